@@ -1,0 +1,22 @@
+import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
+import packageJson from "../package.json" with { type: "json" }
+import { AuthApi } from "./auth.ts"
+import { BadRequest } from "./common.ts"
+import { SystemApi } from "./system.ts"
+
+/**
+ * Turns a request that fails its schema into the spec's `{ success: false, error }` answer
+ * with status 400 and a message naming the field.
+ */
+export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()("admin/RequestValidation", {
+  error: BadRequest
+}) {}
+
+export class AdminApi extends HttpApi.make("admin-console")
+  .add(SystemApi)
+  .add(AuthApi)
+  .middleware(RequestValidation)
+  .annotate(OpenApi.Title, "Admin console API")
+  .annotate(OpenApi.Version, packageJson.version)
+  .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "ignore" })
+{}

@@ -1,0 +1,96 @@
+import { Context, Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
+import {
+  BadRequest,
+  Email,
+  Id,
+  MailUnavailable,
+  Ok,
+  Role,
+  TooManyRequests,
+  Unauthorized
+} from "./common.ts"
+
+/** Length of the one-time code, spec section 9. */
+export const OTP_LENGTH = 6
+
+export const AdminUser = Schema.Struct({
+  _id: Id,
+  email: Email,
+  name: Schema.NullOr(Schema.String),
+  /** The role this session acts with: the one picked at sign-in. */
+  role: Role,
+  /** The highest role the account holds. */
+  grantedRole: Role
+})
+export type AdminUser = typeof AdminUser.Type
+
+export const OtpCode = Schema.String.check(
+  Schema.isPattern(/^\d{6}$/, { message: `must be ${OTP_LENGTH} digits` })
+)
+
+/**
+ * `POST /api/admin/auth` takes `{ email, role }` to ask for a code and `{ email, otp }` to
+ * sign in with it. One struct with both optional keeps the messages naming the field.
+ */
+export const AuthRequest = Schema.Struct({
+  email: Email,
+  role: Schema.optionalKey(Role),
+  otp: Schema.optionalKey(OtpCode)
+})
+export type AuthRequest = typeof AuthRequest.Type
+
+export const OtpRequested = Schema.Struct({
+  success: Schema.Literal(true),
+  requiresOTP: Schema.Literal(true),
+  message: Schema.String
+})
+export type OtpRequested = typeof OtpRequested.Type
+
+export const SignedIn = Schema.Struct({
+  success: Schema.Literal(true),
+  token: Schema.String,
+  user: AdminUser,
+  expiresAt: Schema.String
+})
+export type SignedIn = typeof SignedIn.Type
+
+export const SessionCheck = Schema.Struct({
+  success: Schema.Literal(true),
+  user: AdminUser
+})
+export type SessionCheck = typeof SessionCheck.Type
+
+/** The signed-in session, provided to every handler behind `Authorization`. */
+export interface Session {
+  readonly id: string
+  readonly user: AdminUser
+  readonly ip: string
+}
+export class CurrentSession extends Context.Service<CurrentSession, Session>()("admin/CurrentSession") {}
+
+/** Bearer-token check for admin endpoints. */
+export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: CurrentSession }>()(
+  "admin/Authorization",
+  {
+    security: { bearer: HttpApiSecurity.bearer },
+    error: Unauthorized
+  }
+) {}
+
+export class AuthApi extends HttpApiGroup.make("auth")
+  .add(
+    HttpApiEndpoint.post("signIn", "/api/admin/auth", {
+      payload: AuthRequest,
+      success: [OtpRequested, SignedIn],
+      error: [BadRequest, Unauthorized, TooManyRequests, MailUnavailable]
+    }).annotate(OpenApi.Description, "Ask for a one-time code ({email, role}) or sign in with it ({email, otp})."),
+    HttpApiEndpoint.get("check", "/api/admin/auth/check", {
+      success: SessionCheck
+    }).middleware(Authorization),
+    HttpApiEndpoint.post("logout", "/api/admin/auth/logout", {
+      success: Ok
+    }).middleware(Authorization)
+  )
+  .annotate(OpenApi.Title, "Sign-in")
+{}

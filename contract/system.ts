@@ -1,0 +1,24 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+
+export const DatabaseStatus = Schema.Literals(["connected", "disconnected"])
+export type DatabaseStatus = typeof DatabaseStatus.Type
+
+export const Health = Schema.Struct({
+  success: Schema.Literal(true),
+  status: Schema.Literals(["ok", "degraded"]),
+  version: Schema.String,
+  database: Schema.Struct({
+    status: DatabaseStatus,
+    engine: Schema.Literals(["pglite", "postgresql"]),
+    latencyMs: Schema.NullOr(Schema.Finite)
+  }),
+  mail: Schema.Struct({ transport: Schema.Literals(["outbox", "smtp"]) }),
+  uptimeSeconds: Schema.Finite
+})
+export type Health = typeof Health.Type
+
+export class SystemApi extends HttpApiGroup.make("system")
+  .add(HttpApiEndpoint.get("health", "/api/health", { success: Health }))
+  .annotate(OpenApi.Title, "System")
+{}

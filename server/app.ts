@@ -1,0 +1,61 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { createServer } from "node:http"
+import { AdminApi } from "../contract/api.ts"
+import { addAdmin, countAdmins } from "./auth/admins.ts"
+import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
+import { SignIn } from "./auth/sign-in.ts"
+import { type AppConfig, Config } from "./platform/config.ts"
+import { consoleRoutes } from "./platform/console.ts"
+import { Database, databaseLayer, targetFrom } from "./platform/database.ts"
+import { apiNotFound, httpHygiene } from "./platform/http.ts"
+import { Mailer, mailerLayer } from "./platform/mail.ts"
+import { migrate } from "./platform/migrations.ts"
+import { RequestValidationLive } from "./platform/validation.ts"
+import { SystemHandlers } from "./system/http.ts"
+
+/** On a database without admins, the first one comes from `ADMIN_EMAIL`. */
+const bootstrapFirstAdmin = Effect.gen(function*() {
+  const config = yield* Config
+  const mailer = yield* Mailer
+  if ((yield* countAdmins) > 0) return
+  yield* addAdmin(config.adminEmail, "super_admin")
+  const where = mailer.transport === "outbox" ? `the outbox (${config.dataDir}/outbox) and this log` : "that mailbox"
+  yield* Effect.logInfo(
+    `Created the first admin ${config.adminEmail} (Super Admin). Sign in at http://localhost:${config.port}/login ` +
+      `with that e-mail; the code goes to ${where}.`
+  )
+})
+
+/** Configuration, a migrated database and mail. */
+export const platformLayer = (config: AppConfig) =>
+  Layer.provideMerge(
+    Layer.effectDiscard(migrate),
+    Layer.mergeAll(databaseLayer(targetFrom(config)), mailerLayer(config), Layer.succeed(Config, config))
+  )
+
+const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.json" }).pipe(
+  Layer.provide([AuthHandlers, SystemHandlers]),
+  Layer.provide([AuthorizationLive, RequestValidationLive, SignIn.layer])
+)
+
+export const routes = Layer.mergeAll(
+  apiLayer,
+  HttpApiScalar.layer(AdminApi, { path: "/api/docs" }),
+  apiNotFound,
+  consoleRoutes(),
+  httpHygiene
+)
+
+/** The whole product on one port: API, docs and console. */
+export const serverLayer = (config: AppConfig) =>
+  HttpRouter.serve(routes, { disableLogger: true }).pipe(
+    Layer.provide(
+      NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })
+    ),
+    Layer.provide(Layer.provideMerge(Layer.effectDiscard(bootstrapFirstAdmin), platformLayer(config)))
+  )
+
+export type { Database }

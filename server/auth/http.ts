@@ -1,0 +1,56 @@
+import { Effect, Layer, Redacted } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { AdminApi } from "../../contract/api.ts"
+import { Authorization, CurrentSession } from "../../contract/auth.ts"
+import { BadRequest, Unauthorized } from "../../contract/common.ts"
+import { Config } from "../platform/config.ts"
+import { clientIp } from "../platform/http.ts"
+import { messages } from "./policy.ts"
+import { closeSession, findSession } from "./sessions.ts"
+import { SignIn } from "./sign-in.ts"
+
+/** Resolves the bearer token to a live session, or answers 401. */
+export const AuthorizationLive = Layer.effect(
+  Authorization,
+  Effect.gen(function*() {
+    const services = yield* Effect.context<Effect.Services<ReturnType<typeof findSession>>>()
+    const config = yield* Config
+    return Authorization.of({
+      bearer: (httpEffect, { credential }) =>
+        Effect.gen(function*() {
+          const token = Redacted.value(credential)
+          const session = token === "" ? undefined : yield* findSession(token).pipe(Effect.provideContext(services), Effect.orDie)
+          if (session === undefined) return yield* new Unauthorized({ error: messages.sessionInvalid })
+          const ip = yield* Effect.provideService(clientIp, Config, config)
+          return yield* Effect.provideService(httpEffect, CurrentSession, { id: session.id, user: session.user, ip })
+        })
+    })
+  })
+)
+
+export const AuthHandlers = HttpApiBuilder.group(
+  AdminApi,
+  "auth",
+  Effect.fn(function*(handlers) {
+    const signIn = yield* SignIn
+    return handlers
+      .handle("signIn", ({ payload }) =>
+        Effect.gen(function*() {
+          const ip = yield* clientIp
+          if (payload.otp !== undefined) return yield* signIn.verifyCode(payload.email, payload.otp, ip)
+          if (payload.role !== undefined) return yield* signIn.requestCode(payload.email, payload.role, ip)
+          return yield* new BadRequest({ error: messages.missingStep })
+        }).pipe(Effect.catchTag("SqlError", Effect.die)))
+      .handle("check", () =>
+        Effect.gen(function*() {
+          const session = yield* CurrentSession
+          return { success: true as const, user: session.user }
+        }))
+      .handle("logout", () =>
+        Effect.gen(function*() {
+          const session = yield* CurrentSession
+          yield* closeSession({ id: session.id, user: session.user }, session.ip)
+          return { success: true as const }
+        }).pipe(Effect.orDie))
+  })
+)

@@ -1,0 +1,27 @@
+import type { RateLimitRule } from "../platform/rate-limit.ts"
+
+/** The sign-in numbers of DESIGN.md, in one place. */
+export const OTP_TTL_MINUTES = 10
+export const OTP_MAX_ATTEMPTS = 5
+export const SESSION_ABSOLUTE_HOURS = 12
+export const SESSION_IDLE_MINUTES = 120
+/** A session's last-seen time is written at most this often, so checks stay reads. */
+export const SESSION_TOUCH_SECONDS = 60
+
+const FIFTEEN_MINUTES = 15 * 60
+
+export const limits = {
+  codeRequestsPerEmail: { name: "otp-email", limit: 5, windowSeconds: FIFTEEN_MINUTES },
+  codeRequestsPerIp: { name: "otp-ip", limit: 20, windowSeconds: FIFTEEN_MINUTES },
+  verificationsPerIp: { name: "verify-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES }
+} satisfies Record<string, RateLimitRule>
+
+export const messages = {
+  codeRequested: `If this e-mail belongs to an admin, a 6-digit code has been sent to it. The code is valid for ${OTP_TTL_MINUTES} minutes.`,
+  invalidCode: "Invalid or expired code. Request a new one if needed.",
+  missingStep: "Send either role (to get a code) or otp (to sign in with it).",
+  mailFailed: "Failed to send OTP: the e-mail could not be delivered. Try again later.",
+  sessionInvalid: "Your session has expired or is not valid. Please sign in again.",
+  tooMany: (seconds: number) =>
+    `Too many attempts. Try again in ${Math.max(1, Math.ceil(seconds / 60))} minute${seconds > 60 ? "s" : ""}.`
+} as const

@@ -1,0 +1,94 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
+import type { AdminUser } from "../../contract/auth.ts"
+import type { Role } from "../../contract/common.ts"
+import { recordActivity } from "../platform/activity-log.ts"
+import { inTransaction } from "../platform/database.ts"
+import { hashToken, newSessionToken } from "../platform/secrets.ts"
+import type { AdminRecord } from "./admins.ts"
+import { SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES, SESSION_TOUCH_SECONDS } from "./policy.ts"
+
+export interface ActiveSession {
+  readonly id: string
+  readonly user: AdminUser
+}
+
+export const toAdminUser = (admin: Pick<AdminRecord, "id" | "email" | "name" | "role">, role: Role): AdminUser => ({
+  _id: admin.id,
+  email: admin.email,
+  name: admin.name,
+  role,
+  grantedRole: admin.role
+})
+
+/** Opens a session and logs the sign-in, in one transaction. */
+export const openSession = (admin: AdminRecord, role: Role, ip: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const token = newSessionToken()
+    const id = randomUUID()
+    const rows = yield* sql<{ expiresAt: Date }>`
+      INSERT INTO sessions (id, token_hash, admin_id, role, ip, expires_at)
+      VALUES (${id}, ${hashToken(token)}, ${admin.id}, ${role}, ${ip},
+              now() + make_interval(hours => ${SESSION_ABSOLUTE_HOURS}::int))
+      RETURNING expires_at`
+    yield* recordActivity({
+      actorId: admin.id,
+      actorEmail: admin.email,
+      action: "auth.sign_in",
+      entity: "session",
+      entityId: id,
+      toState: role,
+      ip
+    })
+    return { token, id, user: toAdminUser(admin, role), expiresAt: (rows[0]?.expiresAt ?? new Date()).toISOString() }
+  }).pipe(inTransaction)
+
+/**
+ * The live session a token belongs to, or undefined: unknown, revoked, past 12 h, idle for
+ * 2 h, or its admin disabled. A live session's last-seen time moves forward.
+ */
+export const findSession = (token: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<{
+      id: string
+      role: Role
+      stale: boolean
+      adminId: string
+      email: string
+      name: string | null
+      grantedRole: Role
+    }>`
+      SELECT s.id, s.role, s.last_seen_at < now() - make_interval(secs => ${SESSION_TOUCH_SECONDS}::int) AS stale,
+             a.id AS admin_id, a.email, a.name, a.role AS granted_role
+      FROM sessions s JOIN admins a ON a.id = s.admin_id
+      WHERE s.token_hash = ${hashToken(token)}
+        AND s.revoked_at IS NULL
+        AND s.expires_at > now()
+        AND s.last_seen_at > now() - make_interval(mins => ${SESSION_IDLE_MINUTES}::int)
+        AND NOT a.disabled`
+    const row = rows[0]
+    if (row === undefined) return undefined
+    if (row.stale) yield* sql`UPDATE sessions SET last_seen_at = now() WHERE id = ${row.id}`
+    return {
+      id: row.id,
+      user: toAdminUser({ id: row.adminId, email: row.email, name: row.name, role: row.grantedRole }, row.role)
+    } satisfies ActiveSession
+  })
+
+/** Revokes the session and logs the sign-out, in one transaction. */
+export const closeSession = (session: ActiveSession, ip: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    yield* sql`UPDATE sessions SET revoked_at = now() WHERE id = ${session.id} AND revoked_at IS NULL`
+    yield* recordActivity({
+      actorId: session.user._id,
+      actorEmail: session.user.email,
+      action: "auth.sign_out",
+      entity: "session",
+      entityId: session.id,
+      ip
+    })
+  }).pipe(inTransaction)

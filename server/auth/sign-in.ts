@@ -1,0 +1,137 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import type { OtpRequested, SignedIn } from "../../contract/auth.ts"
+import { MailUnavailable, type Role, roleCovers, roleLabels, TooManyRequests, Unauthorized } from "../../contract/common.ts"
+import { recordActivity } from "../platform/activity-log.ts"
+import { Config } from "../platform/config.ts"
+import { Mailer } from "../platform/mail.ts"
+import { hit, type RateLimitRule } from "../platform/rate-limit.ts"
+import { hashOtp, loadOtpKey, newOtpCode } from "../platform/secrets.ts"
+import { findAdmin, normalizeEmail } from "./admins.ts"
+import { limits, messages, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
+import { openSession } from "./sessions.ts"
+
+const guard = (rule: RateLimitRule, subject: string) =>
+  Effect.flatMap(hit(rule, subject), (verdict) =>
+    verdict.allowed
+      ? Effect.void
+      : Effect.fail(
+        new TooManyRequests({ error: messages.tooMany(verdict.retryAfterSeconds), retryAfterSeconds: verdict.retryAfterSeconds })
+      ))
+
+const codeMail = (email: string, code: string, role: Role) => ({
+  to: email,
+  subject: `Your sign-in code: ${code}`,
+  text: [
+    `Your one-time code for the admin console is ${code}.`,
+    "",
+    `It signs you in as ${roleLabels[role]}, works once and expires in ${OTP_TTL_MINUTES} minutes.`,
+    "If you did not ask for it, ignore this e-mail: nobody can sign in without the code."
+  ].join("\n")
+})
+
+const roleMail = (email: string, requested: Role, granted: Role) => ({
+  to: email,
+  subject: "Sign-in request: choose the role you hold",
+  text: [
+    `Someone asked to sign in to the admin console as ${roleLabels[requested]} with this e-mail address.`,
+    `Your account holds the ${roleLabels[granted]} role, so no code was sent.`,
+    `To sign in, choose "${roleLabels[granted]}" (or a lower role) on the sign-in screen and ask for a new code.`
+  ].join("\n")
+})
+
+const makeSignIn = Effect.gen(function*() {
+  const config = yield* Config
+  const mailer = yield* Mailer
+  const sql = yield* SqlClient
+  const otpKey = loadOtpKey(config)
+
+  const storeCode = (email: string, code: string, role: Role, issuedAt: Date) =>
+    sql`
+      INSERT INTO one_time_codes (email, code_hash, role, attempts, created_at, expires_at)
+      VALUES (${email}, ${hashOtp(otpKey, email, code)}, ${role}, 0, ${issuedAt},
+              ${issuedAt}::timestamptz + make_interval(mins => ${OTP_TTL_MINUTES}::int))
+      ON CONFLICT (email) DO UPDATE SET
+        code_hash = EXCLUDED.code_hash, role = EXCLUDED.role, attempts = 0,
+        created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+      WHERE one_time_codes.created_at <= EXCLUDED.created_at`
+
+  /** Mails a code only to an enabled admin asking for a role they hold; the mail goes before the code is stored. */
+  const issue = (email: string, role: Role) =>
+    Effect.gen(function*() {
+      const admin = yield* findAdmin(email)
+      if (admin === undefined || admin.disabled) return
+      if (!roleCovers(admin.role, role)) {
+        return yield* mailer.send(roleMail(email, role, admin.role))
+      }
+      const code = newOtpCode()
+      const issuedAt = new Date()
+      yield* mailer.send(codeMail(email, code, role))
+      yield* storeCode(email, code, role, issuedAt)
+      if (mailer.transport === "outbox") yield* Effect.logInfo(`OTP for ${email}: ${code}`)
+    }).pipe(
+      Effect.catchTag("MailFailed", (failure) =>
+        Effect.logError(`Sign-in mail to ${email} failed: ${failure.message}`).pipe(
+          Effect.andThen(Effect.fail(new MailUnavailable({ error: messages.mailFailed })))
+        ))
+    )
+
+  /** Known, unknown and disabled e-mails get the same answer, after the same minimum time. */
+  const requestCode = (rawEmail: string, role: Role, ip: string) =>
+    Effect.gen(function*() {
+      const email = normalizeEmail(rawEmail)
+      yield* guard(limits.codeRequestsPerIp, ip)
+      yield* guard(limits.codeRequestsPerEmail, email)
+      const [outcome] = yield* Effect.all([
+        Effect.exit(issue(email, role)),
+        Effect.sleep(`${config.otpResponseFloorMs} millis`)
+      ], { concurrency: 2 })
+      yield* outcome
+      return { success: true, requiresOTP: true, message: messages.codeRequested } satisfies OtpRequested
+    })
+
+  const refuse = (email: string, ip: string) =>
+    Effect.gen(function*() {
+      const rows = yield* sql<{ attempts: number }>`
+        UPDATE one_time_codes SET attempts = attempts + 1 WHERE email = ${email} RETURNING attempts`
+      const attempts = rows[0]?.attempts
+      if (attempts !== undefined && attempts >= OTP_MAX_ATTEMPTS) {
+        yield* sql`DELETE FROM one_time_codes WHERE email = ${email}`
+      }
+      yield* recordActivity({
+        actorId: null,
+        actorEmail: email,
+        action: "auth.verify_failed",
+        entity: "session",
+        entityId: null,
+        ip,
+        details: attempts === undefined ? { reason: "no live code" } : { attempts }
+      })
+      return yield* new Unauthorized({ error: messages.invalidCode })
+    })
+
+  /** Consumes the code atomically: of two simultaneous verifications exactly one wins. */
+  const verifyCode = (rawEmail: string, code: string, ip: string) =>
+    Effect.gen(function*() {
+      const email = normalizeEmail(rawEmail)
+      yield* guard(limits.verificationsPerIp, ip)
+      const consumed = yield* sql<{ role: Role }>`
+        DELETE FROM one_time_codes
+        WHERE email = ${email} AND code_hash = ${hashOtp(otpKey, email, code)}
+          AND expires_at > now() AND attempts < ${OTP_MAX_ATTEMPTS}
+        RETURNING role`
+      const role = consumed[0]?.role
+      const admin = role === undefined ? undefined : yield* findAdmin(email)
+      if (role === undefined || admin === undefined || admin.disabled || !roleCovers(admin.role, role)) {
+        return yield* refuse(email, ip)
+      }
+      const session = yield* openSession(admin, role, ip)
+      return { success: true, token: session.token, user: session.user, expiresAt: session.expiresAt } satisfies SignedIn
+    })
+
+  return { requestCode, verifyCode }
+})
+
+export class SignIn extends Context.Service<SignIn, Effect.Success<typeof makeSignIn>>()("auth/SignIn") {
+  static readonly layer = Layer.effect(SignIn, makeSignIn)
+}

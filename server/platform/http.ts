@@ -1,0 +1,94 @@
+import { Effect, Option } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Config } from "./config.ts"
+
+/** The client's address: the socket peer, or with `TRUST_PROXY` the address our proxy appended last. */
+export const clientIp = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const config = yield* Config
+  const forwarded = request.headers["x-forwarded-for"]
+  if (config.trustProxy && forwarded !== undefined) {
+    const last = forwarded.split(",").map((part) => part.trim()).filter((part) => part !== "").at(-1)
+    if (last !== undefined) return last
+  }
+  return Option.getOrElse(request.remoteAddress, () => "unknown")
+})
+
+const consolePolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'"
+].join("; ")
+
+/** The API docs page runs the bundled Scalar viewer, which needs inline script and styles. */
+const docsPolicy = consolePolicy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+
+const securityHeaders = (path: string, isApi: boolean): Record<string, string> => ({
+  "content-security-policy": path === "/api/docs" ? docsPolicy : consolePolicy,
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+  "permissions-policy": "camera=(), microphone=(), geolocation=()",
+  ...(isApi ? { "cache-control": "no-store" } : {})
+})
+
+const statusMessages: Record<number, string> = {
+  400: "Bad request",
+  401: "Sign-in required",
+  403: "You are not allowed to do this",
+  404: "Not found",
+  405: "Method not allowed",
+  413: "Request body too large",
+  415: "Unsupported content type: send JSON",
+  429: "Too many requests",
+  500: "Internal server error",
+  503: "Service unavailable"
+}
+
+const isJson = (response: HttpServerResponse.HttpServerResponse): boolean => {
+  const type = "contentType" in response.body ? response.body.contentType : undefined
+  return type?.includes("json") === true
+}
+
+/** An API failure that something other than a handler produced, in the spec's `{ success, error }` shape. */
+export const apiFailure = (status: number, error?: string) =>
+  HttpServerResponse.jsonUnsafe(
+    { success: false, error: error ?? statusMessages[status] ?? `HTTP ${status}` },
+    { status }
+  )
+
+/**
+ * Applied to every response: security headers, `no-store` on the API, and any API answer
+ * that is an error without a JSON body (an empty 400, a 415, a crash) turned into one.
+ */
+export const httpHygiene = HttpRouter.middleware(
+  (httpEffect) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const path = request.url.split("?")[0] ?? "/"
+      const isApi = path === "/api" || path.startsWith("/api/")
+      const response = yield* httpEffect.pipe(
+        Effect.catchDefect((defect) =>
+          Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
+        )
+      )
+      const shaped = isApi && response.status >= 400 && !isJson(response)
+        ? apiFailure(response.status)
+        : response
+      return HttpServerResponse.setHeaders(shaped, securityHeaders(path, isApi))
+    }),
+  { global: true }
+)
+
+/** Any `/api/*` path no endpoint claims. */
+export const apiNotFound = HttpRouter.add("*", "/api/*", (request) =>
+  Effect.succeed(apiFailure(404, `Not found: ${request.method} ${request.url.split("?")[0]}`)))

@@ -1,0 +1,74 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import nodemailer from "nodemailer"
+
+export interface MailMessage {
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+}
+
+export class MailFailed extends Schema.TaggedError<MailFailed>()("MailFailed", {
+  message: Schema.String
+}) {}
+
+export type MailTransport = "outbox" | "smtp"
+
+export interface MailerService {
+  readonly transport: MailTransport
+  readonly send: (message: MailMessage) => Effect.Effect<void, MailFailed>
+}
+export class Mailer extends Context.Service<Mailer, MailerService>()("platform/Mailer") {}
+
+/** No SMTP message may keep a request waiting longer than this. */
+const SEND_TIMEOUT = "15 seconds"
+
+const outboxName = () => `${new Date().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}.eml`
+
+const makeOutbox = (dataDir: string, from: string): MailerService => {
+  const outbox = join(dataDir, "outbox")
+  const renderer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" })
+  return {
+    transport: "outbox",
+    send: (message) =>
+      Effect.tryPromise({
+        try: async () => {
+          const info = await renderer.sendMail({ from, ...message })
+          mkdirSync(outbox, { recursive: true })
+          writeFileSync(join(outbox, outboxName()), info.message as Buffer, { flag: "wx" })
+        },
+        catch: (cause) => new MailFailed({ message: `Could not write to the outbox: ${String(cause)}` })
+      })
+  }
+}
+
+const makeSmtp = (url: string, from: string): MailerService => {
+  const transporter = nodemailer.createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 15_000
+  })
+  return {
+    transport: "smtp",
+    send: (message) =>
+      Effect.tryPromise({
+        try: () => transporter.sendMail({ from, ...message }),
+        catch: (cause) => new MailFailed({ message: `The mail server refused or could not be reached: ${String(cause)}` })
+      }).pipe(
+        Effect.timeoutOrElse({
+          duration: SEND_TIMEOUT,
+          orElse: () => Effect.fail(new MailFailed({ message: "The mail server did not answer in time" }))
+        }),
+        Effect.asVoid
+      )
+  }
+}
+
+/** SMTP when `SMTP_URL` is set; otherwise each mail is an `.eml` file in `DATA_DIR/outbox/`. */
+export const mailerLayer = (config: { smtpUrl: string | undefined; dataDir: string; mailFrom: string }) =>
+  Layer.succeed(
+    Mailer,
+    config.smtpUrl !== undefined ? makeSmtp(config.smtpUrl, config.mailFrom) : makeOutbox(config.dataDir, config.mailFrom)
+  )

@@ -1,0 +1,75 @@
+import { Effect } from "effect"
+import * as Migrator from "effect/sql/Migrator"
+import { SqlClient } from "effect/sql/SqlClient"
+
+/** Runs DDL statements one by one (the extended protocol takes one statement at a time). */
+const statements = (...ddl: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    for (const statement of ddl) yield* sql.unsafe(statement)
+  })
+
+/**
+ * The one list of migrations, identical on PGlite and PostgreSQL. Append only: a migration
+ * that has shipped is never edited; a change is a new entry.
+ */
+export const migrations = {
+  "0001_foundation": statements(
+    `CREATE TABLE admins (
+      id uuid PRIMARY KEY,
+      email text NOT NULL,
+      name text,
+      role text NOT NULL CHECK (role IN ('super_admin', 'admin', 'moderator')),
+      disabled boolean NOT NULL DEFAULT false,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      version integer NOT NULL DEFAULT 1
+    )`,
+    `CREATE UNIQUE INDEX admins_email_key ON admins (lower(email))`,
+    `CREATE TABLE one_time_codes (
+      email text PRIMARY KEY,
+      code_hash text NOT NULL,
+      role text NOT NULL,
+      attempts integer NOT NULL DEFAULT 0,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL
+    )`,
+    `CREATE TABLE sessions (
+      id uuid PRIMARY KEY,
+      token_hash text NOT NULL UNIQUE,
+      admin_id uuid NOT NULL REFERENCES admins (id),
+      role text NOT NULL,
+      ip text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      last_seen_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      revoked_at timestamptz
+    )`,
+    `CREATE INDEX sessions_admin_idx ON sessions (admin_id)`,
+    `CREATE TABLE rate_limits (
+      key text PRIMARY KEY,
+      window_start timestamptz NOT NULL,
+      hits integer NOT NULL
+    )`,
+    `CREATE TABLE activity_log (
+      id bigserial PRIMARY KEY,
+      at timestamptz NOT NULL DEFAULT now(),
+      actor_id uuid,
+      actor_email text,
+      action text NOT NULL,
+      entity text NOT NULL,
+      entity_id text,
+      from_state text,
+      to_state text,
+      ip text,
+      details jsonb
+    )`,
+    `CREATE INDEX activity_log_at_idx ON activity_log (at DESC)`,
+    `CREATE INDEX activity_log_actor_idx ON activity_log (actor_email, at DESC)`
+  )
+}
+
+const run = Migrator.make({})
+
+/** Applies every pending migration; already applied ones are skipped, so a second run is a no-op. */
+export const migrate = run({ loader: Migrator.fromRecord(migrations), table: "schema_migrations" })

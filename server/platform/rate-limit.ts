@@ -1,0 +1,38 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+
+export interface RateLimitRule {
+  /** What is counted, e.g. `otp-email`. */
+  readonly name: string
+  readonly limit: number
+  readonly windowSeconds: number
+}
+
+export interface RateLimitVerdict {
+  readonly allowed: boolean
+  readonly retryAfterSeconds: number
+}
+
+/**
+ * Counts one hit for `subject` under `rule` in a fixed window kept in the database, so the
+ * count holds across restarts and across server processes. The upsert is atomic.
+ */
+export const hit = (rule: RateLimitRule, subject: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const window = rule.windowSeconds
+    const rows = yield* sql<{ hits: number; retryAfter: number }>`
+      INSERT INTO rate_limits (key, window_start, hits) VALUES (${`${rule.name}:${subject}`}, now(), 1)
+      ON CONFLICT (key) DO UPDATE SET
+        hits = CASE WHEN rate_limits.window_start <= now() - make_interval(secs => ${window}::int)
+                    THEN 1 ELSE rate_limits.hits + 1 END,
+        window_start = CASE WHEN rate_limits.window_start <= now() - make_interval(secs => ${window}::int)
+                    THEN now() ELSE rate_limits.window_start END
+      RETURNING hits,
+        greatest(1, ceil(extract(epoch FROM (window_start + make_interval(secs => ${window}::int) - now()))))::int AS retry_after`
+    const row = rows[0]
+    return {
+      allowed: row !== undefined && row.hits <= rule.limit,
+      retryAfterSeconds: row?.retryAfter ?? window
+    } satisfies RateLimitVerdict
+  })
