@@ -8,8 +8,8 @@ import { addAdmin, countAdmins } from "./auth/admins.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { SignIn } from "./auth/sign-in.ts"
 import { type AppConfig, Config } from "./platform/config.ts"
-import { consoleRoutes } from "./platform/console.ts"
-import { Database, databaseLayer, targetFrom } from "./platform/database.ts"
+import { consoleDir, consoleRoutes } from "./platform/console.ts"
+import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
 import { apiNotFound, httpHygiene } from "./platform/http.ts"
 import { Mailer, mailerLayer } from "./platform/mail.ts"
 import { migrate } from "./platform/migrations.ts"
@@ -30,10 +30,10 @@ const bootstrapFirstAdmin = Effect.gen(function*() {
 })
 
 /** Configuration, a migrated database and mail. */
-export const platformLayer = (config: AppConfig) =>
+export const platformLayer = (config: AppConfig, database: DatabaseTarget = targetFrom(config)) =>
   Layer.provideMerge(
     Layer.effectDiscard(migrate),
-    Layer.mergeAll(databaseLayer(targetFrom(config)), mailerLayer(config), Layer.succeed(Config, config))
+    Layer.mergeAll(databaseLayer(database), mailerLayer(config), Layer.succeed(Config, config))
   )
 
 const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.json" }).pipe(
@@ -41,21 +41,27 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
   Layer.provide([AuthorizationLive, RequestValidationLive, SignIn.layer])
 )
 
-export const routes = Layer.mergeAll(
-  apiLayer,
-  HttpApiScalar.layer(AdminApi, { path: "/api/docs" }),
-  apiNotFound,
-  consoleRoutes(),
-  httpHygiene
-)
-
-/** The whole product on one port: API, docs and console. */
-export const serverLayer = (config: AppConfig) =>
-  HttpRouter.serve(routes, { disableLogger: true }).pipe(
-    Layer.provide(
-      NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })
-    ),
-    Layer.provide(Layer.provideMerge(Layer.effectDiscard(bootstrapFirstAdmin), platformLayer(config)))
+const routes = (staticDir: string) =>
+  Layer.mergeAll(
+    apiLayer,
+    HttpApiScalar.layer(AdminApi, { path: "/api/docs" }),
+    apiNotFound,
+    consoleRoutes(staticDir),
+    httpHygiene
   )
 
-export type { Database }
+export interface ServerOptions {
+  /** Where the database lives; by default from `DATABASE_URL` / `DATA_DIR`. */
+  readonly database?: DatabaseTarget
+  /** The built console; by default `dist/`. */
+  readonly consoleDir?: string
+}
+
+/** The whole product on one port: API, docs and console. */
+export const serverLayer = (config: AppConfig, options: ServerOptions = {}) =>
+  HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true }).pipe(
+    Layer.provideMerge(
+      NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })
+    ),
+    Layer.provideMerge(Layer.provideMerge(Layer.effectDiscard(bootstrapFirstAdmin), platformLayer(config, options.database)))
+  )

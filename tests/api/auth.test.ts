@@ -1,0 +1,303 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Role } from "../../contract/common.ts"
+import { addAdmin, setAdminDisabled } from "../../server/auth/admins.ts"
+import { messages } from "../../server/auth/policy.ts"
+import { engines, type TestDatabase } from "../support/database.ts"
+import { call, freshIp } from "../support/http.ts"
+import { latestCode, startTestServer, type TestServer } from "../support/server.ts"
+
+let counter = 0
+const freshEmail = (label: string) => `${label}-${++counter}-${process.pid}@example.com`
+
+describe.each(engines)("sign-in on $name", (engine) => {
+  let database: TestDatabase
+  let server: TestServer
+
+  beforeAll(async () => {
+    database = await engine.fresh()
+    server = await startTestServer(database)
+  })
+  afterAll(async () => {
+    await server?.stop()
+    await database?.drop()
+  })
+
+  const admin = async (role: Role = "super_admin") => {
+    const email = freshEmail(role)
+    await server.sql(addAdmin(email, role))
+    return email
+  }
+  const requestCode = (email: string, role: Role, ip = freshIp()) =>
+    call(server.url, "POST", "/api/admin/auth", { body: { email, role }, ip })
+  const verify = (email: string, otp: string, ip = freshIp()) =>
+    call(server.url, "POST", "/api/admin/auth", { body: { email, otp }, ip })
+  const signIn = async (email: string, role: Role = "super_admin") => {
+    expect((await requestCode(email, role)).status).toBe(200)
+    const answer = await verify(email, latestCode(server, email))
+    expect(answer.status).toBe(200)
+    return answer.body.token as string
+  }
+  const check = (token: string) => call(server.url, "GET", "/api/admin/auth/check", { token })
+  const query = <A>(statement: (sql: SqlClient) => Effect.Effect<A, unknown>) =>
+    server.sql(Effect.flatMap(SqlClient, statement))
+
+  it("signs in with the mailed code, opens admin endpoints, and logs out", async () => {
+    const email = await admin()
+    const requested = await requestCode(email, "super_admin")
+    expect(requested.status).toBe(200)
+    expect(requested.body).toMatchObject({ success: true, requiresOTP: true })
+    const code = latestCode(server, email)
+    expect(code).toMatch(/^\d{6}$/)
+
+    const signedIn = await verify(email, code)
+    expect(signedIn.status).toBe(200)
+    expect(signedIn.body).toMatchObject({ success: true, user: { email, role: "super_admin", grantedRole: "super_admin" } })
+    const token = signedIn.body.token as string
+    expect(Buffer.from(token, "base64url")).toHaveLength(32)
+
+    const checked = await check(token)
+    expect(checked.status).toBe(200)
+    expect(checked.body).toMatchObject({ success: true, user: { email } })
+
+    expect((await call(server.url, "POST", "/api/admin/auth/logout", { token })).status).toBe(200)
+    const after = await check(token)
+    expect(after.status).toBe(401)
+    expect(after.body).toMatchObject({ success: false, error: messages.sessionInvalid })
+
+    const actions = await query((sql) =>
+      sql<{ action: string }>`SELECT action FROM activity_log WHERE actor_email = ${email} ORDER BY id`)
+    expect(actions.map((row) => row.action)).toEqual(["auth.sign_in", "auth.sign_out"])
+  })
+
+  it("stores neither the code nor the token in clear", async () => {
+    const email = await admin()
+    const token = await signIn(email)
+    await requestCode(email, "super_admin")
+    const code = latestCode(server, email)
+    const stored = await query((sql) => sql<{ dump: string }>`
+      SELECT (SELECT string_agg(code_hash, ',') FROM one_time_codes) || (SELECT string_agg(token_hash, ',') FROM sessions) AS dump`)
+    expect(stored[0]?.dump).not.toContain(code)
+    expect(stored[0]?.dump).not.toContain(token)
+  })
+
+  it("refuses an expired code", async () => {
+    const email = await admin()
+    await requestCode(email, "super_admin")
+    await query((sql) => sql`UPDATE one_time_codes SET expires_at = now() - interval '1 second' WHERE email = ${email}`)
+    const answer = await verify(email, latestCode(server, email))
+    expect(answer.status).toBe(401)
+    expect(answer.body).toMatchObject({ success: false, error: messages.invalidCode })
+  })
+
+  it("refuses a replayed code", async () => {
+    const email = await admin()
+    await requestCode(email, "super_admin")
+    const code = latestCode(server, email)
+    expect((await verify(email, code)).status).toBe(200)
+    expect((await verify(email, code)).status).toBe(401)
+  })
+
+  it("lets exactly one of two simultaneous verifications of one code win", async () => {
+    const email = await admin()
+    await requestCode(email, "super_admin")
+    const code = latestCode(server, email)
+    const answers = await Promise.all([verify(email, code), verify(email, code), verify(email, code)])
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401])
+  })
+
+  it("kills the code after 5 wrong tries, so even the right code then fails", async () => {
+    const email = await admin()
+    await requestCode(email, "super_admin")
+    const code = latestCode(server, email)
+    const wrong = code === "000000" ? "111111" : "000000"
+    for (let attempt = 0; attempt < 5; attempt++) expect((await verify(email, wrong)).status).toBe(401)
+    expect((await verify(email, code)).status).toBe(401)
+    const failures = await query((sql) =>
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log WHERE actor_email = ${email} AND action = 'auth.verify_failed'`)
+    expect(failures[0]?.n).toBe(6)
+  })
+
+  it("replaces the old code when a new one is requested", async () => {
+    const email = await admin()
+    let first = ""
+    let second = ""
+    do {
+      await requestCode(email, "super_admin")
+      first = latestCode(server, email)
+      await requestCode(email, "super_admin")
+      second = latestCode(server, email)
+    } while (first === second)
+    expect((await verify(email, first)).status).toBe(401)
+    expect((await verify(email, second)).status).toBe(200)
+  })
+
+  it("gives an unknown or disabled e-mail the same answer, status and timing, and sends no mail", async () => {
+    const known = await admin()
+    const disabled = await admin()
+    await server.sql(setAdminDisabled(disabled, true))
+    const unknown = freshEmail("nobody")
+    const timed = async (email: string) => {
+      const started = performance.now()
+      const answer = await requestCode(email, "super_admin")
+      return { answer, ms: performance.now() - started }
+    }
+    const samples = { known: [] as Array<number>, unknown: [] as Array<number> }
+    for (let round = 0; round < 3; round++) {
+      const k = await timed(known)
+      const u = await timed(unknown)
+      const d = await timed(disabled)
+      expect(u.answer.status).toBe(k.answer.status)
+      expect(d.answer.status).toBe(k.answer.status)
+      expect(u.answer.body).toEqual(k.answer.body)
+      expect(d.answer.body).toEqual(k.answer.body)
+      samples.known.push(k.ms)
+      samples.unknown.push(u.ms, d.ms)
+    }
+    const floor = server.config.otpResponseFloorMs
+    for (const ms of [...samples.known, ...samples.unknown]) expect(ms).toBeGreaterThanOrEqual(floor - 1)
+    const mean = (xs: Array<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
+    expect(Math.abs(mean(samples.known) - mean(samples.unknown))).toBeLessThan(100)
+    const recipients = server.outbox().map((mail) => mail.to)
+    expect(recipients).toContain(known)
+    expect(recipients).not.toContain(unknown)
+    expect(recipients).not.toContain(disabled)
+  })
+
+  it("answers the (N+1)th code request for one e-mail within the window with 429", async () => {
+    const email = await admin()
+    for (let n = 0; n < 5; n++) expect((await requestCode(email, "super_admin")).status).toBe(200)
+    const limited = await requestCode(email, "super_admin")
+    expect(limited.status).toBe(429)
+    expect(limited.body.error).toMatch(/^Too many attempts\. Try again in \d+ minutes?\.$/)
+    expect(limited.body.retryAfterSeconds).toBeGreaterThan(0)
+  })
+
+  it("answers the (N+1)th code request from one address within the window with 429", async () => {
+    const ip = freshIp()
+    for (let n = 0; n < 20; n++) expect((await requestCode(freshEmail("spray"), "admin", ip)).status).toBe(200)
+    expect((await requestCode(freshEmail("spray"), "admin", ip)).status).toBe(429)
+  })
+
+  it("refuses a token idle for more than 2 hours, or older than 12 hours", async () => {
+    const idle = await signIn(await admin())
+    const old = await signIn(await admin())
+    expect((await check(idle)).status).toBe(200)
+    await query((sql) => sql`UPDATE sessions SET last_seen_at = now() - interval '121 minutes'`)
+    expect((await check(idle)).status).toBe(401)
+    const fresh = await signIn(await admin())
+    await query((sql) => sql`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE revoked_at IS NULL`)
+    expect((await check(old)).status).toBe(401)
+    expect((await check(fresh)).status).toBe(401)
+  })
+
+  it("keeps an active session alive past 2 hours in total", async () => {
+    const token = await signIn(await admin())
+    await query((sql) => sql`UPDATE sessions SET last_seen_at = now() - interval '119 minutes', created_at = now() - interval '5 hours'`)
+    expect((await check(token)).status).toBe(200)
+    const seen = await query((sql) => sql<{ recent: boolean }>`SELECT max(last_seen_at) > now() - interval '1 minute' AS recent FROM sessions`)
+    expect(seen[0]?.recent).toBe(true)
+  })
+
+  it("refuses a role above the granted one with the same answer, and mails the role held instead of a code", async () => {
+    const email = await admin("moderator")
+    const before = server.outbox().length
+    const answer = await requestCode(email, "super_admin")
+    expect(answer.status).toBe(200)
+    expect(answer.body).toMatchObject({ success: true, requiresOTP: true })
+    const mails = server.outbox().slice(before).filter((mail) => mail.to === email)
+    expect(mails).toHaveLength(1)
+    expect(mails[0]?.subject).not.toMatch(/\d{6}/)
+    expect(mails[0]?.body).toContain("holds the Moderator role")
+    const codes = await query((sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM one_time_codes WHERE email = ${email}`)
+    expect(codes[0]?.n).toBe(0)
+
+    const token = await signIn(email, "moderator")
+    expect((await check(token)).body).toMatchObject({ user: { role: "moderator", grantedRole: "moderator" } })
+  })
+
+  it("lets an admin sign in with a lower role than granted; the session carries the picked role", async () => {
+    const token = await signIn(await admin("super_admin"), "moderator")
+    expect((await check(token)).body).toMatchObject({ user: { role: "moderator", grantedRole: "super_admin" } })
+  })
+
+  it("revokes a disabled admin's token", async () => {
+    const email = await admin()
+    const token = await signIn(email)
+    await server.sql(setAdminDisabled(email, true))
+    expect((await check(token)).status).toBe(401)
+    await server.sql(setAdminDisabled(email, false))
+    expect((await check(token)).status).toBe(401)
+  })
+
+  it("does not sign in one e-mail with a code issued for another", async () => {
+    const owner = await admin()
+    const other = await admin()
+    await requestCode(owner, "super_admin")
+    await requestCode(other, "super_admin")
+    const ownersCode = latestCode(server, owner)
+    if (ownersCode !== latestCode(server, other)) expect((await verify(other, ownersCode)).status).toBe(401)
+    expect((await verify(owner, ownersCode)).status).toBe(200)
+  })
+
+  it("refuses a missing, malformed or wrong bearer token with 401 JSON", async () => {
+    for (const headers of [{} as Record<string, string>, { authorization: "Bearer" }, { authorization: "Basic abc" }, { authorization: "Bearer nope" }]) {
+      const answer = await call(server.url, "GET", "/api/admin/auth/check", { headers })
+      expect(answer.status).toBe(401)
+      expect(answer.body.success).toBe(false)
+      expect(typeof answer.body.error).toBe("string")
+    }
+  })
+
+  it("asks for a step when neither role nor otp is given", async () => {
+    const answer = await call(server.url, "POST", "/api/admin/auth", { body: { email: "a@example.com" }, ip: freshIp() })
+    expect(answer.status).toBe(400)
+    expect(answer.body.error).toBe(messages.missingStep)
+  })
+})
+
+describe("sign-in when mail cannot be sent", () => {
+  it("answers with a clear error quickly and stores no code", async () => {
+    const database = await engines[0]!.fresh()
+    const server = await startTestServer(database, { smtpUrl: "smtp://127.0.0.1:1" })
+    try {
+      const started = performance.now()
+      const answer = await call(server.url, "POST", "/api/admin/auth", {
+        body: { email: "admin@example.com", role: "super_admin" },
+        ip: freshIp()
+      })
+      expect(performance.now() - started).toBeLessThan(15_000)
+      expect(answer.status).toBe(502)
+      expect(answer.body).toMatchObject({ success: false })
+      expect(answer.body.error).toMatch(/^Failed to send OTP/)
+      const codes = await server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM one_time_codes`))
+      expect(codes[0]?.n).toBe(0)
+    } finally {
+      await server.stop()
+      await database.drop()
+    }
+  })
+})
+
+describe("client address without TRUST_PROXY", () => {
+  it("ignores X-Forwarded-For, so spoofed addresses share the socket's limit", async () => {
+    const database = await engines[0]!.fresh()
+    const server = await startTestServer(database, { trustProxy: false })
+    try {
+      const statuses: Array<number> = []
+      for (let n = 0; n < 21; n++) {
+        const answer = await call(server.url, "POST", "/api/admin/auth", {
+          body: { email: `spoof-${n}@example.com`, role: "admin" },
+          ip: freshIp()
+        })
+        statuses.push(answer.status)
+      }
+      expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true)
+      expect(statuses[20]).toBe(429)
+    } finally {
+      await server.stop()
+      await database.drop()
+    }
+  })
+})

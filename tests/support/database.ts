@@ -1,0 +1,46 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { randomBytes } from "node:crypto"
+import type { DatabaseTarget } from "../../server/platform/database.ts"
+
+/** A database made for one test file, and how to throw it away. */
+export interface TestDatabase {
+  readonly target: DatabaseTarget
+  readonly drop: () => Promise<void>
+}
+
+const adminUrl = process.env.TEST_DATABASE_URL
+
+const onServer = (url: string, statement: string) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const sql = yield* SqlClient
+    yield* sql.unsafe(statement)
+  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))))
+
+/** A throwaway PostgreSQL database on the server `TEST_DATABASE_URL` names, dropped after. */
+const freshPostgres = async (): Promise<TestDatabase> => {
+  if (adminUrl === undefined) throw new Error("TEST_DATABASE_URL is not set")
+  const name = `test_${randomBytes(6).toString("hex")}`
+  await onServer(adminUrl, `CREATE DATABASE ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    target: { engine: "postgresql", url: url.toString() },
+    drop: () => onServer(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  }
+}
+
+const freshPglite = async (): Promise<TestDatabase> => ({
+  target: { engine: "pglite", dataDir: undefined },
+  drop: async () => undefined
+})
+
+/**
+ * The engines a database test runs on: PGlite always, PostgreSQL too when
+ * `TEST_DATABASE_URL` is set (as in CI).
+ */
+export const engines: ReadonlyArray<{ readonly name: string; readonly fresh: () => Promise<TestDatabase> }> = [
+  { name: "pglite", fresh: freshPglite },
+  ...(adminUrl === undefined ? [] : [{ name: "postgresql", fresh: freshPostgres }])
+]

@@ -1,0 +1,89 @@
+import { Context, Effect, Exit, Layer, References, Scope } from "effect"
+import { HttpServer } from "effect/http"
+import type { SqlClient } from "effect/sql/SqlClient"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { serverLayer } from "../../server/app.ts"
+import type { AppConfig } from "../../server/platform/config.ts"
+import type { TestDatabase } from "./database.ts"
+
+export interface TestServer {
+  readonly url: string
+  readonly config: AppConfig
+  /** Runs SQL on the server's own database, e.g. to move a code's expiry into the past. */
+  readonly sql: <A, E>(effect: Effect.Effect<A, E, SqlClient>) => Promise<A>
+  readonly outbox: () => ReadonlyArray<Mail>
+  readonly stop: () => Promise<void>
+}
+
+export interface Mail {
+  readonly file: string
+  readonly to: string
+  readonly subject: string
+  readonly body: string
+}
+
+const header = (raw: string, name: string): string =>
+  raw.match(new RegExp(`^${name}: (.*)$`, "mi"))?.[1]?.trim() ?? ""
+
+export const readOutbox = (dataDir: string): ReadonlyArray<Mail> => {
+  const dir = join(dataDir, "outbox")
+  let files: Array<string>
+  try {
+    files = readdirSync(dir).sort()
+  } catch {
+    return []
+  }
+  return files.map((file) => {
+    const raw = readFileSync(join(dir, file), "utf8")
+    return { file, to: header(raw, "To"), subject: header(raw, "Subject"), body: raw.split(/\n\n/).slice(1).join("\n\n") }
+  })
+}
+
+/** The newest code mailed to `email`, read from the outbox as a person would read it. */
+export const latestCode = (server: TestServer, email: string): string => {
+  const mail = server.outbox().filter((m) => m.to === email && /code: \d{6}/.test(m.subject)).at(-1)
+  const code = mail?.subject.match(/(\d{6})/)?.[1]
+  if (code === undefined) throw new Error(`no code in the outbox for ${email}`)
+  return code
+}
+
+/** Starts the real server (HTTP on a free port) on `database`, with a fresh data folder. */
+export const startTestServer = async (
+  database: TestDatabase,
+  overrides: Partial<AppConfig> = {},
+  options: { readonly consoleDir?: string } = {}
+): Promise<TestServer> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "admin-test-"))
+  const config: AppConfig = {
+    port: 0,
+    host: "127.0.0.1",
+    dataDir,
+    databaseUrl: database.target.engine === "postgresql" ? database.target.url : undefined,
+    smtpUrl: undefined,
+    mailFrom: "Admin Console <no-reply@localhost>",
+    adminEmail: "admin@example.com",
+    trustProxy: true,
+    otpSecret: undefined,
+    otpResponseFloorMs: 50,
+    ...overrides
+  }
+  const layer = serverLayer(config, { database: database.target, ...options }).pipe(
+    Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn"))
+  )
+  const scope = Effect.runSync(Scope.make())
+  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+  const address = Context.get(context, HttpServer.HttpServer).address
+  const port = "port" in address ? address.port : 0
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    sql: (effect) => Effect.runPromise(Effect.provideContext(effect, context)),
+    outbox: () => readOutbox(dataDir),
+    stop: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}

@@ -1,0 +1,16 @@
+/// <reference types="vitest/config" />
+import react from "@vitejs/plugin-react"
+import { defineConfig } from "vite"
+
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
+  server: { proxy: { "/api": "http://127.0.0.1:8080", "/uploads": "http://127.0.0.1:8080" } },
+  test: {
+    include: ["tests/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    reporters: ["default"]
+  }
+})
