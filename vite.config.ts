@@ -11,6 +11,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    reporters: ["default"]
+    reporters: ["default", "./tests/support/summary-reporter.ts"]
   }
 })

@@ -80,7 +80,7 @@ export const RequiredText = Schema.String.check(
 )
 
 export const Url = Schema.String.check(
-  Schema.isPattern(/^https?:\/\/[^\s]+$/i, { message: "must be a URL starting with http:// or https://" })
+  Schema.isPattern(/^https?:\/\/\S+$/, { message: "must be a URL starting with http:// or https://" })
 )
 
 /** Every stored record carries a version; updates and deletes name the version they saw. */

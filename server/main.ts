@@ -1,6 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Exit, Layer } from "effect"
-import { serverLayer } from "./app.ts"
+import { Effect, Exit } from "effect"
 import { readConfig } from "./platform/config.ts"
 
 const config = Effect.runSyncExit(readConfig(process.env))
@@ -10,4 +8,8 @@ if (Exit.isFailure(config)) {
   process.exit(1)
 }
 
+// Loaded only once the configuration is known to be good, so a bad one fails at once.
+const { NodeRuntime } = await import("@effect/platform-node")
+const { Layer } = await import("effect")
+const { serverLayer } = await import("./app.ts")
 Layer.launch(serverLayer(config.value)).pipe(NodeRuntime.runMain)

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { Email, Role, Roles } from "../../contract/common.ts"
+import { Email, type Role, Roles } from "../../contract/common.ts"
 import { addAdmin, listAdmins, setAdminDisabled } from "../auth/admins.ts"
 import { runCli } from "./run.ts"
 
@@ -9,45 +9,50 @@ const usage = `Usage:
   npm run admin -- disable EMAIL       also ends every session of that admin
   npm run admin -- enable EMAIL`
 
-class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { message: Schema.String }) {}
+type Command =
+  | { readonly name: "add"; readonly email: string; readonly role: Role }
+  | { readonly name: "list" }
+  | { readonly name: "disable" | "enable"; readonly email: string }
 
-const email = (value: string | undefined) =>
-  Schema.decodeUnknownEffect(Email)(value).pipe(
-    Effect.mapError(() => new UsageError({ message: `"${value ?? ""}" is not an e-mail address.\n${usage}` }))
-  )
+const isEmail = Schema.is(Email)
+const isRole = (value: string | undefined): value is Role => Roles.some((role) => role === value)
 
-const role = (value: string | undefined) =>
-  Schema.decodeUnknownEffect(Role)(value).pipe(
-    Effect.mapError(() => new UsageError({ message: `"${value ?? ""}" is not a role (${Roles.join(", ")}).` }))
-  )
+/** Reads the arguments before anything touches the database; a mistake answers at once. */
+const parse = (args: ReadonlyArray<string>): Command | string => {
+  const [name, first, second] = args
+  if (name === "list") return { name }
+  if (name !== "add" && name !== "disable" && name !== "enable") return usage
+  if (first === undefined || !isEmail(first)) return `"${first ?? ""}" is not an e-mail address.\n${usage}`
+  if (name !== "add") return { name, email: first }
+  if (!isRole(second)) return `"${second ?? ""}" is not a role (${Roles.join(", ")}).`
+  return { name, email: first, role: second }
+}
 
-const [command, ...args] = process.argv.slice(2)
-
-const task = Effect.gen(function*() {
-  switch (command) {
-    case "add": {
-      const admin = yield* addAdmin(yield* email(args[0]), yield* role(args[1]))
-      console.log(`Added ${admin.email} as ${admin.role}.`)
-      return
-    }
-    case "list": {
-      const admins = yield* listAdmins
-      if (admins.length === 0) console.log("No admins yet.")
-      for (const admin of admins) {
-        console.log(`${admin.email}\t${admin.role}\t${admin.disabled ? "disabled" : "enabled"}`)
+const execute = (command: Command) =>
+  Effect.gen(function*() {
+    switch (command.name) {
+      case "add": {
+        const admin = yield* addAdmin(command.email, command.role)
+        console.log(`Added ${admin.email} as ${admin.role}.`)
+        return
       }
-      return
+      case "list": {
+        const admins = yield* listAdmins
+        if (admins.length === 0) console.log("No admins yet.")
+        for (const admin of admins) console.log(`${admin.email}\t${admin.role}\t${admin.disabled ? "disabled" : "enabled"}`)
+        return
+      }
+      case "disable":
+      case "enable": {
+        yield* setAdminDisabled(command.email, command.name === "disable")
+        console.log(`${command.email.toLowerCase()} is ${command.name}d.`)
+      }
     }
-    case "disable":
-    case "enable": {
-      const address = yield* email(args[0])
-      yield* setAdminDisabled(address, command === "disable")
-      console.log(`${address} is ${command}d.`)
-      return
-    }
-    default:
-      return yield* new UsageError({ message: usage })
-  }
-})
+  })
 
-runCli(task)
+const command = parse(process.argv.slice(2))
+if (typeof command === "string") {
+  console.error(command)
+  process.exit(1)
+}
+runCli(execute(command))

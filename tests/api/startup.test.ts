@@ -1,0 +1,92 @@
+import { Effect, Layer } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { platformLayer } from "../../server/app.ts"
+import { migrate } from "../../server/platform/migrations.ts"
+import { engines } from "../support/database.ts"
+import { call } from "../support/http.ts"
+import { runScript } from "../support/process.ts"
+import { readOutbox } from "../support/server.ts"
+
+const dirs: Array<string> = []
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "admin-start-"))
+  dirs.push(dir)
+  return dir
+}
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+
+describe("start-up", () => {
+  it.each([
+    [{ PORT: "abc" }, "PORT"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY"],
+    [{ ADMIN_EMAIL: "root" }, "ADMIN_EMAIL"]
+  ])("stops on bad configuration %o with one clear line", async (env, name) => {
+    const run = runScript("server/main.ts", [], { DATA_DIR: tempDir(), ...env })
+    expect(await run.exited).toBe(1)
+    const lines = run.errors().trim().split("\n")
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(new RegExp(`^Invalid configuration: ${name}: `))
+  })
+
+  it("creates the first admin on an empty data folder, mails and logs codes, and stops on SIGTERM within 5 s", async () => {
+    const dataDir = tempDir()
+    const server = runScript("server/main.ts", [], { DATA_DIR: dataDir, PORT: "0" })
+    try {
+      await server.waitFor(/Created the first admin admin@example\.com \(Super Admin\)\. Sign in at .*\/login/, 60_000)
+      const [, url] = await server.waitFor(/Listening on (http:\/\/\S+)/)
+      const requested = await call(url!, "POST", "/api/admin/auth", { body: { email: "admin@example.com", role: "super_admin" } })
+      expect(requested.status).toBe(200)
+      const [, logged] = await server.waitFor(/OTP for admin@example\.com: (\d{6})/)
+      const mail = readOutbox(dataDir).at(-1)
+      expect(mail?.to).toBe("admin@example.com")
+      expect(mail?.subject).toContain(logged)
+      const signedIn = await call(url!, "POST", "/api/admin/auth", { body: { email: "admin@example.com", otp: logged } })
+      expect(signedIn.status).toBe(200)
+      const token = signedIn.body.token as string
+      expect((await call(url!, "GET", "/api/admin/auth/check", { token })).status).toBe(200)
+    } finally {
+      const stopping = Date.now()
+      server.child.kill("SIGTERM")
+      await server.exited
+      expect(Date.now() - stopping).toBeLessThan(5_000)
+    }
+  })
+
+  it("manages admins from the command line", async () => {
+    const env = { DATA_DIR: tempDir() }
+    const admin = async (...args: Array<string>) => {
+      const run = runScript("server/cli/admin.ts", args, env)
+      return { code: await run.exited, out: run.output(), err: run.errors() }
+    }
+    expect(await admin("add", "Ops@Example.com", "admin")).toMatchObject({ code: 0, out: "Added ops@example.com as admin.\n" })
+    expect(await admin("add", "ops@example.com", "moderator")).toMatchObject({ code: 1, err: "ops@example.com is already an admin\n" })
+    expect(await admin("add", "ops2@example.com", "root")).toMatchObject({ code: 1, err: expect.stringContaining('"root" is not a role') })
+    expect(await admin("add", "not-an-email", "admin")).toMatchObject({ code: 1, err: expect.stringContaining("is not an e-mail address") })
+    expect(await admin("frobnicate")).toMatchObject({ code: 1, err: expect.stringContaining("Usage:") })
+    expect(await admin("disable", "ops@example.com")).toMatchObject({ code: 0, out: "ops@example.com is disabled.\n" })
+    expect((await admin("list")).out).toBe("ops@example.com\tadmin\tdisabled\n")
+    expect(await admin("disable", "ghost@example.com")).toMatchObject({ code: 1, err: "ghost@example.com is not an admin\n" })
+  })
+})
+
+describe.each(engines)("migrations on $name", (engine) => {
+  it("run twice are a no-op", async () => {
+    const database = await engine.fresh()
+    const config = { dataDir: tempDir(), databaseUrl: undefined, smtpUrl: undefined, mailFrom: "x <x@example.com>" }
+    try {
+      const appliedAgain = await Effect.runPromise(Effect.scoped(
+        Effect.gen(function*() {
+          const context = yield* Layer.build(platformLayer(config as never, database.target))
+          return yield* Effect.provideContext(migrate, context)
+        })
+      ))
+      expect(appliedAgain).toEqual([])
+    } finally {
+      await database.drop()
+    }
+  })
+})

@@ -1,0 +1,88 @@
+import { Arbitrary, Effect, Schema } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as addresses from "../../contract/addresses.ts"
+import * as admin from "../../contract/admin.ts"
+import * as auth from "../../contract/auth.ts"
+import * as blog from "../../contract/blog.ts"
+import * as common from "../../contract/common.ts"
+import * as contacts from "../../contract/contacts.ts"
+import * as ecosystem from "../../contract/ecosystem.ts"
+import * as inquiries from "../../contract/inquiries.ts"
+import * as listings from "../../contract/listings.ts"
+import * as scamReports from "../../contract/scam-reports.ts"
+import * as system from "../../contract/system.ts"
+
+const modules = { addresses, admin, auth, blog, common, contacts, ecosystem, inquiries, listings, scamReports, system }
+
+/** Every schema the contract exports, by name. */
+const schemas = Object.entries(modules).flatMap(([module, exports]) =>
+  Object.entries(exports)
+    .filter(([, value]) => Schema.isSchema(value))
+    .map(([name, value]) => [`${module}.${name}`, value as Schema.Codec<unknown, unknown>] as const)
+)
+
+/** JSON has no negative zero; a -0 that comes back as 0 is the wire's doing, not the schema's. */
+const withoutNegativeZero = (value: unknown): unknown => {
+  if (Object.is(value, -0)) return 0
+  if (Array.isArray(value)) return value.map(withoutNegativeZero)
+  if (typeof value === "object" && value !== null) {
+    return Object.assign(Object.create(Object.getPrototypeOf(value) as object) as object, Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNegativeZero(v)])))
+  }
+  return value
+}
+
+describe("contract schemas", () => {
+  it("covers every entity of the spec", () => {
+    const names = schemas.map(([name]) => name)
+    for (
+      const entity of [
+        "addresses.GeneratedAddress",
+        "addresses.CexAddress",
+        "addresses.CoreTeamAddress",
+        "blog.BlogPost",
+        "blog.BlogCategory",
+        "blog.TagList",
+        "listings.Listing",
+        "listings.Business",
+        "listings.Startup",
+        "listings.Project",
+        "ecosystem.EcosystemEntry",
+        "contacts.CoreTeamContact",
+        "inquiries.AdvertisingInquiry",
+        "scamReports.ScamReport",
+        "scamReports.ScamReportList",
+        "admin.AllowedIp",
+        "admin.ActivityEntry",
+        "admin.DashboardStats",
+        "auth.AdminUser",
+        "auth.AuthRequest",
+        "auth.OtpRequested",
+        "auth.SignedIn",
+        "auth.SessionCheck"
+      ]
+    ) expect(names).toContain(entity)
+  })
+
+  it.each(schemas)("%s decodes what it encodes, through JSON", async (_name, schema) => {
+    const json = Schema.toCodecJson(schema)
+    const encode = Schema.encodeUnknownSync(json)
+    const decode = Schema.decodeUnknownSync(json)
+    const arbitrary = Arbitrary.schema(schema)
+    await fc.assert(
+      fc.asyncProperty(fc.integer(), async (seed) => {
+        const [value] = await Effect.runPromise(Arbitrary.sampleEffect(arbitrary, { count: 1, seed, size: 8 }))
+        const wire = JSON.parse(JSON.stringify(encode(value)))
+        expect(decode(wire)).toEqual(withoutNegativeZero(value))
+      }),
+      { numRuns: 25 }
+    )
+  })
+
+  it("refuses a bad value with a message naming the field", () => {
+    const result = Schema.decodeUnknownExit(auth.AuthRequest)({ email: "not-an-email", otp: "12ab" }, { errors: "all" })
+    expect(result._tag).toBe("Failure")
+    expect(String(result)).toContain("must be a valid e-mail address")
+    expect(String(result)).toContain("must be 6 digits")
+  })
+})
