@@ -18,9 +18,9 @@ const onServer = (url: string, statement: string) =>
     yield* sql.unsafe(statement)
   }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))))
 
-/** A throwaway PostgreSQL database on the server `TEST_DATABASE_URL` names, dropped after. */
-const freshPostgres = async (): Promise<TestDatabase> => {
-  if (adminUrl === undefined) throw new Error("TEST_DATABASE_URL is not set")
+/** A throwaway PostgreSQL database on the server `serverUrl` names, dropped after. */
+export const freshPostgresOn = async (serverUrl: string): Promise<TestDatabase> => {
+  const adminUrl = serverUrl
   const name = `test_${randomBytes(6).toString("hex")}`
   await onServer(adminUrl, `CREATE DATABASE ${name}`)
   const url = new URL(adminUrl)
@@ -42,5 +42,5 @@ const freshPglite = async (): Promise<TestDatabase> => ({
  */
 export const engines: ReadonlyArray<{ readonly name: string; readonly fresh: () => Promise<TestDatabase> }> = [
   { name: "pglite", fresh: freshPglite },
-  ...(adminUrl === undefined ? [] : [{ name: "postgresql", fresh: freshPostgres }])
+  ...(adminUrl === undefined ? [] : [{ name: "postgresql", fresh: () => freshPostgresOn(adminUrl) }])
 ]
