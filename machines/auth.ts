@@ -1,0 +1,153 @@
+import { assign, fromPromise, setup } from "xstate"
+import type { AdminUser } from "../contract/auth.ts"
+import type { Role } from "../contract/common.ts"
+
+/** Sign-in errors, spec section 8, word for word. */
+export const authErrors = {
+  sendRefused: "Failed to send OTP. Please check your email and try again.",
+  sendThrew: "An error occurred while requesting OTP.",
+  verifyRefused: "Invalid OTP. Please check your email and try again.",
+  verifyThrew: "An error occurred during login."
+} as const
+
+/** How a call failed: `status` is set when the server answered. */
+export interface CallFailure {
+  readonly status: number | undefined
+  readonly message: string
+}
+
+export interface AuthContext {
+  readonly token: string | null
+  readonly user: AdminUser | null
+  readonly email: string
+  readonly role: Role
+  readonly error: string | null
+}
+
+export type AuthEvent =
+  | { readonly type: "SEND_OTP"; readonly email: string; readonly role: Role }
+  | { readonly type: "VERIFY"; readonly otp: string }
+  | { readonly type: "USE_DIFFERENT_EMAIL" }
+  | { readonly type: "LOGOUT" }
+  | { readonly type: "SESSION_EXPIRED" }
+
+const failureOf = (error: unknown): CallFailure =>
+  typeof error === "object" && error !== null && "message" in error
+    ? { status: "status" in error && typeof error.status === "number" ? error.status : undefined, message: String(error.message) }
+    : { status: undefined, message: String(error) }
+
+/** A 429 carries the server's own message ("Too many attempts. Try again in 3 minutes."). */
+const messageFor = (error: unknown, refused: string, threw: string): string => {
+  const failure = failureOf(error)
+  if (failure.status === 429) return failure.message
+  return failure.status === undefined ? threw : refused
+}
+
+const signedOut = { token: null, user: null, email: "", error: null } as const
+
+/**
+ * Spec section 4, "Auth": a stored token is checked at start (spinner), then sign-in runs in
+ * two steps (send the code, verify it). Calls and token storage are provided by the console
+ * (and by tests): the machine itself never fetches and never touches storage.
+ */
+export const authMachine = setup({
+  types: {
+    context: {} as AuthContext,
+    events: {} as AuthEvent,
+    input: {} as { readonly storedToken: string | null }
+  },
+  actors: {
+    checkSession: fromPromise<AdminUser, { token: string }>(() => Promise.reject(new Error("checkSession not provided"))),
+    requestOtp: fromPromise<unknown, { email: string; role: Role }>(() => Promise.reject(new Error("requestOtp not provided"))),
+    verifyOtp: fromPromise<{ token: string; user: AdminUser }, { email: string; otp: string }>(() =>
+      Promise.reject(new Error("verifyOtp not provided"))
+    ),
+    endSession: fromPromise<unknown, { token: string }>(() => Promise.resolve())
+  },
+  actions: {
+    storeToken: (_, _params: { token: string }) => undefined,
+    forgetToken: () => undefined
+  },
+  guards: {
+    hasStoredToken: ({ context }) => context.token !== null
+  }
+}).createMachine({
+  id: "auth",
+  context: ({ input }) => ({ ...signedOut, token: input.storedToken, role: "super_admin" }),
+  initial: "starting",
+  states: {
+    starting: {
+      always: [{ guard: "hasStoredToken", target: "checking" }, { target: "unauthenticated" }]
+    },
+    checking: {
+      invoke: {
+        id: "checkSession",
+        src: "checkSession",
+        input: ({ context }) => ({ token: context.token ?? "" }),
+        onDone: { target: "authenticated", actions: assign({ user: ({ event }) => event.output }) },
+        onError: { target: "unauthenticated", actions: [assign(signedOut), "forgetToken"] }
+      }
+    },
+    unauthenticated: {
+      on: {
+        SEND_OTP: {
+          target: "sendingOtp",
+          actions: assign({ email: ({ event }) => event.email, role: ({ event }) => event.role, error: null })
+        }
+      }
+    },
+    sendingOtp: {
+      invoke: {
+        id: "requestOtp",
+        src: "requestOtp",
+        input: ({ context }) => ({ email: context.email, role: context.role }),
+        onDone: { target: "otpSent" },
+        onError: {
+          target: "unauthenticated",
+          actions: assign({ error: ({ event }) => messageFor(event.error, authErrors.sendRefused, authErrors.sendThrew) })
+        }
+      }
+    },
+    otpSent: {
+      on: {
+        VERIFY: { target: "verifying", actions: assign({ error: null }) },
+        USE_DIFFERENT_EMAIL: { target: "unauthenticated", actions: assign({ email: "", error: null }) }
+      }
+    },
+    verifying: {
+      invoke: {
+        id: "verifyOtp",
+        src: "verifyOtp",
+        input: ({ context, event }) => ({ email: context.email, otp: event.type === "VERIFY" ? event.otp : "" }),
+        onDone: {
+          target: "authenticated",
+          actions: [
+            assign({ token: ({ event }) => event.output.token, user: ({ event }) => event.output.user, error: null }),
+            { type: "storeToken", params: ({ event }) => ({ token: event.output.token }) }
+          ]
+        },
+        onError: {
+          target: "otpSent",
+          actions: assign({ error: ({ event }) => messageFor(event.error, authErrors.verifyRefused, authErrors.verifyThrew) })
+        }
+      }
+    },
+    authenticated: {
+      on: {
+        LOGOUT: { target: "signingOut" },
+        SESSION_EXPIRED: { target: "unauthenticated", actions: [assign(signedOut), "forgetToken"] }
+      }
+    },
+    signingOut: {
+      invoke: {
+        id: "endSession",
+        src: "endSession",
+        input: ({ context }) => ({ token: context.token ?? "" }),
+        onDone: { target: "unauthenticated", actions: [assign(signedOut), "forgetToken"] },
+        onError: { target: "unauthenticated", actions: [assign(signedOut), "forgetToken"] }
+      }
+    }
+  }
+})
+
+export type AuthMachine = typeof authMachine

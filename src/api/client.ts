@@ -1,0 +1,71 @@
+import { Effect } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
+import { AdminApi } from "../../contract/api.ts"
+
+/** A failed call, reduced to what the screens need: the status (when the server answered) and one message. */
+export interface ApiFailure {
+  readonly status: number | undefined
+  readonly message: string
+}
+
+export const isApiFailure = (value: unknown): value is ApiFailure =>
+  typeof value === "object" && value !== null && "message" in value && "status" in value
+
+const statusOfTag: Record<string, number> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  TooManyRequests: 429,
+  MailUnavailable: 502,
+  ServerFailure: 500
+}
+
+const field = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null && key in value ? (value as Record<string, unknown>)[key] : undefined
+
+/**
+ * The spec's wrapper rules, in one place: the answer's `error`, else `HTTP {status}: {text}`,
+ * else the network message, else "Network error". An answer that does not match its schema
+ * is an error too, never a silent undefined.
+ */
+export const toApiFailure = (error: unknown): ApiFailure => {
+  const tag = field(error, "_tag")
+  const message = field(error, "error")
+  if (typeof message === "string" && typeof tag === "string") return { status: statusOfTag[tag], message }
+  if (tag === "HttpClientError") {
+    const reason = field(error, "reason")
+    const response = field(reason, "response")
+    const status = field(response, "status")
+    if (typeof status === "number") {
+      return { status, message: `HTTP ${status}: ${field(reason, "_tag") === "DecodeError" ? "unexpected answer" : "request failed"}` }
+    }
+    const cause = field(reason, "cause")
+    const network = field(cause, "message")
+    return { status: undefined, message: typeof network === "string" && network !== "" ? network : "Network error" }
+  }
+  if (tag === "SchemaError") return { status: undefined, message: `Unexpected answer from the server: ${String(field(error, "message"))}` }
+  const text = field(error, "message")
+  return { status: undefined, message: typeof text === "string" && text !== "" ? text : "Network error" }
+}
+
+type Client = HttpApiClient.ForApi<typeof AdminApi>
+
+const clientFor = (token: string | undefined) =>
+  HttpApiClient.make(AdminApi, {
+    baseUrl: globalThis.location?.origin ?? "http://localhost:8080",
+    transformClient: (client) =>
+      token === undefined ? client : HttpClient.mapRequest(client, HttpClientRequest.bearerToken(token))
+  }).pipe(Effect.provide(FetchHttpClient.layer))
+
+/** Runs one call against the API; resolves with the decoded answer or rejects with an `ApiFailure`. */
+export const callApi = <A, E>(token: string | undefined, use: (client: Client) => Effect.Effect<A, E>): Promise<A> =>
+  Effect.runPromise(
+    clientFor(token).pipe(
+      Effect.flatMap(use),
+      Effect.mapError(toApiFailure),
+      Effect.catchDefect((defect) => Effect.fail(toApiFailure(defect)))
+    )
+  )

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest"
+import type { AdminUser } from "../../contract/auth.ts"
+import { authErrors, authMachine, type AuthEvent } from "../../machines/auth.ts"
+import { actorDone, actorError, declaredTransitions, runModel } from "../support/model.ts"
+
+const user: AdminUser = { _id: "u1", email: "a@example.com", name: null, role: "admin", grantedRole: "super_admin" }
+const refused = (status: number, message = "Invalid or expired code.") => ({ status, message })
+const network = { status: undefined, message: "Failed to fetch" }
+
+/** Every event a user or a call can produce, in every state. */
+const events = (): ReadonlyArray<AuthEvent | ReturnType<typeof actorDone> | ReturnType<typeof actorError>> => [
+  { type: "SEND_OTP", email: "a@example.com", role: "admin" },
+  { type: "VERIFY", otp: "123456" },
+  { type: "USE_DIFFERENT_EMAIL" },
+  { type: "LOGOUT" },
+  { type: "SESSION_EXPIRED" },
+  actorDone("checkSession", user),
+  actorError("checkSession", refused(401)),
+  actorDone("requestOtp", { success: true }),
+  actorError("requestOtp", refused(400, "bad")),
+  actorError("requestOtp", refused(429, "Too many attempts. Try again in 3 minutes.")),
+  actorError("requestOtp", network),
+  actorDone("verifyOtp", { token: "tok-2", user }),
+  actorError("verifyOtp", refused(401)),
+  actorError("verifyOtp", refused(429, "Too many attempts. Try again in 1 minute.")),
+  actorError("verifyOtp", network),
+  actorDone("endSession", { success: true }),
+  actorError("endSession", network)
+]
+
+describe("auth machine, model-based", () => {
+  it("replays a generated path to every reachable state and covers every transition", async () => {
+    const stored: Array<string> = []
+    let forgotten = 0
+    const run = await runModel({
+      machine: authMachine,
+      inputs: [{ storedToken: null }, { storedToken: "tok-1" }],
+      events: () => events(),
+      actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession"],
+      provide: {
+        actions: {
+          storeToken: (_: unknown, params: { token: string }) => void stored.push(params.token),
+          forgetToken: () => void forgotten++
+        }
+      },
+      check: (expected, actual) => {
+        expect(actual.value).toEqual(expected.value)
+        expect(actual.context).toEqual(expected.context)
+      }
+    })
+    console.log(
+      `auth machine: ${run.paths} paths; states ${run.states.covered}/${run.states.total}; ` +
+        `transitions ${run.transitions.covered}/${run.transitions.total}`
+    )
+    expect(run.transitions.missing).toEqual([])
+    expect(run.states.covered).toBe(run.states.total)
+    expect(stored).toContain("tok-2")
+    expect(forgotten).toBeGreaterThan(0)
+  })
+
+  it("declares the spec's states", () => {
+    expect(Object.keys(authMachine.root.states).sort()).toEqual(
+      ["authenticated", "checking", "otpSent", "sendingOtp", "signingOut", "starting", "unauthenticated", "verifying"]
+    )
+    expect(declaredTransitions(authMachine).size).toBeGreaterThan(10)
+  })
+
+  it("words each failure as the spec does", async () => {
+    const { createActor, fromPromise } = await import("xstate")
+    const attempt = async (requestError: unknown, verifyError?: unknown) => {
+      const actor = createActor(authMachine.provide({
+        actors: {
+          requestOtp: fromPromise(() => (requestError === undefined ? Promise.resolve({}) : Promise.reject(requestError))),
+          verifyOtp: fromPromise(() => Promise.reject(verifyError))
+        }
+      }), { input: { storedToken: null } }).start()
+      actor.send({ type: "SEND_OTP", email: "a@example.com", role: "admin" })
+      await new Promise((r) => setTimeout(r, 0))
+      if (verifyError !== undefined) {
+        actor.send({ type: "VERIFY", otp: "000000" })
+        await new Promise((r) => setTimeout(r, 0))
+      }
+      return actor.getSnapshot().context.error
+    }
+    expect(await attempt(refused(502, "Failed to send OTP: x"))).toBe(authErrors.sendRefused)
+    expect(await attempt(network)).toBe(authErrors.sendThrew)
+    expect(await attempt(refused(429, "Too many attempts. Try again in 2 minutes."))).toBe("Too many attempts. Try again in 2 minutes.")
+    expect(await attempt(undefined, refused(401))).toBe(authErrors.verifyRefused)
+    expect(await attempt(undefined, network)).toBe(authErrors.verifyThrew)
+  })
+})
