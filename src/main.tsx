@@ -1,4 +1,13 @@
+import "@radix-ui/themes/styles.css"
+import "./app/global.css"
+import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
+import { App } from "./app/App.tsx"
 
 const root = document.getElementById("root")
-if (root !== null) createRoot(root).render(<p>Admin console</p>)
+if (root === null) throw new Error("#root is missing from index.html")
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>
+)

@@ -1,0 +1,52 @@
+import { lazy, Suspense } from "react"
+import { Redirect, Route, Switch } from "wouter"
+import { SignInScreen } from "../features/auth/SignInScreen.tsx"
+import { FullPageSpinner } from "../ui/FullPageSpinner.tsx"
+import { AuthContext } from "./auth.tsx"
+import { CommandProvider } from "./commands.tsx"
+import { ErrorBoundary } from "./ErrorScreen.tsx"
+import { ThemeProvider } from "./theme.tsx"
+
+const AuthenticatedApp = lazy(() => import("./AuthenticatedApp.tsx"))
+
+type Phase = "loading" | "signedIn" | "signedOut"
+
+const usePhase = (): Phase =>
+  AuthContext.useSelector((snapshot) =>
+    snapshot.matches("starting") || snapshot.matches("checking")
+      ? "loading"
+      : snapshot.matches("authenticated") ? "signedIn" : "signedOut"
+  )
+
+const LoginRoute = () => {
+  const phase = usePhase()
+  if (phase === "loading") return <FullPageSpinner label="Checking your session…" />
+  if (phase === "signedIn") return <Redirect to="/" replace />
+  return <SignInScreen />
+}
+
+const GuardedRoutes = () => {
+  const phase = usePhase()
+  if (phase === "loading") return <FullPageSpinner label="Checking your session…" />
+  if (phase === "signedOut") return <Redirect to="/login" replace />
+  return (
+    <Suspense fallback={<FullPageSpinner label="Loading…" />}>
+      <AuthenticatedApp />
+    </Suspense>
+  )
+}
+
+export const App = () => (
+  <ThemeProvider>
+    <ErrorBoundary>
+      <AuthContext.Provider>
+        <CommandProvider>
+          <Switch>
+            <Route path="/login" component={LoginRoute} />
+            <Route component={GuardedRoutes} />
+          </Switch>
+        </CommandProvider>
+      </AuthContext.Provider>
+    </ErrorBoundary>
+  </ThemeProvider>
+)

@@ -1,0 +1,105 @@
+import { ExitIcon, HamburgerMenuIcon, MagnifyingGlassIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons"
+import { Box, Button, Flex, IconButton, Kbd, ScrollArea, Separator, Text } from "@radix-ui/themes"
+import { type ReactNode, useCallback, useState } from "react"
+import { useLocation } from "wouter"
+import { AuthContext } from "./auth.tsx"
+import { shortcutLabel, useLegalCommands, usePalette, useRegisterCommands } from "./commands.tsx"
+import { isActive } from "./navigation.ts"
+import { CommandPalette } from "./palette.tsx"
+import { useShellCommands } from "./shell-commands.ts"
+import { useTheme } from "./theme.tsx"
+import "./shell.css"
+
+const Sidebar = ({ open, onPick }: { readonly open: boolean; readonly onPick: () => void }) => {
+  const [location] = useLocation()
+  const auth = AuthContext.useActorRef()
+  const email = AuthContext.useSelector((snapshot) => snapshot.context.user?.email)
+  const { appearance, toggle } = useTheme()
+  const navigation = useLegalCommands().filter((command) => command.href !== undefined)
+  return (
+    <nav className="sidebar" data-open={open} aria-label="Main">
+      <Box px="4" py="4">
+        <Text size="4" weight="bold">Admin Console</Text>
+      </Box>
+      <ScrollArea scrollbars="vertical" style={{ flex: 1 }}>
+        <ul className="sidebar-list">
+          {navigation.map((command) => {
+            const href = command.href ?? "/"
+            const Icon = command.icon
+            return (
+              <li key={command.id}>
+                <a
+                  href={href}
+                  className="sidebar-link"
+                  data-active={isActive(href, location)}
+                  aria-current={location === href ? "page" : undefined}
+                  onClick={(event) => {
+                    if (event.metaKey || event.ctrlKey || event.shiftKey) return
+                    event.preventDefault()
+                    command.run()
+                    onPick()
+                  }}
+                >
+                  {Icon !== undefined && <Icon />}
+                  <span>{command.sidebarLabel ?? command.label}</span>
+                </a>
+              </li>
+            )
+          })}
+        </ul>
+      </ScrollArea>
+      <Separator size="4" />
+      <Flex direction="column" gap="2" p="4">
+        <Box>
+          <Text as="div" size="2" weight="medium" truncate>{email ?? "Admin"}</Text>
+          <Text as="div" size="1" color="gray">Administrator</Text>
+        </Box>
+        <Button variant="soft" color="gray" onClick={toggle}>
+          {appearance === "dark" ? <SunIcon /> : <MoonIcon />}
+          {appearance === "dark" ? "Light Mode" : "Dark Mode"}
+        </Button>
+        <Button variant="soft" color="red" onClick={() => auth.send({ type: "LOGOUT" })}>
+          <ExitIcon /> Logout
+        </Button>
+      </Flex>
+    </nav>
+  )
+}
+
+/** Spec section 2, "Admin shell": sidebar, top bar, and the screen in between. */
+export const Shell = ({ children }: { readonly children: ReactNode }) => {
+  const [menuOpen, setMenuOpen] = useState(false)
+  const auth = AuthContext.useActorRef()
+  const email = AuthContext.useSelector((snapshot) => snapshot.context.user?.email)
+  const { appearance, toggle } = useTheme()
+  const { setOpen } = usePalette()
+  const logout = useCallback(() => auth.send({ type: "LOGOUT" }), [auth])
+  useRegisterCommands(useShellCommands({ appearance, toggleTheme: toggle, logout }))
+  return (
+    <div className="shell">
+      <Sidebar open={menuOpen} onPick={() => setMenuOpen(false)} />
+      {menuOpen && <div className="sidebar-backdrop" onClick={() => setMenuOpen(false)} aria-hidden="true" />}
+      <div className="shell-main">
+        <header className="topbar">
+          <IconButton
+            className="menu-button"
+            variant="ghost"
+            aria-label={menuOpen ? "Close menu" : "Open menu"}
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <HamburgerMenuIcon />
+          </IconButton>
+          <Text size="3">
+            Welcome back{email === undefined ? "" : <>, <Text weight="medium">{email}</Text></>}
+          </Text>
+          <Button variant="outline" color="gray" className="palette-hint" onClick={() => setOpen(true)}>
+            <MagnifyingGlassIcon /> Commands <Kbd>{shortcutLabel(["mod+k"])}</Kbd>
+          </Button>
+        </header>
+        <main className="shell-content">{children}</main>
+      </div>
+      <CommandPalette />
+    </div>
+  )
+}

@@ -1,0 +1,24 @@
+import { createActorContext } from "@xstate/react"
+import { checkSession, endSession, requestOtp, verifyOtp } from "../api/auth.ts"
+import { authMachine } from "../../machines/auth.ts"
+import { fromPromise } from "xstate"
+
+export const TOKEN_KEY = "adminToken"
+
+/** The auth machine with the real API and browser storage. */
+export const consoleAuthMachine = authMachine.provide({
+  actors: {
+    checkSession: fromPromise(({ input }) => checkSession(input.token)),
+    requestOtp: fromPromise(({ input }) => requestOtp(input.email, input.role)),
+    verifyOtp: fromPromise(({ input }) => verifyOtp(input.email, input.otp)),
+    endSession: fromPromise(({ input }) => endSession(input.token))
+  },
+  actions: {
+    storeToken: (_, params) => localStorage.setItem(TOKEN_KEY, params.token),
+    forgetToken: () => localStorage.removeItem(TOKEN_KEY)
+  }
+})
+
+export const AuthContext = createActorContext(consoleAuthMachine, {
+  input: { storedToken: globalThis.localStorage?.getItem(TOKEN_KEY) ?? null }
+})

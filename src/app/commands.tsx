@@ -1,0 +1,140 @@
+import { type ComponentType, createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
+
+/**
+ * Everything a staff member can do is a command: the sidebar, buttons, shortcuts and the
+ * palette all run the same ones. A command is offered only while its guard says it is legal.
+ */
+export interface Command {
+  readonly id: string
+  readonly label: string
+  readonly group: string
+  /** Keys pressed one after another, e.g. ["g", "d"]; "mod" is Ctrl, or Cmd on a Mac. */
+  readonly shortcut?: ReadonlyArray<string>
+  readonly keywords?: ReadonlyArray<string>
+  readonly guard?: () => boolean
+  readonly run: () => void
+  /** Set on navigation commands, so they render as real links. */
+  readonly href?: string
+  /** The shorter name a navigation command has in the sidebar. */
+  readonly sidebarLabel?: string
+  readonly icon?: ComponentType
+}
+
+export const isMac = () => /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? "")
+
+/** How a shortcut is shown: ["mod+k"] → "Ctrl K" (⌘ K on a Mac), ["g", "d"] → "G D". */
+export const shortcutLabel = (keys: ReadonlyArray<string>): string =>
+  keys.map((key) => key.split("+").map((part) => (part === "mod" ? (isMac() ? "⌘" : "Ctrl") : part.toUpperCase())).join(" ")).join(" ")
+
+const isLegal = (command: Command) => command.guard === undefined || command.guard()
+
+class CommandStore {
+  private readonly sources = new Map<symbol, ReadonlyArray<Command>>()
+  private readonly listeners = new Set<() => void>()
+  private snapshot: ReadonlyArray<Command> = []
+
+  register(commands: ReadonlyArray<Command>): () => void {
+    const key = Symbol("commands")
+    this.sources.set(key, commands)
+    this.changed()
+    return () => {
+      this.sources.delete(key)
+      this.changed()
+    }
+  }
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  all = (): ReadonlyArray<Command> => this.snapshot
+
+  private changed() {
+    this.snapshot = [...this.sources.values()].flat()
+    for (const listener of this.listeners) listener()
+  }
+}
+
+interface Registry {
+  readonly store: CommandStore
+  readonly paletteOpen: boolean
+  readonly setPaletteOpen: (open: boolean) => void
+}
+
+const RegistryContext = createContext<Registry | null>(null)
+
+const useRegistry = (): Registry => {
+  const registry = useContext(RegistryContext)
+  if (registry === null) throw new Error("commands used outside CommandProvider")
+  return registry
+}
+
+/** Registers `commands` while the calling component is mounted. */
+export const useRegisterCommands = (commands: ReadonlyArray<Command>) => {
+  const { store } = useRegistry()
+  useEffect(() => store.register(commands), [store, commands])
+}
+
+/** Every registered command that is legal now, in registration order. */
+export const useLegalCommands = (): ReadonlyArray<Command> => {
+  const { store } = useRegistry()
+  const all = useSyncExternalStore(store.subscribe, store.all)
+  return all.filter(isLegal)
+}
+
+export const usePalette = () => {
+  const { paletteOpen, setPaletteOpen } = useRegistry()
+  return { open: paletteOpen, setOpen: setPaletteOpen }
+}
+
+const isEditable = (target: EventTarget | null): boolean =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
+
+const keyName = (event: KeyboardEvent): string => {
+  const mod = isMac() ? event.metaKey : event.ctrlKey
+  const key = event.key.toLowerCase()
+  return mod ? `mod+${key}` : key
+}
+
+const SEQUENCE_TIMEOUT_MS = 1200
+
+/** Holds the registry, opens the palette on Ctrl/Cmd+K (or "/"), and runs shortcut sequences. */
+export const CommandProvider = ({ children }: { readonly children: ReactNode }) => {
+  const store = useMemo(() => new CommandStore(), [])
+  const [paletteOpen, setPaletteOpen] = useState(false)
+  const pending = useRef<{ keys: Array<string>; at: number }>({ keys: [], at: 0 })
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const name = keyName(event)
+      if (name === "mod+k") {
+        event.preventDefault()
+        setPaletteOpen((open) => !open)
+        return
+      }
+      if (paletteOpen || isEditable(event.target) || event.altKey || (event.ctrlKey && !name.startsWith("mod+"))) return
+      if (name === "/") {
+        event.preventDefault()
+        setPaletteOpen(true)
+        return
+      }
+      const now = Date.now()
+      const keys = now - pending.current.at < SEQUENCE_TIMEOUT_MS ? [...pending.current.keys, name] : [name]
+      const legal = store.all().filter((command) => command.shortcut !== undefined && isLegal(command))
+      const startsWith = (command: Command) => keys.every((key, index) => command.shortcut?.[index] === key)
+      const exact = legal.find((command) => startsWith(command) && command.shortcut?.length === keys.length)
+      if (exact !== undefined) {
+        event.preventDefault()
+        pending.current = { keys: [], at: 0 }
+        exact.run()
+        return
+      }
+      pending.current = legal.some(startsWith) ? { keys, at: now } : { keys: [], at: 0 }
+    }
+    window.addEventListener("keydown", onKey)
+    return () => window.removeEventListener("keydown", onKey)
+  }, [store, paletteOpen])
+  const value = useMemo(() => ({ store, paletteOpen, setPaletteOpen }), [store, paletteOpen])
+  return <RegistryContext.Provider value={value}>{children}</RegistryContext.Provider>
+}

@@ -1,0 +1,22 @@
+/** The sign-in screen's words, spec section 2, exact where quoted there. */
+export const signInTexts = {
+  title: "Admin Console",
+  intro: "Sign in with a one-time code sent to your e-mail.",
+  email: "Email",
+  role: "Role",
+  send: "Send OTP",
+  sending: "Sending OTP...",
+  codeTitle: "Enter OTP Code",
+  codeSent: (email: string) => `We sent a 6-digit code to ${email}.`,
+  codeLabel: "OTP code",
+  codePlaceholder: "Enter 6-digit code",
+  verify: "Verify & Login",
+  verifying: "Verifying...",
+  differentEmail: "Use different email"
+} as const
+
+export const roleOptions = [
+  { value: "super_admin", label: "Super Admin" },
+  { value: "admin", label: "Admin" },
+  { value: "moderator", label: "Moderator" }
+] as const
