@@ -2,6 +2,7 @@ import "@radix-ui/themes/styles.css"
 import "./app/global.css"
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
+import { preloadApi } from "./api/auth.ts"
 import { App } from "./app/App.tsx"
 
 const root = document.getElementById("root")
@@ -11,3 +12,4 @@ createRoot(root).render(
     <App />
   </StrictMode>
 )
+preloadApi()

@@ -1,24 +1,43 @@
 import type { AdminUser, OtpRequested, SignedIn } from "../../contract/auth.ts"
 import type { Role } from "../../contract/common.ts"
 import type { Health } from "../../contract/system.ts"
-import { callApi } from "./client.ts"
 
-export const requestOtp = (email: string, role: Role): Promise<OtpRequested> =>
-  callApi(undefined, (client) => client.auth.signIn({ payload: { email, role } })).then((answer) => {
-    if (!("requiresOTP" in answer)) throw { status: undefined, message: "Unexpected answer from the server" }
-    return answer
-  })
+/**
+ * The effect client is loaded on first use, so the sign-in form is usable before it arrives;
+ * it is fetched right after start-up either way (a stored token is checked at once).
+ */
+const api = () => import("./client.ts")
 
-export const verifyOtp = (email: string, otp: string): Promise<SignedIn> =>
-  callApi(undefined, (client) => client.auth.signIn({ payload: { email, otp } })).then((answer) => {
-    if (!("token" in answer)) throw { status: undefined, message: "Unexpected answer from the server" }
-    return answer
-  })
+const unexpected = { status: undefined, message: "Unexpected answer from the server" }
 
-export const checkSession = (token: string): Promise<AdminUser> =>
-  callApi(token, (client) => client.auth.check()).then((answer) => answer.user)
+export const requestOtp = async (email: string, role: Role): Promise<OtpRequested> => {
+  const { callApi } = await api()
+  const answer = await callApi(undefined, (client) => client.auth.signIn({ payload: { email, role } }))
+  if (!("requiresOTP" in answer)) throw unexpected
+  return answer
+}
 
-export const endSession = (token: string): Promise<void> =>
-  callApi(token, (client) => client.auth.logout()).then(() => undefined)
+export const verifyOtp = async (email: string, otp: string): Promise<SignedIn> => {
+  const { callApi } = await api()
+  const answer = await callApi(undefined, (client) => client.auth.signIn({ payload: { email, otp } }))
+  if (!("token" in answer)) throw unexpected
+  return answer
+}
 
-export const fetchHealth = (): Promise<Health> => callApi(undefined, (client) => client.system.health())
+export const checkSession = async (token: string): Promise<AdminUser> => {
+  const { callApi } = await api()
+  return (await callApi(token, (client) => client.auth.check())).user
+}
+
+export const endSession = async (token: string): Promise<void> => {
+  const { callApi } = await api()
+  await callApi(token, (client) => client.auth.logout())
+}
+
+export const fetchHealth = async (): Promise<Health> => {
+  const { callApi } = await api()
+  return callApi(undefined, (client) => client.system.health())
+}
+
+/** Starts loading the client without waiting for it. */
+export const preloadApi = () => void api()

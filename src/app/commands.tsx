@@ -1,4 +1,4 @@
-import { type ComponentType, createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
+import { type ComponentType, createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
 
 /**
  * Everything a staff member can do is a command: the sidebar, buttons, shortcuts and the
@@ -103,14 +103,26 @@ const SEQUENCE_TIMEOUT_MS = 1200
 /** Holds the registry, opens the palette on Ctrl/Cmd+K (or "/"), and runs shortcut sequences. */
 export const CommandProvider = ({ children }: { readonly children: ReactNode }) => {
   const store = useMemo(() => new CommandStore(), [])
-  const [paletteOpen, setPaletteOpen] = useState(false)
+  const [paletteOpen, setOpenState] = useState(false)
   const pending = useRef<{ keys: Array<string>; at: number }>({ keys: [], at: 0 })
+  // Escape (or running a command) gives focus back to where it was before the palette opened.
+  const returnFocus = useRef<Element | null>(null)
+  const setPaletteOpen = useCallback((open: boolean) => {
+    setOpenState((wasOpen) => {
+      if (open && !wasOpen) returnFocus.current = document.activeElement
+      if (!open && wasOpen) {
+        const target = returnFocus.current
+        setTimeout(() => target instanceof HTMLElement && target.isConnected && target.focus(), 0)
+      }
+      return open
+    })
+  }, [])
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const name = keyName(event)
       if (name === "mod+k") {
         event.preventDefault()
-        setPaletteOpen((open) => !open)
+        setPaletteOpen(!paletteOpen)
         return
       }
       if (paletteOpen || isEditable(event.target) || event.altKey || (event.ctrlKey && !name.startsWith("mod+"))) return
@@ -134,7 +146,7 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
     }
     window.addEventListener("keydown", onKey)
     return () => window.removeEventListener("keydown", onKey)
-  }, [store, paletteOpen])
-  const value = useMemo(() => ({ store, paletteOpen, setPaletteOpen }), [store, paletteOpen])
+  }, [store, paletteOpen, setPaletteOpen])
+  const value = useMemo(() => ({ store, paletteOpen, setPaletteOpen }), [store, paletteOpen, setPaletteOpen])
   return <RegistryContext.Provider value={value}>{children}</RegistryContext.Provider>
 }

@@ -23,7 +23,7 @@ export const CommandPalette = () => {
       open={open}
       onOpenChange={setOpen}
       label="Command palette"
-      className="palette"
+      contentClassName="palette"
       overlayClassName="palette-overlay"
       container={container ?? undefined}
     >

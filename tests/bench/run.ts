@@ -11,6 +11,7 @@ import { type TestDatabase, freshPostgresOn } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { runScript } from "../support/process.ts"
 import { readOutbox } from "../support/server.ts"
+import { measureConsole } from "./console.ts"
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
@@ -79,3 +80,5 @@ console.table(figures.map((f) => ({
   "p99 ms": f.p99,
   "errors+non2xx": f.errors
 })))
+
+await measureConsole()

@@ -1,0 +1,211 @@
+import AxeBuilder from "@axe-core/playwright"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { addAdmin } from "../../server/auth/admins.ts"
+import { destinations } from "../../src/app/navigation.ts"
+import { UNEXPECTED_ERROR } from "../../src/app/ErrorScreen.tsx"
+import { signInTexts } from "../../src/features/auth/texts.ts"
+import { authErrors } from "../../machines/auth.ts"
+import { launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
+import { engines, type TestDatabase } from "../support/database.ts"
+import { latestCode, startTestServer, type TestServer } from "../support/server.ts"
+
+let database: TestDatabase
+let server: TestServer
+let browser: Browser
+let counter = 0
+
+const freshAdmin = async () => {
+  const email = `staff-${++counter}@example.com`
+  await server.sql(addAdmin(email, "super_admin"))
+  return email
+}
+
+const path = (page: Page) => new URL(page.url()).pathname
+const isDark = (page: Page) => page.evaluate(() => document.querySelector(".radix-themes")?.classList.contains("dark") ?? false)
+
+beforeAll(async () => {
+  requireBuiltConsole()
+  database = await engines[0]!.fresh()
+  server = await startTestServer(database)
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await database?.drop()
+})
+
+describe("console in Chromium", () => {
+  it("signs in, jumps with the palette, switches theme, survives a reload and logs out", async () => {
+    const email = await freshAdmin()
+    const { page, context, errors } = await newPage(browser)
+    const started = performance.now()
+    await page.goto(server.url)
+    await page.getByLabel("Email").waitFor()
+    console.log(`navigation to a usable sign-in form: ${Math.round(performance.now() - started)} ms`)
+    expect(path(page)).toBe("/login")
+    await page.getByLabel("Email").fill(email)
+    await expect(page.getByRole("combobox", { name: "Role" }).textContent()).resolves.toBe("Super Admin")
+    await page.getByRole("button", { name: signInTexts.send }).click()
+    await page.getByRole("heading", { name: signInTexts.codeTitle }).waitFor()
+    await expect(page.getByText(signInTexts.codeSent(email)).isVisible()).resolves.toBe(true)
+    const codeField = page.getByPlaceholder(signInTexts.codePlaceholder)
+    await expect(codeField.getAttribute("maxlength")).resolves.toBe("6")
+    await codeField.fill(latestCode(server, email))
+    await page.getByRole("button", { name: signInTexts.verify }).click()
+    await page.getByText("Welcome back").waitFor()
+    expect(path(page)).toBe("/")
+    await expect(page.getByRole("heading", { level: 1, name: "Dashboard" }).isVisible()).resolves.toBe(true)
+
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("cex")
+    await page.keyboard.press("Enter")
+    await page.waitForURL("**/cex-addresses")
+    await expect(page.getByRole("heading", { level: 1, name: "CEX Addresses" }).isVisible()).resolves.toBe(true)
+
+    expect(await isDark(page)).toBe(false)
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("dark mode")
+    await page.keyboard.press("Enter")
+    await expect.poll(() => isDark(page)).toBe(true)
+
+    await page.reload()
+    await page.getByText("Welcome back").waitFor()
+    expect(path(page)).toBe("/cex-addresses")
+    expect(await isDark(page)).toBe(true)
+    expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark")
+
+    await page.getByRole("button", { name: "Light Mode" }).click()
+    await expect.poll(() => isDark(page)).toBe(false)
+
+    await page.getByRole("button", { name: "Logout" }).click()
+    await page.waitForURL("**/login")
+    expect(await page.evaluate(() => localStorage.getItem("adminToken"))).toBeNull()
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it("shows the spec's message for a wrong code and keeps the code step", async () => {
+    const email = await freshAdmin()
+    const { page, context } = await newPage(browser)
+    await page.goto(`${server.url}/login`)
+    await page.getByLabel("Email").fill(email)
+    await page.getByRole("button", { name: signInTexts.send }).click()
+    await page.getByPlaceholder(signInTexts.codePlaceholder).fill(latestCode(server, email) === "000000" ? "111111" : "000000")
+    await page.getByRole("button", { name: signInTexts.verify }).click()
+    await expect(page.getByRole("alert").textContent()).resolves.toBe(authErrors.verifyRefused)
+    await expect(page.getByRole("heading", { name: signInTexts.codeTitle }).isVisible()).resolves.toBe(true)
+
+    await page.getByRole("button", { name: signInTexts.differentEmail }).click()
+    await expect(page.getByLabel("Email").inputValue()).resolves.toBe("")
+    await expect(page.getByRole("alert").count()).resolves.toBe(0)
+    await context.close()
+  })
+
+  it("removes a stored token the server rejects and lands on /login silently", async () => {
+    const { page, context } = await newPage(browser)
+    await page.addInitScript(() => {
+      if (sessionStorage.getItem("seeded") === null) {
+        localStorage.setItem("adminToken", "not-a-real-token")
+        sessionStorage.setItem("seeded", "1")
+      }
+    })
+    await page.goto(`${server.url}/blog`)
+    await page.waitForURL("**/login")
+    await page.getByLabel("Email").waitFor()
+    expect(await page.evaluate(() => localStorage.getItem("adminToken"))).toBeNull()
+    await expect(page.getByRole("alert").count()).resolves.toBe(0)
+    await context.close()
+  })
+
+  it("sends an unknown path to the dashboard", async () => {
+    const { page, context } = await newPage(browser)
+    await signInThroughScreen(page, server, await freshAdmin())
+    await page.goto(`${server.url}/no/such/screen`)
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
+    expect(path(page)).toBe("/")
+    await context.close()
+  })
+
+  it("lands every sidebar entry and every palette command on its route, highlighting the active entry", async () => {
+    const { page, context, errors } = await newPage(browser)
+    await signInThroughScreen(page, server, await freshAdmin())
+    const sidebar = page.getByRole("navigation", { name: "Main" })
+    for (const destination of destinations) {
+      await sidebar.getByRole("link", { name: destination.label, exact: true }).click()
+      await page.getByRole("heading", { level: 1, name: destination.title, exact: true }).waitFor()
+      expect(path(page)).toBe(destination.path)
+      await expect(sidebar.locator("[aria-current=page]").textContent()).resolves.toBe(destination.label)
+    }
+    for (const destination of [...destinations].reverse()) {
+      await page.keyboard.press("Control+k")
+      await page.getByRole("dialog").getByRole("combobox").fill(`Go to ${destination.label}`)
+      await page.keyboard.press("Enter")
+      await page.getByRole("heading", { level: 1, name: destination.title, exact: true }).waitFor()
+      expect(path(page)).toBe(destination.path)
+    }
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it("opens the palette with / outside inputs, closes it with Escape, and runs g-shortcuts", async () => {
+    const { page, context } = await newPage(browser)
+    await signInThroughScreen(page, server, await freshAdmin())
+    const hint = page.getByRole("button", { name: /Commands/ })
+    await hint.focus()
+    await page.keyboard.press("/")
+    await page.getByRole("dialog").waitFor()
+    await page.keyboard.press("Escape")
+    await page.getByRole("dialog").waitFor({ state: "detached" })
+    await expect(hint.evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+    await page.keyboard.press("g")
+    await page.keyboard.press("s")
+    await page.waitForURL("**/startups")
+    await context.close()
+  })
+
+  it("hides the sidebar behind a menu button on a small screen and closes it after a pick", async () => {
+    const { page, context } = await newPage(browser, { viewport: { width: 420, height: 800 } })
+    await signInThroughScreen(page, server, await freshAdmin())
+    const sidebar = page.getByRole("navigation", { name: "Main" })
+    await expect(sidebar.isVisible()).resolves.toBe(false)
+    await page.getByRole("button", { name: "Open menu" }).click()
+    await expect.poll(() => sidebar.isVisible()).toBe(true)
+    await sidebar.getByRole("link", { name: "Events", exact: true }).click()
+    await page.waitForURL("**/events")
+    await expect.poll(() => sidebar.isVisible()).toBe(false)
+    await context.close()
+  })
+
+  it("reads the database status on Settings from the server", async () => {
+    const { page, context } = await newPage(browser)
+    await signInThroughScreen(page, server, await freshAdmin())
+    await page.goto(`${server.url}/settings`)
+    await page.getByText("Connected (embedded PGlite)").waitFor()
+    await expect(page.getByText("(Coming soon)").count()).resolves.toBe(3)
+    await expect(page.getByText("1.0.0").isVisible()).resolves.toBe(true)
+    expect(UNEXPECTED_ERROR).toBe("Unexpected Application Error!")
+    await context.close()
+  })
+
+  describe.each(["light", "dark"] as const)("accessibility in %s mode", (scheme) => {
+    it("has no serious or critical axe violations on the sign-in screen and the shell", async () => {
+      const { page, context } = await newPage(browser, { colorScheme: scheme })
+      await page.goto(`${server.url}/login`)
+      await page.getByLabel("Email").waitFor()
+      expect(await isDark(page)).toBe(scheme === "dark")
+      const serious = async () =>
+        (await new AxeBuilder({ page }).analyze()).violations
+          .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+          .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
+      expect(await serious()).toEqual([])
+      await signInThroughScreen(page, server, await freshAdmin())
+      expect(await serious()).toEqual([])
+      await page.keyboard.press("Control+k")
+      await page.getByRole("dialog").waitFor()
+      expect(await serious()).toEqual([])
+      await context.close()
+    })
+  })
+})

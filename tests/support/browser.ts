@@ -1,0 +1,47 @@
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { consoleDir } from "../../server/platform/console.ts"
+import { latestCode, type TestServer } from "./server.ts"
+
+/** Debian's Chromium, headless, with the flags this machine needs; never a downloaded browser. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run"
+    ]
+  })
+
+export const requireBuiltConsole = () => {
+  if (!existsSync(join(consoleDir, "index.html"))) throw new Error("The console is not built: run `npm run build` (npm test does)")
+}
+
+export const newPage = async (browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) => {
+  const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options })
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  page.on("pageerror", (error) => errors.push(error.message))
+  return { context, page, errors }
+}
+
+/** Signs in through the screen as a person does, reading the code from the outbox. */
+export const signInThroughScreen = async (page: Page, server: TestServer, email: string, role?: string) => {
+  await page.goto(`${server.url}/login`)
+  await page.getByLabel("Email").fill(email)
+  if (role !== undefined) {
+    await page.getByRole("combobox", { name: "Role" }).click()
+    await page.getByRole("option", { name: role }).click()
+  }
+  await page.getByRole("button", { name: "Send OTP" }).click()
+  await page.getByRole("heading", { name: "Enter OTP Code" }).waitFor()
+  await page.getByPlaceholder("Enter 6-digit code").fill(latestCode(server, email))
+  await page.getByRole("button", { name: "Verify & Login" }).click()
+  await page.getByText("Welcome back").waitFor()
+}
