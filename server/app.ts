@@ -10,7 +10,7 @@ import { SignIn } from "./auth/sign-in.ts"
 import { type AppConfig, Config } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
-import { apiNotFound, httpHygiene } from "./platform/http.ts"
+import { apiNotFound, bodyLimit, httpHygiene } from "./platform/http.ts"
 import { Mailer, mailerLayer } from "./platform/mail.ts"
 import { migrate } from "./platform/migrations.ts"
 import { RequestValidationLive } from "./platform/validation.ts"
@@ -63,5 +63,6 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) =>
     Layer.provideMerge(
       NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })
     ),
-    Layer.provideMerge(Layer.provideMerge(Layer.effectDiscard(bootstrapFirstAdmin), platformLayer(config, options.database)))
+    Layer.provideMerge(Layer.provideMerge(Layer.effectDiscard(bootstrapFirstAdmin), platformLayer(config, options.database))),
+    Layer.provide(bodyLimit)
   )

@@ -1,5 +1,5 @@
-import { Effect, Option } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Effect, Layer, Option } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Config } from "./config.ts"
 
 /** The client's address: the socket peer, or with `TRUST_PROXY` the address our proxy appended last. */
@@ -78,7 +78,9 @@ export const httpHygiene = HttpRouter.middleware(
       const isApi = path === "/api" || path.startsWith("/api/")
       const response = yield* httpEffect.pipe(
         Effect.catchDefect((defect) =>
-          Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
+          isBodyTooLarge(defect)
+            ? Effect.succeed(apiFailure(413, `Request body too large: at most ${MAX_BODY_MIB} MiB`))
+            : Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
         )
       )
       const shaped = isApi && response.status >= 400 && !isJson(response)
@@ -88,6 +90,21 @@ export const httpHygiene = HttpRouter.middleware(
     }),
   { global: true }
 )
+
+/** JSON bodies are small; uploads get their own limit. */
+export const MAX_BODY_MIB = 1
+
+export const bodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.mebibytes(MAX_BODY_MIB))
+
+/** The body reader fails with a "maxBytes exceeded" cause somewhere down the chain. */
+const isBodyTooLarge = (defect: unknown): boolean => {
+  let current: unknown = defect
+  for (let depth = 0; depth < 6 && typeof current === "object" && current !== null; depth++) {
+    if ("maxBytes" in current) return true
+    current = "cause" in current ? current.cause : "reason" in current ? current.reason : undefined
+  }
+  return false
+}
 
 /** Any `/api/*` path no endpoint claims. */
 export const apiNotFound = HttpRouter.add("*", "/api/*", (request) =>

@@ -101,6 +101,15 @@ describe("HTTP hygiene", () => {
     expect(answer.body).toMatchObject({ success: false })
   })
 
+  it("answers a body over 1 MiB with 413 JSON", async () => {
+    const answer = await call(server.url, "POST", "/api/admin/auth", {
+      raw: JSON.stringify({ email: "a@example.com", role: "admin", padding: "x".repeat(1024 * 1024) }),
+      ip: freshIp()
+    })
+    expect(answer.status).toBe(413)
+    expect(answer.body).toMatchObject({ success: false, error: "Request body too large: at most 1 MiB" })
+  })
+
   it("answers an unknown /api path with 404 JSON, whatever the method", async () => {
     for (const method of ["GET", "POST", "DELETE"]) {
       const answer = await call(server.url, method, "/api/no/such/thing")
