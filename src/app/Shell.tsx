@@ -71,10 +71,10 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
   const [menuOpen, setMenuOpen] = useState(false)
   const auth = AuthContext.useActorRef()
   const email = AuthContext.useSelector((snapshot) => snapshot.context.user?.email)
-  const { appearance, toggle } = useTheme()
+  const theme = useTheme()
   const { setOpen } = usePalette()
   const logout = useCallback(() => auth.send({ type: "LOGOUT" }), [auth])
-  useRegisterCommands(useShellCommands({ appearance, toggleTheme: toggle, logout }))
+  useRegisterCommands(useShellCommands({ theme, logout }))
   return (
     <div className="shell">
       <Sidebar open={menuOpen} onPick={() => setMenuOpen(false)} />

@@ -2,15 +2,15 @@ import { useMemo } from "react"
 import { useLocation } from "wouter"
 import type { Command } from "./commands.tsx"
 import { destinations } from "./navigation.ts"
+import type { ThemeState } from "./theme.tsx"
 
 /** The shell's own commands: one per screen, the theme toggle, and logout. */
 export const useShellCommands = (options: {
-  readonly appearance: "light" | "dark"
-  readonly toggleTheme: () => void
+  readonly theme: ThemeState
   readonly logout: () => void
 }): ReadonlyArray<Command> => {
   const [, navigate] = useLocation()
-  const { appearance, toggleTheme, logout } = options
+  const { theme: { appearance, preference, toggle: toggleTheme, setPreference }, logout } = options
   return useMemo(() => [
     ...destinations.map((destination): Command => ({
       id: `navigate:${destination.path}`,
@@ -30,6 +30,14 @@ export const useShellCommands = (options: {
       keywords: ["theme", "dark", "light", "appearance"],
       run: toggleTheme
     },
+    {
+      id: "theme:system",
+      label: "Follow the system theme",
+      group: "Preferences",
+      keywords: ["theme", "auto", "os"],
+      guard: () => preference !== "system",
+      run: () => setPreference("system")
+    },
     { id: "session:logout", label: "Log out", group: "Session", keywords: ["sign out", "logout"], run: logout }
-  ], [navigate, appearance, toggleTheme, logout])
+  ], [navigate, appearance, preference, toggleTheme, setPreference, logout])
 }

@@ -11,7 +11,7 @@ const readPreference = (): ThemePreference => {
 
 const systemDark = () => globalThis.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false
 
-interface ThemeState {
+export interface ThemeState {
   readonly preference: ThemePreference
   readonly appearance: "light" | "dark"
   readonly setPreference: (preference: ThemePreference) => void

@@ -78,6 +78,14 @@ describe("console in Chromium", () => {
 
     await page.getByRole("button", { name: "Light Mode" }).click()
     await expect.poll(() => isDark(page)).toBe(false)
+    await page.emulateMedia({ colorScheme: "dark" })
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("system theme")
+    await page.keyboard.press("Enter")
+    await expect.poll(() => isDark(page)).toBe(true)
+    expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("system")
+    await page.emulateMedia({ colorScheme: "light" })
+    await expect.poll(() => isDark(page)).toBe(false)
 
     await page.getByRole("button", { name: "Logout" }).click()
     await page.waitForURL("**/login")
@@ -92,6 +100,7 @@ describe("console in Chromium", () => {
     await page.goto(`${server.url}/login`)
     await page.getByLabel("Email").fill(email)
     await page.getByRole("button", { name: signInTexts.send }).click()
+    await page.getByRole("heading", { name: signInTexts.codeTitle }).waitFor()
     await page.getByPlaceholder(signInTexts.codePlaceholder).fill(latestCode(server, email) === "000000" ? "111111" : "000000")
     await page.getByRole("button", { name: signInTexts.verify }).click()
     await expect(page.getByRole("alert").textContent()).resolves.toBe(authErrors.verifyRefused)
