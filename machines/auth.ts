@@ -134,7 +134,8 @@ export const authMachine = setup({
     },
     authenticated: {
       on: {
-        LOGOUT: { target: "signingOut" },
+        // The stored token goes at once; the server is told after, and its answer changes nothing.
+        LOGOUT: { target: "signingOut", actions: "forgetToken" },
         SESSION_EXPIRED: { target: "unauthenticated", actions: [assign(signedOut), "forgetToken"] }
       }
     },
@@ -143,8 +144,8 @@ export const authMachine = setup({
         id: "endSession",
         src: "endSession",
         input: ({ context }) => ({ token: context.token ?? "" }),
-        onDone: { target: "unauthenticated", actions: [assign(signedOut), "forgetToken"] },
-        onError: { target: "unauthenticated", actions: [assign(signedOut), "forgetToken"] }
+        onDone: { target: "unauthenticated", actions: assign(signedOut) },
+        onError: { target: "unauthenticated", actions: assign(signedOut) }
       }
     }
   }
