@@ -1,5 +1,6 @@
 import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
 import packageJson from "../package.json" with { type: "json" }
+import { AddressSearchApi, CexAddressesApi, CoreTeamAddressesApi, GeneratedAddressesApi } from "./addresses.ts"
 import { AuthApi } from "./auth.ts"
 import { BadRequest } from "./common.ts"
 import { SystemApi } from "./system.ts"
@@ -15,6 +16,10 @@ export class RequestValidation extends HttpApiMiddleware.Service<RequestValidati
 export class AdminApi extends HttpApi.make("admin-console")
   .add(SystemApi)
   .add(AuthApi)
+  .add(GeneratedAddressesApi)
+  .add(CexAddressesApi)
+  .add(CoreTeamAddressesApi)
+  .add(AddressSearchApi)
   .middleware(RequestValidation)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)

@@ -4,6 +4,12 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
 import { AdminApi } from "../contract/api.ts"
+import {
+  AddressSearchHandlers,
+  CexAddressHandlers,
+  CoreTeamAddressHandlers,
+  GeneratedAddressHandlers
+} from "./addresses/http.ts"
 import { addAdmin, countAdmins } from "./auth/admins.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { SignIn } from "./auth/sign-in.ts"
@@ -37,7 +43,14 @@ export const platformLayer = (config: AppConfig, database: DatabaseTarget = targ
   )
 
 const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, SystemHandlers]),
+  Layer.provide([
+    AuthHandlers,
+    SystemHandlers,
+    GeneratedAddressHandlers,
+    CexAddressHandlers,
+    CoreTeamAddressHandlers,
+    AddressSearchHandlers
+  ]),
   Layer.provide([AuthorizationLive, RequestValidationLive, SignIn.layer])
 )
 

@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted, String as Str } from "effect"
 import { SqlClient as SqlClientTag, type SqlClient } from "effect/sql/SqlClient"
@@ -33,7 +34,7 @@ const openPglite = (dataDir: string | undefined) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true })
-      return PGlite.create(dataDir ?? "memory://")
+      return PGlite.create(dataDir ?? "memory://", { extensions: { pg_trgm } })
     }),
     (db) => Effect.promise(() => db.close())
   )

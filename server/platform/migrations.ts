@@ -66,6 +66,30 @@ export const migrations = {
     )`,
     `CREATE INDEX activity_log_at_idx ON activity_log (at DESC)`,
     `CREATE INDEX activity_log_actor_idx ON activity_log (actor_email, at DESC)`
+  ),
+  "0002_addresses": statements(
+    `CREATE EXTENSION IF NOT EXISTS pg_trgm`,
+    `CREATE TABLE addresses (
+      id uuid PRIMARY KEY,
+      kind text NOT NULL CHECK (kind IN ('generated', 'cex', 'core-team')),
+      identifier text NOT NULL,
+      name text NOT NULL,
+      category text NOT NULL DEFAULT '',
+      description text NOT NULL DEFAULT '',
+      logo text NOT NULL DEFAULT '',
+      rank integer NOT NULL DEFAULT 0,
+      website text NOT NULL DEFAULT '',
+      buy text NOT NULL DEFAULT '',
+      role text NOT NULL DEFAULT '',
+      search_text text GENERATED ALWAYS AS (lower(identifier || ' ' || name || ' ' || category || ' ' || role)) STORED,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      version integer NOT NULL DEFAULT 1
+    )`,
+    `CREATE UNIQUE INDEX addresses_identifier_key ON addresses (kind, lower(identifier))`,
+    `CREATE INDEX addresses_created_idx ON addresses (kind, created_at DESC, id)`,
+    `CREATE INDEX addresses_name_idx ON addresses (kind, lower(name), id)`,
+    `CREATE INDEX addresses_search_idx ON addresses USING gin (search_text gin_trgm_ops)`
   )
 }
 

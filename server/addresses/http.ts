@@ -1,0 +1,108 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { addressMessages, type AddressKind } from "../../contract/addresses.ts"
+import { AdminApi } from "../../contract/api.ts"
+import { CurrentSession } from "../../contract/auth.ts"
+import { Conflict, Forbidden, NotFound } from "../../contract/common.ts"
+import { recordActivity } from "../platform/activity-log.ts"
+import { inTransaction } from "../platform/database.ts"
+import { type AddressColumns, type AddressRow, kinds } from "./kinds.ts"
+import {
+  deleteAddress,
+  findAddress,
+  identifierTaken,
+  insertAddress,
+  listAddresses,
+  type ListQuery,
+  searchAllAddresses,
+  updateAddress
+} from "./repository.ts"
+
+/** Moderators read; admins and super admins change (DESIGN.md, roles). */
+const requireEditor = Effect.gen(function*() {
+  const session = yield* CurrentSession
+  if (session.user.role === "moderator") return yield* new Forbidden({ error: addressMessages.readOnly })
+  return session
+})
+
+const logChange = (action: "create" | "update" | "delete", kind: AddressKind, row: AddressRow, from: AddressRow | undefined) =>
+  Effect.gen(function*() {
+    const session = yield* CurrentSession
+    yield* recordActivity({
+      actorId: session.user._id,
+      actorEmail: session.user.email,
+      action: `address.${action}`,
+      entity: `address:${kind}`,
+      entityId: row.id,
+      fromState: from === undefined ? null : `v${from.version}`,
+      toState: action === "delete" ? null : `v${row.version}`,
+      ip: session.ip,
+      details: { identifier: row.identifier }
+    })
+  })
+
+/** Why a versioned write found nothing: the row is gone (404) or moved on (409). */
+const missedWrite = (kind: AddressKind, id: string) =>
+  Effect.flatMap(findAddress(kind, id), (current): Effect.Effect<never, NotFound | Conflict> =>
+    current === undefined
+      ? Effect.fail(new NotFound({ error: addressMessages.notFound }))
+      : Effect.fail(new Conflict({ error: addressMessages.stale })))
+
+/** The four handlers of one directory; `fromRow` and `toColumns` are its field mapping. */
+const directory = <A, I>(kind: AddressKind, fromRow: (row: AddressRow) => A, toColumns: (input: I) => AddressColumns) => ({
+  list: ({ query }: { readonly query: ListQuery }) =>
+    listAddresses(kind, query).pipe(
+      Effect.map(({ rows, pagination }) => ({ success: true as const, data: { addresses: rows.map(fromRow), pagination } })),
+      Effect.orDie
+    ),
+  create: ({ payload }: { readonly payload: I }) =>
+    Effect.gen(function*() {
+      yield* requireEditor
+      const values = toColumns(payload)
+      const row = yield* insertAddress(kind, values)
+      if (row === undefined) return yield* new Conflict({ error: addressMessages.duplicate(values.identifier) })
+      yield* logChange("create", kind, row, undefined)
+      return { success: true as const, data: { address: fromRow(row) } }
+    }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
+  update: ({ params, payload }: { readonly params: { readonly id: string }; readonly payload: I & { readonly version: number } }) =>
+    Effect.gen(function*() {
+      yield* requireEditor
+      const values = toColumns(payload)
+      if (yield* identifierTaken(kind, values.identifier, params.id)) {
+        return yield* new Conflict({ error: addressMessages.duplicate(values.identifier) })
+      }
+      const before = yield* findAddress(kind, params.id)
+      const row = yield* updateAddress(kind, params.id, payload.version, values)
+      if (row === undefined) return yield* missedWrite(kind, params.id)
+      yield* logChange("update", kind, row, before)
+      return { success: true as const, data: { address: fromRow(row) } }
+    }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
+  remove: ({ params, query }: { readonly params: { readonly id: string }; readonly query: { readonly version: number } }) =>
+    Effect.gen(function*() {
+      yield* requireEditor
+      const row = yield* deleteAddress(kind, params.id, query.version)
+      if (row === undefined) return yield* missedWrite(kind, params.id)
+      yield* logChange("delete", kind, row, row)
+      return { success: true as const }
+    }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))
+})
+
+const generated = directory("generated", kinds.generated.fromRow, kinds.generated.toColumns)
+const cex = directory("cex", kinds.cex.fromRow, kinds.cex.toColumns)
+const coreTeam = directory("core-team", kinds["core-team"].fromRow, kinds["core-team"].toColumns)
+
+export const GeneratedAddressHandlers = HttpApiBuilder.group(AdminApi, "generatedAddresses", (handlers) =>
+  handlers.handle("list", generated.list).handle("create", generated.create).handle("update", generated.update).handle("remove", generated.remove))
+
+export const CexAddressHandlers = HttpApiBuilder.group(AdminApi, "cexAddresses", (handlers) =>
+  handlers.handle("list", cex.list).handle("create", cex.create).handle("update", cex.update).handle("remove", cex.remove))
+
+export const CoreTeamAddressHandlers = HttpApiBuilder.group(AdminApi, "coreTeamAddresses", (handlers) =>
+  handlers.handle("list", coreTeam.list).handle("create", coreTeam.create).handle("update", coreTeam.update).handle("remove", coreTeam.remove))
+
+export const AddressSearchHandlers = HttpApiBuilder.group(AdminApi, "addressSearch", (handlers) =>
+  handlers.handle("find", ({ query }) =>
+    searchAllAddresses(query.q).pipe(
+      Effect.map((hits) => ({ success: true as const, data: { hits } })),
+      Effect.orDie
+    )))

@@ -1,0 +1,110 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
+import type { AddressHit, AddressKind, AddressSort } from "../../contract/addresses.ts"
+import { DEFAULT_PAGE_SIZE } from "../../contract/addresses.ts"
+import type { Pagination } from "../../contract/common.ts"
+import type { AddressColumns, AddressRow } from "./kinds.ts"
+
+export interface ListQuery {
+  readonly search?: string
+  readonly sort?: AddressSort
+  readonly order?: "asc" | "desc"
+  readonly page?: number
+  readonly limit?: number
+}
+
+const columns = "id, kind, identifier, name, category, description, logo, rank, website, buy, role, created_at, updated_at, version"
+
+/** `LIKE` on the lower-cased search column, with the user's % and _ taken literally. */
+const likePattern = (search: string) => `%${search.trim().toLowerCase().replace(/[\\%_]/g, "\\$&")}%`
+
+const orderings: Record<AddressSort, string> = {
+  createdAt: "created_at",
+  identifier: "lower(identifier)",
+  name: "lower(name)",
+  category: "lower(category)",
+  rank: "rank"
+}
+
+/** One page of a directory, searched, sorted and counted by the database. */
+export const listAddresses = (kind: AddressKind, query: ListQuery) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE
+    const page = query.page ?? 1
+    const search = query.search?.trim() ?? ""
+    const direction = (query.order ?? (query.sort === undefined || query.sort === "createdAt" ? "desc" : "asc")) === "asc" ? "ASC" : "DESC"
+    const order = sql.unsafe(`${orderings[query.sort ?? "createdAt"]} ${direction}, id ${direction}`)
+    const matches = search === "" ? sql`kind = ${kind}` : sql`kind = ${kind} AND search_text LIKE ${likePattern(search)}`
+    const [rows, counted] = yield* Effect.all([
+      sql<AddressRow>`SELECT ${sql.unsafe(columns)} FROM addresses WHERE ${matches}
+        ORDER BY ${order} LIMIT ${limit} OFFSET ${(page - 1) * limit}`,
+      sql<{ total: number }>`SELECT count(*)::int AS total FROM addresses WHERE ${matches}`
+    ], { concurrency: 2 })
+    const total = counted[0]?.total ?? 0
+    return {
+      rows,
+      pagination: { page, limit, total, pages: Math.max(1, Math.ceil(total / limit)) } satisfies Pagination
+    }
+  })
+
+export const insertAddress = (kind: AddressKind, values: AddressColumns) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<AddressRow>`
+      INSERT INTO addresses ${sql.insert({ id: randomUUID(), kind, ...values })}
+      ON CONFLICT (kind, lower(identifier)) DO NOTHING
+      RETURNING ${sql.unsafe(columns)}`
+    return rows[0]
+  })
+
+export const findAddress = (kind: AddressKind, id: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<AddressRow>`SELECT ${sql.unsafe(columns)} FROM addresses WHERE kind = ${kind} AND id = ${id}`
+    return rows[0]
+  })
+
+export const identifierTaken = (kind: AddressKind, identifier: string, exceptId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<{ id: string }>`
+      SELECT id FROM addresses WHERE kind = ${kind} AND lower(identifier) = ${identifier.toLowerCase()} AND id <> ${exceptId}`
+    return rows.length > 0
+  })
+
+/** Updates only if the row still has the version the caller saw. */
+export const updateAddress = (kind: AddressKind, id: string, version: number, values: AddressColumns) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<AddressRow>`
+      UPDATE addresses SET ${sql.update({ ...values, updatedAt: new Date() })}, version = version + 1
+      WHERE kind = ${kind} AND id = ${id} AND version = ${version}
+      RETURNING ${sql.unsafe(columns)}`
+    return rows[0]
+  })
+
+/** Deletes only if the row still has the version the caller saw. */
+export const deleteAddress = (kind: AddressKind, id: string, version: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<AddressRow>`
+      DELETE FROM addresses WHERE kind = ${kind} AND id = ${id} AND version = ${version}
+      RETURNING ${sql.unsafe(columns)}`
+    return rows[0]
+  })
+
+/** Up to `limit` matches across the three directories, identifier matches first. */
+export const searchAllAddresses = (term: string, limit = 20) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    if (term.trim() === "") return [] as ReadonlyArray<AddressHit>
+    const pattern = likePattern(term)
+    const rows = yield* sql<Pick<AddressRow, "id" | "kind" | "identifier" | "name">>`
+      SELECT id, kind, identifier, name FROM addresses
+      WHERE search_text LIKE ${pattern}
+      ORDER BY (lower(identifier) LIKE ${pattern}) DESC, lower(identifier)
+      LIMIT ${limit}`
+    return rows.map(({ id, ...hit }): AddressHit => ({ _id: id, ...hit }))
+  })

@@ -1,0 +1,17 @@
+import type { Role } from "../../contract/common.ts"
+import { addAdmin } from "../../server/auth/admins.ts"
+import { call, freshIp } from "./http.ts"
+import { latestCode, type TestServer } from "./server.ts"
+
+let counter = 0
+
+/** A new admin with `role`, signed in over HTTP like the console does; returns the bearer token. */
+export const signedInAs = async (server: TestServer, role: Role): Promise<string> => {
+  const email = `${role}-${++counter}-${process.pid}@example.com`
+  await server.sql(addAdmin(email, role))
+  const ip = freshIp()
+  await call(server.url, "POST", "/api/admin/auth", { body: { email, role }, ip })
+  const answer = await call(server.url, "POST", "/api/admin/auth", { body: { email, otp: latestCode(server, email) }, ip })
+  if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.text}`)
+  return answer.body.token as string
+}
