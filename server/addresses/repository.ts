@@ -40,7 +40,9 @@ export const listAddresses = (kind: AddressKind, query: ListQuery) =>
     const [rows, counted] = yield* Effect.all([
       sql<AddressRow>`SELECT ${sql.unsafe(columns)} FROM addresses WHERE ${matches}
         ORDER BY ${order} LIMIT ${limit} OFFSET ${(page - 1) * limit}`,
-      sql<{ total: number }>`SELECT count(*)::int AS total FROM addresses WHERE ${matches}`
+      search === ""
+        ? sql<{ total: number }>`SELECT total::int AS total FROM address_counts WHERE kind = ${kind}`
+        : sql<{ total: number }>`SELECT count(*)::int AS total FROM addresses WHERE ${matches}`
     ], { concurrency: 2 })
     const total = counted[0]?.total ?? 0
     return {

@@ -87,9 +87,29 @@ export const migrations = {
       version integer NOT NULL DEFAULT 1
     )`,
     `CREATE UNIQUE INDEX addresses_identifier_key ON addresses (kind, lower(identifier))`,
-    `CREATE INDEX addresses_created_idx ON addresses (kind, created_at DESC, id)`,
+    `CREATE INDEX addresses_created_idx ON addresses (kind, created_at DESC, id DESC)`,
     `CREATE INDEX addresses_name_idx ON addresses (kind, lower(name), id)`,
-    `CREATE INDEX addresses_search_idx ON addresses USING gin (search_text gin_trgm_ops)`
+    `CREATE INDEX addresses_search_idx ON addresses USING gin (search_text gin_trgm_ops)`,
+    // An unfiltered list shows its total on every page: kept per directory by statement
+    // triggers, so it costs one row read instead of a count over the whole directory.
+    `CREATE TABLE address_counts (kind text PRIMARY KEY, total bigint NOT NULL DEFAULT 0)`,
+    `INSERT INTO address_counts (kind) VALUES ('generated'), ('cex'), ('core-team')`,
+    `CREATE FUNCTION address_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE address_counts c SET total = c.total + n.added
+      FROM (SELECT kind, count(*) AS added FROM added_rows GROUP BY kind) n WHERE c.kind = n.kind;
+      RETURN NULL;
+    END $$`,
+    `CREATE FUNCTION address_counts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE address_counts c SET total = c.total - n.removed
+      FROM (SELECT kind, count(*) AS removed FROM removed_rows GROUP BY kind) n WHERE c.kind = n.kind;
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER addresses_count_added AFTER INSERT ON addresses
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION address_counts_added()`,
+    `CREATE TRIGGER addresses_count_removed AFTER DELETE ON addresses
+      REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION address_counts_removed()`
   )
 }
 

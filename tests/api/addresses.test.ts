@@ -141,6 +141,9 @@ describe.each(engines)("addresses on $name", (engine) => {
       expect(answer.status).toBe(200)
       return answer.body.data as { addresses: Array<{ identifier: string; Rank: number }>; pagination: Record<string, number> }
     }
+    const all = await page("limit=1")
+    const stored = await count("addresses WHERE kind = 'generated'")
+    expect(all.pagination.total).toBe(stored)
     const first = await page(`search=${stamp}&sort=identifier&order=asc&limit=10`)
     expect(first.pagination).toEqual({ page: 1, limit: 10, total: 25, pages: 3 })
     expect(first.addresses.map((a) => a.identifier)).toEqual(Array.from({ length: 10 }, (_, i) => `${stamp}-${String(i + 1).padStart(2, "0")}`))

@@ -1,0 +1,130 @@
+import { assign, fromPromise, setup } from "xstate"
+import type { AnyAddress } from "../contract/addresses.ts"
+
+/** The modal's alert texts, spec section 8 "Addresses". */
+export const addressModalErrors = {
+  create: "Failed to create address",
+  update: "Failed to update address",
+  remove: "Failed to delete address"
+} as const
+
+export type Draft = Readonly<Record<string, string>>
+
+export interface AddressModalContext {
+  /** The address opened, or null when adding a new one. */
+  readonly address: AnyAddress | null
+  readonly draft: Draft
+  /** Which fields must be filled before Save is enabled. */
+  readonly required: ReadonlyArray<string>
+  readonly error: string | null
+  /** The server's own words (a duplicate, a stale version), shown under the alert. */
+  readonly errorDetail: string | null
+}
+
+export type AddressModalEvent =
+  | { readonly type: "OPEN_ADD"; readonly required: ReadonlyArray<string> }
+  | { readonly type: "OPEN_VIEW"; readonly address: AnyAddress; readonly draft: Draft; readonly required: ReadonlyArray<string> }
+  | { readonly type: "OPEN_EDIT"; readonly address: AnyAddress; readonly draft: Draft; readonly required: ReadonlyArray<string> }
+  | { readonly type: "OPEN_DELETE"; readonly address: AnyAddress; readonly draft: Draft; readonly required: ReadonlyArray<string> }
+  | { readonly type: "EDIT" }
+  | { readonly type: "CHANGE"; readonly field: string; readonly value: string }
+  | { readonly type: "SAVE" }
+  | { readonly type: "CONFIRM_DELETE" }
+  | { readonly type: "CLOSE" }
+
+const detailOf = (error: unknown): string | null =>
+  typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" && "message" in error
+    ? String(error.message)
+    : null
+
+const closedContext = { address: null, draft: {}, required: [], error: null, errorDetail: null } as const
+
+/**
+ * Spec section 4, "Address modal": view, edit and delete modes; Add opens edit with an empty
+ * form; after a successful save or delete the list reloads and the modal closes; a failure
+ * keeps it open with the spec's alert and the server's reason.
+ */
+export const addressModalMachine = setup({
+  types: {
+    context: {} as AddressModalContext,
+    events: {} as AddressModalEvent
+  },
+  actors: {
+    save: fromPromise<unknown, { address: AnyAddress | null; draft: Draft }>(() => Promise.reject(new Error("save not provided"))),
+    remove: fromPromise<unknown, { address: AnyAddress }>(() => Promise.reject(new Error("remove not provided")))
+  },
+  actions: {
+    reloadList: () => undefined,
+    open: assign(({ event }) =>
+      event.type === "OPEN_VIEW" || event.type === "OPEN_EDIT" || event.type === "OPEN_DELETE"
+        ? { address: event.address, draft: event.draft, required: event.required, error: null, errorDetail: null }
+        : {}
+    )
+  },
+  guards: {
+    canSave: ({ context }) => context.required.every((field) => (context.draft[field] ?? "").trim() !== "")
+  }
+}).createMachine({
+  id: "addressModal",
+  context: closedContext,
+  initial: "closed",
+  states: {
+    closed: {
+      entry: assign(closedContext),
+      on: {
+        OPEN_ADD: {
+          target: "editing",
+          actions: assign(({ event }) => ({ address: null, draft: {}, required: event.required, error: null, errorDetail: null }))
+        },
+        OPEN_VIEW: { target: "viewing", actions: "open" },
+        OPEN_EDIT: { target: "editing", actions: "open" },
+        OPEN_DELETE: { target: "confirmingDelete", actions: "open" }
+      }
+    },
+    viewing: {
+      on: { EDIT: "editing", CLOSE: "closed" }
+    },
+    editing: {
+      on: {
+        CHANGE: {
+          actions: assign({ draft: ({ context, event }) => ({ ...context.draft, [event.field]: event.value }) })
+        },
+        SAVE: { guard: "canSave", target: "saving" },
+        CLOSE: "closed"
+      }
+    },
+    saving: {
+      invoke: {
+        id: "save",
+        src: "save",
+        input: ({ context }) => ({ address: context.address, draft: context.draft }),
+        onDone: { target: "closed", actions: "reloadList" },
+        onError: {
+          target: "editing",
+          actions: assign(({ context, event }) => {
+            const detail = detailOf(event.error)
+            // A new address shows the server's error itself, as the spec says; an update names the failure and gives the reason.
+            return context.address === null
+              ? { error: detail ?? addressModalErrors.create, errorDetail: null }
+              : { error: addressModalErrors.update, errorDetail: detail }
+          })
+        }
+      }
+    },
+    confirmingDelete: {
+      on: { CONFIRM_DELETE: "deleting", CLOSE: "closed" }
+    },
+    deleting: {
+      invoke: {
+        id: "remove",
+        src: "remove",
+        input: ({ context }) => ({ address: context.address as AnyAddress }),
+        onDone: { target: "closed", actions: "reloadList" },
+        onError: {
+          target: "confirmingDelete",
+          actions: assign(({ event }) => ({ error: addressModalErrors.remove, errorDetail: detailOf(event.error) }))
+        }
+      }
+    }
+  }
+})

@@ -1,0 +1,103 @@
+import { createActor, fromPromise } from "xstate"
+import { describe, expect, it } from "vitest"
+import type { GeneratedAddress } from "../../contract/addresses.ts"
+import { addressModalErrors, addressModalMachine, type AddressModalEvent } from "../../machines/address-modal.ts"
+import { actorDone, actorError, runModel } from "../support/model.ts"
+
+const address: GeneratedAddress = {
+  _id: "a1",
+  identifier: "pi-1",
+  Name: "Pi One",
+  Rank: 0,
+  createdAt: "2026-11-22T00:00:00.000Z",
+  updatedAt: "2026-11-22T00:00:00.000Z",
+  version: 1
+}
+const required = ["identifier", "Name"]
+const draft = { identifier: "pi-1", Name: "Pi One" }
+const stale = { status: 409, message: "This address was changed by someone else. Reload and try again." }
+const network = { status: undefined, message: "Failed to fetch" }
+
+const events = (): ReadonlyArray<AddressModalEvent | ReturnType<typeof actorDone> | ReturnType<typeof actorError>> => [
+  { type: "OPEN_ADD", required },
+  { type: "OPEN_VIEW", address, draft, required },
+  { type: "OPEN_EDIT", address, draft, required },
+  { type: "OPEN_DELETE", address, draft, required },
+  { type: "EDIT" },
+  { type: "CHANGE", field: "identifier", value: "pi-2" },
+  { type: "CHANGE", field: "Name", value: "Pi Two" },
+  { type: "CHANGE", field: "Name", value: " " },
+  { type: "SAVE" },
+  { type: "CONFIRM_DELETE" },
+  { type: "CLOSE" },
+  actorDone("save", address),
+  actorError("save", stale),
+  actorError("save", network),
+  actorDone("remove", {}),
+  actorError("remove", stale)
+]
+
+describe("address modal machine, model-based", () => {
+  it("replays a generated path to every reachable state and covers every transition", async () => {
+    let reloads = 0
+    const run = await runModel({
+      machine: addressModalMachine,
+      inputs: [undefined],
+      events: () => events(),
+      actorIds: ["save", "remove"],
+      provide: { actions: { reloadList: () => void reloads++ } },
+      check: (expected, actual) => {
+        expect(actual.value).toEqual(expected.value)
+        expect(actual.context).toEqual(expected.context)
+      }
+    })
+    console.log(
+      `address modal: ${run.paths} paths; states ${run.states.covered}/${run.states.total}; ` +
+        `transitions ${run.transitions.covered}/${run.transitions.total}`
+    )
+    expect(run.transitions.missing).toEqual([])
+    expect(run.states.covered).toBe(run.states.total)
+    expect(reloads).toBeGreaterThan(0)
+  })
+
+  it("keeps Save disabled until identifier and name are filled, and words failures as the spec does", async () => {
+    const outcomes: Array<unknown> = []
+    const actor = createActor(addressModalMachine.provide({
+      actors: {
+        save: fromPromise(() => Promise.reject(outcomes.shift())),
+        remove: fromPromise(() => Promise.reject(outcomes.shift()))
+      }
+    })).start()
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+    actor.send({ type: "OPEN_ADD", required })
+    actor.send({ type: "SAVE" })
+    expect(actor.getSnapshot().value).toBe("editing")
+    actor.send({ type: "CHANGE", field: "identifier", value: "x" })
+    actor.send({ type: "SAVE" })
+    expect(actor.getSnapshot().value).toBe("editing")
+    actor.send({ type: "CHANGE", field: "Name", value: "y" })
+    outcomes.push({ status: 409, message: "duplicate!" })
+    actor.send({ type: "SAVE" })
+    await settle()
+    expect(actor.getSnapshot().context).toMatchObject({ error: "duplicate!", errorDetail: null })
+    outcomes.push(network)
+    actor.send({ type: "SAVE" })
+    await settle()
+    expect(actor.getSnapshot().context.error).toBe(addressModalErrors.create)
+
+    actor.send({ type: "CLOSE" })
+    actor.send({ type: "OPEN_EDIT", address, draft, required })
+    outcomes.push(stale)
+    actor.send({ type: "SAVE" })
+    await settle()
+    expect(actor.getSnapshot().context).toMatchObject({ error: addressModalErrors.update, errorDetail: stale.message })
+
+    actor.send({ type: "CLOSE" })
+    actor.send({ type: "OPEN_DELETE", address, draft, required })
+    outcomes.push(network)
+    actor.send({ type: "CONFIRM_DELETE" })
+    await settle()
+    expect(actor.getSnapshot().value).toBe("confirmingDelete")
+    expect(actor.getSnapshot().context.error).toBe(addressModalErrors.remove)
+  })
+})
