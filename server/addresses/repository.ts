@@ -36,19 +36,34 @@ export const listAddresses = (kind: AddressKind, query: ListQuery) =>
     const search = query.search?.trim() ?? ""
     const direction = (query.order ?? (query.sort === undefined || query.sort === "createdAt" ? "desc" : "asc")) === "asc" ? "ASC" : "DESC"
     const order = sql.unsafe(`${orderings[query.sort ?? "createdAt"]} ${direction}, id ${direction}`)
-    const matches = search === "" ? sql`kind = ${kind}` : sql`kind = ${kind} AND search_text LIKE ${likePattern(search)}`
-    const [rows, counted] = yield* Effect.all([
-      sql<AddressRow>`SELECT ${sql.unsafe(columns)} FROM addresses WHERE ${matches}
-        ORDER BY ${order} LIMIT ${limit} OFFSET ${(page - 1) * limit}`,
-      search === ""
-        ? sql<{ total: number }>`SELECT total::int AS total FROM address_counts WHERE kind = ${kind}`
-        : sql<{ total: number }>`SELECT count(*)::int AS total FROM addresses WHERE ${matches}`
-    ], { concurrency: 2 })
-    const total = counted[0]?.total ?? 0
-    return {
-      rows,
-      pagination: { page, limit, total, pages: Math.max(1, Math.ceil(total / limit)) } satisfies Pagination
+    const offset = (page - 1) * limit
+    if (search === "") {
+      // One round trip: the page, each row carrying the directory's kept total.
+      const rows = yield* sql<AddressRow & { readonly directoryTotal: number }>`
+        SELECT ${sql.unsafe(columns)}, (SELECT total::int FROM address_counts WHERE kind = ${kind}) AS directory_total
+        FROM addresses WHERE kind = ${kind} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
+      const total = rows[0]?.directoryTotal ?? (yield* countAll(kind))
+      return { rows, pagination: paginate(page, limit, total) }
     }
+    const matches = sql`kind = ${kind} AND search_text LIKE ${likePattern(search)}`
+    const rows = yield* sql<AddressRow>`SELECT ${sql.unsafe(columns)} FROM addresses WHERE ${matches}
+      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
+    const counted = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM addresses WHERE ${matches}`
+    return { rows, pagination: paginate(page, limit, counted[0]?.total ?? 0) }
+  })
+
+const paginate = (page: number, limit: number, total: number): Pagination => ({
+  page,
+  limit,
+  total,
+  pages: Math.max(1, Math.ceil(total / limit))
+})
+
+const countAll = (kind: AddressKind) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<{ total: number }>`SELECT total::int AS total FROM address_counts WHERE kind = ${kind}`
+    return rows[0]?.total ?? 0
   })
 
 export const insertAddress = (kind: AddressKind, values: AddressColumns) =>

@@ -22,13 +22,13 @@ const open = async (): Promise<Query> => {
 }
 
 const query = await open()
-const page = `SELECT id, kind, identifier, name, category, description, logo, rank, website, buy, role, created_at, updated_at, version
+const page = `SELECT id, kind, identifier, name, category, description, logo, rank, website, buy, role, created_at, updated_at, version,
+    (SELECT total::int FROM address_counts WHERE kind = $1) AS directory_total
   FROM addresses WHERE kind = $1 ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET 0`
-const count = "SELECT total::int AS total FROM address_counts WHERE kind = $1"
 
 const server = createServer(async (request, response) => {
-  const [rows, counted] = await Promise.all([query(page, ["generated"]), query(count, ["generated"])])
-  const total = Number(counted[0]?.total ?? 0)
+  const rows = await query(page, ["generated"])
+  const total = Number(rows[0]?.directory_total ?? 0)
   const addresses = rows.map((row) => ({
     _id: row.id,
     identifier: row.identifier,
