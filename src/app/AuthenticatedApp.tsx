@@ -1,4 +1,5 @@
 import { Redirect, Route, Switch } from "wouter"
+import { AddressesScreen } from "../features/addresses/AddressesScreen.tsx"
 import { SettingsScreen } from "../features/settings/SettingsScreen.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
@@ -6,7 +7,10 @@ import { Shell } from "./Shell.tsx"
 
 /** Screens that later issues fill in show their title until then. */
 const built: Record<string, () => React.JSX.Element> = {
-  "/settings": SettingsScreen
+  "/settings": SettingsScreen,
+  "/generated-addresses": () => <AddressesScreen key="generated" kind="generated" />,
+  "/cex-addresses": () => <AddressesScreen key="cex" kind="cex" />,
+  "/core-team-addresses": () => <AddressesScreen key="core-team" kind="core-team" />
 }
 
 /** The shell and every guarded screen; loaded only once someone is signed in. */

@@ -10,10 +10,36 @@ const groupsOf = (commands: ReadonlyArray<Command>) => {
   return [...groups.entries()]
 }
 
+/** The commands matching `search`, best first; groups follow their best command. */
+const ranked = (commands: ReadonlyArray<Command>, search: string): ReadonlyArray<Command> =>
+  commands
+    .map((command, index) => ({ command, index, score: scoreCommand(command.label, search, command.keywords) }))
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .map((entry) => entry.command)
+
+/**
+ * Ranks a command for what was typed: the label starting with it, then containing it, then
+ * every typed word somewhere in label or keywords, then the letters in order.
+ */
+export const scoreCommand = (value: string, search: string, keywords: ReadonlyArray<string> = []): number => {
+  const query = search.trim().toLowerCase()
+  if (query === "") return 1
+  const label = value.toLowerCase()
+  if (label.startsWith(query)) return 1
+  if (label.includes(query)) return 0.9
+  const haystack = [label, ...keywords].join(" ").toLowerCase()
+  if (query.split(/\s+/).every((word) => haystack.includes(word))) return 0.7
+  let matched = 0
+  for (const char of label) if (char === query[matched]) matched++
+  return matched === query.length ? 0.3 : 0
+}
+
 /** The command palette: the legal commands, grouped, fuzzy-searched; Enter runs, Escape closes. */
 export const CommandPalette = () => {
   const { open, setOpen } = usePalette()
-  const commands = useLegalCommands()
+  const [search, setSearch] = useState("")
+  const commands = ranked(useLegalCommands(), search)
   // Portalled inside the Radix theme root, so the dialog gets the theme's colours and fonts.
   const [container, setContainer] = useState<HTMLDivElement | null>(null)
   return (
@@ -21,13 +47,17 @@ export const CommandPalette = () => {
     <div ref={setContainer} />
     <Cmdk.Dialog
       open={open}
-      onOpenChange={setOpen}
+      onOpenChange={(next) => {
+        if (!next) setSearch("")
+        setOpen(next)
+      }}
       label="Command palette"
       contentClassName="palette"
       overlayClassName="palette-overlay"
       container={container ?? undefined}
+      shouldFilter={false}
     >
-      <Cmdk.Input placeholder="Type a command or search…" className="palette-input" />
+      <Cmdk.Input value={search} onValueChange={setSearch} placeholder="Type a command or search…" className="palette-input" />
       <Cmdk.List className="palette-list">
         <Cmdk.Empty className="palette-empty">No matching commands</Cmdk.Empty>
         {groupsOf(commands).map(([group, items]) => (
@@ -35,10 +65,10 @@ export const CommandPalette = () => {
             {items.map((command) => (
               <Cmdk.Item
                 key={command.id}
-                value={`${command.label} ${command.id}`}
-                keywords={[...(command.keywords ?? [])]}
+                value={command.id}
                 className="palette-item"
                 onSelect={() => {
+                  setSearch("")
                   setOpen(false)
                   command.run()
                 }}

@@ -37,7 +37,7 @@ export const signInThroughScreen = async (page: Page, server: TestServer, email:
   await page.getByLabel("Email").fill(email)
   if (role !== undefined) {
     await page.getByRole("combobox", { name: "Role" }).click()
-    await page.getByRole("option", { name: role }).click()
+    await page.getByRole("option", { name: role, exact: true }).click()
   }
   await page.getByRole("button", { name: "Send OTP" }).click()
   await page.getByRole("heading", { name: "Enter OTP Code" }).waitFor()

@@ -1,0 +1,61 @@
+import { assign, fromPromise, setup } from "xstate"
+import type { AnyAddress } from "../contract/addresses.ts"
+import type { Pagination } from "../contract/common.ts"
+
+export interface AddressListQuery {
+  readonly search: string
+  readonly page: number
+}
+
+export interface AddressListPage {
+  readonly addresses: ReadonlyArray<AnyAddress>
+  readonly pagination: Pagination
+}
+
+const messageOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)
+
+/**
+ * A directory's list, searched and paged on the server. The query comes from the URL; the last
+ * page stays on screen while the next one loads, and a failure keeps what was shown.
+ */
+export const addressListMachine = setup({
+  types: {
+    context: {} as { readonly query: AddressListQuery; readonly page: AddressListPage | null; readonly error: string | null },
+    events: {} as { readonly type: "LOAD"; readonly query: AddressListQuery } | { readonly type: "RELOAD" },
+    input: {} as { readonly query: AddressListQuery }
+  },
+  actors: {
+    fetchPage: fromPromise<AddressListPage, AddressListQuery>(() => Promise.reject(new Error("fetchPage not provided")))
+  },
+  actions: {
+    loadFailed: (_, _params: { readonly error: unknown }) => undefined
+  }
+}).createMachine({
+  id: "addressList",
+  context: ({ input }) => ({ query: input.query, page: null, error: null }),
+  initial: "loading",
+  on: {
+    LOAD: { target: ".loading", actions: assign({ query: ({ event }) => event.query }) },
+    RELOAD: ".loading"
+  },
+  states: {
+    loading: {
+      invoke: {
+        id: "fetchPage",
+        src: "fetchPage",
+        input: ({ context }) => context.query,
+        onDone: { target: "ready", actions: assign({ page: ({ event }) => event.output, error: null }) },
+        onError: {
+          target: "failed",
+          actions: [
+            assign({ error: ({ event }) => messageOf(event.error) }),
+            { type: "loadFailed", params: ({ event }) => ({ error: event.error }) }
+          ]
+        }
+      }
+    },
+    ready: {},
+    failed: {}
+  }
+})

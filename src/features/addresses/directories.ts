@@ -1,0 +1,110 @@
+import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
+import type { Draft } from "../../../machines/address-modal.ts"
+
+export interface FieldSpec {
+  readonly name: string
+  readonly label: string
+  readonly type: "text" | "textarea" | "integer" | "url"
+  readonly required?: boolean
+}
+
+export interface DirectorySpec {
+  readonly kind: AddressKind
+  readonly path: string
+  readonly title: string
+  /** Spec section 2, "Address screens": the columns before Actions. */
+  readonly columns: ReadonlyArray<{ readonly label: string; readonly field: string | "createdAt" }>
+  readonly fields: ReadonlyArray<FieldSpec>
+}
+
+const identifier: FieldSpec = { name: "identifier", label: "Identifier", type: "text", required: true }
+
+export const directories: Record<AddressKind, DirectorySpec> = {
+  generated: {
+    kind: "generated",
+    path: "/generated-addresses",
+    title: "Generated Addresses",
+    columns: [
+      { label: "Identifier", field: "identifier" },
+      { label: "Name", field: "Name" },
+      { label: "Category", field: "Category" },
+      { label: "Rank", field: "Rank" },
+      { label: "Created", field: "createdAt" }
+    ],
+    fields: [
+      identifier,
+      { name: "Name", label: "Name", type: "text", required: true },
+      { name: "Category", label: "Category", type: "text" },
+      { name: "Rank", label: "Rank", type: "integer" },
+      { name: "Website", label: "Website", type: "url" },
+      { name: "Logo", label: "Logo", type: "text" },
+      { name: "Description", label: "Description", type: "textarea" }
+    ]
+  },
+  cex: {
+    kind: "cex",
+    path: "/cex-addresses",
+    title: "CEX Addresses",
+    columns: [
+      { label: "Identifier", field: "identifier" },
+      { label: "Name", field: "name" },
+      { label: "Category", field: "category" },
+      { label: "Buy", field: "buy" },
+      { label: "Created", field: "createdAt" }
+    ],
+    fields: [
+      identifier,
+      { name: "name", label: "Name", type: "text", required: true },
+      { name: "category", label: "Category", type: "text" },
+      { name: "buy", label: "Buy", type: "text" },
+      { name: "website", label: "Website", type: "url" },
+      { name: "logo", label: "Logo", type: "text" },
+      { name: "description", label: "Description", type: "textarea" }
+    ]
+  },
+  "core-team": {
+    kind: "core-team",
+    path: "/core-team-addresses",
+    title: "Core Team Addresses",
+    columns: [
+      { label: "Identifier", field: "identifier" },
+      { label: "Name", field: "name" },
+      { label: "Role", field: "role" },
+      { label: "Created", field: "createdAt" }
+    ],
+    fields: [
+      identifier,
+      { name: "name", label: "Name", type: "text", required: true },
+      { name: "role", label: "Role", type: "text" },
+      { name: "description", label: "Description", type: "textarea" }
+    ]
+  }
+}
+
+export const requiredFields = (spec: DirectorySpec) => spec.fields.filter((field) => field.required === true).map((f) => f.name)
+
+const valueOf = (address: AnyAddress, field: string): unknown => (address as unknown as Record<string, unknown>)[field]
+
+/** An address as the form's text values. */
+export const toDraft = (spec: DirectorySpec, address: AnyAddress): Draft =>
+  Object.fromEntries(spec.fields.map((field) => [field.name, String(valueOf(address, field.name) ?? "")]))
+
+/** The form's text values as the directory's input: trimmed, Rank an integer defaulting to 0. */
+export const toInput = (spec: DirectorySpec, draft: Draft): Record<string, string | number> =>
+  Object.fromEntries(spec.fields.map((field) => {
+    const text = (draft[field.name] ?? "").trim()
+    if (field.type === "integer") {
+      const parsed = Number.parseInt(text, 10)
+      return [field.name, Number.isNaN(parsed) ? 0 : parsed]
+    }
+    return [field.name, text]
+  }))
+
+export const cellText = (address: AnyAddress, field: string): string => {
+  const value = valueOf(address, field)
+  if (field === "createdAt" && typeof value === "string") return new Date(value).toLocaleDateString()
+  return value === undefined || value === null ? "" : String(value)
+}
+
+export const directoryOfPath = (path: string): DirectorySpec | undefined =>
+  Object.values(directories).find((spec) => spec.path === path)

@@ -1,0 +1,229 @@
+import AxeBuilder from "@axe-core/playwright"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { addressMessages } from "../../contract/addresses.ts"
+import { addressModalErrors } from "../../machines/address-modal.ts"
+import { addAdmin } from "../../server/auth/admins.ts"
+import { directories } from "../../src/features/addresses/directories.ts"
+import { addressTexts as t } from "../../src/features/addresses/texts.ts"
+import { launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
+import { engines, type TestDatabase } from "../support/database.ts"
+import { call } from "../support/http.ts"
+import { startTestServer, type TestServer } from "../support/server.ts"
+import { signedInAs } from "../support/session.ts"
+
+let database: TestDatabase
+let server: TestServer
+let browser: Browser
+let apiToken: string
+let counter = 0
+
+beforeAll(async () => {
+  requireBuiltConsole()
+  database = await engines[0]!.fresh()
+  server = await startTestServer(database)
+  browser = await launchChromium()
+  apiToken = await signedInAs(server, "admin")
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await database?.drop()
+})
+
+const signedInPage = async () => {
+  const email = `addr-staff-${++counter}@example.com`
+  await server.sql(addAdmin(email, "admin"))
+  const opened = await newPage(browser)
+  await signInThroughScreen(opened.page, server, email, "Admin")
+  return opened
+}
+
+const table = (page: Page, title: string) => page.getByRole("table", { name: title })
+const rowOf = (page: Page, title: string, identifier: string) =>
+  table(page, title).getByRole("row").filter({ hasText: identifier })
+const dialog = (page: Page) => page.getByRole("dialog")
+const nameLabel = "Name"
+
+describe.each(Object.values(directories))("$title in Chromium", (spec) => {
+  it("adds, searches, views, edits and deletes with the mouse", async () => {
+    const { page, context, errors } = await signedInPage()
+    const identifier = `${spec.kind}-mouse-${counter}`
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: spec.title }).click()
+    await page.getByRole("heading", { level: 1, name: spec.title }).waitFor()
+    await table(page, spec.title).waitFor()
+    for (const column of spec.columns) {
+      await expect(table(page, spec.title).getByRole("columnheader", { name: column.label, exact: true }).count()).resolves.toBe(1)
+    }
+
+    await page.getByRole("button", { name: t.add }).click()
+    const save = dialog(page).getByRole("button", { name: t.save })
+    await expect(save.isDisabled()).resolves.toBe(true)
+    await dialog(page).getByLabel("Identifier").fill(identifier)
+    await expect(save.isDisabled()).resolves.toBe(true)
+    await dialog(page).getByLabel(nameLabel, { exact: false }).first().fill(`Mouse ${spec.kind}`)
+    await expect(save.isDisabled()).resolves.toBe(false)
+    await save.click()
+    await dialog(page).waitFor({ state: "detached" })
+    await rowOf(page, spec.title, identifier).waitFor()
+
+    await page.getByRole("searchbox", { name: t.searchLabel }).fill("no-such-address-anywhere")
+    await page.getByText(t.empty).waitFor()
+    expect(new URL(page.url()).searchParams.get("search")).toBe("no-such-address-anywhere")
+    await page.getByRole("searchbox", { name: t.searchLabel }).fill(identifier)
+    await rowOf(page, spec.title, identifier).waitFor()
+
+    await rowOf(page, spec.title, identifier).getByRole("button", { name: t.view }).click()
+    await dialog(page).getByText(`Mouse ${spec.kind}`).waitFor()
+    await dialog(page).getByRole("button", { name: t.edit }).click()
+    await dialog(page).getByLabel(nameLabel, { exact: false }).first().fill(`Edited ${spec.kind}`)
+    await dialog(page).getByRole("button", { name: t.save }).click()
+    await dialog(page).waitFor({ state: "detached" })
+    await rowOf(page, spec.title, `Edited ${spec.kind}`).waitFor()
+
+    await rowOf(page, spec.title, identifier).getByRole("button", { name: t.delete }).click()
+    await dialog(page).getByText(t.confirmDelete).waitFor()
+    await dialog(page).getByRole("button", { name: t.delete }).click()
+    await dialog(page).waitFor({ state: "detached" })
+    await page.getByText(t.empty).waitFor()
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it("does it all from the keyboard, palette included", async () => {
+    const { page, context } = await signedInPage()
+    const prefix = `${spec.kind}-kbd-${counter}`
+    for (const n of [1, 2, 3]) {
+      const body = spec.kind === "generated" ? { identifier: `${prefix}-${n}`, Name: `Key ${n}` } : { identifier: `${prefix}-${n}`, name: `Key ${n}` }
+      expect((await call(server.url, "POST", `/api/admin/addresses/${spec.kind}`, { token: apiToken, body })).status).toBe(200)
+    }
+    await page.goto(`${server.url}${spec.path}?search=${prefix}`)
+    await rowOf(page, spec.title, `${prefix}-3`).waitFor()
+
+    // j/k and arrows move between rows (newest first: 3, 2, 1).
+    await rowOf(page, spec.title, `${prefix}-3`).focus()
+    await page.keyboard.press("j")
+    await page.keyboard.press("ArrowDown")
+    await expect(rowOf(page, spec.title, `${prefix}-1`).evaluate((row) => row === document.activeElement)).resolves.toBe(true)
+    await page.keyboard.press("k")
+    await expect(rowOf(page, spec.title, `${prefix}-2`).evaluate((row) => row === document.activeElement)).resolves.toBe(true)
+
+    await page.keyboard.press("Enter")
+    await dialog(page).getByRole("heading", { name: t.viewTitle }).waitFor()
+    await page.keyboard.press("Escape")
+    await dialog(page).waitFor({ state: "detached" })
+
+    await rowOf(page, spec.title, `${prefix}-2`).focus()
+    await page.keyboard.press("e")
+    await dialog(page).getByRole("heading", { name: t.editTitle }).waitFor()
+    await dialog(page).getByLabel(nameLabel, { exact: false }).first().fill("Typed name")
+    await page.keyboard.press("Enter")
+    await dialog(page).waitFor({ state: "detached" })
+    await rowOf(page, spec.title, "Typed name").waitFor()
+
+    await rowOf(page, spec.title, `${prefix}-1`).focus()
+    await page.keyboard.press("Delete")
+    await dialog(page).getByText(t.confirmDelete).waitFor()
+    await dialog(page).getByRole("button", { name: t.delete }).click()
+    await dialog(page).waitFor({ state: "detached" })
+    await expect.poll(() => rowOf(page, spec.title, `${prefix}-1`).count()).toBe(0)
+
+    // The palette offers the focused row's actions and "Add address".
+    await rowOf(page, spec.title, `${prefix}-3`).focus()
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type(`Edit ${prefix}-3`)
+    await page.keyboard.press("Enter")
+    await dialog(page).getByRole("heading", { name: t.editTitle }).waitFor()
+    await page.keyboard.press("Escape")
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("Add address")
+    await page.keyboard.press("Enter")
+    await dialog(page).getByRole("heading", { name: t.addTitle }).waitFor()
+    await page.keyboard.press("Escape")
+    await context.close()
+  })
+})
+
+describe("address screens", () => {
+  it("finds an address in any directory from the palette and jumps to its row", async () => {
+    const { page, context } = await signedInPage()
+    const identifier = `jump-target-${counter}`
+    expect((await call(server.url, "POST", "/api/admin/addresses/cex", { token: apiToken, body: { identifier, name: "Far away" } })).status).toBe(200)
+    await page.goto(`${server.url}/generated-addresses`)
+    await page.getByRole("heading", { level: 1, name: "Generated Addresses" }).waitFor()
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("Find address")
+    await page.keyboard.press("Enter")
+    await page.keyboard.type(identifier)
+    await page.getByRole("option", { name: new RegExp(identifier) }).waitFor()
+    await page.keyboard.press("Enter")
+    await page.waitForURL(`**/cex-addresses?search=${identifier}`)
+    await expect.poll(() => rowOf(page, "CEX Addresses", identifier).evaluate((row) => row === document.activeElement)).toBe(true)
+    await context.close()
+  })
+
+  it("shows a duplicate identifier and a stale version in the modal, and keeps search and page in the URL", async () => {
+    const { page, context } = await signedInPage()
+    const identifier = `dup-${counter}`
+    const created = await call(server.url, "POST", "/api/admin/addresses/generated", { token: apiToken, body: { identifier, Name: "Original" } })
+    const id = (created.body.data as { address: { _id: string } }).address._id
+    await page.goto(`${server.url}/generated-addresses?search=${identifier}`)
+    await rowOf(page, "Generated Addresses", identifier).waitFor()
+
+    await page.getByRole("button", { name: t.add }).click()
+    await dialog(page).getByLabel("Identifier").fill(identifier)
+    await dialog(page).getByLabel(nameLabel, { exact: false }).first().fill("Copy")
+    await dialog(page).getByRole("button", { name: t.save }).click()
+    await expect(dialog(page).getByRole("alert").textContent()).resolves.toBe(addressMessages.duplicate(identifier))
+    await page.keyboard.press("Escape")
+
+    await rowOf(page, "Generated Addresses", identifier).getByRole("button", { name: t.edit }).click()
+    // Someone else saves first.
+    expect((await call(server.url, "PUT", `/api/admin/addresses/generated/${id}`, { token: apiToken, body: { identifier, Name: "Theirs", version: 1 } })).status).toBe(200)
+    await dialog(page).getByLabel(nameLabel, { exact: false }).first().fill("Mine")
+    await dialog(page).getByRole("button", { name: t.save }).click()
+    const alert = dialog(page).getByRole("alert")
+    await alert.waitFor()
+    await expect(alert.textContent()).resolves.toContain(addressModalErrors.update)
+    await expect(alert.textContent()).resolves.toContain(addressMessages.stale)
+    await page.keyboard.press("Escape")
+
+    await page.goBack()
+    await page.goForward()
+    await rowOf(page, "Generated Addresses", "Theirs").waitFor()
+    expect(new URL(page.url()).searchParams.get("search")).toBe(identifier)
+    await context.close()
+  })
+
+  it("pages through a long directory with the URL", async () => {
+    const { page, context } = await signedInPage()
+    const prefix = `pg-${counter}`
+    for (let n = 0; n < 23; n++) {
+      await call(server.url, "POST", "/api/admin/addresses/core-team", { token: apiToken, body: { identifier: `${prefix}-${n}`, name: `P ${n}` } })
+    }
+    await page.goto(`${server.url}/core-team-addresses?search=${prefix}`)
+    await page.getByText(t.page(1, 2)).waitFor()
+    await page.getByRole("button", { name: t.next }).click()
+    await page.getByText(t.page(2, 2)).waitFor()
+    expect(new URL(page.url()).searchParams.get("page")).toBe("2")
+    await expect.poll(() => table(page, "Core Team Addresses").getByRole("row").count()).toBe(4)
+    await page.goBack()
+    await page.getByText(t.page(1, 2)).waitFor()
+    await context.close()
+  })
+
+  it("has no serious or critical axe violations on a directory and its modal", async () => {
+    const { page, context } = await signedInPage()
+    await page.goto(`${server.url}/generated-addresses`)
+    await page.getByRole("heading", { level: 1, name: "Generated Addresses" }).waitFor()
+    const serious = async () =>
+      (await new AxeBuilder({ page }).analyze()).violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
+    expect(await serious()).toEqual([])
+    await page.getByRole("button", { name: t.add }).click()
+    await dialog(page).waitFor()
+    expect(await serious()).toEqual([])
+    await context.close()
+  })
+})
