@@ -12,6 +12,7 @@ import {
 } from "./addresses/http.ts"
 import { addAdmin, countAdmins } from "./auth/admins.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
+import { listenForRevocations } from "./auth/session-cache.ts"
 import { SignIn } from "./auth/sign-in.ts"
 import { type AppConfig, Config } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
@@ -76,6 +77,11 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) =>
     Layer.provideMerge(
       NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })
     ),
-    Layer.provideMerge(Layer.provideMerge(Layer.effectDiscard(bootstrapFirstAdmin), platformLayer(config, options.database))),
+    Layer.provideMerge(
+      Layer.provideMerge(
+        Layer.mergeAll(Layer.effectDiscard(bootstrapFirstAdmin), listenForRevocations),
+        platformLayer(config, options.database)
+      )
+    ),
     Layer.provide(bodyLimit)
   )

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto"
 import type { Role } from "../../contract/common.ts"
 import { recordActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
+import { announceRevocation } from "./session-cache.ts"
 
 export interface AdminRecord {
   readonly id: string
@@ -75,6 +76,7 @@ export const setAdminDisabled = (email: string, disabled: boolean) =>
     if (admin === undefined) return yield* new AdminNotFound({ message: `${normalized} is not an admin` })
     if (disabled) {
       yield* sql`UPDATE sessions SET revoked_at = now() WHERE admin_id = ${admin.id} AND revoked_at IS NULL`
+      yield* announceRevocation
     }
     yield* recordActivity({
       actorId: null,

@@ -7,6 +7,7 @@ import { recordActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { hashToken, newSessionToken } from "../platform/secrets.ts"
 import type { AdminRecord } from "./admins.ts"
+import { announceRevocation, recallSession, rememberSession } from "./session-cache.ts"
 import { SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES, SESSION_TOUCH_SECONDS } from "./policy.ts"
 
 export interface ActiveSession {
@@ -51,6 +52,9 @@ export const openSession = (admin: AdminRecord, role: Role, ip: string) =>
  */
 export const findSession = (token: string) =>
   Effect.gen(function*() {
+    const tokenHash = hashToken(token)
+    const cached = recallSession(tokenHash)
+    if (cached !== undefined) return cached
     const sql = yield* SqlClient
     const rows = yield* sql<{
       id: string
@@ -64,7 +68,7 @@ export const findSession = (token: string) =>
       SELECT s.id, s.role, s.last_seen_at < now() - make_interval(secs => ${SESSION_TOUCH_SECONDS}::int) AS stale,
              a.id AS admin_id, a.email, a.name, a.role AS granted_role
       FROM sessions s JOIN admins a ON a.id = s.admin_id
-      WHERE s.token_hash = ${hashToken(token)}
+      WHERE s.token_hash = ${tokenHash}
         AND s.revoked_at IS NULL
         AND s.expires_at > now()
         AND s.last_seen_at > now() - make_interval(mins => ${SESSION_IDLE_MINUTES}::int)
@@ -72,10 +76,12 @@ export const findSession = (token: string) =>
     const row = rows[0]
     if (row === undefined) return undefined
     if (row.stale) yield* sql`UPDATE sessions SET last_seen_at = now() WHERE id = ${row.id}`
-    return {
+    const session: ActiveSession = {
       id: row.id,
       user: toAdminUser({ id: row.adminId, email: row.email, name: row.name, role: row.grantedRole }, row.role)
-    } satisfies ActiveSession
+    }
+    rememberSession(tokenHash, session)
+    return session
   })
 
 /** Revokes the session and logs the sign-out, in one transaction. */
@@ -83,6 +89,7 @@ export const closeSession = (session: ActiveSession, ip: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
     yield* sql`UPDATE sessions SET revoked_at = now() WHERE id = ${session.id} AND revoked_at IS NULL`
+    yield* announceRevocation
     yield* recordActivity({
       actorId: session.user._id,
       actorEmail: session.user.email,

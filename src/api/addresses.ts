@@ -1,4 +1,13 @@
-import type { AddressHit, AddressKind, AddressSort, AnyAddress } from "../../contract/addresses.ts"
+import { Effect, Schema } from "effect"
+import {
+  type AddressHit,
+  type AddressKind,
+  type AddressSort,
+  type AnyAddress,
+  CexAddressInput,
+  CoreTeamAddressInput,
+  GeneratedAddressInput
+} from "../../contract/addresses.ts"
 import type { Pagination } from "../../contract/common.ts"
 
 const api = () => import("./client.ts")
@@ -25,17 +34,10 @@ const query = (q: AddressQuery) => ({
   ...(q.order === undefined ? {} : { order: q.order })
 })
 
-/**
- * The three directories are three groups of the contract with one shape; the form's values
- * go as they are and the server's schema checks them, so a field the form got wrong is a
- * 400 with its name, shown in the modal.
- */
-type Input = never
-
 export const listAddresses = async (token: string, kind: AddressKind, q: AddressQuery): Promise<AddressPage> => {
   const { callApi } = await api()
   const options = { query: query(q) }
-  return callApi(token, (client): import("effect").Effect.Effect<{ readonly data: AddressPage }, unknown> => {
+  return callApi(token, (client): Effect.Effect<{ readonly data: AddressPage }, unknown> => {
     switch (kind) {
       case "generated": return client.generatedAddresses.list(options)
       case "cex": return client.cexAddresses.list(options)
@@ -44,6 +46,12 @@ export const listAddresses = async (token: string, kind: AddressKind, q: Address
   }).then((answer) => answer.data)
 }
 
+/** The form's values checked against the directory's own input schema before they are sent. */
+const checked = <A>(schema: Schema.Decoder<A>, input: AddressInput) =>
+  Schema.decodeUnknownEffect(schema)(input, { errors: "all" }).pipe(
+    Effect.mapError((error) => ({ status: 400, message: error.message }))
+  )
+
 export const saveAddress = async (
   token: string,
   kind: AddressKind,
@@ -51,21 +59,25 @@ export const saveAddress = async (
   input: AddressInput
 ): Promise<AnyAddress> => {
   const { callApi } = await api()
-  const payload = input as Input
   const params = { id: target?.id ?? "" }
-  const updatePayload = { ...input, version: target?.version ?? 0 } as Input
-  return callApi(token, (client): import("effect").Effect.Effect<{ readonly data: { readonly address: AnyAddress } }, unknown> => {
-    if (target === null) {
-      switch (kind) {
-        case "generated": return client.generatedAddresses.create({ payload })
-        case "cex": return client.cexAddresses.create({ payload })
-        case "core-team": return client.coreTeamAddresses.create({ payload })
-      }
-    }
+  const version = target?.version ?? 0
+  return callApi(token, (client): Effect.Effect<{ readonly data: { readonly address: AnyAddress } }, unknown> => {
     switch (kind) {
-      case "generated": return client.generatedAddresses.update({ params, payload: updatePayload })
-      case "cex": return client.cexAddresses.update({ params, payload: updatePayload })
-      case "core-team": return client.coreTeamAddresses.update({ params, payload: updatePayload })
+      case "generated":
+        return Effect.flatMap(checked(GeneratedAddressInput, input), (payload) =>
+          target === null
+            ? client.generatedAddresses.create({ payload })
+            : client.generatedAddresses.update({ params, payload: { ...payload, version } }))
+      case "cex":
+        return Effect.flatMap(checked(CexAddressInput, input), (payload) =>
+          target === null
+            ? client.cexAddresses.create({ payload })
+            : client.cexAddresses.update({ params, payload: { ...payload, version } }))
+      case "core-team":
+        return Effect.flatMap(checked(CoreTeamAddressInput, input), (payload) =>
+          target === null
+            ? client.coreTeamAddresses.create({ payload })
+            : client.coreTeamAddresses.update({ params, payload: { ...payload, version } }))
     }
   }).then((answer) => answer.data.address)
 }
@@ -73,7 +85,7 @@ export const saveAddress = async (
 export const deleteAddress = async (token: string, kind: AddressKind, id: string, version: number): Promise<void> => {
   const { callApi } = await api()
   const options = { params: { id }, query: { version } }
-  await callApi(token, (client): import("effect").Effect.Effect<unknown, unknown> => {
+  await callApi(token, (client): Effect.Effect<unknown, unknown> => {
     switch (kind) {
       case "generated": return client.generatedAddresses.remove(options)
       case "cex": return client.cexAddresses.remove(options)
