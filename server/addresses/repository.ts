@@ -14,7 +14,8 @@ export interface ListQuery {
   readonly limit?: number
 }
 
-const columns = "id, kind, identifier, name, category, description, logo, rank, website, buy, role, created_at, updated_at, version"
+const columns =
+  `id, kind, identifier, name, category, description, logo, rank, website, buy, role, created_at AS "createdAt", updated_at AS "updatedAt", version`
 
 /** `LIKE` on the lower-cased search column, with the user's % and _ taken literally. */
 const likePattern = (search: string) => `%${search.trim().toLowerCase().replace(/[\\%_]/g, "\\$&")}%`
@@ -38,9 +39,10 @@ export const listAddresses = (kind: AddressKind, query: ListQuery) =>
     const order = sql.unsafe(`${orderings[query.sort ?? "createdAt"]} ${direction}, id ${direction}`)
     const offset = (page - 1) * limit
     if (search === "") {
-      // One round trip: the page, each row carrying the directory's kept total.
-      const rows = yield* sql<AddressRow & { readonly directoryTotal: number }>`
-        SELECT ${sql.unsafe(columns)}, (SELECT total::int FROM address_counts WHERE kind = ${kind}) AS directory_total
+      // One round trip: the page, each row carrying the directory's kept total. The columns
+      // are named as the code wants them, so the rows skip the name transform.
+      const rows = yield* sql.withoutTransforms()<AddressRow & { readonly directoryTotal: number }>`
+        SELECT ${sql.unsafe(columns)}, (SELECT total::int FROM address_counts WHERE kind = ${kind}) AS "directoryTotal"
         FROM addresses WHERE kind = ${kind} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
       const total = rows[0]?.directoryTotal ?? (yield* countAll(kind))
       return { rows, pagination: paginate(page, limit, total) }
