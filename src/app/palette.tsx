@@ -1,6 +1,6 @@
 import { Kbd } from "@radix-ui/themes"
 import { Command as Cmdk } from "cmdk"
-import { useState } from "react"
+import { type ComponentProps, useState } from "react"
 import { type Command, shortcutLabel, useLegalCommands, usePalette } from "./commands.tsx"
 import "./palette.css"
 
@@ -35,26 +35,35 @@ export const scoreCommand = (value: string, search: string, keywords: ReadonlyAr
   return matched === query.length ? 0.3 : 0
 }
 
+/**
+ * A cmdk dialog portalled inside the Radix theme root (so it gets the theme's colours and
+ * fonts), with the palette's look. The palette and "find" dialogs are both this.
+ */
+export const ThemedCommandDialog = ({ children, ...props }: ComponentProps<typeof Cmdk.Dialog>) => {
+  const [container, setContainer] = useState<HTMLDivElement | null>(null)
+  return (
+    <>
+      <div ref={setContainer} />
+      <Cmdk.Dialog {...props} contentClassName="palette" overlayClassName="palette-overlay" container={container ?? undefined}>
+        {children}
+      </Cmdk.Dialog>
+    </>
+  )
+}
+
 /** The command palette: the legal commands, grouped, fuzzy-searched; Enter runs, Escape closes. */
 export const CommandPalette = () => {
   const { open, setOpen } = usePalette()
   const [search, setSearch] = useState("")
   const commands = ranked(useLegalCommands(), search)
-  // Portalled inside the Radix theme root, so the dialog gets the theme's colours and fonts.
-  const [container, setContainer] = useState<HTMLDivElement | null>(null)
   return (
-    <>
-    <div ref={setContainer} />
-    <Cmdk.Dialog
+    <ThemedCommandDialog
       open={open}
       onOpenChange={(next) => {
         if (!next) setSearch("")
         setOpen(next)
       }}
       label="Command palette"
-      contentClassName="palette"
-      overlayClassName="palette-overlay"
-      container={container ?? undefined}
       shouldFilter={false}
     >
       <Cmdk.Input value={search} onValueChange={setSearch} placeholder="Type a command or search…" className="palette-input" />
@@ -80,7 +89,6 @@ export const CommandPalette = () => {
           </Cmdk.Group>
         ))}
       </Cmdk.List>
-    </Cmdk.Dialog>
-    </>
+    </ThemedCommandDialog>
   )
 }

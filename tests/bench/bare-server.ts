@@ -8,6 +8,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { createServer } from "node:http"
 import { join } from "node:path"
 import pg from "pg"
+import { type AddressRow, kinds } from "../../server/addresses/kinds.ts"
 
 type Query = (text: string, params: ReadonlyArray<unknown>) => Promise<ReadonlyArray<Record<string, unknown>>>
 
@@ -22,26 +23,15 @@ const open = async (): Promise<Query> => {
 }
 
 const query = await open()
-const page = `SELECT id, kind, identifier, name, category, description, logo, rank, website, buy, role, created_at, updated_at, version,
+const page = `SELECT id, kind, identifier, name, category, description, logo, rank, website, buy, role,
+    created_at AS "createdAt", updated_at AS "updatedAt", version,
     (SELECT total::int FROM address_counts WHERE kind = $1) AS directory_total
   FROM addresses WHERE kind = $1 ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET 0`
 
 const server = createServer(async (request, response) => {
   const rows = await query(page, ["generated"])
   const total = Number(rows[0]?.directory_total ?? 0)
-  const addresses = rows.map((row) => ({
-    _id: row.id,
-    identifier: row.identifier,
-    Name: row.name,
-    Category: row.category,
-    Description: row.description,
-    Logo: row.logo,
-    Rank: row.rank,
-    Website: row.website,
-    createdAt: (row.created_at as Date).toISOString(),
-    updatedAt: (row.updated_at as Date).toISOString(),
-    version: row.version
-  }))
+  const addresses = rows.map((row) => kinds.generated.fromRow(row as unknown as AddressRow))
   const body = JSON.stringify({ success: true, data: { addresses, pagination: { page: 1, limit: 20, total, pages: Math.ceil(total / 20) } } })
   response.writeHead(200, { "content-type": "application/json" }).end(body)
   void request

@@ -1,4 +1,5 @@
 import { getShortestPaths } from "@xstate/graph"
+import { expect } from "vitest"
 import { type AnyStateMachine, createActor, type EventObject, fromPromise, type InputFrom, type Snapshot, transition } from "xstate"
 
 /**
@@ -126,4 +127,14 @@ export const runModel = async <M extends AnyStateMachine>(options: {
     states: { covered: coveredStates.size, total },
     transitions: { covered: declared.size - missing.length, total: declared.size, missing }
   }
+}
+
+/** Prints covered/total and fails unless every state and every declared transition was taken. */
+export const expectFullCoverage = (name: string, run: ModelRun) => {
+  console.log(
+    `${name}: ${run.paths} paths; states ${run.states.covered}/${run.states.total}; ` +
+      `transitions ${run.transitions.covered}/${run.transitions.total}`
+  )
+  expect(run.transitions.missing).toEqual([])
+  expect(run.states.covered).toBe(run.states.total)
 }

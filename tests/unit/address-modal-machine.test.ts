@@ -2,7 +2,7 @@ import { createActor, fromPromise } from "xstate"
 import { describe, expect, it } from "vitest"
 import type { GeneratedAddress } from "../../contract/addresses.ts"
 import { addressModalErrors, addressModalMachine, type AddressModalEvent } from "../../machines/address-modal.ts"
-import { actorDone, actorError, runModel } from "../support/model.ts"
+import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
 const address: GeneratedAddress = {
   _id: "a1",
@@ -51,12 +51,7 @@ describe("address modal machine, model-based", () => {
         expect(actual.context).toEqual(expected.context)
       }
     })
-    console.log(
-      `address modal: ${run.paths} paths; states ${run.states.covered}/${run.states.total}; ` +
-        `transitions ${run.transitions.covered}/${run.transitions.total}`
-    )
-    expect(run.transitions.missing).toEqual([])
-    expect(run.states.covered).toBe(run.states.total)
+    expectFullCoverage("address modal", run)
     expect(reloads).toBeGreaterThan(0)
   })
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { AdminUser } from "../../contract/auth.ts"
 import { authErrors, authMachine, type AuthEvent } from "../../machines/auth.ts"
-import { actorDone, actorError, declaredTransitions, runModel } from "../support/model.ts"
+import { actorDone, actorError, expectFullCoverage, declaredTransitions, runModel } from "../support/model.ts"
 
 const user: AdminUser = { _id: "u1", email: "a@example.com", name: null, role: "admin", grantedRole: "super_admin" }
 const refused = (status: number, message = "Invalid or expired code.") => ({ status, message })
@@ -48,12 +48,7 @@ describe("auth machine, model-based", () => {
         expect(actual.context).toEqual(expected.context)
       }
     })
-    console.log(
-      `auth machine: ${run.paths} paths; states ${run.states.covered}/${run.states.total}; ` +
-        `transitions ${run.transitions.covered}/${run.transitions.total}`
-    )
-    expect(run.transitions.missing).toEqual([])
-    expect(run.states.covered).toBe(run.states.total)
+    expectFullCoverage("auth machine", run)
     expect(stored).toContain("tok-2")
     expect(forgotten).toBeGreaterThan(0)
   })

@@ -3,6 +3,7 @@ import { Command as Cmdk } from "cmdk"
 import { useEffect, useState } from "react"
 import type { AddressHit } from "../../../contract/addresses.ts"
 import { findAddresses } from "../../api/addresses.ts"
+import { ThemedCommandDialog } from "../../app/palette.tsx"
 import { directories } from "./directories.ts"
 import { addressTexts as t } from "./texts.ts"
 
@@ -17,7 +18,6 @@ export const FindAddressDialog = ({ open, onOpenChange, token, onPick }: {
 }) => {
   const [term, setTerm] = useState("")
   const [hits, setHits] = useState<ReadonlyArray<AddressHit>>([])
-  const [container, setContainer] = useState<HTMLDivElement | null>(null)
   useEffect(() => {
     if (term.trim() === "") {
       setHits([])
@@ -33,9 +33,7 @@ export const FindAddressDialog = ({ open, onOpenChange, token, onPick }: {
     }
   }, [term, token])
   return (
-    <>
-      <div ref={setContainer} />
-      <Cmdk.Dialog
+    <ThemedCommandDialog
         open={open}
         onOpenChange={(next) => {
           if (!next) setTerm("")
@@ -43,9 +41,6 @@ export const FindAddressDialog = ({ open, onOpenChange, token, onPick }: {
         }}
         label={t.find}
         shouldFilter={false}
-        contentClassName="palette"
-        overlayClassName="palette-overlay"
-        container={container ?? undefined}
       >
         <Cmdk.Input value={term} onValueChange={setTerm} placeholder={t.findPlaceholder} className="palette-input" />
         <Cmdk.List className="palette-list">
@@ -66,7 +61,6 @@ export const FindAddressDialog = ({ open, onOpenChange, token, onPick }: {
             </Cmdk.Item>
           ))}
         </Cmdk.List>
-      </Cmdk.Dialog>
-    </>
+    </ThemedCommandDialog>
   )
 }
