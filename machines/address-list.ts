@@ -1,10 +1,12 @@
 import { assign, fromPromise, setup } from "xstate"
-import type { AnyAddress } from "../contract/addresses.ts"
+import type { AddressSort, AnyAddress } from "../contract/addresses.ts"
 import type { Pagination } from "../contract/common.ts"
 
 export interface AddressListQuery {
   readonly search: string
   readonly page: number
+  readonly sort?: AddressSort
+  readonly order?: "asc" | "desc"
 }
 
 export interface AddressListPage {

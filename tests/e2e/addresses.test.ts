@@ -195,7 +195,7 @@ describe("address screens", () => {
     await context.close()
   })
 
-  it("pages through a long directory with the URL", async () => {
+  it("pages and sorts a long directory through the URL", async () => {
     const { page, context } = await signedInPage()
     const prefix = `pg-${counter}`
     for (let n = 0; n < 23; n++) {
@@ -209,6 +209,16 @@ describe("address screens", () => {
     await expect.poll(() => table(page, "Core Team Addresses").getByRole("row").count()).toBe(4)
     await page.goBack()
     await page.getByText(t.page(1, 2)).waitFor()
+
+    const firstIdentifier = () => table(page, "Core Team Addresses").getByRole("row").nth(1).getByRole("cell").first().textContent()
+    await page.getByRole("button", { name: "Identifier", exact: true }).click()
+    await expect.poll(firstIdentifier).toBe(`${prefix}-0`)
+    expect(new URL(page.url()).searchParams.get("sort")).toBe("identifier")
+    expect(new URL(page.url()).searchParams.get("order")).toBe("asc")
+    await expect(page.getByRole("columnheader", { name: "Identifier" }).getAttribute("aria-sort")).resolves.toBe("ascending")
+    await page.getByRole("button", { name: "Identifier", exact: true }).click()
+    await expect.poll(firstIdentifier).toBe(`${prefix}-9`)
+    expect(new URL(page.url()).searchParams.get("search")).toBe(prefix)
     await context.close()
   })
 

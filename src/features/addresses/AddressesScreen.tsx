@@ -4,7 +4,7 @@ import { useActorRef, useSelector } from "@xstate/react"
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react"
 import { useLocation, useSearch } from "wouter"
 import { fromPromise } from "xstate"
-import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
+import type { AddressKind, AddressSort, AnyAddress } from "../../../contract/addresses.ts"
 import { addressListMachine, type AddressListQuery } from "../../../machines/address-list.ts"
 import { addressModalMachine } from "../../../machines/address-modal.ts"
 import { deleteAddress, listAddresses, saveAddress } from "../../api/addresses.ts"
@@ -18,16 +18,36 @@ import { addressTexts as t } from "./texts.ts"
 
 const SEARCH_DELAY_MS = 250
 
+const sorts: ReadonlyArray<string> = ["createdAt", "identifier", "name", "category", "rank"]
+const isSort = (value: string | null): value is AddressSort => value !== null && sorts.includes(value)
+
 const queryFrom = (search: string): AddressListQuery => {
   const params = new URLSearchParams(search)
   const page = Number.parseInt(params.get("page") ?? "1", 10)
-  return { search: params.get("search") ?? "", page: Number.isNaN(page) || page < 1 ? 1 : page }
+  const sort = params.get("sort")
+  const order = params.get("order")
+  return {
+    search: params.get("search") ?? "",
+    page: Number.isNaN(page) || page < 1 ? 1 : page,
+    ...(isSort(sort) ? { sort } : {}),
+    ...(order === "asc" || order === "desc" ? { order } : {})
+  }
 }
+
+/** Clicking a header sorts by it ascending; clicking it again flips the order. */
+const sortedBy = (query: AddressListQuery, sort: AddressSort): AddressListQuery => ({
+  search: query.search,
+  page: 1,
+  sort,
+  order: query.sort === sort && query.order === "asc" ? "desc" : "asc"
+})
 
 const urlFor = (path: string, query: AddressListQuery) => {
   const params = new URLSearchParams()
   if (query.search !== "") params.set("search", query.search)
   if (query.page > 1) params.set("page", String(query.page))
+  if (query.sort !== undefined) params.set("sort", query.sort)
+  if (query.order !== undefined) params.set("order", query.order)
   const text = params.toString()
   return text === "" ? path : `${path}?${text}`
 }
@@ -69,16 +89,16 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
 
   // The URL is the list's query: typing, paging, a link and the back button all go through it.
   const [searchText, setSearchText] = useState(urlQuery.search)
-  const queryKey = `${urlQuery.search}\u0000${urlQuery.page}`
+  const queryKey = JSON.stringify(urlQuery)
   useEffect(() => {
     list.send({ type: "LOAD", query: urlQuery })
     setSearchText((current) => (current.trim() === urlQuery.search.trim() ? current : urlQuery.search))
   }, [queryKey, list])
   useEffect(() => {
     if (searchText.trim() === urlQuery.search.trim()) return
-    const timer = setTimeout(() => navigate(urlFor(location, { search: searchText.trim(), page: 1 }), { replace: true }), SEARCH_DELAY_MS)
+    const timer = setTimeout(() => navigate(urlFor(location, { ...urlQuery, search: searchText.trim(), page: 1 }), { replace: true }), SEARCH_DELAY_MS)
     return () => clearTimeout(timer)
-  }, [searchText, urlQuery.search, location, navigate])
+  }, [searchText, queryKey, location, navigate])
 
   const page = listState.context.page
   const rows = page?.addresses ?? []
@@ -184,7 +204,20 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
             <caption className="visually-hidden">{spec.title}</caption>
             <Table.Header>
               <Table.Row>
-                {spec.columns.map((column) => <Table.ColumnHeaderCell key={column.label}>{column.label}</Table.ColumnHeaderCell>)}
+                {spec.columns.map((column) => {
+                  const active = column.sort !== undefined && (urlQuery.sort ?? "createdAt") === column.sort
+                  const order = urlQuery.order ?? (urlQuery.sort === undefined || urlQuery.sort === "createdAt" ? "desc" : "asc")
+                  return (
+                    <Table.ColumnHeaderCell key={column.label} aria-sort={active ? (order === "asc" ? "ascending" : "descending") : undefined}>
+                      {column.sort === undefined ? column.label : (
+                        <button type="button" className="sort-button" onClick={() => column.sort !== undefined && navigate(urlFor(location, sortedBy(urlQuery, column.sort)))}>
+                          {column.label}
+                          {active && <span aria-hidden="true">{order === "asc" ? " ▲" : " ▼"}</span>}
+                        </button>
+                      )}
+                    </Table.ColumnHeaderCell>
+                  )
+                })}
                 <Table.ColumnHeaderCell>{t.actions}</Table.ColumnHeaderCell>
               </Table.Row>
             </Table.Header>

@@ -1,4 +1,4 @@
-import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
+import type { AddressKind, AddressSort, AnyAddress } from "../../../contract/addresses.ts"
 import type { Draft } from "../../../machines/address-modal.ts"
 
 export interface FieldSpec {
@@ -13,7 +13,7 @@ export interface DirectorySpec {
   readonly path: string
   readonly title: string
   /** Spec section 2, "Address screens": the columns before Actions. */
-  readonly columns: ReadonlyArray<{ readonly label: string; readonly field: string | "createdAt" }>
+  readonly columns: ReadonlyArray<{ readonly label: string; readonly field: string; readonly sort?: AddressSort }>
   readonly fields: ReadonlyArray<FieldSpec>
 }
 
@@ -25,11 +25,11 @@ export const directories: Record<AddressKind, DirectorySpec> = {
     path: "/generated-addresses",
     title: "Generated Addresses",
     columns: [
-      { label: "Identifier", field: "identifier" },
-      { label: "Name", field: "Name" },
-      { label: "Category", field: "Category" },
-      { label: "Rank", field: "Rank" },
-      { label: "Created", field: "createdAt" }
+      { label: "Identifier", field: "identifier", sort: "identifier" },
+      { label: "Name", field: "Name", sort: "name" },
+      { label: "Category", field: "Category", sort: "category" },
+      { label: "Rank", field: "Rank", sort: "rank" },
+      { label: "Created", field: "createdAt", sort: "createdAt" }
     ],
     fields: [
       identifier,
@@ -46,11 +46,11 @@ export const directories: Record<AddressKind, DirectorySpec> = {
     path: "/cex-addresses",
     title: "CEX Addresses",
     columns: [
-      { label: "Identifier", field: "identifier" },
-      { label: "Name", field: "name" },
-      { label: "Category", field: "category" },
+      { label: "Identifier", field: "identifier", sort: "identifier" },
+      { label: "Name", field: "name", sort: "name" },
+      { label: "Category", field: "category", sort: "category" },
       { label: "Buy", field: "buy" },
-      { label: "Created", field: "createdAt" }
+      { label: "Created", field: "createdAt", sort: "createdAt" }
     ],
     fields: [
       identifier,
@@ -67,10 +67,10 @@ export const directories: Record<AddressKind, DirectorySpec> = {
     path: "/core-team-addresses",
     title: "Core Team Addresses",
     columns: [
-      { label: "Identifier", field: "identifier" },
-      { label: "Name", field: "name" },
+      { label: "Identifier", field: "identifier", sort: "identifier" },
+      { label: "Name", field: "name", sort: "name" },
       { label: "Role", field: "role" },
-      { label: "Created", field: "createdAt" }
+      { label: "Created", field: "createdAt", sort: "createdAt" }
     ],
     fields: [
       identifier,
