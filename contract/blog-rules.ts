@@ -1,0 +1,56 @@
+/**
+ * The blog's pure rules, spec section 5 "Blog post", shared by the server (which applies
+ * them on save) and the console (which shows them while typing).
+ */
+
+export const WORDS_PER_MINUTE = 200
+
+/**
+ * The slug of a title: lowercase; accents folded; characters other than letters, digits,
+ * spaces and hyphens removed; spaces turned into hyphens; repeated hyphens collapsed; no
+ * hyphen at either end. A title with nothing left gives "post".
+ */
+export const slugify = (title: string): string => {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9\s-]/g, "")
+    .trim()
+    .replace(/\s+/g, "-")
+    .replace(/-+/g, "-")
+    .replace(/^-|-$/g, "")
+  return slug === "" ? "post" : slug
+}
+
+/** The first free slug among `base`, `base-2`, `base-3`… */
+export const uniqueSlug = (base: string, taken: ReadonlySet<string>): string => {
+  if (!taken.has(base)) return base
+  let n = 2
+  while (taken.has(`${base}-${n}`)) n++
+  return `${base}-${n}`
+}
+
+/** Plain text of an HTML body: tags dropped, entities that matter for counting read as spaces. */
+export const textOf = (html: string): string =>
+  html.replace(/<[^>]*>/g, " ").replace(/&nbsp;|&#160;/g, " ").replace(/&[a-z]+;|&#\d+;/gi, "x")
+
+/** Minutes to read: words divided by 200, rounded up; an empty body reads in 0 minutes. */
+export const readingTime = (html: string): number => {
+  const words = textOf(html).split(/\s+/).filter((word) => word !== "").length
+  return Math.ceil(words / WORDS_PER_MINUTE)
+}
+
+/** Tags and SEO keywords: trimmed, empty values and duplicates (ignoring case) dropped, first spelling kept. */
+export const cleanList = (values: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const seen = new Set<string>()
+  const kept: Array<string> = []
+  for (const value of values) {
+    const trimmed = value.trim()
+    const key = trimmed.toLowerCase()
+    if (trimmed === "" || seen.has(key)) continue
+    seen.add(key)
+    kept.push(trimmed)
+  }
+  return kept
+}
