@@ -2,6 +2,7 @@ import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
 import packageJson from "../package.json" with { type: "json" }
 import { AddressSearchApi, CexAddressesApi, CoreTeamAddressesApi, GeneratedAddressesApi } from "./addresses.ts"
 import { AuthApi } from "./auth.ts"
+import { BlogAdminApi, BlogPublicApi } from "./blog-api.ts"
 import { BadRequest } from "./common.ts"
 import { SystemApi } from "./system.ts"
 
@@ -20,6 +21,8 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(CexAddressesApi)
   .add(CoreTeamAddressesApi)
   .add(AddressSearchApi)
+  .add(BlogPublicApi)
+  .add(BlogAdminApi)
   .middleware(RequestValidation)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)

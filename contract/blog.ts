@@ -57,3 +57,48 @@ export type BlogCategory = typeof BlogCategory.Type
 
 /** Tags are loaded for the editor as a plain list of strings. */
 export const TagList = Schema.Array(Schema.String)
+
+// ---------------------------------------------------------------------------
+// Calls, spec section 7 "Blog"
+// ---------------------------------------------------------------------------
+
+/** Statuses an editor can choose; "archived" is only ever displayed. */
+export const EditableStatus = Schema.Literals(["draft", "published", "scheduled"])
+
+const optionalText = Schema.optionalKey(Schema.String)
+const flags = {
+  isSponsored: Schema.optionalKey(Schema.Boolean),
+  isFeatured: Schema.optionalKey(Schema.Boolean),
+  isEditorsChoice: Schema.optionalKey(Schema.Boolean),
+  isTrending: Schema.optionalKey(Schema.Boolean),
+  isResearch: Schema.optionalKey(Schema.Boolean),
+  isReview: Schema.optionalKey(Schema.Boolean)
+}
+
+/** What the editor sends. Title and content are checked by the server after trimming, with the spec's words. */
+export const BlogPostInput = Schema.Struct({
+  title: Schema.String,
+  content: Schema.String,
+  excerpt: optionalText,
+  featuredImage: optionalText,
+  categories: Schema.optionalKey(Schema.Array(Schema.String)),
+  tags: Schema.optionalKey(Schema.Array(Schema.String)),
+  status: EditableStatus,
+  scheduledAt: Schema.optionalKey(Schema.NullOr(Timestamp)),
+  seoTitle: optionalText,
+  seoDescription: optionalText,
+  seoKeywords: Schema.optionalKey(Schema.Array(Schema.String)),
+  ...flags,
+  sponsorInfo: Schema.optionalKey(Schema.NullOr(SponsorInfo)),
+  author: Schema.optionalKey(PostAuthor)
+})
+export type BlogPostInput = typeof BlogPostInput.Type
+
+export const blogMessages = {
+  titleRequired: "Title is required",
+  contentRequired: "Content is required",
+  scheduleRequired: "Choose the date and time to publish a scheduled post",
+  stale: "This post was changed by someone else. Reload and try again.",
+  notFound: "This post no longer exists. Reload the list.",
+  readOnly: "Moderators can read posts but not change them."
+} as const

@@ -11,6 +11,7 @@ import {
   GeneratedAddressHandlers
 } from "./addresses/http.ts"
 import { addAdmin, countAdmins } from "./auth/admins.ts"
+import { BlogAdminHandlers, BlogPublicHandlers } from "./blog/http.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { listenForRevocations } from "./auth/session-cache.ts"
 import { SignIn } from "./auth/sign-in.ts"
@@ -50,7 +51,9 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     GeneratedAddressHandlers,
     CexAddressHandlers,
     CoreTeamAddressHandlers,
-    AddressSearchHandlers
+    AddressSearchHandlers,
+    BlogPublicHandlers,
+    BlogAdminHandlers
   ]),
   Layer.provide([AuthorizationLive, RequestValidationLive, SignIn.layer])
 )

@@ -4,7 +4,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { addressMessages, type AddressKind } from "../../contract/addresses.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
-import { Conflict, Forbidden, NotFound, type Pagination } from "../../contract/common.ts"
+import { Conflict, NotFound, type Pagination } from "../../contract/common.ts"
+import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { recordActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { type AddressColumns, type AddressRow, kinds } from "./kinds.ts"
@@ -19,12 +20,7 @@ import {
   updateAddress
 } from "./repository.ts"
 
-/** Moderators read; admins and super admins change (DESIGN.md, roles). */
-const requireEditor = Effect.gen(function*() {
-  const session = yield* CurrentSession
-  if (session.user.role === "moderator") return yield* new Forbidden({ error: addressMessages.readOnly })
-  return session
-})
+const requireEditor = requireEditorOf(addressMessages.readOnly)
 
 const logChange = (action: "create" | "update" | "delete", kind: AddressKind, row: AddressRow, from: AddressRow | undefined) =>
   Effect.gen(function*() {

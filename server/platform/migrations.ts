@@ -110,6 +110,46 @@ export const migrations = {
       REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION address_counts_added()`,
     `CREATE TRIGGER addresses_count_removed AFTER DELETE ON addresses
       REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION address_counts_removed()`
+  ),
+  "0003_blog": statements(
+    `CREATE TABLE blog_posts (
+      id uuid PRIMARY KEY,
+      slug text NOT NULL UNIQUE,
+      title text NOT NULL,
+      excerpt text NOT NULL DEFAULT '',
+      content text NOT NULL,
+      featured_image text NOT NULL DEFAULT '',
+      categories text[] NOT NULL DEFAULT '{}',
+      tags text[] NOT NULL DEFAULT '{}',
+      status text NOT NULL CHECK (status IN ('draft', 'published', 'scheduled', 'archived')),
+      published_at timestamptz,
+      scheduled_at timestamptz,
+      seo_title text NOT NULL DEFAULT '',
+      seo_description text NOT NULL DEFAULT '',
+      seo_keywords text[] NOT NULL DEFAULT '{}',
+      is_sponsored boolean NOT NULL DEFAULT false,
+      is_featured boolean NOT NULL DEFAULT false,
+      is_editors_choice boolean NOT NULL DEFAULT false,
+      is_trending boolean NOT NULL DEFAULT false,
+      is_research boolean NOT NULL DEFAULT false,
+      is_review boolean NOT NULL DEFAULT false,
+      sponsor_info jsonb,
+      views integer NOT NULL DEFAULT 0,
+      reading_time integer NOT NULL DEFAULT 0,
+      author jsonb NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      version integer NOT NULL DEFAULT 1,
+      CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
+    )`,
+    `CREATE INDEX blog_posts_status_idx ON blog_posts (status, published_at DESC, created_at DESC)`,
+    `CREATE INDEX blog_posts_due_idx ON blog_posts (scheduled_at) WHERE status = 'scheduled'`,
+    `CREATE TABLE blog_categories (
+      id uuid PRIMARY KEY,
+      slug text NOT NULL UNIQUE,
+      name text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`
   )
 }
 

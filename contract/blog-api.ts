@@ -1,0 +1,56 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Authorization } from "./auth.ts"
+import { BlogCategory, BlogPost, BlogPostInput, PostStatus, TagList } from "./blog.ts"
+import { BadRequest, Conflict, Forbidden, Id, NotFound, Ok, RequiredText, Version } from "./common.ts"
+
+const onePost = Schema.Struct({ success: Schema.Literal(true), post: BlogPost })
+
+/** Reading posts: with a valid admin token every status, without one only published posts. */
+export class BlogPublicApi extends HttpApiGroup.make("blog")
+  .add(
+    HttpApiEndpoint.get("posts", "/api/blog/posts", {
+      query: {
+        status: Schema.optionalKey(PostStatus),
+        search: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200, { message: "must be at most 200 characters" })))
+      },
+      success: Schema.Struct({ success: Schema.Literal(true), posts: Schema.Array(BlogPost) })
+    }),
+    HttpApiEndpoint.get("categories", "/api/blog/categories", {
+      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Array(BlogCategory) })
+    }),
+    HttpApiEndpoint.get("tags", "/api/blog/tags", {
+      success: Schema.Struct({ success: Schema.Literal(true), data: TagList })
+    })
+  )
+  .annotate(OpenApi.Title, "Blog")
+{}
+
+export class BlogAdminApi extends HttpApiGroup.make("blogAdmin")
+  .add(
+    HttpApiEndpoint.post("create", "/api/blog/admin/posts", {
+      payload: BlogPostInput,
+      success: onePost,
+      error: [BadRequest, Forbidden, Conflict]
+    }),
+    HttpApiEndpoint.put("update", "/api/blog/admin/posts/:slug", {
+      params: { slug: Schema.String },
+      payload: Schema.Struct({ ...BlogPostInput.fields, version: Version }),
+      success: onePost,
+      error: [BadRequest, Forbidden, Conflict, NotFound]
+    }),
+    HttpApiEndpoint.delete("remove", "/api/blog/admin/posts/:_id", {
+      params: { _id: Id },
+      query: { version: Schema.NumberFromString.check(Schema.isInt({ message: "must be a whole number" })) },
+      success: Ok,
+      error: [Forbidden, Conflict, NotFound]
+    }),
+    HttpApiEndpoint.post("createCategory", "/api/blog/admin/categories", {
+      payload: Schema.Struct({ name: RequiredText }),
+      success: Schema.Struct({ success: Schema.Literal(true), data: BlogCategory }),
+      error: [BadRequest, Forbidden]
+    })
+  )
+  .middleware(Authorization)
+  .annotate(OpenApi.Title, "Blog administration")
+{}

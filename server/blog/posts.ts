@@ -1,0 +1,162 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
+import { cleanList, readingTime, slugify, uniqueSlug } from "../../contract/blog-rules.ts"
+import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
+import { sanitizePostHtml } from "./sanitize.ts"
+
+interface PostRow {
+  readonly id: string
+  readonly slug: string
+  readonly title: string
+  readonly excerpt: string
+  readonly content: string
+  readonly featuredImage: string
+  readonly categories: ReadonlyArray<string>
+  readonly tags: ReadonlyArray<string>
+  readonly status: PostStatus
+  readonly publishedAt: Date | null
+  readonly scheduledAt: Date | null
+  readonly seoTitle: string
+  readonly seoDescription: string
+  readonly seoKeywords: ReadonlyArray<string>
+  readonly isSponsored: boolean
+  readonly isFeatured: boolean
+  readonly isEditorsChoice: boolean
+  readonly isTrending: boolean
+  readonly isResearch: boolean
+  readonly isReview: boolean
+  readonly sponsorInfo: BlogPost["sponsorInfo"]
+  readonly views: number
+  readonly readingTime: number
+  readonly author: BlogPost["author"]
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  readonly version: number
+}
+
+export const toPost = ({ id, publishedAt, scheduledAt, createdAt, updatedAt, ...row }: PostRow): BlogPost => ({
+  ...row,
+  _id: id,
+  publishedAt: publishedAt?.toISOString() ?? null,
+  scheduledAt: scheduledAt?.toISOString() ?? null,
+  createdAt: createdAt.toISOString(),
+  updatedAt: updatedAt.toISOString()
+})
+
+/** The stored form of what the editor sent, with the spec's rules applied. */
+export const toColumns = (input: BlogPostInput, publishedBefore: Date | null, fallbackAuthor: string) => ({
+  title: input.title.trim(),
+  excerpt: input.excerpt?.trim() ?? "",
+  content: sanitizePostHtml(input.content),
+  featuredImage: input.featuredImage?.trim() ?? "",
+  categories: [...cleanList(input.categories ?? [])],
+  tags: [...cleanList(input.tags ?? [])],
+  status: input.status,
+  publishedAt: input.status === "published" ? (publishedBefore ?? new Date()) : null,
+  scheduledAt: input.status === "scheduled" && input.scheduledAt != null ? new Date(input.scheduledAt) : null,
+  seoTitle: input.seoTitle?.trim() ?? "",
+  seoDescription: input.seoDescription?.trim() ?? "",
+  seoKeywords: [...cleanList(input.seoKeywords ?? [])],
+  isSponsored: input.isSponsored ?? false,
+  isFeatured: input.isFeatured ?? false,
+  isEditorsChoice: input.isEditorsChoice ?? false,
+  isTrending: input.isTrending ?? false,
+  isResearch: input.isResearch ?? false,
+  isReview: input.isReview ?? false,
+  sponsorInfo: input.sponsorInfo == null ? null : JSON.stringify(input.sponsorInfo),
+  readingTime: readingTime(input.content),
+  author: JSON.stringify(input.author ?? { username: fallbackAuthor })
+})
+
+const columns = "id, slug, title, excerpt, content, featured_image, categories, tags, status, published_at, scheduled_at, " +
+  "seo_title, seo_description, seo_keywords, is_sponsored, is_featured, is_editors_choice, is_trending, is_research, " +
+  "is_review, sponsor_info, views, reading_time, author, created_at, updated_at, version"
+
+/** Newest first; `onlyPublished` for readers without an admin token. */
+export const listPosts = (options: { readonly onlyPublished: boolean; readonly status?: PostStatus; readonly search?: string }) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const status = options.onlyPublished ? "published" : options.status
+    const search = options.search?.trim() ?? ""
+    const rows = yield* sql<PostRow>`
+      SELECT ${sql.unsafe(columns)} FROM blog_posts
+      WHERE ${status === undefined ? sql`true` : sql`status = ${status}`}
+        AND ${search === "" ? sql`true` : sql`lower(title) LIKE ${`%${search.toLowerCase().replace(/[\\%_]/g, "\\$&")}%`}`}
+      ORDER BY coalesce(published_at, scheduled_at, created_at) DESC, id DESC
+      LIMIT 200`
+    return rows.map(toPost)
+  })
+
+export const findPostBySlug = (slug: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<PostRow>`SELECT ${sql.unsafe(columns)} FROM blog_posts WHERE slug = ${slug}`
+    return rows[0]
+  })
+
+export const findPostById = (id: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<PostRow>`SELECT ${sql.unsafe(columns)} FROM blog_posts WHERE id = ${id}`
+    return rows[0]
+  })
+
+/** The title's slug, made unique with -2, -3… against the slugs already stored. */
+export const freeSlug = (title: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const base = slugify(title)
+    const rows = yield* sql<{ slug: string }>`
+      SELECT slug FROM blog_posts WHERE slug = ${base} OR slug LIKE ${`${base}-%`}`
+    return uniqueSlug(base, new Set(rows.map((row) => row.slug)))
+  })
+
+export const insertPost = (slug: string, values: ReturnType<typeof toColumns>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<PostRow>`
+      INSERT INTO blog_posts ${sql.insert({ id: randomUUID(), slug, ...values })} RETURNING ${sql.unsafe(columns)}`
+    return toPost(rows[0] as PostRow)
+  })
+
+export const updatePost = (slug: string, version: number, values: ReturnType<typeof toColumns>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<PostRow>`
+      UPDATE blog_posts SET ${sql.update({ ...values, updatedAt: new Date() })}, version = version + 1
+      WHERE slug = ${slug} AND version = ${version} RETURNING ${sql.unsafe(columns)}`
+    return rows[0] === undefined ? undefined : toPost(rows[0])
+  })
+
+export const deletePost = (id: string, version: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<PostRow>`
+      DELETE FROM blog_posts WHERE id = ${id} AND version = ${version} RETURNING ${sql.unsafe(columns)}`
+    return rows[0]
+  })
+
+export const listCategories = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const rows = yield* sql<{ id: string; slug: string; name: string }>`SELECT id, slug, name FROM blog_categories ORDER BY lower(name)`
+  return rows.map(({ id, ...rest }): BlogCategory => ({ _id: id, ...rest }))
+})
+
+/** A category from its name; an existing one with the same slug is returned as it is. */
+export const ensureCategory = (name: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const slug = slugify(name)
+    yield* sql`INSERT INTO blog_categories (id, slug, name) VALUES (${randomUUID()}, ${slug}, ${name.trim()})
+      ON CONFLICT (slug) DO NOTHING`
+    const rows = yield* sql<{ id: string; slug: string; name: string }>`SELECT id, slug, name FROM blog_categories WHERE slug = ${slug}`
+    const row = rows[0] as { id: string; slug: string; name: string }
+    return { _id: row.id, slug: row.slug, name: row.name } satisfies BlogCategory
+  })
+
+export const listTags = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const rows = yield* sql<{ tag: string }>`SELECT DISTINCT unnest(tags) AS tag FROM blog_posts ORDER BY 1`
+  return rows.map((row) => row.tag)
+})

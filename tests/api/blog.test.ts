@@ -1,0 +1,131 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { blogMessages } from "../../contract/blog.ts"
+import { engines, type TestDatabase } from "../support/database.ts"
+import { call } from "../support/http.ts"
+import { startTestServer, type TestServer } from "../support/server.ts"
+import { signedInAs } from "../support/session.ts"
+
+interface Post {
+  readonly _id: string
+  readonly slug: string
+  readonly status: string
+  readonly publishedAt: string | null
+  readonly scheduledAt: string | null
+  readonly version: number
+  readonly [key: string]: unknown
+}
+
+describe.each(engines)("blog posts on $name", (engine) => {
+  let database: TestDatabase
+  let server: TestServer
+  let admin: string
+  let moderator: string
+
+  beforeAll(async () => {
+    database = await engine.fresh()
+    server = await startTestServer(database)
+    admin = await signedInAs(server, "admin")
+    moderator = await signedInAs(server, "moderator")
+  })
+  afterAll(async () => {
+    await server?.stop()
+    await database?.drop()
+  })
+
+  const draft = (overrides: Record<string, unknown> = {}) => ({ title: "Hello Pi", content: "<p>Body</p>", status: "draft", ...overrides })
+  const create = async (body: Record<string, unknown>, token = admin) => call(server.url, "POST", "/api/blog/admin/posts", { token, body })
+  const created = async (body: Record<string, unknown>) => {
+    const answer = await create(body)
+    expect(answer.status).toBe(200)
+    return answer.body.post as Post
+  }
+  const count = () => server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM blog_posts`)).then((r) => r[0]?.n)
+
+  it("requires title and content after trimming, in the spec's words, and writes nothing", async () => {
+    const before = await count()
+    expect((await create(draft({ title: "   " }))).body.error).toBe(blogMessages.titleRequired)
+    expect((await create(draft({ content: "  <p> </p> " }))).body.error).toBe(blogMessages.contentRequired)
+    expect((await create(draft({ status: "scheduled" }))).body.error).toBe(blogMessages.scheduleRequired)
+    expect(await count()).toBe(before)
+  })
+
+  it("derives a unique slug, the reading time, clean tag lists and a sanitized body", async () => {
+    const words = Array.from({ length: 401 }, (_, i) => `w${i}`).join(" ")
+    const first = await created(draft({
+      title: "Mainnet: Q&A!",
+      content: `<p onclick="x()">${words}</p><script>alert(1)</script>`,
+      tags: [" pi ", "Pi", "", "news"],
+      seoKeywords: ["a", " a ", "b"]
+    }))
+    expect(first.slug).toBe("mainnet-qa")
+    expect(first.readingTime).toBe(3)
+    expect(first.tags).toEqual(["pi", "news"])
+    expect(first.seoKeywords).toEqual(["a", "b"])
+    expect(first.content).toBe(`<p>${words}</p>`)
+    const second = await created(draft({ title: "Mainnet Q&A" }))
+    expect(second.slug).toBe("mainnet-qa-2")
+  })
+
+  it("sets publishedAt only when published and keeps scheduledAt only when scheduled", async () => {
+    const at = new Date(Date.now() + 60_000).toISOString()
+    const scheduled = await created(draft({ title: "Later", status: "scheduled", scheduledAt: at }))
+    expect(scheduled).toMatchObject({ status: "scheduled", publishedAt: null, scheduledAt: at })
+    const published = await created(draft({ title: "Now", status: "published", scheduledAt: at }))
+    expect(published.scheduledAt).toBeNull()
+    expect(Date.now() - Date.parse(published.publishedAt ?? "")).toBeLessThan(60_000)
+
+    const again = await call(server.url, "PUT", `/api/blog/admin/posts/${published.slug}`, {
+      token: admin,
+      body: { ...draft({ title: "Now", status: "published" }), version: published.version }
+    })
+    expect(again.status).toBe(200)
+    expect((again.body.post as Post).publishedAt).toBe(published.publishedAt)
+    const unpublished = await call(server.url, "PUT", `/api/blog/admin/posts/${published.slug}`, {
+      token: admin,
+      body: { ...draft({ title: "Now" }), version: published.version + 1 }
+    })
+    expect((unpublished.body.post as Post).publishedAt).toBeNull()
+  })
+
+  it("shows every status with an admin token and only published posts without one", async () => {
+    await created(draft({ title: "Secret draft" }))
+    await created(draft({ title: "Public post", status: "published" }))
+    const publicList = await call(server.url, "GET", "/api/blog/posts")
+    const adminList = await call(server.url, "GET", "/api/blog/posts", { token: admin })
+    const titles = (answer: typeof publicList) => (answer.body.posts as Array<{ title: string; status: string }>)
+    expect(titles(publicList).every((post) => post.status === "published")).toBe(true)
+    expect(titles(publicList).map((p) => p.title)).toContain("Public post")
+    expect(titles(adminList).map((p) => p.title)).toEqual(expect.arrayContaining(["Secret draft", "Public post"]))
+    const bogus = await call(server.url, "GET", "/api/blog/posts", { token: "nope" })
+    expect(titles(bogus).map((p) => p.title)).not.toContain("Secret draft")
+  })
+
+  it("refuses stale updates and deletes with 409, and a moderator with 403", async () => {
+    const post = await created(draft({ title: "Versioned" }))
+    const body = { ...draft({ title: "Versioned", content: "<p>new</p>" }), version: post.version }
+    expect((await call(server.url, "PUT", `/api/blog/admin/posts/${post.slug}`, { token: admin, body })).status).toBe(200)
+    const stale = await call(server.url, "PUT", `/api/blog/admin/posts/${post.slug}`, { token: admin, body })
+    expect(stale.status).toBe(409)
+    expect(stale.body.error).toBe(blogMessages.stale)
+    expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=1`, { token: admin })).status).toBe(409)
+    expect((await create(draft({ title: "Nope" }), moderator)).status).toBe(403)
+    expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=2`, { token: moderator })).status).toBe(403)
+    expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=2`, { token: admin })).status).toBe(200)
+    expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=3`, { token: admin })).status).toBe(404)
+    expect((await call(server.url, "PUT", "/api/blog/admin/posts/no-such-post", { token: admin, body })).status).toBe(404)
+  })
+
+  it("creates categories from a name and lists categories and tags", async () => {
+    const made = await call(server.url, "POST", "/api/blog/admin/categories", { token: admin, body: { name: "Ecosystem News" } })
+    expect(made.body.data).toMatchObject({ slug: "ecosystem-news", name: "Ecosystem News" })
+    const same = await call(server.url, "POST", "/api/blog/admin/categories", { token: admin, body: { name: "ecosystem news" } })
+    expect((same.body.data as { _id: string })._id).toBe((made.body.data as { _id: string })._id)
+    const categories = await call(server.url, "GET", "/api/blog/categories")
+    expect(categories.body).toMatchObject({ success: true, data: [{ slug: "ecosystem-news" }] })
+    await created(draft({ title: "Tagged", tags: ["zeta", "alpha"] }))
+    const tags = await call(server.url, "GET", "/api/blog/tags")
+    expect(tags.body.data).toEqual(expect.arrayContaining(["alpha", "zeta"]))
+  })
+})
