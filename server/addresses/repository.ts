@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto"
 import type { AddressHit, AddressKind, AddressSort } from "../../contract/addresses.ts"
 import { DEFAULT_PAGE_SIZE } from "../../contract/addresses.ts"
 import type { Pagination } from "../../contract/common.ts"
+import { containsPattern } from "../platform/search.ts"
 import type { AddressColumns, AddressRow } from "./kinds.ts"
 
 export interface ListQuery {
@@ -17,8 +18,6 @@ export interface ListQuery {
 const columns =
   `id, kind, identifier, name, category, description, logo, rank, website, buy, role, created_at AS "createdAt", updated_at AS "updatedAt", version`
 
-/** `LIKE` on the lower-cased search column, with the user's % and _ taken literally. */
-const likePattern = (search: string) => `%${search.trim().toLowerCase().replace(/[\\%_]/g, "\\$&")}%`
 
 const orderings: Record<AddressSort, string> = {
   createdAt: "created_at",
@@ -47,7 +46,7 @@ export const listAddresses = (kind: AddressKind, query: ListQuery) =>
       const total = rows[0]?.directoryTotal ?? (yield* countAll(kind))
       return { rows, pagination: paginate(page, limit, total) }
     }
-    const matches = sql`kind = ${kind} AND search_text LIKE ${likePattern(search)}`
+    const matches = sql`kind = ${kind} AND search_text LIKE ${containsPattern(search)}`
     const rows = yield* sql<AddressRow>`SELECT ${sql.unsafe(columns)} FROM addresses WHERE ${matches}
       ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
     const counted = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM addresses WHERE ${matches}`
@@ -119,7 +118,7 @@ export const searchAllAddresses = (term: string, limit = 20) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
     if (term.trim() === "") return [] as ReadonlyArray<AddressHit>
-    const pattern = likePattern(term)
+    const pattern = containsPattern(term)
     const rows = yield* sql<Pick<AddressRow, "id" | "kind" | "identifier" | "name">>`
       SELECT id, kind, identifier, name FROM addresses
       WHERE search_text LIKE ${pattern}

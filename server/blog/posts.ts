@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import { cleanList, readingTime, slugify, uniqueSlug } from "../../contract/blog-rules.ts"
 import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
+import { containsPattern } from "../platform/search.ts"
 import { sanitizePostHtml } from "./sanitize.ts"
 
 interface PostRow {
@@ -82,7 +83,7 @@ export const listPosts = (options: { readonly onlyPublished: boolean; readonly s
     const rows = yield* sql<PostRow>`
       SELECT ${sql.unsafe(columns)} FROM blog_posts
       WHERE ${status === undefined ? sql`true` : sql`status = ${status}`}
-        AND ${search === "" ? sql`true` : sql`lower(title) LIKE ${`%${search.toLowerCase().replace(/[\\%_]/g, "\\$&")}%`}`}
+        AND ${search === "" ? sql`true` : sql`lower(title) LIKE ${containsPattern(search)}`}
       ORDER BY coalesce(published_at, scheduled_at, created_at) DESC, id DESC
       LIMIT 200`
     return rows.map(toPost)
