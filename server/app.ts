@@ -12,6 +12,7 @@ import {
 } from "./addresses/http.ts"
 import { addAdmin, countAdmins } from "./auth/admins.ts"
 import { BlogAdminHandlers, BlogPublicHandlers } from "./blog/http.ts"
+import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { listenForRevocations } from "./auth/session-cache.ts"
 import { SignIn } from "./auth/sign-in.ts"
@@ -82,7 +83,7 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) =>
     ),
     Layer.provideMerge(
       Layer.provideMerge(
-        Layer.mergeAll(Layer.effectDiscard(bootstrapFirstAdmin), listenForRevocations),
+        Layer.mergeAll(Layer.effectDiscard(bootstrapFirstAdmin), listenForRevocations, schedulerLayer),
         platformLayer(config, options.database)
       )
     ),

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { blogMessages } from "../../contract/blog.ts"
+import { publishDuePosts } from "../../server/blog/scheduler.ts"
 import { engines, type TestDatabase } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
@@ -115,6 +116,26 @@ describe.each(engines)("blog posts on $name", (engine) => {
     expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=2`, { token: admin })).status).toBe(200)
     expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=3`, { token: admin })).status).toBe(404)
     expect((await call(server.url, "PUT", "/api/blog/admin/posts/no-such-post", { token: admin, body })).status).toBe(404)
+  })
+
+  it("publishes each due scheduled post exactly once, at its scheduled time, even with two runners", async () => {
+    const at = new Date(Date.now() + 3_600_000).toISOString()
+    const posts = await Promise.all([1, 2, 3].map((n) => created(draft({ title: `Due ${n}`, status: "scheduled", scheduledAt: at }))))
+    const ids = posts.map((post) => post._id)
+    const past = new Date(Date.now() - 60_000)
+    await server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE blog_posts SET scheduled_at = ${past} WHERE id IN ${sql.in(ids)}`))
+    const [first, second] = await server.sql(Effect.all([publishDuePosts, publishDuePosts], { concurrency: 2 }))
+    expect(first + second).toBeLessThanOrEqual(3)
+    const rows = await server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ status: string; publishedAt: Date; scheduledAt: Date | null; events: number }>`
+      SELECT p.status, p.published_at, p.scheduled_at,
+        (SELECT count(*)::int FROM activity_log a WHERE a.entity_id = p.id::text AND a.action = 'blog.publish_scheduled') AS events
+      FROM blog_posts p WHERE p.id IN ${sql.in(ids)}`))
+    expect(rows).toHaveLength(3)
+    for (const row of rows) {
+      expect(row).toMatchObject({ status: "published", scheduledAt: null, events: 1 })
+      expect(row.publishedAt.getTime()).toBe(past.getTime())
+    }
+    expect(await server.sql(publishDuePosts)).toBe(0)
   })
 
   it("creates categories from a name and lists categories and tags", async () => {
