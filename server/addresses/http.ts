@@ -3,10 +3,9 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { addressMessages, type AddressKind } from "../../contract/addresses.ts"
 import { AdminApi } from "../../contract/api.ts"
-import { CurrentSession } from "../../contract/auth.ts"
 import { Conflict, NotFound, type Pagination } from "../../contract/common.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
-import { recordActivity } from "../platform/activity-log.ts"
+import { recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { type AddressColumns, type AddressRow, kinds } from "./kinds.ts"
 import {
@@ -23,19 +22,13 @@ import {
 const requireEditor = requireEditorOf(addressMessages.readOnly)
 
 const logChange = (action: "create" | "update" | "delete", kind: AddressKind, row: AddressRow, from: AddressRow | undefined) =>
-  Effect.gen(function*() {
-    const session = yield* CurrentSession
-    yield* recordActivity({
-      actorId: session.user._id,
-      actorEmail: session.user.email,
-      action: `address.${action}`,
-      entity: `address:${kind}`,
-      entityId: row.id,
-      fromState: from === undefined ? null : `v${from.version}`,
-      toState: action === "delete" ? null : `v${row.version}`,
-      ip: session.ip,
-      details: { identifier: row.identifier }
-    })
+  recordAdminActivity({
+    action: `address.${action}`,
+    entity: `address:${kind}`,
+    entityId: row.id,
+    fromState: from === undefined ? null : `v${from.version}`,
+    toState: action === "delete" ? null : `v${row.version}`,
+    details: { identifier: row.identifier }
   })
 
 /** Why a versioned write found nothing: the row is gone (404) or moved on (409). */

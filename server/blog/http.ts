@@ -1,12 +1,11 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
-import { CurrentSession } from "../../contract/auth.ts"
 import { blogMessages, type BlogPostInput } from "../../contract/blog.ts"
 import { BadRequest, Conflict, NotFound } from "../../contract/common.ts"
 import { findSession } from "../auth/sessions.ts"
 import { requireEditor } from "../auth/roles.ts"
-import { recordActivity } from "../platform/activity-log.ts"
+import { recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import {
   deletePost,
@@ -33,19 +32,7 @@ const checkInput = (input: BlogPostInput) => {
 }
 
 const logChange = (action: string, id: string, from: string | null, to: string | null) =>
-  Effect.gen(function*() {
-    const session = yield* CurrentSession
-    yield* recordActivity({
-      actorId: session.user._id,
-      actorEmail: session.user.email,
-      action: `blog.${action}`,
-      entity: "blog_post",
-      entityId: id,
-      fromState: from,
-      toState: to,
-      ip: session.ip
-    })
-  })
+  recordAdminActivity({ action: `blog.${action}`, entity: "blog_post", entityId: id, fromState: from, toState: to })
 
 const bearer = (header: string | undefined) => header?.match(/^Bearer\s+(\S+)$/i)?.[1]
 

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { CurrentSession } from "../../contract/auth.ts"
 
 export interface ActivityEvent {
   readonly actorId: string | null
@@ -32,4 +33,11 @@ export const recordActivity = (event: ActivityEvent) =>
       ip: event.ip,
       details: event.details === undefined ? null : JSON.stringify(event.details)
     })}`
+  })
+
+/** An event done by the signed-in admin of this request: actor and address come from the session. */
+export const recordAdminActivity = (event: Omit<ActivityEvent, "actorId" | "actorEmail" | "ip">) =>
+  Effect.gen(function*() {
+    const session = yield* CurrentSession
+    yield* recordActivity({ ...event, actorId: session.user._id, actorEmail: session.user.email, ip: session.ip })
   })

@@ -1,11 +1,10 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { addressMessages } from "../../contract/addresses.ts"
-import { engines, type TestDatabase } from "../support/database.ts"
+import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
-import { startTestServer, type TestServer } from "../support/server.ts"
-import { signedInAs } from "../support/session.ts"
+import { serverWithStaff } from "../support/session.ts"
 
 /** Each directory: its path, the fields of a valid new address, and the field staff rename. */
 const directories = [
@@ -15,24 +14,10 @@ const directories = [
 ] as const
 
 describe.each(engines)("addresses on $name", (engine) => {
-  let database: TestDatabase
-  let server: TestServer
-  let admin: string
-  let moderator: string
-
-  beforeAll(async () => {
-    database = await engine.fresh()
-    server = await startTestServer(database)
-    admin = await signedInAs(server, "admin")
-    moderator = await signedInAs(server, "moderator")
-  })
-  afterAll(async () => {
-    await server?.stop()
-    await database?.drop()
-  })
+  const staff = serverWithStaff(engine)
 
   const count = (statement: string) =>
-    server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.unsafe(statement)}`))
+    staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.unsafe(statement)}`))
       .then((rows) => rows[0]?.n ?? -1)
 
   describe.each(directories)("$kind", ({ kind, nameField, extra }) => {
@@ -44,7 +29,7 @@ describe.each(engines)("addresses on $name", (engine) => {
       ...extra,
       ...overrides
     })
-    const create = (body: Record<string, unknown>, token = admin) => call(server.url, "POST", base, { body, token })
+    const create = (body: Record<string, unknown>, token = staff.admin) => call(staff.server.url, "POST", base, { body, token })
 
     it("creates, lists, updates and deletes, logging each change", async () => {
       const created = await create(fresh())
@@ -53,21 +38,21 @@ describe.each(engines)("addresses on $name", (engine) => {
       expect(address).toMatchObject({ version: 1, ...extra })
       const id = address._id as string
 
-      const listed = await call(server.url, "GET", `${base}?search=${encodeURIComponent(address.identifier as string)}`, { token: admin })
+      const listed = await call(staff.server.url, "GET", `${base}?search=${encodeURIComponent(address.identifier as string)}`, { token: staff.admin })
       expect(listed.status).toBe(200)
       expect((listed.body.data as { addresses: Array<{ _id: string }> }).addresses.map((a) => a._id)).toEqual([id])
 
-      const updated = await call(server.url, "PUT", `${base}/${id}`, {
-        token: admin,
+      const updated = await call(staff.server.url, "PUT", `${base}/${id}`, {
+        token: staff.admin,
         body: { ...fresh({ identifier: address.identifier }), [nameField]: "Renamed", version: 1 }
       })
       expect(updated.status).toBe(200)
       expect((updated.body.data as { address: Record<string, unknown> }).address).toMatchObject({ [nameField]: "Renamed", version: 2 })
 
-      const removed = await call(server.url, "DELETE", `${base}/${id}?version=2`, { token: admin })
+      const removed = await call(staff.server.url, "DELETE", `${base}/${id}?version=2`, { token: staff.admin })
       expect(removed.status).toBe(200)
       expect(await count(`addresses WHERE id = '${id}'`)).toBe(0)
-      const log = await server.sql(Effect.flatMap(SqlClient, (sql) =>
+      const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) =>
         sql<{ action: string; fromState: string | null; toState: string | null }>`
           SELECT action, from_state, to_state FROM activity_log WHERE entity_id = ${id} ORDER BY id`))
       expect(log).toEqual([
@@ -99,45 +84,45 @@ describe.each(engines)("addresses on $name", (engine) => {
       const created = await create(fresh())
       const address = (created.body.data as { address: Record<string, unknown> }).address
       const id = address._id as string
-      const first = await call(server.url, "PUT", `${base}/${id}`, { token: admin, body: { ...fresh({ identifier: address.identifier }), [nameField]: "First edit", version: 1 } })
+      const first = await call(staff.server.url, "PUT", `${base}/${id}`, { token: staff.admin, body: { ...fresh({ identifier: address.identifier }), [nameField]: "First edit", version: 1 } })
       expect(first.status).toBe(200)
-      const stale = await call(server.url, "PUT", `${base}/${id}`, { token: admin, body: { ...fresh({ identifier: address.identifier }), [nameField]: "Lost edit", version: 1 } })
+      const stale = await call(staff.server.url, "PUT", `${base}/${id}`, { token: staff.admin, body: { ...fresh({ identifier: address.identifier }), [nameField]: "Lost edit", version: 1 } })
       expect(stale.status).toBe(409)
       expect(stale.body.error).toBe(addressMessages.stale)
-      const staleDelete = await call(server.url, "DELETE", `${base}/${id}?version=1`, { token: admin })
+      const staleDelete = await call(staff.server.url, "DELETE", `${base}/${id}?version=1`, { token: staff.admin })
       expect(staleDelete.status).toBe(409)
-      const listed = await call(server.url, "GET", `${base}?search=${encodeURIComponent(address.identifier as string)}`, { token: admin })
+      const listed = await call(staff.server.url, "GET", `${base}?search=${encodeURIComponent(address.identifier as string)}`, { token: staff.admin })
       expect((listed.body.data as { addresses: Array<Record<string, unknown>> }).addresses[0]).toMatchObject({ [nameField]: "First edit", version: 2 })
-      const gone = await call(server.url, "DELETE", `${base}/00000000-0000-4000-8000-000000000000?version=1`, { token: admin })
+      const gone = await call(staff.server.url, "DELETE", `${base}/00000000-0000-4000-8000-000000000000?version=1`, { token: staff.admin })
       expect(gone.status).toBe(404)
     })
 
     it("lets a moderator read but not change, with 403 and a message", async () => {
-      expect((await call(server.url, "GET", base, { token: moderator })).status).toBe(200)
+      expect((await call(staff.server.url, "GET", base, { token: staff.moderator })).status).toBe(200)
       const before = await count("addresses")
-      const refused = await create(fresh(), moderator)
+      const refused = await create(fresh(), staff.moderator)
       expect(refused.status).toBe(403)
       expect(refused.body.error).toBe(addressMessages.readOnly)
       expect(await count("addresses")).toBe(before)
     })
 
     it("needs a signed-in token", async () => {
-      expect((await call(server.url, "GET", base)).status).toBe(401)
-      expect((await call(server.url, "POST", base, { body: fresh() })).status).toBe(401)
+      expect((await call(staff.server.url, "GET", base)).status).toBe(401)
+      expect((await call(staff.server.url, "POST", base, { body: fresh() })).status).toBe(401)
     })
   })
 
   it("searches, sorts and pages on the server, with the page metadata", async () => {
     const stamp = `page-${engine.name}`
     for (let n = 1; n <= 25; n++) {
-      const answer = await call(server.url, "POST", "/api/admin/addresses/generated", {
-        token: admin,
+      const answer = await call(staff.server.url, "POST", "/api/admin/addresses/generated", {
+        token: staff.admin,
         body: { identifier: `${stamp}-${String(n).padStart(2, "0")}`, Name: `Zeta ${n}`, Category: n % 2 === 0 ? "Even" : "Odd", Rank: 100 - n }
       })
       expect(answer.status).toBe(200)
     }
     const page = async (query: string) => {
-      const answer = await call(server.url, "GET", `/api/admin/addresses/generated?${query}`, { token: admin })
+      const answer = await call(staff.server.url, "GET", `/api/admin/addresses/generated?${query}`, { token: staff.admin })
       expect(answer.status).toBe(200)
       return answer.body.data as { addresses: Array<{ identifier: string; Rank: number }>; pagination: Record<string, number> }
     }
@@ -155,7 +140,7 @@ describe.each(engines)("addresses on $name", (engine) => {
     expect(even.addresses).toHaveLength(25)
     expect((await page(`search=even ${stamp}`)).pagination.total).toBe(0)
     expect((await page(`search=${encodeURIComponent("%_")}`)).pagination.total).toBe(0)
-    const bad = await call(server.url, "GET", "/api/admin/addresses/generated?limit=1000&page=0&sort=colour", { token: admin })
+    const bad = await call(staff.server.url, "GET", "/api/admin/addresses/generated?limit=1000&page=0&sort=colour", { token: staff.admin })
     expect(bad.status).toBe(400)
     expect(bad.body.error).toMatch(/limit: must be between 1 and 100/)
     expect(bad.body.error).toMatch(/page: must be at least 1/)
@@ -167,17 +152,17 @@ describe.each(engines)("addresses on $name", (engine) => {
       ["cex", { identifier: "findme-cex", name: "B" }],
       ["core-team", { identifier: "other", name: "Findme person" }]
     ] as const) {
-      expect((await call(server.url, "POST", `/api/admin/addresses/${kind}`, { token: admin, body })).status).toBe(200)
+      expect((await call(staff.server.url, "POST", `/api/admin/addresses/${kind}`, { token: staff.admin, body })).status).toBe(200)
     }
-    const found = await call(server.url, "GET", "/api/admin/addresses/search?q=findme", { token: moderator })
+    const found = await call(staff.server.url, "GET", "/api/admin/addresses/search?q=findme", { token: staff.moderator })
     expect(found.status).toBe(200)
     const hits = (found.body.data as { hits: Array<{ kind: string; identifier: string }> }).hits
     expect(hits.map((h) => `${h.kind}:${h.identifier}`)).toEqual(["cex:findme-cex", "generated:findme-gen", "core-team:other"])
   })
 
   it("rejects a Website that is not a URL and a Rank that is not an integer", async () => {
-    const answer = await call(server.url, "POST", "/api/admin/addresses/generated", {
-      token: admin,
+    const answer = await call(staff.server.url, "POST", "/api/admin/addresses/generated", {
+      token: staff.admin,
       body: { identifier: "bad-web", Name: "x", Website: "javascript:alert(1)", Rank: 1.5 }
     })
     expect(answer.status).toBe(400)

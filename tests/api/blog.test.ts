@@ -1,12 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { blogMessages } from "../../contract/blog.ts"
 import { publishDuePosts } from "../../server/blog/scheduler.ts"
-import { engines, type TestDatabase } from "../support/database.ts"
+import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
-import { startTestServer, type TestServer } from "../support/server.ts"
-import { signedInAs } from "../support/session.ts"
+import { serverWithStaff } from "../support/session.ts"
 
 interface Post {
   readonly _id: string
@@ -19,30 +18,16 @@ interface Post {
 }
 
 describe.each(engines)("blog posts on $name", (engine) => {
-  let database: TestDatabase
-  let server: TestServer
-  let admin: string
-  let moderator: string
-
-  beforeAll(async () => {
-    database = await engine.fresh()
-    server = await startTestServer(database)
-    admin = await signedInAs(server, "admin")
-    moderator = await signedInAs(server, "moderator")
-  })
-  afterAll(async () => {
-    await server?.stop()
-    await database?.drop()
-  })
+  const staff = serverWithStaff(engine)
 
   const draft = (overrides: Record<string, unknown> = {}) => ({ title: "Hello Pi", content: "<p>Body</p>", status: "draft", ...overrides })
-  const create = async (body: Record<string, unknown>, token = admin) => call(server.url, "POST", "/api/blog/admin/posts", { token, body })
+  const create = async (body: Record<string, unknown>, token = staff.admin) => call(staff.server.url, "POST", "/api/blog/admin/posts", { token, body })
   const created = async (body: Record<string, unknown>) => {
     const answer = await create(body)
     expect(answer.status).toBe(200)
     return answer.body.post as Post
   }
-  const count = () => server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM blog_posts`)).then((r) => r[0]?.n)
+  const count = () => staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM blog_posts`)).then((r) => r[0]?.n)
 
   it("requires title and content after trimming, in the spec's words, and writes nothing", async () => {
     const before = await count()
@@ -77,14 +62,14 @@ describe.each(engines)("blog posts on $name", (engine) => {
     expect(published.scheduledAt).toBeNull()
     expect(Date.now() - Date.parse(published.publishedAt ?? "")).toBeLessThan(60_000)
 
-    const again = await call(server.url, "PUT", `/api/blog/admin/posts/${published.slug}`, {
-      token: admin,
+    const again = await call(staff.server.url, "PUT", `/api/blog/admin/posts/${published.slug}`, {
+      token: staff.admin,
       body: { ...draft({ title: "Now", status: "published" }), version: published.version }
     })
     expect(again.status).toBe(200)
     expect((again.body.post as Post).publishedAt).toBe(published.publishedAt)
-    const unpublished = await call(server.url, "PUT", `/api/blog/admin/posts/${published.slug}`, {
-      token: admin,
+    const unpublished = await call(staff.server.url, "PUT", `/api/blog/admin/posts/${published.slug}`, {
+      token: staff.admin,
       body: { ...draft({ title: "Now" }), version: published.version + 1 }
     })
     expect((unpublished.body.post as Post).publishedAt).toBeNull()
@@ -93,29 +78,29 @@ describe.each(engines)("blog posts on $name", (engine) => {
   it("shows every status with an admin token and only published posts without one", async () => {
     await created(draft({ title: "Secret draft" }))
     await created(draft({ title: "Public post", status: "published" }))
-    const publicList = await call(server.url, "GET", "/api/blog/posts")
-    const adminList = await call(server.url, "GET", "/api/blog/posts", { token: admin })
+    const publicList = await call(staff.server.url, "GET", "/api/blog/posts")
+    const adminList = await call(staff.server.url, "GET", "/api/blog/posts", { token: staff.admin })
     const titles = (answer: typeof publicList) => (answer.body.posts as Array<{ title: string; status: string }>)
     expect(titles(publicList).every((post) => post.status === "published")).toBe(true)
     expect(titles(publicList).map((p) => p.title)).toContain("Public post")
     expect(titles(adminList).map((p) => p.title)).toEqual(expect.arrayContaining(["Secret draft", "Public post"]))
-    const bogus = await call(server.url, "GET", "/api/blog/posts", { token: "nope" })
+    const bogus = await call(staff.server.url, "GET", "/api/blog/posts", { token: "nope" })
     expect(titles(bogus).map((p) => p.title)).not.toContain("Secret draft")
   })
 
   it("refuses stale updates and deletes with 409, and a moderator with 403", async () => {
     const post = await created(draft({ title: "Versioned" }))
     const body = { ...draft({ title: "Versioned", content: "<p>new</p>" }), version: post.version }
-    expect((await call(server.url, "PUT", `/api/blog/admin/posts/${post.slug}`, { token: admin, body })).status).toBe(200)
-    const stale = await call(server.url, "PUT", `/api/blog/admin/posts/${post.slug}`, { token: admin, body })
+    expect((await call(staff.server.url, "PUT", `/api/blog/admin/posts/${post.slug}`, { token: staff.admin, body })).status).toBe(200)
+    const stale = await call(staff.server.url, "PUT", `/api/blog/admin/posts/${post.slug}`, { token: staff.admin, body })
     expect(stale.status).toBe(409)
     expect(stale.body.error).toBe(blogMessages.stale)
-    expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=1`, { token: admin })).status).toBe(409)
-    expect((await create(draft({ title: "Nope" }), moderator)).status).toBe(403)
-    expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=2`, { token: moderator })).status).toBe(403)
-    expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=2`, { token: admin })).status).toBe(200)
-    expect((await call(server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=3`, { token: admin })).status).toBe(404)
-    expect((await call(server.url, "PUT", "/api/blog/admin/posts/no-such-post", { token: admin, body })).status).toBe(404)
+    expect((await call(staff.server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=1`, { token: staff.admin })).status).toBe(409)
+    expect((await create(draft({ title: "Nope" }), staff.moderator)).status).toBe(403)
+    expect((await call(staff.server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=2`, { token: staff.moderator })).status).toBe(403)
+    expect((await call(staff.server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=2`, { token: staff.admin })).status).toBe(200)
+    expect((await call(staff.server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=3`, { token: staff.admin })).status).toBe(404)
+    expect((await call(staff.server.url, "PUT", "/api/blog/admin/posts/no-such-post", { token: staff.admin, body })).status).toBe(404)
   })
 
   it("publishes each due scheduled post exactly once, at its scheduled time, even with two runners", async () => {
@@ -123,10 +108,10 @@ describe.each(engines)("blog posts on $name", (engine) => {
     const posts = await Promise.all([1, 2, 3].map((n) => created(draft({ title: `Due ${n}`, status: "scheduled", scheduledAt: at }))))
     const ids = posts.map((post) => post._id)
     const past = new Date(Date.now() - 60_000)
-    await server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE blog_posts SET scheduled_at = ${past} WHERE id IN ${sql.in(ids)}`))
-    const [first, second] = await server.sql(Effect.all([publishDuePosts, publishDuePosts], { concurrency: 2 }))
+    await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE blog_posts SET scheduled_at = ${past} WHERE id IN ${sql.in(ids)}`))
+    const [first, second] = await staff.server.sql(Effect.all([publishDuePosts, publishDuePosts], { concurrency: 2 }))
     expect(first + second).toBeLessThanOrEqual(3)
-    const rows = await server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ status: string; publishedAt: Date; scheduledAt: Date | null; events: number }>`
+    const rows = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ status: string; publishedAt: Date; scheduledAt: Date | null; events: number }>`
       SELECT p.status, p.published_at, p.scheduled_at,
         (SELECT count(*)::int FROM activity_log a WHERE a.entity_id = p.id::text AND a.action = 'blog.publish_scheduled') AS events
       FROM blog_posts p WHERE p.id IN ${sql.in(ids)}`))
@@ -135,18 +120,18 @@ describe.each(engines)("blog posts on $name", (engine) => {
       expect(row).toMatchObject({ status: "published", scheduledAt: null, events: 1 })
       expect(row.publishedAt.getTime()).toBe(past.getTime())
     }
-    expect(await server.sql(publishDuePosts)).toBe(0)
+    expect(await staff.server.sql(publishDuePosts)).toBe(0)
   })
 
   it("creates categories from a name and lists categories and tags", async () => {
-    const made = await call(server.url, "POST", "/api/blog/admin/categories", { token: admin, body: { name: "Ecosystem News" } })
+    const made = await call(staff.server.url, "POST", "/api/blog/admin/categories", { token: staff.admin, body: { name: "Ecosystem News" } })
     expect(made.body.data).toMatchObject({ slug: "ecosystem-news", name: "Ecosystem News" })
-    const same = await call(server.url, "POST", "/api/blog/admin/categories", { token: admin, body: { name: "ecosystem news" } })
+    const same = await call(staff.server.url, "POST", "/api/blog/admin/categories", { token: staff.admin, body: { name: "ecosystem news" } })
     expect((same.body.data as { _id: string })._id).toBe((made.body.data as { _id: string })._id)
-    const categories = await call(server.url, "GET", "/api/blog/categories")
+    const categories = await call(staff.server.url, "GET", "/api/blog/categories")
     expect(categories.body).toMatchObject({ success: true, data: [{ slug: "ecosystem-news" }] })
     await created(draft({ title: "Tagged", tags: ["zeta", "alpha"] }))
-    const tags = await call(server.url, "GET", "/api/blog/tags")
+    const tags = await call(staff.server.url, "GET", "/api/blog/tags")
     expect(tags.body.data).toEqual(expect.arrayContaining(["alpha", "zeta"]))
   })
 })

@@ -1,7 +1,9 @@
 import type { Role } from "../../contract/common.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { call, freshIp } from "./http.ts"
-import { latestCode, type TestServer } from "./server.ts"
+import { afterAll, beforeAll } from "vitest"
+import type { TestDatabase } from "./database.ts"
+import { latestCode, startTestServer, type TestServer } from "./server.ts"
 
 let counter = 0
 
@@ -14,4 +16,20 @@ export const signedInAs = async (server: TestServer, role: Role): Promise<string
   const answer = await call(server.url, "POST", "/api/admin/auth", { body: { email, otp: latestCode(server, email) }, ip })
   if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.text}`)
   return answer.body.token as string
+}
+
+/** One engine's server for a test file, with a signed-in admin and moderator; stopped and dropped after. */
+export const serverWithStaff = (engine: { readonly fresh: () => Promise<TestDatabase> }) => {
+  const state = {} as { server: TestServer; admin: string; moderator: string; database: TestDatabase }
+  beforeAll(async () => {
+    state.database = await engine.fresh()
+    state.server = await startTestServer(state.database)
+    state.admin = await signedInAs(state.server, "admin")
+    state.moderator = await signedInAs(state.server, "moderator")
+  })
+  afterAll(async () => {
+    await state.server?.stop()
+    await state.database?.drop()
+  })
+  return state
 }
