@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { AddressSort, AnyAddress } from "../contract/addresses.ts"
 import type { Pagination } from "../contract/common.ts"
+import { failureOf } from "./call-failure.ts"
 
 export interface AddressListQuery {
   readonly search: string
@@ -13,9 +14,6 @@ export interface AddressListPage {
   readonly addresses: ReadonlyArray<AnyAddress>
   readonly pagination: Pagination
 }
-
-const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error)
 
 /**
  * A directory's list, searched and paged on the server. The query comes from the URL; the last
@@ -51,7 +49,7 @@ export const addressListMachine = setup({
         onError: {
           target: "failed",
           actions: [
-            assign({ error: ({ event }) => messageOf(event.error) }),
+            assign({ error: ({ event }) => failureOf(event.error).message }),
             { type: "loadFailed", params: ({ event }) => ({ error: event.error }) }
           ]
         }

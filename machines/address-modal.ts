@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { AnyAddress } from "../contract/addresses.ts"
+import { serverMessageOf } from "./call-failure.ts"
 
 /** The modal's alert texts, spec section 8 "Addresses". */
 export const addressModalErrors = {
@@ -31,11 +32,6 @@ export type AddressModalEvent =
   | { readonly type: "SAVE" }
   | { readonly type: "CONFIRM_DELETE" }
   | { readonly type: "CLOSE" }
-
-const detailOf = (error: unknown): string | null =>
-  typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" && "message" in error
-    ? String(error.message)
-    : null
 
 const closedContext = { address: null, draft: {}, required: [], error: null, errorDetail: null } as const
 
@@ -102,7 +98,7 @@ export const addressModalMachine = setup({
         onError: {
           target: "editing",
           actions: assign(({ context, event }) => {
-            const detail = detailOf(event.error)
+            const detail = serverMessageOf(event.error)
             // A new address shows the server's error itself, as the spec says; an update names the failure and gives the reason.
             return context.address === null
               ? { error: detail ?? addressModalErrors.create, errorDetail: null }
@@ -122,7 +118,7 @@ export const addressModalMachine = setup({
         onDone: { target: "closed", actions: "reloadList" },
         onError: {
           target: "confirmingDelete",
-          actions: assign(({ event }) => ({ error: addressModalErrors.remove, errorDetail: detailOf(event.error) }))
+          actions: assign(({ event }) => ({ error: addressModalErrors.remove, errorDetail: serverMessageOf(event.error) }))
         }
       }
     }

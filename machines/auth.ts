@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { AdminUser } from "../contract/auth.ts"
 import type { Role } from "../contract/common.ts"
+import { failureOf } from "./call-failure.ts"
 
 /** Sign-in errors, spec section 8, word for word. */
 export const authErrors = {
@@ -9,12 +10,6 @@ export const authErrors = {
   verifyRefused: "Invalid OTP. Please check your email and try again.",
   verifyThrew: "An error occurred during login."
 } as const
-
-/** How a call failed: `status` is set when the server answered. */
-export interface CallFailure {
-  readonly status: number | undefined
-  readonly message: string
-}
 
 export interface AuthContext {
   readonly token: string | null
@@ -30,11 +25,6 @@ export type AuthEvent =
   | { readonly type: "USE_DIFFERENT_EMAIL" }
   | { readonly type: "LOGOUT" }
   | { readonly type: "SESSION_EXPIRED" }
-
-const failureOf = (error: unknown): CallFailure =>
-  typeof error === "object" && error !== null && "message" in error
-    ? { status: "status" in error && typeof error.status === "number" ? error.status : undefined, message: String(error.message) }
-    : { status: undefined, message: String(error) }
 
 /** A 429 carries the server's own message ("Too many attempts. Try again in 3 minutes."). */
 const messageFor = (error: unknown, refused: string, threw: string): string => {

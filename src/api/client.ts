@@ -2,15 +2,10 @@ import { Effect } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
+import type { CallFailure } from "../../machines/call-failure.ts"
 
 /** A failed call, reduced to what the screens need: the status (when the server answered) and one message. */
-export interface ApiFailure {
-  readonly status: number | undefined
-  readonly message: string
-}
-
-export const isApiFailure = (value: unknown): value is ApiFailure =>
-  typeof value === "object" && value !== null && "message" in value && "status" in value
+export type ApiFailure = CallFailure
 
 const statusOfTag: Record<string, number> = {
   BadRequest: 400,

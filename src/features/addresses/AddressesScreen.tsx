@@ -6,6 +6,7 @@ import { useLocation, useSearch } from "wouter"
 import { fromPromise } from "xstate"
 import type { AddressKind, AddressSort, AnyAddress } from "../../../contract/addresses.ts"
 import { addressListMachine, type AddressListQuery } from "../../../machines/address-list.ts"
+import { failureOf } from "../../../machines/call-failure.ts"
 import { addressModalMachine } from "../../../machines/address-modal.ts"
 import { deleteAddress, listAddresses, saveAddress } from "../../api/addresses.ts"
 import { AuthContext } from "../../app/auth.tsx"
@@ -52,9 +53,6 @@ const urlFor = (path: string, query: AddressListQuery) => {
   return text === "" ? path : `${path}?${text}`
 }
 
-const isFailure = (error: unknown): error is { readonly status: number } =>
-  typeof error === "object" && error !== null && "status" in error && typeof error.status === "number"
-
 /** Spec section 2, "Address screens": one screen for the three directories, with the keyboard. */
 export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
   const spec = directories[kind]
@@ -68,7 +66,7 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
       actors: { fetchPage: fromPromise(({ input }) => listAddresses(token, kind, input)) },
       actions: {
         loadFailed: (_, { error }) => {
-          if (isFailure(error) && error.status === 401) auth.send({ type: "SESSION_EXPIRED" })
+          if (failureOf(error).status === 401) auth.send({ type: "SESSION_EXPIRED" })
         }
       }
     }),
