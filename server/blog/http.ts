@@ -66,8 +66,8 @@ export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (ha
         yield* checkInput(payload)
         const before = yield* findPostBySlug(params.slug)
         if (before === undefined) return yield* new NotFound({ error: blogMessages.notFound })
-        const values = toColumns(payload, before.publishedAt, session.user.name ?? session.user.email)
-        const post = yield* updatePost(params.slug, payload.version, { ...values, author: payload.author === undefined ? JSON.stringify(before.author) : values.author })
+        const values = toColumns(payload, before, session.user.name ?? session.user.email)
+        const post = yield* updatePost(params.slug, payload.version, values)
         if (post === undefined) return yield* new Conflict({ error: blogMessages.stale })
         yield* logChange("update", post._id, before.status, post.status)
         return { success: true as const, post }

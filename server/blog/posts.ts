@@ -45,8 +45,16 @@ export const toPost = ({ id, publishedAt, scheduledAt, createdAt, updatedAt, ...
   updatedAt: updatedAt.toISOString()
 })
 
-/** The stored form of what the editor sent, with the spec's rules applied. */
-export const toColumns = (input: BlogPostInput, publishedBefore: Date | null, fallbackAuthor: string) => ({
+/**
+ * The stored form of what the editor sent, with the spec's rules applied. `stored` is the post
+ * as it was (null for a new one): a post that stays published keeps its date, and a post saved
+ * without an author keeps its author, or gets `defaultAuthor` when new.
+ */
+export const toColumns = (
+  input: BlogPostInput,
+  stored: { readonly publishedAt: Date | null; readonly author: BlogPost["author"] } | null,
+  defaultAuthor: string
+) => ({
   title: input.title.trim(),
   excerpt: input.excerpt?.trim() ?? "",
   content: sanitizePostHtml(input.content),
@@ -54,7 +62,7 @@ export const toColumns = (input: BlogPostInput, publishedBefore: Date | null, fa
   categories: [...cleanList(input.categories ?? [])],
   tags: [...cleanList(input.tags ?? [])],
   status: input.status,
-  publishedAt: input.status === "published" ? (publishedBefore ?? new Date()) : null,
+  publishedAt: input.status === "published" ? (stored?.publishedAt ?? new Date()) : null,
   scheduledAt: input.status === "scheduled" && input.scheduledAt != null ? new Date(input.scheduledAt) : null,
   seoTitle: input.seoTitle?.trim() ?? "",
   seoDescription: input.seoDescription?.trim() ?? "",
@@ -67,7 +75,7 @@ export const toColumns = (input: BlogPostInput, publishedBefore: Date | null, fa
   isReview: input.isReview ?? false,
   sponsorInfo: input.sponsorInfo == null ? null : JSON.stringify(input.sponsorInfo),
   readingTime: readingTime(input.content),
-  author: JSON.stringify(input.author ?? { username: fallbackAuthor })
+  author: JSON.stringify(input.author ?? stored?.author ?? { username: defaultAuthor })
 })
 
 const columns = "id, slug, title, excerpt, content, featured_image, categories, tags, status, published_at, scheduled_at, " +

@@ -7,7 +7,7 @@ import { join } from "node:path"
 import pg from "pg"
 import { call } from "../support/http.ts"
 import { runScript } from "../support/process.ts"
-import { readOutbox } from "../support/server.ts"
+import { load, signInFirstAdmin, startProduct } from "./product.ts"
 
 export const SEED_PER_KIND = 100_000
 
@@ -23,28 +23,7 @@ const percentile = (values: ReadonlyArray<number>, p: number) => {
   return Math.round((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0) * 10) / 10
 }
 
-const startProduct = async (env: Record<string, string>, dataDir: string) => {
-  const server = runScript("server/main.ts", [], { DATA_DIR: dataDir, PORT: "0", ...env })
-  const [, url] = await server.waitFor(/Listening on (http:\/\/\S+)/, 120_000)
-  return { url: url ?? "", stop: async () => void (server.child.kill("SIGTERM"), await server.exited) }
-}
-
-const signIn = async (url: string, dataDir: string) => {
-  await call(url, "POST", "/api/admin/auth", { body: { email: "admin@example.com", role: "super_admin" } })
-  const code = readOutbox(dataDir).at(-1)?.subject.match(/(\d{6})/)?.[1] ?? ""
-  const answer = await call(url, "POST", "/api/admin/auth", { body: { email: "admin@example.com", otp: code } })
-  return answer.body.token as string
-}
-
-const load = async (url: string, token?: string) => {
-  const result = await autocannon({
-    url,
-    connections: 10,
-    duration: 10,
-    headers: token === undefined ? {} : { authorization: `Bearer ${token}` }
-  })
-  return { rps: Math.round(result.requests.average), failures: result.errors + result.non2xx }
-}
+const figuresOf = (result: autocannon.Result) => ({ rps: Math.round(result.requests.average), failures: result.errors + result.non2xx })
 
 export interface AddressFigures {
   readonly engine: string
@@ -79,7 +58,7 @@ export const measureAddresses = async (engine: "pglite" | "postgresql", database
     const seedSeconds = Math.round((performance.now() - seedStarted) / 100) / 10
 
     const product = await startProduct(env, dataDir)
-    const token = await signIn(product.url, dataDir)
+    const token = await signInFirstAdmin(product.url, dataDir)
     const timed = async (search: string) => {
       const started = performance.now()
       const answer = await call(product.url, "GET", `/api/admin/addresses/generated?search=${encodeURIComponent(search)}`, { token })
@@ -93,12 +72,12 @@ export const measureAddresses = async (engine: "pglite" | "postgresql", database
       selective.push(await timed(`addr-${String(Math.floor(Math.random() * SEED_PER_KIND)).padStart(6, "0")}`))
       if (n % 4 === 0) broad.push(await timed(["wallet", "exchange", "project", "community"][n % 16 / 4] ?? "wallet"))
     }
-    const productLoad = await load(`${product.url}/api/admin/addresses/generated`, token)
+    const productLoad = figuresOf(await load(`${product.url}/api/admin/addresses/generated`, token))
     await product.stop()
 
     const bare = runScript("tests/bench/bare-server.ts", [], { DATA_DIR: dataDir, ...env })
     const [, bareUrl] = await bare.waitFor(/Listening on (http:\/\/\S+)/, 60_000)
-    const bareLoad = await load(`${bareUrl}/list`)
+    const bareLoad = figuresOf(await load(`${bareUrl}/list`))
     bare.child.kill("SIGTERM")
     await bare.exited
     return {
