@@ -5,6 +5,7 @@ import { AuthApi } from "./auth.ts"
 import { BlogAdminApi, BlogPublicApi } from "./blog-api.ts"
 import { BadRequest } from "./common.ts"
 import { SystemApi } from "./system.ts"
+import { UploadApi } from "./upload.ts"
 
 /**
  * Turns a request that fails its schema into the spec's `{ success: false, error }` answer
@@ -23,6 +24,7 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(AddressSearchApi)
   .add(BlogPublicApi)
   .add(BlogAdminApi)
+  .add(UploadApi)
   .middleware(RequestValidation)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)

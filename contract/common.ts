@@ -38,6 +38,16 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", failure
   httpApiStatus: 409
 }) {}
 
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", failureFields, {
+  httpApiStatus: 413
+}) {}
+
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType",
+  failureFields,
+  { httpApiStatus: 415 }
+) {}
+
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
   "TooManyRequests",
   { ...failureFields, retryAfterSeconds: Schema.Int },

@@ -24,6 +24,7 @@ import { Mailer, mailerLayer } from "./platform/mail.ts"
 import { migrate } from "./platform/migrations.ts"
 import { RequestValidationLive } from "./platform/validation.ts"
 import { SystemHandlers } from "./system/http.ts"
+import { UploadHandlers, uploadRoutes } from "./uploads/http.ts"
 
 /** On a database without admins, the first one comes from `ADMIN_EMAIL`. */
 const bootstrapFirstAdmin = Effect.gen(function*() {
@@ -54,7 +55,8 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     CoreTeamAddressHandlers,
     AddressSearchHandlers,
     BlogPublicHandlers,
-    BlogAdminHandlers
+    BlogAdminHandlers,
+    UploadHandlers
   ]),
   Layer.provide([AuthorizationLive, RequestValidationLive, SignIn.layer])
 )
@@ -64,6 +66,7 @@ const routes = (staticDir: string) =>
     apiLayer,
     HttpApiScalar.layer(AdminApi, { path: "/api/docs" }),
     apiNotFound,
+    uploadRoutes,
     consoleRoutes(staticDir),
     httpHygiene
   )

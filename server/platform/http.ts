@@ -30,6 +30,12 @@ const consolePolicy = [
 /** The API docs page runs the bundled Scalar viewer, which needs inline script and styles. */
 const docsPolicy = consolePolicy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
 
+/** Uploaded images are shown by the public site too, and must never act as a page. */
+const uploadHeaders = {
+  "content-security-policy": "default-src 'none'; sandbox",
+  "cross-origin-resource-policy": "cross-origin"
+}
+
 const securityHeaders = (path: string, isApi: boolean): Record<string, string> => ({
   "content-security-policy": path === "/api/docs" ? docsPolicy : consolePolicy,
   "x-content-type-options": "nosniff",
@@ -38,7 +44,8 @@ const securityHeaders = (path: string, isApi: boolean): Record<string, string> =
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin",
   "permissions-policy": "camera=(), microphone=(), geolocation=()",
-  ...(isApi ? { "cache-control": "no-store" } : {})
+  ...(isApi ? { "cache-control": "no-store" } : {}),
+  ...(path.startsWith("/uploads/") ? uploadHeaders : {})
 })
 
 const statusMessages: Record<number, string> = {

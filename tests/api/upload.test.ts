@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest"
+import { MAX_IMAGE_BYTES, uploadMessages } from "../../contract/upload.ts"
+import { imageMessages, inspectImage } from "../../server/uploads/image.ts"
+import { engines } from "../support/database.ts"
+import { freshIp } from "../support/http.ts"
+import * as images from "../support/images.ts"
+import { serverWithStaff } from "../support/session.ts"
+
+describe.each(engines)("image upload on $name", (engine) => {
+  const staff = serverWithStaff(engine)
+
+  const upload = async (bytes: Uint8Array, name: string, options: { type?: string; token?: string | null; mime?: string } = {}) => {
+    const form = new FormData()
+    form.set("image", new Blob([bytes], { type: options.mime ?? "application/octet-stream" }), name)
+    form.set("type", options.type ?? "blog")
+    const token = options.token === undefined ? staff.admin : options.token
+    const response = await fetch(`${staff.server.url}/api/upload/image`, {
+      method: "POST",
+      body: form,
+      headers: { "x-forwarded-for": freshIp(), ...(token === null ? {} : { authorization: `Bearer ${token}` }) }
+    })
+    return { status: response.status, body: (await response.json()) as { success: boolean; url?: string; error?: string } }
+  }
+
+  const fetchStored = async (url: string) => {
+    const response = await fetch(`${staff.server.url}${url}`)
+    return { response, bytes: new Uint8Array(await response.arrayBuffer()) }
+  }
+
+  it.each([
+    ["JPEG", images.smallJpeg, "photo.jpg", "jpg", "image/jpeg"],
+    ["PNG", images.smallPng, "shot.png", "png", "image/png"],
+    ["GIF", images.smallGif, "tiny.gif", "gif", "image/gif"],
+    ["WebP", images.smallWebp, "pic.webp", "webp", "image/webp"]
+  ] as const)("accepts a real %s, names it itself and serves it with its real type, nosniff and long caching", async (_, make, name, extension, mime) => {
+    const answer = await upload(make(), name)
+    expect(answer.status).toBe(200)
+    expect(answer.body.success).toBe(true)
+    expect(answer.body.url).toMatch(new RegExp(`^/uploads/blog/[0-9a-f]{32}\\.${extension}$`))
+    const { response, bytes } = await fetchStored(answer.body.url!)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toBe(mime)
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff")
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+    expect(response.headers.get("content-security-policy")).toContain("sandbox")
+    const again = inspectImage(bytes)
+    expect(again.ok && Buffer.from(again.bytes).equals(Buffer.from(bytes))).toBe(true)
+  })
+
+  it("strips metadata from each format and keeps a JPEG's orientation", async () => {
+    const cases = [
+      images.withJpegSegment(images.withJpegSegment(images.smallJpeg(), images.jpegComment("Secret comment")), images.exifSegment(6, "SecretCam 9000")),
+      images.withPngChunk(images.smallPng(), images.pngChunk("tEXt", images.bytesOf("Author\0Secret Person"))),
+      images.withWebpChunk(images.smallWebp(), "EXIF", images.bytesOf("SecretCam GPS 51.5N")),
+      images.withGifComment(images.smallGif(), "Secret author")
+    ]
+    for (const bytes of cases) {
+      expect(images.includes(bytes, "Secret")).toBe(true)
+      const answer = await upload(bytes, "with-metadata.bin")
+      expect(answer.status).toBe(200)
+      const stored = await fetchStored(answer.body.url!)
+      expect(images.includes(stored.bytes, "Secret")).toBe(false)
+    }
+    const jpeg = await fetchStored((await upload(cases[0]!, "rotated.jpg")).body.url!)
+    // The only EXIF left is the orientation tag (6: rotate 90° clockwise).
+    expect(images.includes(jpeg.bytes, "Exif")).toBe(true)
+    expect(Buffer.from(jpeg.bytes).includes(Buffer.from([0x01, 0x12, 0x00, 0x03, 0, 0, 0, 1, 0, 6]))).toBe(true)
+  })
+
+  it("handles a PNG renamed .jpg by its content", async () => {
+    const answer = await upload(images.smallPng(), "renamed.jpg", { mime: "image/jpeg" })
+    expect(answer.status).toBe(200)
+    expect(answer.body.url).toMatch(/\.png$/)
+    expect((await fetchStored(answer.body.url!)).response.headers.get("content-type")).toBe("image/png")
+  })
+
+  it("refuses SVG, a script with an image name, polyglots and damaged files, each with a message", async () => {
+    const svg = images.bytesOf(`<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect/></svg>`)
+    const refusals: ReadonlyArray<readonly [Uint8Array, string, number, string]> = [
+      [svg, "logo.png", 415, imageMessages.svg],
+      [images.bytesOf("alert(document.cookie)"), "cute.jpg", 415, imageMessages.notAnImage],
+      [images.bytesOf("<html><script>alert(1)</script></html>"), "cat.gif", 415, imageMessages.notAnImage],
+      [images.join(images.smallPng(), images.bytesOf("<script>alert(1)</script>")), "polyglot.png", 400, imageMessages.foreignData],
+      [images.withPngChunk(images.smallPng(), images.pngChunk("tEXt", images.bytesOf("c\0<html><body onload=alert(1)>"))), "text.png", 400, imageMessages.foreignData],
+      [images.join(images.smallGif(), images.bytesOf("*/=1;alert(1)//")), "gifar.gif", 400, imageMessages.foreignData],
+      [images.join(images.smallJpeg(), images.bytesOf("PK\u0003\u0004archive")), "jar.jpg", 400, imageMessages.foreignData],
+      [images.smallPng().subarray(0, 600), "cut.png", 400, imageMessages.damaged],
+      [images.smallJpeg().subarray(0, 700), "cut.jpg", 400, imageMessages.damaged]
+    ]
+    for (const [bytes, name, status, error] of refusals) {
+      const answer = await upload(bytes, name)
+      expect({ name, status: answer.status, body: answer.body }).toEqual({ name, status, body: { _tag: expect.any(String), success: false, error } })
+    }
+  })
+
+  it("refuses 5 MB + 1 byte with 413 and the spec's message, and a far larger body unread", async () => {
+    const justOver = new Uint8Array(MAX_IMAGE_BYTES + 1)
+    justOver.set(images.smallPng())
+    const over = await upload(justOver, "big.png")
+    expect(over.status).toBe(413)
+    expect(over.body.error).toBe(uploadMessages.tooLarge)
+    const huge = await upload(new Uint8Array(12 * 1024 * 1024), "huge.png").catch(() => undefined)
+    // The server may close the connection before the client finishes sending; when it answers, it is 413.
+    if (huge !== undefined) expect(huge).toMatchObject({ status: 413, body: { error: uploadMessages.tooLarge } })
+    const exactly = images.join(images.smallPng())
+    expect((await upload(exactly, "ok.png")).status).toBe(200)
+  })
+
+  it("checks the caller, the fields and the body type", async () => {
+    expect((await upload(images.smallPng(), "a.png", { token: null })).status).toBe(401)
+    const moderator = await upload(images.smallPng(), "a.png", { token: staff.moderator })
+    expect(moderator).toMatchObject({ status: 403, body: { error: uploadMessages.readOnly } })
+    expect(await upload(images.smallPng(), "a.png", { type: "../../etc" })).toMatchObject({ status: 400, body: { error: uploadMessages.badType } })
+    const form = new FormData()
+    form.set("type", "blog")
+    const noFile = await fetch(`${staff.server.url}/api/upload/image`, {
+      method: "POST", body: form, headers: { authorization: `Bearer ${staff.admin}` }
+    })
+    expect(noFile.status).toBe(400)
+    expect(((await noFile.json()) as { error: string }).error).toBe(uploadMessages.missingFile)
+    const json = await fetch(`${staff.server.url}/api/upload/image`, {
+      method: "POST", body: "{}", headers: { authorization: `Bearer ${staff.admin}`, "content-type": "application/json" }
+    })
+    expect(json.status).toBe(415)
+  })
+
+  it("serves only names it gave", async () => {
+    for (const path of ["/uploads/blog/../../secret.key", "/uploads/blog/secret.key", `/uploads/blog/${"0".repeat(32)}.png`, "/uploads/x/abc.png"]) {
+      const response = await fetch(`${staff.server.url}${path}`)
+      expect(response.status, path).toBe(404)
+      expect(response.headers.get("content-type") ?? "").not.toMatch(/^image\//)
+    }
+  })
+})
