@@ -11,7 +11,7 @@ describe.each(engines)("image upload on $name", (engine) => {
 
   const upload = async (bytes: Uint8Array, name: string, options: { type?: string; token?: string | null; mime?: string } = {}) => {
     const form = new FormData()
-    form.set("image", new Blob([bytes], { type: options.mime ?? "application/octet-stream" }), name)
+    form.set("image", new Blob([Uint8Array.from(bytes)], { type: options.mime ?? "application/octet-stream" }), name)
     form.set("type", options.type ?? "blog")
     const token = options.token === undefined ? staff.admin : options.token
     const response = await fetch(`${staff.server.url}/api/upload/image`, {
