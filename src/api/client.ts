@@ -13,6 +13,8 @@ const statusOfTag: Record<string, number> = {
   Forbidden: 403,
   NotFound: 404,
   Conflict: 409,
+  PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
   TooManyRequests: 429,
   MailUnavailable: 502,
   ServerFailure: 500
