@@ -1,0 +1,232 @@
+import { assign, fromPromise, setup } from "xstate"
+import type { BlogPost } from "../contract/blog.ts"
+import { blogMessages } from "../contract/blog.ts"
+import { textOf } from "../contract/blog-rules.ts"
+import { failureOf } from "./call-failure.ts"
+
+export const editorTabs = ["content", "settings", "categories", "seo", "preview"] as const
+export type EditorTab = (typeof editorTabs)[number]
+
+export const flagNames = ["isSponsored", "isFeatured", "isEditorsChoice", "isTrending", "isResearch", "isReview"] as const
+export type FlagName = (typeof flagNames)[number]
+
+/** Everything the five tabs edit, as the form holds it. */
+export interface PostDraft {
+  readonly title: string
+  readonly content: string
+  readonly excerpt: string
+  readonly featuredImage: string
+  readonly status: "draft" | "published" | "scheduled"
+  /** `datetime-local` text ("2026-11-22T10:30"), in the browser's time zone; "" when unset. */
+  readonly scheduledAt: string
+  readonly authorUsername: string
+  readonly authorCredentials: string
+  readonly categories: ReadonlyArray<string>
+  readonly tags: ReadonlyArray<string>
+  readonly seoTitle: string
+  readonly seoDescription: string
+  readonly seoKeywords: ReadonlyArray<string>
+  readonly flags: Readonly<Record<FlagName, boolean>>
+  readonly sponsorName: string
+  readonly sponsorLogo: string
+  readonly sponsorUrl: string
+}
+
+export type FieldErrors = Partial<Record<"title" | "content" | "scheduledAt", string>>
+
+const pad = (n: number) => String(n).padStart(2, "0")
+
+/** An instant as `datetime-local` text in the browser's time zone. */
+export const toLocalInput = (iso: string | null): string => {
+  if (iso === null) return ""
+  const date = new Date(iso)
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
+}
+
+export const emptyDraft: PostDraft = {
+  title: "",
+  content: "",
+  excerpt: "",
+  featuredImage: "",
+  status: "draft",
+  scheduledAt: "",
+  authorUsername: "",
+  authorCredentials: "",
+  categories: [],
+  tags: [],
+  seoTitle: "",
+  seoDescription: "",
+  seoKeywords: [],
+  flags: { isSponsored: false, isFeatured: false, isEditorsChoice: false, isTrending: false, isResearch: false, isReview: false },
+  sponsorName: "",
+  sponsorLogo: "",
+  sponsorUrl: ""
+}
+
+export const draftOf = (post: BlogPost): PostDraft => ({
+  title: post.title,
+  content: post.content,
+  excerpt: post.excerpt,
+  featuredImage: post.featuredImage,
+  status: post.status === "archived" ? "draft" : post.status,
+  scheduledAt: toLocalInput(post.scheduledAt),
+  authorUsername: post.author.username,
+  authorCredentials: post.author.credentials ?? "",
+  categories: post.categories,
+  tags: post.tags,
+  seoTitle: post.seoTitle,
+  seoDescription: post.seoDescription,
+  seoKeywords: post.seoKeywords,
+  flags: Object.fromEntries(flagNames.map((flag) => [flag, post[flag]])) as Record<FlagName, boolean>,
+  sponsorName: post.sponsorInfo?.name ?? "",
+  sponsorLogo: post.sponsorInfo?.logo ?? "",
+  sponsorUrl: post.sponsorInfo?.url ?? ""
+})
+
+/** The spec's checks, before anything is sent; the server repeats them. */
+export const validate = (draft: PostDraft): FieldErrors => ({
+  ...(draft.title.trim() === "" ? { title: blogMessages.titleRequired } : {}),
+  ...(textOf(draft.content).trim() === "" ? { content: blogMessages.contentRequired } : {}),
+  ...(draft.status === "scheduled" && Number.isNaN(Date.parse(draft.scheduledAt)) ? { scheduledAt: blogMessages.scheduleRequired } : {})
+})
+
+const tabOfField: Record<keyof FieldErrors, EditorTab> = { title: "content", content: "content", scheduledAt: "settings" }
+
+/** Spec section 8: "Error saving post: {message}", falling back to "Failed to save blog post", then "Unknown error". */
+export const saveFailureText = (error: unknown): string => {
+  const failure = failureOf(error)
+  const message = failure.message.trim() !== ""
+    ? failure.message
+    : failure.status === undefined ? "Unknown error" : "Failed to save blog post"
+  return `Error saving post: ${message}`
+}
+
+export const isDirty = (context: Pick<BlogEditorContext, "draft" | "baseline">) =>
+  JSON.stringify(context.draft) !== JSON.stringify(context.baseline)
+
+export interface BlogEditorContext {
+  /** The stored post, or null until a new one is first saved. */
+  readonly post: BlogPost | null
+  readonly draft: PostDraft
+  /** The draft as last loaded or saved: the form is dirty when it differs. */
+  readonly baseline: PostDraft
+  readonly tab: EditorTab
+  readonly errors: FieldErrors
+  readonly error: string | null
+  /** Where the person asked to go while the form was dirty. */
+  readonly leaveTo: string | null
+  /** The draft being saved, while a save runs: it becomes the baseline when the save succeeds. */
+  readonly sending: PostDraft | null
+}
+
+export type BlogEditorEvent =
+  | { readonly type: "SET_TAB"; readonly tab: EditorTab }
+  | { readonly type: "CHANGE"; readonly patch: Partial<PostDraft> }
+  | { readonly type: "SAVE" }
+  | { readonly type: "PUBLISH" }
+  | { readonly type: "LEAVE"; readonly to: string }
+  | { readonly type: "CONFIRM_LEAVE" }
+  | { readonly type: "STAY" }
+  | { readonly type: "DISMISS_ERROR" }
+
+export interface BlogEditorInput {
+  readonly post: BlogPost | null
+  readonly defaults?: Partial<PostDraft>
+}
+
+/**
+ * The post editor (spec section 2 "Blog post editor", section 4 "Editor save"): the open tab,
+ * the draft and whether it changed, the checks, the save (create, or update by slug when the
+ * post exists) and the question before leaving with unsaved changes.
+ */
+const blogEditorSetup = setup({
+  types: {
+    context: {} as BlogEditorContext,
+    events: {} as BlogEditorEvent,
+    input: {} as BlogEditorInput
+  },
+  actors: {
+    save: fromPromise<BlogPost, { readonly post: BlogPost | null; readonly draft: PostDraft }>(() =>
+      Promise.reject(new Error("save not provided"))
+    )
+  },
+  actions: {
+    setTab: assign({ tab: ({ context, event }) => (event.type === "SET_TAB" ? event.tab : context.tab) }),
+    change: assign(({ context, event }) => {
+      if (event.type !== "CHANGE") return {}
+      const draft = { ...context.draft, ...event.patch }
+      // Once shown, a field's message follows the field as it is corrected.
+      const errors = Object.keys(context.errors).length > 0 ? validate(draft) : context.errors
+      return { draft, errors }
+    }),
+    showErrors: assign(({ context }) => {
+      const errors = validate(context.draft)
+      const first = (Object.keys(errors) as Array<keyof FieldErrors>)[0]
+      return { errors, tab: first === undefined ? context.tab : tabOfField[first] }
+    })
+  },
+  guards: {
+    invalid: ({ context }) => Object.keys(validate(context.draft)).length > 0,
+    dirty: ({ context }) => isDirty(context)
+  }
+})
+
+/** Typing and switching tabs work while a save runs too: nothing typed is lost. */
+const typing = {
+  SET_TAB: { actions: "setTab" },
+  CHANGE: { actions: "change" }
+} as const
+
+export const blogEditorMachine = blogEditorSetup.createMachine({
+  id: "blogEditor",
+  context: ({ input }) => {
+    const draft = input.post === null ? { ...emptyDraft, ...input.defaults } : draftOf(input.post)
+    return { post: input.post, draft, baseline: draft, tab: "content", errors: {}, error: null, leaveTo: null, sending: null }
+  },
+  initial: "editing",
+  states: {
+    editing: {
+      on: {
+        ...typing,
+        SAVE: [{ guard: "invalid", actions: "showErrors" }, { target: "saving" }],
+        PUBLISH: {
+          target: "validatingPublish",
+          actions: assign({ draft: ({ context }) => ({ ...context.draft, status: "published" as const }) })
+        },
+        LEAVE: [
+          { guard: "dirty", target: "confirmingLeave", actions: assign({ leaveTo: ({ event }) => event.to }) },
+          { target: "left", actions: assign({ leaveTo: ({ event }) => event.to }) }
+        ],
+        DISMISS_ERROR: { actions: assign({ error: null }) }
+      }
+    },
+    validatingPublish: {
+      always: [{ guard: "invalid", target: "editing", actions: "showErrors" }, { target: "saving" }]
+    },
+    saving: {
+      entry: assign(({ context }) => ({ errors: {}, error: null, sending: context.draft })),
+      on: { ...typing },
+      invoke: {
+        id: "save",
+        src: "save",
+        input: ({ context }) => ({ post: context.post, draft: context.draft }),
+        onDone: {
+          target: "editing",
+          actions: assign(({ context, event }) => ({
+            post: event.output,
+            baseline: context.sending ?? context.draft,
+            sending: null
+          }))
+        },
+        onError: { target: "editing", actions: assign({ sending: null, error: ({ event }) => saveFailureText(event.error) }) }
+      }
+    },
+    confirmingLeave: {
+      on: {
+        CONFIRM_LEAVE: "left",
+        STAY: { target: "editing", actions: assign({ leaveTo: null }) }
+      }
+    },
+    left: { type: "final" }
+  }
+})

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest"
+import { createActor, fromPromise } from "xstate"
+import type { BlogPost } from "../../contract/blog.ts"
+import { blogMessages } from "../../contract/blog.ts"
+import {
+  blogEditorMachine,
+  type BlogEditorContext,
+  type BlogEditorEvent,
+  draftOf,
+  isDirty,
+  saveFailureText,
+  toLocalInput,
+  validate
+} from "../../machines/blog-editor.ts"
+import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
+
+const stored: BlogPost = {
+  _id: "p1",
+  title: "Mainnet",
+  slug: "mainnet",
+  excerpt: "",
+  content: "<p>Body</p>",
+  featuredImage: "",
+  categories: [],
+  tags: [],
+  status: "draft",
+  publishedAt: null,
+  scheduledAt: null,
+  seoTitle: "",
+  seoDescription: "",
+  seoKeywords: [],
+  isSponsored: false,
+  isFeatured: false,
+  isEditorsChoice: false,
+  isTrending: false,
+  isResearch: false,
+  isReview: false,
+  sponsorInfo: null,
+  views: 0,
+  readingTime: 1,
+  author: { username: "Ada" },
+  createdAt: "2026-11-22T08:00:00.000Z",
+  updatedAt: "2026-11-22T08:00:00.000Z",
+  version: 1
+}
+const saved = { ...stored, version: 2 }
+
+type ModelEvent = BlogEditorEvent | ReturnType<typeof actorDone> | ReturnType<typeof actorError>
+
+/**
+ * The events offered. The form's fields are independent of each other in the machine, so the
+ * model varies one (the title: filled, blank) and leaves the rest to the example tests below;
+ * that keeps every snapshot exact and the model small.
+ */
+const events = (): ReadonlyArray<ModelEvent> => [
+  { type: "SET_TAB", tab: "settings" },
+  { type: "CHANGE", patch: { title: "  " } },
+  { type: "CHANGE", patch: { title: "Mainnet" } },
+  { type: "SAVE" },
+  { type: "PUBLISH" },
+  { type: "LEAVE", to: "/blog" },
+  { type: "CONFIRM_LEAVE" },
+  { type: "STAY" },
+  { type: "DISMISS_ERROR" },
+  actorDone("save", saved),
+  actorError("save", { status: 409, message: blogMessages.stale })
+]
+
+describe("blog editor machine, model-based", () => {
+  it("replays a generated path to every reachable state and covers every transition", async () => {
+    const run = await runModel({
+      machine: blogEditorMachine,
+      inputs: [{ post: null, defaults: { content: "<p>Body</p>" } }, { post: stored }],
+      events: () => events(),
+      actorIds: ["save"],
+      // A form's context is open-ended: states are told apart by what the screen shows of it.
+      check: (expected, actual) => {
+        expect(actual.value).toEqual(expected.value)
+        expect(actual.context).toEqual(expected.context)
+        const context = actual.context as BlogEditorContext
+        // What the screen relies on, at every step of every path.
+        if (actual.value === "saving") expect(Object.keys(validate(context.sending!))).toEqual([])
+        if (actual.value === "confirmingLeave") expect(isDirty(context)).toBe(true)
+        if (context.errors.title !== undefined || context.errors.content !== undefined) expect(context.tab).not.toBe("preview")
+      }
+    })
+    expectFullCoverage("blog editor", run)
+  })
+
+  it("checks before saving, shows the tab holding the first problem, and words failures as the spec does", async () => {
+    const outcomes: Array<{ ok: boolean; value: unknown }> = []
+    const actor = createActor(blogEditorMachine.provide({
+      actors: {
+        save: fromPromise(() => {
+          const next = outcomes.shift()!
+          return next.ok ? Promise.resolve(next.value as BlogPost) : Promise.reject(next.value)
+        })
+      }
+    }), { input: { post: null } }).start()
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+    actor.send({ type: "SET_TAB", tab: "seo" })
+    actor.send({ type: "SAVE" })
+    expect(actor.getSnapshot().context).toMatchObject({
+      tab: "content",
+      errors: { title: blogMessages.titleRequired, content: blogMessages.contentRequired }
+    })
+    actor.send({ type: "CHANGE", patch: { title: "T", content: "<p>x</p>", status: "scheduled" } })
+    actor.send({ type: "SAVE" })
+    expect(actor.getSnapshot().context).toMatchObject({ tab: "settings", errors: { scheduledAt: blogMessages.scheduleRequired } })
+    actor.send({ type: "CHANGE", patch: { scheduledAt: "2026-11-22T10:30" } })
+    outcomes.push({ ok: false, value: { status: 500, message: "" } })
+    actor.send({ type: "SAVE" })
+    await settle()
+    expect(actor.getSnapshot().context.error).toBe("Error saving post: Failed to save blog post")
+    outcomes.push({ ok: true, value: saved })
+    actor.send({ type: "SAVE" })
+    // Typing while the save runs is kept, and keeps the form dirty afterwards.
+    actor.send({ type: "CHANGE", patch: { excerpt: "typed during the save" } })
+    await settle()
+    expect(actor.getSnapshot().value).toBe("editing")
+    expect(actor.getSnapshot().context.draft.excerpt).toBe("typed during the save")
+    expect(isDirty(actor.getSnapshot().context)).toBe(true)
+    actor.send({ type: "LEAVE", to: "/blog" })
+    expect(actor.getSnapshot().value).toBe("confirmingLeave")
+  })
+
+  it("words save failures with the spec's fallbacks", () => {
+    expect(saveFailureText({ status: 409, message: blogMessages.stale })).toBe(`Error saving post: ${blogMessages.stale}`)
+    expect(saveFailureText({ status: undefined, message: "" })).toBe("Error saving post: Unknown error")
+    expect(saveFailureText(new Error("Failed to fetch"))).toBe("Error saving post: Failed to fetch")
+  })
+
+  it("loads a stored post into the same draft it would save, not dirty", () => {
+    const post = { ...stored, status: "scheduled" as const, scheduledAt: "2026-11-22T10:30:00.000Z" }
+    const draft = draftOf(post)
+    expect(new Date(draft.scheduledAt).toISOString()).toBe(post.scheduledAt)
+    expect(toLocalInput(null)).toBe("")
+    const actor = createActor(blogEditorMachine, { input: { post } }).start()
+    expect(isDirty(actor.getSnapshot().context)).toBe(false)
+  })
+})
