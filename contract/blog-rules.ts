@@ -3,6 +3,16 @@
  * them on save) and the console (which shows them while typing).
  */
 
+/** The blog's messages; the spec's are exact. */
+export const blogMessages = {
+  titleRequired: "Title is required",
+  contentRequired: "Content is required",
+  scheduleRequired: "Choose the date and time to publish a scheduled post",
+  stale: "This post was changed by someone else. Reload and try again.",
+  notFound: "This post no longer exists. Reload the list.",
+  readOnly: "Moderators can read posts but not change them."
+} as const
+
 export const WORDS_PER_MINUTE = 200
 
 /**

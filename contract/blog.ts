@@ -93,12 +93,3 @@ export const BlogPostInput = Schema.Struct({
   author: Schema.optionalKey(PostAuthor)
 })
 export type BlogPostInput = typeof BlogPostInput.Type
-
-export const blogMessages = {
-  titleRequired: "Title is required",
-  contentRequired: "Content is required",
-  scheduleRequired: "Choose the date and time to publish a scheduled post",
-  stale: "This post was changed by someone else. Reload and try again.",
-  notFound: "This post no longer exists. Reload the list.",
-  readOnly: "Moderators can read posts but not change them."
-} as const

@@ -3,26 +3,10 @@ import { Multipart } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./auth.ts"
 import { BadRequest, Forbidden, PayloadTooLarge, UnsupportedMediaType } from "./common.ts"
+import { uploadTypes } from "./upload-rules.ts"
 
 /** Where an upload belongs; it names the folder under `/uploads/`. */
-export const UploadType = Schema.Literals(["blog", "events", "listings"])
-export type UploadType = typeof UploadType.Type
-
-/** The spec's limit: 5 MB, checked in the console first and again on the server. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
-
-export const uploadMessages = {
-  notAnImage: "Please select a valid image file",
-  tooLarge: "File size must be less than 5MB",
-  missingFile: "Choose an image to upload",
-  badType: "type must be one of blog, events, listings",
-  readOnly: "Your role can't upload images",
-  failed: "Upload failed",
-  unknown: "Unknown error"
-} as const
-
-/** The file types the console offers in its picker (the server checks the bytes regardless). */
-export const acceptedImageTypes = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const
+export const UploadType = Schema.Literals(uploadTypes)
 
 export const UploadedImage = Schema.Struct({ success: Schema.Literal(true), url: Schema.String })
 export type UploadedImage = typeof UploadedImage.Type

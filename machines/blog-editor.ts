@@ -1,7 +1,6 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { BlogPost } from "../contract/blog.ts"
-import { blogMessages } from "../contract/blog.ts"
-import { textOf } from "../contract/blog-rules.ts"
+import { blogMessages, textOf } from "../contract/blog-rules.ts"
 import { failureOf } from "./call-failure.ts"
 
 export const editorTabs = ["content", "settings", "categories", "seo", "preview"] as const

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from "xstate"
-import { acceptedImageTypes, MAX_IMAGE_BYTES, uploadMessages, type UploadType } from "../contract/upload.ts"
+import { acceptedImageTypes, MAX_IMAGE_BYTES, uploadMessages, type UploadType } from "../contract/upload-rules.ts"
 import { failureOf } from "./call-failure.ts"
 
 /** What the machine needs to know of a picked file (a browser `File` is one). */

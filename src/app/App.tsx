@@ -1,10 +1,11 @@
 import { lazy, Suspense } from "react"
-import { Redirect, Route, Switch } from "wouter"
+import { Redirect, Route, Router, Switch } from "wouter"
 import { SignInScreen } from "../features/auth/SignInScreen.tsx"
 import { FullPageSpinner } from "../ui/FullPageSpinner.tsx"
 import { AuthContext } from "./auth.tsx"
 import { CommandProvider } from "./commands.tsx"
 import { ErrorBoundary } from "./ErrorScreen.tsx"
+import { useGuardedLocation } from "./leave-guard.ts"
 import { ThemeProvider } from "./theme.tsx"
 
 const AuthenticatedApp = lazy(() => import("./AuthenticatedApp.tsx"))
@@ -40,12 +41,14 @@ export const App = () => (
   <ThemeProvider>
     <ErrorBoundary>
       <AuthContext.Provider>
-        <CommandProvider>
-          <Switch>
-            <Route path="/login" component={LoginRoute} />
-            <Route component={GuardedRoutes} />
-          </Switch>
-        </CommandProvider>
+        <Router hook={useGuardedLocation}>
+          <CommandProvider>
+            <Switch>
+              <Route path="/login" component={LoginRoute} />
+              <Route component={GuardedRoutes} />
+            </Switch>
+          </CommandProvider>
+        </Router>
       </AuthContext.Provider>
     </ErrorBoundary>
   </ThemeProvider>

@@ -125,8 +125,10 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
         setPaletteOpen(!paletteOpen)
         return
       }
-      if (paletteOpen || isEditable(event.target) || event.altKey || (event.ctrlKey && !name.startsWith("mod+"))) return
-      if (name === "/") {
+      // In a field, only Ctrl/Cmd shortcuts (Save) run: plain keys are typing.
+      const typing = isEditable(event.target) && !name.startsWith("mod+")
+      if (paletteOpen || typing || event.altKey || (event.ctrlKey && !name.startsWith("mod+"))) return
+      if (name === "/" && !isEditable(event.target)) {
         event.preventDefault()
         setPaletteOpen(true)
         return

@@ -9,7 +9,7 @@ export const useShellCommands = (options: {
   readonly theme: ThemeState
   readonly logout: () => void
 }): ReadonlyArray<Command> => {
-  const [, navigate] = useLocation()
+  const [location, navigate] = useLocation()
   const { theme: { appearance, preference, toggle: toggleTheme, setPreference }, logout } = options
   return useMemo(() => [
     ...destinations.map((destination): Command => ({
@@ -23,6 +23,15 @@ export const useShellCommands = (options: {
       icon: destination.icon,
       run: () => navigate(destination.path)
     })),
+    {
+      id: "blog:new",
+      label: "New post",
+      group: "Blog",
+      keywords: ["write", "add", "create", "article"],
+      // On the blog screens, the screen's own "New post" (with its shortcut) is offered instead.
+      guard: () => !location.startsWith("/blog"),
+      run: () => navigate("/blog/new")
+    },
     {
       id: "theme:toggle",
       label: appearance === "dark" ? "Switch to light mode" : "Switch to dark mode",
@@ -39,5 +48,5 @@ export const useShellCommands = (options: {
       run: () => setPreference("system")
     },
     { id: "session:logout", label: "Log out", group: "Session", keywords: ["sign out", "logout"], run: logout }
-  ], [navigate, appearance, preference, toggleTheme, setPreference, logout])
+  ], [location, navigate, appearance, preference, toggleTheme, setPreference, logout])
 }

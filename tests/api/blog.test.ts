@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
-import { blogMessages } from "../../contract/blog.ts"
+import { blogMessages } from "../../contract/blog-rules.ts"
 import { publishDuePosts } from "../../server/blog/scheduler.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"

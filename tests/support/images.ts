@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { crc32 } from "node:zlib"
+import { crc32, deflateSync } from "node:zlib"
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/images/${name}`, import.meta.url)))
 
@@ -78,3 +78,27 @@ export const withGifComment = (gif: Uint8Array, text: string) => {
 }
 
 export const includes = (haystack: Uint8Array, needle: string) => Buffer.from(haystack).includes(needle)
+
+/**
+ * A real PNG of `width`×`height` random (incompressible) pixels, stored without compression:
+ * the size is about width × height × 4 bytes.
+ */
+export const noisePng = (width: number, height: number) => {
+  const row = width * 4 + 1
+  const raw = new Uint8Array(row * height)
+  for (let y = 0; y < height; y++) {
+    raw[y * row] = 0
+    crypto.getRandomValues(raw.subarray(y * row + 1, (y + 1) * row))
+  }
+  const header = new Uint8Array(13)
+  const view = new DataView(header.buffer)
+  view.setUint32(0, width)
+  view.setUint32(4, height)
+  header.set([8, 6, 0, 0, 0], 8)
+  return join(
+    Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", new Uint8Array(deflateSync(raw, { level: 0 }))),
+    pngChunk("IEND", new Uint8Array(0))
+  )
+}

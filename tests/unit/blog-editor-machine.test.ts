@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { createActor, fromPromise } from "xstate"
 import type { BlogPost } from "../../contract/blog.ts"
-import { blogMessages } from "../../contract/blog.ts"
+import { blogMessages } from "../../contract/blog-rules.ts"
 import {
   blogEditorMachine,
   type BlogEditorContext,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { createActor, fromPromise } from "xstate"
-import { MAX_IMAGE_BYTES, uploadMessages } from "../../contract/upload.ts"
+import { MAX_IMAGE_BYTES, uploadMessages } from "../../contract/upload-rules.ts"
 import { uploadFailureText, type UploadEvent, uploadMachine } from "../../machines/upload.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 

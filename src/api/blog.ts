@@ -1,0 +1,116 @@
+import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
+import type { UploadedImage } from "../../contract/upload.ts"
+import { uploadMessages, type UploadType } from "../../contract/upload-rules.ts"
+import { flagNames, type PostDraft } from "../../machines/blog-editor.ts"
+import type { CallFailure } from "../../machines/call-failure.ts"
+
+const api = () => import("./client.ts")
+
+export interface PostQuery {
+  readonly status?: PostStatus | undefined
+  readonly search?: string | undefined
+}
+
+export const listPosts = async (token: string, q: PostQuery): Promise<ReadonlyArray<BlogPost>> => {
+  const { callApi } = await api()
+  const query = {
+    ...(q.status === undefined ? {} : { status: q.status }),
+    ...(q.search === undefined || q.search.trim() === "" ? {} : { search: q.search.trim() })
+  }
+  return callApi(token, (client) => client.blog.posts({ query })).then((answer) => answer.posts)
+}
+
+export const listCategories = async (token: string): Promise<ReadonlyArray<BlogCategory>> => {
+  const { callApi } = await api()
+  return callApi(token, (client) => client.blog.categories()).then((answer) => answer.data)
+}
+
+export const listTags = async (token: string): Promise<ReadonlyArray<string>> => {
+  const { callApi } = await api()
+  return callApi(token, (client) => client.blog.tags()).then((answer) => answer.data)
+}
+
+export const createCategory = async (token: string, name: string): Promise<BlogCategory> => {
+  const { callApi } = await api()
+  return callApi(token, (client) => client.blogAdmin.createCategory({ payload: { name } })).then((answer) => answer.data)
+}
+
+/** Spec section 4 "Blog status": scheduledAt only when scheduled; the server sets publishedAt. */
+export const inputOf = (draft: PostDraft): BlogPostInput => {
+  const sponsor = { name: draft.sponsorName.trim(), logo: draft.sponsorLogo.trim(), url: draft.sponsorUrl.trim() }
+  const hasSponsor = sponsor.name !== "" || sponsor.logo !== "" || sponsor.url !== ""
+  return {
+    title: draft.title,
+    content: draft.content,
+    excerpt: draft.excerpt,
+    featuredImage: draft.featuredImage.trim(),
+    categories: draft.categories,
+    tags: draft.tags,
+    status: draft.status,
+    scheduledAt: draft.status === "scheduled" ? new Date(draft.scheduledAt).toISOString() : null,
+    seoTitle: draft.seoTitle,
+    seoDescription: draft.seoDescription,
+    seoKeywords: draft.seoKeywords,
+    ...Object.fromEntries(flagNames.map((flag) => [flag, draft.flags[flag]])),
+    sponsorInfo: hasSponsor ? sponsor : null,
+    ...(draft.authorUsername.trim() === ""
+      ? {}
+      : { author: { username: draft.authorUsername.trim(), credentials: draft.authorCredentials.trim() } })
+  }
+}
+
+/** Spec section 4 "Editor save": a post with an _id is updated by its slug, otherwise created. */
+export const savePost = async (token: string, post: BlogPost | null, draft: PostDraft): Promise<BlogPost> => {
+  const { callApi } = await api()
+  const payload = inputOf(draft)
+  return callApi(token, (client) =>
+    post === null
+      ? client.blogAdmin.create({ payload })
+      : client.blogAdmin.update({ params: { slug: post.slug }, payload: { ...payload, version: post.version } })
+  ).then((answer) => answer.post)
+}
+
+export const deletePost = async (token: string, post: BlogPost): Promise<void> => {
+  const { callApi } = await api()
+  await callApi(token, (client) => client.blogAdmin.remove({ params: { _id: post._id }, query: { version: post.version } }))
+}
+
+/**
+ * Sends an image as multipart with real byte progress. Fetch cannot report upload progress,
+ * so this one call uses XMLHttpRequest; it rejects with the same `CallFailure` as the rest.
+ */
+export const uploadImage = (
+  token: string,
+  file: Blob,
+  type: UploadType,
+  onProgress: (loaded: number, total: number) => void,
+  signal: AbortSignal
+): Promise<UploadedImage> =>
+  new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest()
+    request.open("POST", "/api/upload/image")
+    request.setRequestHeader("authorization", `Bearer ${token}`)
+    request.responseType = "json"
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total)
+    }
+    request.onload = () => {
+      const body = request.response as { success?: boolean; url?: string; error?: string } | null
+      if (request.status === 200 && body?.success === true && typeof body.url === "string") {
+        resolve({ success: true, url: body.url })
+      } else {
+        const failure: CallFailure = {
+          status: request.status,
+          message: typeof body?.error === "string" ? body.error : uploadMessages.failed
+        }
+        reject(failure)
+      }
+    }
+    request.onerror = () => reject({ status: undefined, message: "Network error" } satisfies CallFailure)
+    request.onabort = () => reject({ status: undefined, message: "Upload cancelled" } satisfies CallFailure)
+    signal.addEventListener("abort", () => request.abort())
+    const form = new FormData()
+    form.set("image", file)
+    form.set("type", type)
+    request.send(form)
+  })

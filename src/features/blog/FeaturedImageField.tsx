@@ -1,0 +1,123 @@
+import { CopyIcon, ExternalLinkIcon, TrashIcon, UploadIcon } from "@radix-ui/react-icons"
+import { Badge, Button, Callout, Flex, Progress, Text, TextField } from "@radix-ui/themes"
+import { useActorRef, useSelector } from "@xstate/react"
+import { useEffect, useId, useRef, useState } from "react"
+import { fromPromise } from "xstate"
+import { acceptedImageTypes, type UploadType } from "../../../contract/upload-rules.ts"
+import { type UploadEvent, uploadMachine } from "../../../machines/upload.ts"
+import { uploadImage } from "../../api/blog.ts"
+import { blogTexts } from "./texts.ts"
+
+const t = blogTexts.image
+const BADGE_LIMIT = 50
+const COPIED_MS = 2000
+
+/** Spec section 2: the URL badge shows the first 50 characters. */
+export const badgeText = (url: string) => (url.length > BADGE_LIMIT ? `${url.slice(0, BADGE_LIMIT)}…` : url)
+
+/**
+ * The reusable featured-image field (spec section 2): a URL input and Upload, a preview with
+ * Open, Copy URL and Remove, the URL badge, the accepted types and the upload's progress.
+ */
+export const FeaturedImageField = ({ value, onChange, token, type = "blog", label = t.label }: {
+  readonly value: string
+  readonly onChange: (url: string) => void
+  readonly token: string
+  readonly type?: UploadType
+  readonly label?: string
+}) => {
+  const id = useId()
+  const fileInput = useRef<HTMLInputElement>(null)
+  // The upload reports its bytes to the machine that started it.
+  const report = useRef<(event: UploadEvent) => void>(() => undefined)
+  const upload = useActorRef(
+    uploadMachine.provide({
+      actors: {
+        upload: fromPromise(({ input, signal }) =>
+          uploadImage(token, input.file as File, input.type, (loaded, total) => report.current({ type: "PROGRESS", loaded, total }), signal))
+      }
+    }),
+    { input: { type } }
+  )
+  report.current = (event) => upload.send(event)
+  const state = useSelector(upload, (snapshot) => snapshot)
+  const uploading = state.matches("uploading")
+  const url = state.context.url
+  useEffect(() => {
+    // Stored absolute, so the public site shows it from wherever it runs.
+    if (state.matches("done") && url !== null) onChange(new URL(url, location.origin).href)
+  }, [state.value, url])
+
+  const [copied, setCopied] = useState(false)
+  useEffect(() => {
+    if (!copied) return
+    const timer = setTimeout(() => setCopied(false), COPIED_MS)
+    return () => clearTimeout(timer)
+  }, [copied])
+  const copy = async () => {
+    const absolute = new URL(value, location.origin).href
+    await navigator.clipboard.writeText(absolute).catch(() => undefined)
+    setCopied(true)
+  }
+
+  return (
+    <Flex direction="column" gap="2">
+      <Text as="label" htmlFor={`${id}-url`} size="2" weight="medium">{label}</Text>
+      <Flex gap="2">
+        <TextField.Root
+          id={`${id}-url`}
+          style={{ flexGrow: 1 }}
+          placeholder={t.urlPlaceholder}
+          value={value}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => onChange(event.target.value)}
+        />
+        <input
+          ref={fileInput}
+          type="file"
+          accept={acceptedImageTypes.join(",")}
+          hidden
+          aria-label={`${label}: ${t.upload}`}
+          data-testid="featured-image-file"
+          onChange={(event) => {
+            const file = event.target.files?.[0]
+            if (file !== undefined) upload.send({ type: "PICK", file })
+            event.target.value = ""
+          }}
+        />
+        <Button type="button" variant="soft" disabled={uploading} onClick={() => fileInput.current?.click()}>
+          <UploadIcon /> {uploading ? t.uploading : t.upload}
+        </Button>
+      </Flex>
+      <Text id={`${id}-hint`} size="1" color="gray">{t.hint}</Text>
+      {uploading && (
+        <Flex align="center" gap="2">
+          <Progress value={state.context.progress} aria-label={t.progress} style={{ flexGrow: 1 }} />
+          <Text size="1" color="gray" aria-hidden="true">{state.context.progress}%</Text>
+        </Flex>
+      )}
+      {state.matches("failed") && state.context.error !== null && (
+        <Callout.Root color="red" role="alert" size="1">
+          <Callout.Text>{state.context.error}</Callout.Text>
+        </Callout.Root>
+      )}
+      {value.trim() !== "" && (
+        <Flex direction="column" gap="2" className="featured-image-preview">
+          <img src={value} alt={t.preview} />
+          <Flex gap="2" wrap="wrap" align="center">
+            <Badge color="gray" title={value}>{badgeText(value)}</Badge>
+            <Button size="1" variant="soft" asChild>
+              <a href={value} target="_blank" rel="noopener noreferrer"><ExternalLinkIcon /> {t.open}</a>
+            </Button>
+            <Button size="1" variant="soft" type="button" onClick={() => void copy()}>
+              <CopyIcon /> <span aria-live="polite">{copied ? t.copied : t.copy}</span>
+            </Button>
+            <Button size="1" variant="soft" color="red" type="button" onClick={() => { onChange(""); upload.send({ type: "RESET" }) }}>
+              <TrashIcon /> {t.remove}
+            </Button>
+          </Flex>
+        </Flex>
+      )}
+    </Flex>
+  )
+}

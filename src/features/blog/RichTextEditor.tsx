@@ -1,0 +1,218 @@
+import "@blocknote/mantine/style.css"
+import type { BlockNoteEditor } from "@blocknote/core"
+import { BlockNoteView } from "@blocknote/mantine"
+import { useCreateBlockNote, useEditorState } from "@blocknote/react"
+import { Button, Dialog, Flex, IconButton, Separator, Text, TextField, Tooltip } from "@radix-ui/themes"
+import { type KeyboardEvent, type ReactNode, useMemo, useState } from "react"
+import { isMac } from "../../app/commands.tsx"
+import { useTheme } from "../../app/theme.tsx"
+import { blogTexts as t } from "./texts.ts"
+
+type Editor = BlockNoteEditor<any, any, any>
+
+interface ToolAction {
+  readonly id: string
+  readonly label: string
+  /** Matched against `event.code` with Ctrl (Cmd on a Mac), plus these modifiers. */
+  readonly keys: { readonly code: string; readonly shift?: boolean; readonly alt?: boolean }
+  readonly glyph: ReactNode
+  readonly run: (editor: Editor, openLink: () => void) => void
+  readonly active?: (editor: Editor) => boolean
+}
+
+const validLink = (url: string) => /^(https?:\/\/|mailto:)\S+$/i.test(url.trim())
+
+const selectedBlocks = (editor: Editor) => editor.getSelection()?.blocks ?? [editor.getTextCursorPosition().block]
+
+/** Turns the selected blocks into `type` (with `props`), or back into paragraphs when they already are. */
+const toggleBlock = (type: string, props: Record<string, unknown> = {}) => (editor: Editor) => {
+  const blocks = selectedBlocks(editor)
+  const already = blocks.every((block) => block.type === type && Object.entries(props).every(([key, value]) => block.props[key] === value))
+  editor.transact(() => {
+    for (const block of blocks) editor.updateBlock(block, already ? { type: "paragraph" } : { type, props })
+  })
+  editor.focus()
+}
+
+const isBlock = (type: string, props: Record<string, unknown> = {}) => (editor: Editor) => {
+  const block = editor.getTextCursorPosition().block
+  return block.type === type && Object.entries(props).every(([key, value]) => block.props[key] === value)
+}
+
+const align = (textAlignment: "left" | "center" | "right") => (editor: Editor) => {
+  editor.transact(() => {
+    for (const block of selectedBlocks(editor)) {
+      if ("textAlignment" in block.props) editor.updateBlock(block, { props: { textAlignment } })
+    }
+  })
+  editor.focus()
+}
+
+const toggleStyle = (style: "bold" | "italic" | "code") => (editor: Editor) => {
+  editor.toggleStyles({ [style]: true })
+  editor.focus()
+}
+
+/** Spec section 2: the toolbar's tools, each with a shortcut and an accessible name. */
+const tools: ReadonlyArray<ToolAction | "separator"> = [
+  { id: "bold", label: "Bold", keys: { code: "KeyB" }, glyph: <strong>B</strong>, run: toggleStyle("bold"), active: (e) => e.getActiveStyles().bold === true },
+  { id: "italic", label: "Italic", keys: { code: "KeyI" }, glyph: <em>I</em>, run: toggleStyle("italic"), active: (e) => e.getActiveStyles().italic === true },
+  { id: "code", label: "Inline code", keys: { code: "KeyE" }, glyph: <code>{"<>"}</code>, run: toggleStyle("code"), active: (e) => e.getActiveStyles().code === true },
+  { id: "link", label: "Link", keys: { code: "KeyK", shift: true }, glyph: <span>🔗</span>, run: (_, openLink) => openLink() },
+  "separator",
+  ...([1, 2, 3] as const).map((level): ToolAction => ({
+    id: `heading-${level}`,
+    label: `Heading ${level}`,
+    keys: { code: `Digit${level}`, alt: true },
+    glyph: <span>H{level}</span>,
+    run: toggleBlock("heading", { level }),
+    active: isBlock("heading", { level })
+  })),
+  { id: "bullets", label: "Bullet list", keys: { code: "Digit8", shift: true }, glyph: <span>•</span>, run: toggleBlock("bulletListItem"), active: isBlock("bulletListItem") },
+  { id: "numbers", label: "Numbered list", keys: { code: "Digit7", shift: true }, glyph: <span>1.</span>, run: toggleBlock("numberedListItem"), active: isBlock("numberedListItem") },
+  { id: "quote", label: "Quote", keys: { code: "Digit9", shift: true }, glyph: <span>❝</span>, run: toggleBlock("quote"), active: isBlock("quote") },
+  "separator",
+  { id: "align-left", label: "Align left", keys: { code: "KeyL", shift: true }, glyph: <span>⇤</span>, run: align("left"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "left" },
+  { id: "align-center", label: "Align center", keys: { code: "KeyE", shift: true }, glyph: <span>↔</span>, run: align("center"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "center" },
+  { id: "align-right", label: "Align right", keys: { code: "KeyR", shift: true }, glyph: <span>⇥</span>, run: align("right"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "right" },
+  "separator",
+  { id: "undo", label: "Undo", keys: { code: "KeyZ" }, glyph: <span>↶</span>, run: (editor) => void editor.undo() },
+  { id: "redo", label: "Redo", keys: { code: "KeyZ", shift: true }, glyph: <span>↷</span>, run: (editor) => void editor.redo() }
+]
+
+const toolList = tools.filter((tool): tool is ToolAction => tool !== "separator")
+
+export const shortcutText = (keys: ToolAction["keys"]) => {
+  const key = keys.code.replace(/^Key|^Digit/, "")
+  const parts = [isMac() ? "⌘" : "Ctrl", ...(keys.alt === true ? [isMac() ? "⌥" : "Alt"] : []), ...(keys.shift === true ? ["Shift"] : []), key]
+  return parts.join("+")
+}
+
+const matches = (event: KeyboardEvent, keys: ToolAction["keys"]) =>
+  (isMac() ? event.metaKey : event.ctrlKey) &&
+  event.code === keys.code &&
+  event.shiftKey === (keys.shift === true) &&
+  event.altKey === (keys.alt === true)
+
+export interface RichTextEditorProps {
+  /** The stored HTML the editor starts from. */
+  readonly initialHtml: string
+  /** Called with the body as HTML after each change a person makes. */
+  readonly onChange: (html: string) => void
+  readonly labelledBy: string
+  readonly describedBy?: string | undefined
+  readonly invalid?: boolean
+}
+
+/**
+ * The post body: BlockNote with a fixed toolbar (spec section 2 "Blog post editor"). Paste is
+ * plain text; Shift+Enter is a line break. The HTML goes out only when someone changes the
+ * body, so a post opened and saved unchanged keeps its stored HTML byte for byte.
+ */
+export default function RichTextEditor({ initialHtml, onChange, labelledBy, describedBy, invalid }: RichTextEditorProps) {
+  const { appearance } = useTheme()
+  const editor = useCreateBlockNote({
+    pasteHandler: ({ event, editor: target }) => {
+      target.pasteText(event.clipboardData?.getData("text/plain") ?? "")
+      return true
+    }
+  }) as unknown as Editor
+  // The stored HTML is parsed once, when the editor is created.
+  useMemo(() => {
+    if (initialHtml.trim() !== "") editor.replaceBlocks(editor.document, editor.tryParseHTMLToBlocks(initialHtml))
+  }, [editor])
+  const active = useEditorState({
+    editor: editor as never,
+    selector: ({ editor: current }) =>
+      Object.fromEntries(toolList.map((tool) => [tool.id, tool.active?.(current as unknown as Editor) ?? false])) as Record<string, boolean>
+  })
+
+  // The link dialog takes the focus, so the selection it applies to is kept aside.
+  type Selection = Editor["prosemirrorState"]["selection"]
+  const [link, setLink] = useState<{ url: string; selection: Selection } | null>(null)
+  const openLink = () => setLink({ url: editor.getSelectedLinkUrl() ?? "https://", selection: editor.prosemirrorState.selection })
+  const applyLink = () => {
+    if (link === null) return
+    const url = link.url.trim()
+    if (!validLink(url)) return
+    setLink(null)
+    const view = editor.prosemirrorView
+    // The document cannot change while the dialog is open, so the kept selection still fits it.
+    if (view.state.doc === link.selection.$anchor.doc) view.dispatch(view.state.tr.setSelection(link.selection))
+    editor.createLink(url, link.selection.empty ? url : undefined)
+    editor.focus()
+  }
+
+  const onKeyDownCapture = (event: KeyboardEvent) => {
+    const tool = toolList.find((candidate) => matches(event, candidate.keys)) ??
+      (matches(event, { code: "KeyY" }) ? toolList.find((candidate) => candidate.id === "redo") : undefined)
+    if (tool === undefined) return
+    event.preventDefault()
+    event.stopPropagation()
+    tool.run(editor, openLink)
+  }
+
+  return (
+    <div className="rich-text" data-invalid={invalid === true} onKeyDownCapture={onKeyDownCapture}>
+      <div role="toolbar" aria-label={t.toolbar} aria-controls="post-body" className="rich-text-toolbar">
+        {tools.map((tool, index) =>
+          tool === "separator"
+            ? <Separator key={`separator-${index}`} orientation="vertical" size="1" />
+            : (
+              <Tooltip key={tool.id} content={`${tool.label} (${shortcutText(tool.keys)})`}>
+                <IconButton
+                  type="button"
+                  size="1"
+                  variant={active?.[tool.id] === true ? "solid" : "ghost"}
+                  aria-label={tool.label}
+                  aria-keyshortcuts={shortcutText(tool.keys).replace("⌘", "Meta").replace("⌥", "Alt")}
+                  aria-pressed={tool.active === undefined ? undefined : active?.[tool.id] === true}
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => tool.run(editor, openLink)}
+                >
+                  {tool.glyph}
+                </IconButton>
+              </Tooltip>
+            )
+        )}
+      </div>
+      <BlockNoteView
+        id="post-body"
+        editor={editor as never}
+        theme={appearance}
+        formattingToolbar={false}
+        sideMenu={false}
+        slashMenu={false}
+        emojiPicker={false}
+        filePanel={false}
+        tableHandles={false}
+        aria-labelledby={labelledBy}
+        aria-describedby={describedBy}
+        onChange={() => onChange(editor.blocksToHTMLLossy(editor.document))}
+      />
+      <Dialog.Root open={link !== null} onOpenChange={(open) => !open && setLink(null)}>
+        <Dialog.Content
+          maxWidth="420px"
+          // Focus goes back to the text, where the link now is, not to wherever the browser kept it.
+          onCloseAutoFocus={(event) => {
+            event.preventDefault()
+            editor.focus()
+          }}
+        >
+          <Dialog.Title>{t.linkTitle}</Dialog.Title>
+          <form onSubmit={(event) => { event.preventDefault(); applyLink() }}>
+            <label>
+              <Text as="div" size="2" mb="1" weight="medium">{t.linkUrl}</Text>
+              <TextField.Root autoFocus value={link?.url ?? ""} onChange={(event) => link !== null && setLink({ ...link, url: event.target.value })} />
+            </label>
+            {!validLink(link?.url ?? "") && <Text size="1" color="gray">{t.linkHint}</Text>}
+            <Flex gap="3" mt="4" justify="end">
+              <Dialog.Close><Button type="button" variant="soft" color="gray">{t.cancel}</Button></Dialog.Close>
+              <Button type="submit">{t.linkApply}</Button>
+            </Flex>
+          </form>
+        </Dialog.Content>
+      </Dialog.Root>
+    </div>
+  )
+}

@@ -1,0 +1,264 @@
+import AxeBuilder from "@axe-core/playwright"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { blogMessages } from "../../contract/blog-rules.ts"
+import { uploadMessages } from "../../contract/upload-rules.ts"
+import { addAdmin } from "../../server/auth/admins.ts"
+import { blogTexts as t } from "../../src/features/blog/texts.ts"
+import { launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
+import { engines, type TestDatabase } from "../support/database.ts"
+import { call } from "../support/http.ts"
+import * as images from "../support/images.ts"
+import { startTestServer, type TestServer } from "../support/server.ts"
+import { signedInAs } from "../support/session.ts"
+
+let database: TestDatabase
+let server: TestServer
+let browser: Browser
+let apiToken: string
+let counter = 0
+const files = mkdtempSync(join(tmpdir(), "blog-e2e-"))
+
+beforeAll(async () => {
+  requireBuiltConsole()
+  database = await engines[0]!.fresh()
+  server = await startTestServer(database)
+  browser = await launchChromium()
+  apiToken = await signedInAs(server, "admin")
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await database?.drop()
+})
+
+const signedInPage = async () => {
+  const email = `blog-staff-${++counter}@example.com`
+  await server.sql(addAdmin(email, "admin"))
+  const opened = await newPage(browser)
+  await opened.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url })
+  await signInThroughScreen(opened.page, server, email, "Admin")
+  return opened
+}
+
+const storedPost = async (slug: string) =>
+  (await server.sql(Effect.flatMap(SqlClient, (sql) =>
+    sql<{ content: string; status: string; publishedAt: string | null; version: number }>`
+      SELECT content, status, published_at, version FROM blog_posts WHERE slug = ${slug}`)))[0]
+
+const body = (page: Page) => page.locator(".bn-editor")
+const tool = (page: Page, name: string) => page.getByRole("toolbar", { name: t.toolbar }).getByRole("button", { name, exact: true })
+const tab = (page: Page, name: string) => page.getByRole("tab", { name, exact: true })
+const mod = "Control"
+
+/** `datetime-local` text for `date` in the browser's zone (the test's TZ is the machine's). */
+const localInput = (date: Date) => {
+  const pad = (n: number) => String(n).padStart(2, "0")
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
+}
+
+describe("blog in Chromium", () => {
+  it("writes, uploads, classifies, previews and schedules a post that then publishes itself; saves it unchanged; deletes it", async () => {
+    const { page, context, errors } = await signedInPage()
+    const loaded: Array<string> = []
+    page.on("request", (request) => loaded.push(new URL(request.url()).pathname))
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Blog Management" }).click()
+    await page.getByRole("heading", { level: 1, name: t.title }).waitFor()
+    await page.getByText(t.empty).waitFor()
+    // The list does not load the editor.
+    expect(loaded.some((path) => path.includes("RichTextEditor"))).toBe(false)
+
+    await page.getByRole("button", { name: t.add }).click()
+    await page.getByRole("heading", { level: 1, name: t.createTitle }).waitFor()
+    await body(page).waitFor()
+    expect(loaded.some((path) => path.includes("RichTextEditor"))).toBe(true)
+
+    // The spec's checks, before anything is sent.
+    await page.getByRole("button", { name: t.save, exact: true }).click()
+    await page.getByText(blogMessages.titleRequired).waitFor()
+    await page.getByText(blogMessages.contentRequired).waitFor()
+
+    const title = `Pi mainnet story ${counter}`
+    await page.getByLabel(t.postTitle).fill(title)
+    await body(page).click()
+    // Toolbar: a heading, then shortcuts: bold, a list, a quote, centred text, a line break, a link.
+    await tool(page, "Heading 2").click()
+    await page.keyboard.type("Section one")
+    await page.keyboard.press("Enter")
+    await page.keyboard.type("Some ")
+    await page.keyboard.press(`${mod}+b`)
+    await page.keyboard.type("strong")
+    await page.keyboard.press(`${mod}+b`)
+    await page.keyboard.type(" words")
+    await page.keyboard.press("Enter")
+    await page.keyboard.press(`${mod}+Shift+8`)
+    await page.keyboard.type("first item")
+    await page.keyboard.press("Enter")
+    await page.keyboard.type("second item")
+    await page.keyboard.press("Enter")
+    await page.keyboard.press("Enter")
+    await tool(page, "Quote").click()
+    await page.keyboard.type("A quote")
+    await page.keyboard.press("Enter")
+    await page.keyboard.type("line one")
+    await page.keyboard.press("Shift+Enter")
+    await page.keyboard.type("line two")
+    await page.keyboard.press(`${mod}+Shift+e`)
+    await page.keyboard.press("Enter")
+    await page.keyboard.type("Read the docs")
+    for (let i = 0; i < "Read the docs".length; i++) await page.keyboard.press("Shift+ArrowLeft")
+    // ProseMirror reads the DOM selection on its next "selectionchange"; a person is never this fast.
+    await expect.poll(() => page.evaluate(() => getSelection()?.toString())).toBe("Read the docs")
+    await page.waitForTimeout(150)
+    await page.keyboard.press(`${mod}+Shift+k`)
+    await page.getByRole("dialog", { name: t.linkTitle }).getByRole("textbox").fill("https://minepi.com/docs")
+    await page.getByRole("button", { name: t.linkApply }).click()
+    await page.getByRole("dialog", { name: t.linkTitle }).waitFor({ state: "hidden" })
+    await expect.poll(() => body(page).evaluate((element) => element.querySelector("a")?.textContent)).toBe("Read the docs")
+    await page.keyboard.press("ArrowRight")
+    await page.waitForTimeout(150)
+    await page.keyboard.press("Enter")
+    // Paste is plain text, whatever the clipboard holds. (The pause makes it its own undo step.)
+    await page.waitForTimeout(700)
+    await page.evaluate(() => {
+      const data = new DataTransfer()
+      data.setData("text/html", "<h1>Loud</h1><p><b>bold paste</b><img src=x onerror=alert(1)></p>")
+      data.setData("text/plain", "pasted as text")
+      document.querySelector(".bn-editor")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }))
+    })
+    await body(page).getByText("pasted as text").waitFor()
+    await expect(body(page).locator("h1").count()).resolves.toBe(0)
+    await expect(body(page).locator("b, strong").filter({ hasText: "bold paste" }).count()).resolves.toBe(0)
+    // Undo and redo from the toolbar.
+    await tool(page, "Undo").click()
+    await expect(body(page).getByText("pasted as text").count()).resolves.toBe(0)
+    await tool(page, "Redo").click()
+    await body(page).getByText("pasted as text").waitFor()
+    await page.getByLabel(t.excerpt).fill("What mainnet means for pioneers")
+
+    // Featured image: a ~4.9 MB PNG over a throttled link, so the real progress shows.
+    const picture = join(files, "noise.png")
+    writeFileSync(picture, images.noisePng(1024, 1190))
+    const cdp = await context.newCDPSession(page)
+    await cdp.send("Network.enable")
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2_500_000 })
+    await page.getByTestId("featured-image-file").setInputFiles(picture)
+    const progress = page.getByRole("progressbar", { name: t.image.progress })
+    await progress.waitFor()
+    const seen: Array<number> = []
+    while (await progress.isVisible()) {
+      const value = Number(await progress.getAttribute("aria-valuenow").catch(() => null))
+      if (!Number.isNaN(value) && value > 0) seen.push(value)
+      await page.waitForTimeout(100)
+    }
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    expect(seen.length).toBeGreaterThan(2)
+    expect(Math.max(...seen)).toBeLessThanOrEqual(90)
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+    const preview = page.getByRole("img", { name: t.image.preview })
+    await preview.waitFor()
+    await expect(preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(1024)
+    const url = await page.getByLabel(t.image.label, { exact: true }).inputValue()
+    expect(url).toMatch(new RegExp(`^${server.url}/uploads/blog/[0-9a-f]{32}\\.png$`))
+    await page.getByText(`${url.slice(0, 50)}…`, { exact: true }).waitFor()
+    await page.getByRole("button", { name: t.image.copy }).click()
+    await page.getByRole("button", { name: t.image.copied }).waitFor()
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(url)
+    await page.getByRole("button", { name: t.image.copy }).waitFor({ timeout: 4000 })
+    // A file that is not an image is refused in the console with the spec's words.
+    writeFileSync(join(files, "notes.txt"), "not an image")
+    await page.getByTestId("featured-image-file").setInputFiles(join(files, "notes.txt"))
+    await page.getByText(uploadMessages.notAnImage).waitFor()
+
+    // Categories, flags, tags.
+    await tab(page, t.tabs.categories).click()
+    await page.getByText(t.noCategories).waitFor()
+    await page.getByLabel(t.newCategory).fill("Mainnet News")
+    await page.getByRole("button", { name: t.addCategory }).click()
+    await expect(page.getByRole("checkbox", { name: "Mainnet News" }).getAttribute("aria-checked")).resolves.toBe("true")
+    await page.getByRole("checkbox", { name: t.flags.isFeatured }).click()
+    await page.getByLabel(t.tags).fill("pi, news,")
+    await page.getByRole("button", { name: t.remove("pi") }).waitFor()
+    // SEO keywords.
+    await tab(page, t.tabs.seo).click()
+    await page.getByLabel(t.seoTitle).fill("Pi mainnet, explained")
+    await page.getByLabel(t.seoKeywords).fill("pi network")
+    await page.getByLabel(t.seoKeywords).press("Enter")
+    // Preview through the palette.
+    await page.keyboard.press(`${mod}+k`)
+    await page.getByRole("dialog").getByRole("combobox").fill("Preview")
+    await page.keyboard.press("Enter")
+    const article = page.getByRole("article", { name: t.tabs.preview })
+    await article.getByRole("heading", { name: title }).waitFor()
+    await article.getByRole("heading", { level: 2, name: "Section one" }).waitFor()
+    await article.locator("strong", { hasText: "strong" }).waitFor()
+    await expect(article.locator(".post-body").innerHTML()).resolves.toMatch(/<a href="https:\/\/minepi\.com\/docs"[^>]*>Read the docs<\/a>/)
+
+    // Scheduled 25 seconds ahead, saved with Ctrl+S from the keyboard.
+    await tab(page, t.tabs.settings).click()
+    await page.getByLabel(t.status).click()
+    await page.getByRole("option", { name: t.statuses.scheduled }).click()
+    const at = new Date(Date.now() + 25_000)
+    await page.getByLabel(t.scheduleDate).fill(localInput(at))
+    await page.keyboard.press(`${mod}+s`)
+    await page.getByRole("heading", { level: 1, name: t.editTitle }).waitFor()
+    await page.getByText(t.saved, { exact: true }).waitFor()
+    const slug = `pi-mainnet-story-${counter}`
+    await page.waitForURL(`${server.url}/blog/${slug}/edit`)
+    const saved = await storedPost(slug)
+    expect(saved).toMatchObject({ status: "scheduled", publishedAt: null })
+    for (const fragment of ["<h2", "<strong>strong</strong>", "<ul>", "<blockquote", "text-align:center", "<br", 'href="https://minepi.com/docs"', "pasted as text"]) {
+      expect(saved!.content).toContain(fragment)
+    }
+    expect(saved!.content).not.toMatch(/<h1|bold paste|onerror|<img/)
+
+    // The list shows when it will go out; the job then publishes it without anyone touching it.
+    await page.getByRole("button", { name: t.cancel }).click()
+    await page.getByRole("heading", { level: 1, name: t.title }).waitFor()
+    const row = page.getByRole("row").filter({ hasText: title })
+    await row.getByText(/^Scheduled for /).waitFor()
+    await row.getByText("Mainnet News").waitFor()
+    await row.getByText("What mainnet means for pioneers").waitFor()
+    await expect.poll(async () => (await storedPost(slug))?.status, { timeout: 60_000, interval: 1000 }).toBe("published")
+    const published = await storedPost(slug)
+    expect(Math.abs(new Date(published!.publishedAt!).getTime() - at.getTime())).toBeLessThan(1000)
+    await page.reload()
+    await page.getByRole("row").filter({ hasText: title }).getByText("published", { exact: true }).waitFor()
+
+    // Opened and saved without changes, the stored HTML is the same.
+    await page.getByRole("row").filter({ hasText: title }).getByRole("button", { name: t.edit }).click()
+    await page.getByRole("heading", { level: 1, name: t.editTitle }).waitFor()
+    await body(page).getByText("Section one").waitFor()
+    await page.getByRole("button", { name: t.save, exact: true }).click()
+    await page.getByText(t.saved, { exact: true }).waitFor()
+    const again = await storedPost(slug)
+    expect(again!.version).toBe(published!.version + 1)
+    expect(again!.content).toBe(published!.content)
+
+    // Leaving with unsaved changes asks first.
+    await page.getByLabel(t.postTitle).fill(`${title} (edited)`)
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click()
+    await page.getByRole("alertdialog", { name: t.leaveTitle }).waitFor()
+    await page.getByRole("button", { name: t.stay }).click()
+    await expect(page.getByLabel(t.postTitle).inputValue()).resolves.toBe(`${title} (edited)`)
+    await page.getByRole("button", { name: t.cancel }).click()
+    await page.getByRole("button", { name: t.leave }).click()
+    await page.getByRole("heading", { level: 1, name: t.title }).waitFor()
+    expect((await storedPost(slug))!.version).toBe(again!.version)
+
+    // Delete after the spec's question.
+    await page.getByRole("row").filter({ hasText: title }).getByRole("button", { name: t.delete }).click()
+    await page.getByRole("alertdialog").getByText(t.confirmDelete).waitFor()
+    await page.getByRole("alertdialog").getByRole("button", { name: t.delete }).click()
+    await page.getByText(t.empty).waitFor()
+    expect(await storedPost(slug)).toBeUndefined()
+    expect(errors).toEqual([])
+    await context.close()
+  }, 180_000)
+})
