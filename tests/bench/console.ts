@@ -44,6 +44,19 @@ export const measureConsole = async () => {
     })
     await server.sql(addAdmin("bench@example.com", "super_admin"))
     const shellFiles = await loaded((page) => signInThroughScreen(page, server, "bench@example.com"))
+    await server.sql(addAdmin("writer@example.com", "admin"))
+    let listFiles = new Set<string>()
+    const editorFiles = await loaded(async (page) => {
+      await signInThroughScreen(page, server, "writer@example.com", "Admin")
+      await page.goto(`${server.url}/blog`)
+      await page.getByRole("button", { name: "Add New Post" }).waitFor()
+      await page.waitForLoadState("networkidle")
+      const before = await page.evaluate(() => performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname.slice(1)))
+      listFiles = new Set(before.filter((path) => path.startsWith("assets/")))
+      await page.getByRole("button", { name: "Add New Post" }).click()
+      await page.locator(".bn-editor").waitFor()
+    })
+    const editorOnly = new Set([...editorFiles].filter((file) => !listFiles.has(file)))
     const js = (files: Set<string>) => [...files].filter((file) => file.endsWith(".js"))
     const css = (files: Set<string>) => [...files].filter((file) => file.endsWith(".css"))
 
@@ -61,7 +74,9 @@ export const measureConsole = async () => {
     console.log("\nConsole in headless Chromium on localhost")
     console.table({
       "/login": { "JS gzip kB": gzipKb(js(loginFiles)), "CSS gzip kB": gzipKb(css(loginFiles)), files: loginFiles.size },
-      "shell (after sign-in)": { "JS gzip kB": gzipKb(js(shellFiles)), "CSS gzip kB": gzipKb(css(shellFiles)), files: shellFiles.size }
+      "shell (after sign-in)": { "JS gzip kB": gzipKb(js(shellFiles)), "CSS gzip kB": gzipKb(css(shellFiles)), files: shellFiles.size },
+      "/blog list (after sign-in)": { "JS gzip kB": gzipKb(js(listFiles)), "CSS gzip kB": gzipKb(css(listFiles)), files: listFiles.size },
+      "editor, loaded on Add New Post": { "JS gzip kB": gzipKb(js(editorOnly)), "CSS gzip kB": gzipKb(css(editorOnly)), files: editorOnly.size }
     })
     console.log(
       `navigation → sign-in form usable: p50 ${percentile(timings, 50)} ms, p95 ${percentile(timings, 95)} ms (${timings.length} runs, fresh context each)`
