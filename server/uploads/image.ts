@@ -51,7 +51,8 @@ const kindOf = (bytes: Uint8Array): ImageKind | "svg" | undefined => {
   return undefined
 }
 
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+/** The parts, one after another, in one array. */
+export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
   let offset = 0
   for (const part of parts) {

@@ -1,41 +1,28 @@
 import AxeBuilder from "@axe-core/playwright"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
+import { beforeAll, describe, expect, it } from "vitest"
 import { addressMessages } from "../../contract/addresses.ts"
 import { addressModalErrors } from "../../machines/address-modal.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { directories } from "../../src/features/addresses/directories.ts"
 import { addressTexts as t } from "../../src/features/addresses/texts.ts"
-import { launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
-import { engines, type TestDatabase } from "../support/database.ts"
+import { chromiumWithServer, newPage, signInThroughScreen } from "../support/browser.ts"
 import { call } from "../support/http.ts"
-import { startTestServer, type TestServer } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
 
-let database: TestDatabase
-let server: TestServer
-let browser: Browser
+const product = chromiumWithServer()
 let apiToken: string
 let counter = 0
 
 beforeAll(async () => {
-  requireBuiltConsole()
-  database = await engines[0]!.fresh()
-  server = await startTestServer(database)
-  browser = await launchChromium()
-  apiToken = await signedInAs(server, "admin")
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await database?.drop()
+  apiToken = await signedInAs(product.server, "admin")
 })
 
 const signedInPage = async () => {
   const email = `addr-staff-${++counter}@example.com`
-  await server.sql(addAdmin(email, "admin"))
-  const opened = await newPage(browser)
-  await signInThroughScreen(opened.page, server, email, "Admin")
+  await product.server.sql(addAdmin(email, "admin"))
+  const opened = await newPage(product.browser)
+  await signInThroughScreen(opened.page, product.server, email, "Admin")
   return opened
 }
 
@@ -95,9 +82,9 @@ describe.each(Object.values(directories))("$title in Chromium", (spec) => {
     const prefix = `${spec.kind}-kbd-${counter}`
     for (const n of [1, 2, 3]) {
       const body = spec.kind === "generated" ? { identifier: `${prefix}-${n}`, Name: `Key ${n}` } : { identifier: `${prefix}-${n}`, name: `Key ${n}` }
-      expect((await call(server.url, "POST", `/api/admin/addresses/${spec.kind}`, { token: apiToken, body })).status).toBe(200)
+      expect((await call(product.server.url, "POST", `/api/admin/addresses/${spec.kind}`, { token: apiToken, body })).status).toBe(200)
     }
-    await page.goto(`${server.url}${spec.path}?search=${prefix}`)
+    await page.goto(`${product.server.url}${spec.path}?search=${prefix}`)
     await rowOf(page, spec.title, `${prefix}-3`).waitFor()
 
     // j/k and arrows move between rows (newest first: 3, 2, 1).
@@ -148,8 +135,8 @@ describe("address screens", () => {
   it("finds an address in any directory from the palette and jumps to its row", async () => {
     const { page, context } = await signedInPage()
     const identifier = `jump-target-${counter}`
-    expect((await call(server.url, "POST", "/api/admin/addresses/cex", { token: apiToken, body: { identifier, name: "Far away" } })).status).toBe(200)
-    await page.goto(`${server.url}/generated-addresses`)
+    expect((await call(product.server.url, "POST", "/api/admin/addresses/cex", { token: apiToken, body: { identifier, name: "Far away" } })).status).toBe(200)
+    await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("heading", { level: 1, name: "Generated Addresses" }).waitFor()
     await page.keyboard.press("Control+k")
     await page.keyboard.type("Find address")
@@ -165,9 +152,9 @@ describe("address screens", () => {
   it("shows a duplicate identifier and a stale version in the modal, and keeps search and page in the URL", async () => {
     const { page, context } = await signedInPage()
     const identifier = `dup-${counter}`
-    const created = await call(server.url, "POST", "/api/admin/addresses/generated", { token: apiToken, body: { identifier, Name: "Original" } })
+    const created = await call(product.server.url, "POST", "/api/admin/addresses/generated", { token: apiToken, body: { identifier, Name: "Original" } })
     const id = (created.body.data as { address: { _id: string } }).address._id
-    await page.goto(`${server.url}/generated-addresses?search=${identifier}`)
+    await page.goto(`${product.server.url}/generated-addresses?search=${identifier}`)
     await rowOf(page, "Generated Addresses", identifier).waitFor()
 
     await page.getByRole("button", { name: t.add }).click()
@@ -179,7 +166,7 @@ describe("address screens", () => {
 
     await rowOf(page, "Generated Addresses", identifier).getByRole("button", { name: t.edit }).click()
     // Someone else saves first.
-    expect((await call(server.url, "PUT", `/api/admin/addresses/generated/${id}`, { token: apiToken, body: { identifier, Name: "Theirs", version: 1 } })).status).toBe(200)
+    expect((await call(product.server.url, "PUT", `/api/admin/addresses/generated/${id}`, { token: apiToken, body: { identifier, Name: "Theirs", version: 1 } })).status).toBe(200)
     await dialog(page).getByLabel(nameLabel, { exact: false }).first().fill("Mine")
     await dialog(page).getByRole("button", { name: t.save }).click()
     const alert = dialog(page).getByRole("alert")
@@ -199,9 +186,9 @@ describe("address screens", () => {
     const { page, context } = await signedInPage()
     const prefix = `pg-${counter}`
     for (let n = 0; n < 23; n++) {
-      await call(server.url, "POST", "/api/admin/addresses/core-team", { token: apiToken, body: { identifier: `${prefix}-${n}`, name: `P ${n}` } })
+      await call(product.server.url, "POST", "/api/admin/addresses/core-team", { token: apiToken, body: { identifier: `${prefix}-${n}`, name: `P ${n}` } })
     }
-    await page.goto(`${server.url}/core-team-addresses?search=${prefix}`)
+    await page.goto(`${product.server.url}/core-team-addresses?search=${prefix}`)
     await page.getByText(t.page(1, 2)).waitFor()
     await page.getByRole("button", { name: t.next }).click()
     await page.getByText(t.page(2, 2)).waitFor()
@@ -224,7 +211,7 @@ describe("address screens", () => {
 
   it("has no serious or critical axe violations on a directory and its modal", async () => {
     const { page, context } = await signedInPage()
-    await page.goto(`${server.url}/generated-addresses`)
+    await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("heading", { level: 1, name: "Generated Addresses" }).waitFor()
     const serious = async () =>
       (await new AxeBuilder({ page }).analyze()).violations

@@ -1,53 +1,32 @@
-import AxeBuilder from "@axe-core/playwright"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
 import { blogMessages } from "../../contract/blog-rules.ts"
 import { uploadMessages } from "../../contract/upload-rules.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { blogTexts as t } from "../../src/features/blog/texts.ts"
-import { launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
-import { engines, type TestDatabase } from "../support/database.ts"
-import { call } from "../support/http.ts"
+import { chromiumWithServer, newPage, signInThroughScreen } from "../support/browser.ts"
 import * as images from "../support/images.ts"
-import { startTestServer, type TestServer } from "../support/server.ts"
-import { signedInAs } from "../support/session.ts"
 
-let database: TestDatabase
-let server: TestServer
-let browser: Browser
-let apiToken: string
+const product = chromiumWithServer()
 let counter = 0
 const files = mkdtempSync(join(tmpdir(), "blog-e2e-"))
 
-beforeAll(async () => {
-  requireBuiltConsole()
-  database = await engines[0]!.fresh()
-  server = await startTestServer(database)
-  browser = await launchChromium()
-  apiToken = await signedInAs(server, "admin")
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await database?.drop()
-})
-
 const signedInPage = async () => {
   const email = `blog-staff-${++counter}@example.com`
-  await server.sql(addAdmin(email, "admin"))
-  const opened = await newPage(browser)
-  await opened.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url })
-  await signInThroughScreen(opened.page, server, email, "Admin")
+  await product.server.sql(addAdmin(email, "admin"))
+  const opened = await newPage(product.browser)
+  await opened.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: product.server.url })
+  await signInThroughScreen(opened.page, product.server, email, "Admin")
   return opened
 }
 
 const storedPost = async (slug: string) =>
-  (await server.sql(Effect.flatMap(SqlClient, (sql) =>
+  (await product.server.sql(Effect.flatMap(SqlClient, (sql) =>
     sql<{ content: string; status: string; publishedAt: string | null; version: number }>`
       SELECT content, status, published_at, version FROM blog_posts WHERE slug = ${slug}`)))[0]
 
@@ -165,7 +144,7 @@ describe("blog in Chromium", () => {
     await preview.waitFor()
     await expect(preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(1024)
     const url = await page.getByLabel(t.image.label, { exact: true }).inputValue()
-    expect(url).toMatch(new RegExp(`^${server.url}/uploads/blog/[0-9a-f]{32}\\.png$`))
+    expect(url).toMatch(new RegExp(`^${product.server.url}/uploads/blog/[0-9a-f]{32}\\.png$`))
     await page.getByText(`${url.slice(0, 50)}…`, { exact: true }).waitFor()
     await page.getByRole("button", { name: t.image.copy }).click()
     await page.getByRole("button", { name: t.image.copied }).waitFor()
@@ -210,7 +189,7 @@ describe("blog in Chromium", () => {
     await page.getByRole("heading", { level: 1, name: t.editTitle }).waitFor()
     await page.getByText(t.saved, { exact: true }).waitFor()
     const slug = `pi-mainnet-story-${counter}`
-    await page.waitForURL(`${server.url}/blog/${slug}/edit`)
+    await page.waitForURL(`${product.server.url}/blog/${slug}/edit`)
     const saved = await storedPost(slug)
     expect(saved).toMatchObject({ status: "scheduled", publishedAt: null })
     for (const fragment of ["<h2", "<strong>strong</strong>", "<ul>", "<blockquote", "text-align:center", "<br", 'href="https://minepi.com/docs"', "pasted as text"]) {

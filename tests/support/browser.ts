@@ -2,7 +2,9 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { consoleDir } from "../../server/platform/console.ts"
-import { latestCode, type TestServer } from "./server.ts"
+import { afterAll, beforeAll } from "vitest"
+import { engines, type TestDatabase } from "./database.ts"
+import { latestCode, startTestServer, type TestServer } from "./server.ts"
 
 /** Debian's Chromium, headless, with the flags this machine needs; never a downloaded browser. */
 export const launchChromium = (): Promise<Browser> =>
@@ -44,4 +46,21 @@ export const signInThroughScreen = async (page: Page, server: TestServer, email:
   await page.getByPlaceholder("Enter 6-digit code").fill(latestCode(server, email))
   await page.getByRole("button", { name: "Verify & Login" }).click()
   await page.getByText("Welcome back").waitFor()
+}
+
+/** One test file's product in Chromium: a fresh database, a server on it, and the browser; all closed after. */
+export const chromiumWithServer = () => {
+  const state = {} as { database: TestDatabase; server: TestServer; browser: Browser }
+  beforeAll(async () => {
+    requireBuiltConsole()
+    state.database = await engines[0]!.fresh()
+    state.server = await startTestServer(state.database)
+    state.browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await state.browser?.close()
+    await state.server?.stop()
+    await state.database?.drop()
+  })
+  return state
 }

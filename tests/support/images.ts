@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import { crc32, deflateSync } from "node:zlib"
+import { concat } from "../../server/uploads/image.ts"
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/images/${name}`, import.meta.url)))
 
@@ -18,15 +19,7 @@ export const smallGif = () =>
 
 export const bytesOf = (text: string) => new TextEncoder().encode(text)
 
-export const join = (...parts: ReadonlyArray<Uint8Array>) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+export const join = (...parts: ReadonlyArray<Uint8Array>) => concat(parts)
 
 const be32 = (n: number) => Uint8Array.from([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255])
 const le32 = (n: number) => Uint8Array.from([n & 255, (n >>> 8) & 255, (n >>> 16) & 255, (n >>> 24) & 255])

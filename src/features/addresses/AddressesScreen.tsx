@@ -1,5 +1,5 @@
-import { MagnifyingGlassIcon, PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
-import { Box, Button, Callout, Flex, Spinner, Table, Text, TextField } from "@radix-ui/themes"
+import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
+import { Button, Callout, Flex, Spinner, Table, Text } from "@radix-ui/themes"
 import { useActorRef, useSelector } from "@xstate/react"
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react"
 import { useLocation, useSearch } from "wouter"
@@ -12,6 +12,7 @@ import { deleteAddress, listAddresses, saveAddress } from "../../api/addresses.t
 import { AuthContext } from "../../app/auth.tsx"
 import { type Command, useRegisterCommands } from "../../app/commands.tsx"
 import { Screen } from "../../ui/Screen.tsx"
+import { SearchField } from "../../ui/SearchField.tsx"
 import { cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
 import { AddressModal } from "./AddressModal.tsx"
 import { FindAddressDialog } from "./FindAddressDialog.tsx"
@@ -171,18 +172,7 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
   return (
     <Screen title={spec.title}>
       <Flex gap="3" mb="3" wrap="wrap" align="center">
-        <Box flexGrow="1" maxWidth="420px">
-          <TextField.Root
-            type="search"
-            aria-label={t.searchLabel}
-            placeholder={t.searchPlaceholder}
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-          >
-            <TextField.Slot><MagnifyingGlassIcon /></TextField.Slot>
-            {loading && page !== null && <TextField.Slot><Spinner size="1" /></TextField.Slot>}
-          </TextField.Root>
-        </Box>
+        <SearchField label={t.searchLabel} placeholder={t.searchPlaceholder} value={searchText} onChange={setSearchText} busy={loading && page !== null} />
         <Button onClick={() => modal.send({ type: "OPEN_ADD", required: requiredFields(spec) })}>
           <PlusIcon /> {t.add}
         </Button>

@@ -1,5 +1,5 @@
-import { MagnifyingGlassIcon, PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
-import { AlertDialog, Badge, Box, Button, Callout, Flex, Select, Spinner, Table, Text, TextField } from "@radix-ui/themes"
+import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
+import { AlertDialog, Badge, Button, Callout, Flex, Select, Spinner, Table, Text } from "@radix-ui/themes"
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { useLocation, useSearch } from "wouter"
 import type { BlogCategory, BlogPost, PostStatus } from "../../../contract/blog.ts"
@@ -8,6 +8,7 @@ import { deletePost, listCategories, listPosts } from "../../api/blog.ts"
 import { AuthContext } from "../../app/auth.tsx"
 import { type Command, useRegisterCommands } from "../../app/commands.tsx"
 import { Screen } from "../../ui/Screen.tsx"
+import { SearchField } from "../../ui/SearchField.tsx"
 import { blogTexts as t } from "./texts.ts"
 
 const SEARCH_DELAY_MS = 250
@@ -142,18 +143,7 @@ export const BlogScreen = () => {
   return (
     <Screen title={t.title}>
       <Flex gap="3" mb="3" wrap="wrap" align="center">
-        <Box flexGrow="1" maxWidth="420px">
-          <TextField.Root
-            type="search"
-            aria-label={t.searchLabel}
-            placeholder={t.searchPlaceholder}
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-          >
-            <TextField.Slot><MagnifyingGlassIcon /></TextField.Slot>
-            {loading && load.posts !== null && <TextField.Slot><Spinner size="1" /></TextField.Slot>}
-          </TextField.Root>
-        </Box>
+        <SearchField label={t.searchLabel} placeholder={t.searchPlaceholder} value={searchText} onChange={setSearchText} busy={loading && load.posts !== null} />
         <Select.Root value={status ?? "all"} onValueChange={(value) => navigate(urlFor({ status: isStatus(value) ? value : undefined }))}>
           <Select.Trigger aria-label={t.statusFilter} />
           <Select.Content>
