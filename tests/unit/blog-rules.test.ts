@@ -97,4 +97,25 @@ describe("post body sanitizer", () => {
   it("removes styles other than text alignment", () => {
     expect(sanitizePostHtml('<p style="color:red;text-align:right">x</p>')).toBe('<p style="text-align:right">x</p>')
   })
+
+  it("round-trips: stored HTML of any editor shape, saved again unchanged, is the same", () => {
+    const text = fc.stringMatching(/^[A-Za-z0-9 .,!?'&<>"]{1,12}$/)
+    const inline = fc.oneof(
+      text.map((t) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")),
+      text.map((t) => `<strong>${encodeURIComponent(t)}</strong>`),
+      text.map((t) => `<em>${encodeURIComponent(t)}</em>`),
+      text.map((t) => `<code>${encodeURIComponent(t)}</code>`),
+      fc.tuple(fc.webUrl({ validSchemes: ["https"] }), text).map(([url, t]) => `<a href="${encodeURI(url)}" target="_blank" rel="noopener noreferrer nofollow">${encodeURIComponent(t)}</a>`),
+      fc.constant("<br />")
+    )
+    const align = fc.constantFrom("", ' style="text-align:center"', ' style="text-align:right"')
+    const block = fc.tuple(fc.constantFrom("p", "h1", "h2", "h3", "blockquote"), align, fc.array(inline, { minLength: 1, maxLength: 4 }))
+      .map(([tag, style, parts]) => `<${tag}${style}>${parts.join("")}</${tag}>`)
+    const list = fc.tuple(fc.constantFrom("ul", "ol"), fc.array(fc.array(inline, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }))
+      .map(([tag, items]) => `<${tag}>${items.map((parts) => `<li><p>${parts.join("")}</p></li>`).join("")}</${tag}>`)
+    fc.assert(fc.property(fc.array(fc.oneof(block, list), { minLength: 1, maxLength: 6 }), (blocks) => {
+      const stored = sanitizePostHtml(blocks.join(""))
+      expect(sanitizePostHtml(stored)).toBe(stored)
+    }), { numRuns: 300 })
+  })
 })
