@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import type { BlogPostInput } from "../../contract/blog.ts"
-import { blogMessages } from "../../contract/blog-rules.ts"
+import { blogMessages, textOf } from "../../contract/blog-rules.ts"
 import { BadRequest, Conflict, NotFound } from "../../contract/common.ts"
 import { findSession } from "../auth/sessions.ts"
 import { requireEditor } from "../auth/roles.ts"
@@ -27,7 +27,7 @@ const editor = requireEditor(blogMessages.readOnly)
 /** The spec's checks, in its words, before anything is written. */
 const checkInput = (input: BlogPostInput) => {
   if (input.title.trim() === "") return Effect.fail(new BadRequest({ error: blogMessages.titleRequired }))
-  if (input.content.replace(/<[^>]*>/g, "").trim() === "") return Effect.fail(new BadRequest({ error: blogMessages.contentRequired }))
+  if (textOf(input.content).trim() === "") return Effect.fail(new BadRequest({ error: blogMessages.contentRequired }))
   if (input.status === "scheduled" && input.scheduledAt == null) return Effect.fail(new BadRequest({ error: blogMessages.scheduleRequired }))
   return Effect.void
 }
