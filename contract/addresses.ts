@@ -1,7 +1,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./auth.ts"
-import { BadRequest, Conflict, Forbidden, Id, NotFound, Ok, Pagination, RequiredText, Timestamp, Url, Version } from "./common.ts"
+import { BadRequest, Conflict, Forbidden, Id, listQueryFields, NotFound, Ok, RequiredText, SearchText, SortOrder, Timestamp, Url, Version } from "./common.ts"
+import { CsvExport, pageOf } from "./lists.ts"
 
 /** The three curated directories, named as in their paths. */
 export const AddressKinds = ["generated", "cex", "core-team"] as const
@@ -52,21 +53,11 @@ export type AnyAddress = GeneratedAddress | CexAddress | CoreTeamAddress
 export const AddressSort = Schema.Literals(["createdAt", "identifier", "name", "category", "rank"])
 export type AddressSort = typeof AddressSort.Type
 
-const PageNumber = Schema.NumberFromString.check(Schema.isInt({ message: "must be a whole number" }), Schema.isGreaterThanOrEqualTo(1, { message: "must be at least 1" }))
-const PageSize = Schema.NumberFromString.check(
-  Schema.isInt({ message: "must be a whole number" }),
-  Schema.isBetween({ minimum: 1, maximum: 100 }, { message: "must be between 1 and 100" })
-)
-
 export const AddressListQuery = {
-  search: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200, { message: "must be at most 200 characters" }))),
+  ...listQueryFields,
   sort: Schema.optionalKey(AddressSort),
-  order: Schema.optionalKey(Schema.Literals(["asc", "desc"])),
-  page: Schema.optionalKey(PageNumber),
-  limit: Schema.optionalKey(PageSize)
+  order: Schema.optionalKey(SortOrder)
 }
-
-export const DEFAULT_PAGE_SIZE = 20
 
 export const addressMessages = {
   stale: "This address was changed by someone else. Reload and try again.",
@@ -75,11 +66,6 @@ export const addressMessages = {
   readOnly: "Moderators can view addresses but not change them."
 } as const
 
-const listOf = <A extends Schema.Top>(address: A) =>
-  Schema.Struct({
-    success: Schema.Literal(true),
-    data: Schema.Struct({ addresses: Schema.Array(address), pagination: Pagination })
-  })
 
 const oneOf = <A extends Schema.Top>(address: A) =>
   Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ address }) })
@@ -96,7 +82,7 @@ const directory = <Name extends string, Path extends `/api/admin/addresses/${Add
 ) =>
   HttpApiGroup.make(name)
     .add(
-      HttpApiEndpoint.get("list", path, { query: AddressListQuery, success: listOf(address) }),
+      HttpApiEndpoint.get("list", path, { query: AddressListQuery, success: [pageOf("addresses", address), CsvExport] }),
       HttpApiEndpoint.post("create", path, {
         payload: input,
         success: oneOf(address),
@@ -147,7 +133,7 @@ export type AddressHit = typeof AddressHit.Type
 export class AddressSearchApi extends HttpApiGroup.make("addressSearch")
   .add(
     HttpApiEndpoint.get("find", "/api/admin/addresses/search", {
-      query: { q: Schema.String.check(Schema.isMaxLength(200, { message: "must be at most 200 characters" })) },
+      query: { q: SearchText },
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ hits: Schema.Array(AddressHit) }) })
     })
   )

@@ -2,19 +2,29 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./auth.ts"
 import { BlogCategory, BlogPost, BlogPostInput, PostStatus, TagList } from "./blog.ts"
-import { BadRequest, Conflict, Forbidden, Id, NotFound, Ok, RequiredText, Version } from "./common.ts"
+import { BadRequest, Conflict, Forbidden, Id, listQueryFields, NotFound, Ok, Pagination, RequiredText, Unauthorized, Version } from "./common.ts"
+import { CsvExport } from "./lists.ts"
 
 const onePost = Schema.Struct({ success: Schema.Literal(true), post: BlogPost })
 
-/** Reading posts: with a valid admin token every status, without one only published posts. */
+/** The spec names the list's field `posts` at the top; the page sits beside it. */
+export const PostPage = Schema.Struct({ success: Schema.Literal(true), posts: Schema.Array(BlogPost), pagination: Pagination })
+
+/**
+ * Reading posts: with a valid admin token every status, without one only published posts.
+ * The CSV export is for staff only.
+ */
 export class BlogPublicApi extends HttpApiGroup.make("blog")
   .add(
     HttpApiEndpoint.get("posts", "/api/blog/posts", {
-      query: {
-        status: Schema.optionalKey(PostStatus),
-        search: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200, { message: "must be at most 200 characters" })))
-      },
-      success: Schema.Struct({ success: Schema.Literal(true), posts: Schema.Array(BlogPost) })
+      query: { ...listQueryFields, status: Schema.optionalKey(PostStatus) },
+      success: [PostPage, CsvExport],
+      error: Unauthorized
+    }),
+    HttpApiEndpoint.get("post", "/api/blog/posts/:slug", {
+      params: { slug: Schema.String },
+      success: onePost,
+      error: NotFound
     }),
     HttpApiEndpoint.get("categories", "/api/blog/categories", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Array(BlogCategory) })

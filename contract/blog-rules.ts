@@ -10,7 +10,8 @@ export const blogMessages = {
   scheduleRequired: "Choose the date and time to publish a scheduled post",
   stale: "This post was changed by someone else. Reload and try again.",
   notFound: "This post no longer exists. Reload the list.",
-  readOnly: "Moderators can read posts but not change them."
+  readOnly: "Moderators can read posts but not change them.",
+  exportNeedsSignIn: "Sign in to export posts.",
 } as const
 
 export const WORDS_PER_MINUTE = 200

@@ -62,6 +62,17 @@ export class ServerFailure extends Schema.TaggedError<ServerFailure>()("ServerFa
   httpApiStatus: 500
 }) {}
 
+/** Every failure the API answers with; a client reads each one's HTTP status from its class. */
+export const failureClasses = [
+  BadRequest, Unauthorized, Forbidden, NotFound, Conflict, PayloadTooLarge, UnsupportedMediaType, TooManyRequests,
+  MailUnavailable, ServerFailure
+] as const
+
+/** The HTTP status of a failure, by its `_tag`, as its class declares it. */
+export const statusOfFailure: Readonly<Record<string, number | undefined>> = Object.fromEntries(
+  failureClasses.map((failure) => [failure.ast.annotations?.identifier, failure.ast.annotations?.httpApiStatus])
+)
+
 /** The failures any endpoint may answer with, whatever it does. */
 export const CommonErrors = [BadRequest, ServerFailure] as const
 
@@ -121,3 +132,40 @@ export const Pagination = Schema.Struct({
   pages: Schema.Int
 })
 export type Pagination = typeof Pagination.Type
+
+// ---------------------------------------------------------------------------
+// Lists: every list is paged the same way and can be exported as CSV (docs/api.md)
+// ---------------------------------------------------------------------------
+
+/** `?page=`: 1-based. */
+export const PageNumber = Schema.NumberFromString.check(
+  Schema.isInt({ message: "must be a whole number" }),
+  Schema.isGreaterThanOrEqualTo(1, { message: "must be at least 1" })
+)
+
+export const MAX_PAGE_SIZE = 100
+
+/** `?limit=`: rows per page. */
+export const PageSize = Schema.NumberFromString.check(
+  Schema.isInt({ message: "must be a whole number" }),
+  Schema.isBetween({ minimum: 1, maximum: MAX_PAGE_SIZE }, { message: `must be between 1 and ${MAX_PAGE_SIZE}` })
+)
+
+export const DEFAULT_PAGE_SIZE = 20
+
+/** A list's search text. */
+export const SearchText = Schema.String.check(Schema.isMaxLength(200, { message: "must be at most 200 characters" }))
+
+export const SortOrder = Schema.Literals(["asc", "desc"])
+export type SortOrder = typeof SortOrder.Type
+
+/** `?format=csv` asks a list for every matching row as CSV instead of one page as JSON. */
+export const ListFormat = Schema.Literals(["json", "csv"])
+
+/** The query every list endpoint takes, before its own filters. */
+export const listQueryFields = {
+  search: Schema.optionalKey(SearchText),
+  page: Schema.optionalKey(PageNumber),
+  limit: Schema.optionalKey(PageSize),
+  format: Schema.optionalKey(ListFormat)
+}

@@ -8,8 +8,10 @@ import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { type AddressColumns, type AddressRow, kinds } from "./kinds.ts"
+import { csvResponse, wantsCsv } from "../platform/lists.ts"
 import {
   deleteAddress,
+  exportAddresses,
   findAddress,
   identifierTaken,
   insertAddress,
@@ -39,21 +41,28 @@ const missedWrite = (kind: AddressKind, id: string) =>
       : Effect.fail(new Conflict({ error: addressMessages.stale })))
 
 /** The four handlers of one directory; `fromRow` and `toColumns` are its field mapping. */
-const directory = <A, I>(kind: AddressKind, fromRow: (row: AddressRow) => A, toColumns: (input: I) => AddressColumns) => ({
-  list: ({ query }: { readonly query: ListQuery }) =>
-    listAddresses(kind, query).pipe(
-      // The rows are typed by `fromRow`; re-checking each field of every row against the schema
-      // on the way out doubled the cost of a page, so the list is written as JSON directly.
-      Effect.map(({ rows, pagination }) =>
-        HttpServerResponse.jsonUnsafe(
-          { success: true, data: { addresses: rows.map(fromRow), pagination } } satisfies {
-            readonly success: true
-            readonly data: { readonly addresses: ReadonlyArray<A>; readonly pagination: Pagination }
-          }
-        )
-      ),
-      Effect.orDie
-    ),
+const directory = <A, I>(
+  kind: AddressKind,
+  fromRow: (row: AddressRow) => A,
+  toColumns: (input: I) => AddressColumns,
+  exportFields: ReadonlyArray<keyof A & string>
+) => {
+  // The rows are typed by `fromRow`; re-checking each field of every row against the schema
+  // on the way out doubled the cost of a page, so the list is written as JSON directly.
+  const page = (query: ListQuery) =>
+    Effect.map(listAddresses(kind, query), ({ rows, pagination }) =>
+      HttpServerResponse.jsonUnsafe(
+        { success: true, data: { addresses: rows.map(fromRow), pagination } } satisfies {
+          readonly success: true
+          readonly data: { readonly addresses: ReadonlyArray<A>; readonly pagination: Pagination }
+        }
+      ))
+  return {
+  list: ({ query }: { readonly query: ListQuery & { readonly format?: "json" | "csv" } }) =>
+    Effect.flatMap(wantsCsv(query.format), (csv) =>
+      csv
+        ? csvResponse({ name: `${kind}-addresses`, fields: exportFields, record: fromRow, rows: exportAddresses(kind, query) })
+        : page(query)).pipe(Effect.orDie),
   create: ({ payload }: { readonly payload: I }) =>
     Effect.gen(function*() {
       yield* requireEditor
@@ -84,11 +93,12 @@ const directory = <A, I>(kind: AddressKind, fromRow: (row: AddressRow) => A, toC
       yield* logChange("delete", kind, row, row)
       return { success: true as const }
     }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))
-})
+  }
+}
 
-const generated = directory("generated", kinds.generated.fromRow, kinds.generated.toColumns)
-const cex = directory("cex", kinds.cex.fromRow, kinds.cex.toColumns)
-const coreTeam = directory("core-team", kinds["core-team"].fromRow, kinds["core-team"].toColumns)
+const generated = directory("generated", kinds.generated.fromRow, kinds.generated.toColumns, kinds.generated.exportFields)
+const cex = directory("cex", kinds.cex.fromRow, kinds.cex.toColumns, kinds.cex.exportFields)
+const coreTeam = directory("core-team", kinds["core-team"].fromRow, kinds["core-team"].toColumns, kinds["core-team"].exportFields)
 
 export const GeneratedAddressHandlers = HttpApiBuilder.group(AdminApi, "generatedAddresses", (handlers) =>
   handlers.handle("list", generated.list).handle("create", generated.create).handle("update", generated.update).handle("remove", generated.remove))

@@ -29,9 +29,10 @@ const stored = (row: AddressRow) => ({
   version: row.version
 })
 
-/** How each directory's fields map onto the shared table. */
+/** How each directory's fields map onto the shared table, and the columns of its CSV export. */
 export const kinds = {
   generated: {
+    exportFields: ["_id", "identifier", "Name", "Category", "Rank", "Website", "Logo", "Description", "createdAt", "updatedAt"],
     fromRow: (row: AddressRow): GeneratedAddress => ({
       ...stored(row),
       identifier: row.identifier,
@@ -61,6 +62,7 @@ export const kinds = {
     })
   },
   cex: {
+    exportFields: ["_id", "identifier", "name", "category", "buy", "website", "logo", "description", "createdAt", "updatedAt"],
     fromRow: (row: AddressRow): CexAddress => ({
       ...stored(row),
       identifier: row.identifier,
@@ -90,6 +92,7 @@ export const kinds = {
     })
   },
   "core-team": {
+    exportFields: ["_id", "identifier", "name", "role", "description", "createdAt", "updatedAt"],
     fromRow: (row: AddressRow): CoreTeamAddress => ({
       ...stored(row),
       identifier: row.identifier,

@@ -2,8 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import type { AddressHit, AddressKind, AddressSort } from "../../contract/addresses.ts"
-import { DEFAULT_PAGE_SIZE } from "../../contract/addresses.ts"
-import type { Pagination } from "../../contract/common.ts"
+import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
 import { containsPattern } from "../platform/search.ts"
 import type { AddressColumns, AddressRow } from "./kinds.ts"
 
@@ -27,16 +26,17 @@ const orderings: Record<AddressSort, string> = {
   rank: "rank"
 }
 
+const directionOf = (query: ListQuery) =>
+  (query.order ?? (query.sort === undefined || query.sort === "createdAt" ? "desc" : "asc")) === "asc" ? "ASC" : "DESC"
+
 /** One page of a directory, searched, sorted and counted by the database. */
 export const listAddresses = (kind: AddressKind, query: ListQuery) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE
-    const page = query.page ?? 1
+    const { page, limit, offset } = pageWindow(query)
     const search = query.search?.trim() ?? ""
-    const direction = (query.order ?? (query.sort === undefined || query.sort === "createdAt" ? "desc" : "asc")) === "asc" ? "ASC" : "DESC"
+    const direction = directionOf(query)
     const order = sql.unsafe(`${orderings[query.sort ?? "createdAt"]} ${direction}, id ${direction}`)
-    const offset = (page - 1) * limit
     if (search === "") {
       // One round trip: the page, each row carrying the directory's kept total. The columns
       // are named as the code wants them, so the rows skip the name transform.
@@ -53,12 +53,34 @@ export const listAddresses = (kind: AddressKind, query: ListQuery) =>
     return { rows, pagination: paginate(page, limit, counted[0]?.total ?? 0) }
   })
 
-const paginate = (page: number, limit: number, total: number): Pagination => ({
-  page,
-  limit,
-  total,
-  pages: Math.max(1, Math.ceil(total / limit))
-})
+/**
+ * Every address of a directory matching the list's search, in the list's order, batch by batch:
+ * each batch starts after the sort key and id of the last row of the one before.
+ */
+export const exportAddresses = (kind: AddressKind, query: ListQuery) => {
+  // The key travels as text and is cast back, so a timestamp keeps its microseconds.
+  type Keyed = AddressRow & { readonly sortKey: string }
+  const search = query.search?.trim() ?? ""
+  const sort = query.sort ?? "createdAt"
+  const sortKey = orderings[sort]
+  const keyType = sort === "createdAt" ? "timestamptz" : sort === "rank" ? "integer" : "text"
+  const direction = directionOf(query)
+  return keysetRows((after: Keyed | undefined) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+      const key = sql.unsafe(sortKey)
+      const matches = search === "" ? sql`true` : sql`search_text LIKE ${containsPattern(search)}`
+      const onward = after === undefined
+        ? sql`true`
+        : direction === "ASC"
+        ? sql`(${key}, id) > (CAST(${after.sortKey} AS ${sql.unsafe(keyType)}), ${after.id}::uuid)`
+        : sql`(${key}, id) < (CAST(${after.sortKey} AS ${sql.unsafe(keyType)}), ${after.id}::uuid)`
+      return yield* sql.withoutTransforms()<Keyed>`
+        SELECT ${sql.unsafe(columns)}, (${key})::text AS "sortKey" FROM addresses
+        WHERE kind = ${kind} AND ${matches} AND ${onward}
+        ORDER BY ${sql.unsafe(`${sortKey} ${direction}, id ${direction}`)} LIMIT ${EXPORT_BATCH}`
+    }))
+}
 
 const countAll = (kind: AddressKind) =>
   Effect.gen(function*() {

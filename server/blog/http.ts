@@ -3,14 +3,16 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import type { BlogPostInput } from "../../contract/blog.ts"
 import { blogMessages, textOf } from "../../contract/blog-rules.ts"
-import { BadRequest, Conflict, NotFound } from "../../contract/common.ts"
+import { BadRequest, Conflict, NotFound, Unauthorized } from "../../contract/common.ts"
 import { findSession } from "../auth/sessions.ts"
 import { requireEditor } from "../auth/roles.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
+import { csvResponse, wantsCsv } from "../platform/lists.ts"
 import {
   deletePost,
   ensureCategory,
+  exportPosts,
   findPostById,
   findPostBySlug,
   freeSlug,
@@ -19,6 +21,7 @@ import {
   listPosts,
   listTags,
   toColumns,
+  toPost,
   updatePost
 } from "./posts.ts"
 
@@ -37,15 +40,40 @@ const logChange = (action: string, id: string, from: string | null, to: string |
 
 const bearer = (header: string | undefined) => header?.match(/^Bearer\s+(\S+)$/i)?.[1]
 
+/** The caller's session when the call carries a valid admin token; readers have none. */
+const sessionOf = (authorization: string | undefined) => {
+  const token = bearer(authorization)
+  return token === undefined ? Effect.succeed(undefined) : findSession(token)
+}
+
+/** The CSV export's columns, named as the API names the fields. */
+const postExportFields = [
+  "_id", "slug", "title", "status", "excerpt", "categories", "tags", "publishedAt", "scheduledAt", "views",
+  "readingTime", "isSponsored", "isFeatured", "seoTitle", "seoDescription", "createdAt", "updatedAt"
+] as const
+
 export const BlogPublicHandlers = HttpApiBuilder.group(AdminApi, "blog", (handlers) =>
   handlers
     .handle("posts", ({ query, request }) =>
       Effect.gen(function*() {
-        const token = bearer(request.headers.authorization)
-        const session = token === undefined ? undefined : yield* findSession(token)
-        const posts = yield* listPosts({ onlyPublished: session === undefined, ...query })
-        return { success: true as const, posts }
-      }).pipe(Effect.orDie))
+        const session = yield* sessionOf(request.headers.authorization)
+        const options = { onlyPublished: session === undefined, ...query }
+        if (yield* wantsCsv(query.format)) {
+          if (session === undefined) return yield* new Unauthorized({ error: blogMessages.exportNeedsSignIn })
+          return yield* csvResponse({ name: "blog-posts", fields: postExportFields, record: toPost, rows: exportPosts(options) })
+        }
+        const { posts, pagination } = yield* listPosts(options)
+        return { success: true as const, posts, pagination }
+      }).pipe(Effect.catchTag("SqlError", Effect.die)))
+    .handle("post", ({ params, request }) =>
+      Effect.gen(function*() {
+        const session = yield* sessionOf(request.headers.authorization)
+        const row = yield* findPostBySlug(params.slug)
+        if (row === undefined || (session === undefined && row.status !== "published")) {
+          return yield* new NotFound({ error: blogMessages.notFound })
+        }
+        return { success: true as const, post: toPost(row) }
+      }).pipe(Effect.catchTag("SqlError", Effect.die)))
     .handle("categories", () =>
       listCategories.pipe(Effect.map((data) => ({ success: true as const, data })), Effect.orDie))
     .handle("tags", () => listTags.pipe(Effect.map((data) => ({ success: true as const, data })), Effect.orDie)))

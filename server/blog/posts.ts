@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import { cleanList, readingTime, slugify, uniqueSlug } from "../../contract/blog-rules.ts"
 import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
+import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
 import { containsPattern } from "../platform/search.ts"
 import { sanitizePostHtml } from "./sanitize.ts"
 
@@ -82,20 +83,57 @@ const columns = "id, slug, title, excerpt, content, featured_image, categories, 
   "seo_title, seo_description, seo_keywords, is_sponsored, is_featured, is_editors_choice, is_trending, is_research, " +
   "is_review, sponsor_info, views, reading_time, author, created_at, updated_at, version"
 
-/** Newest first; `onlyPublished` for readers without an admin token. */
-export const listPosts = (options: { readonly onlyPublished: boolean; readonly status?: PostStatus; readonly search?: string }) =>
+export interface PostQuery {
+  readonly onlyPublished: boolean
+  readonly status?: PostStatus | undefined
+  readonly search?: string | undefined
+  readonly page?: number | undefined
+  readonly limit?: number | undefined
+}
+
+/** The list's order: newest first by the date a reader sees. */
+const postDate = "coalesce(published_at, scheduled_at, created_at)"
+
+/** Status and search (title, excerpt or a tag contains the text) as one condition. */
+const postFilter = (sql: SqlClient, options: PostQuery) => {
+  const status = options.onlyPublished ? "published" : options.status
+  const search = options.search?.trim() ?? ""
+  const pattern = containsPattern(search)
+  return sql`${status === undefined ? sql`true` : sql`status = ${status}`}
+    AND ${search === "" ? sql`true` : sql`(lower(title) LIKE ${pattern} OR lower(excerpt) LIKE ${pattern}
+      OR EXISTS (SELECT 1 FROM unnest(tags) AS tag WHERE lower(tag) LIKE ${pattern}))`}`
+}
+
+/** One page of posts, newest first; `onlyPublished` for readers without an admin token. */
+export const listPosts = (options: PostQuery) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
-    const status = options.onlyPublished ? "published" : options.status
-    const search = options.search?.trim() ?? ""
-    const rows = yield* sql<PostRow>`
-      SELECT ${sql.unsafe(columns)} FROM blog_posts
-      WHERE ${status === undefined ? sql`true` : sql`status = ${status}`}
-        AND ${search === "" ? sql`true` : sql`lower(title) LIKE ${containsPattern(search)}`}
-      ORDER BY coalesce(published_at, scheduled_at, created_at) DESC, id DESC
-      LIMIT 200`
-    return rows.map(toPost)
+    const { page, limit, offset } = pageWindow(options)
+    const where = postFilter(sql, options)
+    const rows = yield* sql<PostRow & { readonly total: number }>`
+      SELECT ${sql.unsafe(columns)}, count(*) OVER ()::int AS total FROM blog_posts WHERE ${where}
+      ORDER BY ${sql.unsafe(postDate)} DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+    // Past the last page no row carries the total: count it alone.
+    const total = rows[0]?.total ??
+      (yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM blog_posts WHERE ${where}`)[0]?.total ?? 0
+    return { posts: rows.map(({ total: _, ...row }) => toPost(row)), pagination: paginate(page, limit, total) }
   })
+
+/** Every post the list's filters match, in its order, batch after batch (keyset on date and id). */
+export const exportPosts = (options: PostQuery) => {
+  type Keyed = PostRow & { readonly sortKey: string }
+  return keysetRows((after: Keyed | undefined) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+      const onward = after === undefined
+        ? sql`true`
+        : sql`(${sql.unsafe(postDate)}, id) < (CAST(${after.sortKey} AS timestamptz), ${after.id}::uuid)`
+      return yield* sql<Keyed>`
+        SELECT ${sql.unsafe(columns)}, ${sql.unsafe(postDate)}::text AS sort_key FROM blog_posts
+        WHERE ${postFilter(sql, options)} AND ${onward}
+        ORDER BY ${sql.unsafe(postDate)} DESC, id DESC LIMIT ${EXPORT_BATCH}`
+    }))
+}
 
 export const findPostBySlug = (slug: string) =>
   Effect.gen(function*() {

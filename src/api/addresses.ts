@@ -2,49 +2,46 @@ import { Effect, Schema } from "effect"
 import {
   type AddressHit,
   type AddressKind,
-  type AddressSort,
+  AddressSort,
   type AnyAddress,
   CexAddressInput,
   CoreTeamAddressInput,
   GeneratedAddressInput
 } from "../../contract/addresses.ts"
 import type { Pagination } from "../../contract/common.ts"
+import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 const api = () => import("./client.ts")
-
-export interface AddressPage {
-  readonly addresses: ReadonlyArray<AnyAddress>
-  readonly pagination: Pagination
-}
-
-export interface AddressQuery {
-  readonly search: string
-  readonly page: number
-  readonly sort?: AddressSort
-  readonly order?: "asc" | "desc"
-}
 
 /** What the modal sends: the form's fields, already typed for the directory. */
 export type AddressInput = Record<string, string | number>
 
-const query = (q: AddressQuery) => ({
+const isSort = (value: string | undefined): value is AddressSort =>
+  value !== undefined && (AddressSort.literals as ReadonlyArray<string>).includes(value)
+
+/** The list query as the API's query parameters (without the page for an export). */
+const filtersOf = (q: ListQuery) => ({
   ...(q.search.trim() === "" ? {} : { search: q.search.trim() }),
-  ...(q.page > 1 ? { page: q.page } : {}),
-  ...(q.sort === undefined ? {} : { sort: q.sort }),
+  ...(isSort(q.sort) ? { sort: q.sort } : {}),
   ...(q.order === undefined ? {} : { order: q.order })
 })
 
-export const listAddresses = async (token: string, kind: AddressKind, q: AddressQuery): Promise<AddressPage> => {
-  const { callApi } = await api()
-  const options = { query: query(q) }
-  return callApi(token, (client): Effect.Effect<{ readonly data: AddressPage }, unknown> => {
+export const listAddresses = async (token: string, kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> => {
+  const { callApi, jsonOnly } = await api()
+  const options = { query: { ...filtersOf(q), ...(q.page > 1 ? { page: q.page } : {}) } }
+  const answer = await callApi(token, (client): Effect.Effect<{ readonly data: { readonly addresses: ReadonlyArray<AnyAddress>; readonly pagination: Pagination } }, unknown> => {
     switch (kind) {
-      case "generated": return client.generatedAddresses.list(options)
-      case "cex": return client.cexAddresses.list(options)
-      case "core-team": return client.coreTeamAddresses.list(options)
+      case "generated": return Effect.flatMap(client.generatedAddresses.list(options), jsonOnly)
+      case "cex": return Effect.flatMap(client.cexAddresses.list(options), jsonOnly)
+      case "core-team": return Effect.flatMap(client.coreTeamAddresses.list(options), jsonOnly)
     }
-  }).then((answer) => answer.data)
+  })
+  return { rows: answer.data.addresses, pagination: answer.data.pagination }
 }
+
+/** Where the directory's CSV export is: every address the list's search matches, in its order. */
+export const addressExportPath = (kind: AddressKind, q: ListQuery): string =>
+  `/api/admin/addresses/${kind}?${new URLSearchParams({ ...filtersOf(q), format: "csv" })}`
 
 /** The form's values checked against the directory's own input schema before they are sent. */
 const checked = <A>(schema: Schema.Decoder<A>, input: AddressInput) =>

@@ -1,23 +1,41 @@
+import { Effect } from "effect"
 import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
 import type { UploadedImage } from "../../contract/upload.ts"
 import { uploadMessages, type UploadType } from "../../contract/upload-rules.ts"
 import { flagNames, type PostDraft } from "../../machines/blog-editor.ts"
 import type { CallFailure } from "../../machines/call-failure.ts"
+import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 const api = () => import("./client.ts")
 
-export interface PostQuery {
-  readonly status?: PostStatus | undefined
-  readonly search?: string | undefined
+export const postStatuses: ReadonlyArray<PostStatus> = ["draft", "published", "scheduled", "archived"]
+
+const isStatus = (value: string | undefined): value is PostStatus =>
+  value !== undefined && (postStatuses as ReadonlyArray<string>).includes(value)
+
+/** The list query as the API's parameters: status and search (the page is added for a page). */
+const filtersOf = (q: ListQuery) => {
+  const status = q.filters.status
+  return {
+    ...(isStatus(status) ? { status } : {}),
+    ...(q.search.trim() === "" ? {} : { search: q.search.trim() })
+  }
 }
 
-export const listPosts = async (token: string, q: PostQuery): Promise<ReadonlyArray<BlogPost>> => {
+export const listPosts = async (token: string, q: ListQuery): Promise<ListPage<BlogPost>> => {
+  const { callApi, jsonOnly } = await api()
+  const query = { ...filtersOf(q), ...(q.page > 1 ? { page: q.page } : {}) }
+  const answer = await callApi(token, (client) => Effect.flatMap(client.blog.posts({ query }), jsonOnly))
+  return { rows: answer.posts, pagination: answer.pagination }
+}
+
+/** Where the CSV export of the posts the list's filters match is. */
+export const postExportPath = (q: ListQuery): string => `/api/blog/posts?${new URLSearchParams({ ...filtersOf(q), format: "csv" })}`
+
+/** One post by its slug, whatever its status (the token is staff's). */
+export const getPost = async (token: string, slug: string): Promise<BlogPost> => {
   const { callApi } = await api()
-  const query = {
-    ...(q.status === undefined ? {} : { status: q.status }),
-    ...(q.search === undefined || q.search.trim() === "" ? {} : { search: q.search.trim() })
-  }
-  return callApi(token, (client) => client.blog.posts({ query })).then((answer) => answer.posts)
+  return callApi(token, (client) => client.blog.post({ params: { slug } })).then((answer) => answer.post)
 }
 
 export const listCategories = async (token: string): Promise<ReadonlyArray<BlogCategory>> => {

@@ -2,23 +2,11 @@ import { Effect } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
+import { statusOfFailure } from "../../contract/common.ts"
 import type { CallFailure } from "../../machines/call-failure.ts"
 
 /** A failed call, reduced to what the screens need: the status (when the server answered) and one message. */
 export type ApiFailure = CallFailure
-
-const statusOfTag: Record<string, number> = {
-  BadRequest: 400,
-  Unauthorized: 401,
-  Forbidden: 403,
-  NotFound: 404,
-  Conflict: 409,
-  PayloadTooLarge: 413,
-  UnsupportedMediaType: 415,
-  TooManyRequests: 429,
-  MailUnavailable: 502,
-  ServerFailure: 500
-}
 
 const field = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null && key in value ? (value as Record<string, unknown>)[key] : undefined
@@ -31,7 +19,7 @@ const field = (value: unknown, key: string): unknown =>
 export const toApiFailure = (error: unknown): ApiFailure => {
   const tag = field(error, "_tag")
   const message = field(error, "error")
-  if (typeof message === "string" && typeof tag === "string") return { status: statusOfTag[tag], message }
+  if (typeof message === "string" && typeof tag === "string") return { status: statusOfFailure[tag], message }
   if (tag === "HttpClientError") {
     const reason = field(error, "reason")
     const response = field(reason, "response")
@@ -56,6 +44,15 @@ const clientFor = (token: string | undefined) =>
     transformClient: (client) =>
       token === undefined ? client : HttpClient.mapRequest(client, HttpClientRequest.bearerToken(token))
   }).pipe(Effect.provide(FetchHttpClient.layer))
+
+/**
+ * List endpoints answer JSON, or CSV when asked for it (docs/api.md); the console asks for JSON,
+ * so a CSV answer here is a wrong answer.
+ */
+export const jsonOnly = <A>(answer: A | string): Effect.Effect<A, ApiFailure> =>
+  typeof answer === "string"
+    ? Effect.fail({ status: undefined, message: "Unexpected answer from the server: CSV instead of JSON" })
+    : Effect.succeed(answer)
 
 /** Runs one call against the API; resolves with the decoded answer or rejects with an `ApiFailure`. */
 export const callApi = <A, E>(token: string | undefined, use: (client: Client) => Effect.Effect<A, E>): Promise<A> =>

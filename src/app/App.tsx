@@ -2,11 +2,11 @@ import { lazy, Suspense } from "react"
 import { Redirect, Route, Router, Switch } from "wouter"
 import { SignInScreen } from "../features/auth/SignInScreen.tsx"
 import { FullPageSpinner } from "../ui/FullPageSpinner.tsx"
-import { AuthContext } from "./auth.tsx"
-import { CommandProvider } from "./commands.tsx"
+import { AuthContext } from "../lib/auth.tsx"
+import { CommandProvider } from "../lib/commands.tsx"
 import { ErrorBoundary } from "./ErrorScreen.tsx"
-import { useGuardedLocation } from "./leave-guard.ts"
-import { ThemeProvider } from "./theme.tsx"
+import { useGuardedLocation } from "../lib/leave-guard.ts"
+import { ThemeProvider } from "../lib/theme.tsx"
 
 const AuthenticatedApp = lazy(() => import("./AuthenticatedApp.tsx"))
 

@@ -2,12 +2,12 @@ import { ExitIcon, HamburgerMenuIcon, MagnifyingGlassIcon, MoonIcon, SunIcon } f
 import { Box, Button, Flex, IconButton, Kbd, ScrollArea, Separator, Text } from "@radix-ui/themes"
 import { type ReactNode, useCallback, useState } from "react"
 import { useLocation } from "wouter"
-import { AuthContext } from "./auth.tsx"
-import { shortcutLabel, useLegalCommands, usePalette, useRegisterCommands } from "./commands.tsx"
+import { AuthContext } from "../lib/auth.tsx"
+import { shortcutLabel, useLegalCommands, usePalette, useRegisterCommands } from "../lib/commands.tsx"
 import { isActive } from "./navigation.ts"
 import { CommandPalette } from "./palette.tsx"
 import { useShellCommands } from "./shell-commands.ts"
-import { useTheme } from "./theme.tsx"
+import { useTheme } from "../lib/theme.tsx"
 import "./shell.css"
 
 const Sidebar = ({ open, onPick }: { readonly open: boolean; readonly onPick: () => void }) => {

@@ -1,8 +1,8 @@
 import { Kbd } from "@radix-ui/themes"
 import { Command as Cmdk } from "cmdk"
-import { type ComponentProps, useState } from "react"
-import { type Command, shortcutLabel, useLegalCommands, usePalette } from "./commands.tsx"
-import "./palette.css"
+import { useState } from "react"
+import { type Command, shortcutLabel, useLegalCommands, usePalette } from "../lib/commands.tsx"
+import { ThemedCommandDialog } from "../ui/ThemedCommandDialog.tsx"
 
 const groupsOf = (commands: ReadonlyArray<Command>) => {
   const groups = new Map<string, Array<Command>>()
@@ -33,22 +33,6 @@ export const scoreCommand = (value: string, search: string, keywords: ReadonlyAr
   let matched = 0
   for (const char of label) if (char === query[matched]) matched++
   return matched === query.length ? 0.3 : 0
-}
-
-/**
- * A cmdk dialog portalled inside the Radix theme root (so it gets the theme's colours and
- * fonts), with the palette's look. The palette and "find" dialogs are both this.
- */
-export const ThemedCommandDialog = ({ children, ...props }: ComponentProps<typeof Cmdk.Dialog>) => {
-  const [container, setContainer] = useState<HTMLDivElement | null>(null)
-  return (
-    <>
-      <div ref={setContainer} />
-      <Cmdk.Dialog {...props} contentClassName="palette" overlayClassName="palette-overlay" container={container ?? undefined}>
-        {children}
-      </Cmdk.Dialog>
-    </>
-  )
 }
 
 /** The command palette: the legal commands, grouped, fuzzy-searched; Enter runs, Escape closes. */

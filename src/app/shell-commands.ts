@@ -1,8 +1,8 @@
 import { useMemo } from "react"
 import { useLocation } from "wouter"
-import type { Command } from "./commands.tsx"
+import type { Command } from "../lib/commands.tsx"
 import { destinations } from "./navigation.ts"
-import type { ThemeState } from "./theme.tsx"
+import type { ThemeState } from "../lib/theme.tsx"
 
 /** The shell's own commands: one per screen, the theme toggle, and logout. */
 export const useShellCommands = (options: {

@@ -3,7 +3,7 @@ import { Command as Cmdk } from "cmdk"
 import { useEffect, useState } from "react"
 import type { AddressHit } from "../../../contract/addresses.ts"
 import { findAddresses } from "../../api/addresses.ts"
-import { ThemedCommandDialog } from "../../app/palette.tsx"
+import { ThemedCommandDialog } from "../../ui/ThemedCommandDialog.tsx"
 import { directories } from "./directories.ts"
 import { addressTexts as t } from "./texts.ts"
 

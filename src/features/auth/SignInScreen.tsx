@@ -1,7 +1,7 @@
 import { Box, Button, Card, Flex, Heading, Select, Text, TextField } from "@radix-ui/themes"
 import { type FormEvent, useState } from "react"
 import type { Role } from "../../../contract/common.ts"
-import { AuthContext } from "../../app/auth.tsx"
+import { AuthContext } from "../../lib/auth.tsx"
 import { roleOptions, signInTexts as t } from "./texts.ts"
 
 const FormError = ({ message }: { readonly message: string | null }) =>

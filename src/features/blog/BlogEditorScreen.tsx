@@ -31,10 +31,10 @@ import {
   type PostDraft
 } from "../../../machines/blog-editor.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
-import { createCategory, listCategories, listPosts, listTags, savePost } from "../../api/blog.ts"
-import { AuthContext } from "../../app/auth.tsx"
-import { type Command, useRegisterCommands } from "../../app/commands.tsx"
-import { setLeaveGuard } from "../../app/leave-guard.ts"
+import { createCategory, getPost, listCategories, listTags, savePost } from "../../api/blog.ts"
+import { AuthContext } from "../../lib/auth.tsx"
+import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
+import { setLeaveGuard } from "../../lib/leave-guard.ts"
 import { FeaturedImageField } from "./FeaturedImageField.tsx"
 import { blogTexts as t } from "./texts.ts"
 
@@ -125,11 +125,10 @@ export const BlogEditorScreen = ({ slug }: { readonly slug: string | null }) => 
     }
     if (slug === editing.current) return
     setLoaded({ phase: "loading" })
-    listPosts(token, { search: "" }).then(
-      (posts) => {
-        const post = posts.find((candidate) => candidate.slug === slug)
-        editing.current = post?.slug ?? null
-        setLoaded(post === undefined ? { phase: "failed", error: "This post no longer exists. Reload the list." } : { phase: "ready", post })
+    getPost(token, slug).then(
+      (post) => {
+        editing.current = post.slug
+        setLoaded({ phase: "ready", post })
       },
       (error: unknown) => setLoaded({ phase: "failed", error: failureOf(error).message })
     )

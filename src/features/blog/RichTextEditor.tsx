@@ -4,8 +4,8 @@ import { BlockNoteView } from "@blocknote/mantine"
 import { useCreateBlockNote, useEditorState } from "@blocknote/react"
 import { Button, Dialog, Flex, IconButton, Separator, Text, TextField, Tooltip } from "@radix-ui/themes"
 import { type KeyboardEvent, type ReactNode, useMemo, useState } from "react"
-import { isMac } from "../../app/commands.tsx"
-import { useTheme } from "../../app/theme.tsx"
+import { isMac } from "../../lib/commands.tsx"
+import { useTheme } from "../../lib/theme.tsx"
 import { blogTexts as t } from "./texts.ts"
 
 type Editor = BlockNoteEditor<any, any, any>

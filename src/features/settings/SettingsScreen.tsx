@@ -3,7 +3,7 @@ import { useActor } from "@xstate/react"
 import { fromPromise } from "xstate"
 import packageJson from "../../../package.json" with { type: "json" }
 import { fetchHealth } from "../../api/auth.ts"
-import { useTheme } from "../../app/theme.tsx"
+import { useTheme } from "../../lib/theme.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 
 const healthCheck = fromPromise(() => fetchHealth())

@@ -1,0 +1,102 @@
+import { assign, fromPromise, setup } from "xstate"
+import type { Pagination } from "../contract/common.ts"
+import { failureOf } from "./call-failure.ts"
+
+/**
+ * What a list shows, as its URL says it: the search, the page, the sort and the screen's own
+ * filters (status, type…), each a string. Two queries are the same list when their keys match.
+ */
+export interface ListQuery {
+  readonly search: string
+  readonly page: number
+  readonly sort?: string | undefined
+  readonly order?: "asc" | "desc" | undefined
+  readonly filters: Readonly<Record<string, string>>
+}
+
+export interface ListPage<Row = unknown> {
+  readonly rows: ReadonlyArray<Row>
+  readonly pagination: Pagination
+}
+
+/** The identity of a query: the same key means the same rows, so no second request. */
+export const queryKey = (query: ListQuery): string =>
+  JSON.stringify([
+    query.search.trim(),
+    query.page,
+    query.sort ?? null,
+    query.order ?? null,
+    Object.entries(query.filters).filter(([, value]) => value !== "").sort(([a], [b]) => a.localeCompare(b))
+  ])
+
+export interface ListContext {
+  readonly query: ListQuery
+  /** The last page that arrived: kept on screen while the next one loads and after a failure. */
+  readonly page: ListPage | null
+  readonly error: string | null
+}
+
+export type ListEvent =
+  | { readonly type: "LOAD"; readonly query: ListQuery }
+  | { readonly type: "RELOAD" }
+
+/**
+ * Every list screen (docs/architecture.md, "The list pattern"): the query comes from the URL;
+ * one request per query; the last page stays on screen while the next loads; a failure keeps
+ * what was shown and offers RELOAD.
+ */
+export const listMachine = setup({
+  types: {
+    context: {} as ListContext,
+    events: {} as ListEvent,
+    input: {} as { readonly query: ListQuery }
+  },
+  actors: {
+    fetchPage: fromPromise<ListPage, ListQuery>(() => Promise.reject(new Error("fetchPage not provided")))
+  },
+  guards: {
+    isNewQuery: ({ context, event }) => event.type === "LOAD" && queryKey(event.query) !== queryKey(context.query)
+  },
+  actions: {
+    takeQuery: assign({ query: ({ context, event }) => (event.type === "LOAD" ? event.query : context.query) }),
+    loadFailed: (_, _params: { readonly error: unknown }) => undefined
+  }
+}).createMachine({
+  id: "list",
+  context: ({ input }) => ({ query: input.query, page: null, error: null }),
+  initial: "loading",
+  states: {
+    loading: {
+      invoke: {
+        id: "fetchPage",
+        src: "fetchPage",
+        input: ({ context }) => context.query,
+        onDone: { target: "ready", actions: assign({ page: ({ event }) => event.output, error: null }) },
+        onError: {
+          target: "failed",
+          actions: [
+            assign({ error: ({ event }) => failureOf(event.error).message }),
+            { type: "loadFailed", params: ({ event }) => ({ error: event.error }) }
+          ]
+        }
+      },
+      on: {
+        // A newer query replaces the one in flight; its answer is dropped with the old invoke.
+        LOAD: { guard: "isNewQuery", target: "loading", reenter: true, actions: "takeQuery" },
+        RELOAD: { target: "loading", reenter: true }
+      }
+    },
+    ready: {
+      on: {
+        LOAD: { guard: "isNewQuery", target: "loading", actions: "takeQuery" },
+        RELOAD: "loading"
+      }
+    },
+    failed: {
+      on: {
+        LOAD: { guard: "isNewQuery", target: "loading", actions: "takeQuery" },
+        RELOAD: "loading"
+      }
+    }
+  }
+})

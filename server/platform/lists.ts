@@ -1,0 +1,95 @@
+import { Effect, Option, Stream } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { SqlClient } from "effect/sql/SqlClient"
+import { DEFAULT_PAGE_SIZE, type Pagination } from "../../contract/common.ts"
+import { CSV_CONTENT_TYPE } from "../../contract/lists.ts"
+
+/** The rows of page `page` of `limit`: what a list query needs for LIMIT and OFFSET. */
+export const pageWindow = (query: { readonly page?: number | undefined; readonly limit?: number | undefined }) => {
+  const page = query.page ?? 1
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE
+  return { page, limit, offset: (page - 1) * limit }
+}
+
+/** Every list's `pagination`: an empty list still has one page, so "Page 1 of 1" reads right. */
+export const paginate = (page: number, limit: number, total: number): Pagination => ({
+  page,
+  limit,
+  total,
+  pages: Math.max(1, Math.ceil(total / limit))
+})
+
+/**
+ * Whether a list call asks for CSV: `?format=csv`, or an `Accept` header that names
+ * `text/csv` (and no `?format=json` overriding it).
+ */
+export const wantsCsv = (format: "json" | "csv" | undefined) =>
+  Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+    format === "csv" || (format === undefined && (request.headers.accept ?? "").toLowerCase().includes(CSV_CONTENT_TYPE)))
+
+/** Cells that a spreadsheet would run as a formula start with one of these. */
+const formulaStart = /^[=+\-@\t\r]/
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a quote, comma or line break, quotes doubled.
+ * A text that a spreadsheet would read as a formula gets a leading `'`, so it shows as text.
+ */
+export const csvCell = (value: unknown): string => {
+  if (value === null || value === undefined) return ""
+  const raw = value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join("; ") : String(value)
+  const text = typeof value === "string" && formulaStart.test(raw) ? `'${raw}` : raw
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text
+}
+
+export const csvLine = (cells: ReadonlyArray<unknown>): string => `${cells.map(csvCell).join(",")}\r\n`
+
+/** How many rows one export query reads: memory stays flat however many rows match. */
+export const EXPORT_BATCH = 1000
+
+/**
+ * Every row matching a list's filters, read batch after batch by keyset (`after` is the last
+ * row of the previous batch): each batch is its own short query, so an export of a million rows
+ * holds neither the memory nor the one PGlite connection for longer than a batch.
+ */
+export const keysetRows = <Row, E>(
+  batch: (after: Row | undefined) => Effect.Effect<ReadonlyArray<Row>, E, SqlClient>
+): Stream.Stream<ReadonlyArray<Row>, E, SqlClient> =>
+  Stream.paginate(undefined as Row | undefined, (after) =>
+    Effect.map(batch(after), (rows) => {
+      const last = rows.at(-1)
+      const next = rows.length < EXPORT_BATCH || last === undefined ? Option.none<Row | undefined>() : Option.some(last)
+      return [rows.length === 0 ? [] : [rows], next] as const
+    }))
+
+/** A file name safe in a header: the list's name and today's date. */
+const fileName = (name: string) => `${name.replace(/[^a-z0-9-]+/gi, "-")}-${new Date().toISOString().slice(0, 10)}.csv`
+
+/**
+ * The CSV answer of a list: a header line, then the rows as the database hands them over,
+ * streamed to the client as they come (docs/api.md, "CSV export").
+ */
+export const csvResponse = <Row, Record, E>(options: {
+  readonly name: string
+  /** The columns: fields of the record, named as the API names them. */
+  readonly fields: ReadonlyArray<keyof Record & string>
+  /** A row as the API shows it. */
+  readonly record: (row: Row) => Record
+  readonly rows: Stream.Stream<ReadonlyArray<Row>, E, SqlClient>
+}) =>
+  Effect.map(Effect.context<SqlClient>(), (context) => {
+    const header = csvLine(options.fields)
+    const line = (row: Row) => {
+      const record = options.record(row)
+      return csvLine(options.fields.map((field) => record[field]))
+    }
+    const body = options.rows.pipe(
+      Stream.map((rows) => rows.map(line).join("")),
+      (lines) => Stream.concat(Stream.make(header), lines),
+      Stream.encodeText,
+      Stream.provideContext(context)
+    )
+    return HttpServerResponse.stream(body, {
+      contentType: `${CSV_CONTENT_TYPE}; charset=utf-8`,
+      headers: { "content-disposition": `attachment; filename="${fileName(options.name)}"` }
+    })
+  })

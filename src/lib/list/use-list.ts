@@ -1,0 +1,54 @@
+import { useActorRef, useSelector } from "@xstate/react"
+import { useEffect } from "react"
+import { fromPromise } from "xstate"
+import type { Pagination } from "../../../contract/common.ts"
+import { failureOf } from "../../../machines/call-failure.ts"
+import { type ListPage, type ListQuery, listMachine } from "../../../machines/list.ts"
+import { AuthContext } from "../auth.tsx"
+
+export interface ListState<Row> {
+  readonly rows: ReadonlyArray<Row>
+  readonly pagination: Pagination | undefined
+  /** A request is in flight (the last page, if any, is still shown). */
+  readonly loading: boolean
+  /** Nothing has arrived yet: the screen shows its loading text. */
+  readonly firstLoad: boolean
+  /** The last request failed; what was shown stays. */
+  readonly error: string | null
+  readonly reload: () => void
+}
+
+/**
+ * Runs the list machine for a screen: one request per query (the machine's first invoke is the
+ * first page; the same query again is not a second request), a 401 ends the session.
+ */
+export const useList = <Row>(
+  query: ListQuery,
+  fetchPage: (token: string, query: ListQuery) => Promise<ListPage<Row>>
+): ListState<Row> => {
+  const auth = AuthContext.useActorRef()
+  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
+  const list = useActorRef(
+    listMachine.provide({
+      actors: { fetchPage: fromPromise(({ input }) => fetchPage(token, input)) },
+      actions: {
+        loadFailed: (_, { error }) => {
+          if (failureOf(error).status === 401) auth.send({ type: "SESSION_EXPIRED" })
+        }
+      }
+    }),
+    { input: { query } }
+  )
+  useEffect(() => list.send({ type: "LOAD", query }), [query, list])
+  const snapshot = useSelector(list, (current) => current)
+  const page = snapshot.context.page as ListPage<Row> | null
+  const loading = snapshot.matches("loading")
+  return {
+    rows: page?.rows ?? [],
+    pagination: page?.pagination,
+    loading,
+    firstLoad: loading && page === null,
+    error: snapshot.matches("failed") ? snapshot.context.error : null,
+    reload: () => list.send({ type: "RELOAD" })
+  }
+}

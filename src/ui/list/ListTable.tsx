@@ -1,0 +1,79 @@
+import "./list.css"
+import { Table, Text } from "@radix-ui/themes"
+import type { ReactNode } from "react"
+import type { RowProps } from "../../lib/list/use-row-keyboard.ts"
+
+export interface Column<Row> {
+  readonly label: string
+  readonly cell: (row: Row) => ReactNode
+  /** The server's sort key, when the column sorts. */
+  readonly sort?: string
+}
+
+export interface ListTableProps<Row> {
+  readonly caption: string
+  readonly columns: ReadonlyArray<Column<Row>>
+  readonly rows: ReadonlyArray<Row>
+  readonly rowKey: (row: Row) => string
+  readonly rowProps: (index: number, row: Row) => RowProps<HTMLTableRowElement>
+  /** The last column's buttons; they are out of the tab order, the row's keys do the same. */
+  readonly actions?: (row: Row) => ReactNode
+  readonly actionsLabel?: string
+  readonly empty: string
+  readonly loading: boolean
+  readonly sorted?: { readonly sort: string | undefined; readonly order: "asc" | "desc" }
+  readonly onSort?: (sort: string) => void
+  readonly onBlur?: () => void
+}
+
+const SortHeader = ({ label, active, order, onSort }: {
+  readonly label: string
+  readonly active: boolean
+  readonly order: "asc" | "desc"
+  readonly onSort: () => void
+}) => (
+  <button type="button" className="sort-button" onClick={onSort}>
+    {label}
+    {active && <span aria-hidden="true">{order === "asc" ? " ▲" : " ▼"}</span>}
+  </button>
+)
+
+/** A list as a table: sortable headers, one focusable row per record, the empty text in the body. */
+export const ListTable = <Row,>(props: ListTableProps<Row>) => {
+  const { columns, rows, sorted, onSort } = props
+  const span = columns.length + (props.actions === undefined ? 0 : 1)
+  return (
+    <Table.Root variant="surface" aria-busy={props.loading}>
+      <caption className="visually-hidden">{props.caption}</caption>
+      <Table.Header>
+        <Table.Row>
+          {columns.map((column) => {
+            const active = column.sort !== undefined && sorted?.sort === column.sort
+            const order = sorted?.order ?? "asc"
+            return (
+              <Table.ColumnHeaderCell key={column.label} aria-sort={active ? (order === "asc" ? "ascending" : "descending") : undefined}>
+                {column.sort === undefined || onSort === undefined
+                  ? column.label
+                  : <SortHeader label={column.label} active={active} order={order} onSort={() => column.sort !== undefined && onSort(column.sort)} />}
+              </Table.ColumnHeaderCell>
+            )
+          })}
+          {props.actions !== undefined && <Table.ColumnHeaderCell>{props.actionsLabel ?? "Actions"}</Table.ColumnHeaderCell>}
+        </Table.Row>
+      </Table.Header>
+      <Table.Body onBlur={(event) => !event.currentTarget.contains(event.relatedTarget) && props.onBlur?.()}>
+        {rows.length === 0 && !props.loading && (
+          <Table.Row>
+            <Table.Cell colSpan={span}><Text color="gray">{props.empty}</Text></Table.Cell>
+          </Table.Row>
+        )}
+        {rows.map((row, index) => (
+          <Table.Row key={props.rowKey(row)} className="list-row" {...props.rowProps(index, row)}>
+            {columns.map((column) => <Table.Cell key={column.label}>{column.cell(row)}</Table.Cell>)}
+            {props.actions !== undefined && <Table.Cell>{props.actions(row)}</Table.Cell>}
+          </Table.Row>
+        ))}
+      </Table.Body>
+    </Table.Root>
+  )
+}

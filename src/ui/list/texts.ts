@@ -1,0 +1,11 @@
+/** Words every list screen shares; quoted ones are the spec's, exact. */
+export const listTexts = {
+  previous: "Previous",
+  next: "Next",
+  page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+  retry: "Retry",
+  exportCsv: "Export CSV",
+  exporting: "Exporting…",
+  exportFailed: "Could not export",
+  actions: "Actions"
+} as const
