@@ -46,7 +46,7 @@ describe.each(engines)("lists and CSV export on $name", (engine) => {
     const pagination = (listed.body.data as { pagination: { total: number } }).pagination
     expect(searched.length).toBe(pagination.total)
     expect(searched.length).toBeGreaterThan(0)
-    expect(searched.every((row) => row.identifier.startsWith("bulk-01"))).toBe(true)
+    expect(searched.every((row) => row.identifier?.startsWith("bulk-01"))).toBe(true)
   })
 
   it("answers CSV to an Accept header too, and JSON when format=json overrides it", async () => {

@@ -72,9 +72,11 @@ export const runModel = async <M extends AnyStateMachine>(options: {
       const reached = path.state as StepLike["state"]
       const last = options.machine.resolveState({ value: reached.value, context: reached.context } as never) as never
       return options.events(last).flatMap((event) => {
-        const [next] = transition(options.machine, last, event as never) as [StepLike["state"], unknown]
+        const [next, actions] = transition(options.machine, last, event as never) as [StepLike["state"], ReadonlyArray<unknown>]
         const before = last as StepLike["state"]
-        const changed = next.value !== before.value || JSON.stringify(next.context) !== JSON.stringify(before.context)
+        // A re-entry (a load restarted) changes neither value nor context, but does something.
+        const changed = next.value !== before.value || JSON.stringify(next.context) !== JSON.stringify(before.context) ||
+          actions.length > 0
         return changed ? [{ steps: [...(path.steps as ReadonlyArray<StepLike>), { state: next, event }] }] : []
       })
     })

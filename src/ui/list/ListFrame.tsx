@@ -45,13 +45,16 @@ export interface ListFrameProps {
   readonly children: ReactNode
 }
 
-/** A list's states around its rows: first loading, a failure with Retry (rows kept), the pager. */
+/**
+ * A list's states around its rows: first loading, a failure with Retry (rows kept; a first load
+ * that failed shows no table, so no "nothing found" that isn't true), the pager.
+ */
 export const ListFrame = ({ list, loadingText, loadFailedText, onPage, children }: ListFrameProps) => (
   <>
     {list.error !== null && <FailureCallout title={loadFailedText} message={list.error} onRetry={list.reload} />}
     {list.firstLoad
       ? <Flex gap="2" align="center" role="status"><Spinner /><Text color="gray">{loadingText}</Text></Flex>
-      : children}
+      : list.pagination === undefined ? null : children}
     <Pager pagination={list.pagination} onPage={onPage} />
   </>
 )

@@ -1,0 +1,35 @@
+import type { AnyStateMachine } from "xstate"
+
+type StateNode = AnyStateMachine["root"]
+
+const nameOf = (node: StateNode) => (node.path.length === 0 ? "(machine)" : node.path.join("."))
+
+const guardName = (guard: unknown): string =>
+  guard === undefined ? "" : typeof guard === "string" ? ` [${guard}]` : typeof guard === "object" && guard !== null && "type" in guard ? ` [${String(guard.type)}]` : " [inline guard]"
+
+const actionNames = (actions: ReadonlyArray<unknown>): ReadonlyArray<string> =>
+  actions.flatMap((action) =>
+    typeof action === "string" ? [action] : typeof action === "object" && action !== null && "type" in action ? [String(action.type)] : [])
+
+/**
+ * Every transition a machine declares, at every level (root `on` included), one line each:
+ * `source --EVENT [guard]--> target (reenter) / named actions`. A test pins this list to a
+ * table written from the spec, so adding, removing or redirecting a transition fails it.
+ */
+export const transitionTable = (machine: AnyStateMachine): ReadonlyArray<string> => {
+  const lines: Array<string> = []
+  const visit = (node: StateNode) => {
+    const definitions = [...node.transitions.values()].flat().concat(node.always ?? [])
+    for (const definition of definitions) {
+      const targets = definition.target === undefined ? "(stays)" : definition.target.map(nameOf).join(",")
+      const actions = actionNames(definition.actions)
+      lines.push(
+        `${nameOf(node)} --${definition.eventType === "" ? "(always)" : definition.eventType}${guardName(definition.guard)}--> ${targets}` +
+          `${definition.reenter ? " (reenter)" : ""}${actions.length === 0 ? "" : ` / ${actions.join(", ")}`}`
+      )
+    }
+    for (const child of Object.values(node.states) as ReadonlyArray<StateNode>) visit(child)
+  }
+  visit(machine.root)
+  return lines.sort()
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest"
+import { type ListPage, type ListQuery, listMachine, queryKey } from "../../machines/list.ts"
+import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
+import { transitionTable } from "../support/transitions.ts"
+
+/**
+ * The list pattern as docs/architecture.md states it: loading, ready and failed; a new query
+ * (and only a new one) loads; RELOAD loads the same query again; a load in flight is replaced by
+ * a newer one; a failure keeps the page that was shown and says why.
+ */
+const specifiedTransitions = [
+  "loading --xstate.done.actor.fetchPage--> ready",
+  "loading --xstate.error.actor.fetchPage--> failed / loadFailed",
+  "loading --LOAD [isNewQuery]--> loading (reenter) / takeQuery",
+  "loading --RELOAD--> loading (reenter)",
+  "ready --LOAD [isNewQuery]--> loading / takeQuery",
+  "ready --RELOAD--> loading",
+  "failed --LOAD [isNewQuery]--> loading / takeQuery",
+  "failed --RELOAD--> loading"
+]
+
+const query = (search: string, page = 1, filters: Record<string, string> = {}): ListQuery => ({ search, page, filters })
+const first = query("")
+const pageOf = (name: string): ListPage => ({ rows: [name], pagination: { page: 1, limit: 20, total: 1, pages: 1 } })
+const network = { status: undefined, message: "Failed to fetch" }
+
+const events = [
+  { type: "LOAD", query: first },
+  { type: "LOAD", query: query("  ", 1, { status: "" }) },
+  { type: "LOAD", query: query("pi") },
+  { type: "LOAD", query: query("pi", 2) },
+  { type: "RELOAD" },
+  actorDone("fetchPage", pageOf("answer")),
+  actorError("fetchPage", network)
+] as const
+
+/** What a person should see after each event, written from the rules above, not from the machine. */
+interface Seen {
+  readonly state: "loading" | "ready" | "failed"
+  readonly query: ListQuery
+  readonly page: ListPage | null
+  readonly error: string | null
+}
+
+const expectedAfter = (seen: Seen, event: { readonly type: string; readonly query?: ListQuery; readonly output?: unknown }): Seen => {
+  switch (event.type) {
+    case "LOAD":
+      return event.query === undefined || queryKey(event.query) === queryKey(seen.query)
+        ? seen
+        : { ...seen, state: "loading", query: event.query }
+    case "RELOAD":
+      return { ...seen, state: "loading" }
+    case "xstate.done.actor.fetchPage":
+      return seen.state === "loading" ? { ...seen, state: "ready", page: event.output as ListPage, error: null } : seen
+    case "xstate.error.actor.fetchPage":
+      return seen.state === "loading" ? { ...seen, state: "failed", error: network.message } : seen
+    default:
+      return seen
+  }
+}
+
+describe("list machine", () => {
+  it("declares exactly the transitions the list pattern specifies", () => {
+    expect(transitionTable(listMachine)).toEqual([...specifiedTransitions].sort())
+  })
+
+  it("treats queries that differ only in blank search or empty filters as the same list", () => {
+    expect(queryKey(query("  pi "))).toBe(queryKey(query("pi", 1, { status: "" })))
+    expect(queryKey(query("pi", 2))).not.toBe(queryKey(query("pi")))
+    expect(queryKey({ ...first, filters: { a: "1", b: "2" } })).toBe(queryKey({ ...first, filters: { b: "2", a: "1" } }))
+    expect(queryKey({ ...first, sort: "name", order: "asc" })).not.toBe(queryKey({ ...first, sort: "name", order: "desc" }))
+  })
+
+  it("follows the rules on every generated path, with a failure keeping the page shown", async () => {
+    let seen: Seen = { state: "loading", query: first, page: null, error: null }
+    const failures: Array<unknown> = []
+    const run = await runModel({
+      machine: listMachine,
+      inputs: [{ query: first }],
+      events: () => events,
+      actorIds: ["fetchPage"],
+      provide: { actions: { loadFailed: (_: unknown, params: { readonly error: unknown }) => void failures.push(params.error) } },
+      check: (_expected, actual, event) => {
+        seen = event.type === "xstate.init" ? { state: "loading", query: first, page: null, error: null } : expectedAfter(seen, event)
+        const context = actual.context as Seen
+        expect({ state: actual.value, query: queryKey(context.query), page: context.page, error: context.error })
+          .toEqual({ state: seen.state, query: queryKey(seen.query), page: seen.page, error: seen.error })
+      }
+    })
+    expectFullCoverage("list", run)
+    expect(failures).toContainEqual(network)
+  })
+})
