@@ -3,6 +3,7 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { extname, join, relative, sep } from "node:path"
 import { fileURLToPath } from "node:url"
+import { acceptedEncodings } from "./compression.ts"
 
 export const consoleDir = fileURLToPath(new URL("../../dist", import.meta.url))
 
@@ -23,6 +24,9 @@ const contentTypes: Record<string, string> = {
 interface Asset {
   readonly bytes: Uint8Array
   readonly type: string
+  /** The build's Brotli and gzip copies of the file, when it wrote them (tools/vite-precompress.ts). */
+  readonly br?: Uint8Array
+  readonly gzip?: Uint8Array
 }
 
 const walk = (dir: string): ReadonlyArray<string> =>
@@ -31,16 +35,33 @@ const walk = (dir: string): ReadonlyArray<string> =>
     return statSync(full).isDirectory() ? walk(full) : [full]
   })
 
+const readIfThere = (file: string) => (existsSync(file) ? { bytes: readFileSync(file) } : undefined)
+
 /** The built console, read once into memory: it is small, and every request is then a lookup. */
 const loadAssets = (dir: string): ReadonlyMap<string, Asset> =>
   new Map(
     existsSync(dir)
-      ? walk(dir).map((file) => [
-        `/${relative(dir, file).split(sep).join("/")}`,
-        { bytes: readFileSync(file), type: contentTypes[extname(file)] ?? "application/octet-stream" }
-      ])
+      ? walk(dir).filter((file) => !file.endsWith(".br") && !file.endsWith(".gz")).map((file) => {
+        const br = readIfThere(`${file}.br`)
+        const gzip = readIfThere(`${file}.gz`)
+        const asset: Asset = {
+          bytes: readFileSync(file),
+          type: contentTypes[extname(file)] ?? "application/octet-stream",
+          ...(br === undefined ? {} : { br: br.bytes }),
+          ...(gzip === undefined ? {} : { gzip: gzip.bytes })
+        }
+        return [`/${relative(dir, file).split(sep).join("/")}`, asset] as const
+      })
       : []
   )
+
+/** The smallest copy the client accepts: Brotli, then gzip, then the file itself. */
+const encoded = (asset: Asset, accepted: ReadonlySet<string>): { readonly bytes: Uint8Array; readonly encoding?: string } =>
+  asset.br !== undefined && accepted.has("br")
+    ? { bytes: asset.br, encoding: "br" }
+    : asset.gzip !== undefined && accepted.has("gzip")
+    ? { bytes: asset.gzip, encoding: "gzip" }
+    : { bytes: asset.bytes }
 
 const notBuilt = HttpServerResponse.text(
   `<!doctype html><title>Admin console</title>
@@ -62,9 +83,20 @@ export const consoleRoutes = (dir: string = consoleDir) =>
   Layer.unwrap(Effect.sync(() => {
     const assets = loadAssets(dir)
     const index = assets.get("/index.html")
-    const respond = (asset: Asset, cache: string) =>
-      HttpServerResponse.uint8Array(asset.bytes, { contentType: asset.type, headers: { "cache-control": cache } })
     return HttpRouter.add("GET", "/*", (request) => {
+      const accepted = acceptedEncodings(request.headers["accept-encoding"])
+      const respond = (asset: Asset, cache: string) => {
+        const { bytes, encoding } = encoded(asset, accepted)
+        const compressible = asset.br !== undefined || asset.gzip !== undefined
+        return HttpServerResponse.uint8Array(bytes, {
+          contentType: asset.type,
+          headers: {
+            "cache-control": cache,
+            ...(compressible ? { vary: "Accept-Encoding" } : {}),
+            ...(encoding === undefined ? {} : { "content-encoding": encoding })
+          }
+        })
+      }
       const path = requestPath(request.url)
       const asset = assets.get(path)
       if (asset !== undefined && path !== "/index.html") {

@@ -1,5 +1,6 @@
 import { ByteSize, Effect, Layer, Option } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { acceptedEncodings, compressJson } from "./compression.ts"
 import { Config } from "./config.ts"
 
 /** The client's address: the socket peer, or with `TRUST_PROXY` the address our proxy appended last. */
@@ -93,7 +94,8 @@ export const httpHygiene = HttpRouter.middleware(
       const shaped = isApi && response.status >= 400 && !isJson(response)
         ? apiFailure(response.status)
         : response
-      return HttpServerResponse.setHeaders(shaped, securityHeaders(path, isApi))
+      const compressed = isApi ? compressJson(shaped, acceptedEncodings(request.headers["accept-encoding"])) : shaped
+      return HttpServerResponse.setHeaders(compressed, securityHeaders(path, isApi))
     }),
   { global: true }
 )

@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { brotliCompressSync, constants, gzipSync } from "node:zlib"
+import type { Plugin } from "vite"
+
+const compressible = /\.(js|css|html|json|svg|txt|map)$/
+
+const filesUnder = (dir: string): ReadonlyArray<string> =>
+  readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name)
+    return statSync(full).isDirectory() ? filesUnder(full) : [full]
+  })
+
+/**
+ * Writes `file.br` (Brotli, best) and `file.gz` (gzip, best) beside every text file of the
+ * build, so the server sends compressed bytes without compressing on each request
+ * (docs/architecture.md, "Serving the console").
+ */
+export const precompress = (): Plugin => {
+  let outDir = "dist"
+  return {
+    name: "precompress",
+    apply: "build",
+    configResolved: (config) => void (outDir = config.build.outDir),
+    closeBundle: () => {
+      for (const file of filesUnder(outDir).filter((path) => compressible.test(path))) {
+        const bytes = readFileSync(file)
+        if (bytes.length < 512) continue
+        writeFileSync(`${file}.br`, brotliCompressSync(bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length }
+        }))
+        writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }))
+      }
+    }
+  }
+}
