@@ -2,9 +2,11 @@
 import react from "@vitejs/plugin-react"
 import { defineConfig } from "vite"
 import { precompress } from "./tools/vite-precompress.ts"
+import { radixSubset } from "./tools/vite-radix-subset.ts"
+import { radixUse } from "./src/ui/radix-use.ts"
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), radixSubset(radixUse), precompress()],
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
   server: { proxy: { "/api": "http://127.0.0.1:8080", "/uploads": "http://127.0.0.1:8080" } },
   test: {

@@ -1,0 +1,16 @@
+import type { RadixSubset } from "../../tools/vite-radix-subset.ts"
+
+/**
+ * The part of Radix Themes the console renders; the build drops the rest of its stylesheet
+ * (tools/vite-radix-subset.ts). Using a new component, colour or breakpoint means adding it here;
+ * tests/e2e/styles.test.ts checks the screens against it.
+ */
+export const radixUse: RadixSubset = {
+  colors: ["gray", "slate", "violet", "red", "green", "blue", "orange"],
+  breakpoints: ["md"],
+  unusedComponents: [
+    "rt-Avatar", "rt-Blockquote", "rt-CheckboxCards", "rt-CheckboxGroup", "rt-ContextMenu", "rt-DropdownMenu", "rt-HoverCard",
+    "rt-Inset", "rt-Popover", "rt-Quote", "rt-RadioCards", "rt-RadioGroup", "rt-SegmentedControl", "rt-Skeleton", "rt-Slider",
+    "rt-Switch", "rt-TabNav", "rt-ThemePanel", "rt-Em", "rt-Strong"
+  ]
+}

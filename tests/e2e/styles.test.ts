@@ -1,0 +1,63 @@
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { addAdmin } from "../../server/auth/admins.ts"
+import { radixUse } from "../../src/ui/radix-use.ts"
+import { chromiumWithServer, newPage, signInThroughScreen } from "../support/browser.ts"
+
+const product = chromiumWithServer()
+
+/** Every Radix class and colour on the page now, dialogs and portals included. */
+const radixInUse = (page: Page) =>
+  page.evaluate(() => {
+    const classes = new Set<string>()
+    const colors = new Set<string>()
+    for (const element of document.querySelectorAll("*")) {
+      for (const name of element.classList) if (/(^|:)rt-/.test(name)) classes.add(name)
+      for (const attribute of ["data-accent-color", "data-gray-color"]) {
+        const value = element.getAttribute(attribute)
+        if (value !== null && value !== "") colors.add(value)
+      }
+    }
+    return { classes: [...classes], colors: [...colors] }
+  })
+
+describe("the console's styles", () => {
+  it("renders only the Radix components, colours and breakpoints the build keeps", async () => {
+    const { page, errors } = await newPage(product.browser)
+    const seen = { classes: new Set<string>(), colors: new Set<string>() }
+    const collect = async () => {
+      const now = await radixInUse(page)
+      now.classes.forEach((name) => seen.classes.add(name))
+      now.colors.forEach((color) => seen.colors.add(color))
+    }
+    await page.goto(`${product.server.url}/login`)
+    await page.getByLabel("Email").waitFor()
+    await collect()
+    await product.server.sql(addAdmin("styles@example.com", "admin"))
+    await signInThroughScreen(page, product.server, "styles@example.com", "Admin")
+    for (const path of ["/generated-addresses", "/blog", "/settings", "/blog/new"]) {
+      await page.goto(`${product.server.url}${path}`)
+      await page.getByRole("heading", { level: 1 }).first().waitFor()
+      await page.waitForLoadState("networkidle")
+      await collect()
+    }
+    await page.goto(`${product.server.url}/generated-addresses`)
+    await page.getByRole("button", { name: "Add Address" }).click()
+    await page.getByRole("dialog").waitFor()
+    await collect()
+    await page.keyboard.press("Escape")
+    await page.keyboard.press("Control+k")
+    await page.getByPlaceholder("Type a command or search…").waitFor()
+    await collect()
+
+    const components = [...seen.classes].filter((name) =>
+      radixUse.unusedComponents.some((prefix) => name === prefix || (name.startsWith(prefix) && /^[A-Z]/.test(name.slice(prefix.length)))))
+    expect(components).toEqual([])
+    const breakpoints = [...seen.classes].map((name) => name.match(/^(\w+):rt-/)?.[1]).filter((bp) => bp !== undefined)
+    expect(breakpoints.length).toBeGreaterThan(0)
+    expect(breakpoints.filter((bp) => !radixUse.breakpoints.includes(bp ?? ""))).toEqual([])
+    expect([...seen.colors].filter((color) => !radixUse.colors.includes(color))).toEqual([])
+    expect(seen.classes.size).toBeGreaterThan(20)
+    expect(errors).toEqual([])
+  })
+})
