@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { addressSorts } from "./address-rules.ts"
 import { Authorization } from "./auth.ts"
 import { BadRequest, Conflict, Forbidden, Id, listQueryFields, NotFound, Ok, RequiredText, SearchText, SortOrder, Timestamp, Url, Version } from "./common.ts"
 import { CsvExport, pageOf } from "./lists.ts"
@@ -50,7 +51,7 @@ export type CoreTeamAddress = typeof CoreTeamAddress.Type
 export type AnyAddress = GeneratedAddress | CexAddress | CoreTeamAddress
 
 /** Columns a list can be sorted by; `name` sorts Generated's `Name` too. */
-export const AddressSort = Schema.Literals(["createdAt", "identifier", "name", "category", "rank"])
+export const AddressSort = Schema.Literals(addressSorts)
 export type AddressSort = typeof AddressSort.Type
 
 export const AddressListQuery = {

@@ -3,6 +3,9 @@
  * them on save) and the console (which shows them while typing).
  */
 
+/** Spec section 4 "Blog status", plus archived. */
+export const postStatuses = ["draft", "published", "scheduled", "archived"] as const
+
 /** The blog's messages; the spec's are exact. */
 export const blogMessages = {
   titleRequired: "Title is required",

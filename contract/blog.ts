@@ -1,8 +1,9 @@
 import { Schema } from "effect"
 import { Id, RequiredText, Timestamp, Version } from "./common.ts"
+import { postStatuses } from "./blog-rules.ts"
 
 /** Statuses a post can be saved with; "archived" exists in old data and is displayed. */
-export const PostStatus = Schema.Literals(["draft", "published", "scheduled", "archived"])
+export const PostStatus = Schema.Literals(postStatuses)
 export type PostStatus = typeof PostStatus.Type
 
 export const SponsorInfo = Schema.Struct({

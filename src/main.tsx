@@ -1,15 +1,8 @@
 import "@radix-ui/themes/styles.css"
 import "./app/global.css"
-import { StrictMode } from "react"
-import { createRoot } from "react-dom/client"
-import { preloadApi } from "./api/auth.ts"
-import { App } from "./app/App.tsx"
+import { startEarly } from "./app/boot.ts"
 
-const root = document.getElementById("root")
-if (root === null) throw new Error("#root is missing from index.html")
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>
-)
-preloadApi()
+// Start-up is its own small chunk: the requests the first screen needs leave before React and
+// the console have even downloaded (docs/architecture.md, "First screen").
+startEarly()
+void import("./app/render.tsx")

@@ -1,34 +1,52 @@
 import { Effect, Schema } from "effect"
+import { addressSorts } from "../../contract/address-rules.ts"
 import {
   type AddressHit,
   type AddressKind,
-  AddressSort,
+  type AddressSort,
   type AnyAddress,
+  CexAddress,
   CexAddressInput,
+  CoreTeamAddress,
   CoreTeamAddressInput,
+  GeneratedAddress,
   GeneratedAddressInput
 } from "../../contract/addresses.ts"
+import { pageOf } from "../../contract/lists.ts"
 import type { Pagination } from "../../contract/common.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
+import { takePrefetched } from "../lib/prefetch.ts"
+import { addressExportPath, addressListParams, addressPagePath } from "./list-paths.ts"
 
 const api = () => import("./client.ts")
 
 /** What the modal sends: the form's fields, already typed for the directory. */
 export type AddressInput = Record<string, string | number>
 
-const isSort = (value: string | undefined): value is AddressSort =>
-  value !== undefined && (AddressSort.literals as ReadonlyArray<string>).includes(value)
+const pageSchemas = {
+  generated: pageOf("addresses", GeneratedAddress),
+  cex: pageOf("addresses", CexAddress),
+  "core-team": pageOf("addresses", CoreTeamAddress)
+} as const
 
-/** The list query as the API's query parameters (without the page for an export). */
-const filtersOf = (q: ListQuery) => ({
-  ...(q.search.trim() === "" ? {} : { search: q.search.trim() }),
-  ...(isSort(q.sort) ? { sort: q.sort } : {}),
-  ...(q.order === undefined ? {} : { order: q.order })
-})
+const isSort = (value: string | undefined): value is AddressSort => value !== undefined && (addressSorts as ReadonlyArray<string>).includes(value)
 
 export const listAddresses = async (token: string, kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> => {
-  const { callApi, jsonOnly } = await api()
-  const options = { query: { ...filtersOf(q), ...(q.page > 1 ? { page: q.page } : {}) } }
+  const { callApi, decodeAnswer, jsonOnly } = await api()
+  const prefetched = takePrefetched(token, addressPagePath(kind, q, addressSorts))
+  if (prefetched !== undefined) {
+    const answer = await decodeAnswer(prefetched, pageSchemas[kind])
+    return { rows: answer.data.addresses, pagination: answer.data.pagination }
+  }
+  const { search, sort, order } = addressListParams(q, addressSorts)
+  const options = {
+    query: {
+      ...(search === undefined ? {} : { search }),
+      ...(isSort(sort) ? { sort } : {}),
+      ...(order === "asc" || order === "desc" ? { order } : {}),
+      ...(q.page > 1 ? { page: q.page } : {})
+    }
+  }
   const answer = await callApi(token, (client): Effect.Effect<{ readonly data: { readonly addresses: ReadonlyArray<AnyAddress>; readonly pagination: Pagination } }, unknown> => {
     switch (kind) {
       case "generated": return Effect.flatMap(client.generatedAddresses.list(options), jsonOnly)
@@ -40,8 +58,7 @@ export const listAddresses = async (token: string, kind: AddressKind, q: ListQue
 }
 
 /** Where the directory's CSV export is: every address the list's search matches, in its order. */
-export const addressExportPath = (kind: AddressKind, q: ListQuery): string =>
-  `/api/admin/addresses/${kind}?${new URLSearchParams({ ...filtersOf(q), format: "csv" })}`
+export const addressExportPathOf = (kind: AddressKind, q: ListQuery): string => addressExportPath(kind, q, addressSorts)
 
 /** The form's values checked against the directory's own input schema before they are sent. */
 const checked = <A>(schema: Schema.Decoder<A>, input: AddressInput) =>

@@ -1,6 +1,7 @@
 import type { AdminUser, OtpRequested, SignedIn } from "../../contract/auth.ts"
 import type { Role } from "../../contract/common.ts"
 import type { Health } from "../../contract/system.ts"
+import { takePrefetched } from "../lib/prefetch.ts"
 
 /**
  * The effect client is loaded on first use, so the sign-in form is usable before it arrives;
@@ -24,8 +25,16 @@ export const verifyOtp = async (email: string, otp: string): Promise<SignedIn> =
   return answer
 }
 
+/** The session check's path, which start-up asks for at once when a token is stored. */
+export const SESSION_CHECK_PATH = "/api/admin/auth/check"
+
 export const checkSession = async (token: string): Promise<AdminUser> => {
-  const { callApi } = await api()
+  const { callApi, decodeAnswer } = await api()
+  const prefetched = takePrefetched(token, SESSION_CHECK_PATH)
+  if (prefetched !== undefined) {
+    const { SessionCheck } = await import("../../contract/auth.ts")
+    return (await decodeAnswer(prefetched, SessionCheck)).user
+  }
   return (await callApi(token, (client) => client.auth.check())).user
 }
 

@@ -3,34 +3,33 @@ import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../co
 import type { UploadedImage } from "../../contract/upload.ts"
 import { uploadMessages, type UploadType } from "../../contract/upload-rules.ts"
 import { flagNames, type PostDraft } from "../../machines/blog-editor.ts"
+import { postStatuses } from "../../contract/blog-rules.ts"
 import type { CallFailure } from "../../machines/call-failure.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
+import { takePrefetched } from "../lib/prefetch.ts"
+import { postExportPath, postListParams, postPagePath } from "./list-paths.ts"
 
 const api = () => import("./client.ts")
-
-export const postStatuses: ReadonlyArray<PostStatus> = ["draft", "published", "scheduled", "archived"]
 
 const isStatus = (value: string | undefined): value is PostStatus =>
   value !== undefined && (postStatuses as ReadonlyArray<string>).includes(value)
 
-/** The list query as the API's parameters: status and search (the page is added for a page). */
-const filtersOf = (q: ListQuery) => {
-  const status = q.filters.status
-  return {
-    ...(isStatus(status) ? { status } : {}),
-    ...(q.search.trim() === "" ? {} : { search: q.search.trim() })
-  }
-}
-
 export const listPosts = async (token: string, q: ListQuery): Promise<ListPage<BlogPost>> => {
-  const { callApi, jsonOnly } = await api()
-  const query = { ...filtersOf(q), ...(q.page > 1 ? { page: q.page } : {}) }
+  const { callApi, decodeAnswer, jsonOnly } = await api()
+  const prefetched = takePrefetched(token, postPagePath(q, postStatuses))
+  if (prefetched !== undefined) {
+    const { PostPage } = await import("../../contract/blog-api.ts")
+    const answer = await decodeAnswer(prefetched, PostPage)
+    return { rows: answer.posts, pagination: answer.pagination }
+  }
+  const { status, search } = postListParams(q, postStatuses)
+  const query = { ...(isStatus(status) ? { status } : {}), ...(search === undefined ? {} : { search }), ...(q.page > 1 ? { page: q.page } : {}) }
   const answer = await callApi(token, (client) => Effect.flatMap(client.blog.posts({ query }), jsonOnly))
   return { rows: answer.posts, pagination: answer.pagination }
 }
 
 /** Where the CSV export of the posts the list's filters match is. */
-export const postExportPath = (q: ListQuery): string => `/api/blog/posts?${new URLSearchParams({ ...filtersOf(q), format: "csv" })}`
+export const postExportPathOf = (q: ListQuery): string => postExportPath(q, postStatuses)
 
 /** One post by its slug, whatever its status (the token is staff's). */
 export const getPost = async (token: string, slug: string): Promise<BlogPost> => {

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
@@ -53,6 +53,21 @@ export const jsonOnly = <A>(answer: A | string): Effect.Effect<A, ApiFailure> =>
   typeof answer === "string"
     ? Effect.fail({ status: undefined, message: "Unexpected answer from the server: CSV instead of JSON" })
     : Effect.succeed(answer)
+
+/**
+ * An answer fetched without the client (a prefetch at start-up), read as the client reads one:
+ * decoded with its schema, a failure in the spec's words.
+ */
+export const decodeAnswer = async <S extends Schema.Top>(answer: Promise<Response>, schema: S): Promise<S["Type"]> => {
+  const response = await answer.catch((error: unknown) => Promise.reject(toApiFailure(error)))
+  const body: unknown = await response.json().catch(() => undefined)
+  if (!response.ok) {
+    const message = field(body, "error")
+    const failure: ApiFailure = { status: response.status, message: typeof message === "string" ? message : `HTTP ${response.status}: request failed` }
+    throw failure
+  }
+  return Schema.decodeUnknownPromise(schema as unknown as Schema.Decoder<S["Type"]>)(body).catch((error: unknown) => Promise.reject(toApiFailure(error)))
+}
 
 /** Runs one call against the API; resolves with the decoded answer or rejects with an `ApiFailure`. */
 export const callApi = <A, E>(token: string | undefined, use: (client: Client) => Effect.Effect<A, E>): Promise<A> =>

@@ -7,8 +7,10 @@ import { CommandProvider } from "../lib/commands.tsx"
 import { ErrorBoundary } from "./ErrorScreen.tsx"
 import { useGuardedLocation } from "../lib/leave-guard.ts"
 import { ThemeProvider } from "../lib/theme.tsx"
+import { preloadSignedInScreens, signedInScreensIfLoaded } from "./signed-in-chunk.ts"
 
-const AuthenticatedApp = lazy(() => import("./AuthenticatedApp.tsx"))
+const LazySignedInScreens = lazy(() => preloadSignedInScreens().then((component) => ({ default: component })))
+
 
 type Phase = "loading" | "signedIn" | "signedOut"
 
@@ -30,9 +32,11 @@ const GuardedRoutes = () => {
   const phase = usePhase()
   if (phase === "loading") return <FullPageSpinner label="Checking your session…" />
   if (phase === "signedOut") return <Redirect to="/login" replace />
+  const Loaded = signedInScreensIfLoaded()
+  if (Loaded !== undefined) return <Loaded />
   return (
     <Suspense fallback={<FullPageSpinner label="Loading…" />}>
-      <AuthenticatedApp />
+      <LazySignedInScreens />
     </Suspense>
   )
 }

@@ -3,7 +3,9 @@ import { checkSession, endSession, requestOtp, verifyOtp } from "../api/auth.ts"
 import { authMachine } from "../../machines/auth.ts"
 import { fromPromise } from "xstate"
 
-export const TOKEN_KEY = "adminToken"
+import { TOKEN_KEY } from "./token.ts"
+
+export { TOKEN_KEY }
 
 /** The auth machine with the real API and browser storage. */
 export const consoleAuthMachine = authMachine.provide({

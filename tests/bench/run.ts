@@ -7,6 +7,7 @@ import { type TestDatabase, freshPostgresOn } from "../support/database.ts"
 import { measureAddresses, printAddressFigures } from "./addresses.ts"
 import { measureAuthCheck, printAuthFigures } from "./auth-check.ts"
 import { measureConsole } from "./console.ts"
+import { measureFirstScreen } from "./first-screen.ts"
 import { measureUpload } from "./upload.ts"
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -34,5 +35,9 @@ if (only === undefined || only === "auth") {
 if (only === undefined || only === "addresses") {
   printAddressFigures([await measureAddresses("pglite"), ...(await onPostgres((url) => measureAddresses("postgresql", url)))])
 }
-if (only === undefined || only === "console") await measureConsole()
+if (only === undefined || only === "console") {
+  await measureConsole()
+  await measureFirstScreen()
+}
+if (only === "first-screen") await measureFirstScreen()
 if (only === undefined || only === "upload") await measureUpload()

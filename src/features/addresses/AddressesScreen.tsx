@@ -4,15 +4,15 @@ import { useActorRef, useSelector } from "@xstate/react"
 import { useCallback, useEffect, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import { fromPromise } from "xstate"
-import { type AddressKind, AddressSort, type AnyAddress } from "../../../contract/addresses.ts"
+import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
 import { addressModalMachine } from "../../../machines/address-modal.ts"
 import type { ListQuery } from "../../../machines/list.ts"
-import { addressExportPath, deleteAddress, listAddresses, saveAddress } from "../../api/addresses.ts"
+import { addressExportPathOf, deleteAddress, listAddresses, saveAddress } from "../../api/addresses.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { useCsvExport } from "../../lib/list/export-csv.ts"
 import { listCommands } from "../../lib/list/list-commands.ts"
-import { type QuerySpec, urlOf, useUrlQuery } from "../../lib/list/url-query.ts"
+import { urlOf, useUrlQuery } from "../../lib/list/url-query.ts"
 import { useDebouncedSearch } from "../../lib/list/use-debounced-search.ts"
 import { useList } from "../../lib/list/use-list.ts"
 import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
@@ -21,21 +21,16 @@ import { type Column, ListTable } from "../../ui/list/ListTable.tsx"
 import { listTexts } from "../../ui/list/texts.ts"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
-import { cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
+import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
 import { AddressModal } from "./AddressModal.tsx"
 import { FindAddressDialog } from "./FindAddressDialog.tsx"
 import { addressTexts as t } from "./texts.ts"
-
-const querySpec = {
-  sorts: AddressSort.literals,
-  defaultSort: { sort: "createdAt", order: "desc" }
-} as const satisfies QuerySpec
 
 /** Spec section 2, "Address screens": one screen for the three directories, with the keyboard. */
 export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
   const spec = directories[kind]
   const [, navigate] = useLocation()
-  const url = useUrlQuery(querySpec)
+  const url = useUrlQuery(addressQuerySpec)
   const { query } = url
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const list = useList(query, useCallback((key: string, q: ListQuery) => listAddresses(key, kind, q), [kind]))
@@ -65,7 +60,7 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
     if (index >= 0 && !list.loading) keyboard.focusRow(index)
   }, [list.rows])
 
-  const csv = useCsvExport(() => addressExportPath(kind, query), `${kind}-addresses.csv`)
+  const csv = useCsvExport(() => addressExportPathOf(kind, query), `${kind}-addresses.csv`)
   const [finding, setFinding] = useState(false)
   const focusedAddress = keyboard.focusedRow
   const modalClosed = modalState.matches("closed")

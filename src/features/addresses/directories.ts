@@ -1,3 +1,4 @@
+import { addressSorts } from "../../../contract/address-rules.ts"
 import type { AddressKind, AddressSort, AnyAddress } from "../../../contract/addresses.ts"
 import type { Draft } from "../../../machines/address-modal.ts"
 
@@ -108,3 +109,9 @@ export const cellText = (address: AnyAddress, field: string): string => {
 
 export const directoryOfPath = (path: string): DirectorySpec | undefined =>
   Object.values(directories).find((spec) => spec.path === path)
+
+/** What a directory's URL may hold: its sortable columns; newest first by default. */
+export const addressQuerySpec = {
+  sorts: addressSorts,
+  defaultSort: { sort: "createdAt", order: "desc" }
+} as const

@@ -1,6 +1,7 @@
 import { Box, Button, Card, Flex, Heading, Select, Text, TextField } from "@radix-ui/themes"
-import { type FormEvent, useState } from "react"
+import { type FormEvent, useEffect, useState } from "react"
 import type { Role } from "../../../contract/common.ts"
+import { preloadApi } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { roleOptions, signInTexts as t } from "./texts.ts"
 
@@ -95,6 +96,11 @@ export const SignInScreen = () => {
     email: snapshot.context.email,
     error: snapshot.context.error
   }), (a, b) => a.step === b.step && a.busy === b.busy && a.email === b.email && a.error === b.error)
+  // The form needs nothing more to show; the API client it will send with comes after it is painted.
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setTimeout(preloadApi, 0))
+    return () => cancelAnimationFrame(frame)
+  }, [])
   return (
     <Flex align="center" justify="center" p="4" style={{ minHeight: "100vh" }}>
       <Card size="4" style={{ width: "min(420px, 100%)" }}>

@@ -4,12 +4,13 @@ import { useEffect, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import type { BlogCategory, BlogPost } from "../../../contract/blog.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
-import { deletePost, listCategories, listPosts, postExportPath, postStatuses } from "../../api/blog.ts"
+import { postStatuses } from "../../../contract/blog-rules.ts"
+import { deletePost, listCategories, listPosts, postExportPathOf } from "../../api/blog.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { useCsvExport } from "../../lib/list/export-csv.ts"
 import { listCommands } from "../../lib/list/list-commands.ts"
-import { type QuerySpec, useUrlQuery } from "../../lib/list/url-query.ts"
+import { useUrlQuery } from "../../lib/list/url-query.ts"
 import { useDebouncedSearch } from "../../lib/list/use-debounced-search.ts"
 import { useList } from "../../lib/list/use-list.ts"
 import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
@@ -18,6 +19,7 @@ import { type Column, ListTable } from "../../ui/list/ListTable.tsx"
 import { listTexts } from "../../ui/list/texts.ts"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
+import { blogQuerySpec } from "./list-query.ts"
 import { blogTexts as t } from "./texts.ts"
 
 const statusColors = { draft: "gray", published: "green", scheduled: "blue", archived: "orange" } as const
@@ -31,12 +33,10 @@ export const publicationText = (post: BlogPost) =>
     ? t.scheduledFor(dateTime.format(new Date(post.scheduledAt)))
     : post.publishedAt !== null ? date.format(new Date(post.publishedAt)) : t.notPublished
 
-const querySpec = { filters: { status: postStatuses } } as const satisfies QuerySpec
-
 /** Spec section 2 "Blog management": the posts, filtered by status and searched, with Add, Edit and Delete. */
 export const BlogScreen = () => {
   const [, navigate] = useLocation()
-  const url = useUrlQuery(querySpec)
+  const url = useUrlQuery(blogQuerySpec)
   const { query } = url
   const status = query.filters.status
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
@@ -48,7 +48,7 @@ export const BlogScreen = () => {
   }, [token])
   const categoryName = (slug: string) => categories.find((category) => category.slug === slug)?.name ?? slug
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
-  const csv = useCsvExport(() => postExportPath(query), "blog-posts.csv")
+  const csv = useCsvExport(() => postExportPathOf(query), "blog-posts.csv")
 
   const [deleting, setDeleting] = useState<{ post: BlogPost; busy: boolean; error: string | null } | null>(null)
   const confirmDelete = async () => {

@@ -1,46 +1,9 @@
 import { useCallback, useMemo } from "react"
 import { useLocation, useSearch } from "wouter"
 import type { ListQuery } from "../../../machines/list.ts"
+import { parseQuery, type QuerySpec, urlOf } from "./query-string.ts"
 
-/** What a screen's URL may hold beyond search and page: its sortable columns and its filters' values. */
-export interface QuerySpec {
-  readonly sorts?: ReadonlyArray<string>
-  /** The sort (and its order) when the URL names none. */
-  readonly defaultSort?: { readonly sort: string; readonly order: "asc" | "desc" }
-  readonly filters?: Readonly<Record<string, ReadonlyArray<string>>>
-}
-
-/** The URL's query string as a list query; values the screen doesn't know are dropped. */
-export const parseQuery = (spec: QuerySpec, search: string): ListQuery => {
-  const params = new URLSearchParams(search)
-  const page = Number.parseInt(params.get("page") ?? "1", 10)
-  const sort = params.get("sort")
-  const order = params.get("order")
-  const filters: Record<string, string> = {}
-  for (const [name, values] of Object.entries(spec.filters ?? {})) {
-    const value = params.get(name)
-    if (value !== null && values.includes(value)) filters[name] = value
-  }
-  return {
-    search: params.get("search") ?? "",
-    page: Number.isNaN(page) || page < 1 ? 1 : page,
-    sort: sort !== null && (spec.sorts ?? []).includes(sort) ? sort : undefined,
-    order: order === "asc" || order === "desc" ? order : undefined,
-    filters
-  }
-}
-
-/** A list query as a path with its query string; defaults are left out, so URLs stay short. */
-export const urlOf = (path: string, query: ListQuery): string => {
-  const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(query.filters)) if (value !== "") params.set(name, value)
-  if (query.search.trim() !== "") params.set("search", query.search.trim())
-  if (query.page > 1) params.set("page", String(query.page))
-  if (query.sort !== undefined) params.set("sort", query.sort)
-  if (query.order !== undefined) params.set("order", query.order)
-  const text = params.toString()
-  return text === "" ? path : `${path}?${text}`
-}
+export { parseQuery, type QuerySpec, urlOf }
 
 export interface UrlQuery {
   readonly query: ListQuery

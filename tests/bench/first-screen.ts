@@ -1,0 +1,179 @@
+import react from "@vitejs/plugin-react"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { cpSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { Browser, Page, Request } from "playwright-core"
+import { build } from "vite"
+import { consoleDir } from "../../server/platform/console.ts"
+import { precompress } from "../../tools/vite-precompress.ts"
+import { launchChromium, requireBuiltConsole } from "../support/browser.ts"
+import { engines } from "../support/database.ts"
+import { root } from "../support/process.ts"
+import { startTestServer } from "../support/server.ts"
+import { signedInAs } from "../support/session.ts"
+
+const DIRECTORY_ROWS = 10_000
+const TARGETS = { rowsRatio: 1.5, wireKb: 150, paletteMs: 50, nextPageMs: 100, searchMs: 100 }
+
+const median = (values: ReadonlyArray<number>) => percentile(values, 50)
+const percentile = (values: ReadonlyArray<number>, p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return Math.round((sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0) * 10) / 10
+}
+const verdict = (ok: boolean) => (ok ? "meets" : "MISSES")
+
+/** The console's files with the bare React page built beside them under /bare/. */
+const consoleWithBarePage = async () => {
+  const served = mkdtempSync(join(tmpdir(), "bench-console-"))
+  cpSync(consoleDir, served, { recursive: true })
+  await build({
+    root: join(root, "tests/bench/bare"),
+    base: "/bare/",
+    configFile: false,
+    logLevel: "error",
+    plugins: [react(), precompress()],
+    build: { outDir: join(served, "bare"), emptyOutDir: true }
+  })
+  return served
+}
+
+/** JS and CSS bytes as they crossed the wire (compressed), for the requests given. */
+const wireKb = async (requests: ReadonlyArray<Request>) => {
+  let bytes = 0
+  for (const request of requests) {
+    const path = new URL(request.url()).pathname
+    if (!/\.(js|css)$/.test(path)) continue
+    bytes += (await request.sizes()).responseBodySize
+  }
+  return Math.round(bytes / 102.4) / 10
+}
+
+/**
+ * Opens `url` in a cold context with the token stored, and returns the time (from navigation
+ * start, in the page's clock) at which `ready` first held, and the requests finished by then.
+ */
+const coldLoad = async (browser: Browser, token: string | null, url: string, ready: (page: Page) => Promise<void>) => {
+  const context = await browser.newContext()
+  if (token !== null) await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
+  const page = await context.newPage()
+  const finished: Array<Request> = []
+  page.on("requestfinished", (request) => finished.push(request))
+  await page.goto(url, { waitUntil: "commit" })
+  await ready(page)
+  const { at, origin } = await page.evaluate(() => ({ at: performance.now(), origin: performance.timeOrigin }))
+  // Only what had fully arrived when the screen was ready; later preloads don't count.
+  const before = finished.filter((request) => {
+    const timing = request.timing()
+    return timing.startTime + timing.responseEnd <= origin + at
+  })
+  const kb = await wireKb(before)
+  await context.close()
+  return { ms: at, kb }
+}
+
+const twentyRows = (page: Page) =>
+  page.waitForFunction(() => document.querySelectorAll("tbody tr").length >= 20, undefined, { polling: "raf", timeout: 30_000 }).then(() => undefined)
+
+/** Times, in the page, from an action to the first frame after `done` holds. */
+const timeInPage = (page: Page, action: string, done: string) =>
+  page.evaluate(([actionSource, doneSource]) =>
+    new Promise<number>((resolve) => {
+      const isDone = new Function(`return (${doneSource})()`) as () => boolean
+      const started = performance.now()
+      const check = () => (isDone() ? requestAnimationFrame(() => resolve(performance.now() - started)) : requestAnimationFrame(check))
+      ;(new Function(actionSource) as () => void)()
+      requestAnimationFrame(check)
+    }), [action, done] as const)
+
+const interactions = async (browser: Browser, token: string, url: string) => {
+  const context = await browser.newContext()
+  await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
+  const page = await context.newPage()
+  await page.goto(`${url}/generated-addresses`)
+  await twentyRows(page)
+  const palette: Array<number> = []
+  const nextPage: Array<number> = []
+  const search: Array<number> = []
+  for (let run = 0; run < 20; run++) {
+    await page.locator("body").click({ position: { x: 5, y: 5 } })
+    palette.push(await timeInPage(page,
+      `document.dispatchEvent(new KeyboardEvent("keydown", { key: "k", ctrlKey: true, bubbles: true }))`,
+      `() => document.querySelector("[cmdk-input]") !== null`))
+    await page.keyboard.press("Escape")
+    await page.locator("[cmdk-input]").waitFor({ state: "detached" })
+  }
+  for (let run = 0; run < 20; run++) {
+    const target = run + 2
+    nextPage.push(await timeInPage(page,
+      `[...document.querySelectorAll("nav[aria-label=Pages] button")].find((b) => b.textContent === "Next").click()`,
+      `() => document.querySelector("nav[aria-label=Pages]")?.textContent.includes("Page ${target} of") &&
+        document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false"`))
+  }
+  for (let run = 0; run < 20; run++) {
+    const term = `generated-addr-00${String(1000 + run * 37).slice(0, 3)}`
+    const elapsed = await timeInPage(page,
+      `const input = document.querySelector("input[type=search]");
+       Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(input, ${JSON.stringify(term)});
+       input.dispatchEvent(new Event("input", { bubbles: true }))`,
+      `() => new URL(location.href).searchParams.get("search") === ${JSON.stringify(term)} &&
+        document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false"`)
+    search.push(Math.max(0, elapsed - 250))
+  }
+  await context.close()
+  return { palette, nextPage, search }
+}
+
+/**
+ * `npm run bench -- console` (first screen): rows painted on a list against a bare React page
+ * doing the same fetch, bytes on the wire before the sign-in form and before the rows, and
+ * interaction times on a 10,000-row directory, each printed beside its target.
+ */
+export const measureFirstScreen = async () => {
+  requireBuiltConsole()
+  const served = await consoleWithBarePage()
+  const database = await engines[0]!.fresh()
+  const server = await startTestServer(database, {}, { consoleDir: served })
+  const browser = await launchChromium()
+  try {
+    const token = await signedInAs(server, "admin")
+    await server.sql(Effect.flatMap(SqlClient, (sql) => sql`INSERT INTO addresses (id, kind, identifier, name, category, rank, created_at)
+      SELECT gen_random_uuid(), 'generated', 'generated-addr-' || lpad(i::text, 6, '0'), 'Address ' || i, 'Wallet', i % 1000,
+        now() - make_interval(secs => i)
+      FROM generate_series(1, ${DIRECTORY_ROWS}) AS i`))
+
+    const product: Array<number> = []
+    const bare: Array<number> = []
+    let listKb = 0
+    for (let run = 0; run < 7; run++) {
+      const console = await coldLoad(browser, token, `${server.url}/generated-addresses`, twentyRows)
+      const plain = await coldLoad(browser, token, `${server.url}/bare/index.html`, twentyRows)
+      if (run >= 2) {
+        product.push(console.ms)
+        bare.push(plain.ms)
+      }
+      listKb = console.kb
+    }
+    const login = await coldLoad(browser, null, `${server.url}/login`, (page) => page.getByLabel("Email").waitFor())
+    const ratio = Math.round((median(product) / median(bare)) * 100) / 100
+    const times = await interactions(browser, token, server.url)
+
+    console.log(`\nFirst screen, cold Chromium context, stored token, ${DIRECTORY_ROWS.toLocaleString("en")}-row directory`)
+    console.table({
+      "20 rows painted, console (median of 5, ms)": { value: median(product), target: "", verdict: "" },
+      "20 rows painted, bare React page (ms)": { value: median(bare), target: "", verdict: "" },
+      "ratio console / bare": { value: ratio, target: `≤ ${TARGETS.rowsRatio}`, verdict: verdict(ratio <= TARGETS.rowsRatio) },
+      "JS+CSS on the wire before the sign-in form (kB)": { value: login.kb, target: `≤ ${TARGETS.wireKb}`, verdict: verdict(login.kb <= TARGETS.wireKb) },
+      "JS+CSS on the wire before the first rows (kB)": { value: listKb, target: `≤ ${TARGETS.wireKb}`, verdict: verdict(listKb <= TARGETS.wireKb) },
+      "palette open, p95 of 20 (ms)": { value: percentile(times.palette, 95), target: `≤ ${TARGETS.paletteMs}`, verdict: verdict(percentile(times.palette, 95) <= TARGETS.paletteMs) },
+      "next page, p95 of 20 (ms)": { value: percentile(times.nextPage, 95), target: `≤ ${TARGETS.nextPageMs}`, verdict: verdict(percentile(times.nextPage, 95) <= TARGETS.nextPageMs) },
+      "search result after the debounce, p95 of 20 (ms)": { value: percentile(times.search, 95), target: `≤ ${TARGETS.searchMs}`, verdict: verdict(percentile(times.search, 95) <= TARGETS.searchMs) }
+    })
+  } finally {
+    await browser.close()
+    await server.stop()
+    await database.drop()
+    rmSync(served, { recursive: true, force: true })
+  }
+}
