@@ -14,7 +14,7 @@ const stored = { _id: Id, createdAt: Timestamp, updatedAt: Timestamp, version: V
 const optionalText = Schema.optionalKey(Schema.String)
 const optionalUrl = Schema.optionalKey(Schema.Union([Url, Schema.Literal("")]))
 
-/** What staff type for a generated address (spec section 3 keeps its capitalised names). */
+/** What staff type for a generated address (docs/product-spec.md §3 keeps its capitalised names). */
 export const GeneratedAddressInput = Schema.Struct({
   identifier: RequiredText,
   Name: RequiredText,

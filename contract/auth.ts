@@ -11,7 +11,7 @@ import {
   Unauthorized
 } from "./common.ts"
 
-/** Length of the one-time code, spec section 9. */
+/** Length of the one-time code, docs/product-spec.md §9. */
 export const OTP_LENGTH = 6
 
 export const AdminUser = Schema.Struct({

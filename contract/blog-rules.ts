@@ -1,9 +1,9 @@
 /**
- * The blog's pure rules, spec section 5 "Blog post", shared by the server (which applies
+ * The blog's pure rules, docs/product-spec.md §5 "Blog post", shared by the server (which applies
  * them on save) and the console (which shows them while typing).
  */
 
-/** Spec section 4 "Blog status", plus archived. */
+/** docs/product-spec.md §4 "Blog status", plus archived. */
 export const postStatuses = ["draft", "published", "scheduled", "archived"] as const
 
 /** The blog's messages; the spec's are exact. */

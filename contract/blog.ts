@@ -60,7 +60,7 @@ export type BlogCategory = typeof BlogCategory.Type
 export const TagList = Schema.Array(Schema.String)
 
 // ---------------------------------------------------------------------------
-// Calls, spec section 7 "Blog"
+// Calls, docs/product-spec.md §7 "Blog"
 // ---------------------------------------------------------------------------
 
 /** Statuses an editor can choose; "archived" is only ever displayed. */

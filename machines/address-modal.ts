@@ -2,7 +2,7 @@ import { assign, fromPromise, setup } from "xstate"
 import type { AnyAddress } from "../contract/addresses.ts"
 import { serverMessageOf } from "./call-failure.ts"
 
-/** The modal's alert texts, spec section 8 "Addresses". */
+/** The modal's alert texts, docs/product-spec.md §8 "Addresses". */
 export const addressModalErrors = {
   create: "Failed to create address",
   update: "Failed to update address",
@@ -36,7 +36,7 @@ export type AddressModalEvent =
 const closedContext = { address: null, draft: {}, required: [], error: null, errorDetail: null } as const
 
 /**
- * Spec section 4, "Address modal": view, edit and delete modes; Add opens edit with an empty
+ * docs/product-spec.md §4, "Address modal": view, edit and delete modes; Add opens edit with an empty
  * form; after a successful save or delete the list reloads and the modal closes; a failure
  * keeps it open with the spec's alert and the server's reason.
  */

@@ -3,7 +3,7 @@ import type { AdminUser } from "../contract/auth.ts"
 import type { Role } from "../contract/common.ts"
 import { failureOf } from "./call-failure.ts"
 
-/** Sign-in errors, spec section 8, word for word. */
+/** Sign-in errors, docs/product-spec.md §8, word for word. */
 export const authErrors = {
   sendRefused: "Failed to send OTP. Please check your email and try again.",
   sendThrew: "An error occurred while requesting OTP.",
@@ -36,7 +36,7 @@ const messageFor = (error: unknown, refused: string, threw: string): string => {
 const signedOut = { token: null, user: null, email: "", error: null } as const
 
 /**
- * Spec section 4, "Auth": a stored token is checked at start (spinner), then sign-in runs in
+ * docs/product-spec.md §4, "Auth": a stored token is checked at start (spinner), then sign-in runs in
  * two steps (send the code, verify it). Calls and token storage are provided by the console
  * (and by tests): the machine itself never fetches and never touches storage.
  */

@@ -91,7 +91,7 @@ export const validate = (draft: PostDraft): FieldErrors => ({
 
 const tabOfField: Record<keyof FieldErrors, EditorTab> = { title: "content", content: "content", scheduledAt: "settings" }
 
-/** Spec section 8: "Error saving post: {message}", falling back to "Failed to save blog post", then "Unknown error". */
+/** docs/product-spec.md §8: "Error saving post: {message}", falling back to "Failed to save blog post", then "Unknown error". */
 export const saveFailureText = (error: unknown): string => {
   const failure = failureOf(error)
   const message = failure.message.trim() !== ""
@@ -134,7 +134,7 @@ export interface BlogEditorInput {
 }
 
 /**
- * The post editor (spec section 2 "Blog post editor", section 4 "Editor save"): the open tab,
+ * The post editor (docs/product-spec.md §2 "Blog post editor", section 4 "Editor save"): the open tab,
  * the draft and whether it changed, the checks, the save (create, or update by slug when the
  * post exists) and the question before leaving with unsaved changes.
  */

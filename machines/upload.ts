@@ -25,7 +25,7 @@ export type UploadEvent =
   | { readonly type: "CANCEL" }
   | { readonly type: "RESET" }
 
-/** Spec section 8: the server's error, else "Upload failed" when it answered, else the thrown message or "Unknown error". */
+/** docs/product-spec.md §8: the server's error, else "Upload failed" when it answered, else the thrown message or "Unknown error". */
 export const uploadFailureText = (error: unknown): string => {
   const failure = failureOf(error)
   const message = failure.message.trim() !== ""
@@ -37,7 +37,7 @@ export const uploadFailureText = (error: unknown): string => {
 const HELD_AT = 90
 
 /**
- * Spec section 4 "Image upload" as DESIGN.md changes it: the console checks type and size,
+ * docs/product-spec.md §4 "Image upload" as docs/decisions.md changes it: the console checks type and size,
  * sends the file with real byte progress held at 90 % until the server answers, then 100 %.
  */
 export const uploadMachine = setup({

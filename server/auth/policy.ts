@@ -1,6 +1,6 @@
 import type { RateLimitRule } from "../platform/rate-limit.ts"
 
-/** The sign-in numbers of DESIGN.md, in one place. */
+/** The sign-in numbers of docs/decisions.md, in one place. */
 export const OTP_TTL_MINUTES = 10
 export const OTP_MAX_ATTEMPTS = 5
 export const SESSION_ABSOLUTE_HOURS = 12

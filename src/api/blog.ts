@@ -52,7 +52,7 @@ export const createCategory = async (token: string, name: string): Promise<BlogC
   return callApi(token, (client) => client.blogAdmin.createCategory({ payload: { name } })).then((answer) => answer.data)
 }
 
-/** Spec section 4 "Blog status": scheduledAt only when scheduled; the server sets publishedAt. */
+/** docs/product-spec.md §4 "Blog status": scheduledAt only when scheduled; the server sets publishedAt. */
 export const inputOf = (draft: PostDraft): BlogPostInput => {
   const sponsor = { name: draft.sponsorName.trim(), logo: draft.sponsorLogo.trim(), url: draft.sponsorUrl.trim() }
   const hasSponsor = sponsor.name !== "" || sponsor.logo !== "" || sponsor.url !== ""
@@ -76,7 +76,7 @@ export const inputOf = (draft: PostDraft): BlogPostInput => {
   }
 }
 
-/** Spec section 4 "Editor save": a post with an _id is updated by its slug, otherwise created. */
+/** docs/product-spec.md §4 "Editor save": a post with an _id is updated by its slug, otherwise created. */
 export const savePost = async (token: string, post: BlogPost | null, draft: PostDraft): Promise<BlogPost> => {
   const { callApi } = await api()
   const payload = inputOf(draft)

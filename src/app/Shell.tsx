@@ -66,7 +66,7 @@ const Sidebar = ({ open, onPick }: { readonly open: boolean; readonly onPick: ()
   )
 }
 
-/** Spec section 2, "Admin shell": sidebar, top bar, and the screen in between. */
+/** docs/product-spec.md §2, "Admin shell": sidebar, top bar, and the screen in between. */
 export const Shell = ({ children }: { readonly children: ReactNode }) => {
   const [menuOpen, setMenuOpen] = useState(false)
   const auth = AuthContext.useActorRef()

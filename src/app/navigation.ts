@@ -20,7 +20,7 @@ import type { ComponentType } from "react"
 
 export interface Destination {
   readonly path: string
-  /** The sidebar entry, spec section 2 "Admin shell". */
+  /** The sidebar entry, docs/product-spec.md §2 "Admin shell". */
   readonly label: string
   /** The screen's heading. */
   readonly title: string

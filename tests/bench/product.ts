@@ -7,7 +7,7 @@ import { readOutbox } from "../support/server.ts"
 export const startProduct = async (env: Record<string, string>, dataDir: string) => {
   const server = runScript("server/main.ts", [], { DATA_DIR: dataDir, PORT: "0", ...env })
   const [, url] = await server.waitFor(/Listening on (http:\/\/\S+)/, 120_000)
-  return { url: url ?? "", stop: async () => void (server.child.kill("SIGTERM"), await server.exited) }
+  return { url: url ?? "", pid: server.child.pid ?? 0, stop: async () => void (server.child.kill("SIGTERM"), await server.exited) }
 }
 
 /** Signs the first admin in with the code from the outbox; returns the bearer token. */

@@ -8,6 +8,7 @@ import { measureAddresses, printAddressFigures } from "./addresses.ts"
 import { measureAuthCheck, printAuthFigures } from "./auth-check.ts"
 import { measureConsole } from "./console.ts"
 import { measureFirstScreen } from "./first-screen.ts"
+import { measureMemory } from "./memory.ts"
 import { measureUpload } from "./upload.ts"
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -40,4 +41,12 @@ if (only === undefined || only === "console") {
   await measureFirstScreen()
 }
 if (only === "first-screen") await measureFirstScreen()
+if (only === undefined || only === "memory") {
+  const postgres = await freshPostgresOn(postgresUrl).catch(() => undefined)
+  try {
+    await measureMemory(postgres?.target.engine === "postgresql" ? postgres.target.url : undefined)
+  } finally {
+    await postgres?.drop()
+  }
+}
 if (only === undefined || only === "upload") await measureUpload()

@@ -67,7 +67,7 @@ describe("blog in Chromium", () => {
     await page.getByLabel(t.postTitle).fill(title)
     await body(page).click()
     // Toolbar: a heading, then shortcuts: bold, a list, a quote, centred text, a line break, a link.
-    await tool(page, "Heading 2").click()
+    await tool(page, "H2 Heading 2").click()
     await page.keyboard.type("Section one")
     await page.keyboard.press("Enter")
     await page.keyboard.type("Some ")

@@ -1,8 +1,11 @@
+import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { radixUse } from "../../src/ui/radix-use.ts"
 import { chromiumWithServer, newPage, signInThroughScreen } from "../support/browser.ts"
+import { call } from "../support/http.ts"
+import { signedInAs } from "../support/session.ts"
 
 const product = chromiumWithServer()
 
@@ -20,6 +23,54 @@ const radixInUse = (page: Page) =>
     }
     return { classes: [...classes], colors: [...colors] }
   })
+
+/** Every signed-in screen, by its path: a new screen is scanned by being listed here. */
+const screens = ["/", "/generated-addresses", "/cex-addresses", "/core-team-addresses", "/blog", "/blog/new", "/settings"]
+
+/** Serious and critical axe violations on the page as it is now, dialogs included. */
+const seriousViolations = async (page: Page) =>
+  (await new AxeBuilder({ page }).analyze()).violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
+
+describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) => {
+  it("has no serious or critical axe violations, dialogs and the palette included", async () => {
+    const { page } = await newPage(product.browser, { colorScheme: scheme })
+    const email = `axe-${scheme}@example.com`
+    await product.server.sql(addAdmin(email, "admin"))
+    await signInThroughScreen(page, product.server, email, "Admin")
+    await call(product.server.url, "POST", "/api/blog/admin/posts", {
+      token: await signedInAs(product.server, "admin"),
+      body: { title: `Scanned post ${scheme}`, excerpt: "An excerpt", content: "<p>Body</p>", status: "published" }
+    })
+    const found: Record<string, ReadonlyArray<string>> = {}
+    const scan = async (name: string) => {
+      const violations = await seriousViolations(page)
+      if (violations.length > 0) found[name] = violations
+    }
+    for (const path of screens) {
+      await page.goto(`${product.server.url}${path}`)
+      await page.getByRole("heading", { level: 1 }).first().waitFor()
+      await page.waitForLoadState("networkidle")
+      await scan(path)
+    }
+    await page.goto(`${product.server.url}/generated-addresses`)
+    await page.getByRole("button", { name: "Add Address" }).click()
+    await page.getByRole("dialog").waitFor()
+    await scan("address modal")
+    await page.keyboard.press("Escape")
+    await page.goto(`${product.server.url}/blog`)
+    await page.getByRole("row").filter({ hasText: `Scanned post ${scheme}` }).getByRole("button", { name: "Delete" }).click()
+    await page.getByRole("alertdialog").waitFor()
+    await scan("delete post dialog")
+    await page.keyboard.press("Escape")
+    await page.keyboard.press("Control+k")
+    await page.getByPlaceholder("Type a command or search…").waitFor()
+    await scan("palette")
+    expect(found).toEqual({})
+    await page.context().close()
+  })
+})
 
 describe("the console's styles", () => {
   it("renders only the Radix components, colours and breakpoints the build keeps", async () => {

@@ -110,7 +110,7 @@ const DeleteConfirmation = ({ modal, snapshot }: { readonly modal: Modal; readon
   )
 }
 
-/** Spec section 4, "Address modal": one dialog, three modes, driven by the modal machine. */
+/** docs/product-spec.md §4, "Address modal": one dialog, three modes, driven by the modal machine. */
 export const AddressModal = ({ spec, modal, snapshot }: { readonly spec: DirectorySpec; readonly modal: Modal; readonly snapshot: Snapshot }) => {
   const open = !snapshot.matches("closed")
   const editing = snapshot.matches("editing") || snapshot.matches("saving")

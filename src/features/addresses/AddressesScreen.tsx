@@ -16,9 +16,8 @@ import { urlOf, useUrlQuery } from "../../lib/list/url-query.ts"
 import { useDebouncedSearch } from "../../lib/list/use-debounced-search.ts"
 import { useList } from "../../lib/list/use-list.ts"
 import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
-import { ExportCsvButton, FailureCallout, ListFrame } from "../../ui/list/ListFrame.tsx"
+import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { type Column, ListTable } from "../../ui/list/ListTable.tsx"
-import { listTexts } from "../../ui/list/texts.ts"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
 import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
@@ -26,7 +25,7 @@ import { AddressModal } from "./AddressModal.tsx"
 import { FindAddressDialog } from "./FindAddressDialog.tsx"
 import { addressTexts as t } from "./texts.ts"
 
-/** Spec section 2, "Address screens": one screen for the three directories, with the keyboard. */
+/** docs/product-spec.md §2, "Address screens": one screen for the three directories, with the keyboard. */
 export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
   const spec = directories[kind]
   const [, navigate] = useLocation()
@@ -96,19 +95,15 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
         </Button>
         <ExportCsvButton busy={csv.busy} onExport={csv.run} />
       </Flex>
-      {csv.error !== null && <FailureCallout title={listTexts.exportFailed} message={csv.error} />}
-      <ListFrame list={list} loadingText={t.loading} loadFailedText={t.loadFailed} onPage={(page) => url.go({ page })}>
+      <ListFrame list={list} loadingText={t.loading} loadFailedText={t.loadFailed} onPage={(page) => url.go({ page })} exportError={csv.error}>
         <ListTable
           caption={spec.title}
           columns={columns}
-          rows={list.rows}
+          list={list}
           rowKey={(address) => address._id}
-          rowProps={keyboard.rowProps}
-          onBlur={keyboard.onBlurList}
-          loading={list.loading}
+          keyboard={keyboard}
           empty={t.empty}
-          sorted={url.sorted}
-          onSort={url.sortBy}
+          url={url}
           actionsLabel={t.actions}
           actions={(address) => (
             <Flex gap="2">

@@ -13,7 +13,7 @@ export interface DirectorySpec {
   readonly kind: AddressKind
   readonly path: string
   readonly title: string
-  /** Spec section 2, "Address screens": the columns before Actions. */
+  /** docs/product-spec.md §2, "Address screens": the columns before Actions. */
   readonly columns: ReadonlyArray<{ readonly label: string; readonly field: string; readonly sort?: AddressSort }>
   readonly fields: ReadonlyArray<FieldSpec>
 }

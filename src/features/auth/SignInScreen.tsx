@@ -88,7 +88,7 @@ const CodeStep = ({ email, busy, error }: { readonly email: string; readonly bus
   )
 }
 
-/** Spec section 2, "Sign-in screen": two steps, errors in red under the form, buttons disabled while busy. */
+/** docs/product-spec.md §2, "Sign-in screen": two steps, errors in red under the form, buttons disabled while busy. */
 export const SignInScreen = () => {
   const state = AuthContext.useSelector((snapshot) => ({
     step: snapshot.matches("otpSent") || snapshot.matches("verifying") ? "code" as const : "email" as const,

@@ -1,4 +1,4 @@
-/** The sign-in screen's words, spec section 2, exact where quoted there. */
+/** The sign-in screen's words, docs/product-spec.md §2, exact where quoted there. */
 export const signInTexts = {
   title: "Admin Console",
   intro: "Sign in with a one-time code sent to your e-mail.",

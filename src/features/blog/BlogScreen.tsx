@@ -14,9 +14,8 @@ import { useUrlQuery } from "../../lib/list/url-query.ts"
 import { useDebouncedSearch } from "../../lib/list/use-debounced-search.ts"
 import { useList } from "../../lib/list/use-list.ts"
 import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
-import { ExportCsvButton, FailureCallout, ListFrame } from "../../ui/list/ListFrame.tsx"
+import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { type Column, ListTable } from "../../ui/list/ListTable.tsx"
-import { listTexts } from "../../ui/list/texts.ts"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
 import { blogQuerySpec } from "./list-query.ts"
@@ -33,7 +32,7 @@ export const publicationText = (post: BlogPost) =>
     ? t.scheduledFor(dateTime.format(new Date(post.scheduledAt)))
     : post.publishedAt !== null ? date.format(new Date(post.publishedAt)) : t.notPublished
 
-/** Spec section 2 "Blog management": the posts, filtered by status and searched, with Add, Edit and Delete. */
+/** docs/product-spec.md §2 "Blog management": the posts, filtered by status and searched, with Add, Edit and Delete. */
 export const BlogScreen = () => {
   const [, navigate] = useLocation()
   const url = useUrlQuery(blogQuerySpec)
@@ -101,7 +100,7 @@ export const BlogScreen = () => {
         </>
       )
     },
-    { label: "Status", cell: (post) => <Badge color={statusColors[post.status]}>{post.status}</Badge> },
+    { label: "Status", cell: (post) => <Badge color={statusColors[post.status]} highContrast>{post.status}</Badge> },
     {
       label: "Category",
       cell: (post) => post.categories.length === 0 ? <Text color="gray">{t.uncategorized}</Text> : post.categories.map(categoryName).join(", ")
@@ -125,16 +124,13 @@ export const BlogScreen = () => {
         <Button onClick={() => navigate("/blog/new")}><PlusIcon /> {t.add}</Button>
         <ExportCsvButton busy={csv.busy} onExport={csv.run} />
       </Flex>
-      {csv.error !== null && <FailureCallout title={listTexts.exportFailed} message={csv.error} />}
-      <ListFrame list={list} loadingText={t.loading} loadFailedText={t.loadFailed} onPage={(page) => url.go({ page })}>
+      <ListFrame list={list} loadingText={t.loading} loadFailedText={t.loadFailed} onPage={(page) => url.go({ page })} exportError={csv.error}>
         <ListTable
           caption={t.title}
           columns={columns}
-          rows={list.rows}
+          list={list}
           rowKey={(post) => post._id}
-          rowProps={keyboard.rowProps}
-          onBlur={keyboard.onBlurList}
-          loading={list.loading}
+          keyboard={keyboard}
           empty={t.empty}
           actions={(post) => (
             <Flex gap="2">
@@ -155,7 +151,7 @@ export const BlogScreen = () => {
           )}
           <Flex gap="3" mt="4" justify="end">
             <AlertDialog.Cancel><Button variant="soft" color="gray" disabled={deleting?.busy === true}>{t.cancel}</Button></AlertDialog.Cancel>
-            <Button color="red" disabled={deleting?.busy === true} onClick={() => void confirmDelete()}>
+            <Button color="red" highContrast disabled={deleting?.busy === true} onClick={() => void confirmDelete()}>
               {deleting?.busy === true ? t.deleting : t.delete}
             </Button>
           </Flex>

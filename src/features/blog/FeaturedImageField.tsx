@@ -12,11 +12,11 @@ const t = blogTexts.image
 const BADGE_LIMIT = 50
 const COPIED_MS = 2000
 
-/** Spec section 2: the URL badge shows the first 50 characters. */
+/** docs/product-spec.md §2: the URL badge shows the first 50 characters. */
 export const badgeText = (url: string) => (url.length > BADGE_LIMIT ? `${url.slice(0, BADGE_LIMIT)}…` : url)
 
 /**
- * The reusable featured-image field (spec section 2): a URL input and Upload, a preview with
+ * The reusable featured-image field (docs/product-spec.md §2): a URL input and Upload, a preview with
  * Open, Copy URL and Remove, the URL badge, the accepted types and the upload's progress.
  */
 export const FeaturedImageField = ({ value, onChange, token, type = "blog", label = t.label }: {

@@ -2,8 +2,20 @@ import "@blocknote/mantine/style.css"
 import type { BlockNoteEditor } from "@blocknote/core"
 import { BlockNoteView } from "@blocknote/mantine"
 import { useCreateBlockNote, useEditorState } from "@blocknote/react"
+import {
+  CodeIcon,
+  FontBoldIcon,
+  FontItalicIcon,
+  Link2Icon,
+  ListBulletIcon,
+  QuoteIcon,
+  ResetIcon,
+  TextAlignCenterIcon,
+  TextAlignLeftIcon,
+  TextAlignRightIcon
+} from "@radix-ui/react-icons"
 import { Button, Dialog, Flex, IconButton, Separator, Text, TextField, Tooltip } from "@radix-ui/themes"
-import { type KeyboardEvent, type ReactNode, useMemo, useState } from "react"
+import { type KeyboardEvent, type ReactNode, useEffect, useMemo, useState } from "react"
 import { isMac } from "../../lib/commands.tsx"
 import { useTheme } from "../../lib/theme.tsx"
 import { blogTexts as t } from "./texts.ts"
@@ -16,6 +28,8 @@ interface ToolAction {
   /** Matched against `event.code` with Ctrl (Cmd on a Mac), plus these modifiers. */
   readonly keys: { readonly code: string; readonly shift?: boolean; readonly alt?: boolean }
   readonly glyph: ReactNode
+  /** The glyph's visible text, when it is text: the button's name starts with it. */
+  readonly text?: string
   readonly run: (editor: Editor, openLink: () => void) => void
   readonly active?: (editor: Editor) => boolean
 }
@@ -53,31 +67,32 @@ const toggleStyle = (style: "bold" | "italic" | "code") => (editor: Editor) => {
   editor.focus()
 }
 
-/** Spec section 2: the toolbar's tools, each with a shortcut and an accessible name. */
+/** docs/product-spec.md §2: the toolbar's tools, each with a shortcut and an accessible name. */
 const tools: ReadonlyArray<ToolAction | "separator"> = [
-  { id: "bold", label: "Bold", keys: { code: "KeyB" }, glyph: <strong>B</strong>, run: toggleStyle("bold"), active: (e) => e.getActiveStyles().bold === true },
-  { id: "italic", label: "Italic", keys: { code: "KeyI" }, glyph: <em>I</em>, run: toggleStyle("italic"), active: (e) => e.getActiveStyles().italic === true },
-  { id: "code", label: "Inline code", keys: { code: "KeyE" }, glyph: <code>{"<>"}</code>, run: toggleStyle("code"), active: (e) => e.getActiveStyles().code === true },
-  { id: "link", label: "Link", keys: { code: "KeyK", shift: true }, glyph: <span>🔗</span>, run: (_, openLink) => openLink() },
+  { id: "bold", label: "Bold", keys: { code: "KeyB" }, glyph: <FontBoldIcon />, run: toggleStyle("bold"), active: (e) => e.getActiveStyles().bold === true },
+  { id: "italic", label: "Italic", keys: { code: "KeyI" }, glyph: <FontItalicIcon />, run: toggleStyle("italic"), active: (e) => e.getActiveStyles().italic === true },
+  { id: "code", label: "Inline code", keys: { code: "KeyE" }, glyph: <CodeIcon />, run: toggleStyle("code"), active: (e) => e.getActiveStyles().code === true },
+  { id: "link", label: "Link", keys: { code: "KeyK", shift: true }, glyph: <Link2Icon />, run: (_, openLink) => openLink() },
   "separator",
   ...([1, 2, 3] as const).map((level): ToolAction => ({
     id: `heading-${level}`,
     label: `Heading ${level}`,
     keys: { code: `Digit${level}`, alt: true },
     glyph: <span>H{level}</span>,
+    text: `H${level}`,
     run: toggleBlock("heading", { level }),
     active: isBlock("heading", { level })
   })),
-  { id: "bullets", label: "Bullet list", keys: { code: "Digit8", shift: true }, glyph: <span>•</span>, run: toggleBlock("bulletListItem"), active: isBlock("bulletListItem") },
-  { id: "numbers", label: "Numbered list", keys: { code: "Digit7", shift: true }, glyph: <span>1.</span>, run: toggleBlock("numberedListItem"), active: isBlock("numberedListItem") },
-  { id: "quote", label: "Quote", keys: { code: "Digit9", shift: true }, glyph: <span>❝</span>, run: toggleBlock("quote"), active: isBlock("quote") },
+  { id: "bullets", label: "Bullet list", keys: { code: "Digit8", shift: true }, glyph: <ListBulletIcon />, run: toggleBlock("bulletListItem"), active: isBlock("bulletListItem") },
+  { id: "numbers", label: "Numbered list", keys: { code: "Digit7", shift: true }, glyph: <span>1.</span>, text: "1.", run: toggleBlock("numberedListItem"), active: isBlock("numberedListItem") },
+  { id: "quote", label: "Quote", keys: { code: "Digit9", shift: true }, glyph: <QuoteIcon />, run: toggleBlock("quote"), active: isBlock("quote") },
   "separator",
-  { id: "align-left", label: "Align left", keys: { code: "KeyL", shift: true }, glyph: <span>⇤</span>, run: align("left"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "left" },
-  { id: "align-center", label: "Align center", keys: { code: "KeyE", shift: true }, glyph: <span>↔</span>, run: align("center"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "center" },
-  { id: "align-right", label: "Align right", keys: { code: "KeyR", shift: true }, glyph: <span>⇥</span>, run: align("right"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "right" },
+  { id: "align-left", label: "Align left", keys: { code: "KeyL", shift: true }, glyph: <TextAlignLeftIcon />, run: align("left"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "left" },
+  { id: "align-center", label: "Align center", keys: { code: "KeyE", shift: true }, glyph: <TextAlignCenterIcon />, run: align("center"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "center" },
+  { id: "align-right", label: "Align right", keys: { code: "KeyR", shift: true }, glyph: <TextAlignRightIcon />, run: align("right"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "right" },
   "separator",
-  { id: "undo", label: "Undo", keys: { code: "KeyZ" }, glyph: <span>↶</span>, run: (editor) => void editor.undo() },
-  { id: "redo", label: "Redo", keys: { code: "KeyZ", shift: true }, glyph: <span>↷</span>, run: (editor) => void editor.redo() }
+  { id: "undo", label: "Undo", keys: { code: "KeyZ" }, glyph: <ResetIcon />, run: (editor) => void editor.undo() },
+  { id: "redo", label: "Redo", keys: { code: "KeyZ", shift: true }, glyph: <ResetIcon style={{ transform: "scaleX(-1)" }} />, run: (editor) => void editor.redo() }
 ]
 
 const toolList = tools.filter((tool): tool is ToolAction => tool !== "separator")
@@ -105,7 +120,7 @@ export interface RichTextEditorProps {
 }
 
 /**
- * The post body: BlockNote with a fixed toolbar (spec section 2 "Blog post editor"). Paste is
+ * The post body: BlockNote with a fixed toolbar (docs/product-spec.md §2 "Blog post editor"). Paste is
  * plain text; Shift+Enter is a line break. The HTML goes out only when someone changes the
  * body, so a post opened and saved unchanged keeps its stored HTML byte for byte.
  */
@@ -126,6 +141,18 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
     selector: ({ editor: current }) =>
       Object.fromEntries(toolList.map((tool) => [tool.id, tool.active?.(current as unknown as Editor) ?? false])) as Record<string, boolean>
   })
+
+  // The editable element itself carries the field's name and hint (BlockNote puts props on its wrapper).
+  useEffect(() => {
+    const name = () => {
+      const editable = editor.domElement
+      if (editable === undefined) return
+      if (labelledBy !== undefined) editable.setAttribute("aria-labelledby", labelledBy)
+      if (describedBy !== undefined) editable.setAttribute("aria-describedby", describedBy)
+    }
+    name()
+    return editor.onMount(name)
+  }, [editor, labelledBy, describedBy])
 
   // The link dialog takes the focus, so the selection it applies to is kept aside.
   type Selection = Editor["prosemirrorState"]["selection"]
@@ -164,7 +191,7 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
                   type="button"
                   size="1"
                   variant={active?.[tool.id] === true ? "solid" : "ghost"}
-                  aria-label={tool.label}
+                  aria-label={tool.text === undefined ? tool.label : `${tool.text} ${tool.label}`}
                   aria-keyshortcuts={shortcutText(tool.keys).replace("⌘", "Meta").replace("⌥", "Alt")}
                   aria-pressed={tool.active === undefined ? undefined : active?.[tool.id] === true}
                   onMouseDown={(event) => event.preventDefault()}

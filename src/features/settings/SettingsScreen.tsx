@@ -20,7 +20,7 @@ const DatabaseStatus = () => {
     : <Badge color="red">Disconnected</Badge>
 }
 
-/** Spec section 2, "Settings", with the database status read from /api/health. */
+/** docs/product-spec.md §2, "Settings", with the database status read from /api/health. */
 export const SettingsScreen = () => {
   const { appearance } = useTheme()
   return (

@@ -41,6 +41,8 @@ export interface ListFrameProps {
   readonly loadingText: string
   readonly loadFailedText: string
   readonly onPage: (page: number) => void
+  /** Why the last CSV export failed, if it did. */
+  readonly exportError?: string | null
   /** The table or cards, once a first page has arrived (or failed). */
   readonly children: ReactNode
 }
@@ -49,8 +51,9 @@ export interface ListFrameProps {
  * A list's states around its rows: first loading, a failure with Retry (rows kept; a first load
  * that failed shows no table, so no "nothing found" that isn't true), the pager.
  */
-export const ListFrame = ({ list, loadingText, loadFailedText, onPage, children }: ListFrameProps) => (
+export const ListFrame = ({ list, loadingText, loadFailedText, onPage, exportError, children }: ListFrameProps) => (
   <>
+    {exportError != null && <FailureCallout title={t.exportFailed} message={exportError} />}
     {list.error !== null && <FailureCallout title={loadFailedText} message={list.error} onRetry={list.reload} />}
     {list.firstLoad
       ? <Flex gap="2" align="center" role="status"><Spinner /><Text color="gray">{loadingText}</Text></Flex>

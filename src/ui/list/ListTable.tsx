@@ -13,17 +13,17 @@ export interface Column<Row> {
 export interface ListTableProps<Row> {
   readonly caption: string
   readonly columns: ReadonlyArray<Column<Row>>
-  readonly rows: ReadonlyArray<Row>
+  /** The rows and whether more are loading, from `useList`. */
+  readonly list: { readonly rows: ReadonlyArray<Row>; readonly loading: boolean }
   readonly rowKey: (row: Row) => string
-  readonly rowProps: (index: number, row: Row) => RowProps<HTMLTableRowElement>
+  /** The rows' keys and focus, from `useRowKeyboard`. */
+  readonly keyboard: { readonly rowProps: (index: number, row: Row) => RowProps<HTMLTableRowElement>; readonly onBlurList: () => void }
   /** The last column's buttons; they are out of the tab order, the row's keys do the same. */
   readonly actions?: (row: Row) => ReactNode
   readonly actionsLabel?: string
   readonly empty: string
-  readonly loading: boolean
-  readonly sorted?: { readonly sort: string | undefined; readonly order: "asc" | "desc" }
-  readonly onSort?: (sort: string) => void
-  readonly onBlur?: () => void
+  /** Sorting, from `useUrlQuery`, for tables whose columns sort. */
+  readonly url?: { readonly sorted: { readonly sort: string | undefined; readonly order: "asc" | "desc" }; readonly sortBy: (sort: string) => void }
 }
 
 const SortHeader = ({ label, active, order, onSort }: {
@@ -40,10 +40,12 @@ const SortHeader = ({ label, active, order, onSort }: {
 
 /** A list as a table: sortable headers, one focusable row per record, the empty text in the body. */
 export const ListTable = <Row,>(props: ListTableProps<Row>) => {
-  const { columns, rows, sorted, onSort } = props
+  const { columns, list: { rows, loading }, keyboard } = props
+  const sorted = props.url?.sorted
+  const onSort = props.url?.sortBy
   const span = columns.length + (props.actions === undefined ? 0 : 1)
   return (
-    <Table.Root variant="surface" aria-busy={props.loading}>
+    <Table.Root variant="surface" aria-busy={loading}>
       <caption className="visually-hidden">{props.caption}</caption>
       <Table.Header>
         <Table.Row>
@@ -61,14 +63,14 @@ export const ListTable = <Row,>(props: ListTableProps<Row>) => {
           {props.actions !== undefined && <Table.ColumnHeaderCell>{props.actionsLabel ?? "Actions"}</Table.ColumnHeaderCell>}
         </Table.Row>
       </Table.Header>
-      <Table.Body onBlur={(event) => !event.currentTarget.contains(event.relatedTarget) && props.onBlur?.()}>
-        {rows.length === 0 && !props.loading && (
+      <Table.Body onBlur={(event) => !event.currentTarget.contains(event.relatedTarget) && keyboard.onBlurList()}>
+        {rows.length === 0 && !loading && (
           <Table.Row>
             <Table.Cell colSpan={span}><Text color="gray">{props.empty}</Text></Table.Cell>
           </Table.Row>
         )}
         {rows.map((row, index) => (
-          <Table.Row key={props.rowKey(row)} className="list-row" {...props.rowProps(index, row)}>
+          <Table.Row key={props.rowKey(row)} className="list-row" {...keyboard.rowProps(index, row)}>
             {columns.map((column) => <Table.Cell key={column.label}>{column.cell(row)}</Table.Cell>)}
             {props.actions !== undefined && <Table.Cell>{props.actions(row)}</Table.Cell>}
           </Table.Row>
