@@ -1,10 +1,7 @@
 import { Effect } from "effect"
 import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
-import type { UploadedImage } from "../../contract/upload.ts"
-import { uploadMessages, type UploadType } from "../../contract/upload-rules.ts"
 import { flagNames, type PostDraft } from "../../machines/blog-editor.ts"
 import { postStatuses } from "../../contract/blog-rules.ts"
-import type { CallFailure } from "../../machines/call-failure.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import { takePrefetched } from "../lib/prefetch.ts"
 import { postExportPath, postListParams, postPagePath } from "./list-paths.ts"
@@ -91,43 +88,3 @@ export const deletePost = async (token: string, post: BlogPost): Promise<void> =
   const { callApi } = await api()
   await callApi(token, (client) => client.blogAdmin.remove({ params: { _id: post._id }, query: { version: post.version } }))
 }
-
-/**
- * Sends an image as multipart with real byte progress. Fetch cannot report upload progress,
- * so this one call uses XMLHttpRequest; it rejects with the same `CallFailure` as the rest.
- */
-export const uploadImage = (
-  token: string,
-  file: Blob,
-  type: UploadType,
-  onProgress: (loaded: number, total: number) => void,
-  signal: AbortSignal
-): Promise<UploadedImage> =>
-  new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest()
-    request.open("POST", "/api/upload/image")
-    request.setRequestHeader("authorization", `Bearer ${token}`)
-    request.responseType = "json"
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded, event.total)
-    }
-    request.onload = () => {
-      const body = request.response as { success?: boolean; url?: string; error?: string } | null
-      if (request.status === 200 && body?.success === true && typeof body.url === "string") {
-        resolve({ success: true, url: body.url })
-      } else {
-        const failure: CallFailure = {
-          status: request.status,
-          message: typeof body?.error === "string" ? body.error : uploadMessages.failed
-        }
-        reject(failure)
-      }
-    }
-    request.onerror = () => reject({ status: undefined, message: "Network error" } satisfies CallFailure)
-    request.onabort = () => reject({ status: undefined, message: "Upload cancelled" } satisfies CallFailure)
-    signal.addEventListener("abort", () => request.abort())
-    const form = new FormData()
-    form.set("image", file)
-    form.set("type", type)
-    request.send(form)
-  })

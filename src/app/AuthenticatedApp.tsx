@@ -1,37 +1,26 @@
 import { Redirect, Route, Switch } from "wouter"
-import { AddressesScreen } from "../features/addresses/AddressesScreen.tsx"
-import { BlogEditorScreen } from "../features/blog/BlogEditorScreen.tsx"
-import { BlogScreen } from "../features/blog/BlogScreen.tsx"
-import { SettingsScreen } from "../features/settings/SettingsScreen.tsx"
+import { addressRoutes } from "../features/addresses/routes.tsx"
+import { blogRoutes } from "../features/blog/routes.tsx"
+import { settingsRoutes } from "../features/settings/routes.tsx"
+import type { FeatureRoute } from "../lib/navigation.ts"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
 import { Shell } from "./Shell.tsx"
 
-/** Screens that later issues fill in show their title until then. */
-const built: Record<string, () => React.JSX.Element> = {
-  "/settings": SettingsScreen,
-  "/blog": BlogScreen,
-  "/generated-addresses": () => <AddressesScreen key="generated" kind="generated" />,
-  "/cex-addresses": () => <AddressesScreen key="cex" kind="cex" />,
-  "/core-team-addresses": () => <AddressesScreen key="core-team" kind="core-team" />
-}
+const featureRoutes: ReadonlyArray<FeatureRoute> = [...blogRoutes, ...addressRoutes, ...settingsRoutes]
+const served = new Set(featureRoutes.map((route) => route.path))
 
 /** The shell and every guarded screen; loaded only once someone is signed in. */
 export default function AuthenticatedApp() {
   return (
     <Shell>
       <Switch>
-        {/* One key for both: a new post's first save moves it to its own address without reopening it. */}
-        <Route key="blog-editor" path="/blog/new">{() => <BlogEditorScreen slug={null} />}</Route>
-        <Route key="blog-editor" path="/blog/:slug/edit">{(params) => <BlogEditorScreen slug={decodeURIComponent(params.slug)} />}</Route>
-        {destinations.map((destination) => {
-          const Built = built[destination.path]
-          return (
-            <Route key={destination.path} path={destination.path}>
-              {Built === undefined ? <Screen title={destination.title} /> : <Built />}
-            </Route>
-          )
-        })}
+        {featureRoutes.map((route) => (
+          <Route key={route.key ?? route.path} path={route.path}>{(params) => route.render(params)}</Route>
+        ))}
+        {destinations.filter((destination) => !served.has(destination.path)).map((destination) => (
+          <Route key={destination.path} path={destination.path}><Screen title={destination.title} /></Route>
+        ))}
         <Route>
           <Redirect to="/" replace />
         </Route>

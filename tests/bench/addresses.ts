@@ -7,6 +7,7 @@ import { join } from "node:path"
 import pg from "pg"
 import { call } from "../support/http.ts"
 import { runScript } from "../support/process.ts"
+import { type ExportFigures, measureExport } from "./csv-export.ts"
 import { load, signInFirstAdmin, startProduct } from "./product.ts"
 
 export const SEED_PER_KIND = 100_000
@@ -33,6 +34,7 @@ export interface AddressFigures {
   readonly productRps: number
   readonly bareRps: number
   readonly failures: number
+  readonly exported: ExportFigures
 }
 
 /** Seeds 100,000 addresses per kind, then measures search latency and list throughput beside the bare server. */
@@ -73,6 +75,7 @@ export const measureAddresses = async (engine: "pglite" | "postgresql", database
       if (n % 4 === 0) broad.push(await timed(["wallet", "exchange", "project", "community"][n % 16 / 4] ?? "wallet"))
     }
     const productLoad = figuresOf(await load(`${product.url}/api/admin/addresses/generated`, token))
+    const exported = await measureExport(product.url, token, product.pid)
     await product.stop()
 
     const bare = runScript("tests/bench/bare-server.ts", [], { DATA_DIR: dataDir, ...env })
@@ -87,7 +90,8 @@ export const measureAddresses = async (engine: "pglite" | "postgresql", database
       broad: { p50: percentile(broad, 50), p95: percentile(broad, 95) },
       productRps: productLoad.rps,
       bareRps: bareLoad.rps,
-      failures: productLoad.failures + bareLoad.failures
+      failures: productLoad.failures + bareLoad.failures,
+      exported
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
@@ -105,5 +109,15 @@ export const printAddressFigures = (figures: ReadonlyArray<AddressFigures>) => {
     "bare req/s": f.bareRps,
     ratio: Math.round((f.productRps / Math.max(1, f.bareRps)) * 100) / 100,
     failures: f.failures
+  })))
+  console.log(`\nCSV export of one whole directory (GET …/generated?format=csv, streamed by keyset batches of 1,000)`)
+  console.table(figures.map((f) => ({
+    engine: f.engine,
+    rows: f.exported.rows,
+    "MB": f.exported.megabytes,
+    seconds: f.exported.seconds,
+    "rows/s": f.exported.rowsPerSecond,
+    "server RSS before MB": f.exported.rssBeforeMb,
+    "server RSS peak MB": f.exported.rssPeakMb
   })))
 }

@@ -11,6 +11,8 @@ import { addAdmin } from "../../server/auth/admins.ts"
 import { blogTexts as t } from "../../src/features/blog/texts.ts"
 import { chromiumWithServer, newPage, signInThroughScreen } from "../support/browser.ts"
 import * as images from "../support/images.ts"
+import { chipTexts } from "../../src/ui/ChipsInput.tsx"
+import { imageFieldTexts } from "../../src/ui/FeaturedImageField.tsx"
 
 const product = chromiumWithServer()
 let counter = 0
@@ -128,7 +130,7 @@ describe("blog in Chromium", () => {
     await cdp.send("Network.enable")
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2_500_000 })
     await page.getByTestId("featured-image-file").setInputFiles(picture)
-    const progress = page.getByRole("progressbar", { name: t.image.progress })
+    const progress = page.getByRole("progressbar", { name: imageFieldTexts.progress })
     await progress.waitFor()
     const seen: Array<number> = []
     while (await progress.isVisible()) {
@@ -140,16 +142,16 @@ describe("blog in Chromium", () => {
     expect(seen.length).toBeGreaterThan(2)
     expect(Math.max(...seen)).toBeLessThanOrEqual(90)
     expect(seen).toEqual([...seen].sort((a, b) => a - b))
-    const preview = page.getByRole("img", { name: t.image.preview })
+    const preview = page.getByRole("img", { name: imageFieldTexts.preview })
     await preview.waitFor()
     await expect(preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(1024)
-    const url = await page.getByLabel(t.image.label, { exact: true }).inputValue()
+    const url = await page.getByLabel(imageFieldTexts.label, { exact: true }).inputValue()
     expect(url).toMatch(new RegExp(`^${product.server.url}/uploads/blog/[0-9a-f]{32}\\.png$`))
     await page.getByText(`${url.slice(0, 50)}…`, { exact: true }).waitFor()
-    await page.getByRole("button", { name: t.image.copy }).click()
-    await page.getByRole("button", { name: t.image.copied }).waitFor()
+    await page.getByRole("button", { name: imageFieldTexts.copy }).click()
+    await page.getByRole("button", { name: imageFieldTexts.copied }).waitFor()
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(url)
-    await page.getByRole("button", { name: t.image.copy }).waitFor({ timeout: 4000 })
+    await page.getByRole("button", { name: imageFieldTexts.copy }).waitFor({ timeout: 4000 })
     // A file that is not an image is refused in the console with the spec's words.
     writeFileSync(join(files, "notes.txt"), "not an image")
     await page.getByTestId("featured-image-file").setInputFiles(join(files, "notes.txt"))
@@ -163,12 +165,16 @@ describe("blog in Chromium", () => {
     await expect(page.getByRole("checkbox", { name: "Mainnet News" }).getAttribute("aria-checked")).resolves.toBe("true")
     await page.getByRole("checkbox", { name: t.flags.isFeatured }).click()
     await page.getByLabel(t.tags).fill("pi, news,")
-    await page.getByRole("button", { name: t.remove("pi") }).waitFor()
+    await page.getByRole("button", { name: chipTexts.remove("pi") }).waitFor()
     // SEO keywords.
     await tab(page, t.tabs.seo).click()
     await page.getByLabel(t.seoTitle).fill("Pi mainnet, explained")
     await page.getByLabel(t.seoKeywords).fill("pi network")
     await page.getByLabel(t.seoKeywords).press("Enter")
+    await page.getByLabel(t.seoKeywords).fill("mainnet")
+    await page.getByRole("button", { name: chipTexts.add, exact: true }).click()
+    await page.getByRole("button", { name: chipTexts.remove("mainnet") }).waitFor()
+    await expect(page.getByLabel(t.seoKeywords).inputValue()).resolves.toBe("")
     // Preview through the palette.
     await page.keyboard.press(`${mod}+k`)
     await page.getByRole("dialog").getByRole("combobox").fill("Preview")

@@ -1,111 +1,28 @@
-import { Cross2Icon, PlusIcon } from "@radix-ui/react-icons"
-import {
-  AlertDialog,
-  Badge,
-  Box,
-  Button,
-  Callout,
-  Checkbox,
-  Flex,
-  Heading,
-  IconButton,
-  Select,
-  Spinner,
-  Tabs,
-  Text,
-  TextArea,
-  TextField
-} from "@radix-ui/themes"
+import { AlertDialog, Box, Button, Callout, Flex, Heading, Spinner, Tabs, Text } from "@radix-ui/themes"
 import { useActorRef, useSelector } from "@xstate/react"
-import { lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useRef, useState } from "react"
+import { useEffect, useId, useMemo, useRef, useState } from "react"
 import { useLocation } from "wouter"
 import { fromPromise } from "xstate"
-import type { BlogCategory, BlogPost } from "../../../contract/blog.ts"
-import { cleanList } from "../../../contract/blog-rules.ts"
+import type { BlogPost } from "../../../contract/blog.ts"
 import {
   blogEditorMachine,
   editorTabs,
   type EditorTab,
-  flagNames,
   isDirty,
   type PostDraft
 } from "../../../machines/blog-editor.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
-import { createCategory, getPost, listCategories, listTags, savePost } from "../../api/blog.ts"
+import { getPost, savePost } from "../../api/blog.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { setLeaveGuard } from "../../lib/leave-guard.ts"
-import { FeaturedImageField } from "./FeaturedImageField.tsx"
+import { CategoriesTab } from "./editor/CategoriesTab.tsx"
+import { ContentTab } from "./editor/ContentTab.tsx"
+import { PreviewTab } from "./editor/PreviewTab.tsx"
+import { SeoTab } from "./editor/SeoTab.tsx"
+import { SettingsTab } from "./editor/SettingsTab.tsx"
 import { blogTexts as t } from "./texts.ts"
 
-/** BlockNote is big: it loads only when an editor opens, never with the list or the rest of the console. */
-const RichTextEditor = lazy(() => import("./RichTextEditor.tsx"))
-
-const Field = ({ label, htmlFor, error, hint, children }: {
-  readonly label: string
-  readonly htmlFor?: string
-  readonly error?: string | undefined
-  readonly hint?: string
-  readonly children: ReactNode
-}) => (
-  <Flex direction="column" gap="1">
-    <Text as="label" htmlFor={htmlFor} size="2" weight="medium">{label}</Text>
-    {children}
-    {hint !== undefined && <Text size="1" color="gray">{hint}</Text>}
-    {error !== undefined && <Text id={htmlFor === undefined ? undefined : `${htmlFor}-error`} size="1" color="red" role="alert">{error}</Text>}
-  </Flex>
-)
-
-/** A list of short texts (tags, keywords): Enter or a comma adds, × or Backspace removes. */
-const ChipsInput = ({ id, values, onChange, suggestions, label, hint }: {
-  readonly id: string
-  readonly values: ReadonlyArray<string>
-  readonly onChange: (values: ReadonlyArray<string>) => void
-  readonly suggestions?: ReadonlyArray<string>
-  readonly label: string
-  readonly hint: string
-}) => {
-  const [text, setText] = useState("")
-  const add = (raw: string) => {
-    const next = cleanList([...values, ...raw.split(",")])
-    if (next.length !== values.length) onChange(next)
-    setText("")
-  }
-  return (
-    <Field label={label} htmlFor={id} hint={hint}>
-      <Flex gap="1" wrap="wrap">
-        {values.map((value) => (
-          <Badge key={value} size="2" variant="soft">
-            {value}
-            <IconButton size="1" variant="ghost" aria-label={t.remove(value)} onClick={() => onChange(values.filter((v) => v !== value))}>
-              <Cross2Icon />
-            </IconButton>
-          </Badge>
-        ))}
-      </Flex>
-      <TextField.Root
-        id={id}
-        value={text}
-        list={suggestions === undefined ? undefined : `${id}-suggestions`}
-        onChange={(event) => (event.target.value.includes(",") ? add(event.target.value) : setText(event.target.value))}
-        onBlur={() => text.trim() !== "" && add(text)}
-        onKeyDown={(event) => {
-          if (event.key === "Enter") {
-            event.preventDefault()
-            add(text)
-          } else if (event.key === "Backspace" && text === "" && values.length > 0) {
-            onChange(values.slice(0, -1))
-          }
-        }}
-      />
-      {suggestions !== undefined && (
-        <datalist id={`${id}-suggestions`}>
-          {suggestions.filter((s) => !values.includes(s)).map((s) => <option key={s} value={s} />)}
-        </datalist>
-      )}
-    </Field>
-  )
-}
 
 type Loaded = { readonly phase: "loading" } | { readonly phase: "failed"; readonly error: string } | { readonly phase: "ready"; readonly post: BlogPost | null }
 
@@ -160,7 +77,6 @@ const PostEditor = ({ post, token, onSaved }: {
 }) => {
   const [, navigate] = useLocation()
   const id = useId()
-  const signedIn = AuthContext.useSelector((snapshot) => snapshot.context.user)
   const editor = useActorRef(
     blogEditorMachine.provide({
       actors: { save: fromPromise(({ input }) => savePost(token, input.post, input.draft)) }
@@ -211,28 +127,6 @@ const PostEditor = ({ post, token, onSaved }: {
     return () => clearTimeout(timer)
   }, [version])
 
-  const [categories, setCategories] = useState<ReadonlyArray<BlogCategory>>([])
-  const [tags, setTags] = useState<ReadonlyArray<string>>([])
-  useEffect(() => {
-    listCategories(token).then(setCategories, () => undefined)
-    listTags(token).then(setTags, () => undefined)
-  }, [token])
-  const [newCategory, setNewCategory] = useState("")
-  const [categoryError, setCategoryError] = useState<string | null>(null)
-  const addCategory = async () => {
-    const name = newCategory.trim()
-    if (name === "") return
-    try {
-      const category = await createCategory(token, name)
-      setCategories((current) => current.some((c) => c.slug === category.slug) ? current : [...current, category])
-      if (!draft.categories.includes(category.slug)) change({ categories: [...draft.categories, category.slug] })
-      setNewCategory("")
-      setCategoryError(null)
-    } catch (failure) {
-      setCategoryError(failureOf(failure).message)
-    }
-  }
-
   const heading = state.context.post === null ? t.createTitle : t.editTitle
   const commands = useMemo((): ReadonlyArray<Command> => {
     const group = "Post editor"
@@ -253,8 +147,6 @@ const PostEditor = ({ post, token, onSaved }: {
   }, [state.value, tab, saving])
   useRegisterCommands(commands)
 
-  const titleId = `${id}-title`
-  const bodyLabel = `${id}-body-label`
   return (
     <Box p={{ initial: "3", md: "5" }}>
       <Flex justify="between" align="center" mb="4" gap="3" wrap="wrap">
@@ -282,156 +174,19 @@ const PostEditor = ({ post, token, onSaved }: {
         </Tabs.List>
         <Box pt="4">
           <Tabs.Content value="content" forceMount hidden={tab !== "content"}>
-            <Flex direction="column" gap="4">
-              <Field label={t.postTitle} htmlFor={titleId} error={errors.title}>
-                <TextField.Root
-                  id={titleId}
-                  size="3"
-                  value={draft.title}
-                  aria-invalid={errors.title !== undefined}
-                  aria-describedby={errors.title === undefined ? undefined : `${titleId}-error`}
-                  onChange={(event) => change({ title: event.target.value })}
-                />
-              </Field>
-              <Flex direction="column" gap="1">
-                <Text id={bodyLabel} size="2" weight="medium">{t.body}</Text>
-                <Suspense fallback={<Flex gap="2" align="center" role="status"><Spinner /><Text color="gray">Loading the editor…</Text></Flex>}>
-                  <RichTextEditor
-                    initialHtml={post?.content ?? ""}
-                    labelledBy={bodyLabel}
-                    describedBy={errors.content === undefined ? undefined : `${id}-body-error`}
-                    invalid={errors.content !== undefined}
-                    onChange={(content) => change({ content })}
-                  />
-                </Suspense>
-                {errors.content !== undefined && <Text id={`${id}-body-error`} size="1" color="red" role="alert">{errors.content}</Text>}
-              </Flex>
-              <Field label={t.excerpt} htmlFor={`${id}-excerpt`}>
-                <TextArea id={`${id}-excerpt`} rows={3} value={draft.excerpt} onChange={(event) => change({ excerpt: event.target.value })} />
-              </Field>
-              <FeaturedImageField value={draft.featuredImage} onChange={(featuredImage) => change({ featuredImage })} token={token} />
-            </Flex>
+            <ContentTab id={id} draft={draft} errors={errors} change={change} initialHtml={post?.content ?? ""} token={token} />
           </Tabs.Content>
           <Tabs.Content value="settings">
-            <Flex direction="column" gap="4" maxWidth="520px">
-              <Field label={t.status} htmlFor={`${id}-status`}>
-                <Select.Root value={draft.status} onValueChange={(value) => change({ status: value as PostDraft["status"] })}>
-                  <Select.Trigger id={`${id}-status`} />
-                  <Select.Content>
-                    {(["draft", "published", "scheduled"] as const).map((value) => <Select.Item key={value} value={value}>{t.statuses[value]}</Select.Item>)}
-                  </Select.Content>
-                </Select.Root>
-              </Field>
-              {draft.status === "scheduled" && (
-                <Field label={t.scheduleDate} htmlFor={`${id}-schedule`} error={errors.scheduledAt} hint={t.scheduleHint}>
-                  <TextField.Root
-                    id={`${id}-schedule`}
-                    type="datetime-local"
-                    value={draft.scheduledAt}
-                    aria-invalid={errors.scheduledAt !== undefined}
-                    onChange={(event) => change({ scheduledAt: event.target.value })}
-                  />
-                </Field>
-              )}
-              <Field label={t.authorUsername} htmlFor={`${id}-author`} hint={t.authorUsernameHint}>
-                <TextField.Root
-                  id={`${id}-author`}
-                  value={draft.authorUsername}
-                  placeholder={signedIn?.name ?? signedIn?.email ?? ""}
-                  onChange={(event) => change({ authorUsername: event.target.value })}
-                />
-              </Field>
-              <Field label={t.authorCredentials} htmlFor={`${id}-credentials`}>
-                <TextField.Root id={`${id}-credentials`} value={draft.authorCredentials} onChange={(event) => change({ authorCredentials: event.target.value })} />
-              </Field>
-            </Flex>
+            <SettingsTab id={id} draft={draft} errors={errors} change={change} />
           </Tabs.Content>
           <Tabs.Content value="categories">
-            <Flex direction="column" gap="5" maxWidth="620px">
-              <fieldset className="plain-fieldset">
-                <legend><Text size="2" weight="medium">{t.categories}</Text></legend>
-                {categories.length === 0 && <Text size="2" color="gray">{t.noCategories}</Text>}
-                <Flex direction="column" gap="2" mt="2">
-                  {categories.map((category) => (
-                    <Text as="label" size="2" key={category.slug}>
-                      <Flex gap="2" align="center">
-                        <Checkbox
-                          checked={draft.categories.includes(category.slug)}
-                          onCheckedChange={(checked) =>
-                            change({ categories: checked === true ? [...draft.categories, category.slug] : draft.categories.filter((c) => c !== category.slug) })}
-                        />
-                        {category.name}
-                      </Flex>
-                    </Text>
-                  ))}
-                </Flex>
-                <Flex gap="2" mt="3" align="end">
-                  <Box flexGrow="1">
-                    <TextField.Root
-                      aria-label={t.newCategory}
-                      placeholder={t.newCategory}
-                      value={newCategory}
-                      onChange={(event) => setNewCategory(event.target.value)}
-                      onKeyDown={(event) => {
-                        if (event.key === "Enter") {
-                          event.preventDefault()
-                          void addCategory()
-                        }
-                      }}
-                    />
-                  </Box>
-                  <Button type="button" variant="soft" disabled={newCategory.trim() === ""} onClick={() => void addCategory()}><PlusIcon /> {t.addCategory}</Button>
-                </Flex>
-                {categoryError !== null && <Text size="1" color="red" role="alert">{categoryError}</Text>}
-              </fieldset>
-              <fieldset className="plain-fieldset">
-                <legend><Text size="2" weight="medium">{t.flagsTitle}</Text></legend>
-                <Flex gap="4" wrap="wrap" mt="2">
-                  {flagNames.map((flag) => (
-                    <Text as="label" size="2" key={flag}>
-                      <Flex gap="2" align="center">
-                        <Checkbox checked={draft.flags[flag]} onCheckedChange={(checked) => change({ flags: { ...draft.flags, [flag]: checked === true } })} />
-                        {t.flags[flag]}
-                      </Flex>
-                    </Text>
-                  ))}
-                </Flex>
-              </fieldset>
-              <fieldset className="plain-fieldset">
-                <legend><Text size="2" weight="medium">{t.sponsorTitle}</Text></legend>
-                <Flex direction="column" gap="3" mt="2">
-                  <Field label={t.sponsorName} htmlFor={`${id}-sponsor-name`}>
-                    <TextField.Root id={`${id}-sponsor-name`} value={draft.sponsorName} onChange={(event) => change({ sponsorName: event.target.value })} />
-                  </Field>
-                  <Field label={t.sponsorLogo} htmlFor={`${id}-sponsor-logo`}>
-                    <TextField.Root id={`${id}-sponsor-logo`} type="url" value={draft.sponsorLogo} onChange={(event) => change({ sponsorLogo: event.target.value })} />
-                  </Field>
-                  <Field label={t.sponsorUrl} htmlFor={`${id}-sponsor-url`}>
-                    <TextField.Root id={`${id}-sponsor-url`} type="url" value={draft.sponsorUrl} onChange={(event) => change({ sponsorUrl: event.target.value })} />
-                  </Field>
-                </Flex>
-              </fieldset>
-              <ChipsInput id={`${id}-tags`} label={t.tags} hint={t.tagsHint} values={draft.tags} suggestions={tags} onChange={(values) => change({ tags: values })} />
-            </Flex>
+            <CategoriesTab id={id} draft={draft} errors={errors} change={change} token={token} />
           </Tabs.Content>
           <Tabs.Content value="seo">
-            <Flex direction="column" gap="4" maxWidth="620px">
-              <Field label={t.seoTitle} htmlFor={`${id}-seo-title`}>
-                <TextField.Root id={`${id}-seo-title`} value={draft.seoTitle} onChange={(event) => change({ seoTitle: event.target.value })} />
-              </Field>
-              <Field label={t.seoDescription} htmlFor={`${id}-seo-description`}>
-                <TextArea id={`${id}-seo-description`} rows={3} value={draft.seoDescription} onChange={(event) => change({ seoDescription: event.target.value })} />
-              </Field>
-              <ChipsInput id={`${id}-keywords`} label={t.seoKeywords} hint={t.keywordsHint} values={draft.seoKeywords} onChange={(values) => change({ seoKeywords: values })} />
-            </Flex>
+            <SeoTab id={id} draft={draft} errors={errors} change={change} />
           </Tabs.Content>
           <Tabs.Content value="preview">
-            <article className="post-preview" aria-label={t.tabs.preview}>
-              {draft.featuredImage !== "" && <img src={draft.featuredImage} alt="" />}
-              <Heading as="h2" size="8" mb="2">{draft.title.trim() === "" ? t.previewEmpty : draft.title}</Heading>
-              {draft.excerpt.trim() !== "" && <Text as="p" size="4" color="gray" mb="4">{draft.excerpt}</Text>}
-              <div className="post-body" dangerouslySetInnerHTML={{ __html: draft.content }} />
-            </article>
+            <PreviewTab draft={draft} />
           </Tabs.Content>
         </Box>
       </Tabs.Root>

@@ -61,7 +61,6 @@ export const blogTexts = {
   seoDescription: "SEO description",
   seoKeywords: "Keywords",
   keywordsHint: "Press Enter or comma to add a keyword.",
-  remove: (what: string) => `Remove ${what}`,
   previewEmpty: "Nothing to preview yet.",
   leaveTitle: "Leave without saving?",
   leaveText: "You have unsaved changes. They will be lost if you leave now.",
@@ -72,18 +71,5 @@ export const blogTexts = {
   linkUrl: "Link address",
   linkHint: "Use an address starting with https://, http:// or mailto:",
   linkApply: "Apply",
-  keyboardHint: "j/k or ↑/↓ move · Enter edit · Delete remove · n new post",
-  image: {
-    label: "Featured image",
-    urlPlaceholder: "https://… or upload a file",
-    upload: "Upload",
-    uploading: "Uploading…",
-    open: "Open",
-    copy: "Copy URL",
-    copied: "Copied!",
-    remove: "Remove",
-    hint: "JPG, PNG, GIF or WebP, up to 5 MB.",
-    preview: "Featured image preview",
-    progress: "Upload progress"
-  }
+  keyboardHint: "j/k or ↑/↓ move · Enter edit · Delete remove · n new post"
 } as const

@@ -3,12 +3,26 @@ import { Badge, Button, Callout, Flex, Progress, Text, TextField } from "@radix-
 import { useActorRef, useSelector } from "@xstate/react"
 import { useEffect, useId, useRef, useState } from "react"
 import { fromPromise } from "xstate"
-import { acceptedImageTypes, type UploadType } from "../../../contract/upload-rules.ts"
-import { type UploadEvent, uploadMachine } from "../../../machines/upload.ts"
-import { uploadImage } from "../../api/blog.ts"
-import { blogTexts } from "./texts.ts"
+import { acceptedImageTypes, type UploadType } from "../../contract/upload-rules.ts"
+import { type UploadEvent, uploadMachine } from "../../machines/upload.ts"
+import { uploadImage } from "../api/uploads.ts"
 
-const t = blogTexts.image
+/** The field's words. */
+export const imageFieldTexts = {
+  label: "Featured image",
+  urlPlaceholder: "https://… or upload a file",
+  upload: "Upload",
+  uploading: "Uploading…",
+  open: "Open",
+  copy: "Copy URL",
+  copied: "Copied!",
+  remove: "Remove",
+  hint: "JPG, PNG, GIF or WebP, up to 5 MB.",
+  preview: "Featured image preview",
+  progress: "Upload progress"
+} as const
+
+const t = imageFieldTexts
 const BADGE_LIMIT = 50
 const COPIED_MS = 2000
 

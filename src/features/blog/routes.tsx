@@ -1,0 +1,10 @@
+import type { FeatureRoute } from "../../lib/navigation.ts"
+import { BlogEditorScreen } from "./BlogEditorScreen.tsx"
+import { BlogScreen } from "./BlogScreen.tsx"
+
+// One key for both editor routes: a new post's first save moves it to its own address without reopening it.
+export const blogRoutes: ReadonlyArray<FeatureRoute> = [
+  { path: "/blog", render: () => <BlogScreen /> },
+  { path: "/blog/new", key: "blog-editor", render: () => <BlogEditorScreen slug={null} /> },
+  { path: "/blog/:slug/edit", key: "blog-editor", render: (params) => <BlogEditorScreen slug={decodeURIComponent(params.slug ?? "")} /> }
+]
