@@ -32,12 +32,13 @@ const pageSchemas = {
 const isSort = (value: string | undefined): value is AddressSort => value !== undefined && (addressSorts as ReadonlyArray<string>).includes(value)
 
 export const listAddresses = async (token: string, kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> => {
-  const { callApi, decodeAnswer, jsonOnly } = await api()
   const prefetched = takePrefetched(token, addressPagePath(kind, q, addressSorts))
   if (prefetched !== undefined) {
+    const { decodeAnswer } = await import("./decode.ts")
     const answer = await decodeAnswer(prefetched, pageSchemas[kind])
     return { rows: answer.data.addresses, pagination: answer.data.pagination }
   }
+  const { callApi, jsonOnly } = await api()
   const { search, sort, order } = addressListParams(q, addressSorts)
   const options = {
     query: {

@@ -29,12 +29,13 @@ export const verifyOtp = async (email: string, otp: string): Promise<SignedIn> =
 export const SESSION_CHECK_PATH = "/api/admin/auth/check"
 
 export const checkSession = async (token: string): Promise<AdminUser> => {
-  const { callApi, decodeAnswer } = await api()
   const prefetched = takePrefetched(token, SESSION_CHECK_PATH)
   if (prefetched !== undefined) {
+    const { decodeAnswer } = await import("./decode.ts")
     const { SessionCheck } = await import("../../contract/auth.ts")
     return (await decodeAnswer(prefetched, SessionCheck)).user
   }
+  const { callApi } = await api()
   return (await callApi(token, (client) => client.auth.check())).user
 }
 
@@ -46,6 +47,15 @@ export const endSession = async (token: string): Promise<void> => {
 export const fetchHealth = async (): Promise<Health> => {
   const { callApi } = await api()
   return callApi(undefined, (client) => client.system.health())
+}
+
+/**
+ * With a stored token, start-up needs only to decode prefetched answers: the schemas and the
+ * decoder, not the client, which loads when a screen first calls the API itself.
+ */
+export const preloadDecoding = () => {
+  void import("./decode.ts")
+  void import("../../contract/auth.ts")
 }
 
 /** Starts loading the client without waiting for it. */

@@ -12,13 +12,14 @@ const isStatus = (value: string | undefined): value is PostStatus =>
   value !== undefined && (postStatuses as ReadonlyArray<string>).includes(value)
 
 export const listPosts = async (token: string, q: ListQuery): Promise<ListPage<BlogPost>> => {
-  const { callApi, decodeAnswer, jsonOnly } = await api()
   const prefetched = takePrefetched(token, postPagePath(q, postStatuses))
   if (prefetched !== undefined) {
+    const { decodeAnswer } = await import("./decode.ts")
     const { PostPage } = await import("../../contract/blog-api.ts")
     const answer = await decodeAnswer(prefetched, PostPage)
     return { rows: answer.posts, pagination: answer.pagination }
   }
+  const { callApi, jsonOnly } = await api()
   const { status, search } = postListParams(q, postStatuses)
   const query = { ...(isStatus(status) ? { status } : {}), ...(search === undefined ? {} : { search }), ...(q.page > 1 ? { page: q.page } : {}) }
   const answer = await callApi(token, (client) => Effect.flatMap(client.blog.posts({ query }), jsonOnly))

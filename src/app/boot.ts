@@ -1,6 +1,6 @@
 import { addressFirstPage } from "../features/addresses/first-page.ts"
 import { blogFirstPage } from "../features/blog/list-query.ts"
-import { preloadApi, SESSION_CHECK_PATH } from "../api/auth.ts"
+import { preloadDecoding, SESSION_CHECK_PATH } from "../api/auth.ts"
 import { TOKEN_KEY } from "../lib/token.ts"
 import { prefetch } from "../lib/prefetch.ts"
 import { preloadSignedInScreens } from "./signed-in-chunk.ts"
@@ -9,7 +9,7 @@ const firstPages = [addressFirstPage, blogFirstPage]
 
 /**
  * Start-up before the first render. With a stored token, everything the first screen needs
- * starts at once and in parallel: the session check, the list's first page, the API client and
+ * starts at once and in parallel: the session check, the list's first page, what decodes them and
  * the signed-in screens. Without one, the sign-in form needs none of it: the form fetches the
  * client once it is painted (docs/architecture.md, "First screen").
  */
@@ -21,6 +21,6 @@ export const startEarly = () => {
     const path = firstPage(location.pathname, location.search)
     if (path !== undefined) prefetch(token, path)
   }
-  preloadApi()
+  preloadDecoding()
   void preloadSignedInScreens()
 }

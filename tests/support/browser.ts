@@ -38,8 +38,7 @@ export const signInThroughScreen = async (page: Page, server: TestServer, email:
   await page.goto(`${server.url}/login`)
   await page.getByLabel("Email").fill(email)
   if (role !== undefined) {
-    await page.getByRole("combobox", { name: "Role" }).click()
-    await page.getByRole("option", { name: role, exact: true }).click()
+    await page.getByLabel("Role").selectOption({ label: role })
   }
   await page.getByRole("button", { name: "Send OTP" }).click()
   await page.getByRole("heading", { name: "Enter OTP Code" }).waitFor()

@@ -1,4 +1,4 @@
-import { Box, Button, Card, Flex, Heading, Select, Text, TextField } from "@radix-ui/themes"
+import { Box, Button, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes"
 import { type FormEvent, useEffect, useState } from "react"
 import type { Role } from "../../../contract/common.ts"
 import { preloadApi } from "../../api/auth.ts"
@@ -37,13 +37,11 @@ const EmailStep = ({ busy, error }: { readonly busy: boolean; readonly error: st
           />
         </label>
         <Box>
-          <Text as="div" size="2" weight="medium" mb="1" id="role-label">{t.role}</Text>
-          <Select.Root value={role} onValueChange={(value) => setRole(value as Role)} disabled={busy} name="role" required>
-            <Select.Trigger aria-labelledby="role-label" style={{ width: "100%" }} />
-            <Select.Content>
-              {roleOptions.map((option) => <Select.Item key={option.value} value={option.value}>{option.label}</Select.Item>)}
-            </Select.Content>
-          </Select.Root>
+          <Text as="label" htmlFor="role" size="2" weight="medium" mb="1" style={{ display: "block" }}>{t.role}</Text>
+          {/* The browser's own select: the sign-in form needs no menu library before it can show. */}
+          <select id="role" name="role" className="native-select" required value={role} disabled={busy} onChange={(event) => setRole(event.target.value as Role)}>
+            {roleOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+          </select>
         </Box>
         <Button type="submit" size="3" disabled={busy}>{busy ? t.sending : t.send}</Button>
       </Flex>
