@@ -3,7 +3,7 @@ import { Box, Button, Flex, IconButton, Kbd, ScrollArea, Separator, Text } from 
 import { type ReactNode, useCallback, useState } from "react"
 import { useLocation } from "wouter"
 import { AuthContext } from "../lib/auth.tsx"
-import { shortcutLabel, useLegalCommands, usePalette, useRegisterCommands } from "../lib/commands.tsx"
+import { shortcutLabel, useNavigationCommands, usePalette, useRegisterCommands } from "../lib/commands.tsx"
 import { isActive } from "./navigation.ts"
 import { CommandPalette } from "./palette.tsx"
 import { useShellCommands } from "./shell-commands.ts"
@@ -15,7 +15,7 @@ const Sidebar = ({ open, onPick }: { readonly open: boolean; readonly onPick: ()
   const auth = AuthContext.useActorRef()
   const email = AuthContext.useSelector((snapshot) => snapshot.context.user?.email)
   const { appearance, toggle } = useTheme()
-  const navigation = useLegalCommands().filter((command) => command.href !== undefined)
+  const navigation = useNavigationCommands()
   return (
     <nav className="sidebar" data-open={open} aria-label="Main">
       <Box px="4" py="4">

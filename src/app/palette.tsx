@@ -35,11 +35,32 @@ export const scoreCommand = (value: string, search: string, keywords: ReadonlyAr
   return matched === query.length ? 0.3 : 0
 }
 
-/** The command palette: the legal commands, grouped, fuzzy-searched; Enter runs, Escape closes. */
+/** The palette's list: it reads the commands only while the palette is open. */
+const PaletteItems = ({ search, onRun }: { readonly search: string; readonly onRun: (command: Command) => void }) => {
+  const commands = ranked(useLegalCommands(), search)
+  return (
+    <>
+      {groupsOf(commands).map(([group, items]) => (
+        <Cmdk.Group key={group} heading={group} className="palette-group">
+          {items.map((command) => (
+            <Cmdk.Item key={command.id} value={command.id} className="palette-item" onSelect={() => onRun(command)}>
+              <span>{command.label}</span>
+              {command.shortcut !== undefined && <Kbd size="1">{shortcutLabel(command.shortcut)}</Kbd>}
+            </Cmdk.Item>
+          ))}
+        </Cmdk.Group>
+      ))}
+    </>
+  )
+}
+
+/**
+ * The command palette: the legal commands, grouped, fuzzy-searched; Enter runs, Escape closes.
+ * While closed it subscribes to nothing, so screens re-registering commands cost it nothing.
+ */
 export const CommandPalette = () => {
   const { open, setOpen } = usePalette()
   const [search, setSearch] = useState("")
-  const commands = ranked(useLegalCommands(), search)
   return (
     <ThemedCommandDialog
       open={open}
@@ -53,25 +74,16 @@ export const CommandPalette = () => {
       <Cmdk.Input value={search} onValueChange={setSearch} placeholder="Type a command or search…" className="palette-input" />
       <Cmdk.List className="palette-list">
         <Cmdk.Empty className="palette-empty">No matching commands</Cmdk.Empty>
-        {groupsOf(commands).map(([group, items]) => (
-          <Cmdk.Group key={group} heading={group} className="palette-group">
-            {items.map((command) => (
-              <Cmdk.Item
-                key={command.id}
-                value={command.id}
-                className="palette-item"
-                onSelect={() => {
-                  setSearch("")
-                  setOpen(false)
-                  command.run()
-                }}
-              >
-                <span>{command.label}</span>
-                {command.shortcut !== undefined && <Kbd size="1">{shortcutLabel(command.shortcut)}</Kbd>}
-              </Cmdk.Item>
-            ))}
-          </Cmdk.Group>
-        ))}
+        {open && (
+          <PaletteItems
+            search={search}
+            onRun={(command) => {
+              setSearch("")
+              setOpen(false)
+              command.run()
+            }}
+          />
+        )}
       </Cmdk.List>
     </ThemedCommandDialog>
   )
