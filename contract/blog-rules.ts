@@ -14,7 +14,7 @@ export const blogMessages = {
   stale: "This post was changed by someone else. Reload and try again.",
   notFound: "This post no longer exists. Reload the list.",
   readOnly: "Moderators can read posts but not change them.",
-  exportNeedsSignIn: "Sign in to export posts.",
+  exportNeedsSignIn: "Sign in to export posts."
 } as const
 
 export const WORDS_PER_MINUTE = 200

@@ -6,6 +6,7 @@ import { addressModalErrors } from "../../machines/address-modal.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { directories } from "../../src/features/addresses/directories.ts"
 import { addressTexts as t } from "../../src/features/addresses/texts.ts"
+import { listTexts } from "../../src/ui/list/texts.ts"
 import { chromiumWithServer, newPage, signInThroughScreen } from "../support/browser.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
@@ -189,13 +190,13 @@ describe("address screens", () => {
       await call(product.server.url, "POST", "/api/admin/addresses/core-team", { token: apiToken, body: { identifier: `${prefix}-${n}`, name: `P ${n}` } })
     }
     await page.goto(`${product.server.url}/core-team-addresses?search=${prefix}`)
-    await page.getByText(t.page(1, 2)).waitFor()
-    await page.getByRole("button", { name: t.next }).click()
-    await page.getByText(t.page(2, 2)).waitFor()
+    await page.getByText(listTexts.page(1, 2)).waitFor()
+    await page.getByRole("button", { name: listTexts.next }).click()
+    await page.getByText(listTexts.page(2, 2)).waitFor()
     expect(new URL(page.url()).searchParams.get("page")).toBe("2")
     await expect.poll(() => table(page, "Core Team Addresses").getByRole("row").count()).toBe(4)
     await page.goBack()
-    await page.getByText(t.page(1, 2)).waitFor()
+    await page.getByText(listTexts.page(1, 2)).waitFor()
 
     const firstIdentifier = () => table(page, "Core Team Addresses").getByRole("row").nth(1).getByRole("cell").first().textContent()
     await page.getByRole("button", { name: "Identifier", exact: true }).click()

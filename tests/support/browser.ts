@@ -1,25 +1,58 @@
-import { existsSync } from "node:fs"
-import { join } from "node:path"
+import { accessSync, constants, existsSync } from "node:fs"
+import { delimiter, join } from "node:path"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { consoleDir } from "../../server/platform/console.ts"
 import { afterAll, beforeAll } from "vitest"
 import { engines, type TestDatabase } from "./database.ts"
 import { latestCode, startTestServer, type TestServer } from "./server.ts"
 
-/** Debian's Chromium, headless, with the flags this machine needs; never a downloaded browser. */
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run"
-    ]
-  })
+/** The flags every launch uses: headless on a machine with a closed network (docs/architecture.md, "Tests"). */
+const chromiumFlags = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run"
+]
+
+const systemBrowsers = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"]
+
+const onPath = (name: string): string | undefined =>
+  (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((dir) => dir !== "")
+    .map((dir) => join(dir, name))
+    .find((file) => {
+      try {
+        accessSync(file, constants.X_OK)
+        return true
+      } catch {
+        return false
+      }
+    })
+
+/**
+ * Which Chromium the tests drive, in this order: `CHROMIUM_PATH`; a system Chromium or Chrome
+ * (Debian's `chromium` here); else the build shipped inside the `@sparticuz/chromium` npm package,
+ * unpacked into the temporary folder. Nothing is ever downloaded.
+ */
+export const findChromium = async (): Promise<{ readonly path: string; readonly source: string }> => {
+  const fromEnv = process.env.CHROMIUM_PATH
+  if (fromEnv !== undefined && fromEnv !== "") {
+    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH is ${fromEnv}, which does not exist`)
+    return { path: fromEnv, source: "CHROMIUM_PATH" }
+  }
+  for (const name of systemBrowsers) {
+    const found = onPath(name)
+    if (found !== undefined) return { path: found, source: "system" }
+  }
+  const packaged = (await import("@sparticuz/chromium")).default
+  return { path: await packaged.executablePath(), source: "@sparticuz/chromium" }
+}
+
+export const launchChromium = async (): Promise<Browser> =>
+  chromium.launch({ executablePath: (await findChromium()).path, headless: true, args: chromiumFlags })
 
 export const requireBuiltConsole = () => {
   if (!existsSync(join(consoleDir, "index.html"))) throw new Error("The console is not built: run `npm run build` (npm test does)")

@@ -104,7 +104,6 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
           keyboard={keyboard}
           empty={t.empty}
           url={url}
-          actionsLabel={t.actions}
           actions={(address) => (
             <Flex gap="2">
               <Button size="1" variant="soft" tabIndex={-1} onClick={() => open("OPEN_VIEW", address)}>{t.view}</Button>

@@ -2,6 +2,7 @@ import "./list.css"
 import { Table, Text } from "@radix-ui/themes"
 import type { ReactNode } from "react"
 import type { RowProps } from "../../lib/list/use-row-keyboard.ts"
+import { listTexts } from "./texts.ts"
 
 export interface Column<Row> {
   readonly label: string
@@ -20,7 +21,6 @@ export interface ListTableProps<Row> {
   readonly keyboard: { readonly rowProps: (index: number, row: Row) => RowProps<HTMLTableRowElement>; readonly onBlurList: () => void }
   /** The last column's buttons; they are out of the tab order, the row's keys do the same. */
   readonly actions?: (row: Row) => ReactNode
-  readonly actionsLabel?: string
   readonly empty: string
   /** Sorting, from `useUrlQuery`, for tables whose columns sort. */
   readonly url?: { readonly sorted: { readonly sort: string | undefined; readonly order: "asc" | "desc" }; readonly sortBy: (sort: string) => void }
@@ -60,7 +60,7 @@ export const ListTable = <Row,>(props: ListTableProps<Row>) => {
               </Table.ColumnHeaderCell>
             )
           })}
-          {props.actions !== undefined && <Table.ColumnHeaderCell>{props.actionsLabel ?? "Actions"}</Table.ColumnHeaderCell>}
+          {props.actions !== undefined && <Table.ColumnHeaderCell>{listTexts.actions}</Table.ColumnHeaderCell>}
         </Table.Row>
       </Table.Header>
       <Table.Body onBlur={(event) => !event.currentTarget.contains(event.relatedTarget) && keyboard.onBlurList()}>
