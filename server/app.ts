@@ -16,6 +16,7 @@ import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { listenForRevocations } from "./auth/session-cache.ts"
 import { SignIn } from "./auth/sign-in.ts"
+import { adminChannelLayer } from "./platform/admin-channel.ts"
 import { type AppConfig, Config } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
@@ -79,16 +80,20 @@ export interface ServerOptions {
 }
 
 /** The whole product on one port: API, docs and console. */
-export const serverLayer = (config: AppConfig, options: ServerOptions = {}) =>
-  HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true }).pipe(
+export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
+  const database = options.database ?? targetFrom(config)
+  // With the embedded database on a folder, the admin tools reach it through this server.
+  const adminChannel = database.engine === "pglite" && database.dataDir !== undefined ? adminChannelLayer(config.dataDir) : Layer.empty
+  return HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true }).pipe(
     Layer.provideMerge(
       NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })
     ),
     Layer.provideMerge(
       Layer.provideMerge(
-        Layer.mergeAll(Layer.effectDiscard(bootstrapFirstAdmin), listenForRevocations, schedulerLayer),
-        platformLayer(config, options.database)
+        Layer.mergeAll(Layer.effectDiscard(bootstrapFirstAdmin), listenForRevocations, schedulerLayer, adminChannel),
+        platformLayer(config, database)
       )
     ),
     Layer.provide(bodyLimit)
   )
+}

@@ -12,4 +12,16 @@ if (Exit.isFailure(config)) {
 const { NodeRuntime } = await import("@effect/platform-node")
 const { Layer } = await import("effect")
 const { serverLayer } = await import("./app.ts")
-Layer.launch(serverLayer(config.value)).pipe(NodeRuntime.runMain)
+const { DataFolderInUse } = await import("./platform/data-lock.ts")
+Layer.launch(serverLayer(config.value)).pipe(
+  // A data folder another process holds: one line naming it, nothing touched (data-lock.ts).
+  Effect.catch((error) =>
+    error instanceof DataFolderInUse
+      ? Effect.sync(() => {
+        console.error(error.message)
+        process.exit(1)
+      })
+      : Effect.fail(error)
+  ),
+  NodeRuntime.runMain
+)

@@ -1,12 +1,37 @@
 import { Cause, Effect, Exit, Layer } from "effect"
+import { join } from "node:path"
 import { platformLayer } from "../app.ts"
-import { readConfig } from "../platform/config.ts"
+import { type AppConfig, readConfig } from "../platform/config.ts"
+
+const messageOf = (error: unknown): string | undefined =>
+  error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
+    ? String((error as { message: unknown }).message)
+    : undefined
+
+/** The configuration from the environment, or one line on stderr and exit 1. */
+export const configOrExit = (): AppConfig => {
+  const exit = Effect.runSyncExit(readConfig(process.env))
+  if (Exit.isSuccess(exit)) return exit.value
+  const failure = exit.cause.reasons.find(Cause.isFailReason)
+  console.error(messageOf(failure?.error) ?? "Invalid configuration")
+  return process.exit(1)
+}
+
+/** The embedded database's folder, or undefined on PostgreSQL. */
+export const embeddedFolder = (config: AppConfig): string | undefined =>
+  config.databaseUrl === undefined ? join(config.dataDir, "db") : undefined
+
+/** Ends the process with `code`, after stdout and stderr have been written out. */
+export const finish = (code: number): never => {
+  process.exitCode = code
+  return process.exit(code)
+}
 
 /**
- * Runs a command-line task against the configured database (migrated first) and exits:
- * 0 on success, 1 with one line on stderr on failure.
+ * Runs a command-line task against the configured database (migrated first) and exits with the
+ * task's exit code (0 when it gives none); a failure is one line on stderr and exit 1.
  */
-export const runCli = <A, E>(task: Effect.Effect<A, E, Layer.Success<ReturnType<typeof platformLayer>>>) => {
+export const runCli = <E>(task: Effect.Effect<number | void, E, Layer.Success<ReturnType<typeof platformLayer>>>) => {
   const program = Effect.gen(function*() {
     const config = yield* readConfig(process.env)
     return yield* Effect.scoped(Layer.build(platformLayer(config)).pipe(
@@ -14,12 +39,11 @@ export const runCli = <A, E>(task: Effect.Effect<A, E, Layer.Success<ReturnType<
     ))
   })
   Effect.runPromiseExit(program).then((exit) => {
-    if (Exit.isSuccess(exit)) process.exit(0)
-    const failure = exit.cause.reasons.find(Cause.isFailReason)
-    const error = failure?.error
-    console.error(error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
-      ? String((error as { message: unknown }).message)
-      : Cause.pretty(exit.cause))
-    process.exit(1)
+    if (Exit.isSuccess(exit)) finish(typeof exit.value === "number" ? exit.value : 0)
+    else {
+      const failure = exit.cause.reasons.find(Cause.isFailReason)
+      console.error(messageOf(failure?.error) ?? Cause.pretty(exit.cause))
+      finish(1)
+    }
   })
 }

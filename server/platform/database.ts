@@ -2,16 +2,23 @@ import { PGlite } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted, String as Str } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient as SqlClientTag, type SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { mkdirSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { acquireDataLock, DataFolderInUse } from "./data-lock.ts"
 import { pgliteStream } from "./pglite-bridge.ts"
 
 export type Engine = "pglite" | "postgresql"
 
 export interface DatabaseInfo {
   readonly engine: Engine
+  /**
+   * PGlite on a folder: a consistent copy of the whole database as a gzipped tar, taken after a
+   * checkpoint while no statement runs (docs/architecture.md, "Backup and restore").
+   */
+  readonly dump?: () => Promise<Blob>
 }
 export class Database extends Context.Service<Database, DatabaseInfo>()("platform/Database") {}
 
@@ -30,28 +37,58 @@ const names = {
   transformQueryNames: Str.camelToSnake
 }
 
-const openPglite = (dataDir: string | undefined) =>
+/** The extensions every embedded database opens with; a restore must load the same. */
+export const pgliteExtensions = { pg_trgm }
+
+/**
+ * Locks `dataDir` for this process (see data-lock.ts), then opens PGlite on it; closes and
+ * unlocks in that order. A folder another live process holds fails here, before PGlite or
+ * this process has touched it.
+ */
+export const openPglite = (dataDir: string | undefined, options: { readonly loadDataDir?: Blob } = {}) =>
   Effect.acquireRelease(
-    Effect.promise(async () => {
-      if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true })
-      return PGlite.create(dataDir ?? "memory://", { extensions: { pg_trgm } })
+    Effect.tryPromise({
+      try: async () => {
+        if (dataDir === undefined) return { db: await PGlite.create("memory://", { extensions: pgliteExtensions }), lock: undefined }
+        mkdirSync(dirname(dataDir), { recursive: true })
+        const lock = acquireDataLock(dataDir)
+        try {
+          mkdirSync(dataDir, { recursive: true })
+          return { db: await PGlite.create(dataDir, { extensions: pgliteExtensions, ...options }), lock }
+        } catch (error) {
+          lock.release()
+          throw error
+        }
+      },
+      catch: (error) => error instanceof DataFolderInUse ? error : new Error(`Could not open the database in ${dataDir}: ${String(error)}`)
     }),
-    (db) => Effect.promise(() => db.close())
+    ({ db, lock }) => Effect.promise(() => db.close().finally(() => lock?.release()))
   )
 
-const pgliteClient = (dataDir: string | undefined) =>
-  PgClient.layerFrom(
+const pgliteLayer = (dataDir: string | undefined) =>
+  Layer.effectContext(
     Effect.gen(function*() {
-      const db = yield* openPglite(dataDir)
-      return yield* PgClient.makeClient({
+      const { db } = yield* openPglite(dataDir)
+      const client = yield* PgClient.makeClient({
         stream: pgliteStream(db),
         ssl: false,
         username: "postgres",
         database: "postgres",
         ...names
       })
+      const info: DatabaseInfo = {
+        engine: "pglite",
+        // The tar is read from the files in one synchronous step, so it is the state of one
+        // instant: what a crash would leave, which PostgreSQL recovers from its WAL; the
+        // checkpoint first makes that recovery short.
+        dump: () => Effect.runPromise(Effect.asVoid(client`CHECKPOINT`)).then(() => db.dumpDataDir("gzip"))
+      }
+      return Context.make(PgClient.PgClient, client).pipe(
+        Context.add(SqlClientTag, client),
+        Context.add(Database, info)
+      )
     })
-  )
+  ).pipe(Layer.provide(Reactivity.layer))
 
 const postgresClient = (url: string) =>
   PgClient.layer({ url: Redacted.make(url), maxConnections: 10, ...names })
@@ -59,11 +96,10 @@ const postgresClient = (url: string) =>
 /** The SQL client for the configured engine, plus which engine it is. */
 export const databaseLayer = (
   target: DatabaseTarget
-): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError> =>
-  Layer.merge(
-    target.engine === "postgresql" ? postgresClient(target.url) : pgliteClient(target.dataDir),
-    Layer.succeed(Database, { engine: target.engine })
-  )
+): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError | Error> =>
+  target.engine === "postgresql"
+    ? Layer.merge(postgresClient(target.url), Layer.succeed(Database, { engine: "postgresql" }))
+    : pgliteLayer(target.dataDir)
 
 /** Runs `effect` in one transaction: all of its writes land, or none do. */
 export const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -7,6 +7,7 @@ import { type TestDatabase, freshPostgresOn } from "../support/database.ts"
 import { measureAddresses, printAddressFigures } from "./addresses.ts"
 import { measureAuthCheck, printAuthFigures } from "./auth-check.ts"
 import { measureConsole } from "./console.ts"
+import { measureFaults } from "./faults.ts"
 import { measureFirstScreen } from "./first-screen.ts"
 import { measureMemory } from "./memory.ts"
 import { measureUpload } from "./upload.ts"
@@ -50,3 +51,11 @@ if (only === undefined || only === "memory") {
   }
 }
 if (only === undefined || only === "upload") await measureUpload()
+if (only === undefined || only === "faults") {
+  const postgres = await freshPostgresOn(postgresUrl).catch(() => undefined)
+  try {
+    await measureFaults(postgres?.target.engine === "postgresql" ? postgres.target.url : undefined)
+  } finally {
+    await postgres?.drop()
+  }
+}

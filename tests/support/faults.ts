@@ -1,0 +1,128 @@
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { parseCsv } from "./csv.ts"
+import { call } from "./http.ts"
+import { type Running, runScript } from "./process.ts"
+import { readOutbox } from "./server.ts"
+
+/**
+ * The product as `npm start` runs it, in its own process, killed with SIGKILL under concurrent
+ * writes and started again: the fault suite (tests/api/faults.test.ts) and `npm run bench --
+ * faults` both drive it. An acknowledged write is one the server answered 200; after the
+ * restart every one of them must be there.
+ */
+
+export interface Product {
+  readonly env: Record<string, string>
+  readonly dataDir: string
+}
+
+export interface Started {
+  readonly run: Running
+  readonly url: string
+}
+
+export const FIRST_ADMIN = "admin@example.com"
+
+/** A data folder (and, for PostgreSQL, a database URL) the product's processes share. */
+export const productOn = (databaseUrl: string | undefined): Product => {
+  const dataDir = mkdtempSync(join(tmpdir(), "admin-fault-"))
+  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: "0", ADMIN_EMAIL: FIRST_ADMIN }
+  if (databaseUrl !== undefined) {
+    env.DATABASE_URL = databaseUrl
+    env.OTP_SECRET = "fault-suite-secret-0123456789abcdef0123456789"
+  }
+  return { env, dataDir }
+}
+
+export const startProduct = async (product: Product): Promise<Started> => {
+  const run = runScript("server/main.ts", [], product.env)
+  const [, url] = await run.waitFor(/Listening on (http:\/\/\S+)/, 90_000)
+  return { run, url: url! }
+}
+
+export const killHard = async (started: Started) => {
+  started.run.child.kill("SIGKILL")
+  await started.run.exited
+}
+
+export const stopGracefully = async (started: Started) => {
+  started.run.child.kill("SIGTERM")
+  await started.run.exited
+}
+
+/** Signs the first admin in through the API, reading the code from the outbox; sessions outlive restarts. */
+export const signInFirstAdmin = async (product: Product, url: string): Promise<string> => {
+  await call(url, "POST", "/api/admin/auth", { body: { email: FIRST_ADMIN, role: "super_admin" } })
+  const code = readOutbox(product.dataDir).filter((mail) => mail.to === FIRST_ADMIN).at(-1)?.subject.match(/(\d{6})/)?.[1]
+  const answer = await call(url, "POST", "/api/admin/auth", { body: { email: FIRST_ADMIN, otp: code } })
+  if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.text}`)
+  return answer.body.token as string
+}
+
+/**
+ * `writers` clients each create addresses one after another, as fast as the server answers,
+ * until `stop()`; returns every identifier the server acknowledged with 200.
+ */
+export const writeUntilStopped = (url: string, token: string, tag: string, writers = 8) => {
+  let stopped = false
+  const acknowledged: Array<string> = []
+  const writer = async (w: number) => {
+    for (let i = 0; !stopped; i++) {
+      const identifier = `${tag}-${w}-${i}`
+      try {
+        const answer = await call(url, "POST", "/api/admin/addresses/generated", { token, body: { identifier, Name: identifier } })
+        if (answer.status === 200) acknowledged.push(identifier)
+      } catch {
+        return // the server is gone
+      }
+    }
+  }
+  const running = Promise.all(Array.from({ length: writers }, (_, w) => writer(w)))
+  return {
+    acknowledged,
+    stop: async () => {
+      stopped = true
+      await running
+    }
+  }
+}
+
+/** Every generated address's identifier, through the product's own CSV export. */
+export const storedIdentifiers = async (url: string, token: string): Promise<Set<string>> => {
+  const answer = await call(url, "GET", "/api/admin/addresses/generated?format=csv", { token })
+  if (answer.status !== 200) throw new Error(`export failed: ${answer.status} ${answer.text}`)
+  const [header, ...rows] = parseCsv(answer.text)
+  const column = header!.indexOf("identifier")
+  return new Set(rows.map((row) => row[column]!))
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export interface CycleResult {
+  readonly acknowledged: number
+  readonly found: number
+  readonly lost: ReadonlyArray<string>
+}
+
+/**
+ * One fault cycle on a running product: writers for `writeMs`, `during` run while they write
+ * (a second process, say), then SIGKILL, a restart, and the count. Returns the restarted product.
+ */
+export const killCycle = async (
+  product: Product,
+  started: Started,
+  token: string,
+  tag: string,
+  options: { readonly writeMs: number; readonly during?: () => Promise<void> }
+): Promise<{ readonly result: CycleResult; readonly restarted: Started }> => {
+  const writes = writeUntilStopped(started.url, token, tag)
+  await Promise.all([sleep(options.writeMs), options.during?.()])
+  await killHard(started)
+  await writes.stop()
+  const restarted = await startProduct(product)
+  const stored = await storedIdentifiers(restarted.url, token)
+  const lost = writes.acknowledged.filter((identifier) => !stored.has(identifier))
+  return { result: { acknowledged: writes.acknowledged.length, found: writes.acknowledged.length - lost.length, lost }, restarted }
+}
