@@ -2,7 +2,26 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { addressSorts } from "./address-rules.ts"
 import { Authorization } from "./auth.ts"
-import { BadRequest, Conflict, Forbidden, Id, listQueryFields, NotFound, Ok, RequiredText, SearchText, SortOrder, Timestamp, Url, Version } from "./common.ts"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  Id,
+  listQueryFields,
+  LongText,
+  NotFound,
+  Ok,
+  OptionalPublicUrl,
+  RecordId,
+  RequiredText,
+  SearchText,
+  ShortText,
+  SortOrder,
+  Timestamp,
+  Url,
+  Version,
+  VersionParam
+} from "./common.ts"
 import { CsvExport, pageOf } from "./lists.ts"
 
 /** The three curated directories, named as in their paths. */
@@ -11,29 +30,32 @@ export const AddressKind = Schema.Literals(AddressKinds)
 export type AddressKind = typeof AddressKind.Type
 
 const stored = { _id: Id, createdAt: Timestamp, updatedAt: Timestamp, version: Version }
-const optionalText = Schema.optionalKey(Schema.String)
+const optionalText = Schema.optionalKey(ShortText)
+const optionalLongText = Schema.optionalKey(LongText)
 const optionalUrl = Schema.optionalKey(Schema.Union([Url, Schema.Literal("")]))
+/** Rank orders a directory: a whole number a person would type. */
+const Rank = Schema.Int.check(Schema.isBetween({ minimum: -1_000_000, maximum: 1_000_000 }, { message: "must be between -1000000 and 1000000" }))
 
 /** What staff type for a generated address (docs/product-spec.md §3 keeps its capitalised names). */
 export const GeneratedAddressInput = Schema.Struct({
   identifier: RequiredText,
   Name: RequiredText,
   Category: optionalText,
-  Description: optionalText,
-  Logo: optionalText,
-  Rank: Schema.optionalKey(Schema.Int),
+  Description: optionalLongText,
+  Logo: OptionalPublicUrl,
+  Rank: Schema.optionalKey(Rank),
   Website: optionalUrl
 })
-export const GeneratedAddress = Schema.Struct({ ...stored, ...GeneratedAddressInput.fields, Rank: Schema.Int })
+export const GeneratedAddress = Schema.Struct({ ...stored, ...GeneratedAddressInput.fields, Rank })
 export type GeneratedAddress = typeof GeneratedAddress.Type
 
 export const CexAddressInput = Schema.Struct({
   identifier: RequiredText,
   name: RequiredText,
   category: optionalText,
-  description: optionalText,
-  logo: optionalText,
-  buy: optionalText,
+  description: optionalLongText,
+  logo: OptionalPublicUrl,
+  buy: OptionalPublicUrl,
   website: optionalUrl
 })
 export const CexAddress = Schema.Struct({ ...stored, ...CexAddressInput.fields })
@@ -42,7 +64,7 @@ export type CexAddress = typeof CexAddress.Type
 export const CoreTeamAddressInput = Schema.Struct({
   identifier: RequiredText,
   name: RequiredText,
-  description: optionalText,
+  description: optionalLongText,
   role: optionalText
 })
 export const CoreTeamAddress = Schema.Struct({ ...stored, ...CoreTeamAddressInput.fields })
@@ -71,8 +93,8 @@ export const addressMessages = {
 const oneOf = <A extends Schema.Top>(address: A) =>
   Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ address }) })
 
-const idParam = { id: Id }
-const versionQuery = { version: Schema.NumberFromString.check(Schema.isInt({ message: "must be a whole number" })) }
+const idParam = { id: RecordId }
+const versionQuery = { version: VersionParam }
 
 /** The four calls of one directory: list, create, update (with the version seen), delete (likewise). */
 const directory = <Name extends string, Path extends `/api/admin/addresses/${AddressKind}`, A extends Schema.Top, F extends Schema.Struct.Fields>(

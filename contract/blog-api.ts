@@ -1,8 +1,21 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./auth.ts"
-import { BlogCategory, BlogPost, BlogPostInput, PostStatus, TagList } from "./blog.ts"
-import { BadRequest, Conflict, Forbidden, Id, listQueryFields, NotFound, Ok, Pagination, RequiredText, Unauthorized, Version } from "./common.ts"
+import { BlogCategory, BlogPost, BlogPostInput, PostStatus, Slug, TagList } from "./blog.ts"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  listQueryFields,
+  NotFound,
+  Ok,
+  Pagination,
+  RecordId,
+  RequiredText,
+  Unauthorized,
+  Version,
+  VersionParam
+} from "./common.ts"
 import { CsvExport } from "./lists.ts"
 
 const onePost = Schema.Struct({ success: Schema.Literal(true), post: BlogPost })
@@ -22,7 +35,7 @@ export class BlogPublicApi extends HttpApiGroup.make("blog")
       error: Unauthorized
     }),
     HttpApiEndpoint.get("post", "/api/blog/posts/:slug", {
-      params: { slug: Schema.String },
+      params: { slug: Slug },
       success: onePost,
       error: NotFound
     }),
@@ -44,14 +57,14 @@ export class BlogAdminApi extends HttpApiGroup.make("blogAdmin")
       error: [BadRequest, Forbidden, Conflict]
     }),
     HttpApiEndpoint.put("update", "/api/blog/admin/posts/:slug", {
-      params: { slug: Schema.String },
+      params: { slug: Slug },
       payload: Schema.Struct({ ...BlogPostInput.fields, version: Version }),
       success: onePost,
       error: [BadRequest, Forbidden, Conflict, NotFound]
     }),
     HttpApiEndpoint.delete("remove", "/api/blog/admin/posts/:_id", {
-      params: { _id: Id },
-      query: { version: Schema.NumberFromString.check(Schema.isInt({ message: "must be a whole number" })) },
+      params: { _id: RecordId },
+      query: { version: VersionParam },
       success: Ok,
       error: [Forbidden, Conflict, NotFound]
     }),

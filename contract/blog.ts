@@ -1,29 +1,38 @@
 import { Schema } from "effect"
-import { Id, RequiredText, Timestamp, Version } from "./common.ts"
+import { Id, LongText, OptionalPublicUrl, PublicUrl, RequiredText, ShortText, Text, TextList, Timestamp, Version } from "./common.ts"
 import { postStatuses } from "./blog-rules.ts"
 
 /** Statuses a post can be saved with; "archived" exists in old data and is displayed. */
 export const PostStatus = Schema.Literals(postStatuses)
+
+/** A post's slug where a request names one: what `slugify` makes. */
+export const Slug = Schema.String.check(
+  Schema.isMaxLength(220, { message: "must be a post slug" }),
+  Schema.isPattern(/^[a-z0-9-]+$/, { message: "must be a post slug" })
+)
+
+/** A post body: the editor's HTML, bounded well below the 1 MiB request limit. */
+export const MAX_POST_CONTENT = 500_000
 export type PostStatus = typeof PostStatus.Type
 
 export const SponsorInfo = Schema.Struct({
-  name: Schema.String,
-  logo: Schema.String,
-  url: Schema.String
+  name: ShortText,
+  logo: Schema.Union([PublicUrl, Schema.Literal("")]),
+  url: Schema.Union([PublicUrl, Schema.Literal("")])
 })
 
 export const PostAuthor = Schema.Struct({
-  username: Schema.String,
-  avatar: Schema.optionalKey(Schema.String),
-  credentials: Schema.optionalKey(Schema.String)
+  username: ShortText,
+  avatar: OptionalPublicUrl,
+  credentials: Schema.optionalKey(ShortText)
 })
 
 export const BlogPost = Schema.Struct({
   _id: Id,
-  title: RequiredText,
+  title: Schema.String,
   slug: Schema.String,
   excerpt: Schema.String,
-  content: RequiredText,
+  content: Schema.String,
   featuredImage: Schema.String,
   categories: Schema.Array(Schema.String),
   tags: Schema.Array(Schema.String),
@@ -66,7 +75,7 @@ export const TagList = Schema.Array(Schema.String)
 /** Statuses an editor can choose; "archived" is only ever displayed. */
 export const EditableStatus = Schema.Literals(["draft", "published", "scheduled"])
 
-const optionalText = Schema.optionalKey(Schema.String)
+const optionalText = Schema.optionalKey(ShortText)
 const flags = {
   isSponsored: Schema.optionalKey(Schema.Boolean),
   isFeatured: Schema.optionalKey(Schema.Boolean),
@@ -78,17 +87,17 @@ const flags = {
 
 /** What the editor sends. Title and content are checked by the server after trimming, with the spec's words. */
 export const BlogPostInput = Schema.Struct({
-  title: Schema.String,
-  content: Schema.String,
-  excerpt: optionalText,
-  featuredImage: optionalText,
-  categories: Schema.optionalKey(Schema.Array(Schema.String)),
-  tags: Schema.optionalKey(Schema.Array(Schema.String)),
+  title: ShortText,
+  content: Text(MAX_POST_CONTENT),
+  excerpt: Schema.optionalKey(LongText),
+  featuredImage: OptionalPublicUrl,
+  categories: Schema.optionalKey(TextList),
+  tags: Schema.optionalKey(TextList),
   status: EditableStatus,
   scheduledAt: Schema.optionalKey(Schema.NullOr(Timestamp)),
   seoTitle: optionalText,
-  seoDescription: optionalText,
-  seoKeywords: Schema.optionalKey(Schema.Array(Schema.String)),
+  seoDescription: Schema.optionalKey(LongText),
+  seoKeywords: Schema.optionalKey(TextList),
   ...flags,
   sponsorInfo: Schema.optionalKey(Schema.NullOr(SponsorInfo)),
   author: Schema.optionalKey(PostAuthor)

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { addressMessages, type AddressKind } from "../../contract/addresses.ts"
@@ -7,6 +7,7 @@ import { Conflict, NotFound, type Pagination } from "../../contract/common.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
+import { encodableAs } from "../platform/encodable.ts"
 import { type AddressColumns, type AddressRow, kinds } from "./kinds.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
 import {
@@ -43,10 +44,14 @@ const missedWrite = (kind: AddressKind, id: string) =>
 /** The four handlers of one directory; `fromRow` and `toColumns` are its field mapping. */
 const directory = <A, I>(
   kind: AddressKind,
-  fromRow: (row: AddressRow) => A,
-  toColumns: (input: I) => AddressColumns,
-  exportFields: ReadonlyArray<keyof A & string>
+  { fromRow, toColumns, exportFields, schema }: {
+    readonly fromRow: (row: AddressRow) => A
+    readonly toColumns: (input: I) => AddressColumns
+    readonly exportFields: ReadonlyArray<keyof A & string>
+    readonly schema: Schema.Codec<A, unknown, never, never>
+  }
 ) => {
+  const answerable = encodableAs(schema)
   // The rows are typed by `fromRow`; re-checking each field of every row against the schema
   // on the way out doubled the cost of a page, so the list is written as JSON directly.
   const page = (query: ListQuery) =>
@@ -70,7 +75,7 @@ const directory = <A, I>(
       const row = yield* insertAddress(kind, values)
       if (row === undefined) return yield* new Conflict({ error: addressMessages.duplicate(values.identifier) })
       yield* logChange("create", kind, row, undefined)
-      return { success: true as const, data: { address: fromRow(row) } }
+      return { success: true as const, data: { address: yield* answerable(fromRow(row)) } }
     }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
   update: ({ params, payload }: { readonly params: { readonly id: string }; readonly payload: I & { readonly version: number } }) =>
     Effect.gen(function*() {
@@ -83,7 +88,7 @@ const directory = <A, I>(
       const row = yield* updateAddress(kind, params.id, payload.version, values)
       if (row === undefined) return yield* missedWrite(kind, params.id)
       yield* logChange("update", kind, row, before)
-      return { success: true as const, data: { address: fromRow(row) } }
+      return { success: true as const, data: { address: yield* answerable(fromRow(row)) } }
     }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
   remove: ({ params, query }: { readonly params: { readonly id: string }; readonly query: { readonly version: number } }) =>
     Effect.gen(function*() {
@@ -96,9 +101,9 @@ const directory = <A, I>(
   }
 }
 
-const generated = directory("generated", kinds.generated.fromRow, kinds.generated.toColumns, kinds.generated.exportFields)
-const cex = directory("cex", kinds.cex.fromRow, kinds.cex.toColumns, kinds.cex.exportFields)
-const coreTeam = directory("core-team", kinds["core-team"].fromRow, kinds["core-team"].toColumns, kinds["core-team"].exportFields)
+const generated = directory("generated", kinds.generated)
+const cex = directory("cex", kinds.cex)
+const coreTeam = directory("core-team", kinds["core-team"])
 
 export const GeneratedAddressHandlers = HttpApiBuilder.group(AdminApi, "generatedAddresses", (handlers) =>
   handlers.handle("list", generated.list).handle("create", generated.create).handle("update", generated.update).handle("remove", generated.remove))

@@ -1,4 +1,4 @@
-import type { AddressKind, CexAddress, CoreTeamAddress, GeneratedAddress } from "../../contract/addresses.ts"
+import { type AddressKind, CexAddress, CoreTeamAddress, GeneratedAddress } from "../../contract/addresses.ts"
 
 /** One row of the `addresses` table, names as the driver gives them (camelCase). */
 export interface AddressRow {
@@ -32,6 +32,7 @@ const stored = (row: AddressRow) => ({
 /** How each directory's fields map onto the shared table, and the columns of its CSV export. */
 export const kinds = {
   generated: {
+    schema: GeneratedAddress,
     exportFields: ["_id", "identifier", "Name", "Category", "Rank", "Website", "Logo", "Description", "createdAt", "updatedAt"],
     fromRow: (row: AddressRow): GeneratedAddress => ({
       ...stored(row),
@@ -62,6 +63,7 @@ export const kinds = {
     })
   },
   cex: {
+    schema: CexAddress,
     exportFields: ["_id", "identifier", "name", "category", "buy", "website", "logo", "description", "createdAt", "updatedAt"],
     fromRow: (row: AddressRow): CexAddress => ({
       ...stored(row),
@@ -92,6 +94,7 @@ export const kinds = {
     })
   },
   "core-team": {
+    schema: CoreTeamAddress,
     exportFields: ["_id", "identifier", "name", "role", "description", "createdAt", "updatedAt"],
     fromRow: (row: AddressRow): CoreTeamAddress => ({
       ...stored(row),

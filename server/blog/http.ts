@@ -1,15 +1,18 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
-import type { BlogPostInput } from "../../contract/blog.ts"
+import { BlogPost, type BlogPostInput } from "../../contract/blog.ts"
 import { blogMessages, textOf } from "../../contract/blog-rules.ts"
 import { BadRequest, Conflict, NotFound, Unauthorized } from "../../contract/common.ts"
 import { findSession } from "../auth/sessions.ts"
 import { requireEditor } from "../auth/roles.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
+import { encodableAs } from "../platform/encodable.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
+import { sanitizePostHtml } from "./sanitize.ts"
 import {
+  defaultAuthorOf,
   deletePost,
   ensureCategory,
   exportPosts,
@@ -26,11 +29,15 @@ import {
 } from "./posts.ts"
 
 const editor = requireEditor(blogMessages.readOnly)
+const answerable = encodableAs(BlogPost)
 
-/** The spec's checks, in its words, before anything is written. */
+/**
+ * The spec's checks, in its words, before anything is written. Content is checked as it will be
+ * stored: a body that the sanitizer empties (only a script or a style) has no content.
+ */
 const checkInput = (input: BlogPostInput) => {
   if (input.title.trim() === "") return Effect.fail(new BadRequest({ error: blogMessages.titleRequired }))
-  if (textOf(input.content).trim() === "") return Effect.fail(new BadRequest({ error: blogMessages.contentRequired }))
+  if (textOf(sanitizePostHtml(input.content)).trim() === "") return Effect.fail(new BadRequest({ error: blogMessages.contentRequired }))
   if (input.status === "scheduled" && input.scheduledAt == null) return Effect.fail(new BadRequest({ error: blogMessages.scheduleRequired }))
   return Effect.void
 }
@@ -76,7 +83,12 @@ export const BlogPublicHandlers = HttpApiBuilder.group(AdminApi, "blog", (handle
       }).pipe(Effect.catchTag("SqlError", Effect.die)))
     .handle("categories", () =>
       listCategories.pipe(Effect.map((data) => ({ success: true as const, data })), Effect.orDie))
-    .handle("tags", () => listTags.pipe(Effect.map((data) => ({ success: true as const, data })), Effect.orDie)))
+    .handle("tags", ({ request }) =>
+      Effect.gen(function*() {
+        // Readers see the tags of published posts only; a draft's tags are not news yet.
+        const session = yield* sessionOf(request.headers.authorization)
+        return { success: true as const, data: yield* listTags(session === undefined) }
+      }).pipe(Effect.orDie)))
 
 export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (handlers) =>
   handlers
@@ -85,9 +97,9 @@ export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (ha
         const session = yield* editor
         yield* checkInput(payload)
         const slug = yield* freeSlug(payload.title)
-        const post = yield* insertPost(slug, toColumns(payload, null, session.user.name ?? session.user.email))
+        const post = yield* insertPost(slug, toColumns(payload, null, defaultAuthorOf(session.user)))
         yield* logChange("create", post._id, null, post.status)
-        return { success: true as const, post }
+        return { success: true as const, post: yield* answerable(post) }
       }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
     .handle("update", ({ params, payload }) =>
       Effect.gen(function*() {
@@ -95,11 +107,11 @@ export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (ha
         yield* checkInput(payload)
         const before = yield* findPostBySlug(params.slug)
         if (before === undefined) return yield* new NotFound({ error: blogMessages.notFound })
-        const values = toColumns(payload, before, session.user.name ?? session.user.email)
+        const values = toColumns(payload, before, defaultAuthorOf(session.user))
         const post = yield* updatePost(params.slug, payload.version, values)
         if (post === undefined) return yield* new Conflict({ error: blogMessages.stale })
         yield* logChange("update", post._id, before.status, post.status)
-        return { success: true as const, post }
+        return { success: true as const, post: yield* answerable(post) }
       }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
     .handle("remove", ({ params, query }) =>
       Effect.gen(function*() {

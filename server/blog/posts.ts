@@ -55,29 +55,36 @@ export const toColumns = (
   input: BlogPostInput,
   stored: { readonly publishedAt: Date | null; readonly author: BlogPost["author"] } | null,
   defaultAuthor: string
-) => ({
-  title: input.title.trim(),
-  excerpt: input.excerpt?.trim() ?? "",
-  content: sanitizePostHtml(input.content),
-  featuredImage: input.featuredImage?.trim() ?? "",
-  categories: [...cleanList(input.categories ?? [])],
-  tags: [...cleanList(input.tags ?? [])],
-  status: input.status,
-  publishedAt: input.status === "published" ? (stored?.publishedAt ?? new Date()) : null,
-  scheduledAt: input.status === "scheduled" && input.scheduledAt != null ? new Date(input.scheduledAt) : null,
-  seoTitle: input.seoTitle?.trim() ?? "",
-  seoDescription: input.seoDescription?.trim() ?? "",
-  seoKeywords: [...cleanList(input.seoKeywords ?? [])],
-  isSponsored: input.isSponsored ?? false,
-  isFeatured: input.isFeatured ?? false,
-  isEditorsChoice: input.isEditorsChoice ?? false,
-  isTrending: input.isTrending ?? false,
-  isResearch: input.isResearch ?? false,
-  isReview: input.isReview ?? false,
-  sponsorInfo: input.sponsorInfo == null ? null : JSON.stringify(input.sponsorInfo),
-  readingTime: readingTime(input.content),
-  author: JSON.stringify(input.author ?? stored?.author ?? { username: defaultAuthor })
-})
+) => {
+  const content = sanitizePostHtml(input.content)
+  return {
+    title: input.title.trim(),
+    excerpt: input.excerpt?.trim() ?? "",
+    content,
+    featuredImage: input.featuredImage?.trim() ?? "",
+    categories: [...cleanList(input.categories ?? [])],
+    tags: [...cleanList(input.tags ?? [])],
+    status: input.status,
+    publishedAt: input.status === "published" ? (stored?.publishedAt ?? new Date()) : null,
+    scheduledAt: input.status === "scheduled" && input.scheduledAt != null ? new Date(input.scheduledAt) : null,
+    seoTitle: input.seoTitle?.trim() ?? "",
+    seoDescription: input.seoDescription?.trim() ?? "",
+    seoKeywords: [...cleanList(input.seoKeywords ?? [])],
+    isSponsored: input.isSponsored ?? false,
+    isFeatured: input.isFeatured ?? false,
+    isEditorsChoice: input.isEditorsChoice ?? false,
+    isTrending: input.isTrending ?? false,
+    isResearch: input.isResearch ?? false,
+    isReview: input.isReview ?? false,
+    sponsorInfo: input.sponsorInfo == null ? null : JSON.stringify(input.sponsorInfo),
+    // Counted on what is stored and shown, not on what was sent.
+    readingTime: readingTime(content),
+    author: JSON.stringify(input.author ?? stored?.author ?? { username: defaultAuthor })
+  }
+}
+
+/** Who a post is by when the editor names no one: the admin's display name, never their sign-in e-mail. */
+export const defaultAuthorOf = (admin: { readonly name: string | null }) => admin.name ?? "Editorial team"
 
 const columns = "id, slug, title, excerpt, content, featured_image, categories, tags, status, published_at, scheduled_at, " +
   "seo_title, seo_description, seo_keywords, is_sponsored, is_featured, is_editors_choice, is_trending, is_research, " +
@@ -202,8 +209,10 @@ export const ensureCategory = (name: string) =>
     return { _id: row.id, slug: row.slug, name: row.name } satisfies BlogCategory
   })
 
-export const listTags = Effect.gen(function*() {
-  const sql = yield* SqlClient
-  const rows = yield* sql<{ tag: string }>`SELECT DISTINCT unnest(tags) AS tag FROM blog_posts ORDER BY 1`
-  return rows.map((row) => row.tag)
-})
+export const listTags = (onlyPublished: boolean) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const rows = yield* sql<{ tag: string }>`
+      SELECT DISTINCT unnest(tags) AS tag FROM blog_posts WHERE ${onlyPublished ? sql`status = 'published'` : sql`true`} ORDER BY 1`
+    return rows.map((row) => row.tag)
+  })

@@ -19,9 +19,14 @@ const options: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
   transformTags: {
-    a: (tagName, attribs) => ({
+    // Every link is rel="noopener noreferrer", whatever was sent; the only target kept is _blank.
+    a: (tagName, { target, rel: _rel, ...attribs }) => ({
       tagName,
-      attribs: attribs.target === "_blank" ? { ...attribs, rel: "noopener noreferrer" } : attribs
+      attribs: {
+        ...attribs,
+        ...(target?.toLowerCase() === "_blank" ? { target: "_blank" } : {}),
+        rel: "noopener noreferrer"
+      }
     })
   }
 }

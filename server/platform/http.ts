@@ -85,11 +85,13 @@ export const httpHygiene = HttpRouter.middleware(
       const path = request.url.split("?")[0] ?? "/"
       const isApi = path === "/api" || path.startsWith("/api/")
       const response = yield* httpEffect.pipe(
-        Effect.catchDefect((defect) =>
-          isBodyTooLarge(defect)
-            ? Effect.succeed(apiFailure(413, `Request body too large: at most ${MAX_BODY_MIB} MiB`))
+        Effect.catchDefect((defect) => {
+          if (isBodyTooLarge(defect)) return Effect.succeed(apiFailure(413, `Request body too large: at most ${MAX_BODY_MIB} MiB`))
+          const refusal = databaseRefusal(defect)
+          return refusal !== undefined
+            ? Effect.succeed(apiFailure(refusal.status, refusal.error))
             : Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
-        )
+        })
       )
       const shaped = isApi && response.status >= 400 && !isJson(response)
         ? apiFailure(response.status)
@@ -104,6 +106,33 @@ export const httpHygiene = HttpRouter.middleware(
 export const MAX_BODY_MIB = 1
 
 export const bodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.mebibytes(MAX_BODY_MIB))
+
+/**
+ * What the database refused because of the request, not because of us (docs/api.md, "Errors"):
+ * input the contract let through but PostgreSQL cannot take, and a unique key taken by a
+ * concurrent write. The handler's transaction has already rolled back when this runs.
+ */
+const refusals: Record<string, { readonly status: number; readonly error: string }> = {
+  "22021": { status: 400, error: "Invalid request: text must be UTF-8 without NUL characters" },
+  "22P05": { status: 400, error: "Invalid request: text must be UTF-8 without NUL characters" },
+  "22P02": { status: 400, error: "Invalid request: a value is not of the expected form" },
+  "22001": { status: 400, error: "Invalid request: a value is too long" },
+  "22003": { status: 400, error: "Invalid request: a number is out of range" },
+  "22007": { status: 400, error: "Invalid request: a date is not valid" },
+  "22008": { status: 400, error: "Invalid request: a date is out of range" },
+  "54000": { status: 400, error: "Invalid request: a value is too long" },
+  "23505": { status: 409, error: "This conflicts with a record saved at the same moment. Reload and try again." }
+}
+
+const databaseRefusal = (defect: unknown) => {
+  let current: unknown = defect
+  for (let depth = 0; depth < 6 && typeof current === "object" && current !== null; depth++) {
+    const code = "code" in current ? current.code : undefined
+    if (typeof code === "string" && code in refusals) return refusals[code]
+    current = "cause" in current ? current.cause : "reason" in current ? current.reason : undefined
+  }
+  return undefined
+}
 
 /** The body reader fails with a "maxBytes exceeded" cause somewhere down the chain. */
 const isBodyTooLarge = (defect: unknown): boolean => {

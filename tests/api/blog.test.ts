@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import fc from "fast-check"
 import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
 import { blogMessages } from "../../contract/blog-rules.ts"
@@ -131,7 +132,109 @@ describe.each(engines)("blog posts on $name", (engine) => {
     const categories = await call(staff.server.url, "GET", "/api/blog/categories")
     expect(categories.body).toMatchObject({ success: true, data: [{ slug: "ecosystem-news" }] })
     await created(draft({ title: "Tagged", tags: ["zeta", "alpha"] }))
-    const tags = await call(staff.server.url, "GET", "/api/blog/tags")
-    expect(tags.body.data).toEqual(expect.arrayContaining(["alpha", "zeta"]))
+    await created(draft({ title: "Out", status: "published", tags: ["live-tag"] }))
+    const forStaff = await call(staff.server.url, "GET", "/api/blog/tags", { token: staff.admin })
+    expect(forStaff.body.data).toEqual(expect.arrayContaining(["alpha", "zeta", "live-tag"]))
+    // Readers see the tags of published posts only.
+    const forReaders = (await call(staff.server.url, "GET", "/api/blog/tags")).body.data as Array<string>
+    expect(forReaders).toContain("live-tag")
+    expect(forReaders).not.toContain("zeta")
+  })
+
+  it("refuses a body the sanitizer empties with 400 Content is required, storing nothing, and lists stay readable", async () => {
+    const before = await count()
+    const evil = await create({ title: "Evil", content: "<style>a{}</style><script>x</script>", status: "published" })
+    expect(evil).toMatchObject({ status: 400, body: { error: blogMessages.contentRequired } })
+    expect(await count()).toBe(before)
+    expect((await call(staff.server.url, "GET", "/api/blog/posts")).status).toBe(200)
+    expect((await call(staff.server.url, "GET", "/api/blog/posts", { token: staff.admin })).status).toBe(200)
+  })
+
+  it("reads the time of what is stored: a script's words do not count", async () => {
+    const words = Array.from({ length: 250 }, (_, i) => `w${i}`).join(" ")
+    const post = await created(draft({ title: "Timed", content: `<p>short</p><script>${words}</script>` }))
+    expect(post.readingTime).toBe(1)
+  })
+
+  it("accepts only http(s) or uploaded images in every link a reader's page renders, naming the field", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ featuredImage: "javascript:alert(1)" }, "featuredImage"],
+      [{ featuredImage: "data:image/png;base64,AAAA" }, "featuredImage"],
+      [{ sponsorInfo: { name: "S", logo: "javascript:x", url: "" } }, "sponsorInfo.logo"],
+      [{ sponsorInfo: { name: "S", logo: "", url: "vbscript:x" } }, "sponsorInfo.url"],
+      [{ author: { username: "A", avatar: "//evil.example/a.png" } }, "author.avatar"]
+    ]
+    const before = await count()
+    for (const [fields, field] of cases) {
+      const answer = await create(draft(fields))
+      expect(answer.status).toBe(400)
+      expect(answer.body.error).toContain(field)
+    }
+    expect(await count()).toBe(before)
+    const fine = await created(draft({ title: "Linked", featuredImage: "/uploads/a1.png", sponsorInfo: { name: "S", logo: "https://x.example/l.png", url: "" } }))
+    expect(fine.featuredImage).toBe("/uploads/a1.png")
+  })
+
+  it("credits a post to the admin's display name, never their sign-in e-mail", async () => {
+    const post = await created(draft({ title: "By whom" }))
+    expect(JSON.stringify(post.author)).not.toContain("@")
+    expect(post.author).toEqual({ username: "Editorial team" })
+  })
+
+  it("makes every link rel=noopener noreferrer and keeps only target=_blank", async () => {
+    const post = await created(draft({
+      title: "Links",
+      content: `<p><a href="https://a.example" target="_BLANK" rel="opener">a</a> <a href="https://b.example" target="_top">b</a></p>`
+    }))
+    expect(post.content).toBe(
+      `<p><a href="https://a.example" target="_blank" rel="noopener noreferrer">a</a> <a href="https://b.example" rel="noopener noreferrer">b</a></p>`
+    )
+  })
+
+  it("answers 400, never 500, for ids that are not ids, out-of-range paging and NUL characters", async () => {
+    const bad = [
+      ["DELETE", "/api/blog/admin/posts/notauuid?version=1"],
+      ["DELETE", "/api/admin/addresses/generated/notauuid?version=1"],
+      ["PUT", "/api/admin/addresses/cex/notauuid"],
+      ["GET", "/api/admin/addresses/search?q=%00"],
+      ["GET", "/api/blog/posts?limit=-5"],
+      ["GET", "/api/blog/posts?page=1e20"],
+      ["GET", "/api/blog/posts/%00"],
+      ["DELETE", "/api/blog/admin/posts/00000000-0000-0000-0000-000000000000?version=1e20"]
+    ] as const
+    for (const [method, path] of bad) {
+      const answer = await call(staff.server.url, method, path, { token: staff.admin, body: method === "PUT" ? { identifier: "x", name: "x", version: 1 } : undefined })
+      expect({ path, status: answer.status }).toEqual({ path, status: 400 })
+      expect(answer.body.success).toBe(false)
+    }
+    const gone = await call(staff.server.url, "DELETE", "/api/blog/admin/posts/00000000-0000-0000-0000-000000000000?version=1", { token: staff.admin })
+    expect(gone.status).toBe(404)
+    const nulInBody = await create(draft({ title: "a\u0000b" }))
+    expect(nulInBody.status).toBe(400)
+    expect(nulInBody.body.error).toContain("title: must not contain NUL characters")
+  })
+
+  it("answers 200 on both lists after any post the server accepts (property)", async () => {
+    const html = fc.oneof(
+      fc.string(),
+      fc.constantFrom("<p>ok</p>", "<script>x</script>", "<style>a{}</style>", "<p onclick=x>y</p>", "<a href='javascript:x'>z</a>", "&nbsp;", "<p>\ud800</p>"),
+      fc.array(fc.constantFrom("<p>", "</p>", "<b>", "text", "<img src=x onerror=y>", "<h1>", "&amp;", "\u202e"), { maxLength: 12 }).map((parts) => parts.join(""))
+    )
+    const body = fc.record({
+      title: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("Post", "  ", "日本語", "\ud83e")),
+      content: html,
+      status: fc.constantFrom("draft", "published", "scheduled"),
+      scheduledAt: fc.option(fc.date({ min: new Date("2020-01-01"), max: new Date("2040-01-01"), noInvalidDate: true }).map((date) => date.toISOString()), { nil: undefined }),
+      tags: fc.option(fc.array(fc.string({ maxLength: 12 }), { maxLength: 5 }), { nil: undefined }),
+      excerpt: fc.option(fc.string({ maxLength: 80 }), { nil: undefined })
+    })
+    await fc.assert(fc.asyncProperty(body, async (post) => {
+      const before = await count()
+      const answer = await create(post)
+      expect(answer.status).toBeLessThan(500)
+      if (answer.status !== 200) expect(await count()).toBe(before)
+      expect((await call(staff.server.url, "GET", "/api/blog/posts")).status).toBe(200)
+      expect((await call(staff.server.url, "GET", "/api/blog/posts?limit=100", { token: staff.admin })).status).toBe(200)
+    }), { numRuns: 60 })
   })
 })

@@ -86,11 +86,11 @@ describe("post body sanitizer", () => {
     }), { numRuns: 400 })
   })
 
-  it("keeps the editor's formatting, alignment and safe links unchanged", () => {
+  it("keeps the editor's formatting, alignment and safe links unchanged, each link marked noopener noreferrer", () => {
     const html =
       '<h2 style="text-align:center">Title</h2><p>Some <strong>bold</strong>, <em>italic</em> and <code>code</code>.</p>' +
       '<ul><li>one</li></ul><ol><li>two</li></ol><blockquote>quote</blockquote><p><a href="https://minepi.com">link</a><br />next</p>'
-    expect(sanitizePostHtml(html)).toBe(html)
+    expect(sanitizePostHtml(html)).toBe(html.replace('<a href="https://minepi.com">', '<a href="https://minepi.com" rel="noopener noreferrer">'))
     expect(sanitizePostHtml(sanitizePostHtml(html))).toBe(sanitizePostHtml(html))
   })
 
