@@ -101,28 +101,30 @@ const directory = <Name extends string, Path extends `/api/admin/addresses/${Add
   name: Name,
   path: Path,
   address: A,
-  input: Schema.Struct<F>
+  input: Schema.Struct<F>,
+  label: string
 ) =>
   HttpApiGroup.make(name)
     .add(
-      HttpApiEndpoint.get("list", path, { query: AddressListQuery, success: [pageOf("addresses", address), CsvExport] }),
+      HttpApiEndpoint.get("list", path, { query: AddressListQuery, success: [pageOf("addresses", address), CsvExport] })
+        .annotate(OpenApi.Summary, `List ${label} (search, sort, page), or export them as CSV`),
       HttpApiEndpoint.post("create", path, {
         payload: input,
         success: oneOf(address),
         error: [BadRequest, Forbidden, Conflict]
-      }),
+      }).annotate(OpenApi.Summary, `Add one of the ${label}`),
       HttpApiEndpoint.put("update", `${path}/:id`, {
         params: idParam,
         payload: Schema.Struct({ ...input.fields, version: Version }),
         success: oneOf(address),
         error: [BadRequest, Forbidden, Conflict, NotFound]
-      }),
+      }).annotate(OpenApi.Summary, `Update one of the ${label}, naming the version it was read at`),
       HttpApiEndpoint.delete("remove", `${path}/:id`, {
         params: idParam,
         query: versionQuery,
         success: Ok,
         error: [Forbidden, Conflict, NotFound]
-      })
+      }).annotate(OpenApi.Summary, `Delete one of the ${label}, naming the version it was read at`)
     )
     .middleware(Authorization)
 
@@ -130,10 +132,11 @@ export class GeneratedAddressesApi extends directory(
   "generatedAddresses",
   "/api/admin/addresses/generated",
   GeneratedAddress,
-  GeneratedAddressInput
+  GeneratedAddressInput,
+  "generated addresses"
 ).annotate(OpenApi.Title, "Generated addresses") {}
 
-export class CexAddressesApi extends directory("cexAddresses", "/api/admin/addresses/cex", CexAddress, CexAddressInput)
+export class CexAddressesApi extends directory("cexAddresses", "/api/admin/addresses/cex", CexAddress, CexAddressInput, "CEX addresses")
   .annotate(OpenApi.Title, "CEX addresses")
 {}
 
@@ -141,7 +144,8 @@ export class CoreTeamAddressesApi extends directory(
   "coreTeamAddresses",
   "/api/admin/addresses/core-team",
   CoreTeamAddress,
-  CoreTeamAddressInput
+  CoreTeamAddressInput,
+  "core-team addresses"
 ).annotate(OpenApi.Title, "Core-team addresses") {}
 
 /** One hit of the search across all three directories. */
@@ -158,7 +162,7 @@ export class AddressSearchApi extends HttpApiGroup.make("addressSearch")
     HttpApiEndpoint.get("find", "/api/admin/addresses/search", {
       query: { q: SearchText },
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ hits: Schema.Array(AddressHit) }) })
-    })
+    }).annotate(OpenApi.Summary, "Find addresses in all three directories by identifier or name")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Address search")

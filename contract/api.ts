@@ -3,17 +3,32 @@ import packageJson from "../package.json" with { type: "json" }
 import { AddressSearchApi, CexAddressesApi, CoreTeamAddressesApi, GeneratedAddressesApi } from "./addresses.ts"
 import { AuthApi } from "./auth.ts"
 import { BlogAdminApi, BlogPublicApi } from "./blog-api.ts"
-import { BadRequest } from "./common.ts"
+import { BadRequest, ServerFailure } from "./common.ts"
 import { SystemApi } from "./system.ts"
 import { UploadApi } from "./upload.ts"
 
 /**
  * Turns a request that fails its schema into the spec's `{ success: false, error }` answer
- * with status 400 and a message naming the field.
+ * with status 400 and a message naming the field. Every endpoint can also answer 500, which is
+ * always a defect of ours (docs/api.md, "Errors"); it is declared here so each documents it.
  */
 export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()("admin/RequestValidation", {
-  error: BadRequest
+  error: [BadRequest, ServerFailure]
 }) {}
+
+/** Integers carry the format their bounds fit (int32 or int64), as API linters ask. */
+const integerFormats = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(integerFormats)
+  if (typeof node !== "object" || node === null) return node
+  const entries = Object.entries(node).map(([key, value]) => [key, integerFormats(value)] as const)
+  const object: Record<string, unknown> = Object.fromEntries(entries)
+  if (object.type === "integer" && object.format === undefined) {
+    const fits32 = typeof object.minimum === "number" && typeof object.maximum === "number" &&
+      object.minimum >= -2_147_483_648 && object.maximum <= 2_147_483_647
+    object.format = fits32 ? "int32" : "int64"
+  }
+  return object
+}
 
 export class AdminApi extends HttpApi.make("admin-console")
   .add(SystemApi)
@@ -28,5 +43,13 @@ export class AdminApi extends HttpApi.make("admin-console")
   .middleware(RequestValidation)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)
+  .annotate(OpenApi.Description, "The back office of a Pi Network directory, news and community site. Conventions: docs/api.md.")
+  .annotate(OpenApi.License, { name: "Proprietary" })
+  .annotate(OpenApi.Servers, [{
+    url: "/",
+    description: "The server this document came from: production, or local under npm start",
+    "x-internal": false
+  } as { url: string; description: string }])
+  .annotate(OpenApi.Transform, (spec) => integerFormats(spec) as Record<string, unknown>)
   .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "ignore" })
 {}

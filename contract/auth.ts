@@ -26,6 +26,7 @@ export const AdminUser = Schema.Struct({
 export type AdminUser = typeof AdminUser.Type
 
 export const OtpCode = Schema.String.check(
+  Schema.isMaxLength(OTP_LENGTH, { message: `must be ${OTP_LENGTH} digits` }),
   Schema.isPattern(/^\d{6}$/, { message: `must be ${OTP_LENGTH} digits` })
 )
 
@@ -84,13 +85,14 @@ export class AuthApi extends HttpApiGroup.make("auth")
       payload: AuthRequest,
       success: [OtpRequested, SignedIn],
       error: [BadRequest, Unauthorized, TooManyRequests, MailUnavailable]
-    }).annotate(OpenApi.Description, "Ask for a one-time code ({email, role}) or sign in with it ({email, otp})."),
+    }).annotate(OpenApi.Summary, "Ask for a one-time code, or sign in with it")
+      .annotate(OpenApi.Description, "Ask for a one-time code ({email, role}) or sign in with it ({email, otp})."),
     HttpApiEndpoint.get("check", "/api/admin/auth/check", {
       success: SessionCheck
-    }).middleware(Authorization),
+    }).middleware(Authorization).annotate(OpenApi.Summary, "Check the session and read who is signed in"),
     HttpApiEndpoint.post("logout", "/api/admin/auth/logout", {
       success: Ok
-    }).middleware(Authorization)
+    }).middleware(Authorization).annotate(OpenApi.Summary, "Sign out: end this session")
   )
   .annotate(OpenApi.Title, "Sign-in")
 {}

@@ -33,18 +33,18 @@ export class BlogPublicApi extends HttpApiGroup.make("blog")
       query: { ...listQueryFields, status: Schema.optionalKey(PostStatus) },
       success: [PostPage, CsvExport],
       error: Unauthorized
-    }),
+    }).annotate(OpenApi.Summary, "List posts (published only without a token), or export them as CSV"),
     HttpApiEndpoint.get("post", "/api/blog/posts/:slug", {
       params: { slug: Slug },
       success: onePost,
       error: NotFound
-    }),
+    }).annotate(OpenApi.Summary, "Read one post by its slug"),
     HttpApiEndpoint.get("categories", "/api/blog/categories", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Array(BlogCategory) })
-    }),
+    }).annotate(OpenApi.Summary, "List categories"),
     HttpApiEndpoint.get("tags", "/api/blog/tags", {
       success: Schema.Struct({ success: Schema.Literal(true), data: TagList })
-    })
+    }).annotate(OpenApi.Summary, "List tags (of published posts only without a token)")
   )
   .annotate(OpenApi.Title, "Blog")
 {}
@@ -55,24 +55,26 @@ export class BlogAdminApi extends HttpApiGroup.make("blogAdmin")
       payload: BlogPostInput,
       success: onePost,
       error: [BadRequest, Forbidden, Conflict]
-    }),
-    HttpApiEndpoint.put("update", "/api/blog/admin/posts/:slug", {
-      params: { slug: Slug },
+    }).annotate(OpenApi.Summary, "Create a post"),
+    // The spec updates a post by its slug and deletes it by its id; one parameter name keeps
+    // the two a single path in the OpenAPI document.
+    HttpApiEndpoint.put("update", "/api/blog/admin/posts/:post", {
+      params: { post: Slug.annotate({ description: "The post's slug" }) },
       payload: Schema.Struct({ ...BlogPostInput.fields, version: Version }),
       success: onePost,
       error: [BadRequest, Forbidden, Conflict, NotFound]
-    }),
-    HttpApiEndpoint.delete("remove", "/api/blog/admin/posts/:_id", {
-      params: { _id: RecordId },
+    }).annotate(OpenApi.Summary, "Update a post, naming the version it was read at"),
+    HttpApiEndpoint.delete("remove", "/api/blog/admin/posts/:post", {
+      params: { post: RecordId.annotate({ description: "The post's id" }) },
       query: { version: VersionParam },
       success: Ok,
       error: [Forbidden, Conflict, NotFound]
-    }),
+    }).annotate(OpenApi.Summary, "Delete a post, naming the version it was read at"),
     HttpApiEndpoint.post("createCategory", "/api/blog/admin/categories", {
       payload: Schema.Struct({ name: RequiredText }),
       success: Schema.Struct({ success: Schema.Literal(true), data: BlogCategory }),
       error: [BadRequest, Forbidden]
-    })
+    }).annotate(OpenApi.Summary, "Create a category, or return the one with the same slug")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Blog administration")

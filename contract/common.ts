@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect, Schema, SchemaTransformation } from "effect"
 
 /**
  * Every failure answer of the API has the spec's shape, `{ success: false, error }`,
@@ -159,11 +159,21 @@ export const MAX_INT = 2_147_483_647
 /** Every stored record carries a version; updates and deletes name the version they saw. */
 export const Version = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_INT }, { message: "must be a version number" }))
 
+/**
+ * A whole number in a query string: digits, so the OpenAPI document bounds the text too, then
+ * the number's own range; both failures name the field.
+ */
+export const WholeNumberParam = (minimum: number, maximum: number, message = `must be between ${minimum} and ${maximum}`) =>
+  Schema.String.check(
+    Schema.isMaxLength(String(maximum).length, { message }),
+    Schema.isPattern(/^\d+$/, { message: "must be a whole number" })
+  ).pipe(Schema.decodeTo(
+    Schema.Number.check(Schema.isInt({ message }), Schema.isBetween({ minimum, maximum }, { message })),
+    SchemaTransformation.numberFromString
+  ))
+
 /** `?version=` on a delete: the version the caller saw. */
-export const VersionParam = Schema.NumberFromString.check(
-  Schema.isInt({ message: "must be a whole number" }),
-  Schema.isBetween({ minimum: 1, maximum: MAX_INT }, { message: "must be a version number" })
-)
+export const VersionParam = WholeNumberParam(1, MAX_INT, "must be a version number")
 
 export const Roles = ["super_admin", "admin", "moderator"] as const
 export const Role = Schema.Literals(Roles)
@@ -196,18 +206,12 @@ export type Pagination = typeof Pagination.Type
 // ---------------------------------------------------------------------------
 
 /** `?page=`: 1-based. */
-export const PageNumber = Schema.NumberFromString.check(
-  Schema.isInt({ message: "must be a whole number" }),
-  Schema.isBetween({ minimum: 1, maximum: 1_000_000 }, { message: "must be between 1 and 1000000" })
-)
+export const PageNumber = WholeNumberParam(1, 1_000_000)
 
 export const MAX_PAGE_SIZE = 100
 
 /** `?limit=`: rows per page. */
-export const PageSize = Schema.NumberFromString.check(
-  Schema.isInt({ message: "must be a whole number" }),
-  Schema.isBetween({ minimum: 1, maximum: MAX_PAGE_SIZE }, { message: `must be between 1 and ${MAX_PAGE_SIZE}` })
-)
+export const PageSize = WholeNumberParam(1, MAX_PAGE_SIZE)
 
 export const DEFAULT_PAGE_SIZE = 20
 

@@ -19,6 +19,6 @@ export const Health = Schema.Struct({
 export type Health = typeof Health.Type
 
 export class SystemApi extends HttpApiGroup.make("system")
-  .add(HttpApiEndpoint.get("health", "/api/health", { success: Health }))
+  .add(HttpApiEndpoint.get("health", "/api/health", { success: Health }).annotate(OpenApi.Summary, "Health of the database, mail and server"))
   .annotate(OpenApi.Title, "System")
 {}

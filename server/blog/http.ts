@@ -105,10 +105,10 @@ export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (ha
       Effect.gen(function*() {
         const session = yield* editor
         yield* checkInput(payload)
-        const before = yield* findPostBySlug(params.slug)
+        const before = yield* findPostBySlug(params.post)
         if (before === undefined) return yield* new NotFound({ error: blogMessages.notFound })
         const values = toColumns(payload, before, defaultAuthorOf(session.user))
-        const post = yield* updatePost(params.slug, payload.version, values)
+        const post = yield* updatePost(params.post, payload.version, values)
         if (post === undefined) return yield* new Conflict({ error: blogMessages.stale })
         yield* logChange("update", post._id, before.status, post.status)
         return { success: true as const, post: yield* answerable(post) }
@@ -116,9 +116,9 @@ export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (ha
     .handle("remove", ({ params, query }) =>
       Effect.gen(function*() {
         yield* editor
-        const removed = yield* deletePost(params._id, query.version)
+        const removed = yield* deletePost(params.post, query.version)
         if (removed === undefined) {
-          const current = yield* findPostById(params._id)
+          const current = yield* findPostById(params.post)
           return yield* (current === undefined
             ? Effect.fail(new NotFound({ error: blogMessages.notFound }))
             : Effect.fail(new Conflict({ error: blogMessages.stale })))

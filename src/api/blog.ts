@@ -81,11 +81,11 @@ export const savePost = async (token: string, post: BlogPost | null, draft: Post
   return callApi(token, (client) =>
     post === null
       ? client.blogAdmin.create({ payload })
-      : client.blogAdmin.update({ params: { slug: post.slug }, payload: { ...payload, version: post.version } })
+      : client.blogAdmin.update({ params: { post: post.slug }, payload: { ...payload, version: post.version } })
   ).then((answer) => answer.post)
 }
 
 export const deletePost = async (token: string, post: BlogPost): Promise<void> => {
   const { callApi } = await api()
-  await callApi(token, (client) => client.blogAdmin.remove({ params: { _id: post._id }, query: { version: post.version } }))
+  await callApi(token, (client) => client.blogAdmin.remove({ params: { post: post._id }, query: { version: post.version } }))
 }
