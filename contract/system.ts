@@ -13,7 +13,14 @@ export const Health = Schema.Struct({
     engine: Schema.Literals(["pglite", "postgresql"]),
     latencyMs: Schema.NullOr(Schema.Finite)
   }),
-  mail: Schema.Struct({ transport: Schema.Literals(["outbox", "smtp"]) }),
+  mail: Schema.Struct({
+    transport: Schema.Literals(["outbox", "smtp"]),
+    /** Mails waiting to be sent or retried. */
+    pending: Schema.Int,
+    /** Mails given up on in the last 24 hours. */
+    failedLastDay: Schema.Int,
+    lastError: Schema.NullOr(Schema.String)
+  }),
   uptimeSeconds: Schema.Finite
 })
 export type Health = typeof Health.Type

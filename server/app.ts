@@ -22,6 +22,8 @@ import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
 import { apiNotFound, bodyLimit, httpHygiene } from "./platform/http.ts"
 import { Mailer, mailerLayer } from "./platform/mail.ts"
+import { mailWorkerLayer } from "./platform/mail-outbox.ts"
+import { housekeepingLayer } from "./platform/housekeeping.ts"
 import { migrate } from "./platform/migrations.ts"
 import { RequestValidationLive } from "./platform/validation.ts"
 import { SystemHandlers } from "./system/http.ts"
@@ -90,7 +92,14 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
     ),
     Layer.provideMerge(
       Layer.provideMerge(
-        Layer.mergeAll(Layer.effectDiscard(bootstrapFirstAdmin), listenForRevocations, schedulerLayer, adminChannel),
+        Layer.mergeAll(
+          Layer.effectDiscard(bootstrapFirstAdmin),
+          listenForRevocations,
+          schedulerLayer,
+          housekeepingLayer,
+          mailWorkerLayer,
+          adminChannel
+        ),
         platformLayer(config, database)
       )
     ),

@@ -1,10 +1,16 @@
 import { Effect, Exit } from "effect"
-import { readConfig } from "./platform/config.ts"
+import { readConfig, serverConfigProblem } from "./platform/config.ts"
 
 const config = Effect.runSyncExit(readConfig(process.env))
 if (Exit.isFailure(config)) {
   const failure = config.cause.reasons[0]
   console.error(failure !== undefined && failure._tag === "Fail" ? failure.error.message : "Invalid configuration")
+  process.exit(1)
+}
+
+const problem = serverConfigProblem(config.value)
+if (problem !== undefined) {
+  console.error(problem)
   process.exit(1)
 }
 

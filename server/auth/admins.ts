@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto"
 import type { Role } from "../../contract/common.ts"
 import { recordActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
-import { announceRevocation } from "./session-cache.ts"
+import { announceRevocation, endingSessions } from "./session-cache.ts"
 
 export interface AdminRecord {
   readonly id: string
@@ -88,4 +88,4 @@ export const setAdminDisabled = (email: string, disabled: boolean) =>
       toState: disabled ? "disabled" : "enabled",
       ip: null
     })
-  }).pipe(inTransaction)
+  }).pipe(endingSessions)

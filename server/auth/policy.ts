@@ -3,6 +3,8 @@ import type { RateLimitRule } from "../platform/rate-limit.ts"
 /** The sign-in numbers of docs/decisions.md, in one place. */
 export const OTP_TTL_MINUTES = 10
 export const OTP_MAX_ATTEMPTS = 5
+/** A code this young is kept when another is asked for, so nobody can kill the code an admin is typing. */
+export const OTP_KEEP_SECONDS = 60
 export const SESSION_ABSOLUTE_HOURS = 12
 export const SESSION_IDLE_MINUTES = 120
 /** A session's last-seen time is written at most this often, so checks stay reads. */
@@ -11,7 +13,10 @@ export const SESSION_TOUCH_SECONDS = 60
 const FIFTEEN_MINUTES = 15 * 60
 
 export const limits = {
-  codeRequestsPerEmail: { name: "otp-email", limit: 5, windowSeconds: FIFTEEN_MINUTES },
+  /** One person at one address asking again and again. */
+  codeRequestsPerEmailAndIp: { name: "otp-email-ip", limit: 5, windowSeconds: FIFTEEN_MINUTES },
+  /** Everyone together, for one e-mail: high enough that a stranger cannot lock its admin out alone. */
+  codeRequestsPerEmail: { name: "otp-email", limit: 30, windowSeconds: FIFTEEN_MINUTES },
   codeRequestsPerIp: { name: "otp-ip", limit: 20, windowSeconds: FIFTEEN_MINUTES },
   verificationsPerIp: { name: "verify-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES }
 } satisfies Record<string, RateLimitRule>

@@ -1,7 +1,7 @@
-import { Effect, Layer, Queue } from "effect"
+import { Effect, Layer, Queue, Schedule } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql/SqlClient"
-import { Database } from "../platform/database.ts"
+import { Database, inTransaction } from "../platform/database.ts"
 import type { ActiveSession } from "./sessions.ts"
 
 /**
@@ -12,6 +12,8 @@ import type { ActiveSession } from "./sessions.ts"
 const TTL_MS = 10_000
 const MAX_ENTRIES = 10_000
 const entries = new Map<string, { readonly session: ActiveSession; readonly until: number }>()
+/** Moves on each emptying: a session read before it is not remembered after it. */
+let generation = 0
 
 export const REVOKED_CHANNEL = "session_revoked"
 
@@ -23,19 +25,34 @@ export const recallSession = (tokenHash: string): ActiveSession | undefined => {
   return undefined
 }
 
-export const rememberSession = (tokenHash: string, session: ActiveSession) => {
+/** The cache's current generation, taken before reading a session from the database. */
+export const cacheGeneration = () => generation
+
+/** Remembers a session read during `readAt`, unless the cache was emptied since. */
+export const rememberSession = (tokenHash: string, session: ActiveSession, readAt: number) => {
+  if (readAt !== generation) return
   if (entries.size >= MAX_ENTRIES) entries.clear()
   entries.set(tokenHash, { session, until: Date.now() + TTL_MS })
 }
 
-export const forgetSessions = () => entries.clear()
+export const forgetSessions = () => {
+  generation += 1
+  entries.clear()
+}
 
-/** Empties the cache here and, once the surrounding transaction commits, in every other process. */
+/** Inside the transaction that ends sessions: tells every other process, at commit (NOTIFY is transactional). */
 export const announceRevocation = Effect.gen(function*() {
   const sql = yield* SqlClient
-  forgetSessions()
   yield* sql`SELECT pg_notify(${REVOKED_CHANNEL}, '')`
 })
+
+/**
+ * Runs `effect`, which ends sessions, in one transaction, and empties this process's cache once
+ * it has committed (or failed): emptied before the commit, a request in between could cache the
+ * still-live session again for the cache's lifetime.
+ */
+export const endingSessions = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  inTransaction(effect).pipe(Effect.ensuring(Effect.sync(forgetSessions)))
 
 /**
  * On PostgreSQL other processes (more servers, the admin command) may end sessions: listen for
@@ -45,6 +62,16 @@ export const listenForRevocations = Layer.effectDiscard(Effect.gen(function*() {
   const database = yield* Database
   if (database.engine !== "postgresql") return
   const pg = yield* PgClient.PgClient
-  const notifications = yield* pg.listen(REVOKED_CHANNEL)
-  yield* Effect.forkScoped(Effect.forever(Effect.andThen(Queue.take(notifications), Effect.sync(forgetSessions))))
+  // One listening connection; when it drops, notices may have been missed: empty the cache and
+  // listen again, after a pause that grows to 30 s while the database stays away.
+  const listenOnce = Effect.scoped(Effect.gen(function*() {
+    const notifications = yield* pg.listen(REVOKED_CHANNEL)
+    forgetSessions()
+    return yield* Effect.forever(Effect.andThen(Queue.take(notifications), Effect.sync(forgetSessions)))
+  }))
+  yield* Effect.forkScoped(listenOnce.pipe(
+    Effect.catchCause((cause) =>
+      Effect.andThen(Effect.sync(forgetSessions), Effect.logWarning("Listening for session revocations failed; listening again", cause))),
+    Effect.repeat(Schedule.min([Schedule.exponential("250 millis"), Schedule.spaced("30 seconds")]))
+  ))
 }))

@@ -7,7 +7,7 @@ import { recordActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { hashToken, newSessionToken } from "../platform/secrets.ts"
 import type { AdminRecord } from "./admins.ts"
-import { announceRevocation, recallSession, rememberSession } from "./session-cache.ts"
+import { announceRevocation, cacheGeneration, endingSessions, recallSession, rememberSession } from "./session-cache.ts"
 import { SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES, SESSION_TOUCH_SECONDS } from "./policy.ts"
 
 export interface ActiveSession {
@@ -55,6 +55,7 @@ export const findSession = (token: string) =>
     const tokenHash = hashToken(token)
     const cached = recallSession(tokenHash)
     if (cached !== undefined) return cached
+    const readAt = cacheGeneration()
     const sql = yield* SqlClient
     const rows = yield* sql<{
       id: string
@@ -80,7 +81,7 @@ export const findSession = (token: string) =>
       id: row.id,
       user: toAdminUser({ id: row.adminId, email: row.email, name: row.name, role: row.grantedRole }, row.role)
     }
-    rememberSession(tokenHash, session)
+    rememberSession(tokenHash, session, readAt)
     return session
   })
 
@@ -98,4 +99,4 @@ export const closeSession = (session: ActiveSession, ip: string) =>
       entityId: session.id,
       ip
     })
-  }).pipe(inTransaction)
+  }).pipe(endingSessions)

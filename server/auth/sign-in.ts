@@ -1,14 +1,16 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { OtpRequested, SignedIn } from "../../contract/auth.ts"
-import { MailUnavailable, type Role, roleCovers, roleLabels, TooManyRequests, Unauthorized } from "../../contract/common.ts"
+import { type Role, roleCovers, roleLabels, TooManyRequests, Unauthorized } from "../../contract/common.ts"
 import { recordActivity } from "../platform/activity-log.ts"
 import { Config } from "../platform/config.ts"
+import { inTransaction } from "../platform/database.ts"
 import { Mailer } from "../platform/mail.ts"
+import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
 import { hit, type RateLimitRule } from "../platform/rate-limit.ts"
 import { hashOtp, loadOtpKey, newOtpCode } from "../platform/secrets.ts"
 import { findAdmin, normalizeEmail } from "./admins.ts"
-import { limits, messages, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
+import { limits, messages, OTP_KEEP_SECONDS, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
 import { openSession } from "./sessions.ts"
 
 const guard = (rule: RateLimitRule, subject: string) =>
@@ -43,50 +45,61 @@ const roleMail = (email: string, requested: Role, granted: Role) => ({
 const makeSignIn = Effect.gen(function*() {
   const config = yield* Config
   const mailer = yield* Mailer
+  const worker = yield* MailWorker
   const sql = yield* SqlClient
   const otpKey = loadOtpKey(config)
 
-  const storeCode = (email: string, code: string, role: Role, issuedAt: Date) =>
-    sql`
+  /**
+   * Stores a new code unless a code younger than `OTP_KEEP_SECONDS` exists: a request made by
+   * someone else cannot kill the code the admin is typing. True when a code was stored.
+   */
+  const storeCode = (email: string, code: string, role: Role) =>
+    Effect.map(sql<{ email: string }>`
       INSERT INTO one_time_codes (email, code_hash, role, attempts, created_at, expires_at)
-      VALUES (${email}, ${hashOtp(otpKey, email, code)}, ${role}, 0, ${issuedAt},
-              ${issuedAt}::timestamptz + make_interval(mins => ${OTP_TTL_MINUTES}::int))
+      VALUES (${email}, ${hashOtp(otpKey, email, code)}, ${role}, 0, now(),
+              now() + make_interval(mins => ${OTP_TTL_MINUTES}::int))
       ON CONFLICT (email) DO UPDATE SET
         code_hash = EXCLUDED.code_hash, role = EXCLUDED.role, attempts = 0,
         created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-      WHERE one_time_codes.created_at <= EXCLUDED.created_at`
+      WHERE one_time_codes.created_at <= now() - make_interval(secs => ${OTP_KEEP_SECONDS}::int)
+         OR one_time_codes.expires_at <= now()
+      RETURNING email`, (rows) => rows.length > 0)
 
-  /** Mails a code only to an enabled admin asking for a role they hold; the mail goes before the code is stored. */
+  /**
+   * Queues a code only for an enabled admin asking for a role they hold, the code and its mail
+   * in one transaction; the mail leaves after the answer (mail-outbox.ts).
+   */
   const issue = (email: string, role: Role) =>
     Effect.gen(function*() {
       const admin = yield* findAdmin(email)
-      if (admin === undefined || admin.disabled) return
+      if (admin === undefined || admin.disabled) return false
       if (!roleCovers(admin.role, role)) {
-        return yield* mailer.send(roleMail(email, role, admin.role))
+        yield* enqueueMail(roleMail(email, role, admin.role), OTP_TTL_MINUTES)
+        return true
       }
       const code = newOtpCode()
-      const issuedAt = new Date()
-      yield* mailer.send(codeMail(email, code, role))
-      yield* storeCode(email, code, role, issuedAt)
+      if (!(yield* storeCode(email, code, role))) return false
+      yield* enqueueMail(codeMail(email, code, role), OTP_TTL_MINUTES)
       if (mailer.transport === "outbox") yield* Effect.logInfo(`OTP for ${email}: ${code}`)
-    }).pipe(
-      Effect.catchTag("MailFailed", (failure) =>
-        Effect.logError(`Sign-in mail to ${email} failed: ${failure.message}`).pipe(
-          Effect.andThen(Effect.fail(new MailUnavailable({ error: messages.mailFailed })))
-        ))
-    )
+      return true
+    }).pipe(inTransaction)
 
-  /** Known, unknown and disabled e-mails get the same answer, after the same minimum time. */
+  /**
+   * Known, unknown and disabled e-mails get the same answer after the same minimum time; the
+   * request only writes rows, so nothing it does takes longer for a real admin.
+   */
   const requestCode = (rawEmail: string, role: Role, ip: string) =>
     Effect.gen(function*() {
       const email = normalizeEmail(rawEmail)
       yield* guard(limits.codeRequestsPerIp, ip)
+      yield* guard(limits.codeRequestsPerEmailAndIp, `${email}|${ip}`)
       yield* guard(limits.codeRequestsPerEmail, email)
       const [outcome] = yield* Effect.all([
         Effect.exit(issue(email, role)),
         Effect.sleep(`${config.otpResponseFloorMs} millis`)
       ], { concurrency: 2 })
-      yield* outcome
+      if (outcome._tag === "Success" && outcome.value) yield* worker.wake
+      yield* Effect.orDie(outcome)
       return { success: true, requiresOTP: true, message: messages.codeRequested } satisfies OtpRequested
     })
 

@@ -79,3 +79,13 @@ export const readConfig = (env: Record<string, string | undefined>): Effect.Effe
     }))
   )
 }
+
+/**
+ * What a server (not a command-line tool) also needs. Codes are hashed with OTP_SECRET, else
+ * with a key in DATA_DIR that is each server's own: servers sharing a PostgreSQL would then
+ * refuse each other's codes.
+ */
+export const serverConfigProblem = (config: AppConfig): string | undefined =>
+  config.databaseUrl !== undefined && config.otpSecret === undefined
+    ? "Invalid configuration: OTP_SECRET: must be set with DATABASE_URL (every server on one database needs the same key)"
+    : undefined

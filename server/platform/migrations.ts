@@ -150,6 +150,24 @@ export const migrations = {
       name text NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
     )`
+  ),
+  // Sign-in mail leaves from here, after the answer (server/platform/mail-outbox.ts).
+  "0004_mail_outbox": statements(
+    `CREATE TABLE mail_outbox (
+      id bigserial PRIMARY KEY,
+      recipient text NOT NULL,
+      subject text NOT NULL,
+      body text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      attempts integer NOT NULL DEFAULT 0,
+      next_attempt_at timestamptz NOT NULL DEFAULT now(),
+      last_error text,
+      failed_at timestamptz
+    )`,
+    `CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at) WHERE failed_at IS NULL`,
+    `CREATE INDEX one_time_codes_expiry_idx ON one_time_codes (expires_at)`,
+    `CREATE INDEX sessions_expiry_idx ON sessions (expires_at)`
   )
 }
 

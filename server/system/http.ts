@@ -6,6 +6,7 @@ import { AdminApi } from "../../contract/api.ts"
 import type { Health } from "../../contract/system.ts"
 import { Database } from "../platform/database.ts"
 import { Mailer } from "../platform/mail.ts"
+import { mailHealth } from "../platform/mail-outbox.ts"
 
 const startedAt = Date.now()
 
@@ -22,16 +23,21 @@ export const SystemHandlers = HttpApiBuilder.group(
       return Math.round((performance.now() - started) * 100) / 100
     }).pipe(Effect.timeout("2 seconds"), Effect.option)
     return handlers.handle("health", () =>
-      Effect.map(ping, (latency) => ({
+      Effect.map(Effect.all([ping, mailHealth.pipe(Effect.option)]), ([latency, mail]) => ({
         success: true as const,
-        status: latency._tag === "Some" ? "ok" as const : "degraded" as const,
+        status: latency._tag === "Some" && (mail._tag === "None" || mail.value.failedLastDay === 0) ? "ok" as const : "degraded" as const,
         version: packageJson.version,
         database: {
           status: latency._tag === "Some" ? "connected" as const : "disconnected" as const,
           engine: database.engine,
           latencyMs: latency._tag === "Some" ? latency.value : null
         },
-        mail: { transport: mailer.transport },
+        mail: {
+          transport: mailer.transport,
+          pending: mail._tag === "Some" ? mail.value.pending : 0,
+          failedLastDay: mail._tag === "Some" ? mail.value.failedLastDay : 0,
+          lastError: mail._tag === "Some" ? mail.value.lastError : null
+        },
         uptimeSeconds: Math.round((Date.now() - startedAt) / 1000)
       } satisfies Health)))
   })

@@ -23,7 +23,8 @@ describe("start-up", () => {
     [{ PORT: "abc" }, "PORT"],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY"],
-    [{ ADMIN_EMAIL: "root" }, "ADMIN_EMAIL"]
+    [{ ADMIN_EMAIL: "root" }, "ADMIN_EMAIL"],
+    [{ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" }, "OTP_SECRET"]
   ])("stops on bad configuration %o with one clear line", async (env, name) => {
     const run = runScript("server/main.ts", [], { DATA_DIR: tempDir(), ...env })
     expect(await run.exited).toBe(1)

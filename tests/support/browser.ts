@@ -75,7 +75,7 @@ export const signInThroughScreen = async (page: Page, server: TestServer, email:
   }
   await page.getByRole("button", { name: "Send OTP" }).click()
   await page.getByRole("heading", { name: "Enter OTP Code" }).waitFor()
-  await page.getByPlaceholder("Enter 6-digit code").fill(latestCode(server, email))
+  await page.getByPlaceholder("Enter 6-digit code").fill(await latestCode(server, email))
   await page.getByRole("button", { name: "Verify & Login" }).click()
   await page.getByText("Welcome back").waitFor()
 }

@@ -3,8 +3,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseCsv } from "./csv.ts"
 import { call } from "./http.ts"
-import { type Running, runScript } from "./process.ts"
-import { readOutbox } from "./server.ts"
+import {
+  FIRST_ADMIN,
+  signInFirstAdmin as signInFirstAdminAt,
+  type StartedProduct,
+  startProduct as startProductIn
+} from "./product.ts"
 
 /**
  * The product as `npm start` runs it, in its own process, killed with SIGKILL under concurrent
@@ -18,48 +22,26 @@ export interface Product {
   readonly dataDir: string
 }
 
-export interface Started {
-  readonly run: Running
-  readonly url: string
-}
-
-export const FIRST_ADMIN = "admin@example.com"
+export type Started = StartedProduct
 
 /** A data folder (and, for PostgreSQL, a database URL) the product's processes share. */
 export const productOn = (databaseUrl: string | undefined): Product => {
   const dataDir = mkdtempSync(join(tmpdir(), "admin-fault-"))
-  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: "0", ADMIN_EMAIL: FIRST_ADMIN }
-  if (databaseUrl !== undefined) {
-    env.DATABASE_URL = databaseUrl
-    env.OTP_SECRET = "fault-suite-secret-0123456789abcdef0123456789"
-  }
-  return { env, dataDir }
+  const env: Record<string, string> = { ADMIN_EMAIL: FIRST_ADMIN }
+  if (databaseUrl !== undefined) env.DATABASE_URL = databaseUrl
+  return { env: { ...env, DATA_DIR: dataDir }, dataDir }
 }
 
-export const startProduct = async (product: Product): Promise<Started> => {
-  const run = runScript("server/main.ts", [], product.env)
-  const [, url] = await run.waitFor(/Listening on (http:\/\/\S+)/, 90_000)
-  return { run, url: url! }
-}
+export { FIRST_ADMIN }
 
-export const killHard = async (started: Started) => {
-  started.run.child.kill("SIGKILL")
-  await started.run.exited
-}
+export const startProduct = (product: Product): Promise<Started> => startProductIn(product.env, product.dataDir)
 
-export const stopGracefully = async (started: Started) => {
-  started.run.child.kill("SIGTERM")
-  await started.run.exited
-}
+export const killHard = (started: Started) => started.kill()
+
+export const stopGracefully = (started: Started) => started.stop()
 
 /** Signs the first admin in through the API, reading the code from the outbox; sessions outlive restarts. */
-export const signInFirstAdmin = async (product: Product, url: string): Promise<string> => {
-  await call(url, "POST", "/api/admin/auth", { body: { email: FIRST_ADMIN, role: "super_admin" } })
-  const code = readOutbox(product.dataDir).filter((mail) => mail.to === FIRST_ADMIN).at(-1)?.subject.match(/(\d{6})/)?.[1]
-  const answer = await call(url, "POST", "/api/admin/auth", { body: { email: FIRST_ADMIN, otp: code } })
-  if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.text}`)
-  return answer.body.token as string
-}
+export const signInFirstAdmin = (product: Product, url: string): Promise<string> => signInFirstAdminAt(url, product.dataDir)
 
 /**
  * `writers` clients each create addresses one after another, as fast as the server answers,

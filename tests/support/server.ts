@@ -1,6 +1,6 @@
 import { Context, Effect, Exit, Layer, References, Scope } from "effect"
 import { HttpServer } from "effect/http"
-import type { SqlClient } from "effect/sql/SqlClient"
+import { SqlClient } from "effect/sql/SqlClient"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -41,9 +41,25 @@ export const readOutbox = (dataDir: string): ReadonlyArray<Mail> => {
   })
 }
 
+/**
+ * Mail leaves after the answer (server/platform/mail-outbox.ts): waits until nothing is waiting to
+ * be sent (to `email`, or to anyone), then reads the outbox folder.
+ */
+export const deliveredOutbox = async (server: TestServer, email?: string): Promise<ReadonlyArray<Mail>> => {
+  const until = Date.now() + 15_000
+  for (;;) {
+    const [row] = await server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ waiting: number }>`
+      SELECT count(*)::int AS waiting FROM mail_outbox
+      WHERE failed_at IS NULL AND ${email === undefined ? sql`true` : sql`recipient = ${email}`}`))
+    if (row?.waiting === 0) return server.outbox()
+    if (Date.now() > until) throw new Error(`mail ${email === undefined ? "" : `to ${email} `}still waiting after 15 s`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
 /** The newest code mailed to `email`, read from the outbox as a person would read it. */
-export const latestCode = (server: TestServer, email: string): string => {
-  const mail = server.outbox().filter((m) => m.to === email && /code: \d{6}/.test(m.subject)).at(-1)
+export const latestCode = async (server: TestServer, email: string): Promise<string> => {
+  const mail = (await deliveredOutbox(server, email)).filter((m) => m.to === email && /code: \d{6}/.test(m.subject)).at(-1)
   const code = mail?.subject.match(/(\d{6})/)?.[1]
   if (code === undefined) throw new Error(`no code in the outbox for ${email}`)
   return code

@@ -13,7 +13,7 @@ export const signedInAs = async (server: TestServer, role: Role): Promise<string
   await server.sql(addAdmin(email, role))
   const ip = freshIp()
   await call(server.url, "POST", "/api/admin/auth", { body: { email, role }, ip })
-  const answer = await call(server.url, "POST", "/api/admin/auth", { body: { email, otp: latestCode(server, email) }, ip })
+  const answer = await call(server.url, "POST", "/api/admin/auth", { body: { email, otp: await latestCode(server, email) }, ip })
   if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.text}`)
   return answer.body.token as string
 }

@@ -1,0 +1,31 @@
+import { Effect, Layer, Schedule } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+
+/** How often the housekeeping job runs. */
+export const HOUSEKEEPING_INTERVAL = "10 minutes"
+
+/**
+ * Deletes what has stopped mattering (docs/security.md, "Sign-in"): expired one-time codes,
+ * rate-limit windows older than an hour (the longest window is 15 minutes), sessions a day past
+ * their end or revocation, and failed mail a week old. Returns how many rows went, by table.
+ */
+export const purgeExpired = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const rows = yield* sql<{ codes: number; limits: number; sessions: number; mail: number }>`
+    WITH codes AS (DELETE FROM one_time_codes WHERE expires_at <= now() RETURNING 1),
+    limits AS (DELETE FROM rate_limits WHERE window_start <= now() - interval '1 hour' RETURNING 1),
+    sessions AS (DELETE FROM sessions WHERE coalesce(revoked_at, expires_at) <= now() - interval '1 day' RETURNING 1),
+    mail AS (DELETE FROM mail_outbox WHERE failed_at <= now() - interval '7 days' RETURNING 1)
+    SELECT (SELECT count(*)::int FROM codes) AS codes, (SELECT count(*)::int FROM limits) AS limits,
+      (SELECT count(*)::int FROM sessions) AS sessions, (SELECT count(*)::int FROM mail) AS mail`
+  return rows[0] ?? { codes: 0, limits: 0, sessions: 0, mail: 0 }
+})
+
+/** Runs the purge now and then every interval while the server runs; a failed run is logged. */
+export const housekeepingLayer = Layer.effectDiscard(
+  purgeExpired.pipe(
+    Effect.catchCause((cause) => Effect.logError("Housekeeping failed", cause)),
+    Effect.repeat(Schedule.spaced(HOUSEKEEPING_INTERVAL)),
+    Effect.forkScoped
+  )
+)
