@@ -3,8 +3,12 @@ import { crc32 } from "node:zlib"
 /**
  * Reads an uploaded image by its bytes, never its name or declared type, and writes it back
  * without metadata. Accepted: JPEG, PNG, GIF and WebP whose structure parses from the first
- * byte to the last. Refused: SVG, anything else, damaged files and files carrying data that is
- * not part of the picture (markup, scripts, bytes after the end marker: the usual polyglots).
+ * byte to the end marker; whatever follows the end marker (a phone's gain map or motion video,
+ * or a polyglot's payload) is cut off. Refused: SVG, anything else, damaged files, pictures
+ * over 40 megapixels (decompression bombs), and markup or script in a metadata or text segment.
+ * The compressed picture data is never scanned for text: by chance, `<svg` appears in about one
+ * 5 MB photo in a hundred. `nosniff`, the exact content type and the sandboxing CSP the
+ * uploads are served with keep any image from acting as a page (docs/security.md).
  */
 
 export type ImageKind = "jpeg" | "png" | "gif" | "webp"
@@ -16,11 +20,15 @@ export const imageTypes: Record<ImageKind, { readonly extension: string; readonl
   webp: { extension: "webp", mime: "image/webp" }
 }
 
+/** Pixels at most (width × height), read from the header before anything is decoded. */
+export const MAX_PIXELS = 40_000_000
+
 export const imageMessages = {
   notAnImage: "Only JPEG, PNG, GIF and WebP images are accepted",
   svg: "SVG images are not accepted: use JPEG, PNG, GIF or WebP",
   damaged: "The image file is damaged or incomplete",
-  foreignData: "The image contains data that is not part of the picture"
+  foreignData: "The image contains data that is not part of the picture",
+  tooManyPixels: `The image is too large: at most ${MAX_PIXELS / 1_000_000} megapixels`
 } as const
 
 export type Inspection =
@@ -38,8 +46,16 @@ const ascii = (bytes: Uint8Array, from: number, length: number) =>
 const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>) =>
   signature.every((byte, index) => bytes[index] === byte)
 
-/** Markup or script anywhere in the file makes it a polyglot: it would act as a page if sniffed. */
+/** Markup or script in a metadata segment makes the file a polyglot: it would act as a page if sniffed. */
 const markup = /<\s*(?:script|html|body|svg|iframe|object|embed|\?php|!doctype)|javascript:/i
+
+/** What a cleaner read: the clean file, every metadata segment (kept or dropped) and the picture's size. */
+interface Cleaned {
+  readonly bytes: Uint8Array
+  readonly metadata: ReadonlyArray<Uint8Array>
+  readonly width: number
+  readonly height: number
+}
 
 const kindOf = (bytes: Uint8Array): ImageKind | "svg" | undefined => {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "jpeg"
@@ -66,12 +82,6 @@ const need = (bytes: Uint8Array, end: number) => {
   if (end > bytes.length) refuse(imageMessages.damaged)
 }
 
-/** Bytes after the end marker: zero padding is dropped, anything else is foreign data. */
-const checkTrailer = (bytes: Uint8Array, from: number) => {
-  for (let index = from; index < bytes.length; index++) {
-    if (bytes[index] !== 0) refuse(imageMessages.foreignData)
-  }
-}
 
 // ---------------------------------------------------------------------------
 // JPEG: keep the picture (frame, tables, scans), JFIF, the Adobe colour marker and the ICC
@@ -113,10 +123,13 @@ const orientationSegment = (orientation: number): Uint8Array => {
   return concat([new Uint8Array([0xff, 0xe1, length >> 8, length & 0xff]), body])
 }
 
-const cleanJpeg = (bytes: Uint8Array): Uint8Array => {
+const cleanJpeg = (bytes: Uint8Array): Cleaned => {
   const parts: Array<Uint8Array> = [bytes.subarray(0, 2)]
+  const metadata: Array<Uint8Array> = []
   let orientation: number | undefined
   let frame = false
+  let width = 0
+  let height = 0
   let position = 2
   for (;;) {
     need(bytes, position + 2)
@@ -129,8 +142,7 @@ const cleanJpeg = (bytes: Uint8Array): Uint8Array => {
     if (marker === 0xd9) {
       if (!frame) refuse(imageMessages.damaged)
       parts.push(bytes.subarray(position, position + 2))
-      checkTrailer(bytes, position + 2)
-      break
+      break // what follows the end marker is not part of this picture
     }
     if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) refuse(imageMessages.damaged)
     need(bytes, position + 4)
@@ -141,6 +153,7 @@ const cleanJpeg = (bytes: Uint8Array): Uint8Array => {
     const segment = bytes.subarray(position, end)
     const payload = bytes.subarray(position + 4, end)
     const isApp = marker >= 0xe0 && marker <= 0xef
+    if (marker === 0xfe || isApp) metadata.push(payload)
     if (marker === 0xfe) {
       // comment: dropped
     } else if (isApp) {
@@ -149,7 +162,12 @@ const cleanJpeg = (bytes: Uint8Array): Uint8Array => {
       else if (marker === 0xee && ascii(payload, 0, 5) === "Adobe") parts.push(segment)
       else if (marker === 0xe1 && orientation === undefined) orientation = readOrientation(payload)
     } else {
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) frame = true
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        frame = true
+        need(bytes, position + 9)
+        height = (bytes[position + 5]! << 8) | bytes[position + 6]!
+        width = (bytes[position + 7]! << 8) | bytes[position + 8]!
+      }
       parts.push(segment)
     }
     position = end
@@ -173,7 +191,7 @@ const cleanJpeg = (bytes: Uint8Array): Uint8Array => {
     const jfifAt = parts[1] !== undefined && parts[1][1] === 0xe0 ? 2 : 1
     parts.splice(jfifAt, 0, orientationSegment(orientation))
   }
-  return concat(parts)
+  return { bytes: concat(parts), metadata, width, height }
 }
 
 // ---------------------------------------------------------------------------
@@ -183,8 +201,13 @@ const cleanJpeg = (bytes: Uint8Array): Uint8Array => {
 
 const pngKeep = new Set(["IHDR", "PLTE", "IDAT", "IEND", "tRNS", "gAMA", "cHRM", "sRGB", "iCCP", "sBIT", "pHYs", "bKGD", "acTL", "fcTL", "fdAT"])
 
-const cleanPng = (bytes: Uint8Array): Uint8Array => {
+const pngPicture = new Set(["IDAT", "fdAT"])
+
+const cleanPng = (bytes: Uint8Array): Cleaned => {
   const parts: Array<Uint8Array> = [bytes.subarray(0, 8)]
+  const metadata: Array<Uint8Array> = []
+  let width = 0
+  let height = 0
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   let position = 8
   let first = true
@@ -199,18 +222,23 @@ const cleanPng = (bytes: Uint8Array): Uint8Array => {
     const crc = view.getUint32(end - 4)
     if (crc32(bytes.subarray(position + 4, end - 4)) !== crc) refuse(imageMessages.damaged)
     if (first && type !== "IHDR") refuse(imageMessages.damaged)
+    if (first) {
+      need(bytes, position + 16)
+      width = view.getUint32(position + 8)
+      height = view.getUint32(position + 12)
+    }
     first = false
+    if (!pngPicture.has(type)) metadata.push(bytes.subarray(position + 8, end - 4))
     if (type === "IDAT") sawData = true
     if (pngKeep.has(type)) parts.push(bytes.subarray(position, end))
     else if (type[0] === type[0]!.toUpperCase()) refuse(imageMessages.damaged)
     position = end
     if (type === "IEND") {
       if (!sawData) refuse(imageMessages.damaged)
-      checkTrailer(bytes, position)
-      break
+      break // what follows IEND is not part of this picture
     }
   }
-  return concat(parts)
+  return { bytes: concat(parts), metadata, width, height }
 }
 
 // ---------------------------------------------------------------------------
@@ -229,8 +257,11 @@ const skipSubBlocks = (bytes: Uint8Array, position: number): number => {
   }
 }
 
-const cleanGif = (bytes: Uint8Array): Uint8Array => {
+const cleanGif = (bytes: Uint8Array): Cleaned => {
   need(bytes, 13)
+  const width = bytes[6]! | (bytes[7]! << 8)
+  const height = bytes[8]! | (bytes[9]! << 8)
+  const metadata: Array<Uint8Array> = []
   const flags = bytes[10]!
   let position = 13 + ((flags & 0x80) !== 0 ? 3 * 2 ** ((flags & 0x07) + 1) : 0)
   need(bytes, position)
@@ -242,8 +273,7 @@ const cleanGif = (bytes: Uint8Array): Uint8Array => {
     if (introducer === 0x3b) {
       if (images === 0) refuse(imageMessages.damaged)
       parts.push(bytes.subarray(position, position + 1))
-      checkTrailer(bytes, position + 1)
-      break
+      break // what follows the trailer is not part of this picture
     }
     if (introducer === 0x2c) {
       need(bytes, position + 10)
@@ -261,6 +291,7 @@ const cleanGif = (bytes: Uint8Array): Uint8Array => {
       const label = bytes[position + 1]!
       const end = skipSubBlocks(bytes, position + 2)
       const identifier = ascii(bytes, position + 3, 11)
+      if (label !== 0xf9) metadata.push(bytes.subarray(position + 2, end))
       const keep = label === 0xf9 || label === 0x01 ||
         (label === 0xff && (identifier === "NETSCAPE2.0" || identifier === "ANIMEXTS1.0"))
       if (keep) parts.push(bytes.subarray(position, end))
@@ -269,7 +300,7 @@ const cleanGif = (bytes: Uint8Array): Uint8Array => {
     }
     refuse(imageMessages.damaged)
   }
-  return concat(parts)
+  return { bytes: concat(parts), metadata, width, height }
 }
 
 // ---------------------------------------------------------------------------
@@ -279,13 +310,31 @@ const cleanGif = (bytes: Uint8Array): Uint8Array => {
 
 const webpKeep = new Set(["VP8 ", "VP8L", "VP8X", "ALPH", "ANIM", "ANMF", "ICCP"])
 
-const cleanWebp = (bytes: Uint8Array): Uint8Array => {
+const webpPicture = new Set(["VP8 ", "VP8L", "ALPH", "ANMF"])
+
+/** The canvas from VP8X, or the frame's own size from a VP8 or VP8L bitstream. */
+const webpSize = (type: string, data: Uint8Array): readonly [number, number] | undefined => {
+  if (type === "VP8X" && data.length >= 10) {
+    return [1 + (data[4]! | (data[5]! << 8) | (data[6]! << 16)), 1 + (data[7]! | (data[8]! << 8) | (data[9]! << 16))]
+  }
+  if (type === "VP8 " && data.length >= 10 && data[3] === 0x9d && data[4] === 0x01 && data[5] === 0x2a) {
+    return [(data[6]! | (data[7]! << 8)) & 0x3fff, (data[8]! | (data[9]! << 8)) & 0x3fff]
+  }
+  if (type === "VP8L" && data.length >= 5 && data[0] === 0x2f) {
+    const bits = data[1]! | (data[2]! << 8) | (data[3]! << 16) | (data[4]! << 24)
+    return [1 + (bits & 0x3fff), 1 + ((bits >>> 14) & 0x3fff)]
+  }
+  return undefined
+}
+
+const cleanWebp = (bytes: Uint8Array): Cleaned => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   need(bytes, 12)
   const riffEnd = 8 + view.getUint32(4, true)
-  need(bytes, riffEnd)
-  checkTrailer(bytes, riffEnd)
+  need(bytes, riffEnd) // what follows the RIFF chunk is not part of this picture
   const chunks: Array<Uint8Array> = []
+  const metadata: Array<Uint8Array> = []
+  let canvas: readonly [number, number] | undefined
   let position = 12
   let picture = false
   while (position < riffEnd) {
@@ -295,6 +344,9 @@ const cleanWebp = (bytes: Uint8Array): Uint8Array => {
     const end = position + 8 + size + (size % 2)
     if (end > riffEnd) refuse(imageMessages.damaged)
     if (type === "VP8 " || type === "VP8L" || type === "ANMF") picture = true
+    const data = bytes.subarray(position + 8, Math.min(end, position + 8 + size))
+    if (!webpPicture.has(type)) metadata.push(data)
+    canvas ??= webpSize(type, data)
     if (webpKeep.has(type)) {
       const chunk = bytes.slice(position, end)
       if (type === "VP8X" && chunk.length > 8) chunk[8] = chunk[8]! & ~0x0c // no EXIF, no XMP
@@ -308,10 +360,10 @@ const cleanWebp = (bytes: Uint8Array): Uint8Array => {
   header.set(bytes.subarray(0, 4), 0)
   new DataView(header.buffer).setUint32(4, body.length + 4, true)
   header.set(bytes.subarray(8, 12), 8)
-  return concat([header, body])
+  return { bytes: concat([header, body]), metadata, width: canvas?.[0] ?? 0, height: canvas?.[1] ?? 0 }
 }
 
-const cleaners: Record<ImageKind, (bytes: Uint8Array) => Uint8Array> = {
+const cleaners: Record<ImageKind, (bytes: Uint8Array) => Cleaned> = {
   jpeg: cleanJpeg,
   png: cleanPng,
   gif: cleanGif,
@@ -322,9 +374,13 @@ export const inspectImage = (bytes: Uint8Array): Inspection => {
   const kind = kindOf(bytes)
   if (kind === "svg") return { ok: false, error: imageMessages.svg }
   if (kind === undefined) return { ok: false, error: imageMessages.notAnImage }
-  if (markup.test(new TextDecoder("latin1").decode(bytes))) return { ok: false, error: imageMessages.foreignData }
   try {
-    return { ok: true, kind, bytes: cleaners[kind](bytes) }
+    const cleaned = cleaners[kind](bytes)
+    if (cleaned.width === 0 || cleaned.height === 0) return { ok: false, error: imageMessages.damaged }
+    if (cleaned.width * cleaned.height > MAX_PIXELS) return { ok: false, error: imageMessages.tooManyPixels }
+    const latin1 = new TextDecoder("latin1")
+    if (cleaned.metadata.some((segment) => markup.test(latin1.decode(segment)))) return { ok: false, error: imageMessages.foreignData }
+    return { ok: true, kind, bytes: cleaned.bytes }
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, error: error.message }
     if (error instanceof RangeError) return { ok: false, error: imageMessages.damaged }

@@ -74,16 +74,15 @@ describe.each(engines)("image upload on $name", (engine) => {
     expect((await fetchStored(answer.body.url!)).response.headers.get("content-type")).toBe("image/png")
   })
 
-  it("refuses SVG, a script with an image name, polyglots and damaged files, each with a message", async () => {
+  it("refuses SVG, a script with an image name, markup in metadata and damaged files, each with a message", async () => {
     const svg = images.bytesOf(`<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect/></svg>`)
     const refusals: ReadonlyArray<readonly [Uint8Array, string, number, string]> = [
       [svg, "logo.png", 415, imageMessages.svg],
       [images.bytesOf("alert(document.cookie)"), "cute.jpg", 415, imageMessages.notAnImage],
       [images.bytesOf("<html><script>alert(1)</script></html>"), "cat.gif", 415, imageMessages.notAnImage],
-      [images.join(images.smallPng(), images.bytesOf("<script>alert(1)</script>")), "polyglot.png", 400, imageMessages.foreignData],
       [images.withPngChunk(images.smallPng(), images.pngChunk("tEXt", images.bytesOf("c\0<html><body onload=alert(1)>"))), "text.png", 400, imageMessages.foreignData],
-      [images.join(images.smallGif(), images.bytesOf("*/=1;alert(1)//")), "gifar.gif", 400, imageMessages.foreignData],
-      [images.join(images.smallJpeg(), images.bytesOf("PK\u0003\u0004archive")), "jar.jpg", 400, imageMessages.foreignData],
+      [images.withJpegSegment(images.smallJpeg(), images.jpegComment("<script>alert(1)</script>")), "comment.jpg", 400, imageMessages.foreignData],
+      [images.withGifComment(images.smallGif(), "<svg onload=alert(1)>"), "comment.gif", 400, imageMessages.foreignData],
       [images.smallPng().subarray(0, 600), "cut.png", 400, imageMessages.damaged],
       [images.smallJpeg().subarray(0, 700), "cut.jpg", 400, imageMessages.damaged]
     ]
@@ -91,6 +90,40 @@ describe.each(engines)("image upload on $name", (engine) => {
       const answer = await upload(bytes, name)
       expect({ name, status: answer.status, body: answer.body }).toEqual({ name, status, body: { _tag: expect.any(String), success: false, error } })
     }
+  })
+
+  it("cuts what follows the end marker (gain maps, motion photos, polyglot payloads) and stores the picture", async () => {
+    const stored = async (bytes: Uint8Array, name: string) => {
+      const answer = await upload(bytes, name)
+      expect({ name, status: answer.status }).toEqual({ name, status: 200 })
+      return (await fetchStored(answer.body.url!)).bytes
+    }
+    const cases: ReadonlyArray<readonly [Uint8Array, Uint8Array, string]> = [
+      [images.smallJpeg(), images.join(images.smallJpeg(), images.smallJpeg()), "ultra-hdr.jpg"],
+      [images.smallJpeg(), images.join(images.smallJpeg(), images.bytesOf("ftypmp42 motion video")), "motion.jpg"],
+      [images.smallJpeg(), images.join(images.smallJpeg(), images.bytesOf("PK\u0003\u0004archive")), "jar.jpg"],
+      [images.smallPng(), images.join(images.smallPng(), images.bytesOf("<script>alert(1)</script>")), "polyglot.png"],
+      [images.smallGif(), images.join(images.smallGif(), images.bytesOf("*/=1;alert(1)//")), "gifar.gif"],
+      [images.smallWebp(), images.join(images.smallWebp(), images.bytesOf("<html>")), "tail.webp"]
+    ]
+    for (const [plain, withTail, name] of cases) {
+      expect(Buffer.from(await stored(withTail, name)).equals(Buffer.from(await stored(plain, `plain-${name}`)))).toBe(true)
+    }
+  })
+
+  it("accepts a photo whose compressed data happens to spell markup: only metadata is scanned", async () => {
+    const picture = images.storedPng(64, 16, images.bytesOf("<svg onload=alert(1)><script>"))
+    expect(images.includes(picture, "<svg")).toBe(true)
+    expect((await upload(picture, "lucky.png")).status).toBe(200)
+  })
+
+  it("refuses a picture over 40 megapixels from its header, before decoding anything", async () => {
+    const bomb = images.storedPng(8_000, 5_001, new Uint8Array(0), { claimOnly: true })
+    const answer = await upload(bomb, "bomb.png")
+    expect(answer).toMatchObject({ status: 400, body: { error: imageMessages.tooManyPixels } })
+    const wideJpeg = images.withJpegSize(images.smallJpeg(), 9_000, 5_000)
+    expect((await upload(wideJpeg, "wide.jpg")).body.error).toBe(imageMessages.tooManyPixels)
+    expect((await upload(images.withJpegSize(images.smallJpeg(), 6_000, 6_000), "36mp.jpg")).status).toBe(200)
   })
 
   it("refuses 5 MB + 1 byte with 413 and the spec's message, and a far larger body unread", async () => {

@@ -95,3 +95,38 @@ export const noisePng = (width: number, height: number) => {
     pngChunk("IEND", new Uint8Array(0))
   )
 }
+
+/**
+ * A PNG of `width`×`height` pixels stored without compression, its first row starting with
+ * `text` (so the bytes appear as they are inside IDAT). With `claimOnly`, the header claims the
+ * size but the data is one empty row: what a decompression bomb's header looks like.
+ */
+export const storedPng = (width: number, height: number, text: Uint8Array, options: { readonly claimOnly?: boolean } = {}) => {
+  const row = width * 4 + 1
+  const rows = options.claimOnly === true ? 1 : height
+  const raw = new Uint8Array(row * rows)
+  raw.set(text.subarray(0, row - 1), 1)
+  const header = new Uint8Array(13)
+  const view = new DataView(header.buffer)
+  view.setUint32(0, width)
+  view.setUint32(4, height)
+  header.set([8, 6, 0, 0, 0], 8)
+  return join(
+    Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", new Uint8Array(deflateSync(raw, { level: 0 }))),
+    pngChunk("IEND", new Uint8Array(0))
+  )
+}
+
+/** The JPEG with its frame header (SOF) claiming `width`×`height`. */
+export const withJpegSize = (jpeg: Uint8Array, width: number, height: number) => {
+  const copy = Uint8Array.from(jpeg)
+  for (let i = 2; i + 9 < copy.length; i++) {
+    if (copy[i] === 0xff && copy[i + 1]! >= 0xc0 && copy[i + 1]! <= 0xc3) {
+      copy.set([height >> 8, height & 0xff, width >> 8, width & 0xff], i + 5)
+      return copy
+    }
+  }
+  throw new Error("no frame header")
+}
