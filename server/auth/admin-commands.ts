@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { Email, type Role, Roles } from "../../contract/common.ts"
-import { addAdmin, listAdmins, setAdminDisabled } from "./admins.ts"
+import { addAdmin, listAdmins, setAdminDisabled, setAdminName } from "./admins.ts"
 
 /**
  * `npm run admin`, as one module for both ways it runs: in the CLI process when no server holds
@@ -12,12 +12,14 @@ export const usage = `Usage:
   npm run admin -- add EMAIL ROLE [--name "NAME"]   ROLE is one of ${Roles.join(", ")}
   npm run admin -- list
   npm run admin -- disable EMAIL                    also ends every session of that admin
-  npm run admin -- enable EMAIL`
+  npm run admin -- enable EMAIL
+  npm run admin -- name EMAIL "NAME"                the name readers see on their posts`
 
 export type AdminCommand =
   | { readonly name: "add"; readonly email: string; readonly role: Role; readonly displayName: string | null }
   | { readonly name: "list" }
   | { readonly name: "disable" | "enable"; readonly email: string }
+  | { readonly name: "name"; readonly email: string; readonly displayName: string }
 
 /** What a command printed and how it ended, the same whichever process ran it. */
 export interface CommandResult {
@@ -34,8 +36,13 @@ const MAX_NAME = 80
 export const parseAdminCommand = (args: ReadonlyArray<string>): AdminCommand | string => {
   const [name, first, second, ...rest] = args
   if (name === "list" && args.length === 1) return { name }
-  if (name !== "add" && name !== "disable" && name !== "enable") return usage
+  if (name !== "add" && name !== "disable" && name !== "enable" && name !== "name") return usage
   if (first === undefined || !isEmail(first)) return `"${first ?? ""}" is not an e-mail address.\n${usage}`
+  if (name === "name") {
+    const trimmed = second?.trim() ?? ""
+    if (args.length !== 3 || trimmed === "" || trimmed.length > MAX_NAME) return `The display name must be 1 to ${MAX_NAME} characters.`
+    return { name, email: first, displayName: trimmed }
+  }
   if (name !== "add") return args.length === 2 ? { name, email: first } : usage
   if (!isRole(second)) return `"${second ?? ""}" is not a role (${Roles.join(", ")}).`
   if (rest.length === 0) return { name, email: first, role: second, displayName: null }
@@ -57,6 +64,10 @@ const runCommand = (command: AdminCommand) =>
         const admins = yield* listAdmins
         if (admins.length === 0) return "No admins yet.\n"
         return admins.map((admin) => `${admin.email}\t${admin.role}\t${admin.disabled ? "disabled" : "enabled"}${admin.name === null ? "" : `\t${admin.name}`}\n`).join("")
+      }
+      case "name": {
+        yield* setAdminName(command.email, command.displayName)
+        return `${command.email.toLowerCase()} is now shown as ${command.displayName}.\n`
       }
       case "disable":
       case "enable": {

@@ -89,3 +89,24 @@ export const setAdminDisabled = (email: string, disabled: boolean) =>
       ip: null
     })
   }).pipe(endingSessions)
+
+/** Sets the display name readers see on an admin's posts (never their e-mail). */
+export const setAdminName = (email: string, name: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const normalized = normalizeEmail(email)
+    const rows = yield* sql<{ id: string }>`
+      UPDATE admins SET name = ${name}, updated_at = now(), version = version + 1
+      WHERE lower(email) = ${normalized} RETURNING id`
+    const admin = rows[0]
+    if (admin === undefined) return yield* new AdminNotFound({ message: `${normalized} is not an admin` })
+    yield* recordActivity({
+      actorId: null,
+      actorEmail: null,
+      action: "admin.rename",
+      entity: "admin",
+      entityId: admin.id,
+      toState: name,
+      ip: null
+    })
+  }).pipe(inTransaction)

@@ -3,6 +3,7 @@ import fc from "fast-check"
 import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
 import { blogMessages } from "../../contract/blog-rules.ts"
+import { forgetSessions } from "../../server/auth/session-cache.ts"
 import { publishDuePosts } from "../../server/blog/scheduler.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
@@ -179,6 +180,9 @@ describe.each(engines)("blog posts on $name", (engine) => {
     const post = await created(draft({ title: "By whom" }))
     expect(JSON.stringify(post.author)).not.toContain("@")
     expect(post.author).toEqual({ username: "Editorial team" })
+    await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE admins SET name = 'Pi Desk' WHERE role = 'admin'`))
+    forgetSessions()
+    expect((await created(draft({ title: "By name" }))).author).toEqual({ username: "Pi Desk" })
   })
 
   it("makes every link rel=noopener noreferrer and keeps only target=_blank", async () => {

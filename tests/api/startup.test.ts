@@ -71,6 +71,9 @@ describe("start-up", () => {
     expect(await admin("disable", "ops@example.com")).toMatchObject({ code: 0, out: "ops@example.com is disabled.\n" })
     expect((await admin("list")).out).toBe("ops@example.com\tadmin\tdisabled\n")
     expect(await admin("disable", "ghost@example.com")).toMatchObject({ code: 1, err: "ghost@example.com is not an admin\n" })
+    expect(await admin("name", "ops@example.com", "  Ops Desk ")).toMatchObject({ code: 0, out: "ops@example.com is now shown as Ops Desk.\n" })
+    expect((await admin("list")).out).toBe("ops@example.com\tadmin\tdisabled\tOps Desk\n")
+    expect(await admin("name", "ops@example.com", " ")).toMatchObject({ code: 1, err: expect.stringContaining("display name must be") })
   })
 })
 
