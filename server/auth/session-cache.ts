@@ -2,7 +2,13 @@ import { Effect, Layer, Queue, Schedule } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql/SqlClient"
 import { Database, inTransaction } from "../platform/database.ts"
-import type { ActiveSession } from "./sessions.ts"
+import type { AdminUser } from "../../contract/auth.ts"
+
+/** A live session as the server acts on it; the cache owns the shape it keeps (sessions.ts reads and writes it). */
+export interface ActiveSession {
+  readonly id: string
+  readonly user: AdminUser
+}
 
 /**
  * Live sessions seen in the last few seconds, so an admin request costs one query, not two.

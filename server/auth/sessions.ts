@@ -7,13 +7,17 @@ import { recordActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { hashToken, newSessionToken } from "../platform/secrets.ts"
 import type { AdminRecord } from "./admins.ts"
-import { announceRevocation, cacheGeneration, endingSessions, recallSession, rememberSession } from "./session-cache.ts"
+import {
+  type ActiveSession,
+  announceRevocation,
+  cacheGeneration,
+  endingSessions,
+  recallSession,
+  rememberSession
+} from "./session-cache.ts"
 import { SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES, SESSION_TOUCH_SECONDS } from "./policy.ts"
 
-export interface ActiveSession {
-  readonly id: string
-  readonly user: AdminUser
-}
+export type { ActiveSession }
 
 export const toAdminUser = (admin: Pick<AdminRecord, "id" | "email" | "name" | "role">, role: Role): AdminUser => ({
   _id: admin.id,
