@@ -64,49 +64,42 @@ export const addAdmin = (email: string, role: Role, name: string | null = null) 
     return { id, email: normalized, name, role, disabled: false } satisfies AdminRecord
   }).pipe(inTransaction)
 
-/** Disabling an admin also revokes every session they hold. */
-export const setAdminDisabled = (email: string, disabled: boolean) =>
+/**
+ * Changes the admin with `email` (the columns in `change`, one version up) and logs it as
+ * `action`; an unknown e-mail is AdminNotFound. Returns the admin's id.
+ */
+const changeAdmin = (
+  email: string,
+  change: Record<string, unknown>,
+  activity: { readonly action: string; readonly fromState?: string; readonly toState: string }
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const normalized = normalizeEmail(email)
     const rows = yield* sql<{ id: string }>`
-      UPDATE admins SET disabled = ${disabled}, updated_at = now(), version = version + 1
+      UPDATE admins SET ${sql.update(change)}, updated_at = now(), version = version + 1
       WHERE lower(email) = ${normalized} RETURNING id`
     const admin = rows[0]
     if (admin === undefined) return yield* new AdminNotFound({ message: `${normalized} is not an admin` })
+    yield* recordActivity({ actorId: null, actorEmail: null, entity: "admin", entityId: admin.id, ip: null, ...activity })
+    return admin.id
+  })
+
+/** Disabling an admin also revokes every session they hold. */
+export const setAdminDisabled = (email: string, disabled: boolean) =>
+  Effect.gen(function*() {
+    const id = yield* changeAdmin(email, { disabled }, {
+      action: disabled ? "admin.disable" : "admin.enable",
+      fromState: disabled ? "enabled" : "disabled",
+      toState: disabled ? "disabled" : "enabled"
+    })
     if (disabled) {
-      yield* sql`UPDATE sessions SET revoked_at = now() WHERE admin_id = ${admin.id} AND revoked_at IS NULL`
+      const sql = yield* SqlClient
+      yield* sql`UPDATE sessions SET revoked_at = now() WHERE admin_id = ${id} AND revoked_at IS NULL`
       yield* announceRevocation
     }
-    yield* recordActivity({
-      actorId: null,
-      actorEmail: null,
-      action: disabled ? "admin.disable" : "admin.enable",
-      entity: "admin",
-      entityId: admin.id,
-      fromState: disabled ? "enabled" : "disabled",
-      toState: disabled ? "disabled" : "enabled",
-      ip: null
-    })
   }).pipe(endingSessions)
 
 /** Sets the display name readers see on an admin's posts (never their e-mail). */
 export const setAdminName = (email: string, name: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const normalized = normalizeEmail(email)
-    const rows = yield* sql<{ id: string }>`
-      UPDATE admins SET name = ${name}, updated_at = now(), version = version + 1
-      WHERE lower(email) = ${normalized} RETURNING id`
-    const admin = rows[0]
-    if (admin === undefined) return yield* new AdminNotFound({ message: `${normalized} is not an admin` })
-    yield* recordActivity({
-      actorId: null,
-      actorEmail: null,
-      action: "admin.rename",
-      entity: "admin",
-      entityId: admin.id,
-      toState: name,
-      ip: null
-    })
-  }).pipe(inTransaction)
+  changeAdmin(email, { name }, { action: "admin.rename", toState: name }).pipe(Effect.asVoid, inTransaction)

@@ -10,7 +10,6 @@ import { recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { encodableAs } from "../platform/encodable.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
-import { sanitizePostHtml } from "./sanitize.ts"
 import {
   defaultAuthorOf,
   deletePost,
@@ -33,11 +32,12 @@ const answerable = encodableAs(BlogPost)
 
 /**
  * The spec's checks, in its words, before anything is written. Content is checked as it will be
- * stored: a body that the sanitizer empties (only a script or a style) has no content.
+ * stored (`storedContent`, from `toColumns`): a body that the sanitizer empties (only a script or
+ * a style) has no content.
  */
-const checkInput = (input: BlogPostInput) => {
+const checkInput = (input: BlogPostInput, storedContent: string) => {
   if (input.title.trim() === "") return Effect.fail(new BadRequest({ error: blogMessages.titleRequired }))
-  if (textOf(sanitizePostHtml(input.content)).trim() === "") return Effect.fail(new BadRequest({ error: blogMessages.contentRequired }))
+  if (textOf(storedContent).trim() === "") return Effect.fail(new BadRequest({ error: blogMessages.contentRequired }))
   if (input.status === "scheduled" && input.scheduledAt == null) return Effect.fail(new BadRequest({ error: blogMessages.scheduleRequired }))
   return Effect.void
 }
@@ -95,19 +95,20 @@ export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (ha
     .handle("create", ({ payload }) =>
       Effect.gen(function*() {
         const session = yield* editor
-        yield* checkInput(payload)
+        const values = toColumns(payload, null, defaultAuthorOf(session.user))
+        yield* checkInput(payload, values.content)
         const slug = yield* freeSlug(payload.title)
-        const post = yield* insertPost(slug, toColumns(payload, null, defaultAuthorOf(session.user)))
+        const post = yield* insertPost(slug, values)
         yield* logChange("create", post._id, null, post.status)
         return { success: true as const, post: yield* answerable(post) }
       }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
     .handle("update", ({ params, payload }) =>
       Effect.gen(function*() {
         const session = yield* editor
-        yield* checkInput(payload)
         const before = yield* findPostBySlug(params.post)
         if (before === undefined) return yield* new NotFound({ error: blogMessages.notFound })
         const values = toColumns(payload, before, defaultAuthorOf(session.user))
+        yield* checkInput(payload, values.content)
         const post = yield* updatePost(params.post, payload.version, values)
         if (post === undefined) return yield* new Conflict({ error: blogMessages.stale })
         yield* logChange("update", post._id, before.status, post.status)

@@ -1,10 +1,9 @@
 import { Effect } from "effect"
 import { createWriteStream, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { resolve } from "node:path"
 import { backupThroughServer, hasAdminChannel } from "../platform/admin-channel.ts"
 import { DataFolderInUse, liveHolder } from "../platform/data-lock.ts"
 import { openPglite } from "../platform/database.ts"
-import { configOrExit, embeddedFolder, finish } from "./run.ts"
+import { embeddedFileCommand, finish } from "./run.ts"
 
 /**
  * `npm run backup -- FILE`: a consistent copy of the embedded database as a gzipped tar, taken
@@ -12,19 +11,9 @@ import { configOrExit, embeddedFolder, finish } from "./run.ts"
  * Written to FILE.partial and renamed, so FILE is never half a backup
  * (docs/architecture.md, "Backup and restore").
  */
-const file = process.argv[2]
-if (file === undefined || process.argv.length > 3) {
-  console.error("Usage: npm run backup -- FILE")
-  finish(1)
-}
-const target = resolve(file!)
-const config = configOrExit()
-const folder = embeddedFolder(config)
-if (folder === undefined) {
-  console.error(`On PostgreSQL, back up with pg_dump: pg_dump --format=custom --file=${file} "$DATABASE_URL"`)
-  finish(1)
-}
-if (!existsSync(folder!) || readdirSync(folder!).length === 0) {
+const { path: target, config, folder } = embeddedFileCommand("backup", (file) =>
+  `On PostgreSQL, back up with pg_dump: pg_dump --format=custom --file=${file} "$DATABASE_URL"`)
+if (!existsSync(folder) || readdirSync(folder).length === 0) {
   console.error(`Nothing to back up: there is no database in ${folder}.`)
   finish(1)
 }
@@ -41,9 +30,9 @@ const failed = (error: unknown) => {
   finish(1)
 }
 
-const holder = liveHolder(folder!)
+const holder = liveHolder(folder)
 if (holder !== undefined) {
-  if (!hasAdminChannel(config.dataDir)) failed(new DataFolderInUse(folder!, holder))
+  if (!hasAdminChannel(config.dataDir)) failed(new DataFolderInUse(folder, holder))
   else backupThroughServer(config.dataDir, createWriteStream(partial)).then(() => done(`through the running server, pid ${holder.pid}`), failed)
 } else {
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {

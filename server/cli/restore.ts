@@ -1,37 +1,26 @@
 import { Effect } from "effect"
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { resolve } from "node:path"
 import { DataFolderInUse, liveHolder } from "../platform/data-lock.ts"
 import { openPglite } from "../platform/database.ts"
-import { configOrExit, embeddedFolder, finish } from "./run.ts"
+import { embeddedFileCommand, finish } from "./run.ts"
 
 /**
  * `npm run restore -- FILE`: loads a backup made by `npm run backup` into an empty embedded data
  * folder, under the folder's lock, and checks that the result opens and answers
  * (docs/architecture.md, "Backup and restore"). It never writes over a database.
  */
-const file = process.argv[2]
-if (file === undefined || process.argv.length > 3) {
-  console.error("Usage: npm run restore -- FILE")
-  finish(1)
-}
-const source = resolve(file!)
-const config = configOrExit()
-const folder = embeddedFolder(config)
-if (folder === undefined) {
-  console.error(`On PostgreSQL, restore with pg_restore: pg_restore --dbname="$DATABASE_URL" ${file}`)
-  finish(1)
-}
+const { path: source, folder } = embeddedFileCommand("restore", (file) =>
+  `On PostgreSQL, restore with pg_restore: pg_restore --dbname="$DATABASE_URL" ${file}`)
 if (!existsSync(source)) {
   console.error(`There is no file ${source}.`)
   finish(1)
 }
-const holder = liveHolder(folder!)
+const holder = liveHolder(folder)
 if (holder !== undefined) {
-  console.error(new DataFolderInUse(folder!, holder).message)
+  console.error(new DataFolderInUse(folder, holder).message)
   finish(1)
 }
-if (existsSync(folder!) && readdirSync(folder!).length > 0) {
+if (existsSync(folder) && readdirSync(folder).length > 0) {
   console.error(`${folder} is not empty: restore only into an empty data folder (move this one aside first).`)
   finish(1)
 }
@@ -52,7 +41,7 @@ Effect.runPromise(Effect.scoped(Effect.gen(function*() {
   },
   (error: unknown) => {
     // A file that is not a backup leaves nothing half-restored behind.
-    if (!(error instanceof DataFolderInUse)) rmSync(folder!, { recursive: true, force: true })
+    if (!(error instanceof DataFolderInUse)) rmSync(folder, { recursive: true, force: true })
     console.error(error instanceof DataFolderInUse
       ? error.message
       : `Could not restore ${source}: it is not a backup made by npm run backup (${error instanceof Error ? error.message : String(error)}).`)

@@ -1,5 +1,5 @@
 import { Cause, Effect, Exit, Layer } from "effect"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import { platformLayer } from "../app.ts"
 import { type AppConfig, readConfig } from "../platform/config.ts"
 
@@ -20,6 +20,26 @@ export const configOrExit = (): AppConfig => {
 /** The embedded database's folder, or undefined on PostgreSQL. */
 export const embeddedFolder = (config: AppConfig): string | undefined =>
   config.databaseUrl === undefined ? join(config.dataDir, "db") : undefined
+
+/**
+ * `npm run NAME -- FILE` on the embedded database: the file's absolute path, the configuration
+ * and the data folder. A missing or extra argument prints the usage, and on PostgreSQL
+ * `postgresHint` is printed instead; both exit 1.
+ */
+export const embeddedFileCommand = (name: string, postgresHint: (file: string) => string) => {
+  const file = process.argv[2]
+  if (file === undefined || process.argv.length > 3) {
+    console.error(`Usage: npm run ${name} -- FILE`)
+    return finish(1)
+  }
+  const config = configOrExit()
+  const folder = embeddedFolder(config)
+  if (folder === undefined) {
+    console.error(postgresHint(file))
+    return finish(1)
+  }
+  return { path: resolve(file), config, folder }
+}
 
 /** Ends the process with `code`, after stdout and stderr have been written out. */
 export const finish = (code: number): never => {

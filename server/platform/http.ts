@@ -125,24 +125,22 @@ const refusals: Record<string, { readonly status: number; readonly error: string
 }
 
 const databaseRefusal = (defect: unknown) => {
+  const failure = inCauseChain(defect, (link) => "code" in link && typeof link.code === "string" && link.code in refusals)
+  return failure === undefined ? undefined : refusals[String((failure as { code: string }).code)]
+}
+
+/** The first error in `defect`'s chain of causes (`cause`, or effect's `reason`) that `matches`. */
+const inCauseChain = (defect: unknown, matches: (link: object) => boolean): object | undefined => {
   let current: unknown = defect
   for (let depth = 0; depth < 6 && typeof current === "object" && current !== null; depth++) {
-    const code = "code" in current ? current.code : undefined
-    if (typeof code === "string" && code in refusals) return refusals[code]
+    if (matches(current)) return current
     current = "cause" in current ? current.cause : "reason" in current ? current.reason : undefined
   }
   return undefined
 }
 
 /** The body reader fails with a "maxBytes exceeded" cause somewhere down the chain. */
-const isBodyTooLarge = (defect: unknown): boolean => {
-  let current: unknown = defect
-  for (let depth = 0; depth < 6 && typeof current === "object" && current !== null; depth++) {
-    if ("maxBytes" in current) return true
-    current = "cause" in current ? current.cause : "reason" in current ? current.reason : undefined
-  }
-  return false
-}
+const isBodyTooLarge = (defect: unknown): boolean => inCauseChain(defect, (link) => "maxBytes" in link) !== undefined
 
 /** Any `/api/*` path no endpoint claims. */
 export const apiNotFound = HttpRouter.add("*", "/api/*", (request) =>

@@ -44,6 +44,12 @@ describe.each(engines)("sign-in on $name", (engine) => {
     return answer.body.token as string
   }
   const check = (token: string) => call(server.url, "GET", "/api/admin/auth/check", { token })
+  /** `npm run admin -- disable EMAIL` in its own process, on this server's PostgreSQL; its exit code. */
+  const disableFromAnotherProcess = (email: string) =>
+    runScript("server/cli/admin.ts", ["disable", email], {
+      DATA_DIR: server.config.dataDir,
+      DATABASE_URL: server.config.databaseUrl ?? ""
+    }).exited
   const query = <A>(statement: (sql: SqlClient) => Effect.Effect<A, unknown>) =>
     server.sql(Effect.flatMap(SqlClient, statement))
   /** Rows moved back in time by hand; the cache's few seconds of trust are part of that time. */
@@ -260,11 +266,7 @@ describe.each(engines)("sign-in on $name", (engine) => {
     const email = await admin()
     const token = await signIn(email)
     expect((await check(token)).status).toBe(200)
-    const disable = runScript("server/cli/admin.ts", ["disable", email], {
-      DATA_DIR: server.config.dataDir,
-      DATABASE_URL: server.config.databaseUrl ?? ""
-    })
-    expect(await disable.exited).toBe(0)
+    expect(await disableFromAnotherProcess(email)).toBe(0)
     await expect.poll(async () => (await check(token)).status, { timeout: 2_000 }).toBe(401)
   })
 
@@ -318,11 +320,7 @@ describe.each(engines)("sign-in on $name", (engine) => {
       WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`)
     await new Promise((resolve) => setTimeout(resolve, 1_500))
     expect((await check(token)).status).toBe(200)
-    const disable = runScript("server/cli/admin.ts", ["disable", email], {
-      DATA_DIR: server.config.dataDir,
-      DATABASE_URL: server.config.databaseUrl ?? ""
-    })
-    expect(await disable.exited).toBe(0)
+    expect(await disableFromAnotherProcess(email)).toBe(0)
     await expect.poll(async () => (await check(token)).status, { timeout: 3_000 }).toBe(401)
   })
 

@@ -11,7 +11,6 @@ import {
   signInFirstAdmin,
   type Started,
   startProduct,
-  stopGracefully,
   storedIdentifiers,
   writeUntilStopped
 } from "../support/faults.ts"
@@ -78,7 +77,7 @@ describe.each(engines)("faults on $name", (engine) => {
       started = restarted
       expectNothingLost(result)
     }
-    await stopGracefully(started)
+    await started.stop()
   }, 180_000)
 })
 
@@ -115,7 +114,7 @@ describe("a second process on a live embedded data folder", () => {
     expect(again.code).toBe(1)
     expect(again.ms).toBeLessThan(15_000)
     expect(fingerprint(db)).toEqual(before)
-    await stopGracefully(started)
+    await started.stop()
   }, 180_000)
 
   it("backs up the running server's database and restores it into an empty folder that then serves it", async () => {
@@ -130,7 +129,7 @@ describe("a second process on a live embedded data folder", () => {
     expect(backup.code).toBe(0)
     expect(backup.out).toMatch(/through the running server, pid \d+/)
     const atBackup = await storedIdentifiers(started.url, token)
-    await stopGracefully(started)
+    await started.stop()
 
     const restoredDir = join(product.dataDir, "restored")
     const restoredProduct: Product = { dataDir: restoredDir, env: { ...product.env, DATA_DIR: restoredDir } }
@@ -146,7 +145,7 @@ describe("a second process on a live embedded data folder", () => {
     expect(restored.size).toBeGreaterThan(0)
     expect(restored.size).toBeLessThanOrEqual(atBackup.size)
     for (const identifier of restored) expect(atBackup.has(identifier)).toBe(true)
-    await stopGracefully(serving)
+    await serving.stop()
   }, 180_000)
 
   it("says to use pg_dump and pg_restore on PostgreSQL, and refuses a file that is not a backup", async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { engines, type TestDatabase } from "../support/database.ts"
+import { describe, expect, it } from "vitest"
+import { engines } from "../support/database.ts"
 import { fuzzServer } from "../support/fuzz.ts"
-import { startTestServer, type TestServer } from "../support/server.ts"
+import { serverWithStaff } from "../support/session.ts"
 
 /**
  * Every endpoint in the OpenAPI document, fuzzed (tests/support/fuzz.ts): no input answers 5xx,
@@ -11,19 +11,10 @@ const REQUESTS = 1_000
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_122)
 
 describe.each(engines)("fuzzing the API on $name", (engine) => {
-  let database: TestDatabase
-  let server: TestServer
-  beforeAll(async () => {
-    database = await engine.fresh()
-    server = await startTestServer(database)
-  })
-  afterAll(async () => {
-    await server?.stop()
-    await database?.drop()
-  })
+  const staff = serverWithStaff(engine)
 
   it(`answers ${REQUESTS} generated requests without a 5xx, and refused writes change nothing (seed ${seed})`, async () => {
-    const totals = await fuzzServer(server, REQUESTS, seed)
+    const totals = await fuzzServer(staff.server, REQUESTS, seed)
     console.log(`fuzz on ${engine.name}: ${totals.requests} requests, statuses ${JSON.stringify(totals.statuses)}`)
     expect(totals.requests).toBe(REQUESTS)
     const shown = (request: { method: string; path: string; role: string; raw: string | undefined }) =>

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { engines, type TestDatabase } from "../support/database.ts"
+import { beforeAll, describe, expect, it } from "vitest"
+import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { redoclyProblems, spectralProblems } from "../support/openapi-lint.ts"
-import { startTestServer, type TestServer } from "../support/server.ts"
+import { serverWithStaff } from "../support/session.ts"
 
 /** The served API description passes Redocly (recommended) and Spectral (OAS + OWASP) with no errors. */
 describe("the OpenAPI document, checked by outside linters", () => {
-  let database: TestDatabase
-  let server: TestServer
+  const staff = serverWithStaff(engines[0]!)
   let document: string
   beforeAll(async () => {
-    database = await engines[0]!.fresh()
-    server = await startTestServer(database)
-    document = (await call(server.url, "GET", "/api/openapi.json")).text
-  })
-  afterAll(async () => {
-    await server?.stop()
-    await database?.drop()
+    document = (await call(staff.server.url, "GET", "/api/openapi.json")).text
   })
 
   const errorsOf = (problems: ReadonlyArray<{ severity: string; rule: string; where: string; message: string }>) =>

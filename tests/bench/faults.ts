@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs"
-import { killCycle, productOn, signInFirstAdmin, type Started, startProduct, stopGracefully } from "../support/faults.ts"
+import { killCycle, productOn, signInFirstAdmin, type Started, startProduct } from "../support/faults.ts"
 import { runScript } from "../support/process.ts"
 
 const CYCLES = Number(process.env.FAULT_CYCLES ?? 10)
@@ -35,7 +35,7 @@ export const measureFaults = async (postgresUrl: string | undefined) => {
       totals.found += result.found
       totals.lost += result.lost.length
     }
-    await stopGracefully(started)
+    await started.stop()
     rmSync(product.dataDir, { recursive: true, force: true })
     rows[name] = {
       cycles: totals.cycles,

@@ -30,6 +30,16 @@ const onPostgres = async <A>(measure: (url: string) => Promise<A>): Promise<Read
   }
 }
 
+/** Runs `measure` with a throwaway PostgreSQL database's URL, or with undefined when none answers. */
+const withPostgresOrNot = async (measure: (url: string | undefined) => Promise<void>) => {
+  const postgres = await freshPostgresOn(postgresUrl).catch(() => undefined)
+  try {
+    await measure(postgres?.target.engine === "postgresql" ? postgres.target.url : undefined)
+  } finally {
+    await postgres?.drop()
+  }
+}
+
 const only = process.argv[2]
 if (only === undefined || only === "auth") {
   printAuthFigures([await measureAuthCheck("pglite"), ...(await onPostgres((url) => measureAuthCheck("postgresql", url)))])
@@ -43,19 +53,9 @@ if (only === undefined || only === "console") {
 }
 if (only === "first-screen") await measureFirstScreen()
 if (only === undefined || only === "memory") {
-  const postgres = await freshPostgresOn(postgresUrl).catch(() => undefined)
-  try {
-    await measureMemory(postgres?.target.engine === "postgresql" ? postgres.target.url : undefined)
-  } finally {
-    await postgres?.drop()
-  }
+  await withPostgresOrNot(measureMemory)
 }
 if (only === undefined || only === "upload") await measureUpload()
 if (only === undefined || only === "faults") {
-  const postgres = await freshPostgresOn(postgresUrl).catch(() => undefined)
-  try {
-    await measureFaults(postgres?.target.engine === "postgresql" ? postgres.target.url : undefined)
-  } finally {
-    await postgres?.drop()
-  }
+  await withPostgresOrNot(measureFaults)
 }

@@ -36,10 +36,6 @@ export { FIRST_ADMIN }
 
 export const startProduct = (product: Product): Promise<Started> => startProductIn(product.env, product.dataDir)
 
-export const killHard = (started: Started) => started.kill()
-
-export const stopGracefully = (started: Started) => started.stop()
-
 /** Signs the first admin in through the API, reading the code from the outbox; sessions outlive restarts. */
 export const signInFirstAdmin = (product: Product, url: string): Promise<string> => signInFirstAdminAt(url, product.dataDir)
 
@@ -101,7 +97,7 @@ export const killCycle = async (
 ): Promise<{ readonly result: CycleResult; readonly restarted: Started }> => {
   const writes = writeUntilStopped(started.url, token, tag)
   await Promise.all([sleep(options.writeMs), options.during?.()])
-  await killHard(started)
+  await started.kill()
   await writes.stop()
   const restarted = await startProduct(product)
   const stored = await storedIdentifiers(restarted.url, token)

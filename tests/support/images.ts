@@ -72,17 +72,8 @@ export const withGifComment = (gif: Uint8Array, text: string) => {
 
 export const includes = (haystack: Uint8Array, needle: string) => Buffer.from(haystack).includes(needle)
 
-/**
- * A real PNG of `width`×`height` random (incompressible) pixels, stored without compression:
- * the size is about width × height × 4 bytes.
- */
-export const noisePng = (width: number, height: number) => {
-  const row = width * 4 + 1
-  const raw = new Uint8Array(row * height)
-  for (let y = 0; y < height; y++) {
-    raw[y * row] = 0
-    crypto.getRandomValues(raw.subarray(y * row + 1, (y + 1) * row))
-  }
+/** A PNG whose header says `width`×`height` RGBA pixels and whose data is `raw`, stored without compression. */
+const rgbaPng = (width: number, height: number, raw: Uint8Array) => {
   const header = new Uint8Array(13)
   const view = new DataView(header.buffer)
   view.setUint32(0, width)
@@ -97,6 +88,20 @@ export const noisePng = (width: number, height: number) => {
 }
 
 /**
+ * A real PNG of `width`×`height` random (incompressible) pixels, stored without compression:
+ * the size is about width × height × 4 bytes.
+ */
+export const noisePng = (width: number, height: number) => {
+  const row = width * 4 + 1
+  const raw = new Uint8Array(row * height)
+  for (let y = 0; y < height; y++) {
+    raw[y * row] = 0
+    crypto.getRandomValues(raw.subarray(y * row + 1, (y + 1) * row))
+  }
+  return rgbaPng(width, height, raw)
+}
+
+/**
  * A PNG of `width`×`height` pixels stored without compression, its first row starting with
  * `text` (so the bytes appear as they are inside IDAT). With `claimOnly`, the header claims the
  * size but the data is one empty row: what a decompression bomb's header looks like.
@@ -106,17 +111,7 @@ export const storedPng = (width: number, height: number, text: Uint8Array, optio
   const rows = options.claimOnly === true ? 1 : height
   const raw = new Uint8Array(row * rows)
   raw.set(text.subarray(0, row - 1), 1)
-  const header = new Uint8Array(13)
-  const view = new DataView(header.buffer)
-  view.setUint32(0, width)
-  view.setUint32(4, height)
-  header.set([8, 6, 0, 0, 0], 8)
-  return join(
-    Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk("IHDR", header),
-    pngChunk("IDAT", new Uint8Array(deflateSync(raw, { level: 0 }))),
-    pngChunk("IEND", new Uint8Array(0))
-  )
+  return rgbaPng(width, height, raw)
 }
 
 /** The JPEG with its frame header (SOF) claiming `width`×`height`. */
