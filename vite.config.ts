@@ -1,12 +1,19 @@
 /// <reference types="vitest/config" />
 import react from "@vitejs/plugin-react"
 import { defineConfig } from "vite"
+import { earlyStart } from "./tools/vite-early-start.ts"
 import { precompress } from "./tools/vite-precompress.ts"
 import { radixSubset } from "./tools/vite-radix-subset.ts"
 import { radixUse } from "./src/ui/radix-use.ts"
+import { TOKEN_KEY } from "./src/lib/token.ts"
 
 export default defineConfig({
-  plugins: [react(), radixSubset(radixUse), precompress()],
+  plugins: [
+    react(),
+    radixSubset(radixUse),
+    earlyStart({ always: ["src/app/render.tsx"], signedIn: ["src/app/AuthenticatedApp.tsx"], tokenKey: TOKEN_KEY }),
+    precompress()
+  ],
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
   server: { proxy: { "/api": "http://127.0.0.1:8080", "/uploads": "http://127.0.0.1:8080" } },
   test: {

@@ -1,9 +1,11 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { extname, join, relative, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 import { acceptedEncodings } from "./compression.ts"
+import { consolePolicyAllowing } from "./http.ts"
 
 export const consoleDir = fileURLToPath(new URL("../../dist", import.meta.url))
 
@@ -78,14 +80,22 @@ const requestPath = (url: string): string => {
   }
 }
 
+/** The CSP source that allows exactly this inline script. */
+const scriptHash = (source: string) => `'sha256-${createHash("sha256").update(source).digest("base64")}'`
+
+/** The bodies of `index.html`'s inline scripts (those without `src`), allowed by their hashes. */
+const inlineScripts = (html: Uint8Array): ReadonlyArray<string> =>
+  [...new TextDecoder().decode(html).matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? "")
+
 /** Serves the console with an SPA fallback: any path that is not a file gets `index.html`. */
 export const consoleRoutes = (dir: string = consoleDir) =>
   Layer.unwrap(Effect.sync(() => {
     const assets = loadAssets(dir)
     const index = assets.get("/index.html")
+    const indexPolicy = consolePolicyAllowing(index === undefined ? [] : inlineScripts(index.bytes).map(scriptHash))
     return HttpRouter.add("GET", "/*", (request) => {
       const accepted = acceptedEncodings(request.headers["accept-encoding"])
-      const respond = (asset: Asset, cache: string) => {
+      const respond = (asset: Asset, cache: string, policy?: string) => {
         const { bytes, encoding } = encoded(asset, accepted)
         const compressible = asset.br !== undefined || asset.gzip !== undefined
         return HttpServerResponse.uint8Array(bytes, {
@@ -93,6 +103,7 @@ export const consoleRoutes = (dir: string = consoleDir) =>
           headers: {
             "cache-control": cache,
             ...(compressible ? { vary: "Accept-Encoding" } : {}),
+            ...(policy === undefined ? {} : { "content-security-policy": policy }),
             ...(encoding === undefined ? {} : { "content-encoding": encoding })
           }
         })
@@ -106,6 +117,6 @@ export const consoleRoutes = (dir: string = consoleDir) =>
       if (extname(path) !== "" && path !== "/index.html") {
         return Effect.succeed(HttpServerResponse.text("Not found", { status: 404 }))
       }
-      return Effect.succeed(index === undefined ? notBuilt : respond(index, "no-cache"))
+      return Effect.succeed(index === undefined ? notBuilt : respond(index, "no-cache", indexPolicy))
     })
   }))

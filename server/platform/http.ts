@@ -15,9 +15,14 @@ export const clientIp = Effect.gen(function*() {
   return Option.getOrElse(request.remoteAddress, () => "unknown")
 })
 
-const consolePolicy = [
+/**
+ * The console's policy. Its one inline script (the early start in `index.html`, made by
+ * tools/vite-early-start.ts) is allowed by its hash, which the console routes add to `index.html`'s
+ * own header; every other response gets the policy without it.
+ */
+export const consolePolicyAllowing = (scriptHashes: ReadonlyArray<string>) => [
   "default-src 'self'",
-  "script-src 'self'",
+  ["script-src 'self'", ...scriptHashes].join(" "),
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "font-src 'self' data:",
@@ -28,6 +33,8 @@ const consolePolicy = [
   "frame-ancestors 'none'"
 ].join("; ")
 
+const consolePolicy = consolePolicyAllowing([])
+
 /** The API docs page runs the bundled Scalar viewer, which needs inline script and styles. */
 const docsPolicy = consolePolicy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
 
@@ -37,8 +44,8 @@ const uploadHeaders = {
   "cross-origin-resource-policy": "cross-origin"
 }
 
-const securityHeaders = (path: string, isApi: boolean): Record<string, string> => ({
-  "content-security-policy": path === "/api/docs" ? docsPolicy : consolePolicy,
+const securityHeaders = (path: string, isApi: boolean, ownPolicy: string | undefined): Record<string, string> => ({
+  "content-security-policy": ownPolicy ?? (path === "/api/docs" ? docsPolicy : consolePolicy),
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
@@ -97,7 +104,7 @@ export const httpHygiene = HttpRouter.middleware(
         ? apiFailure(response.status)
         : response
       const compressed = isApi ? compressJson(shaped, acceptedEncodings(request.headers["accept-encoding"])) : shaped
-      return HttpServerResponse.setHeaders(compressed, securityHeaders(path, isApi))
+      return HttpServerResponse.setHeaders(compressed, securityHeaders(path, isApi, isApi ? undefined : response.headers["content-security-policy"]))
     }),
   { global: true }
 )

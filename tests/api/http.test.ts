@@ -46,6 +46,10 @@ const badBodies = fc.oneof(
   }).map((value) => JSON.stringify(value))
 )
 
+/** An inline script such as the build's early start; its SHA-256, worked out by hand with `openssl dgst -sha256 -binary | base64`. */
+const EARLY_SCRIPT = `document.title="early"`
+const EARLY_SCRIPT_HASH = "'sha256-PhGwb9sbDR+86g82drdaR6a64bLr952X0zlV3kuI6TQ='"
+
 describe("HTTP hygiene", () => {
   let database: TestDatabase
   let server: TestServer
@@ -54,7 +58,7 @@ describe("HTTP hygiene", () => {
   beforeAll(async () => {
     consoleDir = mkdtempSync(join(tmpdir(), "console-"))
     mkdirSync(join(consoleDir, "assets"))
-    writeFileSync(join(consoleDir, "index.html"), "<!doctype html><title>console</title><div id=root></div>")
+    writeFileSync(join(consoleDir, "index.html"), `<!doctype html><script>${EARLY_SCRIPT}</script><title>console</title><div id=root></div>`)
     writeFileSync(join(consoleDir, "assets", "app-abc123.js"), "console.log('app')")
     database = await engines[0]!.fresh()
     server = await startTestServer(database, {}, { consoleDir })
@@ -124,6 +128,17 @@ describe("HTTP hygiene", () => {
       const answer = await call(server.url, "GET", path)
       expectSecured(answer.headers)
       if (path.startsWith("/api/")) expect(answer.headers.get("cache-control")).toBe("no-store")
+    }
+  })
+
+  it("allows index.html's inline script by its hash, and no other page any inline script", async () => {
+    for (const path of ["/", "/blog", "/index.html"]) {
+      const csp = (await call(server.url, "GET", path)).headers.get("content-security-policy") ?? ""
+      expect(csp).toContain(`script-src 'self' ${EARLY_SCRIPT_HASH};`)
+      expect(csp.split("; ").find((part) => part.startsWith("script-src"))).toBe(`script-src 'self' ${EARLY_SCRIPT_HASH}`)
+    }
+    for (const path of ["/assets/app-abc123.js", "/api/health"]) {
+      expect((await call(server.url, "GET", path)).headers.get("content-security-policy")).toContain("script-src 'self';")
     }
   })
 

@@ -63,6 +63,11 @@ export const newPage = async (browser: Browser, options: Parameters<Browser["new
   const page = await context.newPage()
   const errors: Array<string> = []
   page.on("pageerror", (error) => errors.push(error.message))
+  // A script or style the page's own policy refuses is a defect (the early start in index.html
+  // runs only because the server allows it by its hash).
+  page.on("console", (message) => {
+    if (message.type() === "error" && message.text().includes("Content Security Policy")) errors.push(message.text())
+  })
   return { context, page, errors }
 }
 

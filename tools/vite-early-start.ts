@@ -1,0 +1,79 @@
+import type { Plugin } from "vite"
+
+/** The parts of a built chunk this plugin reads (Vite's and Rolldown's output chunk). */
+interface BuiltChunk {
+  readonly type: "chunk"
+  readonly fileName: string
+  readonly facadeModuleId: string | null
+  readonly imports: ReadonlyArray<string>
+  readonly viteMetadata?: { readonly importedCss: ReadonlySet<string> }
+}
+
+/** A chunk's file and every file it statically needs, CSS included, in load order. */
+const filesOf = (bundle: Record<string, { readonly type: string }>, entry: string): ReadonlyArray<string> => {
+  const seen = new Set<string>()
+  const visit = (fileName: string) => {
+    if (seen.has(fileName)) return
+    const chunk = bundle[fileName] as BuiltChunk | undefined
+    if (chunk?.type !== "chunk") return
+    seen.add(fileName)
+    for (const imported of chunk.imports) visit(imported)
+    for (const css of chunk.viteMetadata?.importedCss ?? []) seen.add(css)
+  }
+  visit(entry)
+  return [...seen]
+}
+
+const chunkFor = (bundle: Record<string, { readonly type: string }>, moduleSuffix: string): string => {
+  const found = Object.values(bundle).find((item): item is BuiltChunk =>
+    item.type === "chunk" && ((item as BuiltChunk).facadeModuleId ?? "").endsWith(moduleSuffix))
+  if (found === undefined) throw new Error(`vite-early-start: no chunk is built from ${moduleSuffix}`)
+  return found.fileName
+}
+
+/**
+ * Puts the first screen's chunks in `index.html`, so the browser fetches them while it parses the
+ * page instead of after the start-up chunk has run (docs/architecture.md, "First screen"):
+ * - `always`: modules every visit needs (React and the sign-in form), as `modulepreload` links;
+ * - `signedIn`: modules only a visit with a stored token needs (the signed-in screens), preloaded
+ *   by a small inline script that looks for the token first, so the sign-in form never waits on
+ *   them. The server allows that one script by its hash
+ *   (server/platform/console.ts).
+ */
+export const earlyStart = (options: {
+  readonly always: ReadonlyArray<string>
+  readonly signedIn: ReadonlyArray<string>
+  readonly tokenKey: string
+}): Plugin => {
+  let base = "/"
+  return {
+    name: "early-start",
+    apply: "build",
+    configResolved: (config) => void (base = config.base),
+    transformIndexHtml: {
+      order: "post",
+      handler: (_html, context) => {
+        const bundle = context.bundle
+        if (bundle === undefined) return []
+        const entry = Object.values(bundle).find((item) => item.type === "chunk" && item.isEntry)
+        const already = new Set(entry === undefined ? [] : filesOf(bundle, entry.fileName))
+        const always = [...new Set(options.always.flatMap((module) => filesOf(bundle, chunkFor(bundle, module))))]
+          .filter((file) => !already.has(file))
+        const signedIn = [...new Set(options.signedIn.flatMap((module) => filesOf(bundle, chunkFor(bundle, module))))]
+          .filter((file) => !already.has(file) && !always.includes(file))
+        const href = (file: string) => `${base}${file}`
+        const script = `(()=>{try{if(localStorage.getItem(${JSON.stringify(options.tokenKey)})===null)return}catch{return}` +
+          `for(const f of ${JSON.stringify(signedIn.map(href))}){const l=document.createElement("link");` +
+          `if(f.endsWith(".css")){l.rel="preload";l.as="style"}else l.rel="modulepreload";l.href=f;document.head.append(l)}})()`
+        return [
+          ...always.map((file) => ({
+            tag: "link",
+            attrs: file.endsWith(".css") ? { rel: "stylesheet", href: href(file) } : { rel: "modulepreload", crossorigin: true, href: href(file) },
+            injectTo: "head" as const
+          })),
+          { tag: "script", children: script, injectTo: "head-prepend" as const }
+        ]
+      }
+    }
+  }
+}
