@@ -11,7 +11,9 @@ export default defineConfig({
   plugins: [
     react(),
     radixSubset(radixUse),
-    earlyStart({ always: ["src/app/render.tsx"], signedIn: ["src/app/AuthenticatedApp.tsx"], tokenKey: TOKEN_KEY }),
+    earlyStart({ always: ["src/app/render.tsx"], signedIn: ["src/app/AuthenticatedApp.tsx"],
+      byPath: { "/blog": "src/features/blog/screens.ts" },
+      tokenKey: TOKEN_KEY }),
     precompress()
   ],
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },

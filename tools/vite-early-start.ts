@@ -38,11 +38,14 @@ const chunkFor = (bundle: Record<string, { readonly type: string }>, moduleSuffi
  * - `signedIn`: modules only a visit with a stored token needs (the signed-in screens), preloaded
  *   by a small inline script that looks for the token first, so the sign-in form never waits on
  *   them. The server allows that one script by its hash
- *   (server/platform/console.ts).
+ *   (server/platform/console.ts);
+ * - `byPath`: with a token, the module of the screens served under a path, when the address is
+ *   that path or below it (a feature whose screens are a chunk of their own).
  */
 export const earlyStart = (options: {
   readonly always: ReadonlyArray<string>
   readonly signedIn: ReadonlyArray<string>
+  readonly byPath: Readonly<Record<string, string>>
   readonly tokenKey: string
 }): Plugin => {
   let base = "/"
@@ -62,8 +65,13 @@ export const earlyStart = (options: {
         const signedIn = [...new Set(options.signedIn.flatMap((module) => filesOf(bundle, chunkFor(bundle, module))))]
           .filter((file) => !already.has(file) && !always.includes(file))
         const href = (file: string) => `${base}${file}`
+        const loaded = new Set([...already, ...always, ...signedIn])
+        const byPath = Object.entries(options.byPath).map(([path, module]) =>
+          [path, filesOf(bundle, chunkFor(bundle, module)).filter((file) => !loaded.has(file)).map(href)] as const)
         const script = `(()=>{try{if(localStorage.getItem(${JSON.stringify(options.tokenKey)})===null)return}catch{return}` +
-          `for(const f of ${JSON.stringify(signedIn.map(href))}){const l=document.createElement("link");` +
+          `const p=location.pathname,w=${JSON.stringify(signedIn.map(href))};` +
+          `for(const[r,f]of ${JSON.stringify(byPath)})if(p===r||p.startsWith(r+"/"))w.push(...f);` +
+          `for(const f of w){const l=document.createElement("link");` +
           `if(f.endsWith(".css")){l.rel="preload";l.as="style"}else l.rel="modulepreload";l.href=f;document.head.append(l)}})()`
         return [
           ...always.map((file) => ({

@@ -1,6 +1,9 @@
 import type { FeatureRoute } from "../../lib/navigation.ts"
-import { BlogEditorScreen } from "./BlogEditorScreen.tsx"
-import { BlogScreen } from "./BlogScreen.tsx"
+import { loadScreen } from "../../ui/deferred.tsx"
+
+const screens = () => import("./screens.ts")
+const BlogScreen = loadScreen(() => screens().then((module) => module.BlogScreen))
+const BlogEditorScreen = loadScreen(() => screens().then((module) => module.BlogEditorScreen))
 
 // One key for both editor routes: a new post's first save moves it to its own address without reopening it.
 export const blogRoutes: ReadonlyArray<FeatureRoute> = [
