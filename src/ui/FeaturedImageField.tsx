@@ -19,7 +19,9 @@ export const imageFieldTexts = {
   remove: "Remove",
   hint: "JPG, PNG, GIF or WebP, up to 5 MB.",
   preview: "Featured image preview",
-  progress: "Upload progress"
+  progress: "Upload progress",
+  cancel: "Cancel upload",
+  dismiss: "Dismiss"
 } as const
 
 const t = imageFieldTexts
@@ -108,11 +110,15 @@ export const FeaturedImageField = ({ value, onChange, token, type = "blog", labe
         <Flex align="center" gap="2">
           <Progress value={state.context.progress} aria-label={t.progress} style={{ flexGrow: 1 }} />
           <Text size="1" color="gray" aria-hidden="true">{state.context.progress}%</Text>
+          <Button size="1" variant="soft" color="gray" type="button" onClick={() => upload.send({ type: "CANCEL" })}>{t.cancel}</Button>
         </Flex>
       )}
       {state.matches("failed") && state.context.error !== null && (
         <Callout.Root color="red" role="alert" size="1">
-          <Callout.Text>{state.context.error}</Callout.Text>
+          <Flex align="center" justify="between" gap="2">
+            <Callout.Text>{state.context.error}</Callout.Text>
+            <Button size="1" variant="ghost" color="red" type="button" onClick={() => upload.send({ type: "RESET" })}>{t.dismiss}</Button>
+          </Flex>
         </Callout.Root>
       )}
       {value.trim() !== "" && (

@@ -1,0 +1,535 @@
+import type { BrowserContext, Page, Request, Route } from "playwright-core"
+import { beforeAll, describe, expect, it } from "vitest"
+import type { EventObject } from "xstate"
+import { addressModalMachine } from "../../machines/address-modal.ts"
+import { authMachine } from "../../machines/auth.ts"
+import { uploadMachine } from "../../machines/upload.ts"
+import { addAdmin } from "../../server/auth/admins.ts"
+import { addressModalTable, authTable, uploadTable } from "../spec/machine-tables.ts"
+import { chromiumWithServer } from "../support/browser.ts"
+import { noisePng } from "../support/images.ts"
+import { call, freshIp } from "../support/http.ts"
+import { driveScreen, expectTableCovered, generatePaths, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
+import { deliveredOutbox, latestCode } from "../support/server.ts"
+import { signedInAs } from "../support/session.ts"
+
+/**
+ * The machines' generated paths, executed on the real screens in Chromium against the real
+ * server (docs/testing.md, "Machines"). Texts are the spec's, written out.
+ */
+const product = chromiumWithServer()
+let token: string
+let counter = 0
+
+beforeAll(async () => {
+  token = await signedInAs(product.server, "admin")
+})
+
+/** A fresh browser context with the session token stored, as after a sign-in. */
+const signedInContext = async (): Promise<{ readonly context: BrowserContext; readonly page: Page; readonly errors: Array<string> }> => {
+  const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 } })
+  await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  page.on("pageerror", (error) => errors.push(error.message))
+  return { context, page, errors }
+}
+
+/** Resolves at the next animation frame after `settled` stays true for two frames: nothing more is coming from this step. */
+const quiet = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+
+describe("address modal: generated paths on /generated-addresses", () => {
+  const required = ["identifier", "Name"]
+  const placeholder = { _id: "row", identifier: "row", Name: "Row", Rank: 0, createdAt: "", updatedAt: "", version: 1 }
+  const draft = { identifier: "row", Name: "Row" }
+  const model: MachineModel<typeof addressModalMachine> = {
+    machine: addressModalMachine,
+    actorIds: ["save", "remove"],
+    key: (snapshot) => {
+      const context = snapshot.context as { address: unknown; draft: Record<string, string> }
+      const canSave = required.every((field) => (context.draft[field] ?? "").trim() !== "")
+      return JSON.stringify([snapshot.value, context.address === null, canSave])
+    },
+    events: () => [
+      { type: "OPEN_ADD", required },
+      { type: "OPEN_VIEW", address: placeholder, draft, required },
+      { type: "OPEN_EDIT", address: placeholder, draft, required },
+      { type: "OPEN_DELETE", address: placeholder, draft, required },
+      { type: "EDIT" },
+      { type: "CHANGE", field: "identifier", value: "NEW" },
+      { type: "CHANGE", field: "Name", value: "Renamed" },
+      { type: "CHANGE", field: "Name", value: " " },
+      { type: "SAVE" },
+      { type: "CONFIRM_DELETE" },
+      { type: "CLOSE" },
+      { type: "xstate.done.actor.save", output: placeholder },
+      { type: "xstate.error.actor.save", error: { status: 409, message: "stale" } },
+      { type: "xstate.done.actor.remove", output: {} },
+      { type: "xstate.error.actor.remove", error: { status: 409, message: "stale" } }
+    ] as ReadonlyArray<EventObject>
+  }
+
+  interface Run {
+    readonly context: BrowserContext
+    readonly page: Page
+    readonly errors: Array<string>
+    /** The row every path starts from, made through the API. */
+    readonly row: { readonly id: string; readonly identifier: string }
+    /** What "NEW" stands for on this path: an identifier no other path uses. */
+    readonly newIdentifier: string
+    /** Writes the screen sent, held until the step that decides their answer. */
+    readonly held: Array<{ readonly route: Route; readonly request: Request }>
+    listLoads: number
+  }
+
+  const path = "/api/admin/addresses/generated"
+  const dialog = (run: Run) => run.page.getByRole("dialog")
+  const row = (run: Run) => run.page.getByRole("table", { name: "Generated Addresses" }).getByRole("row").filter({ hasText: run.row.identifier })
+  const serverRow = async (run: Run, identifier: string) => {
+    const answer = await call(product.server.url, "GET", `${path}?search=${encodeURIComponent(identifier)}`, { token })
+    const rows = (answer.body.data as { addresses: ReadonlyArray<{ _id: string; identifier: string; Name: string; version: number }> }).addresses
+    return rows.find((found) => found.identifier === identifier)
+  }
+  const nextHeld = async (run: Run) => {
+    await expect.poll(() => run.held.length, { timeout: 10_000 }).toBeGreaterThan(0)
+    return run.held.shift() as { readonly route: Route; readonly request: Request }
+  }
+  /** Someone else saves the row first, so the screen's version is stale: the server will answer 409. */
+  const changeElsewhere = async (run: Run) => {
+    const current = await serverRow(run, run.row.identifier)
+    if (current === undefined) throw new Error("the path's row is gone")
+    const answer = await call(product.server.url, "PUT", `${path}/${current._id}`, {
+      token,
+      body: { identifier: current.identifier, Name: `${current.Name} (elsewhere)`, version: current.version }
+    })
+    expect(answer.status).toBe(200)
+  }
+  const isNew = (snapshot: MachineSnapshot) => (snapshot.context as { address: unknown }).address === null
+  const draftOf = (snapshot: MachineSnapshot) => (snapshot.context as { draft: Record<string, string> }).draft
+  /** The list reloads exactly once after a finished save or delete. */
+  const reloadedOnce = async (run: Run, before: number) => {
+    await expect.poll(() => run.listLoads, { timeout: 10_000 }).toBe(before + 1)
+    await quiet(run.page)
+    expect(run.listLoads).toBe(before + 1)
+  }
+
+  const driver: ScreenDriver<Run> = {
+    open: async () => {
+      const { context, page, errors } = await signedInContext()
+      const identifier = `model-row-${++counter}`
+      const made = await call(product.server.url, "POST", path, { token, body: { identifier, Name: "Model row" } })
+      expect(made.status).toBe(200)
+      const run: Run = {
+        context, page, errors,
+        row: { id: (made.body.data as { address: { _id: string } }).address._id, identifier },
+        newIdentifier: `model-new-${counter}`,
+        held: [],
+        listLoads: 0
+      }
+      await page.route(`**${path}**`, async (route, request) => {
+        if (request.method() === "GET") {
+          run.listLoads++
+          await route.continue()
+        } else run.held.push({ route, request })
+      })
+      await page.goto(`${product.server.url}/generated-addresses?search=${identifier}`)
+      await row(run).waitFor()
+      return run
+    },
+    close: async (run) => {
+      expect(run.errors).toEqual([])
+      await run.context.close()
+    },
+    act: {
+      OPEN_ADD: async (run) => run.page.getByRole("button", { name: "Add Address" }).click(),
+      OPEN_VIEW: async (run) => row(run).getByRole("button", { name: "View" }).click(),
+      OPEN_EDIT: async (run) => row(run).getByRole("button", { name: "Edit" }).click(),
+      OPEN_DELETE: async (run) => row(run).getByRole("button", { name: "Delete" }).click(),
+      EDIT: async (run) => dialog(run).getByRole("button", { name: "Edit" }).click(),
+      CHANGE: async (run, event, before) => {
+        const { field, value } = event as unknown as { field: string; value: string }
+        // An existing row keeps its identifier, so the path can still find it.
+        const typed = value !== "NEW" ? value : isNew(before) ? run.newIdentifier : run.row.identifier
+        await dialog(run).locator(`input[name="${field}"]`).fill(typed)
+      },
+      SAVE: async (run) => dialog(run).getByRole("button", { name: "Save" }).click(),
+      CONFIRM_DELETE: async (run) => dialog(run).getByRole("button", { name: "Delete" }).click(),
+      CLOSE: async (run) => run.page.keyboard.press("Escape"),
+      "xstate.done.actor.save": async (run) => {
+        const loads = run.listLoads
+        await (await nextHeld(run)).route.continue()
+        await dialog(run).waitFor({ state: "detached" })
+        await reloadedOnce(run, loads)
+      },
+      "xstate.error.actor.save": async (run, _event, before) => {
+        const held = await nextHeld(run)
+        // A new address: the connection fails. An edit: someone else saved first (409).
+        if (isNew(before)) await held.route.abort("connectionfailed")
+        else {
+          await changeElsewhere(run)
+          await held.route.continue()
+        }
+      },
+      "xstate.done.actor.remove": async (run) => {
+        const loads = run.listLoads
+        await (await nextHeld(run)).route.continue()
+        await dialog(run).waitFor({ state: "detached" })
+        await reloadedOnce(run, loads)
+      },
+      "xstate.error.actor.remove": async (run) => {
+        const held = await nextHeld(run)
+        await changeElsewhere(run)
+        await held.route.continue()
+      }
+    },
+    see: {
+      closed: async (run, _snapshot, event) => {
+        await dialog(run).waitFor({ state: "detached" })
+        if (event?.type === "xstate.done.actor.remove") {
+          expect(await serverRow(run, run.row.identifier)).toBeUndefined()
+          await row(run).waitFor({ state: "detached" })
+        }
+      },
+      viewing: async (run) => {
+        await dialog(run).getByRole("heading", { name: "Address Details" }).waitFor()
+        await dialog(run).getByText(run.row.identifier, { exact: true }).first().waitFor()
+      },
+      editing: async (run, snapshot, event) => {
+        await dialog(run).getByRole("heading", { name: isNew(snapshot) ? "Add Address" : "Edit Address" }).waitFor()
+        const save = dialog(run).getByRole("button", { name: "Save" })
+        const fillable = required.every((field) => (draftOf(snapshot)[field] ?? "").trim() !== "")
+        await expect.poll(() => save.isEnabled()).toBe(fillable)
+        if (event?.type === "xstate.error.actor.save") {
+          await dialog(run).getByRole("alert").getByText(isNew(snapshot) ? "Failed to create address" : "Failed to update address").waitFor()
+          // Nothing of the refused save reached the server: no new row, or the other admin's change kept.
+          if (isNew(snapshot)) expect(await serverRow(run, run.newIdentifier)).toBeUndefined()
+          else expect((await serverRow(run, run.row.identifier))?.Name).toMatch(/\(elsewhere\)$/)
+        }
+      },
+      saving: async (run, snapshot) => {
+        const saving = dialog(run).getByRole("button", { name: "Saving..." })
+        await saving.waitFor()
+        expect(await saving.isDisabled()).toBe(true)
+        // The request is on its way with what the form shows, and held there.
+        const held = await nextHeld(run)
+        run.held.unshift(held)
+        expect(held.request.method()).toBe(isNew(snapshot) ? "POST" : "PUT")
+        expect(held.request.postDataJSON()).toMatchObject({ Name: (await dialog(run).locator('input[name="Name"]').inputValue()).trim() })
+      },
+      confirmingDelete: async (run, _snapshot, event) => {
+        await dialog(run).getByText("Are you sure you want to delete this address? This action cannot be undone.").waitFor()
+        if (event?.type === "xstate.error.actor.remove") {
+          await dialog(run).getByRole("alert").getByText("Failed to delete address").waitFor()
+          expect(await serverRow(run, run.row.identifier)).toBeDefined()
+        }
+      },
+      deleting: async (run) => {
+        const deleting = dialog(run).getByRole("button", { name: "Deleting..." })
+        await deleting.waitFor()
+        expect(await deleting.isDisabled()).toBe(true)
+      }
+    }
+  }
+
+  it("every generated path runs on the screen, covering the spec's table", async () => {
+    const paths = await generatePaths(model)
+    const run = await driveScreen(model, addressModalTable, driver, paths)
+    expectTableCovered("address modal", run)
+  }, 300_000)
+})
+
+describe("auth: generated paths on the sign-in screen and the shell", () => {
+  const user = { _id: "u", email: "someone@example.com", role: "admin" }
+  const model: MachineModel<typeof authMachine> = {
+    machine: authMachine,
+    inputs: [{ storedToken: null }, { storedToken: "stored" }],
+    actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession"],
+    key: (snapshot) => JSON.stringify([snapshot.value, (snapshot.context as { token: unknown }).token !== null]),
+    events: () => [
+      { type: "SEND_OTP", email: "someone@example.com", role: "admin" },
+      { type: "VERIFY", otp: "123456" },
+      { type: "USE_DIFFERENT_EMAIL" },
+      { type: "LOGOUT" },
+      { type: "SESSION_EXPIRED" },
+      { type: "xstate.done.actor.checkSession", output: user },
+      { type: "xstate.error.actor.checkSession", error: { status: 401, message: "Session expired" } },
+      { type: "xstate.done.actor.requestOtp", output: {} },
+      { type: "xstate.error.actor.requestOtp", error: { status: undefined, message: "Failed to fetch" } },
+      { type: "xstate.done.actor.verifyOtp", output: { token: "fresh", user } },
+      { type: "xstate.error.actor.verifyOtp", error: { status: 401, message: "Invalid OTP" } },
+      { type: "xstate.done.actor.endSession", output: {} },
+      { type: "xstate.error.actor.endSession", error: { status: undefined, message: "Failed to fetch" } }
+    ] as ReadonlyArray<EventObject>
+  }
+
+  interface Run {
+    readonly context: BrowserContext
+    readonly page: Page
+    readonly errors: Array<string>
+    /** A staff member who exists on the server, for this path alone. */
+    readonly email: string
+    /** The client address the server sees for this path (sign-in is rate limited per address). */
+    readonly ip: string
+    readonly held: Array<{ readonly route: Route; readonly request: Request }>
+    wrongCode: boolean
+  }
+
+  const storedToken = (run: Run) => run.page.evaluate(() => localStorage.getItem("adminToken"))
+  const nextHeld = async (run: Run) => {
+    await expect.poll(() => run.held.length, { timeout: 10_000 }).toBeGreaterThan(0)
+    return run.held.shift() as { readonly route: Route; readonly request: Request }
+  }
+  const release = async (run: Run) => (await nextHeld(run)).route.continue()
+  const cutOff = async (run: Run) => (await nextHeld(run)).route.abort("connectionfailed")
+  const sessionAnswer = async (value: string | null) =>
+    value === null ? 401 : (await call(product.server.url, "GET", "/api/admin/auth/check", { token: value })).status
+
+  const driver: ScreenDriver<Run> = {
+    open: async (path) => {
+      const email = `model-auth-${++counter}@example.com`
+      await product.server.sql(addAdmin(email, "admin"))
+      const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 } })
+      if ((path.input as { storedToken: string | null }).storedToken !== null) {
+        // Start-up checks the stored token: a live session's token, or one whose session has ended.
+        const live = await signedInAs(product.server, "admin")
+        if (path.steps[0]?.event.type === "xstate.error.actor.checkSession") {
+          expect((await call(product.server.url, "POST", "/api/admin/auth/logout", { token: live })).status).toBe(200)
+        }
+        await context.addInitScript((value) => localStorage.setItem("adminToken", value), live)
+      }
+      const page = await context.newPage()
+      const errors: Array<string> = []
+      page.on("pageerror", (error) => errors.push(error.message))
+      const run: Run = { context, page, errors, email, ip: freshIp(), held: [], wrongCode: false }
+      await page.route("**/api/admin/auth**", (route, request) =>
+        void run.held.push({ route: { continue: () => route.continue({ headers: { ...request.headers(), "x-forwarded-for": run.ip } }), abort: (code?: string) => route.abort(code) } as Route, request }))
+      await page.goto(`${product.server.url}/`)
+      return run
+    },
+    close: async (run) => {
+      expect(run.errors).toEqual([])
+      await run.context.close()
+    },
+    arrange: {
+      "xstate.done.actor.verifyOtp": async (run) => void (run.wrongCode = false),
+      "xstate.error.actor.verifyOtp": async (run) => void (run.wrongCode = true)
+    },
+    act: {
+      SEND_OTP: async (run) => {
+        await run.page.getByLabel("Email").fill(run.email)
+        await run.page.getByLabel("Role").selectOption({ label: "Admin" })
+        await run.page.getByRole("button", { name: "Send OTP" }).click()
+      },
+      VERIFY: async (run) => {
+        const code = await latestCode(product.server, run.email)
+        const wrong = code === "000000" ? "000001" : "000000"
+        await run.page.getByPlaceholder("Enter 6-digit code").fill(run.wrongCode ? wrong : code)
+        await run.page.getByRole("button", { name: "Verify & Login" }).click()
+      },
+      USE_DIFFERENT_EMAIL: async (run) => run.page.getByRole("button", { name: "Use different email" }).click(),
+      LOGOUT: async (run) => run.page.getByRole("button", { name: "Logout" }).click(),
+      SESSION_EXPIRED: async (run) => {
+        // The session ends elsewhere; the next call the screen makes is refused.
+        const value = await storedToken(run)
+        expect((await call(product.server.url, "POST", "/api/admin/auth/logout", { token: value ?? "" })).status).toBe(200)
+        await run.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "CEX Addresses" }).click()
+      },
+      "xstate.done.actor.checkSession": release,
+      "xstate.error.actor.checkSession": release,
+      "xstate.done.actor.requestOtp": release,
+      "xstate.error.actor.requestOtp": cutOff,
+      "xstate.done.actor.verifyOtp": release,
+      "xstate.error.actor.verifyOtp": release,
+      "xstate.done.actor.endSession": release,
+      "xstate.error.actor.endSession": cutOff
+    },
+    see: {
+      checking: async (run) => {
+        await run.page.getByRole("status").getByText("Checking your session…").waitFor()
+        expect((await nextHeld(run).then((held) => (run.held.unshift(held), held))).request.url()).toContain("/api/admin/auth/check")
+      },
+      unauthenticated: async (run, _snapshot, event) => {
+        await run.page.getByRole("button", { name: "Send OTP" }).waitFor()
+        await run.page.waitForURL("**/login")
+        expect(await storedToken(run)).toBeNull()
+        if (event?.type === "xstate.error.actor.requestOtp") {
+          await run.page.getByRole("alert").getByText("An error occurred while requesting OTP.").waitFor()
+        }
+        if (event?.type === "USE_DIFFERENT_EMAIL") expect(await run.page.getByLabel("Email").inputValue()).toBe("")
+      },
+      sendingOtp: async (run) => {
+        const sending = run.page.getByRole("button", { name: "Sending OTP..." })
+        await sending.waitFor()
+        expect(await sending.isDisabled()).toBe(true)
+      },
+      otpSent: async (run, _snapshot, event) => {
+        await run.page.getByRole("heading", { name: "Enter OTP Code" }).waitFor()
+        // The server has mailed a code to this address.
+        expect((await deliveredOutbox(product.server, run.email)).length).toBeGreaterThan(0)
+        if (event?.type === "xstate.error.actor.verifyOtp") {
+          await run.page.getByRole("alert").getByText("Invalid OTP. Please check your email and try again.").waitFor()
+        }
+      },
+      verifying: async (run) => {
+        const verifying = run.page.getByRole("button", { name: "Verifying..." })
+        await verifying.waitFor()
+        expect(await verifying.isDisabled()).toBe(true)
+      },
+      authenticated: async (run) => {
+        await run.page.getByText("Welcome back").waitFor()
+        await expect.poll(() => storedToken(run).then(sessionAnswer)).toBe(200)
+      },
+      signingOut: async (run) => {
+        // The token is gone before the server has answered the logout (held here).
+        const held = await nextHeld(run)
+        run.held.unshift(held)
+        expect(held.request.url()).toContain("/api/admin/auth/logout")
+        expect(await storedToken(run)).toBeNull()
+      }
+    }
+  }
+
+  it("every generated path runs on the screen, covering the spec's table", async () => {
+    const paths = await generatePaths(model)
+    const run = await driveScreen(model, authTable, driver, paths)
+    expectTableCovered("auth", run)
+  }, 300_000)
+})
+
+describe("image upload: generated paths on the blog editor's featured image", () => {
+  const png = { name: "photo.png", type: "image/png", size: 2_000 }
+  const text = { name: "notes.txt", type: "text/plain", size: 20 }
+  const huge = { name: "huge.png", type: "image/png", size: 6 * 1024 * 1024 }
+  const model: MachineModel<typeof uploadMachine> = {
+    machine: uploadMachine,
+    inputs: [{ type: "blog" }],
+    actorIds: ["upload"],
+    key: (snapshot) => JSON.stringify(snapshot.value),
+    events: () => [
+      { type: "PICK", file: png },
+      { type: "PICK", file: text },
+      { type: "PICK", file: huge },
+      { type: "PROGRESS", loaded: 50, total: 100 },
+      { type: "CANCEL" },
+      { type: "RESET" },
+      { type: "xstate.done.actor.upload", output: { url: "/uploads/blog/x.png" } },
+      { type: "xstate.error.actor.upload", error: { status: undefined, message: "Network error" } }
+    ] as ReadonlyArray<EventObject>
+  }
+
+  interface Run {
+    readonly context: BrowserContext
+    readonly page: Page
+    readonly errors: Array<string>
+    /** Chromium's network emulation: a slow uplink so an upload can be watched and cancelled, or no network at all. */
+    readonly network: (conditions: { readonly offline: boolean; readonly uploadBytesPerSecond: number }) => Promise<void>
+    /** Upload requests the page has sent. */
+    readonly sent: Array<Request>
+    /** An upload held before the server, when the path will have its connection fail. */
+    readonly held: Array<Route>
+    picked: { readonly name: string; readonly type: string; readonly size: number } | undefined
+  }
+
+  /** A 1.9 MB PNG of noise (it does not compress), slow enough to watch over the throttled link. */
+  let photo: Buffer
+  beforeAll(() => void (photo = Buffer.from(noisePng(700, 700))))
+
+  const urlField = (run: Run) => run.page.getByPlaceholder("https://… or upload a file")
+  const progressBar = (run: Run) => run.page.getByRole("progressbar", { name: "Upload progress" })
+  const progressOf = async (run: Run) => Number(await progressBar(run).getAttribute("aria-valuenow") ?? 0)
+  const SLOW = { offline: false, uploadBytesPerSecond: 400_000 }
+  /** The spec's messages for a refused pick, written out (docs/product-spec.md §5, "Image upload"). */
+  const refusal = (file: { readonly type: string; readonly size: number }) =>
+    !file.type.startsWith("image/") ? "Please select a valid image file" : file.size > 5 * 1024 * 1024 ? "File size must be less than 5MB" : undefined
+
+  const driver: ScreenDriver<Run> = {
+    open: async () => {
+      const { context, page, errors } = await signedInContext()
+      const cdp = await context.newCDPSession(page)
+      await cdp.send("Network.enable")
+      const network = async (conditions: { readonly offline: boolean; readonly uploadBytesPerSecond: number }) =>
+        void await cdp.send("Network.emulateNetworkConditions", {
+          offline: conditions.offline, latency: 0, downloadThroughput: -1, uploadThroughput: conditions.uploadBytesPerSecond
+        })
+      const run: Run = { context, page, errors, network, sent: [], held: [], picked: undefined }
+      page.on("request", (request) => void (request.url().endsWith("/api/upload/image") && run.sent.push(request)))
+      await page.goto(`${product.server.url}/blog/new`)
+      await urlField(run).waitFor()
+      await network(SLOW)
+      return run
+    },
+    close: async (run) => {
+      expect(run.errors).toEqual([])
+      await run.context.close()
+    },
+    act: {
+      PICK: async (run, event) => {
+        const file = (event as unknown as { file: { name: string; type: string; size: number } }).file
+        run.picked = file
+        const buffer = file === png ? photo : Buffer.alloc(file.size, 0x61)
+        await run.page.getByTestId("featured-image-file").setInputFiles({ name: file.name, mimeType: file.type, buffer })
+      },
+      // The browser reports the bytes sent; a person watches the bar move.
+      PROGRESS: async (run) => expect.poll(() => progressOf(run)).toBeGreaterThan(0),
+      CANCEL: async (run) => run.page.getByRole("button", { name: "Cancel upload" }).click(),
+      RESET: async (run, _event, before) =>
+        run.page.getByRole("button", { name: before.value === "done" ? "Remove" : "Dismiss" }).click(),
+      "xstate.done.actor.upload": async (run) => {
+        await run.network({ offline: false, uploadBytesPerSecond: -1 })
+        await progressBar(run).waitFor({ state: "detached" })
+        await run.network(SLOW)
+      },
+      "xstate.error.actor.upload": async (run) => {
+        // The connection drops before the server has answered.
+        await expect.poll(() => run.held.length).toBeGreaterThan(0)
+        await run.held.shift()?.abort("connectionfailed")
+        await run.page.unroute("**/api/upload/image")
+      }
+    },
+    arrange: {
+      "xstate.error.actor.upload": async (run) =>
+        void await run.page.route("**/api/upload/image", (route) => void run.held.push(route))
+    },
+    see: {
+      idle: async (run, _snapshot, event) => {
+        await progressBar(run).waitFor({ state: "detached" })
+        await run.page.getByRole("alert").waitFor({ state: "detached" })
+        await run.page.getByRole("button", { name: "Upload", exact: true }).waitFor()
+        if (event?.type === "RESET" || event?.type === "CANCEL") expect(await urlField(run).inputValue()).toBe("")
+        if (event?.type === "CANCEL") {
+          // The request was given up before the server answered it.
+          await expect.poll(() => run.sent.at(-1)?.failure()?.errorText).toBe("net::ERR_ABORTED")
+        }
+      },
+      uploading: async (run) => {
+        await progressBar(run).waitFor()
+        const value = await progressOf(run)
+        expect(value).toBeGreaterThanOrEqual(0)
+        expect(value).toBeLessThanOrEqual(90)
+        expect(await run.page.getByRole("button", { name: "Uploading…" }).isDisabled()).toBe(true)
+      },
+      done: async (run) => {
+        await expect.poll(() => urlField(run).inputValue()).toMatch(/\/uploads\/blog\/[\w-]+\.png$/)
+        // The server holds the picture at the URL the field shows.
+        const stored = await fetch(await urlField(run).inputValue())
+        expect(stored.status).toBe(200)
+        expect(stored.headers.get("content-type")).toBe("image/png")
+        expect((await stored.arrayBuffer()).byteLength).toBeGreaterThan(0)
+      },
+      failed: async (run, _snapshot, event) => {
+        const expected = event?.type === "PICK" && run.picked !== undefined ? refusal(run.picked) : "Upload failed: Network error"
+        await run.page.getByRole("alert").getByText(expected ?? "", { exact: true }).waitFor()
+        await progressBar(run).waitFor({ state: "detached" })
+        expect(await urlField(run).inputValue()).toBe("")
+        // A refused pick sends nothing.
+        if (event?.type === "PICK") expect(run.sent.filter((request) => request.failure() === null && request.postDataBuffer()?.length === run.picked?.size)).toEqual([])
+      }
+    }
+  }
+
+  it("every generated path runs on the screen, covering the spec's table", async () => {
+    const paths = await generatePaths(model)
+    const run = await driveScreen(model, uploadTable, driver, paths)
+    expectTableCovered("image upload", run)
+  }, 300_000)
+})

@@ -1,0 +1,119 @@
+/**
+ * Each machine's transitions, written from docs/product-spec.md §4 "States and transitions" and
+ * §2 (the screens), with docs/decisions.md's additions, one line per transition:
+ * `state --EVENT [guard]--> target (reenter) / named actions`. The unit tests require each
+ * machine to declare exactly these (tests/unit/machine-tables.test.ts); the e2e model tests
+ * count their coverage against them (tests/e2e/machines.test.ts). Written out here, never
+ * derived from the machines.
+ */
+
+/**
+ * §4 "Auth": unauthenticated → OTP sent (after a successful request) → authenticated (after a
+ * successful verification; the token stored). On start a stored token is checked; on failure it
+ * is removed and the user is signed out. Logout clears the token. §2 "Sign-in screen": "Use
+ * different email" goes back to step 1; a wrong code keeps step 2. Decisions: a request the
+ * server refuses as expired (401 on any call) signs out too; logout tells the server.
+ */
+export const authTable = [
+  "starting --(always) [hasStoredToken]--> checking",
+  "starting --(always)--> unauthenticated",
+  "checking --xstate.done.actor.checkSession--> authenticated",
+  "checking --xstate.error.actor.checkSession--> unauthenticated / forgetToken",
+  "unauthenticated --SEND_OTP--> sendingOtp",
+  "sendingOtp --xstate.done.actor.requestOtp--> otpSent",
+  "sendingOtp --xstate.error.actor.requestOtp--> unauthenticated",
+  "otpSent --VERIFY--> verifying",
+  "otpSent --USE_DIFFERENT_EMAIL--> unauthenticated",
+  "verifying --xstate.done.actor.verifyOtp--> authenticated / storeToken",
+  "verifying --xstate.error.actor.verifyOtp--> otpSent",
+  "authenticated --LOGOUT--> signingOut / forgetToken",
+  "authenticated --SESSION_EXPIRED--> unauthenticated / forgetToken",
+  "signingOut --xstate.done.actor.endSession--> unauthenticated",
+  "signingOut --xstate.error.actor.endSession--> unauthenticated"
+]
+
+/**
+ * §4 "Address modal": modes view, edit and delete; Add opens edit mode with an empty form; after
+ * a successful save or delete the list reloads and the modal closes. §2: View, Edit and Delete on
+ * each row; the view offers Edit; Save only with identifier and name; a failed save or delete
+ * keeps the modal open with the error.
+ */
+export const addressModalTable = [
+  "closed --OPEN_ADD--> editing",
+  "closed --OPEN_VIEW--> viewing / open",
+  "closed --OPEN_EDIT--> editing / open",
+  "closed --OPEN_DELETE--> confirmingDelete / open",
+  "viewing --EDIT--> editing",
+  "viewing --CLOSE--> closed",
+  "editing --CHANGE--> (stays)",
+  "editing --SAVE [canSave]--> saving",
+  "editing --CLOSE--> closed",
+  "saving --xstate.done.actor.save--> closed / reloadList",
+  "saving --xstate.error.actor.save--> editing",
+  "confirmingDelete --CONFIRM_DELETE--> deleting",
+  "confirmingDelete --CLOSE--> closed",
+  "deleting --xstate.done.actor.remove--> closed / reloadList",
+  "deleting --xstate.error.actor.remove--> confirmingDelete"
+]
+
+/**
+ * §4 "Image upload" and §5 "Image upload": only images, at most 5 MB, each refused with its
+ * message before anything is sent; progress up to 90 %, 100 % on completion. Decisions: an
+ * upload can be cancelled; a new pick replaces a finished or failed one; Remove resets.
+ */
+export const uploadTable = [
+  "idle --PICK--> validating / pick",
+  "validating --(always) [notAnImage]--> failed",
+  "validating --(always) [tooLarge]--> failed",
+  "validating --(always)--> uploading",
+  "uploading --PROGRESS--> (stays)",
+  "uploading --CANCEL--> idle",
+  "uploading --xstate.done.actor.upload--> done",
+  "uploading --xstate.error.actor.upload--> failed",
+  "done --PICK--> validating / pick",
+  "done --RESET--> idle",
+  "failed --PICK--> validating / pick",
+  "failed --RESET--> idle"
+]
+
+/**
+ * §2 "Blog editor" and §4 "Editor save" / "Blog status": tabs; Save checks title and content
+ * (and a scheduled post's date) first, showing the errors, else saves, creating or updating;
+ * Publish is a save as published, checked the same way; a failed save keeps the editor with the
+ * error, dismissable. Decisions: typing and switching tabs go on while a save runs; leaving with
+ * unsaved changes asks first.
+ */
+export const blogEditorTable = [
+  "editing --CHANGE--> (stays) / change",
+  "editing --SET_TAB--> (stays) / setTab",
+  "editing --DISMISS_ERROR--> (stays)",
+  "editing --SAVE [invalid]--> (stays) / showErrors",
+  "editing --SAVE--> saving",
+  "editing --PUBLISH--> validatingPublish",
+  "editing --LEAVE [dirty]--> confirmingLeave",
+  "editing --LEAVE--> left",
+  "validatingPublish --(always) [invalid]--> editing / showErrors",
+  "validatingPublish --(always)--> saving",
+  "saving --CHANGE--> (stays) / change",
+  "saving --SET_TAB--> (stays) / setTab",
+  "saving --xstate.done.actor.save--> editing",
+  "saving --xstate.error.actor.save--> editing",
+  "confirmingLeave --STAY--> editing",
+  "confirmingLeave --CONFIRM_LEAVE--> left"
+]
+
+/**
+ * The list pattern as docs/architecture.md states it: loading, ready and failed; a new query
+ * (and only a new one) loads; RELOAD loads the same query again; a load in flight is replaced by
+ * a newer one; a failure keeps the page that was shown and says why.
+ */
+export const listTable = [
+  "loading --xstate.done.actor.fetchPage--> ready",
+  "loading --xstate.error.actor.fetchPage--> failed / loadFailed",
+  "loading --LOAD [isNewQuery]--> loading (reenter) / takeQuery",
+  "loading --RELOAD--> loading (reenter)",
+  "ready --LOAD [isNewQuery]--> loading / takeQuery",
+  "ready --RELOAD--> loading",
+  "failed --LOAD [isNewQuery]--> loading / takeQuery",
+  "failed --RELOAD--> loading"
+]

@@ -1,0 +1,242 @@
+import { getShortestPaths } from "@xstate/graph"
+import { expect } from "vitest"
+import { type AnyStateMachine, createActor, type EventObject, fromPromise, type InspectionEvent, type Snapshot, transition } from "xstate"
+import { lineOf, statesOfTable } from "./transitions.ts"
+
+/**
+ * Model-based tests that drive the real thing (docs/testing.md, "Machines"). Paths are generated
+ * from a machine with @xstate/graph: the shortest path to every distinct state, then, for every
+ * transition those paths leave untaken, the shortest path to its source plus that event. Each
+ * path is replayed once on the machine alone, to learn which pinned-table lines each step takes
+ * (the machine's own microsteps, eventless ones included), then executed step by step on the
+ * real screen by a `ScreenDriver`: each event is a person's action or an arranged server answer,
+ * and after each step the driver asserts what a person sees in the state reached. Coverage is
+ * counted against the pinned table (written from the spec), never against the machine.
+ */
+
+export type MachineSnapshot = Snapshot<unknown> & { readonly value: unknown; readonly context: unknown; readonly _nodes?: ReadonlyArray<{ readonly path: ReadonlyArray<string> }> }
+
+export interface ModelStep {
+  readonly event: EventObject
+  /** The snapshot the machine reaches after this step. */
+  readonly expected: MachineSnapshot
+  /** The pinned-table lines this step takes. */
+  readonly lines: ReadonlyArray<string>
+}
+
+export interface ModelPath {
+  /** The machine's input on this path (the screen is opened to match it). */
+  readonly input: unknown
+  readonly initial: MachineSnapshot
+  /** Lines taken on start (eventless transitions out of the initial state). */
+  readonly initialLines: ReadonlyArray<string>
+  readonly steps: ReadonlyArray<ModelStep>
+}
+
+/** The name of the deepest active state(s), dotted for nested ones: what drivers key their checks on. */
+export const stateName = (snapshot: MachineSnapshot): string => {
+  const leaves = (value: unknown, prefix: string): ReadonlyArray<string> =>
+    typeof value === "string"
+      ? [`${prefix}${value}`]
+      : Object.entries(value as Record<string, unknown>).flatMap(([key, child]) => leaves(child, `${prefix}${key}.`))
+  return leaves(snapshot.value, "").join("|")
+}
+
+/** Every active state node by its dotted path (nested and parallel ones included). */
+const activeStates = (snapshot: MachineSnapshot): ReadonlyArray<string> =>
+  (snapshot._nodes ?? []).filter((node) => node.path.length > 0).map((node) => node.path.join("."))
+
+interface Deferred {
+  readonly resolve: (value: unknown) => void
+  readonly reject: (error: unknown) => void
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+const outcomeOf = (type: string, actorIds: ReadonlyArray<string>) => {
+  for (const id of actorIds) {
+    if (type === `xstate.done.actor.${id}`) return { id, done: true }
+    if (type === `xstate.error.actor.${id}`) return { id, done: false }
+  }
+  return undefined
+}
+
+export interface MachineModel<M extends AnyStateMachine> {
+  readonly machine: M
+  /** The machine's inputs to start from (a stored token or none, say); one by default. */
+  readonly inputs?: ReadonlyArray<unknown>
+  /** The events to try from a snapshot; actor outcomes are `xstate.done.actor.ID` / `xstate.error.actor.ID` events. */
+  readonly events: (snapshot: MachineSnapshot) => ReadonlyArray<EventObject>
+  /** What makes two snapshots different states for the tests: the value, plus what guards read. */
+  readonly key: (snapshot: MachineSnapshot) => string
+  /** The invoked promise actors, whose outcomes the paths choose. */
+  readonly actorIds: ReadonlyArray<string>
+  readonly provide?: Parameters<M["provide"]>[0]
+}
+
+/** Replays a path's events on the machine alone, recording the table lines each step takes. */
+const replay = async <M extends AnyStateMachine>(model: MachineModel<M>, input: unknown, events: ReadonlyArray<EventObject>): Promise<ModelPath> => {
+  const pending = new Map<string, Deferred>()
+  const actors = Object.fromEntries(model.actorIds.map((id) =>
+    [id, fromPromise(() => new Promise((resolve, reject) => pending.set(id, { resolve, reject })))]))
+  const machine = model.machine.provide({ ...model.provide, actors: { ...model.provide?.actors, ...actors } } as never)
+  let taken: Array<string> = []
+  const live = createActor(machine, {
+    input,
+    inspect: (inspection: InspectionEvent) => {
+      if (inspection.type !== "@xstate.microstep") return
+      for (const definition of inspection._transitions) taken.push(lineOf(definition as never))
+    }
+  } as never)
+  live.start()
+  await settle()
+  const initial = live.getSnapshot() as MachineSnapshot
+  const initialLines = taken
+  const steps: Array<ModelStep> = []
+  for (const event of events) {
+    taken = []
+    const outcome = outcomeOf(event.type, model.actorIds)
+    if (outcome === undefined) live.send(event)
+    else {
+      const deferred = pending.get(outcome.id)
+      if (deferred === undefined) throw new Error(`${outcome.id} is not running before ${event.type}`)
+      pending.delete(outcome.id)
+      if (outcome.done) deferred.resolve((event as { output?: unknown }).output)
+      else deferred.reject((event as { error?: unknown }).error)
+    }
+    await settle()
+    steps.push({ event, expected: live.getSnapshot() as MachineSnapshot, lines: taken })
+  }
+  live.stop()
+  return { input, initial, initialLines, steps }
+}
+
+/**
+ * The shortest path to every state the model tells apart, then one more path per transition
+ * still untaken: the shortest path to a state it leaves from, plus its event.
+ */
+export const generatePaths = async <M extends AnyStateMachine>(model: MachineModel<M>): Promise<ReadonlyArray<ModelPath>> => {
+  const paths: Array<ModelPath> = []
+  const covered = new Set<string>()
+  const add = (path: ModelPath) => {
+    paths.push(path)
+    for (const line of [...path.initialLines, ...path.steps.flatMap((step) => step.lines)]) covered.add(line)
+  }
+  for (const input of model.inputs ?? [undefined]) {
+    const shortest = getShortestPaths(model.machine, {
+      input: input as never,
+      events: ((snapshot: MachineSnapshot) => model.events(snapshot)) as never,
+      serializeState: ((snapshot: MachineSnapshot) => model.key(snapshot)) as never
+    })
+    const eventsOf = (path: (typeof shortest)[number]) =>
+      (path.steps as ReadonlyArray<{ readonly event: EventObject }>).map((step) => step.event).filter((event) => event.type !== "xstate.init")
+    for (const path of shortest) add(await replay(model, input, eventsOf(path)))
+    for (const path of shortest) {
+      const reached = path.state as MachineSnapshot
+      const end = model.machine.resolveState({ value: reached.value, context: reached.context } as never) as MachineSnapshot
+      for (const event of model.events(end)) {
+        const [next, actions] = transition(model.machine, end as never, event as never) as unknown as [MachineSnapshot, ReadonlyArray<unknown>]
+        const changed = JSON.stringify(next.value) !== JSON.stringify(end.value) ||
+          JSON.stringify(next.context) !== JSON.stringify(end.context) || actions.length > 0
+        if (!changed) continue
+        const extended = await replay(model, input, [...eventsOf(path), event])
+        const last = extended.steps.at(-1)
+        if (last !== undefined && last.lines.some((line) => !covered.has(line))) add(extended)
+      }
+    }
+  }
+  return paths
+}
+
+/** Drives one path on the real screen; `Context` is what one path's run holds (a page, ids…). */
+export interface ScreenDriver<Context> {
+  /** A fresh screen in the machine's initial state for this path's input (and, where start-up itself asks the server, its first outcome). */
+  readonly open: (path: ModelPath) => Promise<Context>
+  readonly close: (context: Context) => Promise<void>
+  /**
+   * Before the step whose outcome an actor event decides: arrange the server (hold the request,
+   * change a record through the API, stop the mail transport) so that the outcome happens.
+   */
+  readonly arrange?: Readonly<Record<string, (context: Context, outcome: EventObject) => Promise<void>>>
+  /** What a person does for each event type (for actor outcomes: let the arranged answer through). */
+  readonly act: Readonly<Record<string, (context: Context, event: EventObject, before: MachineSnapshot) => Promise<void>>>
+  /** What a person sees (and the server holds) in each state, by `stateName`. */
+  readonly see: Readonly<Record<string, (context: Context, snapshot: MachineSnapshot, event: EventObject | undefined) => Promise<void>>>
+}
+
+export interface ScreenRun {
+  readonly paths: number
+  readonly steps: number
+  readonly states: { readonly covered: ReadonlyArray<string>; readonly total: ReadonlyArray<string> }
+  readonly transitions: { readonly covered: ReadonlyArray<string>; readonly total: ReadonlyArray<string> }
+}
+
+/** Runs every path on the screen; a step's failure names the path so far. */
+export const driveScreen = async <M extends AnyStateMachine, Context>(
+  model: MachineModel<M>,
+  table: ReadonlyArray<string>,
+  driver: ScreenDriver<Context>,
+  paths: ReadonlyArray<ModelPath>
+): Promise<ScreenRun> => {
+  const coveredLines = new Set<string>()
+  const coveredStates = new Set<string>()
+  let steps = 0
+  for (const path of paths) {
+    const context = await driver.open(path)
+    const trail: Array<string> = [stateName(path.initial)]
+    try {
+      const see = async (snapshot: MachineSnapshot, event: EventObject | undefined) => {
+        const name = stateName(snapshot)
+        const check = driver.see[name]
+        if (check === undefined) throw new Error(`No check of what a person sees in ${name}`)
+        await check(context, snapshot, event)
+        for (const state of activeStates(snapshot)) coveredStates.add(state)
+      }
+      await see(path.initial, undefined)
+      for (const line of path.initialLines) coveredLines.add(line)
+      // States passed through on start (a transient initial state) count as visited.
+      for (const line of path.initialLines) coveredStates.add(line.split(" ")[0] ?? "")
+      let before = path.initial
+      for (const [index, step] of path.steps.entries()) {
+        const next = path.steps[index + 1]
+        if (next !== undefined && outcomeOf(next.event.type, model.actorIds) !== undefined) {
+          await driver.arrange?.[next.event.type]?.(context, next.event)
+        }
+        const act = driver.act[step.event.type]
+        if (act === undefined) throw new Error(`No person's action for ${step.event.type}`)
+        trail.push(step.event.type)
+        await act(context, step.event, before)
+        trail.push(stateName(step.expected))
+        await see(step.expected, step.event)
+        for (const line of step.lines) {
+          coveredLines.add(line)
+          coveredStates.add(line.split(" ")[0] ?? "")
+        }
+        before = step.expected
+        steps++
+      }
+    } catch (error) {
+      throw new Error(`On the path ${trail.join(" → ")}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    } finally {
+      await driver.close(context)
+    }
+  }
+  const tableStates = [...statesOfTable(table)].sort()
+  return {
+    paths: paths.length,
+    steps,
+    states: { covered: tableStates.filter((state) => coveredStates.has(state)), total: tableStates },
+    transitions: { covered: table.filter((line) => coveredLines.has(line)), total: [...table] }
+  }
+}
+
+/** Prints `states a/b, transitions c/d` from the pinned table and fails unless both are whole. */
+export const expectTableCovered = (name: string, run: ScreenRun) => {
+  console.log(
+    `${name} on screen: ${run.paths} paths, ${run.steps} steps; states ${run.states.covered.length}/${run.states.total.length}, ` +
+      `transitions ${run.transitions.covered.length}/${run.transitions.total.length}`
+  )
+  expect(run.transitions.total.filter((line) => !run.transitions.covered.includes(line))).toEqual([])
+  expect(run.states.total.filter((state) => !run.states.covered.includes(state))).toEqual([])
+}
+
