@@ -72,7 +72,7 @@ export const earlyStart = (options: {
           `const p=location.pathname,w=${JSON.stringify(signedIn.map(href))};` +
           `for(const[r,f]of ${JSON.stringify(byPath)})if(p===r||p.startsWith(r+"/"))w.push(...f);` +
           `for(const f of w){const l=document.createElement("link");` +
-          `if(f.endsWith(".css")){l.rel="preload";l.as="style"}else l.rel="modulepreload";l.href=f;document.head.append(l)}})()`
+          `if(f.endsWith(".css")){l.rel="preload";l.as="style"}else l.rel="modulepreload";l.crossOrigin="";l.href=f;document.head.append(l)}})()`
         return [
           ...always.map((file) => ({
             tag: "link",

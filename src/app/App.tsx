@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react"
+import { Suspense, use } from "react"
 import { Redirect, Route, Router, Switch } from "wouter"
 import { SignInScreen } from "../features/auth/SignInScreen.tsx"
 import { FullPageSpinner } from "../ui/FullPageSpinner.tsx"
@@ -9,7 +9,15 @@ import { useGuardedLocation } from "../lib/leave-guard.ts"
 import { ThemeProvider } from "../lib/theme.tsx"
 import { preloadSignedInScreens, signedInScreensIfLoaded } from "./signed-in-chunk.ts"
 
-const LazySignedInScreens = lazy(() => preloadSignedInScreens().then((component) => ({ default: component })))
+/**
+ * The signed-in screens, from their chunk. The same component renders before and after the chunk
+ * arrives, so the screens are never mounted twice; once the chunk is there (start-up fetches it
+ * at once with a stored token) it renders without suspending.
+ */
+const SignedInScreens = () => {
+  const Screens = signedInScreensIfLoaded() ?? use(preloadSignedInScreens())
+  return <Screens />
+}
 
 
 type Phase = "loading" | "signedIn" | "signedOut"
@@ -32,11 +40,9 @@ const GuardedRoutes = () => {
   const phase = usePhase()
   if (phase === "loading") return <FullPageSpinner label="Checking your session…" />
   if (phase === "signedOut") return <Redirect to="/login" replace />
-  const Loaded = signedInScreensIfLoaded()
-  if (Loaded !== undefined) return <Loaded />
   return (
     <Suspense fallback={<FullPageSpinner label="Loading…" />}>
-      <LazySignedInScreens />
+      <SignedInScreens />
     </Suspense>
   )
 }

@@ -10,8 +10,8 @@ export const preloadSignedInScreens = (): Promise<ComponentType> => {
 }
 
 /**
- * The screens if their chunk has arrived, to be rendered directly: React holds a suspended
- * boundary's content back for up to 300 ms after its fallback shows, so a chunk that is
- * already there must not go through Suspense.
+ * The screens if their chunk has arrived, to be rendered without suspending: React holds a
+ * suspended boundary's content back for up to 300 ms after its fallback shows, so a chunk that
+ * is already there must not suspend.
  */
 export const signedInScreensIfLoaded = (): ComponentType | undefined => loaded

@@ -1,5 +1,5 @@
 import { Flex, Spinner, Text } from "@radix-ui/themes"
-import { type ComponentType, lazy, type ReactNode, Suspense } from "react"
+import { type ComponentType, type ReactNode, Suspense, use } from "react"
 
 /** After the first paint, when the browser is idle (or soon, where it has no idle callback). */
 const whenIdle = (run: () => void) => {
@@ -10,29 +10,24 @@ const whenIdle = (run: () => void) => {
 /**
  * A component kept out of the first screen's code (docs/architecture.md, "First screen"). Its
  * chunk loads when it is first shown, or once the browser is idle after the first screen,
- * whichever comes first; once there it renders directly (a lazy component would suspend, and React holds a
- * revealed Suspense boundary back for up to 300 ms). Until then it shows `fallback`.
- *
- * Not for dialogs: keys typed before a deferred dialog had mounted would be lost, so the palette
- * and every dialog stay in their screen's chunk.
+ * whichever comes first. The tree it renders is the same before and after the chunk arrives
+ * (one Suspense boundary, one component reading the chunk with `use`), so nothing below it is
+ * mounted twice; once the chunk is there it renders without suspending.
  */
 const deferred = <P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode) => {
   let loaded: ComponentType<P> | undefined
   let loading: Promise<ComponentType<P>> | undefined
   const start = () => (loading ??= load().then((component) => (loaded = component)))
-  const Lazy = lazy(() => start().then((component) => ({ default: component })))
   whenIdle(() => void start())
-  const Deferred = (props: P) => {
-    if (loaded !== undefined) {
-      const Loaded = loaded
-      return <Loaded {...props} />
-    }
-    return (
-      <Suspense fallback={fallback}>
-        <Lazy {...props} />
-      </Suspense>
-    )
+  const Loaded = (props: P) => {
+    const Component = loaded ?? use(start())
+    return <Component {...props} />
   }
+  const Deferred = (props: P) => (
+    <Suspense fallback={fallback}>
+      <Loaded {...props} />
+    </Suspense>
+  )
   return Deferred
 }
 

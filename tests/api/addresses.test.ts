@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
-import { addressMessages } from "../../contract/addresses.ts"
+import { addressMessages } from "../spec/texts.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { serverWithStaff } from "../support/session.ts"

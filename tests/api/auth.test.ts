@@ -222,6 +222,20 @@ describe.each(engines)("sign-in on $name", (engine) => {
     expect((await check(fresh)).status).toBe(401)
   })
 
+  it("ends a session 12 hours after sign-in however active it is", async () => {
+    const token = await signIn(await admin())
+    const [newest] = await query((sql) => sql<{ id: string }>`SELECT id FROM sessions ORDER BY created_at DESC LIMIT 1`)
+    // The clock moves on for this session alone: signed in 11 h 58 min ago, last seen just now.
+    const since = (minutes: number) => travelInTime((sql) => sql`UPDATE sessions
+      SET created_at = created_at - make_interval(mins => ${minutes}), expires_at = expires_at - make_interval(mins => ${minutes}),
+        last_seen_at = now()
+      WHERE id = ${newest?.id ?? ""}`)
+    await since(11 * 60 + 58)
+    expect((await check(token)).status).toBe(200)
+    await since(3)
+    expect((await check(token)).status).toBe(401)
+  })
+
   it("keeps an active session alive past 2 hours in total", async () => {
     const token = await signIn(await admin())
     await travelInTime((sql) => sql`UPDATE sessions SET last_seen_at = now() - interval '119 minutes', created_at = now() - interval '5 hours'`)

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
-import { blogMessages } from "../../contract/blog-rules.ts"
+import { blogMessages } from "../spec/texts.ts"
 import { csvObjects } from "../support/csv.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { MAX_IMAGE_BYTES, uploadMessages } from "../../contract/upload-rules.ts"
+import { MAX_IMAGE_BYTES, uploadMessages } from "../spec/texts.ts"
 import { imageMessages, inspectImage } from "../../server/uploads/image.ts"
 import { engines } from "../support/database.ts"
 import { freshIp } from "../support/http.ts"

@@ -3,9 +3,9 @@ import { initialTransition, transition } from "xstate"
 import type { Page, Route } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { type ListContext, type ListEvent, type ListQuery, listMachine } from "../../machines/list.ts"
-import { addressTexts as t } from "../../src/features/addresses/texts.ts"
-import { blogTexts } from "../../src/features/blog/texts.ts"
-import { listTexts } from "../../src/ui/list/texts.ts"
+import { addressTexts as t } from "../spec/texts.ts"
+import { blogTexts } from "../spec/texts.ts"
+import { listTexts } from "../spec/texts.ts"
 import { chromiumWithServer, newPage } from "../support/browser.ts"
 import { csvObjects } from "../support/csv.ts"
 import { call } from "../support/http.ts"
@@ -204,14 +204,14 @@ const expectSeen = async (page: Page, seen: { state: string; pageShown: boolean 
   const alert = page.getByRole("alert").filter({ hasText: `${t.loadFailed}:` })
   if (seen.state === "loading" && !seen.pageShown) {
     await page.getByRole("status").filter({ hasText: t.loading }).waitFor()
-    await expect(table.count()).resolves.toBe(0)
+    await table.waitFor({ state: "detached" })
   }
   if (seen.state === "loading" && seen.pageShown) {
     await page.waitForFunction(() => document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "true")
   }
   if (seen.state === "ready") {
     await page.waitForFunction(() => document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false")
-    await expect(alert.count()).resolves.toBe(0)
+    await alert.waitFor({ state: "detached" })
   }
   if (seen.state === "failed") {
     await alert.waitFor()

@@ -3,9 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest"
 import type { EventObject } from "xstate"
 import { addressModalMachine } from "../../machines/address-modal.ts"
 import { authMachine } from "../../machines/auth.ts"
+import { blogEditorMachine } from "../../machines/blog-editor.ts"
+import { listMachine } from "../../machines/list.ts"
 import { uploadMachine } from "../../machines/upload.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
-import { addressModalTable, authTable, uploadTable } from "../spec/machine-tables.ts"
+import { addressModalTable, authTable, blogEditorTable, listTable, uploadTable } from "../spec/machine-tables.ts"
 import { chromiumWithServer } from "../support/browser.ts"
 import { noisePng } from "../support/images.ts"
 import { call, freshIp } from "../support/http.ts"
@@ -532,4 +534,326 @@ describe("image upload: generated paths on the blog editor's featured image", ()
     const run = await driveScreen(model, uploadTable, driver, paths)
     expectTableCovered("image upload", run)
   }, 300_000)
+})
+
+describe("list: generated paths on a directory's list", () => {
+  const first = { search: "", page: 1, filters: {} }
+  const narrow = { search: "-0", page: 1, filters: {} }
+  const second = { search: "", page: 2, filters: {} }
+  const model: MachineModel<typeof listMachine> = {
+    machine: listMachine,
+    inputs: [{ query: first }],
+    actorIds: ["fetchPage"],
+    key: (snapshot) => {
+      const context = snapshot.context as { query: { search: string; page: number }; page: unknown; error: unknown }
+      return JSON.stringify([snapshot.value, context.query.search, context.query.page, context.page !== null, context.error !== null])
+    },
+    // The pager is there once a page is: before that, a person can only search.
+    events: (snapshot) => [
+      { type: "LOAD", query: narrow },
+      ...((snapshot.context as { page: unknown }).page === null ? [] : [{ type: "LOAD", query: second }]),
+      { type: "RELOAD" },
+      { type: "xstate.done.actor.fetchPage", output: { rows: [], pagination: { page: 1, limit: 20, total: 0, pages: 1 } } },
+      { type: "xstate.error.actor.fetchPage", error: { status: undefined, message: "Failed to fetch" } }
+    ] as ReadonlyArray<EventObject>
+  }
+
+  interface Run {
+    readonly context: BrowserContext
+    readonly page: Page
+    readonly errors: Array<string>
+    /** This path's 25 rows share a prefix no other path uses; the list is searched for it. */
+    readonly prefix: string
+    /** Page loads the screen asked for, held until the step that decides their answer. */
+    readonly held: Array<{ readonly route: Route; readonly request: Request }>
+    requests: number
+  }
+
+  const path = "/api/admin/addresses/generated"
+  const table = (run: Run) => run.page.getByRole("table", { name: "Generated Addresses" })
+  /** The list's table frame says whether a page is on its way (aria-busy). */
+  const busy = (run: Run) => run.page.locator("[aria-busy]").first().getAttribute("aria-busy")
+  const nextHeld = async (run: Run) => {
+    await expect.poll(() => run.held.length, { timeout: 10_000 }).toBeGreaterThan(0)
+    return run.held.shift() as { readonly route: Route; readonly request: Request }
+  }
+  const newestHeld = async (run: Run) => {
+    const newest = await nextHeld(run)
+    const all = [newest, ...run.held.splice(0)]
+    for (const older of all.slice(0, -1)) await older.route.continue()
+    return all.at(-1) as { readonly route: Route; readonly request: Request }
+  }
+  const shownIdentifiers = (run: Run) =>
+    table(run).locator("tbody tr").evaluateAll((rows) => rows.map((row) => row.querySelector("td")?.textContent ?? ""))
+  /** What the server answers for the query the address bar shows. */
+  const serverIdentifiers = async (run: Run) => {
+    const url = new URL(run.page.url())
+    const answer = await call(product.server.url, "GET", `${path}${url.search}`, { token })
+    return (answer.body.data as { addresses: ReadonlyArray<{ identifier: string }> }).addresses.map((row) => row.identifier)
+  }
+  /** Each query is asked for once: the step's one request, and no second one behind it. */
+  const oneRequest = async (run: Run, before: number) => {
+    await expect.poll(() => run.requests, { timeout: 10_000 }).toBe(before + 1)
+    await quiet(run.page)
+    expect(run.requests).toBe(before + 1)
+  }
+
+  const driver: ScreenDriver<Run> = {
+    open: async () => {
+      const { context, page, errors } = await signedInContext()
+      const prefix = `list-model-${++counter}-`
+      for (let index = 1; index <= 25; index++) {
+        const made = await call(product.server.url, "POST", path, { token, body: { identifier: `${prefix}${String(index).padStart(2, "0")}`, Name: `List row ${index}` } })
+        expect(made.status).toBe(200)
+      }
+      const run: Run = { context, page, errors, prefix, held: [], requests: 0 }
+      await page.route(`**${path}?**`, (route, request) => {
+        run.requests++
+        run.held.push({ route, request })
+      })
+      await page.goto(`${product.server.url}/generated-addresses?search=${prefix}`)
+      return run
+    },
+    close: async (run) => {
+      expect(run.errors).toEqual([])
+      await run.context.close()
+    },
+    act: {
+      LOAD: async (run, event) => {
+        const query = (event as unknown as { query: { search: string; page: number } }).query
+        const before = run.requests
+        if (query.page === 2) await run.page.getByRole("navigation", { name: "Pages" }).getByRole("button", { name: "Next" }).click()
+        else await run.page.getByRole("searchbox", { name: "Search addresses" }).fill(`${run.prefix}${query.search.replace("-", "")}`)
+        await oneRequest(run, before)
+      },
+      RELOAD: async (run, _event, before) => {
+        const requests = run.requests
+        if (before.value === "failed") await run.page.getByRole("button", { name: "Retry" }).click()
+        else {
+          await run.page.keyboard.press("Control+k")
+          await run.page.keyboard.type("Reload the addresses")
+          await run.page.keyboard.press("Enter")
+        }
+        await oneRequest(run, requests)
+      },
+      // The answer that counts is the newest request's; older ones, given up by the screen, go through unheeded.
+      "xstate.done.actor.fetchPage": async (run) => (await newestHeld(run)).route.continue(),
+      "xstate.error.actor.fetchPage": async (run) => (await newestHeld(run)).route.abort("connectionfailed")
+    },
+    see: {
+      loading: async (run, snapshot) => {
+        const shown = (snapshot.context as { page: unknown }).page !== null
+        if (!shown) await run.page.getByRole("status").getByText("Loading addresses...").waitFor()
+        else {
+          // The last page stays on screen while the next one loads.
+          await expect.poll(() => busy(run)).toBe("true")
+          expect((await shownIdentifiers(run)).length).toBeGreaterThan(0)
+        }
+      },
+      ready: async (run) => {
+        await expect.poll(() => busy(run)).toBe("false")
+        await run.page.getByRole("alert").waitFor({ state: "detached" })
+        // The rows are the server's answer for the query in the address bar.
+        await expect.poll(() => shownIdentifiers(run)).toEqual(await serverIdentifiers(run))
+      },
+      failed: async (run, snapshot) => {
+        await run.page.getByRole("alert").getByText("Could not load addresses").waitFor()
+        await run.page.getByRole("button", { name: "Retry" }).waitFor()
+        // A failure keeps what was shown.
+        if ((snapshot.context as { page: unknown }).page !== null) expect((await shownIdentifiers(run)).length).toBeGreaterThan(0)
+      }
+    }
+  }
+
+  it("every generated path runs on the screen, covering the spec's table", async () => {
+    const paths = await generatePaths(model)
+    const run = await driveScreen(model, listTable, driver, paths)
+    expectTableCovered("list", run)
+  }, 300_000)
+})
+
+describe("blog editor: generated paths on /blog/new and a post's edit screen", () => {
+  interface EditorContext {
+    readonly post: unknown
+    readonly draft: { readonly title: string; readonly content: string; readonly status: string }
+    readonly baseline: unknown
+    readonly tab: string
+    readonly errors: Record<string, string>
+    readonly error: string | null
+    readonly leaveTo: string | null
+  }
+  const contextOf = (snapshot: MachineSnapshot) => snapshot.context as EditorContext
+  const dirtyOf = (context: EditorContext) => JSON.stringify(context.draft) !== JSON.stringify(context.baseline)
+  const stored = {
+    _id: "p", title: "TITLE", slug: "title", excerpt: "", content: "<p>Body</p>", featuredImage: "", categories: [], tags: [],
+    status: "draft", publishedAt: null, scheduledAt: null, seoTitle: "", seoDescription: "", seoKeywords: [], isSponsored: false,
+    isFeatured: false, isEditorsChoice: false, isTrending: false, isResearch: false, isReview: false, sponsorInfo: null, views: 0,
+    readingTime: 1, author: { username: "Ada" }, createdAt: "2026-11-22T08:00:00.000Z", updatedAt: "2026-11-22T08:00:00.000Z", version: 1
+  }
+  const model: MachineModel<typeof blogEditorMachine> = {
+    machine: blogEditorMachine,
+    inputs: [{ post: null }, { post: stored }],
+    actorIds: ["save"],
+    // Told apart by what the guards read (valid, dirty) and what the screen shows differently
+    // (a stored post or a new one, an error); the tab is one step away from anywhere.
+    key: (snapshot) => {
+      const context = contextOf(snapshot)
+      const valid = context.draft.title.trim() !== "" && context.draft.content !== ""
+      return JSON.stringify([snapshot.value, dirtyOf(context), valid, context.error !== null, context.post === null])
+    },
+    // The title and body are on the Content tab: a person types there only while it is shown.
+    events: (snapshot) => [
+      ...(contextOf(snapshot).tab === "content"
+        ? [
+          { type: "CHANGE", patch: { title: "  " } },
+          { type: "CHANGE", patch: { title: "TITLE" } },
+          ...(contextOf(snapshot).draft.content === "" ? [{ type: "CHANGE", patch: { content: "<p>Body</p>" } }] : [])
+        ]
+        : [{ type: "SET_TAB", tab: "content" }]),
+      { type: "SET_TAB", tab: "settings" },
+      { type: "SAVE" },
+      { type: "PUBLISH" },
+      { type: "LEAVE", to: "/blog" },
+      { type: "CONFIRM_LEAVE" },
+      { type: "STAY" },
+      { type: "DISMISS_ERROR" },
+      { type: "xstate.done.actor.save", output: { ...stored, version: 2 } },
+      { type: "xstate.error.actor.save", error: { status: 409, message: "stale" } }
+    ] as ReadonlyArray<EventObject>
+  }
+
+  interface Run {
+    readonly context: BrowserContext
+    readonly page: Page
+    readonly errors: Array<string>
+    /** What "TITLE" stands for on this path: a title (and so a slug) no other path uses. */
+    readonly title: string
+    /** The post this path edits, when it starts from a stored one. */
+    readonly slug: string | null
+    readonly held: Array<{ readonly route: Route; readonly request: Request }>
+  }
+
+  const heading = (run: Run, name: string) => run.page.getByRole("heading", { level: 1, name })
+  const titleField = (run: Run) => run.page.getByLabel("Title", { exact: true })
+  const nextHeld = async (run: Run) => {
+    await expect.poll(() => run.held.length, { timeout: 10_000 }).toBeGreaterThan(0)
+    return run.held.shift() as { readonly route: Route; readonly request: Request }
+  }
+  const serverPost = async (slug: string) => {
+    const answer = await call(product.server.url, "GET", `/api/blog/posts/${slug}`, { token })
+    return answer.status === 200 ? (answer.body as { post: { title: string; status: string; version: number } }).post : undefined
+  }
+
+  const driver: ScreenDriver<Run> = {
+    open: async (path) => {
+      const { context, page, errors } = await signedInContext()
+      const title = `Model post ${++counter}`
+      let slug: string | null = null
+      if ((path.input as { post: unknown }).post !== null) {
+        const made = await call(product.server.url, "POST", "/api/blog/admin/posts", { token, body: { title, content: "<p>Body</p>", status: "draft" } })
+        expect(made.status).toBe(200)
+        slug = (made.body as { post: { slug: string } }).post.slug
+      }
+      const run: Run = { context, page, errors, title, slug, held: [] }
+      await page.route("**/api/blog/admin/posts**", (route, request) =>
+        request.method() === "GET" ? void route.continue() : void run.held.push({ route, request }))
+      await page.goto(`${product.server.url}${slug === null ? "/blog/new" : `/blog/${slug}/edit`}`)
+      await heading(run, slug === null ? "Create New Post" : "Edit Post").waitFor()
+      await run.page.getByRole("textbox", { name: "Content" }).waitFor()
+      return run
+    },
+    close: async (run) => {
+      expect(run.errors).toEqual([])
+      await run.context.close()
+    },
+    act: {
+      SET_TAB: async (run, event) =>
+        run.page.getByRole("tab", { name: (event as unknown as { tab: string }).tab === "settings" ? "Settings" : "Content" }).click(),
+      CHANGE: async (run, event) => {
+        const patch = (event as unknown as { patch: { title?: string; content?: string } }).patch
+        if (patch.title !== undefined) await titleField(run).fill(patch.title === "TITLE" ? run.title : patch.title)
+        else {
+          await run.page.getByRole("textbox", { name: "Content" }).click()
+          await run.page.keyboard.type("Body")
+        }
+      },
+      SAVE: async (run) => run.page.getByRole("button", { name: "Save", exact: true }).click(),
+      PUBLISH: async (run) => {
+        await run.page.keyboard.press("Control+k")
+        await run.page.keyboard.type("Publish")
+        await run.page.getByRole("option").filter({ hasText: /^Publish/ }).first().waitFor()
+        await run.page.keyboard.press("Enter")
+      },
+      LEAVE: async (run) => run.page.getByRole("button", { name: "Cancel" }).click(),
+      CONFIRM_LEAVE: async (run) => run.page.getByRole("alertdialog").getByRole("button", { name: "Leave" }).click(),
+      STAY: async (run) => run.page.getByRole("alertdialog").getByRole("button", { name: "Keep editing" }).click(),
+      DISMISS_ERROR: async (run) => run.page.getByRole("alert").getByRole("button", { name: "Dismiss" }).click(),
+      "xstate.done.actor.save": async (run) => (await nextHeld(run)).route.continue(),
+      "xstate.error.actor.save": async (run, _event, before) => {
+        const held = await nextHeld(run)
+        if (contextOf(before).post === null) await held.route.abort("connectionfailed")
+        else {
+          // Someone else saves the post first: the screen's version is stale.
+          const slug = decodeURIComponent(new URL(run.page.url()).pathname.split("/")[2] ?? "")
+          const current = await serverPost(slug)
+          const answer = await call(product.server.url, "PUT", `/api/blog/admin/posts/${slug}`, {
+            token, body: { title: current?.title ?? run.title, content: "<p>Body elsewhere</p>", status: "draft", version: current?.version }
+          })
+          expect(answer.status).toBe(200)
+          await held.route.continue()
+        }
+      }
+    },
+    see: {
+      editing: async (run, snapshot, event) => {
+        const context = contextOf(snapshot)
+        await heading(run, context.post === null ? "Create New Post" : "Edit Post").waitFor()
+        await run.page.getByRole("alertdialog").waitFor({ state: "detached" })
+        await expect.poll(() => run.page.getByRole("tab", { name: context.tab === "settings" ? "Settings" : "Content" }).getAttribute("aria-selected")).toBe("true")
+        const unsaved = run.page.getByText("Unsaved changes", { exact: true })
+        await expect.poll(() => unsaved.isVisible()).toBe(dirtyOf(context))
+        // The errors are on the Content tab: seen there, kept while another tab is shown.
+        const shown = context.tab === "content" ? "visible" : "attached"
+        if (context.errors.title !== undefined) await run.page.getByText("Title is required", { exact: true }).waitFor({ state: shown })
+        if (context.errors.content !== undefined) await run.page.getByText("Content is required", { exact: true }).waitFor({ state: shown })
+        if (context.error === null) await run.page.getByRole("alert").filter({ hasText: "Error saving post" }).waitFor({ state: "detached" })
+        if (event?.type === "xstate.error.actor.save") {
+          const expected = context.post === null
+            ? "Error saving post: Failed to fetch"
+            : "Error saving post: This post was changed by someone else. Reload and try again."
+          await run.page.getByRole("alert").getByText(expected).waitFor()
+        }
+        if (event?.type === "xstate.done.actor.save") {
+          // The server holds what was saved, at the address the screen moved to.
+          // "Saved" shows on the same editor: the first save of a new post does not reopen it.
+          await run.page.getByRole("status").filter({ hasText: /^Saved$/ }).waitFor()
+          await run.page.waitForURL((url) => /^\/blog\/[^/]+\/edit$/.test(url.pathname))
+          const slug = decodeURIComponent(new URL(run.page.url()).pathname.split("/")[2] ?? "")
+          expect((await serverPost(slug))?.title).toBe(run.title)
+        }
+      },
+      saving: async (run, snapshot) => {
+        const saving = run.page.getByRole("button", { name: "Saving..." })
+        await saving.waitFor()
+        expect(await saving.isDisabled()).toBe(true)
+        const held = await nextHeld(run)
+        run.held.unshift(held)
+        // What is sent is what the form shows, with the status a Publish asks for.
+        expect(held.request.postDataJSON()).toMatchObject({ title: run.title, status: contextOf(snapshot).draft.status })
+      },
+      confirmingLeave: async (run) => {
+        await run.page.getByRole("alertdialog").getByRole("heading", { name: "Leave without saving?" }).waitFor()
+      },
+      left: async (run) => {
+        await run.page.waitForURL((url) => url.pathname === "/blog")
+        await run.page.getByRole("heading", { level: 1, name: "Blog Management" }).waitFor()
+      }
+    }
+  }
+
+  it("every generated path runs on the screen, covering the spec's table", async () => {
+    const paths = await generatePaths(model)
+    const run = await driveScreen(model, blogEditorTable, driver, paths)
+    expectTableCovered("blog editor", run)
+  }, 600_000)
 })

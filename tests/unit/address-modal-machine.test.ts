@@ -2,6 +2,7 @@ import { createActor, fromPromise } from "xstate"
 import { describe, expect, it } from "vitest"
 import type { GeneratedAddress } from "../../contract/addresses.ts"
 import { addressModalErrors, addressModalMachine, type AddressModalEvent } from "../../machines/address-modal.ts"
+import { addressModalTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
 const address: GeneratedAddress = {
@@ -42,6 +43,7 @@ describe("address modal machine, model-based", () => {
     let reloads = 0
     const run = await runModel({
       machine: addressModalMachine,
+      table: addressModalTable,
       inputs: [undefined],
       events: () => events(),
       actorIds: ["save", "remove"],

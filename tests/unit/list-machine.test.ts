@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { type ListPage, type ListQuery, listMachine, queryKey } from "../../machines/list.ts"
+import { listTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
 const query = (search: string, page = 1, filters: Record<string, string> = {}): ListQuery => ({ search, page, filters })
@@ -55,6 +56,7 @@ describe("list machine", () => {
     const failures: Array<unknown> = []
     const run = await runModel({
       machine: listMachine,
+      table: listTable,
       inputs: [{ query: first }],
       events: () => events,
       actorIds: ["fetchPage"],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { createActor, fromPromise } from "xstate"
-import { MAX_IMAGE_BYTES, uploadMessages } from "../../contract/upload-rules.ts"
+import { MAX_IMAGE_BYTES, uploadMessages } from "../spec/texts.ts"
 import { uploadFailureText, type UploadEvent, uploadMachine } from "../../machines/upload.ts"
+import { uploadTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
 const png = { name: "a.png", type: "image/png", size: 2048 }
@@ -31,6 +32,7 @@ describe("upload machine, model-based", () => {
   it("replays a generated path to every reachable state and covers every transition", async () => {
     const run = await runModel({
       machine: uploadMachine,
+      table: uploadTable,
       inputs: [{ type: "blog" }],
       events: () => events(),
       actorIds: ["upload"],
