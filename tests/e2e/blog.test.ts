@@ -32,6 +32,15 @@ const storedPost = async (slug: string) =>
     sql<{ content: string; status: string; publishedAt: string | null; version: number }>`
       SELECT content, status, published_at, version FROM blog_posts WHERE slug = ${slug}`)))[0]
 
+/** The editor's own selection (TipTap puts the editor on its ProseMirror element), as the toolbar's commands see it. */
+const editorSelection = (page: Page) =>
+  page.evaluate(() => {
+    const editor = (document.querySelector(".ProseMirror") as unknown as { editor?: { state: { selection: { empty: boolean; from: number; to: number }; doc: { textBetween: (from: number, to: number) => string } } } }).editor
+    if (editor === undefined) return undefined
+    const { selection, doc } = editor.state
+    return { empty: selection.empty, text: doc.textBetween(selection.from, selection.to) }
+  })
+
 const body = (page: Page) => page.locator(".bn-editor")
 const tool = (page: Page, name: string) => page.getByRole("toolbar", { name: t.toolbar }).getByRole("button", { name, exact: true })
 const tab = (page: Page, name: string) => page.getByRole("tab", { name, exact: true })
@@ -94,19 +103,19 @@ describe("blog in Chromium", () => {
     await page.keyboard.press("Enter")
     await page.keyboard.type("Read the docs")
     for (let i = 0; i < "Read the docs".length; i++) await page.keyboard.press("Shift+ArrowLeft")
-    // ProseMirror reads the DOM selection on its next "selectionchange"; a person is never this fast.
+    // ProseMirror reads the DOM selection on its next "selectionchange"; a person is never this
+    // fast, so the test waits until the editor itself holds the selection.
     await expect.poll(() => page.evaluate(() => getSelection()?.toString())).toBe("Read the docs")
-    await page.waitForTimeout(150)
+    await expect.poll(() => editorSelection(page)).toEqual({ empty: false, text: "Read the docs" })
     await page.keyboard.press(`${mod}+Shift+k`)
     await page.getByRole("dialog", { name: t.linkTitle }).getByRole("textbox").fill("https://minepi.com/docs")
     await page.getByRole("button", { name: t.linkApply }).click()
     await page.getByRole("dialog", { name: t.linkTitle }).waitFor({ state: "hidden" })
     await expect.poll(() => body(page).evaluate((element) => element.querySelector("a")?.textContent)).toBe("Read the docs")
     await page.keyboard.press("ArrowRight")
-    await page.waitForTimeout(150)
+    await expect.poll(() => editorSelection(page)).toEqual({ empty: true, text: "" })
     await page.keyboard.press("Enter")
-    // Paste is plain text, whatever the clipboard holds. (The pause makes it its own undo step.)
-    await page.waitForTimeout(700)
+    // Paste is plain text, whatever the clipboard holds.
     await page.evaluate(() => {
       const data = new DataTransfer()
       data.setData("text/html", "<h1>Loud</h1><p><b>bold paste</b><img src=x onerror=alert(1)></p>")
@@ -132,12 +141,17 @@ describe("blog in Chromium", () => {
     await page.getByTestId("featured-image-file").setInputFiles(picture)
     const progress = page.getByRole("progressbar", { name: imageFieldTexts.progress })
     await progress.waitFor()
-    const seen: Array<number> = []
-    while (await progress.isVisible()) {
-      const value = Number(await progress.getAttribute("aria-valuenow").catch(() => null))
-      if (!Number.isNaN(value) && value > 0) seen.push(value)
-      await page.waitForTimeout(100)
-    }
+    // Every value the bar takes, recorded in the page as it changes, until the bar goes.
+    const seen = await progress.evaluate((bar) => new Promise<ReadonlyArray<number>>((resolve) => {
+      const values: Array<number> = []
+      const record = () => {
+        const value = Number(bar.getAttribute("aria-valuenow"))
+        if (value > 0 && values.at(-1) !== value) values.push(value)
+      }
+      record()
+      const observer = new MutationObserver(() => (bar.isConnected ? record() : (observer.disconnect(), resolve(values))))
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] })
+    }))
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
     expect(seen.length).toBeGreaterThan(2)
     expect(Math.max(...seen)).toBeLessThanOrEqual(90)

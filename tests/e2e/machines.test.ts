@@ -1,5 +1,5 @@
 import type { BrowserContext, Page, Request, Route } from "playwright-core"
-import { beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect } from "vitest"
 import type { EventObject } from "xstate"
 import { addressModalMachine } from "../../machines/address-modal.ts"
 import { authMachine } from "../../machines/auth.ts"
@@ -11,7 +11,7 @@ import { addressModalTable, authTable, blogEditorTable, listTable, uploadTable }
 import { chromiumWithServer } from "../support/browser.ts"
 import { noisePng } from "../support/images.ts"
 import { call, freshIp } from "../support/http.ts"
-import { driveScreen, expectTableCovered, generatePaths, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
+import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
 import { deliveredOutbox, latestCode } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
 
@@ -39,6 +39,25 @@ const signedInContext = async (): Promise<{ readonly context: BrowserContext; re
 
 /** Resolves at the next animation frame after `settled` stays true for two frames: nothing more is coming from this step. */
 const quiet = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+
+/** The oldest request a path is holding before the server, once the screen has sent one. */
+const firstHeld = async <T>(held: Array<T>): Promise<T> => {
+  await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0)
+  return held.shift() as T
+}
+
+/** Exactly one more request than `before`: the one the step asked for, and none behind it. */
+const exactlyOneMore = async (page: Page, count: () => number, before: number) => {
+  await expect.poll(count, { timeout: 10_000 }).toBe(before + 1)
+  await quiet(page)
+  expect(count()).toBe(before + 1)
+}
+
+/** A path's end: no error was thrown in the page, and its browser context goes. */
+const closeRun = async (run: { readonly errors: ReadonlyArray<string>; readonly context: BrowserContext }) => {
+  expect(run.errors).toEqual([])
+  await run.context.close()
+}
 
 describe("address modal: generated paths on /generated-addresses", () => {
   const required = ["identifier", "Name"]
@@ -92,10 +111,7 @@ describe("address modal: generated paths on /generated-addresses", () => {
     const rows = (answer.body.data as { addresses: ReadonlyArray<{ _id: string; identifier: string; Name: string; version: number }> }).addresses
     return rows.find((found) => found.identifier === identifier)
   }
-  const nextHeld = async (run: Run) => {
-    await expect.poll(() => run.held.length, { timeout: 10_000 }).toBeGreaterThan(0)
-    return run.held.shift() as { readonly route: Route; readonly request: Request }
-  }
+  const nextHeld = (run: Run) => firstHeld(run.held)
   /** Someone else saves the row first, so the screen's version is stale: the server will answer 409. */
   const changeElsewhere = async (run: Run) => {
     const current = await serverRow(run, run.row.identifier)
@@ -109,11 +125,7 @@ describe("address modal: generated paths on /generated-addresses", () => {
   const isNew = (snapshot: MachineSnapshot) => (snapshot.context as { address: unknown }).address === null
   const draftOf = (snapshot: MachineSnapshot) => (snapshot.context as { draft: Record<string, string> }).draft
   /** The list reloads exactly once after a finished save or delete. */
-  const reloadedOnce = async (run: Run, before: number) => {
-    await expect.poll(() => run.listLoads, { timeout: 10_000 }).toBe(before + 1)
-    await quiet(run.page)
-    expect(run.listLoads).toBe(before + 1)
-  }
+  const reloadedOnce = (run: Run, before: number) => exactlyOneMore(run.page, () => run.listLoads, before)
 
   const driver: ScreenDriver<Run> = {
     open: async () => {
@@ -138,10 +150,7 @@ describe("address modal: generated paths on /generated-addresses", () => {
       await row(run).waitFor()
       return run
     },
-    close: async (run) => {
-      expect(run.errors).toEqual([])
-      await run.context.close()
-    },
+    close: closeRun,
     act: {
       OPEN_ADD: async (run) => run.page.getByRole("button", { name: "Add Address" }).click(),
       OPEN_VIEW: async (run) => row(run).getByRole("button", { name: "View" }).click(),
@@ -233,11 +242,7 @@ describe("address modal: generated paths on /generated-addresses", () => {
     }
   }
 
-  it("every generated path runs on the screen, covering the spec's table", async () => {
-    const paths = await generatePaths(model)
-    const run = await driveScreen(model, addressModalTable, driver, paths)
-    expectTableCovered("address modal", run)
-  }, 300_000)
+  drivesEveryPath("address modal", model, addressModalTable, driver)
 })
 
 describe("auth: generated paths on the sign-in screen and the shell", () => {
@@ -277,10 +282,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
   }
 
   const storedToken = (run: Run) => run.page.evaluate(() => localStorage.getItem("adminToken"))
-  const nextHeld = async (run: Run) => {
-    await expect.poll(() => run.held.length, { timeout: 10_000 }).toBeGreaterThan(0)
-    return run.held.shift() as { readonly route: Route; readonly request: Request }
-  }
+  const nextHeld = (run: Run) => firstHeld(run.held)
   const release = async (run: Run) => (await nextHeld(run)).route.continue()
   const cutOff = async (run: Run) => (await nextHeld(run)).route.abort("connectionfailed")
   const sessionAnswer = async (value: string | null) =>
@@ -308,10 +310,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       await page.goto(`${product.server.url}/`)
       return run
     },
-    close: async (run) => {
-      expect(run.errors).toEqual([])
-      await run.context.close()
-    },
+    close: closeRun,
     arrange: {
       "xstate.done.actor.verifyOtp": async (run) => void (run.wrongCode = false),
       "xstate.error.actor.verifyOtp": async (run) => void (run.wrongCode = true)
@@ -391,11 +390,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
     }
   }
 
-  it("every generated path runs on the screen, covering the spec's table", async () => {
-    const paths = await generatePaths(model)
-    const run = await driveScreen(model, authTable, driver, paths)
-    expectTableCovered("auth", run)
-  }, 300_000)
+  drivesEveryPath("auth", model, authTable, driver)
 })
 
 describe("image upload: generated paths on the blog editor's featured image", () => {
@@ -460,10 +455,7 @@ describe("image upload: generated paths on the blog editor's featured image", ()
       await network(SLOW)
       return run
     },
-    close: async (run) => {
-      expect(run.errors).toEqual([])
-      await run.context.close()
-    },
+    close: closeRun,
     act: {
       PICK: async (run, event) => {
         const file = (event as unknown as { file: { name: string; type: string; size: number } }).file
@@ -529,11 +521,7 @@ describe("image upload: generated paths on the blog editor's featured image", ()
     }
   }
 
-  it("every generated path runs on the screen, covering the spec's table", async () => {
-    const paths = await generatePaths(model)
-    const run = await driveScreen(model, uploadTable, driver, paths)
-    expectTableCovered("image upload", run)
-  }, 300_000)
+  drivesEveryPath("image upload", model, uploadTable, driver)
 })
 
 describe("list: generated paths on a directory's list", () => {
@@ -573,10 +561,7 @@ describe("list: generated paths on a directory's list", () => {
   const table = (run: Run) => run.page.getByRole("table", { name: "Generated Addresses" })
   /** The list's table frame says whether a page is on its way (aria-busy). */
   const busy = (run: Run) => run.page.locator("[aria-busy]").first().getAttribute("aria-busy")
-  const nextHeld = async (run: Run) => {
-    await expect.poll(() => run.held.length, { timeout: 10_000 }).toBeGreaterThan(0)
-    return run.held.shift() as { readonly route: Route; readonly request: Request }
-  }
+  const nextHeld = (run: Run) => firstHeld(run.held)
   const newestHeld = async (run: Run) => {
     const newest = await nextHeld(run)
     const all = [newest, ...run.held.splice(0)]
@@ -592,11 +577,7 @@ describe("list: generated paths on a directory's list", () => {
     return (answer.body.data as { addresses: ReadonlyArray<{ identifier: string }> }).addresses.map((row) => row.identifier)
   }
   /** Each query is asked for once: the step's one request, and no second one behind it. */
-  const oneRequest = async (run: Run, before: number) => {
-    await expect.poll(() => run.requests, { timeout: 10_000 }).toBe(before + 1)
-    await quiet(run.page)
-    expect(run.requests).toBe(before + 1)
-  }
+  const oneRequest = (run: Run, before: number) => exactlyOneMore(run.page, () => run.requests, before)
 
   const driver: ScreenDriver<Run> = {
     open: async () => {
@@ -614,10 +595,7 @@ describe("list: generated paths on a directory's list", () => {
       await page.goto(`${product.server.url}/generated-addresses?search=${prefix}`)
       return run
     },
-    close: async (run) => {
-      expect(run.errors).toEqual([])
-      await run.context.close()
-    },
+    close: closeRun,
     act: {
       LOAD: async (run, event) => {
         const query = (event as unknown as { query: { search: string; page: number } }).query
@@ -665,11 +643,7 @@ describe("list: generated paths on a directory's list", () => {
     }
   }
 
-  it("every generated path runs on the screen, covering the spec's table", async () => {
-    const paths = await generatePaths(model)
-    const run = await driveScreen(model, listTable, driver, paths)
-    expectTableCovered("list", run)
-  }, 300_000)
+  drivesEveryPath("list", model, listTable, driver)
 })
 
 describe("blog editor: generated paths on /blog/new and a post's edit screen", () => {
@@ -735,10 +709,7 @@ describe("blog editor: generated paths on /blog/new and a post's edit screen", (
 
   const heading = (run: Run, name: string) => run.page.getByRole("heading", { level: 1, name })
   const titleField = (run: Run) => run.page.getByLabel("Title", { exact: true })
-  const nextHeld = async (run: Run) => {
-    await expect.poll(() => run.held.length, { timeout: 10_000 }).toBeGreaterThan(0)
-    return run.held.shift() as { readonly route: Route; readonly request: Request }
-  }
+  const nextHeld = (run: Run) => firstHeld(run.held)
   const serverPost = async (slug: string) => {
     const answer = await call(product.server.url, "GET", `/api/blog/posts/${slug}`, { token })
     return answer.status === 200 ? (answer.body as { post: { title: string; status: string; version: number } }).post : undefined
@@ -762,10 +733,7 @@ describe("blog editor: generated paths on /blog/new and a post's edit screen", (
       await run.page.getByRole("textbox", { name: "Content" }).waitFor()
       return run
     },
-    close: async (run) => {
-      expect(run.errors).toEqual([])
-      await run.context.close()
-    },
+    close: closeRun,
     act: {
       SET_TAB: async (run, event) =>
         run.page.getByRole("tab", { name: (event as unknown as { tab: string }).tab === "settings" ? "Settings" : "Content" }).click(),
@@ -851,9 +819,5 @@ describe("blog editor: generated paths on /blog/new and a post's edit screen", (
     }
   }
 
-  it("every generated path runs on the screen, covering the spec's table", async () => {
-    const paths = await generatePaths(model)
-    const run = await driveScreen(model, blogEditorTable, driver, paths)
-    expectTableCovered("blog editor", run)
-  }, 600_000)
+  drivesEveryPath("blog editor", model, blogEditorTable, driver, 600_000)
 })

@@ -1,5 +1,5 @@
 import { getShortestPaths } from "@xstate/graph"
-import { expect } from "vitest"
+import { expect, it } from "vitest"
 import { type AnyStateMachine, createActor, type EventObject, fromPromise, type InspectionEvent, type Snapshot, transition } from "xstate"
 import { lineOf, statesOfTable } from "./transitions.ts"
 
@@ -240,3 +240,15 @@ export const expectTableCovered = (name: string, run: ScreenRun) => {
   expect(run.states.total.filter((state) => !run.states.covered.includes(state))).toEqual([])
 }
 
+
+/** The test each machine's screen gets: every generated path driven, the pinned table covered. */
+export const drivesEveryPath = <M extends AnyStateMachine, Context>(
+  name: string,
+  model: MachineModel<M>,
+  table: ReadonlyArray<string>,
+  driver: ScreenDriver<Context>,
+  timeoutMs = 300_000
+) =>
+  it("every generated path runs on the screen, covering the spec's table", async () => {
+    expectTableCovered(name, await driveScreen(model, table, driver, await generatePaths(model)))
+  }, timeoutMs)
