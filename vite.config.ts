@@ -1,16 +1,23 @@
 /// <reference types="vitest/config" />
 import react from "@vitejs/plugin-react"
 import { defineConfig } from "vite"
+import { fileURLToPath } from "node:url"
+import { answerSchemas } from "./tools/vite-answer-checks.ts"
 import { earlyStart } from "./tools/vite-early-start.ts"
 import { precompress } from "./tools/vite-precompress.ts"
+import { radixIconsApart } from "./tools/vite-radix-icons.ts"
 import { radixSubset } from "./tools/vite-radix-subset.ts"
+import { themeRootWithoutTooltips } from "./tools/vite-radix-theme-root.ts"
 import { radixUse } from "./src/ui/radix-use.ts"
 import { TOKEN_KEY } from "./src/lib/token.ts"
 
 export default defineConfig({
   plugins: [
     react(),
+    answerSchemas(fileURLToPath(new URL(".", import.meta.url))),
     radixSubset(radixUse),
+    themeRootWithoutTooltips(),
+    radixIconsApart(),
     earlyStart({ always: ["src/app/render.tsx"], signedIn: ["src/app/AuthenticatedApp.tsx"],
       byPath: { "/blog": "src/features/blog/screens.ts" },
       tokenKey: TOKEN_KEY }),

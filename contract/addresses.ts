@@ -134,10 +134,12 @@ export class GeneratedAddressesApi extends directory(
   GeneratedAddress,
   GeneratedAddressInput,
   "generated addresses"
-).annotate(OpenApi.Title, "Generated addresses") {}
+).annotate(OpenApi.Title, "Generated addresses")
+  .annotate(OpenApi.Description, "The curated directory of generated Pi addresses (docs/product-spec.md §2).") {}
 
 export class CexAddressesApi extends directory("cexAddresses", "/api/admin/addresses/cex", CexAddress, CexAddressInput, "CEX addresses")
   .annotate(OpenApi.Title, "CEX addresses")
+  .annotate(OpenApi.Description, "The curated directory of exchange addresses.")
 {}
 
 export class CoreTeamAddressesApi extends directory(
@@ -146,7 +148,8 @@ export class CoreTeamAddressesApi extends directory(
   CoreTeamAddress,
   CoreTeamAddressInput,
   "core-team addresses"
-).annotate(OpenApi.Title, "Core-team addresses") {}
+).annotate(OpenApi.Title, "Core-team addresses")
+  .annotate(OpenApi.Description, "The curated directory of core-team addresses.") {}
 
 /** One hit of the search across all three directories. */
 export const AddressHit = Schema.Struct({
@@ -166,4 +169,5 @@ export class AddressSearchApi extends HttpApiGroup.make("addressSearch")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Address search")
+  .annotate(OpenApi.Description, "Finding an address across the three directories.")
 {}

@@ -4,7 +4,11 @@ import { AddressSearchApi, CexAddressesApi, CoreTeamAddressesApi, GeneratedAddre
 import { AuthApi } from "./auth.ts"
 import { BlogAdminApi, BlogPublicApi } from "./blog-api.ts"
 import { BadRequest, ServerFailure } from "./common.ts"
+import { CommunitiesApi, InfluencersApi, ListingsAdminApi, ListingsPublicAdminApi, ListingsPublicApi } from "./listings.ts"
 import { SystemApi } from "./system.ts"
+import { EcosystemApi } from "./ecosystem.ts"
+import { ScamReportsApi } from "./scam-reports.ts"
+import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
 import { UploadApi } from "./upload.ts"
 
 /**
@@ -40,6 +44,18 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(BlogPublicApi)
   .add(BlogAdminApi)
   .add(UploadApi)
+  .add(CommunitiesApi)
+  .add(InfluencersApi)
+  .add(ListingsAdminApi)
+  .add(ListingsPublicApi)
+  .add(ListingsPublicAdminApi)
+  .add(BusinessesApi)
+  .add(StartupsApi)
+  .add(ProjectsApi)
+  .add(VentureModerationApi)
+  .add(VenturesPublicApi)
+  .add(EcosystemApi)
+  .add(ScamReportsApi)
   .middleware(RequestValidation)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)

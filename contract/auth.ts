@@ -27,7 +27,7 @@ export type AdminUser = typeof AdminUser.Type
 
 export const OtpCode = Schema.String.check(
   Schema.isMaxLength(OTP_LENGTH, { message: `must be ${OTP_LENGTH} digits` }),
-  Schema.isPattern(/^\d{6}$/, { message: `must be ${OTP_LENGTH} digits` })
+  Schema.isPattern(/^\d{6}$/u, { message: `must be ${OTP_LENGTH} digits` })
 )
 
 /**
@@ -95,4 +95,5 @@ export class AuthApi extends HttpApiGroup.make("auth")
     }).middleware(Authorization).annotate(OpenApi.Summary, "Sign out: end this session")
   )
   .annotate(OpenApi.Title, "Sign-in")
+  .annotate(OpenApi.Description, "One-time codes by e-mail, sessions and sign-out (docs/security.md).")
 {}

@@ -47,6 +47,7 @@ export class BlogPublicApi extends HttpApiGroup.make("blog")
     }).annotate(OpenApi.Summary, "List tags (of published posts only without a token)")
   )
   .annotate(OpenApi.Title, "Blog")
+  .annotate(OpenApi.Description, "Reading posts, categories and tags; published ones only without a token.")
 {}
 
 export class BlogAdminApi extends HttpApiGroup.make("blogAdmin")
@@ -78,4 +79,5 @@ export class BlogAdminApi extends HttpApiGroup.make("blogAdmin")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Blog administration")
+  .annotate(OpenApi.Description, "Writing, editing and deleting posts and categories.")
 {}

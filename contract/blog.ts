@@ -8,7 +8,7 @@ export const PostStatus = Schema.Literals(postStatuses)
 /** A post's slug where a request names one: what `slugify` makes. */
 export const Slug = Schema.String.check(
   Schema.isMaxLength(220, { message: "must be a post slug" }),
-  Schema.isPattern(/^[a-z0-9-]+$/, { message: "must be a post slug" })
+  Schema.isPattern(/^[a-z0-9-]+$/u, { message: "must be a post slug" })
 )
 
 /** A post body: the editor's HTML, bounded well below the 1 MiB request limit. */

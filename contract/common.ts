@@ -34,7 +34,11 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", failure
   httpApiStatus: 404
 }) {}
 
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", failureFields, {
+/** A record a request named and could not act on, and why (a bulk change names each one). */
+export const Offender = Schema.Struct({ _id: Schema.String, reason: Schema.String })
+export type Offender = typeof Offender.Type
+
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", { ...failureFields, offenders: Schema.optionalKey(Schema.Array(Offender)) }, {
   httpApiStatus: 409
 }) {}
 
@@ -89,20 +93,20 @@ export const Id = Schema.String.check(
 /** A record's id where a request names one (a path): a UUID, as the server makes them. */
 export const RecordId = Schema.String.check(
   Schema.isMaxLength(36, { message: "must be a record id" }),
-  Schema.isPattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, { message: "must be a record id" })
+  Schema.isPattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/u, { message: "must be a record id" })
 )
 
 /** Timestamps travel as ISO 8601 strings. */
 export const Timestamp = Schema.String.check(
   Schema.isMaxLength(40, { message: "must be an ISO 8601 date-time" }),
-  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, {
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/u, {
     message: "must be an ISO 8601 date-time"
   })
 )
 
 export const Email = Schema.String.check(
   Schema.isMaxLength(254, { message: "must be at most 254 characters" }),
-  Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: "must be a valid e-mail address" })
+  Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u, { message: "must be a valid e-mail address" })
 )
 
 /**
@@ -111,7 +115,7 @@ export const Email = Schema.String.check(
  */
 const boundedText = (max: number) => [
   Schema.isMaxLength(max, { message: `must be at most ${max} characters` }),
-  Schema.isPattern(/^[^\u0000]*$/, { message: "must not contain NUL characters" })
+  Schema.isPattern(/^[^\u0000]*$/u, { message: "must not contain NUL characters" })
 ] as const
 
 export const MAX_SHORT_TEXT = 200
@@ -128,8 +132,14 @@ export const LongText = Text(MAX_LONG_TEXT)
 
 /** A required text: not empty once trimmed. */
 export const RequiredText = Schema.String.check(
-  Schema.isPattern(/\S/, { message: "is required" }),
+  Schema.isPattern(/\S/u, { message: "is required" }),
   ...boundedText(MAX_SHORT_TEXT)
+)
+
+/** A required long text (a listing's description): not empty once trimmed. */
+export const RequiredLongText = Schema.String.check(
+  Schema.isPattern(/\S/u, { message: "is required" }),
+  ...boundedText(MAX_LONG_TEXT)
 )
 
 /** A list of short texts (tags, keywords): at most 50 of at most 100 characters. */
@@ -137,7 +147,7 @@ export const TextList = Schema.Array(Text(100)).check(Schema.isMaxLength(MAX_LIS
 
 export const Url = Schema.String.check(
   Schema.isMaxLength(MAX_URL, { message: `must be at most ${MAX_URL} characters` }),
-  Schema.isPattern(/^https?:\/\/[^\s\u0000]+$/, { message: "must be a URL starting with http:// or https://" })
+  Schema.isPattern(/^https?:\/\/[^\s\u0000]+$/u, { message: "must be a URL starting with http:// or https://" })
 )
 
 /**
@@ -146,7 +156,7 @@ export const Url = Schema.String.check(
  */
 export const PublicUrl = Schema.String.check(
   Schema.isMaxLength(MAX_URL, { message: `must be at most ${MAX_URL} characters` }),
-  Schema.isPattern(/^(https?:\/\/[^\s\u0000]+|\/uploads\/[A-Za-z0-9._-]+)$/, {
+  Schema.isPattern(/^(https?:\/\/[^\s\u0000]+|\/uploads\/[A-Za-z0-9._-]+)$/u, {
     message: "must be an http:// or https:// address, or an uploaded image (/uploads/…)"
   })
 )
@@ -166,7 +176,7 @@ export const Version = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 
 export const WholeNumberParam = (minimum: number, maximum: number, message = `must be between ${minimum} and ${maximum}`) =>
   Schema.String.check(
     Schema.isMaxLength(String(maximum).length, { message }),
-    Schema.isPattern(/^\d+$/, { message: "must be a whole number" })
+    Schema.isPattern(/^\d+$/u, { message: "must be a whole number" })
   ).pipe(Schema.decodeTo(
     Schema.Number.check(Schema.isInt({ message }), Schema.isBetween({ minimum, maximum }, { message })),
     SchemaTransformation.numberFromString

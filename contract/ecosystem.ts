@@ -1,18 +1,112 @@
 import { Schema } from "effect"
-import { Id, RequiredText, Timestamp, Version } from "./common.ts"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Authorization } from "./auth.ts"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  Id,
+  listQueryFields,
+  LongText,
+  NotFound,
+  Ok,
+  OptionalPublicUrl,
+  Pagination,
+  RecordId,
+  RequiredLongText,
+  RequiredText,
+  ShortText,
+  Timestamp,
+  Url,
+  Version,
+  VersionParam
+} from "./common.ts"
+import { ListingCounts, ListingStatus } from "./listings.ts"
+import { CsvExport } from "./lists.ts"
 
-/** Events and hackathons share one shape and one path: `/api/ecosystem?type=...`. */
+/** Events and hackathons share one shape and one path: `/api/ecosystem?type=events|hackathons`. */
 export const EcosystemType = Schema.Literals(["events", "hackathons"])
 export type EcosystemType = typeof EcosystemType.Type
 
-export const EcosystemEntry = Schema.Struct({
-  _id: Id,
+/** A date and time as the form sends it: ISO 8601 with its offset, or empty. */
+const DateTime = Schema.Union([Timestamp, Schema.Literal("")])
+
+/**
+ * What staff type for an event or a hackathon (docs/product-spec.md §3, §5: name and
+ * description required). Dates, place, website and image are ours: an event without dates is of
+ * little use to the public site (docs/decisions.md).
+ */
+export const EcosystemInput = Schema.Struct({
   name: RequiredText,
-  description: RequiredText,
-  status: Schema.String,
+  description: RequiredLongText,
+  startsAt: Schema.optionalKey(DateTime),
+  endsAt: Schema.optionalKey(DateTime),
+  /** A place, or "online". */
+  location: Schema.optionalKey(ShortText),
+  website: Schema.optionalKey(Schema.Union([Url, Schema.Literal("")])),
+  image: OptionalPublicUrl,
+  featured: Schema.optionalKey(Schema.Boolean)
+})
+export type EcosystemInput = typeof EcosystemInput.Type
+
+export const EcosystemEntry = Schema.Struct({
+  ...EcosystemInput.fields,
+  _id: Id,
+  type: Schema.Literals(["event", "hackathon"]),
+  status: ListingStatus,
+  moderationNotes: LongText,
   featured: Schema.Boolean,
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version
 })
 export type EcosystemEntry = typeof EcosystemEntry.Type
+
+const typeQuery = { type: EcosystemType }
+const one = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listing: EcosystemEntry }) })
+const page = Schema.Struct({
+  success: Schema.Literal(true),
+  data: Schema.Struct({
+    events: Schema.optionalKey(Schema.Array(EcosystemEntry)),
+    hackathons: Schema.optionalKey(Schema.Array(EcosystemEntry)),
+    pagination: Pagination,
+    counts: ListingCounts
+  })
+})
+
+/** The spec's one form for both: GET and POST on the list, PUT and DELETE on one, by `type`. */
+export class EcosystemApi extends HttpApiGroup.make("ecosystem")
+  .add(
+    HttpApiEndpoint.get("list", "/api/ecosystem", {
+      query: {
+        ...listQueryFields,
+        ...typeQuery,
+        status: Schema.optionalKey(ListingStatus),
+        featured: Schema.optionalKey(Schema.Literals(["true", "false"])),
+        when: Schema.optionalKey(Schema.Literals(["upcoming", "past"]))
+      },
+      success: [page, CsvExport]
+    }).annotate(OpenApi.Summary, "List events or hackathons (search, status, featured, upcoming or past, page) with the four counts, or export them as CSV"),
+    HttpApiEndpoint.post("create", "/api/ecosystem", { query: typeQuery, payload: EcosystemInput, success: one, error: [BadRequest, Forbidden] })
+      .annotate(OpenApi.Summary, "Add an event or a hackathon (pending)"),
+    HttpApiEndpoint.put("update", "/api/ecosystem/:id", {
+      params: { id: RecordId },
+      query: typeQuery,
+      payload: Schema.Struct({ ...EcosystemInput.fields, version: Version }),
+      success: one,
+      error: [BadRequest, Forbidden, Conflict, NotFound]
+    }).annotate(OpenApi.Summary, "Edit an event or a hackathon, naming the version it was read at"),
+    HttpApiEndpoint.put("setFeatured", "/api/ecosystem/:id/featured", {
+      params: { id: RecordId },
+      query: typeQuery,
+      payload: Schema.Struct({ featured: Schema.Boolean, version: Version }),
+      success: one,
+      error: [BadRequest, Conflict, NotFound]
+    }).annotate(OpenApi.Summary, "Feature an event or a hackathon, or stop featuring it"),
+    HttpApiEndpoint.delete("remove", "/api/ecosystem/:id", { params: { id: RecordId }, query: { ...typeQuery, version: VersionParam }, success: Ok, error: [Forbidden, Conflict, NotFound] })
+      .annotate(OpenApi.Summary, "Delete an event or a hackathon, naming the version it was read at")
+  )
+  .middleware(Authorization)
+  .annotate(OpenApi.Title, "Events and hackathons")
+  .annotate(OpenApi.Description, "Events and hackathons: listings with dates, moderated like the others, featured or not.")
+{}

@@ -1,5 +1,27 @@
 import { Schema } from "effect"
-import { Id, Pagination, RequiredText, Timestamp, Version } from "./common.ts"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Authorization } from "./auth.ts"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  Id,
+  LongText,
+  NotFound,
+  Ok,
+  PageNumber,
+  PageSize,
+  Pagination,
+  RecordId,
+  RequiredLongText,
+  SearchText,
+  ShortText,
+  Text,
+  Timestamp,
+  TooManyRequests,
+  Version,
+  VersionParam
+} from "./common.ts"
 
 export const ScamReportStatus = Schema.Literals(["new", "under_review", "resolved", "dismissed"])
 export type ScamReportStatus = typeof ScamReportStatus.Type
@@ -25,17 +47,28 @@ export const ScamType = Schema.Literals([
 ])
 export type ScamType = typeof ScamType.Type
 
+/** What the public site sends (docs/product-spec.md §3); the server adds the rest. */
+export const ScamReportInput = Schema.Struct({
+  scamType: ScamType,
+  description: RequiredLongText,
+  evidence: Schema.optionalKey(LongText),
+  walletAddress: Schema.optionalKey(Text(200)),
+  reporterContact: Schema.optionalKey(ShortText)
+})
+export type ScamReportInput = typeof ScamReportInput.Type
+
+/** A report as staff see it: the reporter's client address included, which no public answer carries. */
 export const ScamReport = Schema.Struct({
   _id: Id,
   scamType: ScamType,
-  description: RequiredText,
-  evidence: Schema.optionalKey(Schema.String),
-  walletAddress: Schema.optionalKey(Schema.String),
-  reporterContact: Schema.optionalKey(Schema.String),
-  ipAddress: Schema.optionalKey(Schema.String),
+  description: RequiredLongText,
+  evidence: LongText,
+  walletAddress: Schema.String,
+  reporterContact: Schema.String,
+  ipAddress: Schema.String,
   status: ScamReportStatus,
   priority: ScamReportPriority,
-  adminNotes: Schema.optionalKey(Schema.String),
+  adminNotes: LongText,
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version
@@ -50,3 +83,60 @@ export const ScamReportList = Schema.Struct({
   statusCounts: Schema.Array(Count),
   scamTypeCounts: Schema.Array(Count)
 })
+
+/** A filter's value, or "all" for none (the spec's screens send "all"). */
+const orAll = <S extends Schema.Top>(values: S) => Schema.optionalKey(Schema.Union([values, Schema.Literal("all")]))
+
+/** One change of a report: exactly one of status, priority or notes, with the version it was read at. */
+export const ScamReportChange = Schema.Struct({
+  status: Schema.optionalKey(ScamReportStatus),
+  priority: Schema.optionalKey(ScamReportPriority),
+  notes: Schema.optionalKey(LongText),
+  version: Version
+})
+
+const oneReport = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ report: ScamReport }) })
+
+export const scamReportMessages = {
+  oneChange: "Send exactly one of status, priority or notes.",
+  stale: "This report was changed by someone else. Reload and try again.",
+  notFound: "This report no longer exists. Reload the list.",
+  readOnly: "Only admins may delete reports.",
+  received: "Thank you: your report has been received."
+} as const
+
+/** Scam reports (docs/product-spec.md §2 "Scam Reports"): public reporting, staff triage. */
+export class ScamReportsApi extends HttpApiGroup.make("scamReports")
+  .add(
+    HttpApiEndpoint.post("report", "/api/report-scam", {
+      payload: ScamReportInput,
+      success: Schema.Struct({ success: Schema.Literal(true), message: Schema.String, data: Schema.Struct({ _id: Id }) }),
+      error: [BadRequest, TooManyRequests]
+    }).annotate(OpenApi.Summary, "Report a scam (no token; limited per client address)"),
+    HttpApiEndpoint.get("list", "/api/report-scam", {
+      query: {
+        page: Schema.optionalKey(PageNumber),
+        limit: Schema.optionalKey(PageSize),
+        search: Schema.optionalKey(SearchText),
+        status: orAll(ScamReportStatus),
+        scamType: orAll(ScamType),
+        priority: orAll(ScamReportPriority)
+      },
+      success: Schema.Struct({ success: Schema.Literal(true), data: ScamReportList })
+    }).middleware(Authorization).annotate(OpenApi.Summary, "List reports (status, type, priority, search, page) with the counts of all reports"),
+    HttpApiEndpoint.patch("change", "/api/report-scam/:id", {
+      params: { id: RecordId },
+      payload: ScamReportChange,
+      success: oneReport,
+      error: [BadRequest, Conflict, NotFound]
+    }).middleware(Authorization).annotate(OpenApi.Summary, "Change a report's status, priority or notes, naming the version it was read at"),
+    HttpApiEndpoint.delete("remove", "/api/report-scam/:id", {
+      params: { id: RecordId },
+      query: { version: VersionParam },
+      success: Ok,
+      error: [Forbidden, Conflict, NotFound]
+    }).middleware(Authorization).annotate(OpenApi.Summary, "Delete a report (admins), naming the version it was read at")
+  )
+  .annotate(OpenApi.Title, "Scam reports")
+  .annotate(OpenApi.Description, "Scams reported by the public, triaged by staff.")
+{}

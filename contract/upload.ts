@@ -25,4 +25,5 @@ export class UploadApi extends HttpApiGroup.make("upload")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Uploads")
+  .annotate(OpenApi.Description, "Image uploads for posts and listings.")
 {}

@@ -12,6 +12,22 @@ import {
 } from "./addresses/http.ts"
 import { addAdmin, countAdmins } from "./auth/admins.ts"
 import { BlogAdminHandlers, BlogPublicHandlers } from "./blog/http.ts"
+import {
+  CommunityHandlers,
+  InfluencerHandlers,
+  ListingsAdminHandlers,
+  ListingsPublicAdminHandlers,
+  ListingsPublicHandlers
+} from "./listings/http.ts"
+import {
+  BusinessHandlers,
+  ProjectHandlers,
+  StartupHandlers,
+  VentureModerationHandlers,
+  VenturesPublicHandlers
+} from "./ventures/http.ts"
+import { EcosystemHandlers } from "./ecosystem/http.ts"
+import { ScamReportHandlers } from "./scam-reports/http.ts"
 import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { listenForRevocations } from "./auth/session-cache.ts"
@@ -58,6 +74,18 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     CoreTeamAddressHandlers,
     AddressSearchHandlers,
     BlogPublicHandlers,
+    CommunityHandlers,
+    InfluencerHandlers,
+    ListingsAdminHandlers,
+    ListingsPublicHandlers,
+    ListingsPublicAdminHandlers,
+    BusinessHandlers,
+    StartupHandlers,
+    ProjectHandlers,
+    VentureModerationHandlers,
+    VenturesPublicHandlers,
+    EcosystemHandlers,
+    ScamReportHandlers,
     BlogAdminHandlers,
     UploadHandlers
   ]),

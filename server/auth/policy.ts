@@ -27,6 +27,5 @@ export const messages = {
   missingStep: "Send either role (to get a code) or otp (to sign in with it).",
   mailFailed: "Failed to send OTP: the e-mail could not be delivered. Try again later.",
   sessionInvalid: "Your session has expired or is not valid. Please sign in again.",
-  tooMany: (seconds: number) =>
-    `Too many attempts. Try again in ${Math.max(1, Math.ceil(seconds / 60))} minute${seconds > 60 ? "s" : ""}.`
+  tooMany: (wait: string) => `Too many attempts. Try again ${wait}.`
 } as const

@@ -1,25 +1,19 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { OtpRequested, SignedIn } from "../../contract/auth.ts"
-import { type Role, roleCovers, roleLabels, TooManyRequests, Unauthorized } from "../../contract/common.ts"
+import { type Role, roleCovers, roleLabels, Unauthorized } from "../../contract/common.ts"
 import { recordActivity } from "../platform/activity-log.ts"
 import { Config } from "../platform/config.ts"
 import { inTransaction } from "../platform/database.ts"
 import { Mailer } from "../platform/mail.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
-import { hit, type RateLimitRule } from "../platform/rate-limit.ts"
+import { guard, type RateLimitRule } from "../platform/rate-limit.ts"
 import { hashOtp, loadOtpKey, newOtpCode } from "../platform/secrets.ts"
 import { findAdmin, normalizeEmail } from "./admins.ts"
 import { limits, messages, OTP_KEEP_SECONDS, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
 import { openSession } from "./sessions.ts"
 
-const guard = (rule: RateLimitRule, subject: string) =>
-  Effect.flatMap(hit(rule, subject), (verdict) =>
-    verdict.allowed
-      ? Effect.void
-      : Effect.fail(
-        new TooManyRequests({ error: messages.tooMany(verdict.retryAfterSeconds), retryAfterSeconds: verdict.retryAfterSeconds })
-      ))
+const limited = (rule: RateLimitRule, subject: string) => guard(rule, subject, messages.tooMany)
 
 const codeMail = (email: string, code: string, role: Role) => ({
   to: email,
@@ -91,9 +85,9 @@ const makeSignIn = Effect.gen(function*() {
   const requestCode = (rawEmail: string, role: Role, ip: string) =>
     Effect.gen(function*() {
       const email = normalizeEmail(rawEmail)
-      yield* guard(limits.codeRequestsPerIp, ip)
-      yield* guard(limits.codeRequestsPerEmailAndIp, `${email}|${ip}`)
-      yield* guard(limits.codeRequestsPerEmail, email)
+      yield* limited(limits.codeRequestsPerIp, ip)
+      yield* limited(limits.codeRequestsPerEmailAndIp, `${email}|${ip}`)
+      yield* limited(limits.codeRequestsPerEmail, email)
       const [outcome] = yield* Effect.all([
         Effect.exit(issue(email, role)),
         Effect.sleep(`${config.otpResponseFloorMs} millis`)
@@ -127,7 +121,7 @@ const makeSignIn = Effect.gen(function*() {
   const verifyCode = (rawEmail: string, code: string, ip: string) =>
     Effect.gen(function*() {
       const email = normalizeEmail(rawEmail)
-      yield* guard(limits.verificationsPerIp, ip)
+      yield* limited(limits.verificationsPerIp, ip)
       const consumed = yield* sql<{ role: Role }>`
         DELETE FROM one_time_codes
         WHERE email = ${email} AND code_hash = ${hashOtp(otpKey, email, code)}

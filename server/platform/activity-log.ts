@@ -15,29 +15,43 @@ export interface ActivityEvent {
   readonly details?: Record<string, unknown>
 }
 
+const columnsOf = (event: ActivityEvent) => ({
+  actorId: event.actorId,
+  actorEmail: event.actorEmail,
+  action: event.action,
+  entity: event.entity,
+  entityId: event.entityId,
+  fromState: event.fromState ?? null,
+  toState: event.toState ?? null,
+  ip: event.ip,
+  details: event.details === undefined ? null : JSON.stringify(event.details)
+})
+
 /**
- * Appends one event to the activity log. Call it inside the transaction of the change it
- * records, so both are written or neither is.
+ * Appends events to the activity log in one statement, and answers their ids in the same order
+ * (a change that can be undone names its event: server/listings/http.ts). Call it inside the
+ * transaction of the change it records, so both are written or neither is.
  */
-export const recordActivity = (event: ActivityEvent) =>
+export const recordActivities = (events: ReadonlyArray<ActivityEvent>) =>
   Effect.gen(function*() {
+    const [first, ...rest] = events.map(columnsOf)
+    if (first === undefined) return [] as ReadonlyArray<string>
     const sql = yield* SqlClient
-    yield* sql`INSERT INTO activity_log ${sql.insert({
-      actorId: event.actorId,
-      actorEmail: event.actorEmail,
-      action: event.action,
-      entity: event.entity,
-      entityId: event.entityId,
-      fromState: event.fromState ?? null,
-      toState: event.toState ?? null,
-      ip: event.ip,
-      details: event.details === undefined ? null : JSON.stringify(event.details)
-    })}`
+    const rows = yield* sql<{ id: string }>`INSERT INTO activity_log ${sql.insert([first, ...rest])} RETURNING id::text AS id`
+    // Ids are drawn from the sequence row by row, so in order they follow the events given.
+    return rows.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+  })
+
+/** Appends one event to the activity log (see `recordActivities`); answers its id. */
+export const recordActivity = (event: ActivityEvent) => Effect.map(recordActivities([event]), (ids) => ids[0] ?? "")
+
+/** Events done by the signed-in admin of this request: actor and address come from the session. */
+export const recordAdminActivities = (events: ReadonlyArray<Omit<ActivityEvent, "actorId" | "actorEmail" | "ip">>) =>
+  Effect.gen(function*() {
+    const session = yield* CurrentSession
+    return yield* recordActivities(events.map((event) => ({ ...event, actorId: session.user._id, actorEmail: session.user.email, ip: session.ip })))
   })
 
 /** An event done by the signed-in admin of this request: actor and address come from the session. */
 export const recordAdminActivity = (event: Omit<ActivityEvent, "actorId" | "actorEmail" | "ip">) =>
-  Effect.gen(function*() {
-    const session = yield* CurrentSession
-    yield* recordActivity({ ...event, actorId: session.user._id, actorEmail: session.user.email, ip: session.ip })
-  })
+  Effect.map(recordAdminActivities([event]), (ids) => ids[0] ?? "")

@@ -168,6 +168,156 @@ export const migrations = {
     `CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at) WHERE failed_at IS NULL`,
     `CREATE INDEX one_time_codes_expiry_idx ON one_time_codes (expires_at)`,
     `CREATE INDEX sessions_expiry_idx ON sessions (expires_at)`
+  ),
+  // The five listing types (community, influencer, business, startup, project) share one table
+  // and one moderation state; type-specific fields are `details`, checked by the contract. The counts per (type, status) are kept by statement triggers on insert, delete and update,
+  // so a page and its four counts are one round trip at any size, and a bulk change of 500
+  // rows runs each trigger once.
+  "0005_listings": statements(
+    `CREATE TABLE listings (
+      id uuid PRIMARY KEY,
+      type text NOT NULL CHECK (type IN ('community', 'influencer', 'business', 'startup', 'project')),
+      name text NOT NULL,
+      description text NOT NULL,
+      status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected')),
+      moderation_notes text NOT NULL DEFAULT '',
+      details jsonb NOT NULL DEFAULT '{}',
+      is_active boolean NOT NULL DEFAULT true,
+      submitted_from text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      version integer NOT NULL DEFAULT 1,
+      search_text text GENERATED ALWAYS AS (lower(name || ' ' || description)) STORED
+    )`,
+    `CREATE INDEX listings_search_idx ON listings USING gin (search_text gin_trgm_ops)`,
+    `CREATE INDEX listings_queue_idx ON listings (type, status, created_at DESC, id)`,
+    `CREATE INDEX listings_type_idx ON listings (type, created_at DESC, id)`,
+    `CREATE TABLE listing_counts (
+      type text NOT NULL,
+      status text NOT NULL,
+      total bigint NOT NULL DEFAULT 0,
+      PRIMARY KEY (type, status)
+    )`,
+    `INSERT INTO listing_counts (type, status)
+      SELECT type, status FROM unnest(ARRAY['community', 'influencer', 'business', 'startup', 'project']) AS type
+      CROSS JOIN unnest(ARRAY['pending', 'approved', 'rejected']) AS status`,
+    `CREATE FUNCTION listing_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE listing_counts c SET total = c.total + n.added
+      FROM (SELECT type, status, count(*) AS added FROM added_rows GROUP BY type, status) n
+      WHERE c.type = n.type AND c.status = n.status;
+      RETURN NULL;
+    END $$`,
+    `CREATE FUNCTION listing_counts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE listing_counts c SET total = c.total - n.removed
+      FROM (SELECT type, status, count(*) AS removed FROM removed_rows GROUP BY type, status) n
+      WHERE c.type = n.type AND c.status = n.status;
+      RETURN NULL;
+    END $$`,
+    `CREATE FUNCTION listing_counts_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE listing_counts c SET total = c.total + d.delta
+      FROM (SELECT type, status, sum(delta) AS delta FROM (
+              SELECT type, status, -1 AS delta FROM old_rows
+              UNION ALL
+              SELECT type, status, 1 AS delta FROM new_rows) AS moves
+            GROUP BY type, status) d
+      WHERE c.type = d.type AND c.status = d.status AND d.delta <> 0;
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER listings_count_added AFTER INSERT ON listings
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION listing_counts_added()`,
+    `CREATE TRIGGER listings_count_removed AFTER DELETE ON listings
+      REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION listing_counts_removed()`,
+    `CREATE TRIGGER listings_count_moved AFTER UPDATE ON listings
+      REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION listing_counts_moved()`
+  ),
+  // Events and hackathons are listings too: moderated by the same rules, counted the same way.
+  "0006_events": statements(
+    `ALTER TABLE listings DROP CONSTRAINT listings_type_check`,
+    `ALTER TABLE listings ADD CONSTRAINT listings_type_check
+      CHECK (type IN ('community', 'influencer', 'business', 'startup', 'project', 'event', 'hackathon'))`,
+    `INSERT INTO listing_counts (type, status)
+      SELECT type, status FROM unnest(ARRAY['event', 'hackathon']) AS type
+      CROSS JOIN unnest(ARRAY['pending', 'approved', 'rejected']) AS status`
+  ),
+  // Scam reports, and their counts by status and by type, kept by statement triggers so the
+  // queue's cards and a page are one round trip at any size.
+  "0007_scam_reports": statements(
+    `CREATE TABLE scam_reports (
+      id uuid PRIMARY KEY,
+      scam_type text NOT NULL CHECK (scam_type IN ('fake_project', 'phishing', 'suspicious_wallet', 'fake_giveaway', 'impersonation', 'other')),
+      description text NOT NULL,
+      evidence text NOT NULL DEFAULT '',
+      wallet_address text NOT NULL DEFAULT '',
+      reporter_contact text NOT NULL DEFAULT '',
+      ip_address text NOT NULL DEFAULT '',
+      status text NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'under_review', 'resolved', 'dismissed')),
+      priority text NOT NULL DEFAULT 'normal' CHECK (priority IN ('low', 'normal', 'high', 'urgent')),
+      admin_notes text NOT NULL DEFAULT '',
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      version integer NOT NULL DEFAULT 1,
+      search_text text GENERATED ALWAYS AS (lower(description || ' ' || wallet_address || ' ' || reporter_contact)) STORED
+    )`,
+    `CREATE INDEX scam_reports_search_idx ON scam_reports USING gin (search_text gin_trgm_ops)`,
+    `CREATE INDEX scam_reports_queue_idx ON scam_reports (created_at DESC, id)`,
+    `CREATE INDEX scam_reports_status_idx ON scam_reports (status, created_at DESC, id)`,
+    `CREATE TABLE scam_report_counts (
+      dimension text NOT NULL,
+      value text NOT NULL,
+      total bigint NOT NULL DEFAULT 0,
+      PRIMARY KEY (dimension, value)
+    )`,
+    `INSERT INTO scam_report_counts (dimension, value)
+      SELECT 'status', value FROM unnest(ARRAY['new', 'under_review', 'resolved', 'dismissed']) AS value
+      UNION ALL
+      SELECT 'scamType', value FROM unnest(ARRAY['fake_project', 'phishing', 'suspicious_wallet', 'fake_giveaway', 'impersonation', 'other']) AS value`,
+    `CREATE FUNCTION scam_report_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE scam_report_counts c SET total = c.total + d.delta
+      FROM (
+        SELECT dimension, value, sum(delta) AS delta FROM (
+          SELECT 'status' AS dimension, status AS value, 1 AS delta FROM added_rows
+          UNION ALL SELECT 'scamType', scam_type, 1 FROM added_rows
+        ) AS changes GROUP BY dimension, value
+      ) d
+      WHERE c.dimension = d.dimension AND c.value = d.value AND d.delta <> 0;
+      RETURN NULL;
+    END $$`,
+    `CREATE FUNCTION scam_report_counts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE scam_report_counts c SET total = c.total + d.delta
+      FROM (
+        SELECT dimension, value, sum(delta) AS delta FROM (
+          SELECT 'status' AS dimension, status AS value, -1 AS delta FROM removed_rows
+          UNION ALL SELECT 'scamType', scam_type, -1 FROM removed_rows
+        ) AS changes GROUP BY dimension, value
+      ) d
+      WHERE c.dimension = d.dimension AND c.value = d.value AND d.delta <> 0;
+      RETURN NULL;
+    END $$`,
+    `CREATE FUNCTION scam_report_counts_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE scam_report_counts c SET total = c.total + d.delta
+      FROM (
+        SELECT dimension, value, sum(delta) AS delta FROM (
+          SELECT 'status' AS dimension, status AS value, 1 AS delta FROM added_rows
+          UNION ALL SELECT 'scamType', scam_type, 1 FROM added_rows
+          UNION ALL SELECT 'status', status, -1 FROM removed_rows
+          UNION ALL SELECT 'scamType', scam_type, -1 FROM removed_rows
+        ) AS changes GROUP BY dimension, value
+      ) d
+      WHERE c.dimension = d.dimension AND c.value = d.value AND d.delta <> 0;
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER scam_reports_count_added AFTER INSERT ON scam_reports
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION scam_report_counts_added()`,
+    `CREATE TRIGGER scam_reports_count_removed AFTER DELETE ON scam_reports
+      REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION scam_report_counts_removed()`,
+    `CREATE TRIGGER scam_reports_count_moved AFTER UPDATE ON scam_reports
+      REFERENCING OLD TABLE AS removed_rows NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION scam_report_counts_moved()`
   )
 }
 

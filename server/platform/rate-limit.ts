@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { TooManyRequests } from "../../contract/common.ts"
 
 export interface RateLimitRule {
   /** What is counted, e.g. `otp-email`. */
@@ -36,3 +37,19 @@ export const hit = (rule: RateLimitRule, subject: string) =>
       retryAfterSeconds: row?.retryAfter ?? window
     } satisfies RateLimitVerdict
   })
+
+/** "in 3 minutes": how long a refused client waits, in whole minutes (at least one). */
+export const waitText = (seconds: number): string => {
+  const minutes = Math.max(1, Math.ceil(seconds / 60))
+  return `in ${minutes} minute${minutes > 1 ? "s" : ""}`
+}
+
+/**
+ * Counts a hit and refuses with 429 when `subject` is over `rule`'s limit; `message` says what
+ * was refused, given how long to wait ("in 3 minutes").
+ */
+export const guard = (rule: RateLimitRule, subject: string, message: (wait: string) => string) =>
+  Effect.flatMap(hit(rule, subject), (verdict) =>
+    verdict.allowed
+      ? Effect.void
+      : Effect.fail(new TooManyRequests({ error: message(waitText(verdict.retryAfterSeconds)), retryAfterSeconds: verdict.retryAfterSeconds })))

@@ -1,116 +1,41 @@
-import { Effect, Schema } from "effect"
 import { addressSorts } from "../../contract/address-rules.ts"
-import {
-  type AddressHit,
-  type AddressKind,
-  type AddressSort,
-  type AnyAddress,
-  CexAddress,
-  CexAddressInput,
-  CoreTeamAddress,
-  CoreTeamAddressInput,
-  GeneratedAddress,
-  GeneratedAddressInput
-} from "../../contract/addresses.ts"
-import { pageOf } from "../../contract/lists.ts"
+import type { AddressHit, AddressKind, AnyAddress } from "../../contract/addresses.ts"
 import type { Pagination } from "../../contract/common.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import { takePrefetched } from "../lib/prefetch.ts"
-import { addressExportPath, addressListParams, addressPagePath } from "./list-paths.ts"
+import * as answerSchemas from "virtual:answer-schemas"
+import { checkedAnswer } from "./checked-answer.ts"
+import { addressExportPath, addressPagePath } from "./list-paths.ts"
 
-const api = () => import("./client.ts")
+/** The calls themselves need effect, so they load on first use (src/api/address-calls.ts). */
+const calls = () => import("./address-calls.ts")
 
 /** What the modal sends: the form's fields, already typed for the directory. */
 export type AddressInput = Record<string, string | number>
 
-const pageSchemas = {
-  generated: pageOf("addresses", GeneratedAddress),
-  cex: pageOf("addresses", CexAddress),
-  "core-team": pageOf("addresses", CoreTeamAddress)
-} as const
+const pageSchemaNames = { generated: "generatedPage", cex: "cexPage", "core-team": "coreTeamPage" } as const
 
-const isSort = (value: string | undefined): value is AddressSort => value !== undefined && (addressSorts as ReadonlyArray<string>).includes(value)
+type AddressPage = { readonly data: { readonly addresses: ReadonlyArray<AnyAddress>; readonly pagination: Pagination } }
 
+/** A directory's page: the one start-up asked for if it is this one, else through the client. */
 export const listAddresses = async (token: string, kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> => {
   const prefetched = takePrefetched(token, addressPagePath(kind, q, addressSorts))
-  if (prefetched !== undefined) {
-    const { decodeAnswer } = await import("./decode.ts")
-    const answer = await decodeAnswer(prefetched, pageSchemas[kind])
-    return { rows: answer.data.addresses, pagination: answer.data.pagination }
-  }
-  const { callApi, jsonOnly } = await api()
-  const { search, sort, order } = addressListParams(q, addressSorts)
-  const options = {
-    query: {
-      ...(search === undefined ? {} : { search }),
-      ...(isSort(sort) ? { sort } : {}),
-      ...(order === "asc" || order === "desc" ? { order } : {}),
-      ...(q.page > 1 ? { page: q.page } : {})
-    }
-  }
-  const answer = await callApi(token, (client): Effect.Effect<{ readonly data: { readonly addresses: ReadonlyArray<AnyAddress>; readonly pagination: Pagination } }, unknown> => {
-    switch (kind) {
-      case "generated": return Effect.flatMap(client.generatedAddresses.list(options), jsonOnly)
-      case "cex": return Effect.flatMap(client.cexAddresses.list(options), jsonOnly)
-      case "core-team": return Effect.flatMap(client.coreTeamAddresses.list(options), jsonOnly)
-    }
-  })
+  if (prefetched === undefined) return (await calls()).listAddresses(token, kind, q)
+  const answer = await checkedAnswer<AddressPage>(prefetched, answerSchemas[pageSchemaNames[kind]])
   return { rows: answer.data.addresses, pagination: answer.data.pagination }
 }
 
 /** Where the directory's CSV export is: every address the list's search matches, in its order. */
 export const addressExportPathOf = (kind: AddressKind, q: ListQuery): string => addressExportPath(kind, q, addressSorts)
 
-/** The form's values checked against the directory's own input schema before they are sent. */
-const checked = <A>(schema: Schema.Decoder<A>, input: AddressInput) =>
-  Schema.decodeUnknownEffect(schema)(input, { errors: "all" }).pipe(
-    Effect.mapError((error) => ({ status: 400, message: error.message }))
-  )
-
 export const saveAddress = async (
   token: string,
   kind: AddressKind,
   target: { readonly id: string; readonly version: number } | null,
   input: AddressInput
-): Promise<AnyAddress> => {
-  const { callApi } = await api()
-  const params = { id: target?.id ?? "" }
-  const version = target?.version ?? 0
-  return callApi(token, (client): Effect.Effect<{ readonly data: { readonly address: AnyAddress } }, unknown> => {
-    switch (kind) {
-      case "generated":
-        return Effect.flatMap(checked(GeneratedAddressInput, input), (payload) =>
-          target === null
-            ? client.generatedAddresses.create({ payload })
-            : client.generatedAddresses.update({ params, payload: { ...payload, version } }))
-      case "cex":
-        return Effect.flatMap(checked(CexAddressInput, input), (payload) =>
-          target === null
-            ? client.cexAddresses.create({ payload })
-            : client.cexAddresses.update({ params, payload: { ...payload, version } }))
-      case "core-team":
-        return Effect.flatMap(checked(CoreTeamAddressInput, input), (payload) =>
-          target === null
-            ? client.coreTeamAddresses.create({ payload })
-            : client.coreTeamAddresses.update({ params, payload: { ...payload, version } }))
-    }
-  }).then((answer) => answer.data.address)
-}
+): Promise<AnyAddress> => (await calls()).saveAddress(token, kind, target, input)
 
-export const deleteAddress = async (token: string, kind: AddressKind, id: string, version: number): Promise<void> => {
-  const { callApi } = await api()
-  const options = { params: { id }, query: { version } }
-  await callApi(token, (client): Effect.Effect<unknown, unknown> => {
-    switch (kind) {
-      case "generated": return client.generatedAddresses.remove(options)
-      case "cex": return client.cexAddresses.remove(options)
-      case "core-team": return client.coreTeamAddresses.remove(options)
-    }
-  })
-}
+export const deleteAddress = async (token: string, kind: AddressKind, id: string, version: number): Promise<void> =>
+  (await calls()).deleteAddress(token, kind, id, version)
 
-export const findAddresses = async (token: string, q: string): Promise<ReadonlyArray<AddressHit>> => {
-  const { callApi } = await api()
-  const answer = await callApi(token, (client) => client.addressSearch.find({ query: { q } }))
-  return answer.data.hits
-}
+export const findAddresses = async (token: string, q: string): Promise<ReadonlyArray<AddressHit>> => (await calls()).findAddresses(token, q)

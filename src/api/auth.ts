@@ -2,6 +2,8 @@ import type { AdminUser, OtpRequested, SignedIn } from "../../contract/auth.ts"
 import type { Role } from "../../contract/common.ts"
 import type { Health } from "../../contract/system.ts"
 import { takePrefetched } from "../lib/prefetch.ts"
+import { sessionCheck } from "virtual:answer-schemas"
+import { checkedAnswer } from "./checked-answer.ts"
 
 /**
  * The effect client is loaded on first use, so the sign-in form is usable before it arrives;
@@ -31,9 +33,7 @@ export const SESSION_CHECK_PATH = "/api/admin/auth/check"
 export const checkSession = async (token: string): Promise<AdminUser> => {
   const prefetched = takePrefetched(token, SESSION_CHECK_PATH)
   if (prefetched !== undefined) {
-    const { decodeAnswer } = await import("./decode.ts")
-    const { SessionCheck } = await import("../../contract/auth.ts")
-    return (await decodeAnswer(prefetched, SessionCheck)).user
+    return (await checkedAnswer<{ readonly user: AdminUser }>(prefetched, sessionCheck)).user
   }
   const { callApi } = await api()
   return (await callApi(token, (client) => client.auth.check())).user
@@ -47,15 +47,6 @@ export const endSession = async (token: string): Promise<void> => {
 export const fetchHealth = async (): Promise<Health> => {
   const { callApi } = await api()
   return callApi(undefined, (client) => client.system.health())
-}
-
-/**
- * With a stored token, start-up needs only to decode prefetched answers: the schemas and the
- * decoder, not the client, which loads when a screen first calls the API itself.
- */
-export const preloadDecoding = () => {
-  void import("./decode.ts")
-  void import("../../contract/auth.ts")
 }
 
 /** Starts loading the client without waiting for it. */

@@ -1,9 +1,11 @@
-import { Effect } from "effect"
+import type { Pagination } from "../../contract/common.ts"
 import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
 import { flagNames, type PostDraft } from "../../machines/blog-editor.ts"
 import { postStatuses } from "../../contract/blog-rules.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import { takePrefetched } from "../lib/prefetch.ts"
+import { postPage } from "virtual:answer-schemas"
+import { checkedAnswer } from "./checked-answer.ts"
 import { postExportPath, postListParams, postPagePath } from "./list-paths.ts"
 
 const api = () => import("./client.ts")
@@ -14,15 +16,13 @@ const isStatus = (value: string | undefined): value is PostStatus =>
 export const listPosts = async (token: string, q: ListQuery): Promise<ListPage<BlogPost>> => {
   const prefetched = takePrefetched(token, postPagePath(q, postStatuses))
   if (prefetched !== undefined) {
-    const { decodeAnswer } = await import("./decode.ts")
-    const { PostPage } = await import("../../contract/blog-api.ts")
-    const answer = await decodeAnswer(prefetched, PostPage)
+    const answer = await checkedAnswer<{ readonly posts: ReadonlyArray<BlogPost>; readonly pagination: Pagination }>(prefetched, postPage)
     return { rows: answer.posts, pagination: answer.pagination }
   }
-  const { callApi, jsonOnly } = await api()
+  const { callListApi } = await api()
   const { status, search } = postListParams(q, postStatuses)
   const query = { ...(isStatus(status) ? { status } : {}), ...(search === undefined ? {} : { search }), ...(q.page > 1 ? { page: q.page } : {}) }
-  const answer = await callApi(token, (client) => Effect.flatMap(client.blog.posts({ query }), jsonOnly))
+  const answer = await callListApi(token, (client) => client.blog.posts({ query }))
   return { rows: answer.posts, pagination: answer.pagination }
 }
 

@@ -4,7 +4,7 @@ import { HttpApiClient } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { type ApiFailure, toApiFailure } from "./decode.ts"
 
-export { type ApiFailure, decodeAnswer, toApiFailure } from "./decode.ts"
+export { type ApiFailure, toApiFailure } from "./decode.ts"
 
 type Client = HttpApiClient.ForApi<typeof AdminApi>
 
@@ -23,6 +23,10 @@ export const jsonOnly = <A>(answer: A | string): Effect.Effect<A, ApiFailure> =>
   typeof answer === "string"
     ? Effect.fail({ status: undefined, message: "Unexpected answer from the server: CSV instead of JSON" })
     : Effect.succeed(answer)
+
+/** `callApi` for a list endpoint, whose answer must be its JSON page (see `jsonOnly`). */
+export const callListApi = <A, E>(token: string | undefined, use: (client: Client) => Effect.Effect<A | string, E>): Promise<A> =>
+  callApi(token, (client) => Effect.flatMap(use(client), jsonOnly))
 
 /** Runs one call against the API; resolves with the decoded answer or rejects with an `ApiFailure`. */
 export const callApi = <A, E>(token: string | undefined, use: (client: Client) => Effect.Effect<A, E>): Promise<A> =>

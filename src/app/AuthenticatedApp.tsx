@@ -1,14 +1,21 @@
 import { Redirect, Route, Switch } from "wouter"
+import { preloadApi } from "../api/auth.ts"
 import { addressRoutes } from "../features/addresses/routes.tsx"
 import { blogRoutes } from "../features/blog/routes.tsx"
+import { listingRoutes } from "../features/listings/routes.tsx"
 import { settingsRoutes } from "../features/settings/routes.tsx"
 import type { FeatureRoute } from "../lib/navigation.ts"
+import { whenIdle } from "../ui/deferred.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
 import { Shell } from "./Shell.tsx"
 
-const featureRoutes: ReadonlyArray<FeatureRoute> = [...blogRoutes, ...addressRoutes, ...settingsRoutes]
+const featureRoutes: ReadonlyArray<FeatureRoute> = [...blogRoutes, ...addressRoutes, ...listingRoutes, ...settingsRoutes]
 const served = new Set(featureRoutes.map((route) => route.path))
+
+// The first screen reads its first answers without the effect client (src/api/checked-answer.ts);
+// the client loads once that screen is idle, before the first call that needs it.
+whenIdle(preloadApi)
 
 /** The shell and every guarded screen; loaded only once someone is signed in. */
 export default function AuthenticatedApp() {

@@ -1,5 +1,5 @@
 import { ExitIcon, HamburgerMenuIcon, MagnifyingGlassIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons"
-import { Box, Button, Flex, IconButton, Kbd, ScrollArea, Separator, Text } from "@radix-ui/themes"
+import { Box, Button, Flex, IconButton, Kbd, Separator, Text } from "@radix-ui/themes"
 import { type ReactNode, useCallback, useState } from "react"
 import { useLocation } from "wouter"
 import { AuthContext } from "../lib/auth.tsx"
@@ -21,7 +21,7 @@ const Sidebar = ({ open, onPick }: { readonly open: boolean; readonly onPick: ()
       <Box px="4" py="4">
         <Text size="4" weight="bold">Admin Console</Text>
       </Box>
-      <ScrollArea scrollbars="vertical" style={{ flex: 1 }}>
+      <div className="sidebar-scroll">
         <ul className="sidebar-list">
           {navigation.map((command) => {
             const href = command.href ?? "/"
@@ -47,7 +47,7 @@ const Sidebar = ({ open, onPick }: { readonly open: boolean; readonly onPick: ()
             )
           })}
         </ul>
-      </ScrollArea>
+      </div>
       <Separator size="4" />
       <Flex direction="column" gap="2" p="4">
         <Box>

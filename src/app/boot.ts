@@ -1,16 +1,17 @@
 import { addressFirstPage } from "../features/addresses/first-page.ts"
 import { blogFirstPage } from "../features/blog/list-query.ts"
-import { preloadDecoding, SESSION_CHECK_PATH } from "../api/auth.ts"
+import { SESSION_CHECK_PATH } from "../api/auth.ts"
 import { TOKEN_KEY } from "../lib/token.ts"
 import { prefetch } from "../lib/prefetch.ts"
+import { prepareDates } from "../lib/dates.ts"
 import { preloadSignedInScreens } from "./signed-in-chunk.ts"
 
 const firstPages = [addressFirstPage, blogFirstPage]
 
 /**
  * Start-up before the first render. With a stored token, everything the first screen needs
- * starts at once and in parallel: the session check, the list's first page, what decodes them and
- * the signed-in screens. Without one, the sign-in form needs none of it: the form fetches the
+ * starts at once and in parallel: the session check, the list's first page and the signed-in
+ * screens; the answers are checked without effect (src/api/checked-answer.ts). Without one, the sign-in form needs none of it: the form fetches the
  * client once it is painted (docs/architecture.md, "First screen").
  */
 export const startEarly = () => {
@@ -21,6 +22,7 @@ export const startEarly = () => {
     const path = firstPage(location.pathname, location.search)
     if (path !== undefined) prefetch(token, path)
   }
-  preloadDecoding()
   void preloadSignedInScreens()
+  // While the chunks download: the lists' dates would otherwise pay for it in the first render.
+  setTimeout(prepareDates, 0)
 }

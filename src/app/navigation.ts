@@ -1,18 +1,12 @@
 import {
-  BackpackIcon,
-  CalendarIcon,
-  ChatBubbleIcon,
-  CodeIcon,
   DashboardIcon,
   ExclamationTriangleIcon,
-  LightningBoltIcon,
   PersonIcon,
-  RocketIcon,
-  SpeakerLoudIcon,
-  StarIcon
+  SpeakerLoudIcon
 } from "@radix-ui/react-icons"
 import { addressDestinations } from "../features/addresses/navigation.ts"
 import { blogDestinations } from "../features/blog/navigation.ts"
+import { listingDestinations } from "../features/listings/navigation.ts"
 import { settingsDestinations } from "../features/settings/navigation.ts"
 import type { Destination } from "../lib/navigation.ts"
 
@@ -22,13 +16,6 @@ export { isActive } from "../lib/navigation.ts"
 const comingScreens = {
   dashboard: { path: "/", label: "Dashboard", title: "Dashboard", icon: DashboardIcon, key: "d" },
   rest: [
-    { path: "/communities", label: "Communities", title: "Community Management", icon: ChatBubbleIcon, key: "o" },
-    { path: "/influencers", label: "Influencers", title: "Influencer Management", icon: StarIcon, key: "i" },
-    { path: "/businesses", label: "Business Listings", title: "Business Listings", icon: BackpackIcon, key: "u" },
-    { path: "/startups", label: "Startup Listings", title: "Startup Listings", icon: RocketIcon, key: "s" },
-    { path: "/projects", label: "Project Listings", title: "Project Listings", icon: CodeIcon, key: "p" },
-    { path: "/events", label: "Events", title: "Events Management", icon: CalendarIcon, key: "e" },
-    { path: "/hackathons", label: "Hackathons", title: "Hackathons Management", icon: LightningBoltIcon, key: "h" },
     { path: "/core-team", label: "Core Team Contacts", title: "Core Team Contacts", icon: PersonIcon, key: "c" },
     { path: "/advertising-inquiries", label: "Advertising Inquiries", title: "Advertising Inquiries", icon: SpeakerLoudIcon, key: "a" },
     { path: "/scam-reports", label: "Scam Reports", title: "Scam Reports Management", icon: ExclamationTriangleIcon, key: "r" }
@@ -40,6 +27,7 @@ export const destinations: ReadonlyArray<Destination> = [
   comingScreens.dashboard,
   ...blogDestinations,
   ...addressDestinations,
+  ...listingDestinations,
   ...comingScreens.rest,
   ...settingsDestinations
 ]

@@ -1,6 +1,7 @@
 import { useMemo } from "react"
 import { useLocation } from "wouter"
 import type { Command } from "../lib/commands.tsx"
+import { NEW_RECORD_STATE } from "../features/listings/navigation.ts"
 import { destinations } from "./navigation.ts"
 import type { ThemeState } from "../lib/theme.tsx"
 
@@ -32,6 +33,15 @@ export const useShellCommands = (options: {
       guard: () => !location.startsWith("/blog"),
       run: () => navigate("/blog/new")
     },
+    ...([["/events", "event"], ["/hackathons", "hackathon"]] as const).map(([path, noun]): Command => ({
+      id: `${noun}:new`,
+      label: `New ${noun}`,
+      group: noun === "event" ? "Events" : "Hackathons",
+      keywords: ["add", "create"],
+      // On its own screen, the screen's "New event" (or hackathon) is offered instead.
+      guard: () => location !== path,
+      run: () => navigate(path, { state: NEW_RECORD_STATE })
+    })),
     {
       id: "theme:toggle",
       label: appearance === "dark" ? "Switch to light mode" : "Switch to dark mode",

@@ -2,7 +2,7 @@ import { Flex, Spinner, Text } from "@radix-ui/themes"
 import { type ComponentType, type ReactNode, Suspense, use } from "react"
 
 /** After the first paint, when the browser is idle (or soon, where it has no idle callback). */
-const whenIdle = (run: () => void) => {
+export const whenIdle = (run: () => void) => {
   if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 2_000 })
   else setTimeout(run, 200)
 }

@@ -1,14 +1,11 @@
-import { PGlite } from "@electric-sql/pglite"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import autocannon from "autocannon"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import pg from "pg"
 import { call } from "../support/http.ts"
 import { runScript } from "../support/process.ts"
 import { type ExportFigures, measureExport } from "./csv-export.ts"
-import { load, signInFirstAdmin, startProduct } from "./product.ts"
+import { load, seedDatabase, signInFirstAdmin, startProduct } from "./product.ts"
 
 export const SEED_PER_KIND = 100_000
 
@@ -42,22 +39,7 @@ export const measureAddresses = async (engine: "pglite" | "postgresql", database
   const dataDir = mkdtempSync(join(tmpdir(), "admin-bench-addr-"))
   const env: Record<string, string> = databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }
   try {
-    const first = await startProduct(env, dataDir)
-    await first.stop()
-    const seedStarted = performance.now()
-    if (databaseUrl === undefined) {
-      const db = await PGlite.create(join(dataDir, "db"), { extensions: { pg_trgm } })
-      await db.exec(seedSql)
-      await db.exec("VACUUM ANALYZE addresses")
-      await db.close()
-    } else {
-      const client = new pg.Client({ connectionString: databaseUrl })
-      await client.connect()
-      await client.query(seedSql)
-      await client.query("VACUUM ANALYZE addresses")
-      await client.end()
-    }
-    const seedSeconds = Math.round((performance.now() - seedStarted) / 100) / 10
+    const seedSeconds = await seedDatabase(env, dataDir, seedSql, "addresses")
 
     const product = await startProduct(env, dataDir)
     const token = await signInFirstAdmin(product.url, dataDir)

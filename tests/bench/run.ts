@@ -9,6 +9,7 @@ import { measureAuthCheck, printAuthFigures } from "./auth-check.ts"
 import { measureConsole } from "./console.ts"
 import { measureFaults } from "./faults.ts"
 import { measureFirstScreen } from "./first-screen.ts"
+import { measureListings, printListingFigures } from "./listings.ts"
 import { measureMemory } from "./memory.ts"
 import { measureUpload } from "./upload.ts"
 
@@ -46,6 +47,9 @@ if (only === undefined || only === "auth") {
 }
 if (only === undefined || only === "addresses") {
   printAddressFigures([await measureAddresses("pglite"), ...(await onPostgres((url) => measureAddresses("postgresql", url)))])
+}
+if (only === undefined || only === "listings") {
+  printListingFigures([await measureListings("pglite"), ...(await onPostgres((url) => measureListings("postgresql", url)))])
 }
 if (only === undefined || only === "console") {
   await measureConsole()

@@ -158,7 +158,9 @@ describe("blog in Chromium", () => {
     expect(seen).toEqual([...seen].sort((a, b) => a - b))
     const preview = page.getByRole("img", { name: imageFieldTexts.preview })
     await preview.waitFor()
-    await expect(preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(1024)
+    // The element appears before its image has loaded: wait for the load, then check the pixels.
+    await preview.evaluate((img: HTMLImageElement) => img.complete ? undefined : new Promise((resolve) => { img.addEventListener("load", resolve, { once: true }); img.addEventListener("error", resolve, { once: true }) }))
+    await expect(preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).resolves.toBe(1024)
     const url = await page.getByLabel(imageFieldTexts.label, { exact: true }).inputValue()
     expect(url).toMatch(new RegExp(`^${product.server.url}/uploads/blog/[0-9a-f]{32}\\.png$`))
     await page.getByText(`${url.slice(0, 50)}…`, { exact: true }).waitFor()

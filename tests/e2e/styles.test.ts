@@ -25,7 +25,16 @@ const radixInUse = (page: Page) =>
   })
 
 /** Every signed-in screen, by its path: a new screen is scanned by being listed here. */
-const screens = ["/", "/generated-addresses", "/cex-addresses", "/core-team-addresses", "/blog", "/blog/new", "/settings"]
+const screens = [
+  "/", "/generated-addresses", "/cex-addresses", "/core-team-addresses", "/blog", "/blog/new", "/settings",
+  "/communities", "/influencers", "/businesses", "/startups", "/projects", "/events", "/hackathons"
+]
+
+/** The queue screens' add forms, by the screen and its button. */
+const queueForms = [
+  ["/communities", "Add Community"], ["/influencers", "Add Influencer"], ["/businesses", "Add Business"], ["/startups", "Add Startup"],
+  ["/projects", "Add Project"], ["/events", "Add Event"], ["/hackathons", "Add Hackathon"]
+] as const
 
 /** Serious and critical axe violations on the page as it is now, dialogs included. */
 const seriousViolations = async (page: Page) =>
@@ -59,6 +68,13 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await page.getByRole("dialog").waitFor()
     await scan("address modal")
     await page.keyboard.press("Escape")
+    for (const [path, button] of queueForms) {
+      await page.goto(`${product.server.url}${path}`)
+      await page.getByRole("button", { name: button }).click()
+      await page.getByRole("dialog").waitFor()
+      await scan(`${path} form`)
+      await page.keyboard.press("Escape")
+    }
     await page.goto(`${product.server.url}/blog`)
     await page.getByRole("row").filter({ hasText: `Scanned post ${scheme}` }).getByRole("button", { name: "Delete" }).click()
     await page.getByRole("alertdialog").waitFor()
@@ -86,7 +102,7 @@ describe("the console's styles", () => {
     await collect()
     await product.server.sql(addAdmin("styles@example.com", "admin"))
     await signInThroughScreen(page, product.server, "styles@example.com", "Admin")
-    for (const path of ["/generated-addresses", "/blog", "/settings", "/blog/new"]) {
+    for (const path of ["/generated-addresses", "/blog", "/settings", "/blog/new", "/communities", "/projects", "/events"]) {
       await page.goto(`${product.server.url}${path}`)
       await page.getByRole("heading", { level: 1 }).first().waitFor()
       await page.waitForLoadState("networkidle")
@@ -94,6 +110,11 @@ describe("the console's styles", () => {
     }
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("button", { name: "Add Address" }).click()
+    await page.getByRole("dialog").waitFor()
+    await collect()
+    await page.keyboard.press("Escape")
+    await page.goto(`${product.server.url}/projects`)
+    await page.getByRole("button", { name: "Add Project" }).click()
     await page.getByRole("dialog").waitFor()
     await collect()
     await page.keyboard.press("Escape")

@@ -117,3 +117,25 @@ export const listTable = [
   "failed --LOAD [isNewQuery]--> loading / takeQuery",
   "failed --RELOAD--> loading"
 ]
+
+/**
+ * §4 "Community / influencer listing status": pending → approved | rejected, approved → pending,
+ * rejected → approved, and only those (for every listing a change names; a selection moves as
+ * one). Decisions: the change shows at once and is in flight until the server answers; a
+ * refusal is shown with the server's words and rolls the change back; a change made can be
+ * undone for 10 s (its toast), a new change or Dismiss ends that window; the list and its
+ * counts reload after every answer.
+ */
+export const listingModerationTable = [
+  "idle --ACT [isLegal]--> moving / takeChange",
+  "moving --xstate.done.actor.move--> undoable / keepForUndo, listChanged",
+  "moving --xstate.error.actor.move--> failed / showFailure, listChanged",
+  "undoable --ACT [isLegal]--> moving / takeChange",
+  "undoable --UNDO--> undoing",
+  "undoable --DISMISS--> idle / forget",
+  "undoable --xstate.after.undoWindow.listingModeration.undoable--> idle / forget",
+  "undoing --xstate.done.actor.undo--> idle / forget, listChanged",
+  "undoing --xstate.error.actor.undo--> failed / showFailure, listChanged",
+  "failed --ACT [isLegal]--> moving / takeChange",
+  "failed --DISMISS--> idle / forget"
+]

@@ -241,3 +241,17 @@ export const directoryScreens = [
   { kind: "cex", title: "CEX Addresses", path: "/cex-addresses", columns: ["Identifier", "Name", "Category", "Buy", "Created"] },
   { kind: "core-team", title: "Core Team Addresses", path: "/core-team-addresses", columns: ["Identifier", "Name", "Role", "Created"] }
 ] as const
+
+/** docs/product-spec.md §2 "Community and Influencer management", §4 and §5; the toast and palette wording are ours. */
+export const listingTexts = {
+  titles: { community: "Community Management", influencer: "Influencer Management" },
+  loading: "Loading listings...",
+  empty: "No listings found",
+  counts: ["Total", "Pending", "Approved", "Rejected"],
+  approve: "Approve",
+  reject: "Reject",
+  setPending: "Set Pending",
+  confirmDelete: "Are you sure you want to delete this listing?",
+  add: { community: "Add Community", influencer: "Add Influencer" },
+  undo: "Undo (z)"
+} as const

@@ -71,6 +71,30 @@ export const newPage = async (browser: Browser, options: Parameters<Browser["new
   return { context, page, errors }
 }
 
+/**
+ * A page of the console opened at `path` with `token` stored, as after an earlier sign-in. With
+ * `countPointer`, the page counts every pointer event in `window.pointerEvents`, so a test can
+ * show it used the keyboard alone (`pointerEventsOf`).
+ */
+export const openSignedIn = async (product: { readonly browser: Browser; readonly server: TestServer }, token: string, path: string, options: { readonly countPointer?: boolean } = {}) => {
+  const { page, errors } = await newPage(product.browser)
+  await page.context().addInitScript(([value, countPointer]) => {
+    localStorage.setItem("adminToken", value)
+    if (!countPointer) return
+    Object.assign(window, { pointerEvents: 0 })
+    for (const type of ["pointerdown", "mousedown", "click"]) {
+      window.addEventListener(type, (event) => {
+        if (event.isTrusted && (event as MouseEvent).detail > 0) (window as unknown as { pointerEvents: number }).pointerEvents++
+      }, true)
+    }
+  }, [token, options.countPointer === true] as const)
+  await page.goto(`${product.server.url}${path}`)
+  return { page, errors }
+}
+
+/** The pointer events a page opened with `countPointer` has seen. */
+export const pointerEventsOf = (page: Page) => page.evaluate(() => (window as unknown as { pointerEvents: number }).pointerEvents)
+
 /** Signs in through the screen as a person does, reading the code from the outbox. */
 export const signInThroughScreen = async (page: Page, server: TestServer, email: string, role?: string) => {
   await page.goto(`${server.url}/login`)

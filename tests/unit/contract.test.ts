@@ -12,8 +12,9 @@ import * as inquiries from "../../contract/inquiries.ts"
 import * as listings from "../../contract/listings.ts"
 import * as scamReports from "../../contract/scam-reports.ts"
 import * as system from "../../contract/system.ts"
+import * as ventures from "../../contract/ventures.ts"
 
-const modules = { addresses, admin, auth, blog, common, contacts, ecosystem, inquiries, listings, scamReports, system }
+const modules = { addresses, admin, auth, blog, common, contacts, ecosystem, inquiries, listings, scamReports, system, ventures }
 
 /** Every schema the contract exports, by name. */
 const schemas = Object.entries(modules).flatMap(([module, exports]) =>
@@ -44,9 +45,9 @@ describe("contract schemas", () => {
         "blog.BlogCategory",
         "blog.TagList",
         "listings.Listing",
-        "listings.Business",
-        "listings.Startup",
-        "listings.Project",
+        "ventures.Business",
+        "ventures.Startup",
+        "ventures.Project",
         "ecosystem.EcosystemEntry",
         "contacts.CoreTeamContact",
         "inquiries.AdvertisingInquiry",

@@ -3,8 +3,9 @@ import { addressModalMachine } from "../../machines/address-modal.ts"
 import { authMachine } from "../../machines/auth.ts"
 import { blogEditorMachine } from "../../machines/blog-editor.ts"
 import { listMachine } from "../../machines/list.ts"
+import { listingModerationMachine } from "../../machines/listing-moderation.ts"
 import { uploadMachine } from "../../machines/upload.ts"
-import { addressModalTable, authTable, blogEditorTable, listTable, uploadTable } from "../spec/machine-tables.ts"
+import { addressModalTable, authTable, blogEditorTable, listingModerationTable, listTable, uploadTable } from "../spec/machine-tables.ts"
 import { transitionTable } from "../support/transitions.ts"
 
 // Removing, adding or redirecting a transition (or dropping a named action such as forgetToken
@@ -15,7 +16,8 @@ describe("each machine declares exactly the transitions the spec gives it", () =
     ["address modal", addressModalMachine, addressModalTable],
     ["image upload", uploadMachine, uploadTable],
     ["blog editor", blogEditorMachine, blogEditorTable],
-    ["list", listMachine, listTable]
+    ["list", listMachine, listTable],
+    ["listing moderation", listingModerationMachine, listingModerationTable]
   ] as const)("%s", (_name, machine, table) => {
     expect(transitionTable(machine as never)).toEqual([...table].sort())
   })

@@ -18,6 +18,7 @@ import { useList } from "../../lib/list/use-list.ts"
 import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
 import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { type Column, ListTable } from "../../ui/list/ListTable.tsx"
+import { RowActions } from "../../ui/list/RowActions.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
 import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
@@ -105,11 +106,11 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
           empty={t.empty}
           url={url}
           actions={(address) => (
-            <Flex gap="2">
-              <Button size="1" variant="soft" tabIndex={-1} onClick={() => open("OPEN_VIEW", address)}>{t.view}</Button>
-              <Button size="1" variant="soft" tabIndex={-1} onClick={() => open("OPEN_EDIT", address)}>{t.edit}</Button>
-              <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => open("OPEN_DELETE", address)}>{t.delete}</Button>
-            </Flex>
+            <RowActions actions={[
+              { label: t.view, onClick: () => open("OPEN_VIEW", address) },
+              { label: t.edit, onClick: () => open("OPEN_EDIT", address) },
+              { label: t.delete, danger: true, onClick: () => open("OPEN_DELETE", address) }
+            ]} />
           )}
         />
       </ListFrame>

@@ -1,3 +1,4 @@
+import { shortDate } from "../../lib/dates.ts"
 import { addressSorts } from "../../../contract/address-rules.ts"
 import type { AddressKind, AddressSort, AnyAddress } from "../../../contract/addresses.ts"
 import type { Draft } from "../../../machines/address-modal.ts"
@@ -103,7 +104,7 @@ export const toInput = (spec: DirectorySpec, draft: Draft): Record<string, strin
 
 export const cellText = (address: AnyAddress, field: string): string => {
   const value = valueOf(address, field)
-  if (field === "createdAt" && typeof value === "string") return new Date(value).toLocaleDateString()
+  if (field === "createdAt" && typeof value === "string") return shortDate(value)
   return value === undefined || value === null ? "" : String(value)
 }
 

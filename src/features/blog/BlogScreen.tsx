@@ -1,5 +1,5 @@
 import { PlusIcon } from "@radix-ui/react-icons"
-import { AlertDialog, Badge, Button, Callout, Flex, Select, Text } from "@radix-ui/themes"
+import { Badge, Button, Flex, Select, Text } from "@radix-ui/themes"
 import { useEffect, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import type { BlogCategory, BlogPost } from "../../../contract/blog.ts"
@@ -16,6 +16,8 @@ import { useList } from "../../lib/list/use-list.ts"
 import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
 import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { type Column, ListTable } from "../../ui/list/ListTable.tsx"
+import { RowActions } from "../../ui/list/RowActions.tsx"
+import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
 import { blogQuerySpec } from "./list-query.ts"
@@ -133,30 +135,22 @@ export const BlogScreen = () => {
           keyboard={keyboard}
           empty={t.empty}
           actions={(post) => (
-            <Flex gap="2">
-              <Button size="1" variant="soft" tabIndex={-1} onClick={() => edit(post)}>{t.edit}</Button>
-              <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => setDeleting({ post, busy: false, error: null })}>{t.delete}</Button>
-            </Flex>
+            <RowActions actions={[
+              { label: t.edit, onClick: () => edit(post) },
+              { label: t.delete, danger: true, onClick: () => setDeleting({ post, busy: false, error: null }) }
+            ]} />
           )}
         />
       </ListFrame>
       <Text as="p" size="1" color="gray" mt="3">{t.keyboardHint}</Text>
-      <AlertDialog.Root open={deleting !== null} onOpenChange={(open) => !open && deleting?.busy !== true && setDeleting(null)}>
-        <AlertDialog.Content maxWidth="460px">
-          <AlertDialog.Title>{t.deleteTitle}</AlertDialog.Title>
-          <AlertDialog.Description>{t.confirmDelete}</AlertDialog.Description>
-          {deleting !== null && <Text as="p" size="2" mt="2" weight="medium">{deleting.post.title}</Text>}
-          {deleting?.error != null && (
-            <Callout.Root color="red" role="alert" mt="3" size="1"><Callout.Text>{deleting.error}</Callout.Text></Callout.Root>
-          )}
-          <Flex gap="3" mt="4" justify="end">
-            <AlertDialog.Cancel><Button variant="soft" color="gray" disabled={deleting?.busy === true}>{t.cancel}</Button></AlertDialog.Cancel>
-            <Button color="red" highContrast disabled={deleting?.busy === true} onClick={() => void confirmDelete()}>
-              {deleting?.busy === true ? t.deleting : t.delete}
-            </Button>
-          </Flex>
-        </AlertDialog.Content>
-      </AlertDialog.Root>
+      <ConfirmDelete
+        state={deleting === null ? null : { subject: deleting.post.title, busy: deleting.busy, error: deleting.error }}
+        title={t.deleteTitle}
+        question={t.confirmDelete}
+        texts={t}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => void confirmDelete()}
+      />
     </Screen>
   )
 }

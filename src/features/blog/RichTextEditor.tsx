@@ -15,6 +15,7 @@ import {
   TextAlignRightIcon
 } from "@radix-ui/react-icons"
 import { Button, Dialog, Flex, IconButton, Separator, Text, TextField, Tooltip } from "@radix-ui/themes"
+import { Tooltip as TooltipPrimitive } from "radix-ui"
 import { type KeyboardEvent, type ReactNode, useEffect, useMemo, useState } from "react"
 import { isMac } from "../../lib/commands.tsx"
 import { useTheme } from "../../lib/theme.tsx"
@@ -181,6 +182,8 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
 
   return (
     <div className="rich-text" data-invalid={invalid === true} onKeyDownCapture={onKeyDownCapture}>
+      {/* The console's root theme leaves the tooltip provider out (tools/vite-radix-theme-root.ts). */}
+      <TooltipPrimitive.Provider delayDuration={200}>
       <div role="toolbar" aria-label={t.toolbar} aria-controls="post-body" className="rich-text-toolbar">
         {tools.map((tool, index) =>
           tool === "separator"
@@ -203,6 +206,7 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
             )
         )}
       </div>
+      </TooltipPrimitive.Provider>
       <BlockNoteView
         id="post-body"
         editor={editor as never}

@@ -12,7 +12,8 @@ export const listCommands = ({ group, noun, list, url, csv }: {
   readonly noun: string
   readonly list: Pick<ListState<unknown>, "pagination" | "reload">
   readonly url: Pick<UrlQuery, "query" | "go">
-  readonly csv: { readonly busy: boolean; readonly run: () => void }
+  /** The CSV export, for lists that have one. */
+  readonly csv?: { readonly busy: boolean; readonly run: () => void }
 }): ReadonlyArray<Command> => {
   const { pagination } = list
   const page = url.query.page
@@ -27,13 +28,13 @@ export const listCommands = ({ group, noun, list, url, csv }: {
       run: () => url.go({ page: page + 1 })
     },
     { id: `${prefix}:previous-page`, label: "Previous page", group, guard: () => page > 1, run: () => url.go({ page: page - 1 }) },
-    {
+    ...(csv === undefined ? [] : [{
       id: `${prefix}:export-csv`,
       label: `Export ${noun} as CSV`,
       group,
       keywords: ["download", "spreadsheet", "csv"],
       guard: () => !csv.busy,
       run: csv.run
-    }
+    }])
   ]
 }

@@ -6,7 +6,9 @@ import { failureOf } from "../../../machines/call-failure.ts"
 import { type ListPage, type ListQuery, listMachine } from "../../../machines/list.ts"
 import { AuthContext } from "../auth.tsx"
 
-export interface ListState<Row> {
+export interface ListState<Row, P extends ListPage<Row> = ListPage<Row>> {
+  /** The last page that arrived, with whatever else its answer carries (a queue's counts). */
+  readonly page: P | null
   readonly rows: ReadonlyArray<Row>
   readonly pagination: Pagination | undefined
   /** A request is in flight (the last page, if any, is still shown). */
@@ -22,10 +24,12 @@ export interface ListState<Row> {
  * Runs the list machine for a screen: one request per query (the machine's first invoke is the
  * first page; the same query again is not a second request), a 401 ends the session.
  */
-export const useList = <Row>(
+type RowOf<P> = P extends ListPage<infer Row> ? Row : never
+
+export const useList = <P extends ListPage>(
   query: ListQuery,
-  fetchPage: (token: string, query: ListQuery) => Promise<ListPage<Row>>
-): ListState<Row> => {
+  fetchPage: (token: string, query: ListQuery) => Promise<P>
+): ListState<RowOf<P>, P & ListPage<RowOf<P>>> => {
   const auth = AuthContext.useActorRef()
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const list = useActorRef(
@@ -41,9 +45,10 @@ export const useList = <Row>(
   )
   useEffect(() => list.send({ type: "LOAD", query }), [query, list])
   const snapshot = useSelector(list, (current) => current)
-  const page = snapshot.context.page as ListPage<Row> | null
+  const page = snapshot.context.page as (P & ListPage<RowOf<P>>) | null
   const loading = snapshot.matches("loading")
   return {
+    page,
     rows: page?.rows ?? [],
     pagination: page?.pagination,
     loading,

@@ -1,5 +1,5 @@
 import "./list.css"
-import { Table, Text } from "@radix-ui/themes"
+import { Text } from "@radix-ui/themes"
 import type { ReactNode } from "react"
 import type { RowProps } from "../../lib/list/use-row-keyboard.ts"
 import { listTexts } from "./texts.ts"
@@ -45,37 +45,45 @@ export const ListTable = <Row,>(props: ListTableProps<Row>) => {
   const onSort = props.url?.sortBy
   const span = columns.length + (props.actions === undefined ? 0 : 1)
   return (
-    <Table.Root variant="surface" aria-busy={loading}>
-      <caption className="visually-hidden">{props.caption}</caption>
-      <Table.Header>
-        <Table.Row>
-          {columns.map((column) => {
-            const active = column.sort !== undefined && sorted?.sort === column.sort
-            const order = sorted?.order ?? "asc"
-            return (
-              <Table.ColumnHeaderCell key={column.label} aria-sort={active ? (order === "asc" ? "ascending" : "descending") : undefined}>
-                {column.sort === undefined || onSort === undefined
-                  ? column.label
-                  : <SortHeader label={column.label} active={active} order={order} onSort={() => column.sort !== undefined && onSort(column.sort)} />}
-              </Table.ColumnHeaderCell>
-            )
-          })}
-          {props.actions !== undefined && <Table.ColumnHeaderCell>{listTexts.actions}</Table.ColumnHeaderCell>}
-        </Table.Row>
-      </Table.Header>
-      <Table.Body onBlur={(event) => !event.currentTarget.contains(event.relatedTarget) && keyboard.onBlurList()}>
-        {rows.length === 0 && !loading && (
-          <Table.Row>
-            <Table.Cell colSpan={span}><Text color="gray">{props.empty}</Text></Table.Cell>
-          </Table.Row>
-        )}
-        {rows.map((row, index) => (
-          <Table.Row key={props.rowKey(row)} className="list-row" {...keyboard.rowProps(index, row)}>
-            {columns.map((column) => <Table.Cell key={column.label}>{column.cell(row)}</Table.Cell>)}
-            {props.actions !== undefined && <Table.Cell>{props.actions(row)}</Table.Cell>}
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
+    // Radix Themes' table markup and classes, without its Table.Root: that one wraps the table
+    // in Radix's ScrollArea, 30 kB of JavaScript on the first screen for a scrollbar the browser
+    // draws anyway (docs/architecture.md, "First screen").
+    <div className="rt-TableRoot rt-r-size-2 rt-variant-surface" aria-busy={loading}>
+      <div className="list-table-scroll">
+        <table className="rt-TableRootTable">
+          <caption className="visually-hidden">{props.caption}</caption>
+          <thead className="rt-TableHeader">
+            <tr className="rt-TableRow">
+              {columns.map((column) => {
+                const active = column.sort !== undefined && sorted?.sort === column.sort
+                const order = sorted?.order ?? "asc"
+                return (
+                  <th key={column.label} scope="col" className="rt-TableCell rt-TableColumnHeaderCell"
+                    aria-sort={active ? (order === "asc" ? "ascending" : "descending") : undefined}>
+                    {column.sort === undefined || onSort === undefined
+                      ? column.label
+                      : <SortHeader label={column.label} active={active} order={order} onSort={() => column.sort !== undefined && onSort(column.sort)} />}
+                  </th>
+                )
+              })}
+              {props.actions !== undefined && <th scope="col" className="rt-TableCell rt-TableColumnHeaderCell">{listTexts.actions}</th>}
+            </tr>
+          </thead>
+          <tbody className="rt-TableBody" onBlur={(event) => !event.currentTarget.contains(event.relatedTarget) && keyboard.onBlurList()}>
+            {rows.length === 0 && !loading && (
+              <tr className="rt-TableRow">
+                <td className="rt-TableCell" colSpan={span}><Text color="gray">{props.empty}</Text></td>
+              </tr>
+            )}
+            {rows.map((row, index) => (
+              <tr key={props.rowKey(row)} className="rt-TableRow list-row" {...keyboard.rowProps(index, row)}>
+                {columns.map((column) => <td key={column.label} className="rt-TableCell">{column.cell(row)}</td>)}
+                {props.actions !== undefined && <td className="rt-TableCell">{props.actions(row)}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
   )
 }

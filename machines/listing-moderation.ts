@@ -1,0 +1,179 @@
+import { assign, fromPromise, setup } from "xstate"
+import {
+  canMove,
+  type ListingStatus,
+  type ModerationAction,
+  moderationActions,
+  statusAfter
+} from "../contract/listing-rules.ts"
+import { failureOf } from "./call-failure.ts"
+
+/** How long a change can be undone from the screen (docs/decisions.md: "a 10 s undo"). */
+export const UNDO_WINDOW_MS = 10_000
+
+/** What the machine needs of a listing: enough to judge a move and name it. */
+export interface ListingRef {
+  readonly _id: string
+  readonly name: string
+  readonly status: ListingStatus
+  readonly version: number
+}
+
+/** A change asked for: one action on one listing or on a selection. */
+export interface Change {
+  readonly action: ModerationAction
+  readonly listings: ReadonlyArray<ListingRef>
+}
+
+/** A change the server made: each listing's move and the activity event that undoes it. */
+export interface Done {
+  readonly action: ModerationAction
+  readonly moves: ReadonlyArray<{
+    readonly _id: string
+    readonly name: string
+    readonly from: ListingStatus
+    readonly to: ListingStatus
+    /** The version the move produced: the next change names it. */
+    readonly version: number
+    readonly eventId: string
+  }>
+}
+
+export interface ModerationContext {
+  /** The change in flight (shown at once: the screen draws its listings in their new status). */
+  readonly change: Change | null
+  /** The last change made, undoable while the machine is in `undoable`. */
+  readonly done: Done | null
+  readonly error: string | null
+}
+
+export type ModerationEvent =
+  | { readonly type: "ACT"; readonly action: ModerationAction; readonly listings: ReadonlyArray<ListingRef> }
+  | { readonly type: "UNDO" }
+  | { readonly type: "DISMISS" }
+
+/** The spec's failure texts for a status change and for its undo. */
+export const moderationErrors = {
+  move: "Failed to update status",
+  undo: "Failed to undo"
+} as const
+
+const isLegal = (action: ModerationAction, listings: ReadonlyArray<ListingRef>) =>
+  listings.length > 0 && listings.every((listing) => canMove(listing.status, statusAfter[action]))
+
+/**
+ * Listing moderation (docs/product-spec.md §4 "Community / influencer listing status", with
+ * docs/decisions.md's undo): a change is legal only as contract/listing-rules.ts allows, for every
+ * listing it names; it shows at once while in flight; a refusal rolls it back with the server's
+ * words; a change made stays undoable for 10 s, and a new change ends that window. The
+ * snapshot decides which actions exist: `actionsFor` and `canUndo`.
+ */
+export const listingModerationMachine = setup({
+  // Stryker disable next-line all: types only, nothing at run time
+  types: {
+    context: {} as ModerationContext,
+    events: {} as ModerationEvent
+  },
+  // Stryker disable next-line all: placeholder actors: the console and the tests provide each one
+  actors: {
+    // Stryker disable next-line all: placeholder actor: always provided
+    move: fromPromise<Done, Change>(() => Promise.reject(new Error("move not provided"))),
+    // Stryker disable next-line all: placeholder actor: always provided
+    undo: fromPromise<unknown, Done>(() => Promise.reject(new Error("undo not provided")))
+  },
+  delays: { undoWindow: UNDO_WINDOW_MS },
+  guards: {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
+    isLegal: ({ event }) => event.type === "ACT" && isLegal(event.action, event.listings)
+  },
+  actions: {
+    takeChange: assign({
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
+      change: ({ event }) => (event.type === "ACT" ? { action: event.action, listings: event.listings } : null),
+      error: null
+    }),
+    keepForUndo: assign({ done: (_, params: { readonly done: Done }) => params.done, change: null }),
+    showFailure: assign({ error: (_, params: { readonly message: string }) => params.message, change: null }),
+    forget: assign({ done: null, error: null }),
+    // Stryker disable next-line all: placeholder action: the console provides it (the list and its counts reload)
+    listChanged: () => undefined
+  }
+}).createMachine({
+  // Stryker disable next-line all: the machine's name: nothing reads it
+  id: "listingModeration",
+  context: { change: null, done: null, error: null },
+  initial: "idle",
+  states: {
+    idle: {
+      on: { ACT: { guard: "isLegal", target: "moving", actions: "takeChange" } }
+    },
+    moving: {
+      invoke: {
+        id: "move",
+        src: "move",
+        input: ({ context }) => context.change ?? { action: "approve", listings: [] },
+        onDone: { target: "undoable", actions: [{ type: "keepForUndo", params: ({ event }) => ({ done: event.output }) }, "listChanged"] },
+        onError: {
+          target: "failed",
+          actions: [{ type: "showFailure", params: ({ event }) => ({ message: `${moderationErrors.move}: ${failureOf(event.error).message}` }) }, "listChanged"]
+        }
+      }
+    },
+    undoable: {
+      after: { undoWindow: { target: "idle", actions: "forget" } },
+      on: {
+        ACT: { guard: "isLegal", target: "moving", actions: "takeChange" },
+        UNDO: "undoing",
+        DISMISS: { target: "idle", actions: "forget" }
+      }
+    },
+    undoing: {
+      invoke: {
+        id: "undo",
+        src: "undo",
+        input: ({ context }) => context.done ?? { action: "approve", moves: [] },
+        onDone: { target: "idle", actions: ["forget", "listChanged"] },
+        onError: {
+          target: "failed",
+          actions: [{ type: "showFailure", params: ({ event }) => ({ message: `${moderationErrors.undo}: ${failureOf(event.error).message}` }) }, "listChanged"]
+        }
+      }
+    },
+    failed: {
+      on: {
+        ACT: { guard: "isLegal", target: "moving", actions: "takeChange" },
+        DISMISS: { target: "idle", actions: "forget" }
+      }
+    }
+  }
+})
+
+type Snapshot = { readonly matches: (state: "idle" | "moving" | "undoable" | "undoing" | "failed") => boolean }
+
+/** A change or its undo is on its way: the record's next version is not known yet. */
+export const inFlight = (snapshot: Snapshot): boolean => snapshot.matches("moving") || snapshot.matches("undoing")
+
+/** The actions a person may take on these listings now: none while a change is in flight. */
+export const actionsFor = (snapshot: Snapshot, listings: ReadonlyArray<ListingRef>): ReadonlyArray<ModerationAction> =>
+  inFlight(snapshot) || listings.length === 0
+    ? []
+    : moderationActions.filter((action) => isLegal(action, listings))
+
+export const canUndo = (snapshot: Snapshot): boolean => snapshot.matches("undoable")
+
+/**
+ * A listing as the screen should treat it: the last change made applies until the list has
+ * reloaded with it (its status and version), so the next key acts on the new state.
+ */
+export const currentRef = (context: ModerationContext, listing: ListingRef): ListingRef => {
+  const done = context.done?.moves.find((move) => move._id === listing._id)
+  return done !== undefined && done.from === listing.status && listing.version < done.version
+    ? { ...listing, status: done.to, version: done.version }
+    : listing
+}
+
+/** The status each listing is shown in: the change in flight first, else as `currentRef` has it. */
+export const shownStatus = (context: ModerationContext, listing: ListingRef): ListingStatus => {
+  const moving = context.change?.listings.some((ref) => ref._id === listing._id) === true ? context.change : null
+  return moving !== null ? statusAfter[moving.action] : currentRef(context, listing).status
+}

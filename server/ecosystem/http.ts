@@ -1,0 +1,95 @@
+import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { AdminApi } from "../../contract/api.ts"
+import type { EcosystemEntry, EcosystemType } from "../../contract/ecosystem.ts"
+import { recordAdminActivity } from "../platform/activity-log.ts"
+import { inTransaction } from "../platform/database.ts"
+import { csvResponse, wantsCsv } from "../platform/lists.ts"
+import { logEdit, missed, queue, remove, requireEditor } from "../listings/http.ts"
+import { exportQueue, findListing, insertListing, listingOf, type ListingRow, type QueueQuery, updateListing } from "../listings/repository.ts"
+
+/** `?type=events` is the listing type `event`. */
+const typeOf = (type: EcosystemType): "event" | "hackathon" => (type === "events" ? "event" : "hackathon")
+
+const fields = ["startsAt", "endsAt", "location", "website", "image"] as const
+
+const entryOf = (row: ListingRow): EcosystemEntry => ({
+  ...listingOf(row),
+  type: row.type as EcosystemEntry["type"],
+  featured: row.details.featured === true,
+  ...Object.fromEntries(fields.map((field) => [field, typeof row.details[field] === "string" ? row.details[field] : ""]))
+})
+
+/** The input as it is stored: name and description in their columns, the rest in `details`. */
+const stored = (input: object, before?: ListingRow) => {
+  const values = input as Readonly<Record<string, unknown>>
+  const details: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, typeof values[field] === "string" ? String(values[field]).trim() : ""]))
+  details.featured = typeof values.featured === "boolean" ? values.featured : before?.details.featured === true
+  return { name: String(values.name ?? "").trim(), description: String(values.description ?? "").trim(), details }
+}
+
+interface EcosystemQuery extends Pick<QueueQuery, "search" | "page" | "limit" | "status" | "when"> {
+  readonly type: EcosystemType
+  readonly featured?: "true" | "false" | undefined
+  readonly format?: "json" | "csv" | undefined
+}
+
+const queueOf = (query: EcosystemQuery): QueueQuery => ({
+  types: [typeOf(query.type)],
+  status: query.status,
+  search: query.search,
+  page: query.page,
+  limit: query.limit,
+  when: query.when,
+  details: query.featured === undefined ? {} : { featured: query.featured }
+})
+
+const exportFields = ["_id", "type", "name", "description", "startsAt", "endsAt", "location", "website", "image", "featured", "status", "moderationNotes", "createdAt", "updatedAt", "version"]
+
+export const EcosystemHandlers = HttpApiBuilder.group(AdminApi, "ecosystem", (handlers) =>
+  handlers
+    .handle("list", ({ query }) => {
+      const filtered = queueOf(query)
+      return Effect.flatMap(wantsCsv(query.format), (csv) =>
+        csv
+          ? csvResponse({ name: query.type, fields: exportFields, record: (row: ListingRow) => entryOf(row) as unknown as Record<string, unknown>, rows: exportQueue(filtered) })
+          : Effect.map(queue(filtered), ({ rows, pagination, counts }) =>
+            HttpServerResponse.jsonUnsafe({ success: true, data: { [query.type]: rows.map(entryOf), pagination, counts } }))).pipe(Effect.orDie)
+    })
+    .handle("create", ({ query, payload }) =>
+      Effect.gen(function*() {
+        yield* requireEditor
+        const row = yield* insertListing({ type: typeOf(query.type), ...stored(payload) })
+        yield* logEdit("listing.create", row, undefined)
+        return { success: true as const, data: { listing: entryOf(row) } }
+      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+    .handle("update", ({ params, query, payload }) =>
+      Effect.gen(function*() {
+        yield* requireEditor
+        const types = [typeOf(query.type)] as const
+        const before = yield* findListing(params.id, types)
+        const row = yield* updateListing(params.id, types, payload.version, stored(payload, before))
+        if (row === undefined) return yield* missed(params.id, types)
+        yield* logEdit("listing.update", row, before)
+        return { success: true as const, data: { listing: entryOf(row) } }
+      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+    // Moderators may feature a record (the `f` key), as they may change its status.
+    .handle("setFeatured", ({ params, query, payload }) =>
+      Effect.gen(function*() {
+        const types = [typeOf(query.type)] as const
+        const before = yield* findListing(params.id, types)
+        if (before === undefined) return yield* missed(params.id, types)
+        const row = yield* updateListing(params.id, types, payload.version, { details: { ...before.details, featured: payload.featured } })
+        if (row === undefined) return yield* missed(params.id, types)
+        yield* recordAdminActivity({
+          action: "listing.featured",
+          entity: `listing:${row.type}`,
+          entityId: row.id,
+          fromState: String(before.details.featured === true),
+          toState: String(payload.featured),
+          details: { name: row.name, version: row.version }
+        })
+        return { success: true as const, data: { listing: entryOf(row) } }
+      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+    .handle("remove", ({ params, query }) => remove([typeOf(query.type)], params.id, query.version)))

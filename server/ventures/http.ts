@@ -1,0 +1,166 @@
+import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { AdminApi } from "../../contract/api.ts"
+import type { ListingStatus } from "../../contract/listing-rules.ts"
+import type { AnyVenture, Business, Project, PublicVenture, Startup, VentureType } from "../../contract/ventures.ts"
+import { recordAdminActivity } from "../platform/activity-log.ts"
+import { inTransaction } from "../platform/database.ts"
+import { csvResponse, wantsCsv } from "../platform/lists.ts"
+import { logEdit, missed, moderate, queue, remove, requireEditor, submit } from "../listings/http.ts"
+import { exportQueue, findListing, insertListing, listingOf, type ListingRow, type QueueQuery, updateListing } from "../listings/repository.ts"
+
+/**
+ * Businesses, startups and projects: listings whose own fields live in `details`, checked by the
+ * contract on the way in (contract/ventures.ts). Each type's fields, in the order its CSV lists them.
+ */
+const detailFields: Readonly<Record<VentureType, ReadonlyArray<string>>> = {
+  business: ["category", "industry", "website", "location", "founded", "employees", "revenue"],
+  startup: ["category", "stage", "website", "location", "founded", "teamSize", "funding"],
+  project: ["category", "projectStatus", "website", "github", "team", "technologies"]
+}
+
+/** What a field is when a record never set it: empty text, an empty list, or absent (counts). */
+const emptyOf: Readonly<Record<string, unknown>> = {
+  website: "", location: "", founded: "", revenue: "", funding: "", github: "", team: [], technologies: []
+}
+
+const ventureOf = (row: ListingRow): AnyVenture => {
+  const details = Object.fromEntries(detailFields[row.type as VentureType].flatMap((field) => {
+    const value = row.details[field] ?? emptyOf[field]
+    return value === undefined ? [] : [[field, value]]
+  }))
+  return { ...listingOf(row), isActive: row.isActive, ...details } as AnyVenture
+}
+
+const publicVentureOf = (row: ListingRow): PublicVenture => {
+  const { _id, type, name, description, createdAt, ...rest } = ventureOf(row) as AnyVenture & Record<string, unknown>
+  return { _id, type: type as VentureType, name, description, createdAt, details: Object.fromEntries(detailFields[row.type as VentureType].map((field) => [field, rest[field]])) }
+}
+
+/** The input split as it is stored: name and description, the type's own fields, the active switch. */
+const splitInput = (type: VentureType, payload: object) => {
+  const input = payload as Readonly<Record<string, unknown>>
+  const text = (value: unknown) => (typeof value === "string" ? value.trim() : value)
+  return {
+    name: String(input.name ?? "").trim(),
+    description: String(input.description ?? "").trim(),
+    details: Object.fromEntries(detailFields[type].filter((field) => input[field] !== undefined).map((field) => [field, text(input[field])])),
+    ...(typeof input.isActive === "boolean" ? { isActive: input.isActive } : {})
+  }
+}
+
+interface VentureQuery extends Omit<QueueQuery, "types" | "details" | "isActive"> {
+  readonly category?: string | undefined
+  readonly isActive?: "true" | "false" | undefined
+  readonly stage?: string | undefined
+  readonly projectStatus?: string | undefined
+  readonly format?: "json" | "csv" | undefined
+}
+
+const queueOf = (type: VentureType, query: VentureQuery): QueueQuery => ({
+  types: [type],
+  status: query.status,
+  search: query.search,
+  page: query.page,
+  limit: query.limit,
+  isActive: query.isActive === undefined ? undefined : query.isActive === "true",
+  details: Object.fromEntries(
+    ([["category", query.category], ["stage", query.stage], ["projectStatus", query.projectStatus]] as ReadonlyArray<readonly [string, string | undefined]>)
+      .flatMap(([field, value]) => (value === undefined || value === "" ? [] : [[field, value] as const]))
+  )
+})
+
+const exportFields = (type: VentureType) =>
+  ["_id", "name", "description", ...detailFields[type], "status", "isActive", "moderationNotes", "createdAt", "updatedAt", "version"]
+
+/** The calls of one venture screen. */
+const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string, name: string) => {
+  const of = (row: ListingRow) => ventureOf(row) as V
+  return {
+  list: ({ query }: { readonly query: VentureQuery }) => {
+    const filtered = queueOf(type, query)
+    return Effect.flatMap(wantsCsv(query.format), (csv) =>
+      csv
+        ? csvResponse({ name, fields: exportFields(type), record: (row: ListingRow) => ventureOf(row) as unknown as Record<string, unknown>, rows: exportQueue(filtered) })
+        : Effect.map(queue(filtered), ({ rows, pagination, counts }) =>
+          HttpServerResponse.jsonUnsafe({ success: true, data: { [field]: rows.map(ventureOf), pagination, counts } }))).pipe(Effect.orDie)
+  },
+  create: ({ payload }: { readonly payload: object }) =>
+    Effect.gen(function*() {
+      yield* requireEditor
+      const row = yield* insertListing({ type, ...splitInput(type, payload) })
+      yield* logEdit("listing.create", row, undefined)
+      return { success: true as const, data: { listing: of(row) } }
+    }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
+  update: ({ params, payload }: { readonly params: { readonly id: string }; readonly payload: { readonly version: number } }) =>
+    Effect.gen(function*() {
+      yield* requireEditor
+      const before = yield* findListing(params.id, [type])
+      // Fields the form left out are cleared: an edit sends the whole record.
+      const values = splitInput(type, payload)
+      const row = yield* updateListing(params.id, [type], payload.version, values)
+      if (row === undefined) return yield* missed(params.id, [type])
+      yield* logEdit("listing.update", row, before)
+      return { success: true as const, data: { listing: of(row) } }
+    }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
+  /** Moderators may switch a listing's public visibility (the `t` key), as they may its status. */
+  setActive: ({ params, payload }: { readonly params: { readonly id: string }; readonly payload: { readonly isActive: boolean; readonly version: number } }) =>
+    Effect.gen(function*() {
+      const before = yield* findListing(params.id, [type])
+      const row = yield* updateListing(params.id, [type], payload.version, { isActive: payload.isActive })
+      if (row === undefined) return yield* missed(params.id, [type])
+      yield* recordAdminActivity({
+        action: "listing.active",
+        entity: `listing:${type}`,
+        entityId: row.id,
+        fromState: before === undefined ? null : String(before.isActive),
+        toState: String(row.isActive),
+        details: { name: row.name, version: row.version }
+      })
+      return { success: true as const, data: { listing: of(row) } }
+    }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
+  remove: ({ params, query }: { readonly params: { readonly id: string }; readonly query: { readonly version: number } }) =>
+    remove([type], params.id, query.version)
+  }
+}
+
+const businesses = ventureHandlers<Business>("business", "businesses", "businesses")
+const startups = ventureHandlers<Startup>("startup", "startups", "startups")
+const projects = ventureHandlers<Project>("project", "projects", "projects")
+
+export const BusinessHandlers = HttpApiBuilder.group(AdminApi, "businesses", (handlers) =>
+  handlers.handle("list", businesses.list).handle("create", businesses.create).handle("update", businesses.update)
+    .handle("setActive", businesses.setActive).handle("remove", businesses.remove))
+
+export const StartupHandlers = HttpApiBuilder.group(AdminApi, "startups", (handlers) =>
+  handlers.handle("list", startups.list).handle("create", startups.create).handle("update", startups.update)
+    .handle("setActive", startups.setActive).handle("remove", startups.remove))
+
+export const ProjectHandlers = HttpApiBuilder.group(AdminApi, "projects", (handlers) =>
+  handlers.handle("list", projects.list).handle("create", projects.create).handle("update", projects.update)
+    .handle("setActive", projects.setActive).handle("remove", projects.remove))
+
+export const VentureModerationHandlers = HttpApiBuilder.group(AdminApi, "ventureModeration", (handlers) =>
+  handlers
+    .handle("list", ({ params, query }) =>
+      Effect.map(queue({ ...query, types: [params.type] }), ({ rows, pagination, counts }) =>
+        ({ success: true as const, data: { listings: rows.map(ventureOf), pagination, counts } })))
+    .handle("setStatus", ({ params, payload }) =>
+      moderate(params.id, payload.status as ListingStatus, payload.version, payload.notes, [params.type])))
+
+const approvedActive = (type: VentureType, query: Pick<QueueQuery, "search" | "page" | "limit">) =>
+  queue({ ...query, types: [type], status: "approved", isActive: true }).pipe(
+    Effect.map(({ rows, pagination }) => ({ success: true as const, data: { listings: rows.map(publicVentureOf), pagination } })))
+
+const submitted = (type: VentureType, payload: object) =>
+  Effect.map(submit({ type, ...splitInput(type, payload) }), (row) => ({ success: true as const, data: { listing: publicVentureOf(row) } }))
+
+export const VenturesPublicHandlers = HttpApiBuilder.group(AdminApi, "venturesPublic", (handlers) =>
+  handlers
+    .handle("businesses", ({ query }) => approvedActive("business", query))
+    .handle("startups", ({ query }) => approvedActive("startup", query))
+    .handle("projects", ({ query }) => approvedActive("project", query))
+    .handle("submitBusiness", ({ payload }) => submitted("business", payload))
+    .handle("submitStartup", ({ payload }) => submitted("startup", payload))
+    .handle("submitProject", ({ payload }) => submitted("project", payload)))

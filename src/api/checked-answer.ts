@@ -1,0 +1,18 @@
+import { firstFailure, type JsonSchema } from "../lib/json-check.ts"
+import { answerFailure, networkFailure, unexpectedAnswer } from "./failure.ts"
+
+/**
+ * An answer fetched at start-up, before the client (src/lib/prefetch.ts), read as the client
+ * reads one: checked against the contract's schema, a failure in the spec's words. The schemas
+ * come compiled from the contract (`virtual:answer-schemas`, tools/vite-answer-checks.ts), so
+ * the first screen trusts its first answers without loading effect; each is one whose decoded
+ * value is its JSON, so the checked JSON is the value.
+ */
+export const checkedAnswer = async <A>(answer: Promise<Response>, schema: JsonSchema): Promise<A> => {
+  const response = await answer.catch((error: unknown) => Promise.reject(networkFailure(error)))
+  const body: unknown = await response.json().catch(() => undefined)
+  if (!response.ok) throw answerFailure(response.status, body)
+  const failure = firstFailure(schema, body)
+  if (failure !== undefined) throw unexpectedAnswer(failure)
+  return body as A
+}

@@ -1,0 +1,196 @@
+import { type ListingStatus, listingStatuses } from "../../../contract/listing-rules.ts"
+import type { ListingCounts } from "../../../contract/listings.ts"
+import { projectStatuses, startupStages } from "../../../contract/venture-rules.ts"
+import type { AnyVenture, VentureType } from "../../../contract/ventures.ts"
+import type { ListPage, ListQuery } from "../../../machines/list.ts"
+import type { ListingRef } from "../../../machines/listing-moderation.ts"
+import { type CommunityType, deleteListing, listingExportPath, listListings, saveListing } from "../../api/listings.ts"
+import { deleteVenture, listVentures, saveVenture, setVentureActive, ventureExportPath } from "../../api/ventures.ts"
+import { deleteEcosystem, ecosystemExportPath, listEcosystem, saveEcosystem, setEcosystemFeatured } from "../../api/ecosystem.ts"
+import type { EcosystemEntry, EcosystemType } from "../../../contract/ecosystem.ts"
+import { shortDate } from "../../lib/dates.ts"
+import type { QuerySpec } from "../../lib/list/query-string.ts"
+
+/** One field of a queue's add/edit form. */
+export interface FieldSpec {
+  readonly name: string
+  readonly label: string
+  readonly kind: "text" | "textarea" | "url" | "year" | "number" | "select" | "list" | "datetime" | "image"
+  readonly required?: boolean
+  readonly options?: ReadonlyArray<string>
+}
+
+/** What every queued record has: enough for the moderation machine, the card and the form. */
+export type QueueRow = ListingRef & {
+  readonly description: string
+  readonly createdAt: string
+  readonly isActive?: boolean
+  readonly featured?: boolean
+  readonly [field: string]: unknown
+}
+
+export type QueuePage = ListPage<QueueRow> & { readonly counts: ListingCounts }
+
+/**
+ * A moderated queue screen (docs/product-spec.md §2, "Community and Influencer management" and
+ * "Businesses, Startups, Projects"): its texts, its calls, its form and its card facts. One
+ * screen component serves them all (src/features/listings/ListingsScreen.tsx).
+ */
+export interface QueueKind {
+  readonly key: string
+  readonly title: string
+  readonly noun: string
+  readonly plural: string
+  readonly add: string
+  readonly editTitle: string
+  readonly empty: string
+  readonly loadFailed: string
+  readonly confirmDelete: string
+  readonly querySpec: QuerySpec
+  readonly fields: ReadonlyArray<FieldSpec>
+  /** The card's line of facts (category, industry, place…). */
+  readonly facts: (row: QueueRow) => ReadonlyArray<string>
+  /** Select filters beside the search, by query parameter. */
+  readonly filters: ReadonlyArray<{ readonly name: string; readonly label: string; readonly options: ReadonlyArray<readonly [string, string]> }>
+  readonly list: (token: string, q: ListQuery) => Promise<QueuePage>
+  readonly save: (token: string, target: QueueRow | null, values: Readonly<Record<string, unknown>>) => Promise<unknown>
+  readonly remove: (token: string, row: QueueRow) => Promise<void>
+  /** Shows or hides a record on the public site (`t`); only the venture types have it. */
+  readonly setActive?: (token: string, row: QueueRow, isActive: boolean) => Promise<unknown>
+  /** Features a record or stops featuring it (`f`); events and hackathons have it. */
+  readonly setFeatured?: (token: string, row: QueueRow, featured: boolean) => Promise<unknown>
+  readonly exportPath: (q: ListQuery) => string
+}
+
+const statusFilter = { status: listingStatuses } as const
+/** "early-traction" → "Early Traction": an enumeration's value as a label. */
+const labelOf = (value: string) => value.split("-").map((word) => `${word[0]!.toUpperCase()}${word.slice(1)}`).join(" ")
+const required = (name: string, label: string, kind: FieldSpec["kind"] = "text"): FieldSpec => ({ name, label, kind, required: true })
+const nameAndDescription = [required("name", "Name"), required("description", "Description", "textarea")]
+
+const community = (type: CommunityType, title: string, noun: string, plural: string): QueueKind => ({
+  key: type,
+  title,
+  noun,
+  plural,
+  add: `Add ${labelOf(noun)}`,
+  editTitle: `Edit ${labelOf(noun)}`,
+  empty: "No listings found",
+  loadFailed: `Failed to fetch ${plural}`,
+  confirmDelete: "Are you sure you want to delete this listing?",
+  querySpec: { filters: statusFilter },
+  fields: nameAndDescription,
+  facts: () => [],
+  filters: [],
+  list: (token, q) => listListings(token, type, q) as Promise<QueuePage>,
+  save: (token, target, values) => saveListing(token, type, target as never, { name: String(values.name), description: String(values.description) }),
+  remove: (token, row) => deleteListing(token, type, row as never),
+  exportPath: (q) => listingExportPath(type, q)
+})
+
+const activeFilter = { name: "active", label: "Visibility", options: [["yes", "Shown"], ["no", "Hidden"]] } as const
+const present = (...values: ReadonlyArray<unknown>) => values.filter((value): value is string | number => (typeof value === "string" && value !== "") || typeof value === "number").map(String)
+
+const venture = (type: VentureType, base: Omit<QueueKind, "list" | "save" | "remove" | "setActive" | "exportPath" | "empty" | "loadFailed" | "confirmDelete" | "add" | "editTitle" | "key">): QueueKind => ({
+  ...base,
+  key: type,
+  add: `Add ${labelOf(base.noun)}`,
+  editTitle: `Edit ${labelOf(base.noun)}`,
+  empty: `No ${base.plural} found`,
+  loadFailed: `Failed to fetch ${base.plural}`,
+  confirmDelete: `Are you sure you want to delete this ${base.noun}?`,
+  list: (token, q) => listVentures(token, type, q) as Promise<QueuePage>,
+  save: (token, target, values) => saveVenture(token, type, target as AnyVenture | null, values),
+  remove: (token, row) => deleteVenture(token, type, row as unknown as AnyVenture),
+  setActive: (token, row, isActive) => setVentureActive(token, type, row as unknown as AnyVenture, isActive),
+  exportPath: (q) => ventureExportPath(type, q)
+})
+
+const dateRange = (row: QueueRow) => {
+  const start = typeof row.startsAt === "string" && row.startsAt !== "" ? shortDate(row.startsAt) : ""
+  const end = typeof row.endsAt === "string" && row.endsAt !== "" ? shortDate(row.endsAt) : ""
+  return start === "" ? end : end === "" || end === start ? start : `${start} – ${end}`
+}
+
+const happening = (type: EcosystemType, noun: string, plural: string, title: string): QueueKind => ({
+  key: noun,
+  title,
+  noun,
+  plural,
+  add: `Add ${labelOf(noun)}`,
+  editTitle: `Edit ${labelOf(noun)}`,
+  empty: `No ${plural} found`,
+  loadFailed: `Failed to fetch ${plural}`,
+  confirmDelete: `Are you sure you want to delete this ${noun}?`,
+  querySpec: { filters: { ...statusFilter, when: ["upcoming", "past"], featured: ["yes", "no"] } },
+  fields: [
+    required("name", "Name"), required("description", "Description", "textarea"),
+    { name: "startsAt", label: "Starts", kind: "datetime" }, { name: "endsAt", label: "Ends", kind: "datetime" },
+    { name: "location", label: "Location (a place, or online)", kind: "text" }, { name: "website", label: "Website", kind: "url" },
+    { name: "image", label: "Image", kind: "image" }
+  ],
+  facts: (row) => present(dateRange(row), row.location),
+  filters: [
+    { name: "when", label: "When", options: [["upcoming", "Upcoming"], ["past", "Past"]] },
+    { name: "featured", label: "Featured", options: [["yes", "Featured"], ["no", "Not featured"]] }
+  ],
+  list: (token, q) => listEcosystem(token, type, q) as Promise<QueuePage>,
+  save: (token, target, values) => saveEcosystem(token, type, target as unknown as EcosystemEntry | null, values),
+  remove: (token, row) => deleteEcosystem(token, type, row as unknown as EcosystemEntry),
+  setFeatured: (token, row, featured) => setEcosystemFeatured(token, type, row as unknown as EcosystemEntry, featured),
+  exportPath: (q) => ecosystemExportPath(type, q)
+})
+
+export const queueKinds = {
+  community: community("community", "Community Management", "community", "communities"),
+  influencer: community("influencer", "Influencer Management", "influencer", "influencers"),
+  business: venture("business", {
+    title: "Business Listings",
+    noun: "business",
+    plural: "businesses",
+    querySpec: { filters: { ...statusFilter, active: ["yes", "no"] } },
+    fields: [
+      required("name", "Name"), required("category", "Category"), required("industry", "Industry"), required("description", "Description", "textarea"),
+      { name: "website", label: "Website", kind: "url" }, { name: "location", label: "Location", kind: "text" },
+      { name: "founded", label: "Founded (year)", kind: "year" }, { name: "employees", label: "Employees", kind: "number" },
+      { name: "revenue", label: "Revenue range", kind: "text" }
+    ],
+    facts: (row) => present(row.category, row.industry, row.location, typeof row.founded === "string" && row.founded !== "" ? `Founded ${row.founded}` : "",
+      typeof row.employees === "number" ? `${row.employees} employees` : "", row.revenue),
+    filters: [activeFilter]
+  }),
+  startup: venture("startup", {
+    title: "Startup Listings",
+    noun: "startup",
+    plural: "startups",
+    querySpec: { filters: { ...statusFilter, active: ["yes", "no"], stage: startupStages } },
+    fields: [
+      required("name", "Name"), required("category", "Category"), { name: "stage", label: "Stage", kind: "select", required: true, options: startupStages },
+      required("description", "Description", "textarea"), { name: "website", label: "Website", kind: "url" }, { name: "location", label: "Location", kind: "text" },
+      { name: "founded", label: "Founded (year)", kind: "year" }, { name: "teamSize", label: "Team size", kind: "number" }, { name: "funding", label: "Funding", kind: "text" }
+    ],
+    facts: (row) => present(row.category, labelOf(String(row.stage ?? "")), row.location, typeof row.teamSize === "number" ? `Team of ${row.teamSize}` : "", row.funding),
+    filters: [{ name: "stage", label: "Stage", options: startupStages.map((stage) => [stage, labelOf(stage)] as const) }, activeFilter]
+  }),
+  project: venture("project", {
+    title: "Project Listings",
+    noun: "project",
+    plural: "projects",
+    querySpec: { filters: { ...statusFilter, active: ["yes", "no"], projectStatus: projectStatuses } },
+    fields: [
+      required("name", "Name"), required("category", "Category"), { name: "projectStatus", label: "Status", kind: "select", required: true, options: projectStatuses },
+      required("description", "Description", "textarea"), { name: "website", label: "Website", kind: "url" }, { name: "github", label: "GitHub", kind: "url" },
+      { name: "team", label: "Team", kind: "list" }, { name: "technologies", label: "Technologies", kind: "list" }
+    ],
+    facts: (row) => present(row.category, labelOf(String(row.projectStatus ?? "")),
+      Array.isArray(row.technologies) && row.technologies.length > 0 ? row.technologies.join(", ") : ""),
+    filters: [{ name: "projectStatus", label: "Project status", options: projectStatuses.map((status) => [status, labelOf(status)] as const) }, activeFilter]
+  }),
+  event: happening("events", "event", "events", "Events Management"),
+  hackathon: happening("hackathons", "hackathon", "hackathons", "Hackathons Management")
+} as const satisfies Record<string, QueueKind>
+
+export type QueueKindKey = keyof typeof queueKinds
+
+export const statusLabel: Readonly<Record<ListingStatus, string>> = { pending: "Pending", approved: "Approved", rejected: "Rejected" }
+export { labelOf as optionLabel }

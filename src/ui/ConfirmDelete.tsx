@@ -1,0 +1,37 @@
+import { AlertDialog, Button, Callout, Flex, Text } from "@radix-ui/themes"
+
+export interface DeleteState {
+  /** What is being deleted, as the dialog names it under the question. */
+  readonly subject: string
+  readonly busy: boolean
+  readonly error: string | null
+}
+
+/**
+ * A delete confirmation (docs/product-spec.md §5 "Delete confirmations"): the screen's question,
+ * the record's name, Cancel and Delete; while the delete runs both are disabled and the dialog
+ * stays; a failure shows in it.
+ */
+export const ConfirmDelete = ({ state, title, question, texts, onClose, onConfirm }: {
+  readonly state: DeleteState | null
+  readonly title: string
+  readonly question: string
+  readonly texts: { readonly cancel: string; readonly delete: string; readonly deleting: string }
+  readonly onClose: () => void
+  readonly onConfirm: () => void
+}) => (
+  <AlertDialog.Root open={state !== null} onOpenChange={(open) => !open && state?.busy !== true && onClose()}>
+    <AlertDialog.Content maxWidth="460px">
+      <AlertDialog.Title>{title}</AlertDialog.Title>
+      <AlertDialog.Description>{question}</AlertDialog.Description>
+      {state !== null && <Text as="p" size="2" mt="2" weight="medium">{state.subject}</Text>}
+      {state?.error != null && <Callout.Root color="red" role="alert" mt="3" size="1"><Callout.Text>{state.error}</Callout.Text></Callout.Root>}
+      <Flex gap="3" mt="4" justify="end">
+        <AlertDialog.Cancel><Button variant="soft" color="gray" disabled={state?.busy === true}>{texts.cancel}</Button></AlertDialog.Cancel>
+        <Button color="red" highContrast disabled={state?.busy === true} onClick={onConfirm}>
+          {state?.busy === true ? texts.deleting : texts.delete}
+        </Button>
+      </Flex>
+    </AlertDialog.Content>
+  </AlertDialog.Root>
+)

@@ -1,0 +1,146 @@
+import { describe, expect, it, vi } from "vitest"
+import { createActor, fromPromise } from "xstate"
+import {
+  actionsFor,
+  canUndo,
+  currentRef,
+  type Done,
+  type ListingRef,
+  listingModerationMachine,
+  moderationErrors,
+  type ModerationEvent,
+  shownStatus,
+  UNDO_WINDOW_MS
+} from "../../machines/listing-moderation.ts"
+import { listingModerationTable } from "../spec/machine-tables.ts"
+import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
+
+const ref = (id: string, status: ListingRef["status"]): ListingRef => ({ _id: id, name: `Listing ${id}`, status, version: 1 })
+const pendingOne = ref("p1", "pending")
+const pendingTwo = ref("p2", "pending")
+const approvedOne = ref("a1", "approved")
+const rejectedOne = ref("r1", "rejected")
+
+const approvedDone: Done = { action: "approve", moves: [{ _id: "p1", name: "Listing p1", from: "pending", to: "approved", version: 2, eventId: "7" }] }
+const refused = { status: 409, message: "This listing is approved; it cannot be set to rejected." }
+const expire = { type: "xstate.after.undoWindow.listingModeration.undoable" } as const
+
+const events = [
+  { type: "ACT", action: "approve", listings: [pendingOne] },
+  { type: "ACT", action: "reject", listings: [pendingOne, pendingTwo] },
+  { type: "ACT", action: "reject", listings: [pendingOne, approvedOne] },
+  { type: "ACT", action: "pending", listings: [rejectedOne] },
+  { type: "ACT", action: "approve", listings: [] },
+  { type: "UNDO" },
+  { type: "DISMISS" },
+  expire,
+  actorDone("move", approvedDone),
+  actorError("move", refused),
+  actorDone("undo", {}),
+  actorError("undo", { status: undefined, message: "Failed to fetch" })
+] as const
+
+type State = "idle" | "moving" | "undoable" | "undoing" | "failed"
+
+/** The rules, written from the spec and the table's comment, not from the machine. */
+const legal: Record<string, ReadonlyArray<string>> = { pending: ["approved", "rejected"], approved: ["pending"], rejected: ["approved"] }
+const target = { approve: "approved", reject: "rejected", pending: "pending" } as const
+
+interface Seen {
+  readonly state: State
+  readonly changing: string | null
+  readonly undoable: boolean
+  readonly error: string | null
+}
+
+type ActEvent = Extract<ModerationEvent, { readonly type: "ACT" }>
+
+const expectedAfter = (seen: Seen, event: { readonly type: string }): Seen => {
+  switch (event.type) {
+    case "ACT": {
+      const { action, listings } = event as ActEvent
+      const ok = listings.length > 0 && listings.every((listing) => legal[listing.status]!.includes(target[action]))
+      return ok && seen.state !== "moving" && seen.state !== "undoing"
+        ? { state: "moving", changing: action, undoable: false, error: null }
+        : seen
+    }
+    case "UNDO":
+      return seen.state === "undoable" ? { ...seen, state: "undoing", undoable: false } : seen
+    case "DISMISS":
+      return seen.state === "undoable" || seen.state === "failed" ? { state: "idle", changing: null, undoable: false, error: null } : seen
+    case expire.type:
+      return seen.state === "undoable" ? { state: "idle", changing: null, undoable: false, error: null } : seen
+    case "xstate.done.actor.move":
+      return seen.state === "moving" ? { state: "undoable", changing: null, undoable: true, error: null } : seen
+    case "xstate.error.actor.move":
+      return seen.state === "moving" ? { ...seen, state: "failed", changing: null, error: `${moderationErrors.move}: ${refused.message}` } : seen
+    case "xstate.done.actor.undo":
+      return seen.state === "undoing" ? { state: "idle", changing: null, undoable: false, error: null } : seen
+    case "xstate.error.actor.undo":
+      return seen.state === "undoing" ? { ...seen, state: "failed", error: `${moderationErrors.undo}: Failed to fetch` } : seen
+    default:
+      return seen
+  }
+}
+
+describe("listing moderation machine", () => {
+  it("follows the rules on every generated path, reloading the list after every answer", async () => {
+    let seen: Seen = { state: "idle", changing: null, undoable: false, error: null }
+    let reloads = 0
+    let answers = 0
+    const run = await runModel({
+      machine: listingModerationMachine,
+      table: listingModerationTable,
+      inputs: [undefined as never],
+      events: () => events as never,
+      actorIds: ["move", "undo"],
+      key: (snapshot) => `${JSON.stringify(snapshot.value)} ${snapshot.context.change?.action ?? ""} ${snapshot.context.done === null ? "" : "done"} ${snapshot.context.error ?? ""}`,
+      provide: { actions: { listChanged: () => void reloads++ } },
+      check: (_expected, actual, event) => {
+        if (event.type === "xstate.init") seen = { state: "idle", changing: null, undoable: false, error: null }
+        else seen = expectedAfter(seen, event)
+        if (event.type.startsWith("xstate.done.actor") || event.type.startsWith("xstate.error.actor")) answers++
+        const context = actual.context as { change: { action: string } | null; error: string | null }
+        expect({ state: actual.value, changing: context.change?.action ?? null, undoable: canUndo(actual as never), error: context.error })
+          .toEqual(seen)
+      }
+    })
+    expectFullCoverage("listing moderation", run)
+    expect(reloads).toBe(answers)
+  })
+
+  it("offers only the actions legal for every listing named, and none while a change is in flight", () => {
+    const actor = createActor(listingModerationMachine.provide({ actors: { move: fromPromise(() => new Promise<Done>(() => undefined)) } })).start()
+    expect(actionsFor(actor.getSnapshot(), [pendingOne])).toEqual(["approve", "reject"])
+    expect(actionsFor(actor.getSnapshot(), [approvedOne])).toEqual(["pending"])
+    expect(actionsFor(actor.getSnapshot(), [rejectedOne])).toEqual(["approve"])
+    expect(actionsFor(actor.getSnapshot(), [pendingOne, rejectedOne])).toEqual(["approve"])
+    expect(actionsFor(actor.getSnapshot(), [pendingOne, approvedOne])).toEqual([])
+    expect(actionsFor(actor.getSnapshot(), [])).toEqual([])
+    actor.send({ type: "ACT", action: "approve", listings: [pendingOne] })
+    expect(actionsFor(actor.getSnapshot(), [pendingTwo])).toEqual([])
+    expect(shownStatus(actor.getSnapshot().context, pendingOne)).toBe("approved")
+    expect(shownStatus(actor.getSnapshot().context, pendingTwo)).toBe("pending")
+  })
+
+  it("keeps a change undoable for 10 s, shown in its new status until the list has it", async () => {
+    vi.useFakeTimers()
+    try {
+      const actor = createActor(listingModerationMachine.provide({ actors: { move: fromPromise(() => Promise.resolve(approvedDone)) } })).start()
+      actor.send({ type: "ACT", action: "approve", listings: [pendingOne] })
+      await vi.advanceTimersByTimeAsync(0)
+      expect(actor.getSnapshot().value).toBe("undoable")
+      expect(shownStatus(actor.getSnapshot().context, pendingOne)).toBe("approved")
+      expect(currentRef(actor.getSnapshot().context, pendingOne)).toEqual({ ...pendingOne, status: "approved", version: 2 })
+      expect(shownStatus(actor.getSnapshot().context, { ...pendingOne, status: "approved", version: 2 })).toBe("approved")
+      expect(currentRef(actor.getSnapshot().context, { ...pendingOne, status: "rejected", version: 3 })).toEqual({ ...pendingOne, status: "rejected", version: 3 })
+      await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS - 1)
+      expect(canUndo(actor.getSnapshot())).toBe(true)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(actor.getSnapshot().value).toBe("idle")
+      expect(canUndo(actor.getSnapshot())).toBe(false)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})

@@ -1,0 +1,46 @@
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+import type { Plugin } from "vite"
+import { type JsonSchema, unknownKeywords } from "../src/lib/json-check.ts"
+
+export const ANSWER_SCHEMAS_MODULE = "virtual:answer-schemas"
+const RESOLVED = `\0${ANSWER_SCHEMAS_MODULE}`
+
+/**
+ * The JSON Schema of each answer start-up prefetches (src/api/first-answer-schemas.ts), from the
+ * contract's effect schemas, loaded as Node loads TypeScript. A keyword the console's checker
+ * does not judge stops the build, since passing it over would let through what the contract
+ * refuses.
+ */
+export const firstAnswerJsonSchemas = async (root: string): Promise<Readonly<Record<string, JsonSchema>>> => {
+  const { Schema } = await import("effect")
+  const url = pathToFileURL(join(root, "src/api/first-answer-schemas.ts")).href
+  const { firstAnswerSchemas } = await import(url) as {
+    readonly firstAnswerSchemas: Readonly<Record<string, Parameters<typeof Schema.toJsonSchemaDocument>[0]>>
+  }
+  return Object.fromEntries(Object.entries(firstAnswerSchemas).map(([name, schema]) => {
+    const document = Schema.toJsonSchemaDocument(schema)
+    const definitions = document.definitions as Readonly<Record<string, unknown>>
+    const json = { ...document.schema, ...(Object.keys(definitions).length === 0 ? {} : { $defs: definitions }) }
+    const unknown = unknownKeywords(json)
+    if (unknown.length > 0) {
+      throw new Error(`answer-checks: the schema of ${name} uses ${[...new Set(unknown)].join(", ")}, which src/lib/json-check.ts does not check`)
+    }
+    return [name, json as JsonSchema]
+  }))
+}
+
+/**
+ * `virtual:answer-schemas`: the contract's schemas of the answers start-up prefetches, as JSON
+ * Schema data compiled at build time, so the first screen checks its first answers with
+ * src/lib/json-check.ts instead of loading effect (docs/architecture.md, "First screen").
+ */
+export const answerSchemas = (root: string): Plugin => ({
+  name: "answer-schemas",
+  resolveId: (id) => (id === ANSWER_SCHEMAS_MODULE ? RESOLVED : undefined),
+  load: async (id) => {
+    if (id !== RESOLVED) return undefined
+    const schemas = await firstAnswerJsonSchemas(root)
+    return Object.entries(schemas).map(([name, schema]) => `export const ${name} = ${JSON.stringify(schema)};`).join("\n")
+  }
+})
