@@ -8,6 +8,7 @@ import { CommunitiesApi, InfluencersApi, ListingsAdminApi, ListingsPublicAdminAp
 import { SystemApi } from "./system.ts"
 import { EcosystemApi } from "./ecosystem.ts"
 import { ScamReportsApi } from "./scam-reports.ts"
+import { StreamApi } from "./stream.ts"
 import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
 import { UploadApi } from "./upload.ts"
 
@@ -56,6 +57,7 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(VenturesPublicApi)
   .add(EcosystemApi)
   .add(ScamReportsApi)
+  .add(StreamApi)
   .middleware(RequestValidation)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)

@@ -6,6 +6,7 @@ import {
   Conflict,
   Forbidden,
   Id,
+  ListFormat,
   LongText,
   NotFound,
   Ok,
@@ -22,6 +23,7 @@ import {
   Version,
   VersionParam
 } from "./common.ts"
+import { CsvExport } from "./lists.ts"
 
 export const ScamReportStatus = Schema.Literals(["new", "under_review", "resolved", "dismissed"])
 export type ScamReportStatus = typeof ScamReportStatus.Type
@@ -120,10 +122,16 @@ export class ScamReportsApi extends HttpApiGroup.make("scamReports")
         search: Schema.optionalKey(SearchText),
         status: orAll(ScamReportStatus),
         scamType: orAll(ScamType),
-        priority: orAll(ScamReportPriority)
+        priority: orAll(ScamReportPriority),
+        format: Schema.optionalKey(ListFormat)
       },
-      success: Schema.Struct({ success: Schema.Literal(true), data: ScamReportList })
-    }).middleware(Authorization).annotate(OpenApi.Summary, "List reports (status, type, priority, search, page) with the counts of all reports"),
+      success: [Schema.Struct({ success: Schema.Literal(true), data: ScamReportList }), CsvExport]
+    }).middleware(Authorization).annotate(OpenApi.Summary, "List reports (status, type, priority, search, page) with the counts of all reports; ?format=csv exports every match"),
+    HttpApiEndpoint.get("one", "/api/report-scam/:id", {
+      params: { id: RecordId },
+      success: oneReport,
+      error: [NotFound]
+    }).middleware(Authorization).annotate(OpenApi.Summary, "One report as staff see it (a console refreshing a card after a change notice)"),
     HttpApiEndpoint.patch("change", "/api/report-scam/:id", {
       params: { id: RecordId },
       payload: ScamReportChange,

@@ -28,6 +28,8 @@ import {
 } from "./ventures/http.ts"
 import { EcosystemHandlers } from "./ecosystem/http.ts"
 import { ScamReportHandlers } from "./scam-reports/http.ts"
+import { StreamHandlers } from "./stream/http.ts"
+import { changeFeedLayer } from "./platform/change-feed.ts"
 import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { listenForRevocations } from "./auth/session-cache.ts"
@@ -86,6 +88,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     VenturesPublicHandlers,
     EcosystemHandlers,
     ScamReportHandlers,
+    StreamHandlers,
     BlogAdminHandlers,
     UploadHandlers
   ]),
@@ -123,6 +126,7 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
         Layer.mergeAll(
           Layer.effectDiscard(bootstrapFirstAdmin),
           listenForRevocations,
+          changeFeedLayer,
           schedulerLayer,
           housekeepingLayer,
           mailWorkerLayer,

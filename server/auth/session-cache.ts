@@ -41,9 +41,19 @@ export const rememberSession = (tokenHash: string, session: ActiveSession, readA
   entries.set(tokenHash, { session, until: Date.now() + TTL_MS })
 }
 
+/** Who wants to hear that sessions may have ended (open change streams re-check theirs). */
+const forgetListeners = new Set<() => void>()
+
+/** Calls `listener` whenever sessions may have ended, here or in another process; returns the way to stop. */
+export const onSessionsEnded = (listener: () => void) => {
+  forgetListeners.add(listener)
+  return () => void forgetListeners.delete(listener)
+}
+
 export const forgetSessions = () => {
   generation += 1
   entries.clear()
+  for (const listener of forgetListeners) listener()
 }
 
 /** Inside the transaction that ends sessions: tells every other process, at commit (NOTIFY is transactional). */

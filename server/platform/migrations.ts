@@ -242,8 +242,9 @@ export const migrations = {
       SELECT type, status FROM unnest(ARRAY['event', 'hackathon']) AS type
       CROSS JOIN unnest(ARRAY['pending', 'approved', 'rejected']) AS status`
   ),
-  // Scam reports, and their counts by status and by type, kept by statement triggers so the
-  // queue's cards and a page are one round trip at any size.
+  // Scam reports, and their counts per (status, type, priority), kept by statement triggers:
+  // the queue's cards, and the total of any filter without a search, are sums over 96 rows,
+  // so a page and its counts are one round trip at any size.
   "0007_scam_reports": statements(
     `CREATE TABLE scam_reports (
       id uuid PRIMARY KEY,
@@ -262,54 +263,47 @@ export const migrations = {
       search_text text GENERATED ALWAYS AS (lower(description || ' ' || wallet_address || ' ' || reporter_contact)) STORED
     )`,
     `CREATE INDEX scam_reports_search_idx ON scam_reports USING gin (search_text gin_trgm_ops)`,
-    `CREATE INDEX scam_reports_queue_idx ON scam_reports (created_at DESC, id)`,
-    `CREATE INDEX scam_reports_status_idx ON scam_reports (status, created_at DESC, id)`,
+    `CREATE INDEX scam_reports_queue_idx ON scam_reports (created_at DESC, id DESC)`,
+    `CREATE INDEX scam_reports_status_idx ON scam_reports (status, created_at DESC, id DESC)`,
+    `CREATE INDEX scam_reports_type_idx ON scam_reports (scam_type, created_at DESC, id DESC)`,
+    `CREATE INDEX scam_reports_priority_idx ON scam_reports (priority, created_at DESC, id DESC)`,
+    `CREATE INDEX scam_reports_status_priority_idx ON scam_reports (status, priority, created_at DESC, id DESC)`,
     `CREATE TABLE scam_report_counts (
-      dimension text NOT NULL,
-      value text NOT NULL,
+      status text NOT NULL,
+      scam_type text NOT NULL,
+      priority text NOT NULL,
       total bigint NOT NULL DEFAULT 0,
-      PRIMARY KEY (dimension, value)
+      PRIMARY KEY (status, scam_type, priority)
     )`,
-    `INSERT INTO scam_report_counts (dimension, value)
-      SELECT 'status', value FROM unnest(ARRAY['new', 'under_review', 'resolved', 'dismissed']) AS value
-      UNION ALL
-      SELECT 'scamType', value FROM unnest(ARRAY['fake_project', 'phishing', 'suspicious_wallet', 'fake_giveaway', 'impersonation', 'other']) AS value`,
+    `INSERT INTO scam_report_counts (status, scam_type, priority)
+      SELECT s, t, p
+      FROM unnest(ARRAY['new', 'under_review', 'resolved', 'dismissed']) AS s,
+           unnest(ARRAY['fake_project', 'phishing', 'suspicious_wallet', 'fake_giveaway', 'impersonation', 'other']) AS t,
+           unnest(ARRAY['low', 'normal', 'high', 'urgent']) AS p`,
     `CREATE FUNCTION scam_report_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       UPDATE scam_report_counts c SET total = c.total + d.delta
-      FROM (
-        SELECT dimension, value, sum(delta) AS delta FROM (
-          SELECT 'status' AS dimension, status AS value, 1 AS delta FROM added_rows
-          UNION ALL SELECT 'scamType', scam_type, 1 FROM added_rows
-        ) AS changes GROUP BY dimension, value
-      ) d
-      WHERE c.dimension = d.dimension AND c.value = d.value AND d.delta <> 0;
+      FROM (SELECT status, scam_type, priority, count(*) AS delta FROM added_rows GROUP BY 1, 2, 3) d
+      WHERE (c.status, c.scam_type, c.priority) = (d.status, d.scam_type, d.priority);
       RETURN NULL;
     END $$`,
     `CREATE FUNCTION scam_report_counts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      UPDATE scam_report_counts c SET total = c.total + d.delta
-      FROM (
-        SELECT dimension, value, sum(delta) AS delta FROM (
-          SELECT 'status' AS dimension, status AS value, -1 AS delta FROM removed_rows
-          UNION ALL SELECT 'scamType', scam_type, -1 FROM removed_rows
-        ) AS changes GROUP BY dimension, value
-      ) d
-      WHERE c.dimension = d.dimension AND c.value = d.value AND d.delta <> 0;
+      UPDATE scam_report_counts c SET total = c.total - d.delta
+      FROM (SELECT status, scam_type, priority, count(*) AS delta FROM removed_rows GROUP BY 1, 2, 3) d
+      WHERE (c.status, c.scam_type, c.priority) = (d.status, d.scam_type, d.priority);
       RETURN NULL;
     END $$`,
     `CREATE FUNCTION scam_report_counts_moved() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       UPDATE scam_report_counts c SET total = c.total + d.delta
       FROM (
-        SELECT dimension, value, sum(delta) AS delta FROM (
-          SELECT 'status' AS dimension, status AS value, 1 AS delta FROM added_rows
-          UNION ALL SELECT 'scamType', scam_type, 1 FROM added_rows
-          UNION ALL SELECT 'status', status, -1 FROM removed_rows
-          UNION ALL SELECT 'scamType', scam_type, -1 FROM removed_rows
-        ) AS changes GROUP BY dimension, value
+        SELECT status, scam_type, priority, sum(delta) AS delta FROM (
+          SELECT status, scam_type, priority, 1 AS delta FROM added_rows
+          UNION ALL SELECT status, scam_type, priority, -1 FROM removed_rows
+        ) AS changes GROUP BY 1, 2, 3
       ) d
-      WHERE c.dimension = d.dimension AND c.value = d.value AND d.delta <> 0;
+      WHERE (c.status, c.scam_type, c.priority) = (d.status, d.scam_type, d.priority) AND d.delta <> 0;
       RETURN NULL;
     END $$`,
     `CREATE TRIGGER scam_reports_count_added AFTER INSERT ON scam_reports

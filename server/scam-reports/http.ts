@@ -1,15 +1,17 @@
 import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql/SqlClient"
 import { HttpApiBuilder } from "effect/http-api"
 import { randomUUID } from "node:crypto"
 import { AdminApi } from "../../contract/api.ts"
 import { BadRequest, Conflict, NotFound } from "../../contract/common.ts"
-import { type ScamReport, scamReportMessages as messages } from "../../contract/scam-reports.ts"
+import { type ScamReport, scamReportMessages as messages, ScamReportStatus, ScamType } from "../../contract/scam-reports.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
+import { announce, noticeOf } from "../platform/change-feed.ts"
 import { inTransaction } from "../platform/database.ts"
 import { clientIp } from "../platform/http.ts"
-import { pageWindow, paginate } from "../platform/lists.ts"
+import { csvResponse, EXPORT_BATCH, keysetRows, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
 import { guard } from "../platform/rate-limit.ts"
 import { containsPattern } from "../platform/search.ts"
 
@@ -64,32 +66,80 @@ interface ListQuery {
   readonly priority?: string | undefined
 }
 
-/** A page of reports and the counts of all reports by status and by type, from the kept counts. */
+/** The query's filters; the same columns name the report and its cell in `scam_report_counts`. */
+const filtersOf = (sql: SqlClient, query: ListQuery, options: { readonly search: boolean }) => {
+  const given = (value: string | undefined) => value !== undefined && value !== "all"
+  const search = query.search?.trim() ?? ""
+  return [
+    sql`true`,
+    ...(given(query.status) ? [sql`status = ${query.status!}`] : []),
+    ...(given(query.scamType) ? [sql`scam_type = ${query.scamType!}`] : []),
+    ...(given(query.priority) ? [sql`priority = ${query.priority!}`] : []),
+    ...(options.search && search !== "" ? [sql`search_text LIKE ${containsPattern(search)}`] : [])
+  ]
+}
+
+/**
+ * A page of reports with the counts of all reports by status and by type, in one statement.
+ * The counts, and the total of a filter without a search, are sums over the 96 kept cells; only
+ * a search counts rows.
+ */
 const listReports = (query: ListQuery) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const { page, limit, offset } = pageWindow(query)
-    const search = query.search?.trim() ?? ""
-    const given = (value: string | undefined) => value !== undefined && value !== "all"
-    const filters = [
-      sql`true`,
-      ...(given(query.status) ? [sql`status = ${query.status!}`] : []),
-      ...(given(query.scamType) ? [sql`scam_type = ${query.scamType!}`] : []),
-      ...(given(query.priority) ? [sql`priority = ${query.priority!}`] : []),
-      ...(search === "" ? [] : [sql`search_text LIKE ${containsPattern(search)}`])
+    const filters = filtersOf(sql, query, { search: true })
+    const searching = (query.search?.trim() ?? "") !== ""
+    const cell = (column: string, value: string, index: number) =>
+      sql`coalesce(sum(total) FILTER (WHERE ${sql(column)} = ${value}), 0)::int AS ${sql(`n${index}`)}`
+    const cells = [
+      ...ScamReportStatus.literals.map((value, index) => cell("status", value, index)),
+      ...ScamType.literals.map((value, index) => cell("scam_type", value, ScamReportStatus.literals.length + index))
     ]
-    const counts = yield* sql<{ dimension: string; value: string; total: number }>`
-      SELECT dimension, value, total::int AS total FROM scam_report_counts ORDER BY dimension, value`
-    const rows = yield* sql<ReportRow>`SELECT ${sql.unsafe(columns)} FROM scam_reports WHERE ${sql.and(filters)}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
-    const filtered = filters.length > 1
-    const all = counts.filter((count) => count.dimension === "status").reduce((sum, count) => sum + count.total, 0)
-    const total = !filtered
-      ? all
-      : (yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM scam_reports WHERE ${sql.and(filters)}`)[0]?.total ?? 0
-    const of = (dimension: string) => counts.filter((count) => count.dimension === dimension).map((count) => ({ _id: count.value, count: count.total }))
-    return { reports: rows.map(reportOf), pagination: paginate(page, limit, total), statusCounts: of("status"), scamTypeCounts: of("scamType") }
+    const matching = searching
+      ? sql`(SELECT count(*) FROM scam_reports WHERE ${sql.and(filters)})::int`
+      : sql`coalesce(sum(total) FILTER (WHERE ${sql.and(filtersOf(sql, query, { search: false }))}), 0)::int`
+    // Without a match the lateral join still gives the counts, on one row whose report fields are null.
+    const rows = yield* sql<Partial<ReportRow> & Record<`n${number}`, number> & { readonly matching: number }>`
+      WITH counts AS (SELECT ${sql.csv(cells)}, ${matching} AS matching FROM scam_report_counts)
+      SELECT page.*, counts.* FROM counts LEFT JOIN LATERAL (
+        SELECT ${sql.unsafe(columns)} FROM scam_reports WHERE ${sql.and(filters)}
+        ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}
+      ) page ON true`
+    const first = rows[0]
+    const countOf = (index: number) => first?.[`n${index}`] ?? 0
+    return {
+      reports: rows.filter((row): row is ReportRow & typeof row => row.id !== null && row.id !== undefined).map(reportOf),
+      pagination: paginate(page, limit, first?.matching ?? 0),
+      statusCounts: ScamReportStatus.literals.map((value, index) => ({ _id: value, count: countOf(index) })),
+      scamTypeCounts: ScamType.literals.map((value, index) => ({ _id: value, count: countOf(ScamReportStatus.literals.length + index) }))
+    }
   })
+
+/** Every report the filters match, newest first, batch after batch (the CSV export). */
+const exportReports = (query: ListQuery) =>
+  keysetRows((after: (ReportRow & { readonly sortKey: string }) | undefined) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+      const filters = [
+        ...filtersOf(sql, query, { search: true }),
+        // The key travels as text and is cast back, so a timestamp keeps its microseconds.
+        ...(after === undefined ? [] : [sql`(created_at, id) < (CAST(${after.sortKey} AS timestamptz), ${after.id}::uuid)`])
+      ]
+      return yield* sql<ReportRow & { readonly sortKey: string }>`
+        SELECT ${sql.unsafe(columns)}, created_at::text AS sort_key FROM scam_reports WHERE ${sql.and(filters)}
+        ORDER BY created_at DESC, id DESC LIMIT ${EXPORT_BATCH}`
+    }))
+
+/** The columns of a report export, named as the API names them. */
+const exportFields = [
+  "_id", "scamType", "description", "evidence", "walletAddress", "reporterContact", "ipAddress", "status", "priority", "adminNotes",
+  "createdAt", "updatedAt", "version"
+] as const
+
+/** The one field a change names (checked by the handler before anything is written). */
+const field = (payload: { readonly status?: unknown; readonly priority?: unknown; readonly notes?: unknown }) =>
+  payload.status !== undefined ? "status" : payload.priority !== undefined ? "priority" : "notes"
 
 const find = (id: string) =>
   Effect.flatMap(SqlClient, (sql) => sql<ReportRow>`SELECT ${sql.unsafe(columns)} FROM scam_reports WHERE id = ${id}`).pipe(Effect.map((rows) => rows[0]))
@@ -117,11 +167,22 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
             reporterContact: payload.reporterContact?.trim() ?? "",
             ipAddress: ip
           })}`
-          yield* recordActivity({ actorId: null, actorEmail: null, action: "scam-report.create", entity: "scam-report", entityId: id, toState: "new", ip })
-          return { success: true as const, message: messages.received, data: { _id: id } }
-        }).pipe(inTransaction)
-      }).pipe(Effect.catchTag("SqlError", Effect.die)))
-    .handle("list", ({ query }) => Effect.orDie(Effect.map(listReports(query), (data) => ({ success: true as const, data }))))
+          const event = yield* recordActivity({ actorId: null, actorEmail: null, action: "scam-report.create", entity: "scam-report", entityId: id, toState: "new", ip })
+          return { id, event }
+        }).pipe(inTransaction, Effect.tap(({ id, event }) => announce([noticeOf(event, "scam-report", "create", id)])))
+      }).pipe(
+        Effect.map(({ id }) => ({ success: true as const, message: messages.received, data: { _id: id } })),
+        Effect.catchTag("SqlError", Effect.die)
+      ))
+    .handle("list", ({ query }) =>
+      Effect.flatMap(wantsCsv(query.format), (csv) =>
+        csv
+          ? csvResponse({ name: "scam-reports", fields: exportFields, record: reportOf, rows: exportReports(query) })
+          : Effect.map(listReports(query), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))).pipe(Effect.orDie))
+    .handle("one", ({ params }) =>
+      Effect.flatMap(find(params.id), (row) =>
+        row === undefined ? Effect.fail(new NotFound({ error: messages.notFound })) : Effect.succeed({ success: true as const, data: { report: reportOf(row) } })
+      ).pipe(Effect.catchTag("SqlError", Effect.die)))
     .handle("change", ({ params, payload }) =>
       Effect.gen(function*() {
         const given = (["status", "priority", "notes"] as const).filter((field) => payload[field] !== undefined)
@@ -135,7 +196,7 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
           WHERE id = ${params.id} AND version = ${payload.version} RETURNING ${sql.unsafe(columns)}`
         const row = rows[0]
         if (row === undefined) return yield* missed(params.id)
-        yield* recordAdminActivity({
+        const event = yield* recordAdminActivity({
           action: `scam-report.${field}`,
           entity: "scam-report",
           entityId: row.id,
@@ -143,14 +204,23 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
           toState: field === "notes" ? null : String(row[field]),
           details: { version: row.version, ...(field === "notes" ? { notes: row.adminNotes } : {}) }
         })
-        return { success: true as const, data: { report: reportOf(row) } }
-      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+        return { success: true as const, data: { report: reportOf(row) }, event }
+      }).pipe(
+        inTransaction,
+        Effect.tap(({ data, event }) => announce([noticeOf(event, "scam-report", field(payload), data.report._id)])),
+        Effect.map(({ success, data }) => ({ success, data })),
+        Effect.catchTag("SqlError", Effect.die)
+      ))
     .handle("remove", ({ params, query }) =>
       Effect.gen(function*() {
         yield* requireAdmin
         const sql = yield* SqlClient
         const rows = yield* sql<ReportRow>`DELETE FROM scam_reports WHERE id = ${params.id} AND version = ${query.version} RETURNING ${sql.unsafe(columns)}`
         if (rows[0] === undefined) return yield* missed(params.id)
-        yield* recordAdminActivity({ action: "scam-report.delete", entity: "scam-report", entityId: params.id, fromState: rows[0].status, toState: null })
-        return { success: true as const }
-      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))))
+        return yield* recordAdminActivity({ action: "scam-report.delete", entity: "scam-report", entityId: params.id, fromState: rows[0].status, toState: null })
+      }).pipe(
+        inTransaction,
+        Effect.tap((event) => announce([noticeOf(event, "scam-report", "delete", params.id)])),
+        Effect.as({ success: true as const }),
+        Effect.catchTag("SqlError", Effect.die)
+      )))

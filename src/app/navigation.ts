@@ -1,12 +1,12 @@
 import {
   DashboardIcon,
-  ExclamationTriangleIcon,
   PersonIcon,
   SpeakerLoudIcon
 } from "@radix-ui/react-icons"
 import { addressDestinations } from "../features/addresses/navigation.ts"
 import { blogDestinations } from "../features/blog/navigation.ts"
 import { listingDestinations } from "../features/listings/navigation.ts"
+import { scamReportDestinations } from "../features/scam-reports/navigation.ts"
 import { settingsDestinations } from "../features/settings/navigation.ts"
 import type { Destination } from "../lib/navigation.ts"
 
@@ -17,8 +17,7 @@ const comingScreens = {
   dashboard: { path: "/", label: "Dashboard", title: "Dashboard", icon: DashboardIcon, key: "d" },
   rest: [
     { path: "/core-team", label: "Core Team Contacts", title: "Core Team Contacts", icon: PersonIcon, key: "c" },
-    { path: "/advertising-inquiries", label: "Advertising Inquiries", title: "Advertising Inquiries", icon: SpeakerLoudIcon, key: "a" },
-    { path: "/scam-reports", label: "Scam Reports", title: "Scam Reports Management", icon: ExclamationTriangleIcon, key: "r" }
+    { path: "/advertising-inquiries", label: "Advertising Inquiries", title: "Advertising Inquiries", icon: SpeakerLoudIcon, key: "a" }
   ]
 } as const satisfies { dashboard: Destination; rest: ReadonlyArray<Destination> }
 
@@ -29,5 +28,6 @@ export const destinations: ReadonlyArray<Destination> = [
   ...addressDestinations,
   ...listingDestinations,
   ...comingScreens.rest,
+  ...scamReportDestinations,
   ...settingsDestinations
 ]

@@ -149,6 +149,8 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
         setPaletteOpen(!paletteOpen)
         return
       }
+      // A key the focused element has handled (a card's own `2`) is not a shortcut as well.
+      if (event.defaultPrevented) return
       // In a field, only Ctrl/Cmd shortcuts (Save) run: plain keys are typing.
       const typing = isEditable(event.target) && !name.startsWith("mod+")
       if (paletteOpen || typing || event.altKey || (event.ctrlKey && !name.startsWith("mod+"))) return

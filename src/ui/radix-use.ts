@@ -6,7 +6,7 @@ import type { RadixSubset } from "../../tools/vite-radix-subset.ts"
  * tests/e2e/styles.test.ts checks the screens against it.
  */
 export const radixUse: RadixSubset = {
-  colors: ["gray", "slate", "violet", "red", "green", "blue", "orange"],
+  colors: ["gray", "slate", "violet", "red", "green", "blue", "orange", "yellow"],
   breakpoints: ["md"],
   unusedComponents: [
     "rt-Avatar", "rt-Blockquote", "rt-CheckboxCards", "rt-CheckboxGroup", "rt-ContextMenu", "rt-DropdownMenu", "rt-HoverCard",

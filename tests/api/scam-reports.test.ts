@@ -5,6 +5,7 @@ import { scamReportMessages } from "../../contract/scam-reports.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
 import { serverWithStaff } from "../support/session.ts"
+import { csvObjects } from "../support/csv.ts"
 
 interface Report { readonly _id: string; readonly status: string; readonly priority: string; readonly adminNotes: string; readonly ipAddress: string; readonly version: number }
 interface Listed { readonly reports: ReadonlyArray<Report>; readonly pagination: { readonly total: number }; readonly statusCounts: ReadonlyArray<{ _id: string; count: number }>; readonly scamTypeCounts: ReadonlyArray<{ _id: string; count: number }> }
@@ -84,6 +85,9 @@ describe.each(engines)("scam reports on $name", (engine) => {
     expect(((await change({ notes: " Same wallet as last week ", version: 3 })).body.data as { report: Report }).report).toMatchObject({ adminNotes: "Same wallet as last week", version: 4 })
     // Status moves freely, back included.
     expect((await change({ status: "new", version: 4 })).status).toBe(200)
+    const one = await call(url(), "GET", `/api/report-scam/${id}`, { token: staff.moderator })
+    expect((one.body.data as { report: Report }).report).toMatchObject({ _id: id, status: "new", priority: "urgent", version: 5 })
+    expect((await call(url(), "GET", `/api/report-scam/${id}`)).status).toBe(401)
     const stale = await change({ status: "dismissed", version: 2 })
     expect(stale.status).toBe(409)
     expect(stale.body.error).toBe(scamReportMessages.stale)
@@ -91,10 +95,48 @@ describe.each(engines)("scam reports on $name", (engine) => {
     expect((await call(url(), "DELETE", `/api/report-scam/${id}?version=5`, { token: staff.moderator })).status).toBe(403)
     expect((await call(url(), "DELETE", `/api/report-scam/${id}?version=5`, { token: staff.admin })).status).toBe(200)
     expect((await change({ status: "new", version: 5 })).status).toBe(404)
+    expect((await call(url(), "GET", `/api/report-scam/${id}`, { token: staff.moderator })).status).toBe(404)
     const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ action: string }>`SELECT action FROM activity_log WHERE entity_id = ${id} ORDER BY id`))
     expect(log.map((row) => row.action)).toEqual([
       "scam-report.create", "scam-report.status", "scam-report.priority", "scam-report.notes", "scam-report.status", "scam-report.delete"
     ])
     await expectCountsTrue()
+  })
+
+  it("answers every filter combination's total from the kept counts, as a count of the rows gives it", async () => {
+    const statuses = ["new", "under_review", "resolved", "dismissed"] as const
+    const priorities = ["low", "normal", "high", "urgent"] as const
+    const types = ["fake_project", "phishing", "impersonation"] as const
+    for (let n = 0; n < 12; n++) {
+      const id = await report({ scamType: types[n % types.length] })
+      if (n % 4 !== 0) await call(url(), "PATCH", `/api/report-scam/${id}`, { token: staff.admin, body: { status: statuses[n % 4], version: 1 } })
+      if (n % 3 !== 0) await call(url(), "PATCH", `/api/report-scam/${id}`, { token: staff.admin, body: { priority: priorities[n % 4], version: n % 4 !== 0 ? 2 : 1 } })
+    }
+    const rows = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ status: string; scamType: string; priority: string }>`SELECT status, scam_type, priority FROM scam_reports`))
+    for (const status of ["all", ...statuses]) {
+      for (const scamType of ["all", "phishing", "other"]) {
+        for (const priority of ["all", ...priorities]) {
+          const data = await listed(`?status=${status}&scamType=${scamType}&priority=${priority}&limit=100`)
+          const expected = rows.filter((row) => (status === "all" || row.status === status) && (scamType === "all" || row.scamType === scamType) && (priority === "all" || row.priority === priority))
+          expect(data.pagination.total, `${status} ${scamType} ${priority}`).toBe(expected.length)
+          expect(data.reports).toHaveLength(Math.min(100, expected.length))
+        }
+      }
+    }
+    await expectCountsTrue()
+  })
+
+  it("exports every report the filters match as CSV, the client address included for staff", async () => {
+    const marker = `export-${++serial}`
+    const ip = freshIp()
+    const ids = [await report({ description: `${marker} =HYPERLINK("x")` }, ip), await report({ description: `${marker} second` }, ip)]
+    const answer = await call(url(), "GET", `/api/report-scam?format=csv&search=${marker}&limit=1`, { token: staff.moderator })
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get("content-type")).toContain("text/csv")
+    expect(answer.headers.get("content-disposition")).toMatch(/^attachment; filename="scam-reports-\d{4}-\d{2}-\d{2}\.csv"$/)
+    const rows = csvObjects(answer.text)
+    expect(rows.map((row) => row._id)).toEqual([...ids].reverse())
+    expect(rows.every((row) => row.ipAddress === ip)).toBe(true)
+    expect((await call(url(), "GET", `/api/report-scam?format=csv`)).status).toBe(401)
   })
 })

@@ -27,8 +27,18 @@ const radixInUse = (page: Page) =>
 /** Every signed-in screen, by its path: a new screen is scanned by being listed here. */
 const screens = [
   "/", "/generated-addresses", "/cex-addresses", "/core-team-addresses", "/blog", "/blog/new", "/settings",
-  "/communities", "/influencers", "/businesses", "/startups", "/projects", "/events", "/hackathons"
+  "/communities", "/influencers", "/businesses", "/startups", "/projects", "/events", "/hackathons", "/scam-reports"
 ]
+
+/** Settled: the list has its page. (A screen with the change stream open never goes network-idle.) */
+const settled = async (page: Page, path: string) => {
+  if (path === "/scam-reports") await page.waitForSelector("[role=list][aria-busy=false]")
+  else await page.waitForLoadState("networkidle")
+}
+
+/** One report, so the scam-report screen has a card and its Details modal to scan. */
+const reportOne = () =>
+  call(product.server.url, "POST", "/api/report-scam", { body: { scamType: "phishing", description: "A scanned report", walletAddress: "GSCANNED" } })
 
 /** The queue screens' add forms, by the screen and its button. */
 const queueForms = [
@@ -54,15 +64,23 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     })
     const found: Record<string, ReadonlyArray<string>> = {}
     const scan = async (name: string) => {
+      // A dialog still fading in has colours that are not yet its own.
+      await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"))
       const violations = await seriousViolations(page)
       if (violations.length > 0) found[name] = violations
     }
+    await reportOne()
     for (const path of screens) {
       await page.goto(`${product.server.url}${path}`)
       await page.getByRole("heading", { level: 1 }).first().waitFor()
-      await page.waitForLoadState("networkidle")
+      await settled(page, path)
       await scan(path)
     }
+    await page.goto(`${product.server.url}/scam-reports`)
+    await page.getByRole("button", { name: "Details" }).first().click()
+    await page.getByRole("dialog").waitFor()
+    await scan("scam report details")
+    await page.keyboard.press("Escape")
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("button", { name: "Add Address" }).click()
     await page.getByRole("dialog").waitFor()
@@ -102,12 +120,17 @@ describe("the console's styles", () => {
     await collect()
     await product.server.sql(addAdmin("styles@example.com", "admin"))
     await signInThroughScreen(page, product.server, "styles@example.com", "Admin")
-    for (const path of ["/generated-addresses", "/blog", "/settings", "/blog/new", "/communities", "/projects", "/events"]) {
+    await reportOne()
+    for (const path of ["/generated-addresses", "/blog", "/settings", "/blog/new", "/communities", "/projects", "/events", "/scam-reports"]) {
       await page.goto(`${product.server.url}${path}`)
       await page.getByRole("heading", { level: 1 }).first().waitFor()
-      await page.waitForLoadState("networkidle")
+      await settled(page, path)
       await collect()
     }
+    await page.getByRole("button", { name: "Details" }).first().click()
+    await page.getByRole("dialog").waitFor()
+    await collect()
+    await page.keyboard.press("Escape")
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("button", { name: "Add Address" }).click()
     await page.getByRole("dialog").waitFor()

@@ -282,7 +282,12 @@ export const fuzzServer = async (server: TestServer, count: number, seed: number
     try {
       const response = await fetch(`${server.url}${request.path}`, { method: request.method, headers, body: request.raw })
       status = response.status
-      text = await response.text()
+      // The change stream never ends on its own: its first events are the answer.
+      if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+        const reader = response.body!.getReader()
+        text = new TextDecoder().decode((await reader.read()).value)
+        await reader.cancel()
+      } else text = await response.text()
     } catch (error) {
       status = 599
       text = String(error)

@@ -73,7 +73,7 @@ export const runModel = async <M extends AnyStateMachine>(options: {
         const [next, actions] = transition(options.machine, last, event as never) as [StepLike["state"], ReadonlyArray<unknown>]
         const before = last as StepLike["state"]
         // A re-entry (a load restarted) changes neither value nor context, but does something.
-        const changed = next.value !== before.value || JSON.stringify(next.context) !== JSON.stringify(before.context) ||
+        const changed = JSON.stringify(next.value) !== JSON.stringify(before.value) || JSON.stringify(next.context) !== JSON.stringify(before.context) ||
           actions.length > 0
         return changed ? [{ steps: [...(path.steps as ReadonlyArray<StepLike>), { state: next, event }] }] : []
       })
@@ -119,7 +119,7 @@ export const runModel = async <M extends AnyStateMachine>(options: {
         const actorId = options.actorIds.find((id) => type === doneType(id) || type === errorType(id))
         if (actorId !== undefined) {
           const deferred = pending.get(actorId)
-          if (deferred === undefined) throw new Error(`${actorId} is not running at ${String(previous.value)}`)
+          if (deferred === undefined) throw new Error(`${actorId} is not running at ${JSON.stringify(previous.value)} (path: ${(path.steps as ReadonlyArray<StepLike>).map((one) => one.event.type).join(", ")})`)
           pending.delete(actorId)
           if (type === doneType(actorId)) deferred.resolve((step.event as { output?: unknown }).output)
           else deferred.reject((step.event as { error?: unknown }).error)

@@ -4,8 +4,9 @@ import { authMachine } from "../../machines/auth.ts"
 import { blogEditorMachine } from "../../machines/blog-editor.ts"
 import { listMachine } from "../../machines/list.ts"
 import { listingModerationMachine } from "../../machines/listing-moderation.ts"
+import { scamReportMachine } from "../../machines/scam-report.ts"
 import { uploadMachine } from "../../machines/upload.ts"
-import { addressModalTable, authTable, blogEditorTable, listingModerationTable, listTable, uploadTable } from "../spec/machine-tables.ts"
+import { addressModalTable, authTable, blogEditorTable, listingModerationTable, listTable, scamReportTable, uploadTable } from "../spec/machine-tables.ts"
 import { transitionTable } from "../support/transitions.ts"
 
 // Removing, adding or redirecting a transition (or dropping a named action such as forgetToken
@@ -17,7 +18,8 @@ describe("each machine declares exactly the transitions the spec gives it", () =
     ["image upload", uploadMachine, uploadTable],
     ["blog editor", blogEditorMachine, blogEditorTable],
     ["list", listMachine, listTable],
-    ["listing moderation", listingModerationMachine, listingModerationTable]
+    ["listing moderation", listingModerationMachine, listingModerationTable],
+    ["scam-report triage", scamReportMachine, scamReportTable]
   ] as const)("%s", (_name, machine, table) => {
     expect(transitionTable(machine as never)).toEqual([...table].sort())
   })

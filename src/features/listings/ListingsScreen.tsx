@@ -20,6 +20,7 @@ import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
 import { CardList } from "../../ui/list/CardList.tsx"
 import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
+import { CountCards } from "../../ui/CountCards.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
 import type { QueueKind, QueueRow } from "./kinds.ts"
@@ -222,18 +223,13 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
   const done = snapshot.context.done
   return (
     <Screen title={kind.title}>
-      <div className="count-cards" role="group" aria-label={t.countsLabel}>
-        {(["total", ...listingStatuses] as const).map((key) => {
-          const active = key === "total" ? status === undefined : status === key
-          return (
-            <button key={key} type="button" className="count-card" aria-pressed={active}
-              onClick={() => url.filter("status", key === "total" ? "" : key)}>
-              <span className="count-card-label">{t.counts[key]}</span>
-              <span className="count-card-value">{counts === undefined ? "–" : counts[key]}</span>
-            </button>
-          )
-        })}
-      </div>
+      <CountCards label={t.countsLabel} cards={(["total", ...listingStatuses] as const).map((key) => ({
+        key,
+        label: t.counts[key],
+        value: counts?.[key],
+        active: key === "total" ? status === undefined : status === key,
+        onClick: () => url.filter("status", key === "total" ? "" : key)
+      }))} />
       <Flex gap="3" mb="3" wrap="wrap" align="center">
         <SearchField label={t.searchLabel} placeholder={t.searchPlaceholder} value={searchText} onChange={setSearchText} busy={list.loading && !list.firstLoad} />
         {kind.filters.map((filter) => (

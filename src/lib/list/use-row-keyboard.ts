@@ -9,6 +9,11 @@ export interface RowActions<Row> {
   readonly remove?: (row: Row) => void
   /** Further single keys of the screen, e.g. a status per key. */
   readonly keys?: Readonly<Record<string, (row: Row) => void>>
+  /**
+   * Keys by their place on the keyboard (`event.code`), for Shift with a digit, whose
+   * `event.key` depends on the layout: "Shift+Digit1".
+   */
+  readonly codes?: Readonly<Record<string, (row: Row) => void>>
 }
 
 export interface RowProps<E extends HTMLElement> {
@@ -49,7 +54,8 @@ export const useRowKeyboard = <Row, E extends HTMLElement = HTMLElement>(rows: R
       Delete: actions.remove === undefined ? undefined : () => actions.remove?.(row),
       ...Object.fromEntries(Object.entries(actions.keys ?? {}).map(([key, act]) => [key, () => act(row)]))
     }
-    const action = byKey[event.key]
+    const byCode = actions.codes?.[`${event.shiftKey ? "Shift+" : ""}${event.code}`]
+    const action = byCode === undefined ? byKey[event.key] : () => byCode(row)
     if (action !== undefined) {
       event.preventDefault()
       action()

@@ -1,0 +1,64 @@
+import { Effect, PubSub, Queue, Stream } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import type { SqlClient } from "effect/sql/SqlClient"
+import { AdminApi } from "../../contract/api.ts"
+import { CurrentSession } from "../../contract/auth.ts"
+import { type ChangeNotice, EVENT_STREAM_CONTENT_TYPE, streamEvents } from "../../contract/stream.ts"
+import { onSessionsEnded } from "../auth/session-cache.ts"
+import { isSessionLive } from "../auth/sessions.ts"
+import { ChangeFeed, latestEventId, noticesAfter } from "../platform/change-feed.ts"
+
+/** A comment line every 15 s keeps proxies from closing a quiet stream, and re-checks the session. */
+export const HEARTBEAT = "15 seconds"
+/** How long a console waits before reconnecting (the `retry` field). */
+const RETRY_MS = 2000
+
+const event = (name: string, id: string, data: unknown) => `id: ${id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`
+const change = (notice: ChangeNotice) => event(streamEvents.change, notice.id, { type: notice.type, entityId: notice.entityId })
+const later = (id: string, than: string) => BigInt(id) > BigInt(than)
+
+/**
+ * `GET /api/admin/stream` (docs/api.md, "Live changes"). The stream subscribes to the feed
+ * before it reads the log, so nothing falls between catch-up and live notices; a notice already
+ * sent by the catch-up is not sent twice. It ends when the session does: at once when a session
+ * is revoked anywhere (the revocation notice), at the next heartbeat when it times out.
+ */
+export const StreamHandlers = HttpApiBuilder.group(AdminApi, "stream", (handlers) =>
+  handlers.handle("changes", ({ headers }) =>
+    Effect.gen(function*() {
+      const session = yield* CurrentSession
+      const feed = yield* ChangeFeed
+      const context = yield* Effect.context<SqlClient>()
+      const resumeAfter = headers["last-event-id"]
+      const body = Stream.callback<string, never, SqlClient>((queue) =>
+        Effect.gen(function*() {
+          const subscription = yield* PubSub.subscribe(feed.hub)
+          const caughtUp = resumeAfter === undefined ? [] : yield* noticesAfter(resumeAfter)
+          let last = caughtUp.at(-1)?.id ?? resumeAfter ?? (yield* latestEventId)
+          yield* Queue.offer(queue, `retry: ${RETRY_MS}\n\n`)
+          for (const notice of caughtUp) yield* Queue.offer(queue, change(notice))
+          yield* Queue.offer(queue, event(streamEvents.ready, last, { after: last }))
+          yield* Effect.forkScoped(Effect.forever(Effect.flatMap(PubSub.take(subscription), (notice) => {
+            if (!later(notice.id, last)) return Effect.void
+            last = notice.id
+            return Queue.offer(queue, change(notice))
+          })))
+          const endIfSessionEnded = Effect.flatMap(isSessionLive(session.id), (live) => live ? Effect.void : Queue.end(queue))
+          yield* Effect.forkScoped(Effect.forever(Effect.andThen(
+            Effect.sleep(HEARTBEAT),
+            Effect.andThen(endIfSessionEnded, Queue.offer(queue, ": heartbeat\n\n"))
+          )))
+          // Sessions ended somewhere: this one may be among them.
+          const checks = yield* Queue.sliding<void>(1)
+          const stop = onSessionsEnded(() => void Queue.offerUnsafe(checks, undefined))
+          yield* Effect.addFinalizer(() => Effect.sync(stop))
+          yield* Effect.forkScoped(Effect.forever(Effect.andThen(Queue.take(checks), endIfSessionEnded)))
+        }).pipe(Effect.catchCause(() => Queue.end(queue))))
+      return HttpServerResponse.stream(body.pipe(Stream.encodeText, Stream.provideContext(context)), {
+        contentType: EVENT_STREAM_CONTENT_TYPE,
+        headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+      })
+    }))
+)
+

@@ -1,0 +1,45 @@
+import type { ScamReportPriority, ScamReportStatus } from "../../../contract/scam-reports.ts"
+
+/** The scam-report screen's texts; quoted ones are docs/product-spec.md's exact words (§2, §8). */
+export const scamTexts = {
+  title: "Scam Reports Management",
+  refresh: "Refresh",
+  loading: "Loading reports...",
+  loadFailed: "Failed to fetch reports",
+  empty: "No reports found",
+  emptyFiltered: "No scam reports match the current filters",
+  countsLabel: "Reports by status",
+  total: "Total",
+  statuses: { new: "New", under_review: "Under Review", resolved: "Resolved", dismissed: "Dismissed" } satisfies Record<ScamReportStatus, string>,
+  priorities: { low: "Low", normal: "Normal", high: "High", urgent: "Urgent" } satisfies Record<ScamReportPriority, string>,
+  filters: { status: "Status", scamType: "Scam type", priority: "Priority" },
+  allOf: (label: string) => `All ${label === "Status" ? "statuses" : label === "Priority" ? "priorities" : "types"}`,
+  searchLabel: "Search reports",
+  searchPlaceholder: "Search description, wallet, contact...",
+  title8: (id: string) => `Report #${id.slice(-8)}`,
+  statusOf: (title: string) => `Status of ${title}`,
+  priorityOf: (title: string) => `Priority of ${title}`,
+  details: "Details",
+  detailsHint: "Enter",
+  wallet: "Wallet",
+  contact: "Contact",
+  evidence: "Evidence",
+  ipAddress: "Reported from",
+  reported: (date: string) => `Reported ${date}`,
+  type: "Type",
+  adminNotes: "Admin Notes",
+  notesPlaceholder: "What was checked, who was told…",
+  saveNotes: "Save notes",
+  savingNotes: "Saving…",
+  close: "Close",
+  dismiss: "Dismiss",
+  deleted: "Deleted",
+  newReports: (count: number) => `${count} new ${count === 1 ? "report" : "reports"}`,
+  show: "Show",
+  keyboardHint: "j/k move · 1–4 set the status (new, under review, resolved, dismissed) · Shift+1–4 set the priority (low, normal, high, urgent) · n notes · Enter details"
+} as const
+
+/** The spec's colours (§4): status new blue, under review yellow, resolved green, dismissed gray. */
+export const statusColors = { new: "blue", under_review: "yellow", resolved: "green", dismissed: "gray" } as const satisfies Record<ScamReportStatus, string>
+/** Priority low gray, normal blue, high orange, urgent red. */
+export const priorityColors = { low: "gray", normal: "blue", high: "orange", urgent: "red" } as const satisfies Record<ScamReportPriority, string>

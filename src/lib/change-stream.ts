@@ -1,0 +1,129 @@
+import { useEffect, useRef } from "react"
+
+/** A change notice as the stream carries it (contract/stream.ts); the screen reads the record itself. */
+export interface Change {
+  readonly id: string
+  readonly type: string
+  readonly entityId: string
+}
+
+type Listener = (change: Change) => void
+
+/**
+ * The console's one connection to `GET /api/admin/stream` (docs/api.md, "Live changes"), shared
+ * by every screen that listens: opened with the first listener, closed with the last. It is read
+ * with `fetch` and the bearer header (never a token in the URL), parsed as server-sent events,
+ * and reconnected after a drop with `Last-Event-ID`, so the notices missed meanwhile arrive. A
+ * 401 means the session ended: the stream stops and the next call signs the person out.
+ */
+class ChangeStream {
+  private readonly listeners = new Set<Listener>()
+  private controller: AbortController | null = null
+  private lastEventId: string | undefined
+  private retryMs = 2000
+  private failures = 0
+
+  private readonly token: string
+
+  constructor(token: string) {
+    this.token = token
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener)
+    if (this.controller === null) this.open()
+    return () => {
+      this.listeners.delete(listener)
+      if (this.listeners.size === 0) this.close()
+    }
+  }
+
+  private close() {
+    this.controller?.abort()
+    this.controller = null
+  }
+
+  private open() {
+    const controller = new AbortController()
+    this.controller = controller
+    void this.read(controller).then(
+      (again) => again && this.reconnect(controller),
+      () => this.reconnect(controller)
+    )
+  }
+
+  private reconnect(controller: AbortController) {
+    if (this.controller !== controller || controller.signal.aborted) return
+    this.failures += 1
+    // After a drop: the server's `retry`, then longer while the server stays away (at most 30 s).
+    const wait = Math.min(30_000, this.retryMs * 2 ** Math.min(4, this.failures - 1))
+    setTimeout(() => this.controller === controller && !controller.signal.aborted && this.open(), wait)
+  }
+
+  /** Reads one connection to its end; whether to reconnect. */
+  private async read(controller: AbortController): Promise<boolean> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: "text/event-stream" }
+    if (this.lastEventId !== undefined) headers["last-event-id"] = this.lastEventId
+    const response = await fetch("/api/admin/stream", { headers, signal: controller.signal, cache: "no-store" })
+    if (response.status === 401 || response.status === 403) return false
+    if (!response.ok || response.body === null) return true
+    const reader = response.body.getReader()
+    const decoder = new TextDecoder()
+    let buffer = ""
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffer += decoder.decode(read.value, { stream: true })
+      let end: number
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        this.dispatch(buffer.slice(0, end))
+        buffer = buffer.slice(end + 2)
+      }
+    }
+    return true
+  }
+
+  private dispatch(block: string) {
+    let id: string | undefined
+    let event = "message"
+    let data = ""
+    for (const line of block.split("\n")) {
+      const colon = line.indexOf(":")
+      if (colon === 0) continue
+      const field = colon < 0 ? line : line.slice(0, colon)
+      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "")
+      if (field === "id") id = value
+      else if (field === "event") event = value
+      else if (field === "data") data += value
+      else if (field === "retry" && /^\d+$/.test(value)) this.retryMs = Number(value)
+    }
+    if (id !== undefined) this.lastEventId = id
+    if (event === "ready") this.failures = 0
+    if (event !== "change" || id === undefined) return
+    try {
+      const parsed = JSON.parse(data) as { type?: unknown; entityId?: unknown }
+      if (typeof parsed.type !== "string" || typeof parsed.entityId !== "string") return
+      const change: Change = { id, type: parsed.type, entityId: parsed.entityId }
+      for (const listener of this.listeners) listener(change)
+    } catch {
+      // A notice the console can't read is skipped; the next reload shows the truth.
+    }
+  }
+}
+
+const streams = new Map<string, ChangeStream>()
+
+/** Calls `onChange` with every change notice while the component is mounted (one shared connection per session). */
+export const useChanges = (token: string, onChange: Listener) => {
+  const latest = useRef(onChange)
+  latest.current = onChange
+  useEffect(() => {
+    if (token === "") return
+    let stream = streams.get(token)
+    if (stream === undefined) {
+      // One session at a time: an old session's stream has no listeners left, so it is closed.
+      streams.clear()
+      stream = new ChangeStream(token)
+      streams.set(token, stream)
+    }
+    return stream.subscribe((change) => latest.current(change))
+  }, [token])
+}

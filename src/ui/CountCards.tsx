@@ -1,0 +1,22 @@
+import "./count-cards.css"
+
+export interface CountCard {
+  readonly key: string
+  readonly label: string
+  /** Unknown until the first page has arrived. */
+  readonly value: number | undefined
+  readonly active: boolean
+  readonly onClick: () => void
+}
+
+/** A queue's count cards (the spec's summary cards): each a button that filters the list by it. */
+export const CountCards = ({ label, cards }: { readonly label: string; readonly cards: ReadonlyArray<CountCard> }) => (
+  <div className="count-cards" role="group" aria-label={label} style={{ "--count-columns": cards.length } as React.CSSProperties}>
+    {cards.map((card) => (
+      <button key={card.key} type="button" className="count-card" aria-pressed={card.active} onClick={card.onClick}>
+        <span className="count-card-label">{card.label}</span>
+        <span className="count-card-value">{card.value === undefined ? "–" : card.value}</span>
+      </button>
+    ))}
+  </div>
+)

@@ -1,0 +1,90 @@
+import { afterAll, describe, expect, it } from "vitest"
+import { engines } from "../support/database.ts"
+import { call, freshIp } from "../support/http.ts"
+import { startTestServer, type TestServer } from "../support/server.ts"
+import { serverWithStaff, signedInAs } from "../support/session.ts"
+import { openStream } from "../support/stream.ts"
+
+describe.each(engines)("the change stream on $name", (engine) => {
+  const staff = serverWithStaff(engine)
+  const url = () => staff.server.url
+  const report = async (base = url()) => {
+    const answer = await call(base, "POST", "/api/report-scam", { ip: freshIp(), body: { scamType: "phishing", description: "A fake wallet site" } })
+    expect(answer.status, answer.text).toBe(200)
+    return (answer.body.data as { _id: string })._id
+  }
+
+  it("refuses a stream without a session and a malformed Last-Event-ID", async () => {
+    expect((await call(url(), "GET", "/api/admin/stream")).status).toBe(401)
+    const malformed = await call(url(), "GET", "/api/admin/stream", { token: staff.moderator, headers: { "last-event-id": "12; DROP" } })
+    expect(malformed.status).toBe(400)
+  })
+
+  it("carries a new report and each change to it to every connected console, as small notices", async () => {
+    const first = await openStream(url(), staff.moderator)
+    const second = await openStream(url(), staff.admin)
+    expect(first.response.headers.get("content-type")).toContain("text/event-stream")
+    await Promise.all([first.ready(), second.ready()])
+    const id = await report()
+    for (const stream of [first, second]) {
+      await stream.until(() => stream.changes().some((event) => (event.data as { entityId: string }).entityId === id), "created")
+      expect(stream.changes().at(-1)!.data).toEqual({ type: "scam-report.created", entityId: id })
+    }
+    await call(url(), "PATCH", `/api/report-scam/${id}`, { token: staff.admin, body: { status: "resolved", version: 1 } })
+    await first.until(() => first.changes().length === 2, "updated")
+    expect(first.changes()[1]!.data).toEqual({ type: "scam-report.updated", entityId: id })
+    // Event ids rise, and a refused change announces nothing.
+    expect(BigInt(first.changes()[1]!.id)).toBeGreaterThan(BigInt(first.changes()[0]!.id))
+    expect((await call(url(), "PATCH", `/api/report-scam/${id}`, { token: staff.admin, body: { status: "new", version: 1 } })).status).toBe(409)
+    await call(url(), "DELETE", `/api/report-scam/${id}?version=2`, { token: staff.admin })
+    await first.until(() => first.changes().length === 3, "deleted")
+    expect(first.changes().map((event) => (event.data as { type: string }).type)).toEqual(["scam-report.created", "scam-report.updated", "scam-report.deleted"])
+    await Promise.all([first.close(), second.close()])
+  })
+
+  it("resumes after a reconnect from Last-Event-ID, with what it missed and nothing twice", async () => {
+    const stream = await openStream(url(), staff.moderator)
+    await stream.ready()
+    const seen = await report()
+    await stream.until(() => stream.changes().length === 1, "the first")
+    const lastSeen = stream.changes()[0]!.id
+    await stream.close()
+    const missed = [await report(), await report()]
+    const resumed = await openStream(url(), staff.moderator, lastSeen)
+    await resumed.ready()
+    expect(resumed.changes().map((event) => (event.data as { entityId: string }).entityId)).toEqual(missed)
+    expect(resumed.changes().some((event) => (event.data as { entityId: string }).entityId === seen)).toBe(false)
+    const ready = resumed.events.find((event) => event.event === "ready")!
+    expect(ready.id).toBe(resumed.changes().at(-1)!.id)
+    await resumed.close()
+  })
+
+  it("ends when its session is signed out", async () => {
+    const token = await signedInAs(staff.server, "moderator")
+    const stream = await openStream(url(), token)
+    await stream.ready()
+    expect((await call(url(), "POST", "/api/admin/auth/logout", { token })).status).toBe(200)
+    await stream.until(() => stream.ended(), "the end", 5000)
+    expect(stream.ended()).toBe(true)
+    await stream.close()
+  })
+})
+
+describe.runIf(engines.length > 1)("the change stream across server processes on postgresql", () => {
+  const staff = serverWithStaff(engines[1]!)
+  const others: Array<TestServer> = []
+  afterAll(async () => {
+    for (const server of others) await server.stop()
+  })
+
+  it("delivers a report taken by one server to a console connected to another (NOTIFY)", async () => {
+    const other = await startTestServer({ target: { engine: "postgresql", url: staff.server.config.databaseUrl! }, drop: async () => undefined })
+    others.push(other)
+    const stream = await openStream(other.url, staff.moderator)
+    await stream.ready()
+    const answer = await call(staff.server.url, "POST", "/api/report-scam", { ip: freshIp(), body: { scamType: "other", description: "Seen elsewhere" } })
+    const id = (answer.body.data as { _id: string })._id
+    await stream.until(() => stream.changes().some((event) => (event.data as { entityId: string }).entityId === id), "across processes")
+    await stream.close()
+  })
+})

@@ -1,0 +1,134 @@
+import type { Page } from "playwright-core"
+import { beforeAll, describe, expect, it } from "vitest"
+import { chromiumWithServer, openSignedIn, pointerEventsOf } from "../support/browser.ts"
+import { call, freshIp } from "../support/http.ts"
+import { signedInAs } from "../support/session.ts"
+
+const product = chromiumWithServer()
+let admin: string
+let moderator: string
+
+beforeAll(async () => {
+  admin = await signedInAs(product.server, "admin")
+  moderator = await signedInAs(product.server, "moderator")
+})
+
+interface Report { readonly _id: string; readonly status: string; readonly priority: string; readonly adminNotes: string; readonly version: number; readonly description: string }
+
+const report = async (description: string, scamType = "phishing") => {
+  const answer = await call(product.server.url, "POST", "/api/report-scam", { ip: freshIp(), body: { scamType, description, walletAddress: `G${description.replace(/\W/g, "")}` } })
+  if (answer.status !== 200) throw new Error(answer.text)
+  return (answer.body.data as { _id: string })._id
+}
+
+const serverReports = async (query = "") =>
+  ((await call(product.server.url, "GET", `/api/report-scam?limit=100${query}`, { token: admin })).body.data as { reports: ReadonlyArray<Report> }).reports
+
+const cards = (page: Page) => page.getByRole("list", { name: "Scam Reports Management" }).getByRole("listitem")
+const titleOf = (id: string) => `Report #${id.slice(-8)}`
+const focusedTitle = (page: Page) => page.evaluate(() => document.activeElement?.querySelector("[aria-label^='Report #']")?.getAttribute("aria-label") ?? null)
+
+/** Tabs from the top of the page to the first card, as a keyboard user does. */
+const tabToFirstCard = async (page: Page) => {
+  for (let presses = 0; presses < 60; presses++) {
+    await page.keyboard.press("Tab")
+    if (await page.evaluate(() => document.activeElement?.getAttribute("role") === "listitem")) return
+  }
+  throw new Error("Tab never reached a card")
+}
+
+describe("scam reports in Chromium", () => {
+  it("triages 25 reports by keyboard alone: statuses, a priority and notes, each shown at once and kept by the server", async () => {
+    const ids: Array<string> = []
+    for (let n = 1; n <= 25; n++) ids.push(await report(`Triage ${String(n).padStart(2, "0")}`))
+    const newest = [...ids].reverse()
+    const { page, errors } = await openSignedIn(product, moderator, "/scam-reports?status=new", { countPointer: true })
+    await cards(page).nth(19).waitFor()
+    await page.getByText("Page 1 of 2").waitFor()
+    await tabToFirstCard(page)
+    expect(await focusedTitle(page)).toBe(titleOf(newest[0]!))
+
+    // 2 = under review, 3 = resolved, 4 = dismissed, typed without waiting: each shows at once
+    // and the focus moves on to the next new report; the server takes them in order.
+    const plan = ["2", "2", "2", "2", "2", "3", "3", "3", "4", "4"]
+    for (const key of plan) await page.keyboard.press(key)
+    expect(await focusedTitle(page)).toBe(titleOf(newest[10]!))
+    await page.keyboard.press("Shift+Digit4")
+    await expect.poll(async () => (await serverReports("&status=under_review")).length, { timeout: 10_000 }).toBe(5)
+    await expect.poll(async () => (await serverReports("&status=resolved")).length).toBe(3)
+    await expect.poll(async () => (await serverReports("&status=dismissed")).length).toBe(2)
+    await expect.poll(async () => (await serverReports("&priority=urgent")).map((row) => row._id)).toEqual([newest[10]])
+    const focusedCard = cards(page).filter({ has: page.getByLabel(titleOf(newest[10]!)) })
+    expect(await focusedCard.getByLabel(`Priority of ${titleOf(newest[10]!)}`).inputValue()).toBe("urgent")
+
+    // n opens the details with the notes; Ctrl+Enter saves them and closes.
+    await page.keyboard.press("n")
+    const dialog = page.getByRole("dialog")
+    await dialog.getByText(titleOf(newest[10]!)).waitFor()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("scam-notes")
+    await page.keyboard.type("Same wallet as the fake giveaway")
+    await page.keyboard.press("Control+Enter")
+    await dialog.waitFor({ state: "detached" })
+    await expect.poll(async () => (await serverReports("&priority=urgent"))[0]?.adminNotes).toBe("Same wallet as the fake giveaway")
+
+    // The count cards are the server's, and the pager has gone with the 10 that left "new".
+    const counts = await page.getByRole("group", { name: "Reports by status" }).getByRole("button").allTextContents()
+    expect(counts.map((text) => Number(text.replace(/\D+/g, "")))).toEqual([25, 15, 5, 3, 2])
+    expect(await page.getByText(/^Page \d+ of \d+$/).count()).toBe(0)
+    expect(await pointerEventsOf(page)).toBe(0)
+    expect(errors).toEqual([])
+  })
+
+  it("announces a report posted by the public as \"1 new report\" without moving the list or the focus, and refreshes a card another admin changes", async () => {
+    const first = await report("Arrival base", "impersonation")
+    const { page, errors } = await openSignedIn(product, admin, "/scam-reports?scamType=impersonation")
+    const card = cards(page).filter({ has: page.getByLabel(titleOf(first)) })
+    await card.waitFor()
+    await card.focus()
+    const shown = await cards(page).count()
+    const arrived = await report("Arrival new", "impersonation")
+    // A report of another type is not this list's news.
+    await report("Arrival elsewhere", "other")
+    const banner = page.getByRole("status").filter({ hasText: "new report" })
+    await banner.getByText("1 new report ·").waitFor()
+    expect(await cards(page).count()).toBe(shown)
+    expect(await focusedTitle(page)).toBe(titleOf(first))
+
+    // Another admin resolves the focused report: its card changes in place.
+    await call(product.server.url, "PATCH", `/api/report-scam/${first}`, { token: moderator, body: { status: "resolved", version: 1 } })
+    await expect.poll(() => card.getByLabel(`Status of ${titleOf(first)}`).inputValue()).toBe("resolved")
+    expect(await focusedTitle(page)).toBe(titleOf(first))
+    expect(await cards(page).count()).toBe(shown)
+
+    await banner.getByRole("button", { name: "Show" }).click()
+    await cards(page).filter({ has: page.getByLabel(titleOf(arrived)) }).waitFor()
+    await banner.waitFor({ state: "detached" })
+    expect(errors).toEqual([])
+  })
+
+  it("rolls a refused change back under the spec's banner, with details, filters and the empty states", async () => {
+    const id = await report("Refused change", "fake_giveaway")
+    const { page, errors } = await openSignedIn(product, admin, "/scam-reports?scamType=fake_giveaway")
+    const card = cards(page).filter({ has: page.getByLabel(titleOf(id)) })
+    await card.waitFor()
+    await page.route("**/api/report-scam/*", (route) => route.request().method() === "PATCH" ? route.abort("connectionreset") : route.continue())
+    await card.getByLabel(`Status of ${titleOf(id)}`).selectOption("dismissed")
+    await page.getByRole("alert").filter({ hasText: "Failed to update report status" }).waitFor()
+    await expect.poll(() => card.getByLabel(`Status of ${titleOf(id)}`).inputValue()).toBe("new")
+    await page.getByRole("alert").getByRole("button", { name: "Dismiss" }).click()
+    await page.unroute("**/api/report-scam/*")
+
+    await card.getByRole("button", { name: "Details" }).click()
+    const dialog = page.getByRole("dialog")
+    await dialog.getByText("Fake Giveaway", { exact: false }).first().waitFor()
+    expect(await dialog.getByText(/^198\.18\./).count()).toBe(1)
+    await dialog.getByRole("button", { name: "Close" }).click()
+
+    await page.getByLabel("Priority", { exact: true }).selectOption("urgent")
+    await page.getByText("No scam reports match the current filters").waitFor()
+    expect(page.url()).toContain("priority=urgent")
+    await page.goBack()
+    await card.waitFor()
+    expect(errors).toEqual([])
+  })
+})
