@@ -9,6 +9,8 @@ import { SystemApi } from "./system.ts"
 import { EcosystemApi } from "./ecosystem.ts"
 import { ScamReportsApi } from "./scam-reports.ts"
 import { StreamApi } from "./stream.ts"
+import { ContactsApi } from "./contacts.ts"
+import { AdvertisingApi } from "./advertising.ts"
 import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
 import { UploadApi } from "./upload.ts"
 
@@ -58,6 +60,8 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(EcosystemApi)
   .add(ScamReportsApi)
   .add(StreamApi)
+  .add(ContactsApi)
+  .add(AdvertisingApi)
   .middleware(RequestValidation)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)

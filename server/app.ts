@@ -29,6 +29,8 @@ import {
 import { EcosystemHandlers } from "./ecosystem/http.ts"
 import { ScamReportHandlers } from "./scam-reports/http.ts"
 import { StreamHandlers } from "./stream/http.ts"
+import { ContactHandlers } from "./contacts/http.ts"
+import { AdvertisingHandlers } from "./advertising/http.ts"
 import { changeFeedLayer } from "./platform/change-feed.ts"
 import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
@@ -89,6 +91,8 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     EcosystemHandlers,
     ScamReportHandlers,
     StreamHandlers,
+    ContactHandlers,
+    AdvertisingHandlers,
     BlogAdminHandlers,
     UploadHandlers
   ]),

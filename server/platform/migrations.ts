@@ -312,6 +312,99 @@ export const migrations = {
       REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION scam_report_counts_removed()`,
     `CREATE TRIGGER scam_reports_count_moved AFTER UPDATE ON scam_reports
       REFERENCING OLD TABLE AS removed_rows NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION scam_report_counts_moved()`
+  ),
+  // Core-team contacts (searched by name, e-mail and subject) and advertising inquiries, with
+  // the inquiries' counts by status kept by statement triggers, like the other queues.
+  "0008_contacts_and_inquiries": statements(
+    `CREATE TABLE core_team_contacts (
+      id uuid PRIMARY KEY,
+      contact_name text NOT NULL,
+      contact_email text NOT NULL DEFAULT '',
+      contact_organization text NOT NULL DEFAULT '',
+      contact_role text NOT NULL,
+      category text NOT NULL DEFAULT 'Partnership Proposal',
+      priority text NOT NULL DEFAULT 'medium' CHECK (priority IN ('low', 'medium', 'high', 'urgent')),
+      subject text NOT NULL,
+      details text NOT NULL,
+      project_name text NOT NULL DEFAULT '',
+      project_stage text NOT NULL DEFAULT '',
+      pi_integration text NOT NULL DEFAULT '',
+      project_website text NOT NULL DEFAULT '',
+      status text NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'in_progress', 'responded', 'resolved', 'closed')),
+      submitted_at timestamptz NOT NULL DEFAULT now(),
+      responded_at timestamptz,
+      resolved_at timestamptz,
+      assigned_to text NOT NULL DEFAULT '',
+      response text NOT NULL DEFAULT '',
+      internal_notes text NOT NULL DEFAULT '',
+      follow_up_required boolean NOT NULL DEFAULT false,
+      expected_response_time integer NOT NULL DEFAULT 72,
+      ip_address text NOT NULL DEFAULT '',
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      version integer NOT NULL DEFAULT 1,
+      search_text text GENERATED ALWAYS AS (lower(contact_name || ' ' || contact_email || ' ' || subject)) STORED
+    )`,
+    `CREATE INDEX core_team_contacts_search_idx ON core_team_contacts USING gin (search_text gin_trgm_ops)`,
+    `CREATE INDEX core_team_contacts_queue_idx ON core_team_contacts (submitted_at DESC, id DESC)`,
+    `CREATE INDEX core_team_contacts_status_idx ON core_team_contacts (status, submitted_at DESC, id DESC)`,
+    `CREATE TABLE advertising_inquiries (
+      id uuid PRIMARY KEY,
+      company_name text NOT NULL,
+      contact_name text NOT NULL,
+      email text NOT NULL,
+      phone text NOT NULL DEFAULT '',
+      website text NOT NULL DEFAULT '',
+      industry text NOT NULL,
+      budget text NOT NULL DEFAULT '',
+      campaign_type text NOT NULL DEFAULT '',
+      duration text NOT NULL DEFAULT '',
+      selected_plan text NOT NULL DEFAULT '',
+      target_audience text NOT NULL DEFAULT '',
+      campaign_goals text NOT NULL DEFAULT '',
+      additional_info text NOT NULL DEFAULT '',
+      status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'paid', 'reviewed', 'contacted', 'converted', 'rejected')),
+      admin_notes text NOT NULL DEFAULT '',
+      payment_id text NOT NULL DEFAULT '',
+      txid text NOT NULL DEFAULT '',
+      amount double precision,
+      ip_address text NOT NULL DEFAULT '',
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      version integer NOT NULL DEFAULT 1,
+      search_text text GENERATED ALWAYS AS (lower(company_name || ' ' || contact_name || ' ' || email)) STORED
+    )`,
+    `CREATE INDEX advertising_inquiries_search_idx ON advertising_inquiries USING gin (search_text gin_trgm_ops)`,
+    `CREATE INDEX advertising_inquiries_queue_idx ON advertising_inquiries (created_at DESC, id DESC)`,
+    `CREATE INDEX advertising_inquiries_status_idx ON advertising_inquiries (status, created_at DESC, id DESC)`,
+    `CREATE TABLE inquiry_counts (
+      status text PRIMARY KEY,
+      total bigint NOT NULL DEFAULT 0
+    )`,
+    `INSERT INTO inquiry_counts (status) SELECT unnest(ARRAY['pending', 'paid', 'reviewed', 'contacted', 'converted', 'rejected'])`,
+    `CREATE FUNCTION inquiry_counts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        UPDATE inquiry_counts c SET total = c.total + d.delta FROM (SELECT status, count(*) AS delta FROM added_rows GROUP BY 1) d WHERE c.status = d.status;
+      ELSIF TG_OP = 'DELETE' THEN
+        UPDATE inquiry_counts c SET total = c.total - d.delta FROM (SELECT status, count(*) AS delta FROM removed_rows GROUP BY 1) d WHERE c.status = d.status;
+      ELSE
+        UPDATE inquiry_counts c SET total = c.total + d.delta
+        FROM (
+          SELECT status, sum(delta) AS delta FROM (
+            SELECT status, 1 AS delta FROM added_rows UNION ALL SELECT status, -1 FROM removed_rows
+          ) AS changes GROUP BY 1
+        ) d
+        WHERE c.status = d.status AND d.delta <> 0;
+      END IF;
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER advertising_inquiries_count_added AFTER INSERT ON advertising_inquiries
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION inquiry_counts_changed()`,
+    `CREATE TRIGGER advertising_inquiries_count_removed AFTER DELETE ON advertising_inquiries
+      REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION inquiry_counts_changed()`,
+    `CREATE TRIGGER advertising_inquiries_count_moved AFTER UPDATE ON advertising_inquiries
+      REFERENCING OLD TABLE AS removed_rows NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION inquiry_counts_changed()`
   )
 }
 

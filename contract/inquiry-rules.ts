@@ -1,0 +1,32 @@
+/**
+ * Advertising inquiries' statuses and the moves staff may make (docs/product-spec.md §4
+ * "Advertising inquiry status", with the funnel's end from issue 15): pending, paid and reviewed
+ * inquiries are marked contacted ("Mark as Contacted"); a contacted one is converted or
+ * rejected. The server, the inquiry machine and the screen share this table.
+ */
+export const inquiryStatuses = ["pending", "paid", "reviewed", "contacted", "converted", "rejected"] as const
+export type InquiryStatus = (typeof inquiryStatuses)[number]
+
+export const inquiryMoves: Readonly<Record<InquiryStatus, ReadonlyArray<InquiryStatus>>> = {
+  pending: ["contacted"],
+  paid: ["contacted"],
+  reviewed: ["contacted"],
+  contacted: ["converted", "rejected"],
+  converted: [],
+  rejected: []
+}
+
+/** Whether staff may move an inquiry from `from` to `to`; staying put (notes only) is always allowed. */
+export const canMoveInquiry = (from: InquiryStatus, to: InquiryStatus): boolean => from === to || inquiryMoves[from].includes(to)
+
+/** The spec's twelve industries (§4 "Advertising industry options"). */
+export const industries = [
+  "Cryptocurrency Exchange", "Wallet Services", "DeFi Platforms", "NFT Marketplaces", "Blockchain Development", "Mining Equipment",
+  "Educational Content", "Trading Tools", "Financial Services", "Gaming", "E-commerce", "Other"
+] as const
+
+/** Core-team contacts: statuses set freely (§4), priorities of the form (§5). */
+export const contactStatuses = ["new", "in_progress", "responded", "resolved", "closed"] as const
+export type ContactStatus = (typeof contactStatuses)[number]
+export const contactPriorities = ["low", "medium", "high", "urgent"] as const
+export type ContactPriority = (typeof contactPriorities)[number]
