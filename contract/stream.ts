@@ -10,7 +10,9 @@ export const EventId = Schema.String.check(
 )
 
 /** The kinds of notice the stream carries (docs/api.md, "Live changes"). */
-export const changeTypes = ["scam-report.created", "scam-report.updated", "scam-report.deleted"] as const
+export const changeTypes = [
+  "scam-report.created", "scam-report.updated", "scam-report.deleted", "inquiry.created", "inquiry.updated"
+] as const
 
 /**
  * One change, as small as it can be: which record and how, never its content. A console that

@@ -8,11 +8,11 @@ import { AdminApi } from "../../contract/api.ts"
 import { Conflict, NotFound } from "../../contract/common.ts"
 import { canMoveInquiry, type InquiryStatus, inquiryStatuses } from "../../contract/inquiry-rules.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
+import { announce, noticeOf } from "../platform/change-feed.ts"
 import { inTransaction } from "../platform/database.ts"
 import { clientIp } from "../platform/http.ts"
-import { csvResponse, EXPORT_BATCH, keysetRows, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
+import { csvResponse, EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
 import { guard } from "../platform/rate-limit.ts"
-import { containsPattern } from "../platform/search.ts"
 
 /** Inquiries from one client address: the public form is open to anyone. */
 const SUBMISSIONS = { name: "advertising-inquiry", limit: 5, windowSeconds: 3600 } as const
@@ -42,16 +42,7 @@ interface ListQuery {
   readonly industry?: string | undefined
 }
 
-const filtersOf = (sql: SqlClient, query: ListQuery) => {
-  const given = (value: string | undefined) => value !== undefined && value !== "all"
-  const search = query.search?.trim() ?? ""
-  return [
-    sql`true`,
-    ...(given(query.status) ? [sql`status = ${query.status!}`] : []),
-    ...(given(query.industry) ? [sql`industry = ${query.industry!}`] : []),
-    ...(search === "" ? [] : [sql`search_text LIKE ${containsPattern(search)}`])
-  ]
-}
+const filtersOf = (sql: SqlClient, query: ListQuery) => listFilters(sql, [["status", query.status], ["industry", query.industry]], query.search)
 
 /**
  * A page of inquiries and the four counts of all of them (total, pending, contacted, converted)
@@ -132,7 +123,7 @@ const move = (id: string, change: { readonly status: InquiryStatus; readonly adm
       WHERE id = ${id} AND version = ${change.version} RETURNING ${sql.unsafe(columns)}`
     const row = rows[0]
     if (row === undefined) return yield* new Conflict({ error: messages.stale })
-    yield* recordAdminActivity({
+    const event = yield* recordAdminActivity({
       action: before.status === row.status ? "inquiry.notes" : "inquiry.status",
       entity: "inquiry",
       entityId: row.id,
@@ -140,8 +131,13 @@ const move = (id: string, change: { readonly status: InquiryStatus; readonly adm
       toState: row.status,
       details: { version: row.version }
     })
-    return { success: true as const, data: { inquiry: inquiryOf(row) } }
-  }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))
+    return { answer: { success: true as const, data: { inquiry: inquiryOf(row) } }, event }
+  }).pipe(
+    inTransaction,
+    Effect.tap(({ event }) => announce([noticeOf(event, "inquiry", "update", id)])),
+    Effect.map(({ answer }) => answer),
+    Effect.catchTag("SqlError", Effect.die)
+  )
 
 const textOf = (value: string | undefined) => value?.trim() ?? ""
 
@@ -174,11 +170,12 @@ export const AdvertisingHandlers = HttpApiBuilder.group(AdminApi, "advertising",
         yield* guard(SUBMISSIONS, ip, submissionsWait)
         const id = randomUUID()
         const values = submission(payload)
-        yield* Effect.gen(function*() {
+        const event = yield* Effect.gen(function*() {
           const sql = yield* SqlClient
           yield* sql`INSERT INTO advertising_inquiries ${sql.insert({ id, ...values, ipAddress: ip })}`
-          yield* recordActivity({ actorId: null, actorEmail: null, action: "inquiry.create", entity: "inquiry", entityId: id, toState: values.status, ip })
+          return yield* recordActivity({ actorId: null, actorEmail: null, action: "inquiry.create", entity: "inquiry", entityId: id, toState: values.status, ip })
         }).pipe(inTransaction)
+        yield* announce([noticeOf(event, "inquiry", "create", id)])
         return { success: true as const, message: messages.received, data: { _id: id } }
       }).pipe(Effect.catchTag("SqlError", Effect.die)))
     .handle("list", ({ query }) => list(query))

@@ -14,9 +14,8 @@ import { findSession } from "../auth/sessions.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { clientIp } from "../platform/http.ts"
-import { csvResponse, EXPORT_BATCH, keysetRows, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
+import { csvResponse, EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
 import { guard } from "../platform/rate-limit.ts"
-import { containsPattern } from "../platform/search.ts"
 
 /** Messages from one client address: the public form is open to anyone. */
 const SUBMISSIONS = { name: "core-team-contact", limit: 5, windowSeconds: 3600 } as const
@@ -133,16 +132,7 @@ interface ListQuery {
   readonly priority?: string | undefined
 }
 
-const filtersOf = (sql: SqlClient, query: ListQuery) => {
-  const given = (value: string | undefined) => value !== undefined && value !== "all"
-  const search = query.search?.trim() ?? ""
-  return [
-    sql`true`,
-    ...(given(query.status) ? [sql`status = ${query.status!}`] : []),
-    ...(given(query.priority) ? [sql`priority = ${query.priority!}`] : []),
-    ...(search === "" ? [] : [sql`search_text LIKE ${containsPattern(search)}`])
-  ]
-}
+const filtersOf = (sql: SqlClient, query: ListQuery) => listFilters(sql, [["status", query.status], ["priority", query.priority]], query.search)
 
 /** A page of contacts, newest submission first, and how many match, in one statement. */
 const listContacts = (query: ListQuery) =>

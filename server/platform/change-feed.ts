@@ -25,7 +25,7 @@ const noticeType = (entity: string, action: string): string => {
   return `${entity}.${verb === "create" ? "created" : verb === "delete" ? "deleted" : "updated"}`
 }
 
-const STREAMED_ENTITIES = ["scam-report"] as const
+const STREAMED_ENTITIES = ["scam-report", "inquiry"] as const
 
 export interface ChangeFeedService {
   readonly hub: PubSub.PubSub<ChangeNotice>

@@ -1,6 +1,7 @@
 import { Effect, Option, Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { SqlClient } from "effect/sql/SqlClient"
+import { containsPattern } from "./search.ts"
 import { DEFAULT_PAGE_SIZE, type Pagination } from "../../contract/common.ts"
 import { CSV_CONTENT_TYPE } from "../../contract/lists.ts"
 
@@ -10,6 +11,20 @@ export const pageWindow = (query: { readonly page?: number | undefined; readonly
   const limit = query.limit ?? DEFAULT_PAGE_SIZE
   return { page, limit, offset: (page - 1) * limit }
 }
+
+/**
+ * A list's WHERE conditions: `column = value` for each filter given ("all", as the spec's screens
+ * send it, or no value is none), and a search over the table's `search_text` when there is one.
+ */
+export const listFilters = (
+  sql: SqlClient,
+  filters: ReadonlyArray<readonly [column: string, value: string | undefined]>,
+  search: string | undefined = undefined
+) => [
+  sql`true`,
+  ...filters.filter(([, value]) => value !== undefined && value !== "all").map(([column, value]) => sql`${sql(column)} = ${value!}`),
+  ...((search?.trim() ?? "") === "" ? [] : [sql`search_text LIKE ${containsPattern(search!)}`])
+]
 
 /** Every list's `pagination`: an empty list still has one page, so "Page 1 of 1" reads right. */
 export const paginate = (page: number, limit: number, total: number): Pagination => ({

@@ -11,9 +11,8 @@ import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts
 import { announce, noticeOf } from "../platform/change-feed.ts"
 import { inTransaction } from "../platform/database.ts"
 import { clientIp } from "../platform/http.ts"
-import { csvResponse, EXPORT_BATCH, keysetRows, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
+import { csvResponse, EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
 import { guard } from "../platform/rate-limit.ts"
-import { containsPattern } from "../platform/search.ts"
 
 /** Reports from one client address: the public form is open to anyone. */
 const REPORTS = { name: "scam-report", limit: 5, windowSeconds: 3600 } as const
@@ -67,17 +66,8 @@ interface ListQuery {
 }
 
 /** The query's filters; the same columns name the report and its cell in `scam_report_counts`. */
-const filtersOf = (sql: SqlClient, query: ListQuery, options: { readonly search: boolean }) => {
-  const given = (value: string | undefined) => value !== undefined && value !== "all"
-  const search = query.search?.trim() ?? ""
-  return [
-    sql`true`,
-    ...(given(query.status) ? [sql`status = ${query.status!}`] : []),
-    ...(given(query.scamType) ? [sql`scam_type = ${query.scamType!}`] : []),
-    ...(given(query.priority) ? [sql`priority = ${query.priority!}`] : []),
-    ...(options.search && search !== "" ? [sql`search_text LIKE ${containsPattern(search)}`] : [])
-  ]
-}
+const filtersOf = (sql: SqlClient, query: ListQuery, options: { readonly search: boolean }) =>
+  listFilters(sql, [["status", query.status], ["scam_type", query.scamType], ["priority", query.priority]], options.search ? query.search : undefined)
 
 /**
  * A page of reports with the counts of all reports by status and by type, in one statement.

@@ -4,6 +4,8 @@ import { addressRoutes } from "../features/addresses/routes.tsx"
 import { blogRoutes } from "../features/blog/routes.tsx"
 import { listingRoutes } from "../features/listings/routes.tsx"
 import { scamReportRoutes } from "../features/scam-reports/routes.tsx"
+import { advertisingRoutes } from "../features/advertising/routes.tsx"
+import { coreTeamRoutes } from "../features/core-team/routes.tsx"
 import { settingsRoutes } from "../features/settings/routes.tsx"
 import type { FeatureRoute } from "../lib/navigation.ts"
 import { whenIdle } from "../ui/deferred.tsx"
@@ -11,7 +13,7 @@ import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
 import { Shell } from "./Shell.tsx"
 
-const featureRoutes: ReadonlyArray<FeatureRoute> = [...blogRoutes, ...addressRoutes, ...listingRoutes, ...scamReportRoutes, ...settingsRoutes]
+const featureRoutes: ReadonlyArray<FeatureRoute> = [...blogRoutes, ...addressRoutes, ...listingRoutes, ...coreTeamRoutes, ...advertisingRoutes, ...scamReportRoutes, ...settingsRoutes]
 const served = new Set(featureRoutes.map((route) => route.path))
 
 // The first screen reads its first answers without the effect client (src/api/checked-answer.ts);

@@ -42,6 +42,17 @@ describe.each(engines)("the change stream on $name", (engine) => {
     await Promise.all([first.close(), second.close()])
   })
 
+  it("carries advertising inquiries too: a public one arriving and a staff member moving it", async () => {
+    const stream = await openStream(url(), staff.moderator)
+    await stream.ready()
+    const submitted = await call(url(), "POST", "/api/advertising-inquiries", { ip: freshIp(), body: { companyName: "Streamed", contactName: "A", email: "a@example.com", industry: "Other" } })
+    const id = (submitted.body.data as { _id: string })._id
+    expect((await call(url(), "PUT", `/api/advertising-inquiries/${id}`, { token: staff.admin, body: { status: "contacted", version: 1 } })).status).toBe(200)
+    await stream.until(() => stream.changes().length === 2, "both")
+    expect(stream.changes().map((event) => event.data)).toEqual([{ type: "inquiry.created", entityId: id }, { type: "inquiry.updated", entityId: id }])
+    await stream.close()
+  })
+
   it("resumes after a reconnect from Last-Event-ID, with what it missed and nothing twice", async () => {
     const stream = await openStream(url(), staff.moderator)
     await stream.ready()

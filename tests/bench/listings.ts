@@ -3,7 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { launchChromium, requireBuiltConsole } from "../support/browser.ts"
 import { call } from "../support/http.ts"
-import { seedDatabase, signInFirstAdmin, startProduct } from "./product.ts"
+import { percentile, seedDatabase, signInFirstAdmin, startProduct, timedGet, verdict } from "./product.ts"
 
 export const LISTINGS_PER_TYPE = 100_000
 const TARGETS = { pageMs: 30, shownMs: 50, confirmedMs: 100 }
@@ -15,11 +15,6 @@ const seedSql = `
          (ARRAY['pending', 'approved', 'rejected'])[1 + i % 3], now() - make_interval(secs => i), now()
   FROM generate_series(1, ${LISTINGS_PER_TYPE}) AS i, unnest(ARRAY['community', 'influencer', 'business', 'startup', 'project']) AS t`
 
-const percentile = (values: ReadonlyArray<number>, p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return Math.round((sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0) * 10) / 10
-}
-const verdict = (value: number, target: number) => (value <= target ? "meets" : "MISSES")
 
 export interface ListingFigures {
   readonly engine: string
@@ -85,12 +80,7 @@ export const measureListings = async (engine: "pglite" | "postgresql", databaseU
     const product = await startProduct(env, dataDir)
     try {
       const token = await signInFirstAdmin(product.url, dataDir)
-      const timed = async (path: string) => {
-        const started = performance.now()
-        const answer = await call(product.url, "GET", path, { token })
-        if (answer.status !== 200) throw new Error(answer.text)
-        return performance.now() - started
-      }
+      const timed = timedGet(product.url, token)
       for (let warm = 0; warm < 20; warm++) await timed(`/api/admin/communities/combined?status=pending&page=${warm + 1}`)
       const pages: Array<number> = []
       const searched: Array<number> = []

@@ -3,6 +3,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import autocannon from "autocannon"
 import { join } from "node:path"
 import pg from "pg"
+import { call } from "../support/http.ts"
 import { startProduct } from "../support/product.ts"
 
 export { signInFirstAdmin, startProduct } from "../support/product.ts"
@@ -37,4 +38,20 @@ export const seedDatabase = async (env: Record<string, string>, dataDir: string,
     await client.end()
   }
   return Math.round((performance.now() - started) / 100) / 10
+}
+
+/** The p-th percentile of `values`, to a tenth. */
+export const percentile = (values: ReadonlyArray<number>, p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return Math.round((sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0) * 10) / 10
+}
+
+export const verdict = (value: number, target: number) => (value <= target ? "meets" : "MISSES")
+
+/** A GET with the token, timed in ms; anything but 200 stops the bench. */
+export const timedGet = (url: string, token: string) => async (path: string) => {
+  const started = performance.now()
+  const answer = await call(url, "GET", path, { token })
+  if (answer.status !== 200) throw new Error(answer.text)
+  return performance.now() - started
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { call } from "../support/http.ts"
 import { openStream } from "../support/stream.ts"
-import { seedDatabase, signInFirstAdmin, startProduct } from "./product.ts"
+import { percentile, seedDatabase, signInFirstAdmin, startProduct, timedGet, verdict } from "./product.ts"
 
 export const REPORTS = 1_000_000
 const TARGETS = { pageMs: 50, streamMs: 200 }
@@ -20,11 +20,6 @@ const seedSql = `
          now() - make_interval(secs => i), now()
   FROM generate_series(1, ${REPORTS}) AS i`
 
-const percentile = (values: ReadonlyArray<number>, p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return Math.round((sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0) * 10) / 10
-}
-const verdict = (value: number, target: number) => (value <= target ? "meets" : "MISSES")
 
 /** The filter combinations timed: each has an index (server/platform/migrations.ts, 0007), a search has the trigram one. */
 const combinations: ReadonlyArray<readonly [string, string]> = [
@@ -52,12 +47,7 @@ export const measureScamReports = async (databaseUrl: string) => {
     const product = await startProduct(env, dataDir)
     try {
       const token = await signInFirstAdmin(product.url, dataDir)
-      const timed = async (path: string) => {
-        const started = performance.now()
-        const answer = await call(product.url, "GET", path, { token })
-        if (answer.status !== 200) throw new Error(answer.text)
-        return performance.now() - started
-      }
+      const timed = timedGet(product.url, token)
       const pages: Array<{ readonly combination: string; readonly p50: number; readonly p95: number }> = []
       for (const [combination, query] of combinations) {
         for (let warm = 0; warm < 5; warm++) await timed(`/api/report-scam?${query}&page=${warm + 1}`)

@@ -27,7 +27,8 @@ const radixInUse = (page: Page) =>
 /** Every signed-in screen, by its path: a new screen is scanned by being listed here. */
 const screens = [
   "/", "/generated-addresses", "/cex-addresses", "/core-team-addresses", "/blog", "/blog/new", "/settings",
-  "/communities", "/influencers", "/businesses", "/startups", "/projects", "/events", "/hackathons", "/scam-reports"
+  "/communities", "/influencers", "/businesses", "/startups", "/projects", "/events", "/hackathons", "/scam-reports",
+  "/core-team", "/advertising-inquiries"
 ]
 
 /** Settled: the list has its page. (A screen with the change stream open never goes network-idle.) */
@@ -36,9 +37,13 @@ const settled = async (page: Page, path: string) => {
   else await page.waitForLoadState("networkidle")
 }
 
-/** One report, so the scam-report screen has a card and its Details modal to scan. */
-const reportOne = () =>
-  call(product.server.url, "POST", "/api/report-scam", { body: { scamType: "phishing", description: "A scanned report", walletAddress: "GSCANNED" } })
+/** One report and one paid inquiry, so their screens have a card and a modal to scan. */
+const reportOne = async () => {
+  await call(product.server.url, "POST", "/api/report-scam", { body: { scamType: "phishing", description: "A scanned report", walletAddress: "GSCANNED" } })
+  await call(product.server.url, "POST", "/api/advertising-inquiries", {
+    body: { companyName: "Scanned Co", contactName: "Ann", email: "ann@example.com", industry: "Gaming", paymentId: "p", txid: "t", amount: 5, selectedPlan: "Gold" }
+  })
+}
 
 /** The queue screens' add forms, by the screen and its button. */
 const queueForms = [
@@ -64,6 +69,8 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     })
     const found: Record<string, ReadonlyArray<string>> = {}
     const scan = async (name: string) => {
+      // Scanned at rest: no button under the pointer in its hover colours (the last click left it there).
+      await page.mouse.move(0, 0)
       // A dialog still fading in has colours that are not yet its own.
       await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"))
       const violations = await seriousViolations(page)
@@ -81,6 +88,15 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await page.getByRole("dialog").waitFor()
     await scan("scam report details")
     await page.keyboard.press("Escape")
+    await page.goto(`${product.server.url}/advertising-inquiries`)
+    await page.getByRole("button", { name: "View" }).first().click()
+    await page.getByRole("dialog").waitFor()
+    await scan("inquiry detail")
+    await page.keyboard.press("Escape")
+    await page.goto(`${product.server.url}/core-team`)
+    await page.getByRole("button", { name: "Add New Contact" }).click()
+    await page.getByRole("form", { name: "Add New Core Team Contact" }).waitFor()
+    await scan("core-team form")
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("button", { name: "Add Address" }).click()
     await page.getByRole("dialog").waitFor()
@@ -103,7 +119,8 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await scan("palette")
     expect(found).toEqual({})
     await page.context().close()
-  })
+    // Twenty screens and eleven dialogs, each scanned whole: longer than one screen's test.
+  }, 240_000)
 })
 
 describe("the console's styles", () => {
@@ -121,16 +138,25 @@ describe("the console's styles", () => {
     await product.server.sql(addAdmin("styles@example.com", "admin"))
     await signInThroughScreen(page, product.server, "styles@example.com", "Admin")
     await reportOne()
-    for (const path of ["/generated-addresses", "/blog", "/settings", "/blog/new", "/communities", "/projects", "/events", "/scam-reports"]) {
+    for (const path of ["/generated-addresses", "/blog", "/settings", "/blog/new", "/communities", "/projects", "/events", "/scam-reports", "/core-team", "/advertising-inquiries"]) {
       await page.goto(`${product.server.url}${path}`)
       await page.getByRole("heading", { level: 1 }).first().waitFor()
       await settled(page, path)
       await collect()
     }
+    await page.getByRole("button", { name: "View" }).first().click()
+    await page.getByRole("dialog").waitFor()
+    await collect()
+    await page.keyboard.press("Escape")
+    await page.goto(`${product.server.url}/scam-reports`)
     await page.getByRole("button", { name: "Details" }).first().click()
     await page.getByRole("dialog").waitFor()
     await collect()
     await page.keyboard.press("Escape")
+    await page.goto(`${product.server.url}/core-team`)
+    await page.getByRole("button", { name: "Add New Contact" }).click()
+    await page.getByRole("form", { name: "Add New Core Team Contact" }).waitFor()
+    await collect()
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("button", { name: "Add Address" }).click()
     await page.getByRole("dialog").waitFor()

@@ -163,3 +163,28 @@ export const scamReportTable = [
   "notes.saving --xstate.done.actor.saveNotes--> notes.closed / takeNotesAnswer, closeNotes, listChanged",
   "notes.saving --xstate.error.actor.saveNotes--> notes.open / showNotesFailure, listChanged"
 ]
+
+/**
+ * §4 "Advertising inquiry status": the admin UI's one change is to contacted, by "Mark as
+ * Contacted" in the detail modal, which sends the admin notes too; "Updating..." while busy; on
+ * success the list reloads and the modal closes. §8: a failure is "Failed to update inquiry".
+ * Issue 15: pending, paid and reviewed → contacted, contacted → converted | rejected, nothing
+ * else (the same status is no move); a failure keeps the modal open with the notes typed, and a
+ * newer copy from the reloaded list replaces the open one (so a retry names the current
+ * version); after a success the confirmation stays until dismissed or another inquiry is opened.
+ */
+export const inquiryTable = [
+  "closed --OPEN--> viewing / open",
+  "viewing --EDIT--> (stays) / setNotes",
+  "viewing --REFRESH--> (stays) / refresh",
+  "viewing --MOVE [isLegal]--> updating / takeMove",
+  "viewing --CLOSE--> closed / close",
+  "updating --xstate.done.actor.update--> done / takeAnswer, listChanged",
+  "updating --xstate.error.actor.update--> failed / showFailure, listChanged",
+  "failed --EDIT--> viewing / setNotes",
+  "failed --REFRESH--> (stays) / refresh",
+  "failed --MOVE [isLegal]--> updating / takeMove",
+  "failed --CLOSE--> closed / close",
+  "done --OPEN--> viewing / open",
+  "done --DISMISS--> closed / forget"
+]

@@ -4,9 +4,10 @@ import { authMachine } from "../../machines/auth.ts"
 import { blogEditorMachine } from "../../machines/blog-editor.ts"
 import { listMachine } from "../../machines/list.ts"
 import { listingModerationMachine } from "../../machines/listing-moderation.ts"
+import { inquiryMachine } from "../../machines/inquiry.ts"
 import { scamReportMachine } from "../../machines/scam-report.ts"
 import { uploadMachine } from "../../machines/upload.ts"
-import { addressModalTable, authTable, blogEditorTable, listingModerationTable, listTable, scamReportTable, uploadTable } from "../spec/machine-tables.ts"
+import { addressModalTable, authTable, blogEditorTable, inquiryTable, listingModerationTable, listTable, scamReportTable, uploadTable } from "../spec/machine-tables.ts"
 import { transitionTable } from "../support/transitions.ts"
 
 // Removing, adding or redirecting a transition (or dropping a named action such as forgetToken
@@ -19,7 +20,8 @@ describe("each machine declares exactly the transitions the spec gives it", () =
     ["blog editor", blogEditorMachine, blogEditorTable],
     ["list", listMachine, listTable],
     ["listing moderation", listingModerationMachine, listingModerationTable],
-    ["scam-report triage", scamReportMachine, scamReportTable]
+    ["scam-report triage", scamReportMachine, scamReportTable],
+    ["inquiry", inquiryMachine, inquiryTable]
   ] as const)("%s", (_name, machine, table) => {
     expect(transitionTable(machine as never)).toEqual([...table].sort())
   })

@@ -18,6 +18,7 @@ import { useDebouncedSearch } from "../../lib/list/use-debounced-search.ts"
 import { useList } from "../../lib/list/use-list.ts"
 import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
 import { CardList } from "../../ui/list/CardList.tsx"
+import { FilterSelect } from "../../ui/list/FilterSelect.tsx"
 import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
 import { CountCards } from "../../ui/CountCards.tsx"
@@ -233,11 +234,7 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
       <Flex gap="3" mb="3" wrap="wrap" align="center">
         <SearchField label={t.searchLabel} placeholder={t.searchPlaceholder} value={searchText} onChange={setSearchText} busy={list.loading && !list.firstLoad} />
         {kind.filters.map((filter) => (
-          <select key={filter.name} className="native-select queue-filter" aria-label={filter.label} value={query.filters[filter.name] ?? ""}
-            onChange={(event) => url.filter(filter.name, event.target.value)}>
-            <option value="">{t.allOptions(filter.label)}</option>
-            {filter.options.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-          </select>
+          <FilterSelect key={filter.name} url={url} name={filter.name} label={filter.label} allLabel={t.allOptions(filter.label)} options={filter.options} />
         ))}
         {canEdit && <Button onClick={openAdd}><PlusIcon /> {kind.add}</Button>}
         <ExportCsvButton busy={csv.busy} onExport={csv.run} />

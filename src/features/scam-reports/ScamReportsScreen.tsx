@@ -27,6 +27,7 @@ import { useList } from "../../lib/list/use-list.ts"
 import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
 import { CountCards } from "../../ui/CountCards.tsx"
 import { CardList } from "../../ui/list/CardList.tsx"
+import { FilterSelect } from "../../ui/list/FilterSelect.tsx"
 import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
@@ -200,11 +201,7 @@ export const ScamReportsScreen = () => {
       <Flex gap="3" mb="3" wrap="wrap" align="center">
         <SearchField label={t.searchLabel} placeholder={t.searchPlaceholder} value={searchText} onChange={setSearchText} busy={list.loading && !list.firstLoad} />
         {filterOptions.map((filter) => (
-          <select key={filter.name} className="native-select queue-filter" aria-label={filter.label} value={query.filters[filter.name] ?? ""}
-            onChange={(event) => url.filter(filter.name, event.target.value)}>
-            <option value="">{t.allOf(filter.label)}</option>
-            {filter.options.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-          </select>
+          <FilterSelect key={filter.name} url={url} name={filter.name} label={filter.label} allLabel={t.allOf(filter.label)} options={filter.options} />
         ))}
         <Button variant="soft" onClick={() => { setArrived(new Set()); reload() }}><ReloadIcon /> {t.refresh}</Button>
         <ExportCsvButton busy={csv.busy} onExport={csv.run} />

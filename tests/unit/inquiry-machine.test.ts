@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest"
+import { detailOpen, type InquiryRef, inquiryMachine, inquiryTexts, movesFor } from "../../machines/inquiry.ts"
+import { inquiryTable } from "../spec/machine-tables.ts"
+import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
+
+const pending: InquiryRef = { _id: "p", companyName: "Pending Co", status: "pending", adminNotes: "", version: 1 }
+const contacted: InquiryRef = { _id: "c", companyName: "Contacted Co", status: "contacted", adminNotes: "Called", version: 2 }
+const converted: InquiryRef = { _id: "v", companyName: "Converted Co", status: "converted", adminNotes: "", version: 3 }
+const refusal = { status: 409, message: "This inquiry was changed by someone else. Reload and try again." }
+
+const events = [
+  { type: "OPEN", inquiry: pending },
+  { type: "OPEN", inquiry: contacted },
+  { type: "OPEN", inquiry: converted },
+  { type: "EDIT", notes: "Sent the deck" },
+  { type: "MOVE", status: "contacted" },
+  { type: "MOVE", status: "converted" },
+  { type: "MOVE", status: "paid" },
+  { type: "CLOSE" },
+  { type: "DISMISS" },
+  { type: "REFRESH", inquiry: { ...pending, version: 7, adminNotes: "changed elsewhere" } },
+  actorDone("update", { ...pending, status: "contacted", version: 2 }),
+  actorError("update", refusal)
+] as const
+
+type State = "closed" | "viewing" | "updating" | "failed" | "done"
+
+/** The funnel, written from the spec and the issue, not from contract/inquiry-rules.ts. */
+const legal: Record<string, ReadonlyArray<string>> = {
+  pending: ["contacted"], paid: ["contacted"], reviewed: ["contacted"], contacted: ["converted", "rejected"], converted: [], rejected: []
+}
+
+interface Seen {
+  readonly state: State
+  readonly inquiry: InquiryRef | null
+  readonly notes: string
+  /** What is (or was last) on its way: status and notes. */
+  readonly sent: readonly [string, string] | null
+  readonly error: string | null
+}
+
+const start: Seen = { state: "closed", inquiry: null, notes: "", sent: null, error: null }
+
+const expectedAfter = (seen: Seen, event: { readonly type: string } & Record<string, unknown>): Seen => {
+  switch (event.type) {
+    case "OPEN": {
+      const inquiry = event.inquiry as InquiryRef
+      return seen.state === "closed" || seen.state === "done" ? { state: "viewing", inquiry, notes: inquiry.adminNotes, sent: null, error: null } : seen
+    }
+    case "EDIT":
+      return seen.state === "viewing" || seen.state === "failed" ? { ...seen, state: "viewing", notes: event.notes as string, error: null } : seen
+    case "MOVE": {
+      const status = event.status as string
+      const ok = seen.inquiry !== null && legal[seen.inquiry.status]!.includes(status)
+      return ok && (seen.state === "viewing" || seen.state === "failed") ? { ...seen, state: "updating", sent: [status, seen.notes], error: null } : seen
+    }
+    case "REFRESH": {
+      const inquiry = event.inquiry as InquiryRef
+      return (seen.state === "viewing" || seen.state === "failed") && seen.inquiry?._id === inquiry._id ? { ...seen, inquiry } : seen
+    }
+    case "CLOSE":
+      return seen.state === "viewing" || seen.state === "failed" ? { ...start } : seen
+    case "DISMISS":
+      return seen.state === "done" ? { ...start } : seen
+    case "xstate.done.actor.update":
+      return seen.state === "updating" ? { ...seen, state: "done", inquiry: null, notes: "" } : seen
+    case "xstate.error.actor.update":
+      return seen.state === "updating" ? { ...seen, state: "failed", error: `${inquiryTexts.failed}: ${refusal.message}` } : seen
+    default:
+      return seen
+  }
+}
+
+describe("inquiry machine", () => {
+  it("follows the funnel on every generated path, reloading the list after every answer", async () => {
+    let seen = start
+    let reloads = 0
+    let answers = 0
+    const run = await runModel({
+      machine: inquiryMachine,
+      table: inquiryTable,
+      inputs: [undefined as never],
+      events: () => events as never,
+      actorIds: ["update"],
+      key: (snapshot) => JSON.stringify([snapshot.value, snapshot.context.inquiry?._id ?? null, snapshot.context.inquiry?.version ?? null, snapshot.context.notes, snapshot.context.error !== null]),
+      provide: { actions: { listChanged: () => void reloads++ } },
+      check: (_expected, actual, event) => {
+        seen = event.type === "xstate.init" ? start : expectedAfter(seen, event as never)
+        if (event.type.startsWith("xstate.done.actor") || event.type.startsWith("xstate.error.actor")) answers++
+        const context = actual.context as Parameters<typeof movesFor>[0]["context"]
+        const pair = (move: { status: string; adminNotes: string } | null) => (move === null ? null : [move.status, move.adminNotes])
+        expect({ state: actual.value, inquiry: context.inquiry, notes: context.notes, error: context.error, move: pair(context.move), done: pair(context.done) })
+          .toEqual({
+            state: seen.state, inquiry: seen.inquiry, notes: seen.notes, error: seen.error,
+            move: seen.state === "updating" ? seen.sent : null,
+            done: seen.state === "done" ? seen.sent : null
+          })
+        const snapshot = actual as unknown as Parameters<typeof movesFor>[0]
+        expect(detailOpen(snapshot)).toBe(["viewing", "updating", "failed"].includes(seen.state))
+        expect(movesFor(snapshot)).toEqual(seen.state === "viewing" || seen.state === "failed" ? legal[seen.inquiry!.status] : [])
+      }
+    })
+    expectFullCoverage("inquiry", run)
+    expect(reloads).toBe(answers)
+  })
+})
