@@ -30,6 +30,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Two files at a time: most of the suite waits on a browser, a server or a timer, so two
+    // share the 2-core CI machine well (serial, the suite passed 15 minutes; docs/testing.md).
+    maxWorkers: 2,
     reporters: ["default", "./tests/support/summary-reporter.ts"]
   }
 })

@@ -106,10 +106,20 @@ describe("core-team contacts in Chromium", () => {
     await page.keyboard.press("3")
     await publicCard.getByText("Responded", { exact: true }).waitFor()
     const listed = async (search: string) => ((await call(product.server.url, "GET", `/api/core-team-contact?search=${encodeURIComponent(search)}`, { token: admin })).body.data as {
-      contacts: Array<{ status: string; respondedAt: string | null; inquiry: { subject: string }; expectedResponseTime: number; followUpRequired: boolean }>
+      contacts: Array<{ status: string; respondedAt: string | null; resolvedAt: string | null; inquiry: { subject: string }; expectedResponseTime: number; followUpRequired: boolean }>
     }).contacts
     expect((await listed(subject))[0]).toMatchObject({ status: "responded" })
     expect((await listed(subject))[0]!.respondedAt).not.toBeNull()
+
+    // The palette offers the other statuses of the focused contact: resolved, stamped too.
+    await publicCard.focus()
+    await page.keyboard.press("Control+k")
+    await page.getByRole("option", { name: /^Set status Resolved: Public Person/ }).waitFor()
+    expect(await page.getByRole("option", { name: /^Set status Responded: / }).count()).toBe(0)
+    await page.keyboard.type("Set status Resolved")
+    await page.keyboard.press("Enter")
+    await publicCard.getByText("Resolved", { exact: true }).waitFor()
+    expect((await listed(subject))[0]!.status).toBe("resolved")
 
     // Add: Create waits for the required fields; the checkbox and the hours are real controls.
     await page.getByRole("button", { name: "Add New Contact" }).click()

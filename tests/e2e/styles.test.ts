@@ -31,9 +31,12 @@ const screens = [
   "/core-team", "/advertising-inquiries"
 ]
 
-/** Settled: the list has its page. (A screen with the change stream open never goes network-idle.) */
+/** The screens that keep the change stream open: they never go network-idle. */
+const liveScreens = new Set(["/scam-reports", "/advertising-inquiries"])
+
+/** Settled: the network is idle, or on a live screen the list has its page. */
 const settled = async (page: Page, path: string) => {
-  if (path === "/scam-reports") await page.waitForSelector("[role=list][aria-busy=false]")
+  if (liveScreens.has(path)) await page.waitForSelector("[role=list][aria-busy=false]")
   else await page.waitForLoadState("networkidle")
 }
 
