@@ -9,17 +9,13 @@ export const EventId = Schema.String.check(
   Schema.isPattern(/^\d+$/u, { message: "must be an event id" })
 )
 
-/** The kinds of notice the stream carries (docs/api.md, "Live changes"). */
-export const changeTypes = [
-  "scam-report.created", "scam-report.updated", "scam-report.deleted", "inquiry.created", "inquiry.updated"
-] as const
-
 /**
  * One change, as small as it can be: which record and how, never its content. A console that
  * cares reads the record through the API, with its own rights.
  */
 export const ChangeNotice = Schema.Struct({
   id: EventId,
+  /** `scam-report.created|updated|deleted`, `inquiry.created|updated` (docs/api.md, "Live changes"). */
   type: Schema.String.check(Schema.isMaxLength(64)),
   entityId: Id
 })

@@ -1,4 +1,5 @@
 import { Effect, Layer, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { Authorization, CurrentSession } from "../../contract/auth.ts"
@@ -27,6 +28,21 @@ export const AuthorizationLive = Layer.effect(
     })
   })
 )
+
+/**
+ * For an endpoint open to the public and to staff alike: the session a request's bearer token
+ * names, or undefined without a token. A token that
+ * names no live session is a 401: a signed-out console must not post as the public.
+ */
+export const optionalSession = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const header = request.headers.authorization
+  if (header === undefined) return undefined
+  const token = /^Bearer (.+)$/i.exec(header)?.[1]?.trim() ?? ""
+  const session = token === "" ? undefined : yield* findSession(token)
+  if (session === undefined) return yield* new Unauthorized({ error: messages.sessionInvalid })
+  return { id: session.id, user: session.user, ip: yield* clientIp }
+})
 
 export const AuthHandlers = HttpApiBuilder.group(
   AdminApi,

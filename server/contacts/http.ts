@@ -1,16 +1,15 @@
 import { Effect } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
-import { Conflict, Forbidden, NotFound, Unauthorized } from "../../contract/common.ts"
+import { Conflict, Forbidden, NotFound } from "../../contract/common.ts"
 import { CONTACTS_PAGE_SIZE, type ContactInput, contactMessages as messages, type CoreTeamContact } from "../../contract/contacts.ts"
 import type { ContactStatus } from "../../contract/inquiry-rules.ts"
-import { messages as authMessages } from "../auth/policy.ts"
+import { optionalSession } from "../auth/http.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
-import { findSession } from "../auth/sessions.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { clientIp } from "../platform/http.ts"
@@ -108,20 +107,6 @@ const stamps = (status: ContactStatus, before: Pick<ContactRow, "respondedAt" | 
   }
 }
 
-/**
- * The staff member a POST carries a token for, or undefined for the public site. A token that
- * names no live session is a 401: a signed-out console must not post as the public.
- */
-const optionalStaff = Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const header = request.headers.authorization
-  if (header === undefined) return undefined
-  const token = /^Bearer (.+)$/i.exec(header)?.[1]?.trim() ?? ""
-  const session = token === "" ? undefined : yield* findSession(token)
-  if (session === undefined) return yield* new Unauthorized({ error: authMessages.sessionInvalid })
-  return { id: session.id, user: session.user, ip: yield* clientIp }
-})
-
 const requireAdmin = requireEditorOf(messages.readOnly)
 
 interface ListQuery {
@@ -173,12 +158,11 @@ const exportRecord = (row: ContactRow) => {
     assignedTo: contact.assignedTo, followUpRequired: contact.followUpRequired, expectedResponseTime: contact.expectedResponseTime, version: contact.version
   }
 }
-const exportFields = Object.keys(exportRecord({
-  id: "", contactName: "", contactEmail: "", contactOrganization: "", contactRole: "", category: "", priority: "low", subject: "", details: "",
-  projectName: "", projectStage: "", piIntegration: "", projectWebsite: "", status: "new", submittedAt: new Date(0), respondedAt: null,
-  resolvedAt: null, assignedTo: "", response: "", internalNotes: "", followUpRequired: false, expectedResponseTime: 72,
-  createdAt: new Date(0), updatedAt: new Date(0), version: 1
-})) as ReadonlyArray<keyof ReturnType<typeof exportRecord>>
+const exportFields = [
+  "_id", "contactInfo.name", "contactInfo.email", "contactInfo.organization", "contactInfo.role", "inquiry.category", "inquiry.priority",
+  "inquiry.subject", "inquiry.details", "projectInfo.name", "projectInfo.website", "status", "submittedAt", "respondedAt", "resolvedAt",
+  "assignedTo", "followUpRequired", "expectedResponseTime", "version"
+] as const satisfies ReadonlyArray<keyof ReturnType<typeof exportRecord>>
 
 const find = (id: string) =>
   Effect.flatMap(SqlClient, (sql) => sql<ContactRow>`SELECT ${sql.unsafe(columns)} FROM core_team_contacts WHERE id = ${id}`).pipe(Effect.map((rows) => rows[0]))
@@ -187,10 +171,14 @@ const missed = (id: string) =>
   Effect.flatMap(find(id), (current): Effect.Effect<never, NotFound | Conflict> =>
     current === undefined ? Effect.fail(new NotFound({ error: messages.notFound })) : Effect.fail(new Conflict({ error: messages.stale })))
 
-/** The fields only an admin may change: everything but the handling ones. */
-const contentOf = (row: ReturnType<typeof submissionColumns> & { readonly submittedAt?: Date }) =>
-  JSON.stringify([row.contactName, row.contactEmail, row.contactOrganization, row.contactRole, row.category, row.subject, row.details,
-    row.projectName, row.projectStage, row.piIntegration, row.projectWebsite, row.submittedAt?.getTime()])
+/** What a contact says and who sent it: an admin's to change (the priority is handling). */
+const contentColumns = [
+  "contactName", "contactEmail", "contactOrganization", "contactRole", "category", "subject", "details",
+  "projectName", "projectStage", "piIntegration", "projectWebsite"
+] as const
+
+const changesContent = (before: ContactRow, content: ReturnType<typeof submissionColumns>, submittedAt: Date) =>
+  contentColumns.some((column) => content[column] !== before[column]) || submittedAt.getTime() !== before.submittedAt.getTime()
 
 export const ContactHandlers = HttpApiBuilder.group(AdminApi, "contacts", (handlers) =>
   handlers
@@ -201,7 +189,7 @@ export const ContactHandlers = HttpApiBuilder.group(AdminApi, "contacts", (handl
           : Effect.map(listContacts(query), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))).pipe(Effect.orDie))
     .handle("create", ({ payload }) =>
       Effect.gen(function*() {
-        const staff = yield* optionalStaff
+        const staff = yield* optionalSession
         const ip = yield* clientIp
         if (staff === undefined) yield* guard(SUBMISSIONS, ip, submissionsWait)
         else yield* Effect.provideService(requireAdmin, CurrentSession, staff)
@@ -238,12 +226,7 @@ export const ContactHandlers = HttpApiBuilder.group(AdminApi, "contacts", (handl
         const content = submissionColumns(payload)
         const handling = handlingColumns({ ...payload, submittedAt: payload.submittedAt ?? before.submittedAt.toISOString() })
         // Moderators handle a contact; what it says and who sent it are an admin's to change.
-        if (session.user.role === "moderator" && contentOf({ ...content, submittedAt: handling.submittedAt }) !== contentOf({
-          contactName: before.contactName, contactEmail: before.contactEmail, contactOrganization: before.contactOrganization,
-          contactRole: before.contactRole, category: before.category, priority: before.priority, subject: before.subject, details: before.details,
-          projectName: before.projectName, projectStage: before.projectStage, piIntegration: before.piIntegration,
-          projectWebsite: before.projectWebsite, submittedAt: before.submittedAt
-        })) return yield* new Forbidden({ error: messages.handlingOnly })
+        if (session.user.role === "moderator" && changesContent(before, content, handling.submittedAt)) return yield* new Forbidden({ error: messages.handlingOnly })
         const rows = yield* sql<ContactRow>`UPDATE core_team_contacts SET ${sql.update({
           ...content,
           ...handling,

@@ -5,7 +5,7 @@ import { useActorRef, useSelector } from "@xstate/react"
 import { useEffect, useMemo, useRef } from "react"
 import { fromPromise } from "xstate"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
-import { industries, type InquiryStatus, inquiryStatuses } from "../../../contract/inquiry-rules.ts"
+import { industries, inquiryMoves, type InquiryStatus, inquiryStatuses } from "../../../contract/inquiry-rules.ts"
 import { detailOpen, inquiryMachine, inquiryTexts, movesFor } from "../../../machines/inquiry.ts"
 import { inquiryExportPath, listInquiries, moveInquiry } from "../../api/inquiries.ts"
 import { AuthContext } from "../../lib/auth.tsx"
@@ -101,11 +101,13 @@ export const AdvertisingScreen = () => {
     if (change.type === "inquiry.updated" && rowsRef.current.some((row) => row._id === change.entityId)) reload()
   })
 
-  // The list reloaded under the open modal with a newer copy: the machine takes it, so a retry names its version.
+  // The list holds a newer copy of the open inquiry: the machine takes it, so a retry names its version.
+  // Offered again on every state change: a copy that arrived while a move was on its way is
+  // taken once the answer is in.
   useEffect(() => {
     const open = snapshot.context.inquiry
     if (shown !== null && open !== null && shown.version > open.version) detail.send({ type: "REFRESH", inquiry: shown })
-  }, [shown?.version])
+  }, [shown?.version, snapshot])
 
   /** Opens an inquiry and, for a key or a palette command, makes the move at once with its notes as they are. */
   const act = (inquiry: AdvertisingInquiry, status?: InquiryStatus) => {
@@ -120,7 +122,8 @@ export const AdvertisingScreen = () => {
   const commands = useMemo((): ReadonlyArray<Command> => {
     const group = t.title
     const target = open ? shown : focused ?? null
-    const moves = target === null ? [] : open ? movesFor(snapshot) : movesFor({ matches: (state) => state === "viewing", context: { ...snapshot.context, inquiry: target } })
+    // In the modal the machine decides; on a focused card, the funnel's next steps from its status.
+    const moves = target === null ? [] : open ? movesFor(snapshot) : inquiryMoves[target.status]
     return [
       ...(target === null ? [] : moves.map((status): Command => ({
         id: `advertising:move:${status}`,

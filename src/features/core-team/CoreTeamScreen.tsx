@@ -169,12 +169,12 @@ export const CoreTeamScreen = () => {
     const group = t.title
     return [
       ...(canEdit ? [{ id: "core-team:new", label: t.add, group, keywords: ["add", "create"], guard: () => form === null, run: () => openForm(null) }] : []),
-      ...(focused === undefined ? [] : contactStatuses.filter((status) => status !== focused.status).map((status, at): Command => ({
+      ...(focused === undefined ? [] : contactStatuses.filter((status) => status !== focused.status).map((status): Command => ({
         id: `core-team:status:${status}`,
         label: `Set status ${t.statuses[status]}: ${focused.contactInfo.name}`,
         group,
         shortcut: [String(contactStatuses.indexOf(status) + 1)],
-        guard: () => form === null && at >= 0,
+        guard: () => form === null,
         run: () => void setStatus(focused, status)
       }))),
       ...listCommands({ group, noun: "core team contacts", list, url, csv })

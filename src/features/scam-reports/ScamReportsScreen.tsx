@@ -101,17 +101,17 @@ export const ScamReportsScreen = () => {
     else url.go({ page: 1 })
   }
 
-  /** A row as the screen treats it: a newer copy another admin's change brought, then this screen's own changes. */
-  const current = (row: ScamReport): ScamReport => {
+  /** A row, or the newer copy another admin's change brought. */
+  const latest = (row: ScamReport): ScamReport => {
     const newer = fresh[row._id]
-    return shownReport(snapshot.context, newer !== undefined && newer.version > row.version ? newer : row)
+    return newer !== undefined && newer.version > row.version ? newer : row
   }
+  /** A row as the screen shows it: the latest copy with this screen's own changes on it. */
+  const current = (row: ScamReport): ScamReport => shownReport(snapshot.context, latest(row))
   const rows = list.rows
   const set = (row: ScamReport, change: { field: "status"; value: ScamReportStatus } | { field: "priority"; value: ScamReportPriority }) => {
     if (gone.has(row._id)) return
-    const newer = fresh[row._id]
-    const report = newer !== undefined && newer.version > row.version ? newer : row
-    triage.send({ type: "SET", change: { ...change, report } as never })
+    triage.send({ type: "SET", change: { ...change, report: latest(row) } as never })
   }
   const setStatus = (row: ScamReport, value: ScamReportStatus, index?: number) => {
     set(row, { field: "status", value })
