@@ -42,6 +42,8 @@ describe("start-up", () => {
       const requested = await call(url!, "POST", "/api/admin/auth", { body: { email: "admin@example.com", role: "super_admin" } })
       expect(requested.status).toBe(200)
       const [, logged] = await server.waitFor(/OTP for admin@example\.com: (\d{6})/)
+      // The code is logged when asked for; the mail worker writes the mail just after.
+      await expect.poll(() => readOutbox(dataDir).length, { timeout: 15_000 }).toBeGreaterThan(0)
       const mail = readOutbox(dataDir).at(-1)
       expect(mail?.to).toBe("admin@example.com")
       expect(mail?.subject).toContain(logged)
