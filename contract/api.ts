@@ -6,11 +6,13 @@ import { BlogAdminApi, BlogPublicApi } from "./blog-api.ts"
 import { BadRequest, ServerFailure } from "./common.ts"
 import { CommunitiesApi, InfluencersApi, ListingsAdminApi, ListingsPublicAdminApi, ListingsPublicApi } from "./listings.ts"
 import { SystemApi } from "./system.ts"
-import { EcosystemApi } from "./ecosystem.ts"
+import { EventsApi } from "./events.ts"
 import { ScamReportsApi } from "./scam-reports.ts"
 import { StreamApi } from "./stream.ts"
 import { ContactsApi } from "./contacts.ts"
 import { AdvertisingApi } from "./advertising.ts"
+import { ActivityLogApi, AnalyticsApi } from "./activity.ts"
+import { AdminUsersApi, AllowedIpsApi, ProtectedDataApi, SessionsApi, SiteSettingsApi } from "./admin.ts"
 import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
 import { UploadApi } from "./upload.ts"
 
@@ -57,11 +59,18 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(ProjectsApi)
   .add(VentureModerationApi)
   .add(VenturesPublicApi)
-  .add(EcosystemApi)
+  .add(EventsApi)
   .add(ScamReportsApi)
   .add(StreamApi)
   .add(ContactsApi)
   .add(AdvertisingApi)
+  .add(AnalyticsApi)
+  .add(ActivityLogApi)
+  .add(AdminUsersApi)
+  .add(AllowedIpsApi)
+  .add(SessionsApi)
+  .add(ProtectedDataApi)
+  .add(SiteSettingsApi)
   .middleware(RequestValidation)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)

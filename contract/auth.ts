@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, Open
 import {
   BadRequest,
   Email,
+  Forbidden,
   Id,
   MailUnavailable,
   Ok,
@@ -70,12 +71,15 @@ export interface Session {
 }
 export class CurrentSession extends Context.Service<CurrentSession, Session>()("admin/CurrentSession") {}
 
-/** Bearer-token check for admin endpoints. */
+/**
+ * Bearer-token check for admin endpoints: 401 without a live session, 403 from an address the
+ * allowed-IP list does not cover (docs/api.md, "Allowed addresses").
+ */
 export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: CurrentSession }>()(
   "admin/Authorization",
   {
     security: { bearer: HttpApiSecurity.bearer },
-    error: Unauthorized
+    error: [Unauthorized, Forbidden]
   }
 ) {}
 
@@ -84,7 +88,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("signIn", "/api/admin/auth", {
       payload: AuthRequest,
       success: [OtpRequested, SignedIn],
-      error: [BadRequest, Unauthorized, TooManyRequests, MailUnavailable]
+      error: [BadRequest, Unauthorized, Forbidden, TooManyRequests, MailUnavailable]
     }).annotate(OpenApi.Summary, "Ask for a one-time code, or sign in with it")
       .annotate(OpenApi.Description, "Ask for a one-time code ({email, role}) or sign in with it ({email, otp})."),
     HttpApiEndpoint.get("check", "/api/admin/auth/check", {

@@ -19,7 +19,10 @@ export const Health = Schema.Struct({
     pending: Schema.Int,
     /** Mails given up on in the last 24 hours. */
     failedLastDay: Schema.Int,
-    lastError: Schema.NullOr(Schema.String)
+    lastError: Schema.NullOr(Schema.String),
+    /** The last check of the SMTP connection (cached for a minute); null with the outbox, which needs none. */
+    reachable: Schema.NullOr(Schema.Boolean),
+    checkedAt: Schema.NullOr(Schema.String)
   }),
   uptimeSeconds: Schema.Finite
 })

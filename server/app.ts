@@ -26,7 +26,10 @@ import {
   VentureModerationHandlers,
   VenturesPublicHandlers
 } from "./ventures/http.ts"
-import { EcosystemHandlers } from "./ecosystem/http.ts"
+import { EventsHandlers } from "./events/http.ts"
+import { ActivityHandlers, AnalyticsHandlers } from "./activity/http.ts"
+import { AdminUserHandlers, AllowedIpHandlers, ProtectedDataHandlers, SessionHandlers, SiteSettingsHandlers } from "./admin/http.ts"
+import { listenForAllowedIps } from "./auth/allowed-ips.ts"
 import { ScamReportHandlers } from "./scam-reports/http.ts"
 import { StreamHandlers } from "./stream/http.ts"
 import { ContactHandlers } from "./contacts/http.ts"
@@ -88,11 +91,18 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     ProjectHandlers,
     VentureModerationHandlers,
     VenturesPublicHandlers,
-    EcosystemHandlers,
+    EventsHandlers,
     ScamReportHandlers,
     StreamHandlers,
     ContactHandlers,
     AdvertisingHandlers,
+    AnalyticsHandlers,
+    ActivityHandlers,
+    AdminUserHandlers,
+    AllowedIpHandlers,
+    SessionHandlers,
+    ProtectedDataHandlers,
+    SiteSettingsHandlers,
     BlogAdminHandlers,
     UploadHandlers
   ]),
@@ -130,6 +140,7 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
         Layer.mergeAll(
           Layer.effectDiscard(bootstrapFirstAdmin),
           listenForRevocations,
+          listenForAllowedIps,
           changeFeedLayer,
           schedulerLayer,
           housekeepingLayer,

@@ -27,11 +27,10 @@ const requireEditor = requireEditorOf(addressMessages.readOnly)
 const logChange = (action: "create" | "update" | "delete", kind: AddressKind, row: AddressRow, from: AddressRow | undefined) =>
   recordAdminActivity({
     action: `address.${action}`,
-    entity: `address:${kind}`,
     entityId: row.id,
     fromState: from === undefined ? null : `v${from.version}`,
     toState: action === "delete" ? null : `v${row.version}`,
-    details: { identifier: row.identifier }
+    details: { kind: kind, identifier: row.identifier }
   })
 
 /** Why a versioned write found nothing: the row is gone (404) or moved on (409). */

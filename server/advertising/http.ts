@@ -125,7 +125,6 @@ const move = (id: string, change: { readonly status: InquiryStatus; readonly adm
     if (row === undefined) return yield* new Conflict({ error: messages.stale })
     const event = yield* recordAdminActivity({
       action: before.status === row.status ? "inquiry.notes" : "inquiry.status",
-      entity: "inquiry",
       entityId: row.id,
       fromState: before.status,
       toState: row.status,
@@ -173,7 +172,7 @@ export const AdvertisingHandlers = HttpApiBuilder.group(AdminApi, "advertising",
         const event = yield* Effect.gen(function*() {
           const sql = yield* SqlClient
           yield* sql`INSERT INTO advertising_inquiries ${sql.insert({ id, ...values, ipAddress: ip })}`
-          return yield* recordActivity({ actorId: null, actorEmail: null, action: "inquiry.create", entity: "inquiry", entityId: id, toState: values.status, ip })
+          return yield* recordActivity({ actorId: null, actorEmail: null, action: "inquiry.create", entityId: id, toState: values.status, ip })
         }).pipe(inTransaction)
         yield* announce([noticeOf(event, "inquiry", "create", id)])
         return { success: true as const, message: messages.received, data: { _id: id } }

@@ -1,6 +1,8 @@
 import { Effect, Schema } from "effect"
 import { Email, type Role, Roles } from "../../contract/common.ts"
-import { addAdmin, listAdmins, setAdminDisabled, setAdminName } from "./admins.ts"
+import { normalizeIpRange } from "../../contract/ip-rules.ts"
+import { addAdmin, listAdmins, setAdminDisabled, setAdminName, setAdminRole } from "./admins.ts"
+import { allowIp, clearAllowedIps, listAllowedIps } from "./allowed-ips.ts"
 
 /**
  * `npm run admin`, as one module for both ways it runs: in the CLI process when no server holds
@@ -13,13 +15,20 @@ export const usage = `Usage:
   npm run admin -- list
   npm run admin -- disable EMAIL                    also ends every session of that admin
   npm run admin -- enable EMAIL
-  npm run admin -- name EMAIL "NAME"                the name readers see on their posts`
+  npm run admin -- name EMAIL "NAME"                the name readers see on their posts
+  npm run admin -- role EMAIL ROLE                  a lower role applies to open sessions at once
+  npm run admin -- allow-ip IP|CIDR ["DESCRIPTION"] admin endpoints then answer only listed addresses
+  npm run admin -- ips                              the allowed addresses (none: every address)
+  npm run admin -- clear-ips                        every address may sign in again (after a lock-out)`
 
 export type AdminCommand =
   | { readonly name: "add"; readonly email: string; readonly role: Role; readonly displayName: string | null }
   | { readonly name: "list" }
   | { readonly name: "disable" | "enable"; readonly email: string }
   | { readonly name: "name"; readonly email: string; readonly displayName: string }
+  | { readonly name: "role"; readonly email: string; readonly role: Role }
+  | { readonly name: "allow-ip"; readonly ip: string; readonly description: string }
+  | { readonly name: "ips" | "clear-ips" }
 
 /** What a command printed and how it ended, the same whichever process ran it. */
 export interface CommandResult {
@@ -35,14 +44,19 @@ const MAX_NAME = 80
 /** Reads the arguments before anything touches the database; a mistake answers at once. */
 export const parseAdminCommand = (args: ReadonlyArray<string>): AdminCommand | string => {
   const [name, first, second, ...rest] = args
-  if (name === "list" && args.length === 1) return { name }
-  if (name !== "add" && name !== "disable" && name !== "enable" && name !== "name") return usage
+  if ((name === "list" || name === "ips" || name === "clear-ips") && args.length === 1) return { name }
+  if (name === "allow-ip") {
+    if (first === undefined || normalizeIpRange(first) === undefined || rest.length > 0) return `"${first ?? ""}" is not an IP address or CIDR range.\n${usage}`
+    return { name, ip: first, description: second?.trim() ?? "" }
+  }
+  if (name !== "add" && name !== "role" && name !== "disable" && name !== "enable" && name !== "name") return usage
   if (first === undefined || !isEmail(first)) return `"${first ?? ""}" is not an e-mail address.\n${usage}`
   if (name === "name") {
     const trimmed = second?.trim() ?? ""
     if (args.length !== 3 || trimmed === "" || trimmed.length > MAX_NAME) return `The display name must be 1 to ${MAX_NAME} characters.`
     return { name, email: first, displayName: trimmed }
   }
+  if (name === "role") return isRole(second) && args.length === 3 ? { name, email: first, role: second } : `"${second ?? ""}" is not a role (${Roles.join(", ")}).`
   if (name !== "add") return args.length === 2 ? { name, email: first } : usage
   if (!isRole(second)) return `"${second ?? ""}" is not a role (${Roles.join(", ")}).`
   if (rest.length === 0) return { name, email: first, role: second, displayName: null }
@@ -69,6 +83,23 @@ const runCommand = (command: AdminCommand) =>
         yield* setAdminName(command.email, command.displayName)
         return `${command.email.toLowerCase()} is now shown as ${command.displayName}.\n`
       }
+      case "role": {
+        yield* setAdminRole(command.email, command.role)
+        return `${command.email.toLowerCase()} is now ${command.role}.\n`
+      }
+      case "allow-ip": {
+        const allowed = yield* allowIp(command.ip, command.description, null)
+        return `Allowed ${allowed.ip}. Admin endpoints now answer only the listed addresses.\n`
+      }
+      case "ips": {
+        const ips = yield* listAllowedIps
+        if (ips.length === 0) return "No allowed addresses: every address may sign in.\n"
+        return ips.map((ip) => `${ip.ip}${ip.description === "" ? "" : `\t${ip.description}`}\n`).join("")
+      }
+      case "clear-ips": {
+        const removed = yield* clearAllowedIps
+        return `Removed ${removed} allowed address${removed === 1 ? "" : "es"}: every address may sign in again.\n`
+      }
       case "disable":
       case "enable": {
         yield* setAdminDisabled(command.email, command.name === "disable")
@@ -85,7 +116,9 @@ export const executeAdminCommand = (args: ReadonlyArray<string>) => {
     Effect.map((out): CommandResult => ({ code: 0, out, err: "" })),
     Effect.catchTags({
       AdminExists: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
-      AdminNotFound: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` })
+      AdminNotFound: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
+      AdminRefused: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
+      IpRefused: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` })
     })
   )
 }

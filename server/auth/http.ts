@@ -6,6 +6,7 @@ import { Authorization, CurrentSession } from "../../contract/auth.ts"
 import { BadRequest, Unauthorized } from "../../contract/common.ts"
 import { Config } from "../platform/config.ts"
 import { clientIp } from "../platform/http.ts"
+import { requireAllowedIp } from "./allowed-ips.ts"
 import { messages } from "./policy.ts"
 import { closeSession, findSession } from "./sessions.ts"
 import { SignIn } from "./sign-in.ts"
@@ -19,10 +20,11 @@ export const AuthorizationLive = Layer.effect(
     return Authorization.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
+          const ip = yield* Effect.provideService(clientIp, Config, config)
+          yield* requireAllowedIp(ip).pipe(Effect.provideContext(services), Effect.catchTag("SqlError", Effect.die))
           const token = Redacted.value(credential)
           const session = token === "" ? undefined : yield* findSession(token).pipe(Effect.provideContext(services), Effect.orDie)
           if (session === undefined) return yield* new Unauthorized({ error: messages.sessionInvalid })
-          const ip = yield* Effect.provideService(clientIp, Config, config)
           return yield* Effect.provideService(httpEffect, CurrentSession, { id: session.id, user: session.user, ip })
         })
     })
@@ -38,10 +40,12 @@ export const optionalSession = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const header = request.headers.authorization
   if (header === undefined) return undefined
+  const ip = yield* clientIp
+  yield* requireAllowedIp(ip)
   const token = /^Bearer (.+)$/i.exec(header)?.[1]?.trim() ?? ""
   const session = token === "" ? undefined : yield* findSession(token)
   if (session === undefined) return yield* new Unauthorized({ error: messages.sessionInvalid })
-  return { id: session.id, user: session.user, ip: yield* clientIp }
+  return { id: session.id, user: session.user, ip }
 })
 
 export const AuthHandlers = HttpApiBuilder.group(
@@ -53,7 +57,9 @@ export const AuthHandlers = HttpApiBuilder.group(
       .handle("signIn", ({ payload }) =>
         Effect.gen(function*() {
           const ip = yield* clientIp
-          if (payload.otp !== undefined) return yield* signIn.verifyCode(payload.email, payload.otp, ip)
+          yield* requireAllowedIp(ip)
+          const request = yield* HttpServerRequest.HttpServerRequest
+          if (payload.otp !== undefined) return yield* signIn.verifyCode(payload.email, payload.otp, ip, request.headers["user-agent"] ?? null)
           if (payload.role !== undefined) return yield* signIn.requestCode(payload.email, payload.role, ip)
           return yield* new BadRequest({ error: messages.missingStep })
         }).pipe(Effect.catchTag("SqlError", Effect.die)))

@@ -9,3 +9,11 @@ export const requireEditor = (refusal: string) =>
     if (session.user.role === "moderator") return yield* new Forbidden({ error: refusal })
     return session
   })
+
+/** Admin users, allowed addresses, protected data and the site's settings: super admins only. */
+export const requireSuperAdmin = (refusal: string) =>
+  Effect.gen(function*() {
+    const session = yield* CurrentSession
+    if (session.user.role !== "super_admin") return yield* new Forbidden({ error: refusal })
+    return session
+  })

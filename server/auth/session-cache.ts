@@ -1,7 +1,7 @@
-import { Effect, Layer, Queue, Schedule } from "effect"
-import { PgClient } from "@effect/sql-pg"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { Database, inTransaction } from "../platform/database.ts"
+import { inTransaction } from "../platform/database.ts"
+import { forgetOnNotify } from "../platform/notify.ts"
 import type { AdminUser } from "../../contract/auth.ts"
 
 /** A live session as the server acts on it; the cache owns the shape it keeps (sessions.ts reads and writes it). */
@@ -70,24 +70,5 @@ export const announceRevocation = Effect.gen(function*() {
 export const endingSessions = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   inTransaction(effect).pipe(Effect.ensuring(Effect.sync(forgetSessions)))
 
-/**
- * On PostgreSQL other processes (more servers, the admin command) may end sessions: listen for
- * them. PGlite has one process, where the local emptying is enough.
- */
-export const listenForRevocations = Layer.effectDiscard(Effect.gen(function*() {
-  const database = yield* Database
-  if (database.engine !== "postgresql") return
-  const pg = yield* PgClient.PgClient
-  // One listening connection; when it drops, notices may have been missed: empty the cache and
-  // listen again, after a pause that grows to 30 s while the database stays away.
-  const listenOnce = Effect.scoped(Effect.gen(function*() {
-    const notifications = yield* pg.listen(REVOKED_CHANNEL)
-    forgetSessions()
-    return yield* Effect.forever(Effect.andThen(Queue.take(notifications), Effect.sync(forgetSessions)))
-  }))
-  yield* Effect.forkScoped(listenOnce.pipe(
-    Effect.catchCause((cause) =>
-      Effect.andThen(Effect.sync(forgetSessions), Effect.logWarning("Listening for session revocations failed; listening again", cause))),
-    Effect.repeat(Schedule.min([Schedule.exponential("250 millis"), Schedule.spaced("30 seconds")]))
-  ))
-}))
+/** On PostgreSQL other processes (more servers, the admin command) may end sessions: listen for them. */
+export const listenForRevocations = forgetOnNotify(REVOKED_CHANNEL, forgetSessions, "session revocations")

@@ -28,21 +28,20 @@ export const toAdminUser = (admin: Pick<AdminRecord, "id" | "email" | "name" | "
 })
 
 /** Opens a session and logs the sign-in, in one transaction. */
-export const openSession = (admin: AdminRecord, role: Role, ip: string) =>
+export const openSession = (admin: AdminRecord, role: Role, ip: string, userAgent: string | null = null) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const token = newSessionToken()
     const id = randomUUID()
     const rows = yield* sql<{ expiresAt: Date }>`
-      INSERT INTO sessions (id, token_hash, admin_id, role, ip, expires_at)
-      VALUES (${id}, ${hashToken(token)}, ${admin.id}, ${role}, ${ip},
+      INSERT INTO sessions (id, token_hash, admin_id, role, ip, user_agent, expires_at)
+      VALUES (${id}, ${hashToken(token)}, ${admin.id}, ${role}, ${ip}, ${userAgent?.slice(0, 400) ?? null},
               now() + make_interval(hours => ${SESSION_ABSOLUTE_HOURS}::int))
       RETURNING expires_at`
     yield* recordActivity({
       actorId: admin.id,
       actorEmail: admin.email,
-      action: "auth.sign_in",
-      entity: "session",
+      action: "session.sign_in",
       entityId: id,
       toState: role,
       ip
@@ -115,8 +114,7 @@ export const closeSession = (session: ActiveSession, ip: string) =>
     yield* recordActivity({
       actorId: session.user._id,
       actorEmail: session.user.email,
-      action: "auth.sign_out",
-      entity: "session",
+      action: "session.sign_out",
       entityId: session.id,
       ip
     })

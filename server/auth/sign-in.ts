@@ -108,8 +108,7 @@ const makeSignIn = Effect.gen(function*() {
       yield* recordActivity({
         actorId: null,
         actorEmail: email,
-        action: "auth.verify_failed",
-        entity: "session",
+        action: "session.verify_failed",
         entityId: null,
         ip,
         details: attempts === undefined ? { reason: "no live code" } : { attempts }
@@ -118,7 +117,7 @@ const makeSignIn = Effect.gen(function*() {
     })
 
   /** Consumes the code atomically: of two simultaneous verifications exactly one wins. */
-  const verifyCode = (rawEmail: string, code: string, ip: string) =>
+  const verifyCode = (rawEmail: string, code: string, ip: string, userAgent: string | null = null) =>
     Effect.gen(function*() {
       const email = normalizeEmail(rawEmail)
       yield* limited(limits.verificationsPerIp, ip)
@@ -132,7 +131,7 @@ const makeSignIn = Effect.gen(function*() {
       if (role === undefined || admin === undefined || admin.disabled || !roleCovers(admin.role, role)) {
         return yield* refuse(email, ip)
       }
-      const session = yield* openSession(admin, role, ip)
+      const session = yield* openSession(admin, role, ip, userAgent)
       return { success: true, token: session.token, user: session.user, expiresAt: session.expiresAt } satisfies SignedIn
     })
 

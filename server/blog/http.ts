@@ -43,7 +43,7 @@ const checkInput = (input: BlogPostInput, storedContent: string) => {
 }
 
 const logChange = (action: string, id: string, from: string | null, to: string | null) =>
-  recordAdminActivity({ action: `blog.${action}`, entity: "blog_post", entityId: id, fromState: from, toState: to })
+  recordAdminActivity({ action: `blog.${action}`, entityId: id, fromState: from, toState: to })
 
 const bearer = (header: string | undefined) => header?.match(/^Bearer\s+(\S+)$/i)?.[1]
 

@@ -31,7 +31,6 @@ export const publishDuePosts = Effect.gen(function*() {
       actorId: null,
       actorEmail: null,
       action: "blog.publish_scheduled",
-      entity: "blog_post",
       entityId: post.id,
       fromState: "scheduled",
       toState: "published",

@@ -205,7 +205,7 @@ export const ContactHandlers = HttpApiBuilder.group(AdminApi, "contacts", (handl
             ...stamps(handling.status, undefined),
             ipAddress: ip
           })}`
-          const event = { action: "contact.create", entity: "contact", entityId: id, toState: handling.status }
+          const event = { action: "contact.create" as const, entityId: id, toState: handling.status }
           if (staff === undefined) yield* recordActivity({ ...event, actorId: null, actorEmail: null, ip })
           else yield* Effect.provideService(recordAdminActivity(event), CurrentSession, staff)
         }).pipe(inTransaction)
@@ -238,7 +238,6 @@ export const ContactHandlers = HttpApiBuilder.group(AdminApi, "contacts", (handl
         if (row === undefined) return yield* missed(params.id)
         yield* recordAdminActivity({
           action: before.status === row.status ? "contact.update" : "contact.status",
-          entity: "contact",
           entityId: row.id,
           fromState: before.status,
           toState: row.status,
@@ -252,6 +251,6 @@ export const ContactHandlers = HttpApiBuilder.group(AdminApi, "contacts", (handl
         const sql = yield* SqlClient
         const rows = yield* sql<ContactRow>`DELETE FROM core_team_contacts WHERE id = ${params.id} AND version = ${query.version} RETURNING ${sql.unsafe(columns)}`
         if (rows[0] === undefined) return yield* missed(params.id)
-        yield* recordAdminActivity({ action: "contact.delete", entity: "contact", entityId: params.id, fromState: rows[0].status, toState: null })
+        yield* recordAdminActivity({ action: "contact.delete", entityId: params.id, fromState: rows[0].status, toState: null })
         return { success: true as const }
       }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))))

@@ -60,11 +60,10 @@ export const missed = (id: string, types?: ReadonlyArray<ListingType>) =>
 const logMove = (action: "listing.status" | "listing.undo", before: ListingRow, after: ListingRow, details: Record<string, unknown>) =>
   recordAdminActivity({
     action,
-    entity: `listing:${after.type}`,
     entityId: after.id,
     fromState: before.status,
     toState: after.status,
-    details: { version: after.version, name: after.name, ...details }
+    details: { type: after.type, version: after.version, name: after.name, ...details }
   })
 
 /**
@@ -119,11 +118,10 @@ const bulk = (ids: ReadonlyArray<string>, action: ModerationAction, notes: strin
     // One insert for all the events: a bulk change of 500 is one more statement, not 500.
     const eventIds = yield* recordAdminActivities(moved.map((row) => ({
       action: "listing.status",
-      entity: `listing:${row.type}`,
       entityId: row.id,
       fromState: before.get(row.id)?.status ?? null,
       toState: row.status,
-      details: { version: row.version, name: row.name, bulk: true, ...(notes === undefined ? {} : { notes }) }
+      details: { type: row.type, version: row.version, name: row.name, bulk: true, ...(notes === undefined ? {} : { notes }) }
     })))
     return {
       success: true as const,
@@ -134,11 +132,10 @@ const bulk = (ids: ReadonlyArray<string>, action: ModerationAction, notes: strin
 export const logEdit = (action: "listing.create" | "listing.update" | "listing.delete" | "listing.active", row: ListingRow, before: ListingRow | undefined) =>
   recordAdminActivity({
     action,
-    entity: `listing:${row.type}`,
     entityId: row.id,
     fromState: before === undefined ? null : `v${before.version}`,
     toState: action === "listing.delete" ? null : `v${row.version}`,
-    details: { name: row.name }
+    details: { type: row.type, name: row.name }
   })
 
 const create = (type: ListingType, input: ListingInput) =>
@@ -192,11 +189,10 @@ export const submit = (values: { readonly type: ListingType; readonly name: stri
         actorId: null,
         actorEmail: null,
         action: "listing.submit",
-        entity: `listing:${row.type}`,
         entityId: row.id,
         toState: row.status,
         ip,
-        details: { name: row.name }
+        details: { type: row.type, name: row.name }
       })
       return row
     }).pipe(inTransaction)

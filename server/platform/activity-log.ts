@@ -1,13 +1,20 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import type { ActivityArea } from "../../contract/activity.ts"
 import { CurrentSession } from "../../contract/auth.ts"
+
+const areaOf = (action: string) => action.slice(0, action.indexOf("."))
 
 export interface ActivityEvent {
   readonly actorId: string | null
   readonly actorEmail: string | null
-  /** What happened, as `area.verb`: `auth.sign_in`, `address.update`. */
-  readonly action: string
-  readonly entity: string
+  /**
+   * What happened, as `area.verb` (`session.sign_in`, `address.update`): the area is the
+   * record's one entity name, so the log's `entity` column is always the action's first part
+   * (docs/api.md, "Activity log"). What else tells the record apart (an address's kind, a
+   * listing's type) goes in `details`.
+   */
+  readonly action: `${ActivityArea}.${string}`
   readonly entityId: string | null
   readonly fromState?: string | null
   readonly toState?: string | null
@@ -19,7 +26,7 @@ const columnsOf = (event: ActivityEvent) => ({
   actorId: event.actorId,
   actorEmail: event.actorEmail,
   action: event.action,
-  entity: event.entity,
+  entity: areaOf(event.action),
   entityId: event.entityId,
   fromState: event.fromState ?? null,
   toState: event.toState ?? null,

@@ -18,6 +18,8 @@ export type MailTransport = "outbox" | "smtp"
 export interface MailerService {
   readonly transport: MailTransport
   readonly send: (message: MailMessage) => Effect.Effect<void, MailFailed>
+  /** Whether mail can go out now: the SMTP server answers and accepts our login; the outbox always can. */
+  readonly check: Effect.Effect<void, MailFailed>
 }
 export class Mailer extends Context.Service<Mailer, MailerService>()("platform/Mailer") {}
 
@@ -31,6 +33,7 @@ const makeOutbox = (dataDir: string, from: string): MailerService => {
   const renderer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" })
   return {
     transport: "outbox",
+    check: Effect.void,
     send: (message) =>
       Effect.tryPromise({
         try: async () => {
@@ -52,6 +55,13 @@ const makeSmtp = (url: string, from: string): MailerService => {
   })
   return {
     transport: "smtp",
+    check: Effect.tryPromise({
+      try: () => transporter.verify(),
+      catch: (cause) => new MailFailed({ message: `The mail server refused or could not be reached: ${String(cause)}` })
+    }).pipe(
+      Effect.timeoutOrElse({ duration: SEND_TIMEOUT, orElse: () => Effect.fail(new MailFailed({ message: "The mail server did not answer in time" })) }),
+      Effect.asVoid
+    ),
     send: (message) =>
       Effect.tryPromise({
         try: () => transporter.sendMail({ from, ...message }),

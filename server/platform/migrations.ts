@@ -405,6 +405,87 @@ export const migrations = {
       REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION inquiry_counts_changed()`,
     `CREATE TRIGGER advertising_inquiries_count_moved AFTER UPDATE ON advertising_inquiries
       REFERENCING OLD TABLE AS removed_rows NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION inquiry_counts_changed()`
+  ),
+  // Admin management (docs/api.md, "Admin management"): allowed addresses, protected data, the
+  // site's settings document, the browser of each session, and new records per day for the
+  // dashboard, kept by statement triggers like the other counts.
+  "0009_admin_management": statements(
+    `CREATE TABLE allowed_ips (
+      id uuid PRIMARY KEY,
+      ip text NOT NULL,
+      description text NOT NULL DEFAULT '',
+      created_by text,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`,
+    `CREATE UNIQUE INDEX allowed_ips_ip_key ON allowed_ips (ip)`,
+    `CREATE TABLE protected_data (
+      id uuid PRIMARY KEY,
+      type text NOT NULL,
+      key text NOT NULL,
+      value text NOT NULL,
+      description text NOT NULL DEFAULT '',
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      version integer NOT NULL DEFAULT 1
+    )`,
+    `CREATE UNIQUE INDEX protected_data_key ON protected_data (type, key)`,
+    `CREATE TABLE site_settings (
+      id integer PRIMARY KEY CHECK (id = 1),
+      document jsonb NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      version integer NOT NULL DEFAULT 1
+    )`,
+    `ALTER TABLE sessions ADD COLUMN user_agent text`,
+    `CREATE INDEX sessions_live_idx ON sessions (admin_id, last_seen_at DESC) WHERE revoked_at IS NULL`,
+    // One entity name per area, and the action names it (docs/api.md, "Activity log"): the kind
+    // of an address and the type of a listing move into the details.
+    `UPDATE activity_log SET details = coalesce(details, '{}'::jsonb) || jsonb_build_object('kind', split_part(entity, ':', 2)), entity = 'address'
+      WHERE entity LIKE 'address:%'`,
+    `UPDATE activity_log SET details = coalesce(details, '{}'::jsonb) || jsonb_build_object('type', split_part(entity, ':', 2)), entity = 'listing'
+      WHERE entity LIKE 'listing:%'`,
+    `UPDATE activity_log SET entity = 'blog' WHERE entity = 'blog_post'`,
+    `UPDATE activity_log SET action = 'session.' || split_part(action, '.', 2) WHERE action LIKE 'auth.%'`,
+    `CREATE INDEX activity_log_entity_idx ON activity_log (entity, entity_id, id DESC)`,
+    `CREATE INDEX activity_log_action_idx ON activity_log (action, id DESC)`,
+    `CREATE TABLE daily_counts (
+      day date NOT NULL,
+      area text NOT NULL,
+      total bigint NOT NULL DEFAULT 0,
+      PRIMARY KEY (day, area)
+    )`,
+    // Records created per UTC day: the area is the trigger's argument, or a listing's type.
+    `CREATE FUNCTION daily_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO daily_counts AS c (day, area, total)
+        SELECT (created_at AT TIME ZONE 'UTC')::date, TG_ARGV[0], count(*) FROM added_rows GROUP BY 1
+      ON CONFLICT (day, area) DO UPDATE SET total = c.total + excluded.total;
+      RETURN NULL;
+    END $$`,
+    `CREATE FUNCTION daily_listing_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO daily_counts AS c (day, area, total)
+        SELECT (created_at AT TIME ZONE 'UTC')::date, type, count(*) FROM added_rows GROUP BY 1, 2
+      ON CONFLICT (day, area) DO UPDATE SET total = c.total + excluded.total;
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER listings_daily_added AFTER INSERT ON listings
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION daily_listing_counts_added()`,
+    `CREATE TRIGGER blog_posts_daily_added AFTER INSERT ON blog_posts
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION daily_counts_added('blog')`,
+    `CREATE TRIGGER scam_reports_daily_added AFTER INSERT ON scam_reports
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION daily_counts_added('scam-report')`,
+    `CREATE TRIGGER core_team_contacts_daily_added AFTER INSERT ON core_team_contacts
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION daily_counts_added('contact')`,
+    `CREATE TRIGGER advertising_inquiries_daily_added AFTER INSERT ON advertising_inquiries
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION daily_counts_added('inquiry')`,
+    `INSERT INTO daily_counts (day, area, total)
+      SELECT day, area, count(*) FROM (
+        SELECT (created_at AT TIME ZONE 'UTC')::date AS day, type AS area FROM listings
+        UNION ALL SELECT (created_at AT TIME ZONE 'UTC')::date, 'blog' FROM blog_posts
+        UNION ALL SELECT (created_at AT TIME ZONE 'UTC')::date, 'scam-report' FROM scam_reports
+        UNION ALL SELECT (created_at AT TIME ZONE 'UTC')::date, 'contact' FROM core_team_contacts
+        UNION ALL SELECT (created_at AT TIME ZONE 'UTC')::date, 'inquiry' FROM advertising_inquiries
+      ) AS created GROUP BY 1, 2`
   )
 }
 

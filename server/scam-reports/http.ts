@@ -157,7 +157,7 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
             reporterContact: payload.reporterContact?.trim() ?? "",
             ipAddress: ip
           })}`
-          const event = yield* recordActivity({ actorId: null, actorEmail: null, action: "scam-report.create", entity: "scam-report", entityId: id, toState: "new", ip })
+          const event = yield* recordActivity({ actorId: null, actorEmail: null, action: "scam-report.create", entityId: id, toState: "new", ip })
           return { id, event }
         }).pipe(inTransaction, Effect.tap(({ id, event }) => announce([noticeOf(event, "scam-report", "create", id)])))
       }).pipe(
@@ -188,7 +188,6 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
         if (row === undefined) return yield* missed(params.id)
         const event = yield* recordAdminActivity({
           action: `scam-report.${field}`,
-          entity: "scam-report",
           entityId: row.id,
           fromState: field === "notes" ? null : String(before?.[field] ?? ""),
           toState: field === "notes" ? null : String(row[field]),
@@ -207,7 +206,7 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
         const sql = yield* SqlClient
         const rows = yield* sql<ReportRow>`DELETE FROM scam_reports WHERE id = ${params.id} AND version = ${query.version} RETURNING ${sql.unsafe(columns)}`
         if (rows[0] === undefined) return yield* missed(params.id)
-        return yield* recordAdminActivity({ action: "scam-report.delete", entity: "scam-report", entityId: params.id, fromState: rows[0].status, toState: null })
+        return yield* recordAdminActivity({ action: "scam-report.delete", entityId: params.id, fromState: rows[0].status, toState: null })
       }).pipe(
         inTransaction,
         Effect.tap((event) => announce([noticeOf(event, "scam-report", "delete", params.id)])),

@@ -10,6 +10,10 @@ import { mailHealth } from "../platform/mail-outbox.ts"
 
 const startedAt = Date.now()
 
+/** How long a check of the SMTP connection is trusted: a dashboard refreshing every 30 s costs one login a minute. */
+const MAIL_CHECK_TTL_MS = 60_000
+let mailCheck: { readonly reachable: boolean; readonly at: Date } | undefined
+
 export const SystemHandlers = HttpApiBuilder.group(
   AdminApi,
   "system",
@@ -22,10 +26,18 @@ export const SystemHandlers = HttpApiBuilder.group(
       yield* sql`SELECT 1`
       return Math.round((performance.now() - started) * 100) / 100
     }).pipe(Effect.timeout("2 seconds"), Effect.option)
+    const reachable = Effect.suspend(() => {
+      if (mailer.transport === "outbox") return Effect.succeed(undefined)
+      if (mailCheck !== undefined && Date.now() - mailCheck.at.getTime() < MAIL_CHECK_TTL_MS) return Effect.succeed(mailCheck)
+      return Effect.map(Effect.result(mailer.check), (result) => {
+        mailCheck = { reachable: result._tag === "Success", at: new Date() }
+        return mailCheck
+      })
+    })
     return handlers.handle("health", () =>
-      Effect.map(Effect.all([ping, mailHealth.pipe(Effect.option)]), ([latency, mail]) => ({
+      Effect.map(Effect.all([ping, mailHealth.pipe(Effect.option), reachable], { concurrency: "unbounded" }), ([latency, mail, smtp]) => ({
         success: true as const,
-        status: latency._tag === "Some" && (mail._tag === "None" || mail.value.failedLastDay === 0) ? "ok" as const : "degraded" as const,
+        status: latency._tag === "Some" && smtp?.reachable !== false && (mail._tag === "None" || mail.value.failedLastDay === 0) ? "ok" as const : "degraded" as const,
         version: packageJson.version,
         database: {
           status: latency._tag === "Some" ? "connected" as const : "disconnected" as const,
@@ -36,7 +48,9 @@ export const SystemHandlers = HttpApiBuilder.group(
           transport: mailer.transport,
           pending: mail._tag === "Some" ? mail.value.pending : 0,
           failedLastDay: mail._tag === "Some" ? mail.value.failedLastDay : 0,
-          lastError: mail._tag === "Some" ? mail.value.lastError : null
+          lastError: mail._tag === "Some" ? mail.value.lastError : null,
+          reachable: smtp?.reachable ?? null,
+          checkedAt: smtp?.at.toISOString() ?? null
         },
         uptimeSeconds: Math.round((Date.now() - startedAt) / 1000)
       } satisfies Health)))

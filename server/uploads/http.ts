@@ -66,7 +66,7 @@ export const UploadHandlers = HttpApiBuilder.group(AdminApi, "upload", (handlers
         await rename(partial, join(folder, name))
       })
       const url = `/uploads/${type.value}/${name}`
-      yield* recordAdminActivity({ action: "upload.image", entity: "upload", entityId: url, fromState: null, toState: inspection.kind })
+      yield* recordAdminActivity({ action: "upload.image", entityId: url, fromState: null, toState: inspection.kind })
         .pipe(inTransaction, Effect.orDie)
       return { success: true as const, url }
     })))

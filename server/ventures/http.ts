@@ -112,11 +112,10 @@ const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string, n
       if (row === undefined) return yield* missed(params.id, [type])
       yield* recordAdminActivity({
         action: "listing.active",
-        entity: `listing:${type}`,
         entityId: row.id,
         fromState: before === undefined ? null : String(before.isActive),
         toState: String(row.isActive),
-        details: { name: row.name, version: row.version }
+        details: { type: type, name: row.name, version: row.version }
       })
       return { success: true as const, data: { listing: of(row) } }
     }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),

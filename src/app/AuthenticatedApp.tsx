@@ -7,13 +7,15 @@ import { scamReportRoutes } from "../features/scam-reports/routes.tsx"
 import { advertisingRoutes } from "../features/advertising/routes.tsx"
 import { coreTeamRoutes } from "../features/core-team/routes.tsx"
 import { settingsRoutes } from "../features/settings/routes.tsx"
+import { dashboardRoutes } from "../features/dashboard/routes.tsx"
+import { activityRoutes } from "../features/activity/routes.tsx"
 import type { FeatureRoute } from "../lib/navigation.ts"
 import { whenIdle } from "../ui/deferred.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
 import { Shell } from "./Shell.tsx"
 
-const featureRoutes: ReadonlyArray<FeatureRoute> = [...blogRoutes, ...addressRoutes, ...listingRoutes, ...coreTeamRoutes, ...advertisingRoutes, ...scamReportRoutes, ...settingsRoutes]
+const featureRoutes: ReadonlyArray<FeatureRoute> = [...dashboardRoutes, ...activityRoutes, ...blogRoutes, ...addressRoutes, ...listingRoutes, ...coreTeamRoutes, ...advertisingRoutes, ...scamReportRoutes, ...settingsRoutes]
 const served = new Set(featureRoutes.map((route) => route.path))
 
 // The first screen reads its first answers without the effect client (src/api/checked-answer.ts);

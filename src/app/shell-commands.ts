@@ -2,7 +2,7 @@ import { useMemo } from "react"
 import { useLocation } from "wouter"
 import type { Command } from "../lib/commands.tsx"
 import { NEW_RECORD_STATE } from "../features/listings/navigation.ts"
-import { destinations } from "./navigation.ts"
+import { destinations, paletteDestinations } from "./navigation.ts"
 import type { ThemeState } from "../lib/theme.tsx"
 
 /** The shell's own commands: one per screen, the theme toggle, and logout. */
@@ -22,6 +22,14 @@ export const useShellCommands = (options: {
       href: destination.path,
       sidebarLabel: destination.label,
       icon: destination.icon,
+      run: () => navigate(destination.path)
+    })),
+    ...paletteDestinations.map((destination): Command => ({
+      id: `navigate:${destination.path}`,
+      label: `Go to ${destination.label}`,
+      group: "Navigation",
+      shortcut: ["g", destination.key],
+      keywords: [destination.title, destination.path],
       run: () => navigate(destination.path)
     })),
     {

@@ -81,7 +81,7 @@ describe.each(engines)("sign-in on $name", (engine) => {
 
     const actions = await query((sql) =>
       sql<{ action: string }>`SELECT action FROM activity_log WHERE actor_email = ${email} ORDER BY id`)
-    expect(actions.map((row) => row.action)).toEqual(["auth.sign_in", "auth.sign_out"])
+    expect(actions.map((row) => row.action)).toEqual(["session.sign_in", "session.sign_out"])
   })
 
   it("stores neither the code nor the token in clear", async () => {
@@ -128,7 +128,7 @@ describe.each(engines)("sign-in on $name", (engine) => {
     for (let attempt = 0; attempt < 5; attempt++) expect((await verify(email, wrong)).status).toBe(401)
     expect((await verify(email, code)).status).toBe(401)
     const failures = await query((sql) =>
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log WHERE actor_email = ${email} AND action = 'auth.verify_failed'`)
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log WHERE actor_email = ${email} AND action = 'session.verify_failed'`)
     expect(failures[0]?.n).toBe(6)
   })
 

@@ -66,7 +66,7 @@ describe("start-up", () => {
       return { code: await run.exited, out: run.output(), err: run.errors() }
     }
     expect(await admin("add", "Ops@Example.com", "admin")).toMatchObject({ code: 0, out: "Added ops@example.com as admin.\n" })
-    expect(await admin("add", "ops@example.com", "moderator")).toMatchObject({ code: 1, err: "ops@example.com is already an admin\n" })
+    expect(await admin("add", "ops@example.com", "moderator")).toMatchObject({ code: 1, err: "ops@example.com is already an admin.\n" })
     expect(await admin("add", "ops2@example.com", "root")).toMatchObject({ code: 1, err: expect.stringContaining('"root" is not a role') })
     expect(await admin("add", "not-an-email", "admin")).toMatchObject({ code: 1, err: expect.stringContaining("is not an e-mail address") })
     expect(await admin("frobnicate")).toMatchObject({ code: 1, err: expect.stringContaining("Usage:") })
@@ -76,6 +76,14 @@ describe("start-up", () => {
     expect(await admin("name", "ops@example.com", "  Ops Desk ")).toMatchObject({ code: 0, out: "ops@example.com is now shown as Ops Desk.\n" })
     expect((await admin("list")).out).toBe("ops@example.com\tadmin\tdisabled\tOps Desk\n")
     expect(await admin("name", "ops@example.com", " ")).toMatchObject({ code: 1, err: expect.stringContaining("display name must be") })
+    expect(await admin("role", "ops@example.com", "moderator")).toMatchObject({ code: 0, out: "ops@example.com is now moderator.\n" })
+    expect(await admin("role", "ops@example.com", "root")).toMatchObject({ code: 1, err: expect.stringContaining('"root" is not a role') })
+    expect(await admin("ips")).toMatchObject({ code: 0, out: "No allowed addresses: every address may sign in.\n" })
+    expect(await admin("allow-ip", "10.1.2.3/8", "Office VPN")).toMatchObject({ code: 0, out: expect.stringContaining("Allowed 10.0.0.0/8.") })
+    expect(await admin("allow-ip", "10.0.0.0/8")).toMatchObject({ code: 1, err: "10.0.0.0/8 is already allowed.\n" })
+    expect(await admin("allow-ip", "10.0.0.300")).toMatchObject({ code: 1, err: expect.stringContaining("is not an IP address or CIDR range") })
+    expect(await admin("ips")).toMatchObject({ code: 0, out: "10.0.0.0/8\tOffice VPN\n" })
+    expect(await admin("clear-ips")).toMatchObject({ code: 0, out: "Removed 1 allowed address: every address may sign in again.\n" })
   })
 })
 

@@ -219,12 +219,12 @@ export const requestFor = (spec: Spec, operation: Operation, known: () => Readon
 /**
  * What a refused write must leave as it was: each table's rows and versions, the activity log.
  * The log's sign-in events are bookkeeping like the rate limits: a refused code is recorded on
- * purpose (`auth.verify_failed`, server/auth/sign-in.ts), so they are left out of the count.
+ * purpose (`session.verify_failed`, server/auth/sign-in.ts), so they are left out of the count.
  */
 const fingerprintSql = (tables: ReadonlyArray<{ name: string; versioned: boolean }>) =>
   tables.map(({ name, versioned }) =>
     `SELECT '${name}' AS name, count(*)::text AS rows, ${versioned ? "coalesce(sum(version), 0)::text" : "''"} AS versions FROM ${name}` +
-    (name === "activity_log" ? " WHERE action NOT LIKE 'auth.%'" : ""))
+    (name === "activity_log" ? " WHERE action <> 'session.verify_failed'" : ""))
     .join(" UNION ALL ")
 
 /** The sign-in bookkeeping a refused request may still move (attempts are counted on purpose). */

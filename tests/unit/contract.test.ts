@@ -1,20 +1,21 @@
 import { Arbitrary, Effect, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import * as activity from "../../contract/activity.ts"
 import * as addresses from "../../contract/addresses.ts"
 import * as admin from "../../contract/admin.ts"
 import * as auth from "../../contract/auth.ts"
 import * as blog from "../../contract/blog.ts"
 import * as common from "../../contract/common.ts"
 import * as contacts from "../../contract/contacts.ts"
-import * as ecosystem from "../../contract/ecosystem.ts"
+import * as events from "../../contract/events.ts"
 import * as inquiries from "../../contract/inquiries.ts"
 import * as listings from "../../contract/listings.ts"
 import * as scamReports from "../../contract/scam-reports.ts"
 import * as system from "../../contract/system.ts"
 import * as ventures from "../../contract/ventures.ts"
 
-const modules = { addresses, admin, auth, blog, common, contacts, ecosystem, inquiries, listings, scamReports, system, ventures }
+const modules = { activity, addresses, admin, auth, blog, common, contacts, events, inquiries, listings, scamReports, system, ventures }
 
 /** Every schema the contract exports, by name. */
 const schemas = Object.entries(modules).flatMap(([module, exports]) =>
@@ -48,14 +49,19 @@ describe("contract schemas", () => {
         "ventures.Business",
         "ventures.Startup",
         "ventures.Project",
-        "ecosystem.EcosystemEntry",
+        "events.EventEntry",
         "contacts.CoreTeamContact",
         "inquiries.AdvertisingInquiry",
         "scamReports.ScamReport",
         "scamReports.ScamReportList",
         "admin.AllowedIp",
-        "admin.ActivityEntry",
-        "admin.DashboardStats",
+        "activity.ActivityEntry",
+        "activity.DashboardStats",
+        "activity.Analytics",
+        "admin.AdminAccount",
+        "admin.AdminSession",
+        "admin.ProtectedRecord",
+        "admin.SiteSettings",
         "auth.AdminUser",
         "auth.AuthRequest",
         "auth.OtpRequested",

@@ -6,8 +6,8 @@ import type { ListPage, ListQuery } from "../../../machines/list.ts"
 import type { ListingRef } from "../../../machines/listing-moderation.ts"
 import { type CommunityType, deleteListing, listingExportPath, listListings, saveListing } from "../../api/listings.ts"
 import { deleteVenture, listVentures, saveVenture, setVentureActive, ventureExportPath } from "../../api/ventures.ts"
-import { deleteEcosystem, ecosystemExportPath, listEcosystem, saveEcosystem, setEcosystemFeatured } from "../../api/ecosystem.ts"
-import type { EcosystemEntry, EcosystemType } from "../../../contract/ecosystem.ts"
+import { deleteEvent, eventsExportPath, listEvents, saveEvent, setEventFeatured } from "../../api/events.ts"
+import type { EventEntry, EventType } from "../../../contract/events.ts"
 import { shortDate } from "../../lib/dates.ts"
 import type { QuerySpec } from "../../lib/list/query-string.ts"
 
@@ -112,7 +112,7 @@ const dateRange = (row: QueueRow) => {
   return start === "" ? end : end === "" || end === start ? start : `${start} – ${end}`
 }
 
-const happening = (type: EcosystemType, noun: string, plural: string, title: string): QueueKind => ({
+const happening = (type: EventType, noun: string, plural: string, title: string): QueueKind => ({
   key: noun,
   title,
   noun,
@@ -134,11 +134,11 @@ const happening = (type: EcosystemType, noun: string, plural: string, title: str
     { name: "when", label: "When", options: [["upcoming", "Upcoming"], ["past", "Past"]] },
     { name: "featured", label: "Featured", options: [["yes", "Featured"], ["no", "Not featured"]] }
   ],
-  list: (token, q) => listEcosystem(token, type, q) as Promise<QueuePage>,
-  save: (token, target, values) => saveEcosystem(token, type, target as unknown as EcosystemEntry | null, values),
-  remove: (token, row) => deleteEcosystem(token, type, row as unknown as EcosystemEntry),
-  setFeatured: (token, row, featured) => setEcosystemFeatured(token, type, row as unknown as EcosystemEntry, featured),
-  exportPath: (q) => ecosystemExportPath(type, q)
+  list: (token, q) => listEvents(token, type, q) as Promise<QueuePage>,
+  save: (token, target, values) => saveEvent(token, type, target as unknown as EventEntry | null, values),
+  remove: (token, row) => deleteEvent(token, type, row as unknown as EventEntry),
+  setFeatured: (token, row, featured) => setEventFeatured(token, type, row as unknown as EventEntry, featured),
+  exportPath: (q) => eventsExportPath(type, q)
 })
 
 export const queueKinds = {

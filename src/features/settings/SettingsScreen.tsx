@@ -5,6 +5,9 @@ import packageJson from "../../../package.json" with { type: "json" }
 import { fetchHealth } from "../../api/auth.ts"
 import { useTheme } from "../../lib/theme.tsx"
 import { Screen } from "../../ui/Screen.tsx"
+import { Link } from "wouter"
+import { activityDestinations } from "../activity/navigation.ts"
+import { settingsScreens } from "./navigation.ts"
 
 const healthCheck = fromPromise(() => fetchHealth())
 
@@ -43,6 +46,17 @@ export const SettingsScreen = () => {
               </DataList.Value>
             </DataList.Item>
           </DataList.Root>
+        </Card>
+        <Card size="3">
+          <Heading as="h2" size="4" mb="3">Admin Management</Heading>
+          <nav aria-label="Admin management">
+            <Flex direction="column" gap="2">
+              {[...settingsScreens, ...activityDestinations].map((screen) => (
+                <Link key={screen.path} href={screen.path} className="settings-link"><screen.icon /> {screen.label}</Link>
+              ))}
+            </Flex>
+          </nav>
+          <Text as="p" size="1" color="gray" mt="2">Admin users and allowed addresses are for super admins; everyone manages their own sessions.</Text>
         </Card>
         <Card size="3">
           <Heading as="h2" size="4" mb="3">System Information</Heading>

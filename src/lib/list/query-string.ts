@@ -6,6 +6,8 @@ export interface QuerySpec {
   /** The sort (and its order) when the URL names none. */
   readonly defaultSort?: { readonly sort: string; readonly order: "asc" | "desc" }
   readonly filters?: Readonly<Record<string, ReadonlyArray<string>>>
+  /** Filters whose value is free text (a record id, a date), kept when it matches its pattern. */
+  readonly textFilters?: Readonly<Record<string, RegExp>>
 }
 
 /** The URL's query string as a list query; values the screen doesn't know are dropped. */
@@ -18,6 +20,10 @@ export const parseQuery = (spec: QuerySpec, search: string): ListQuery => {
   for (const [name, values] of Object.entries(spec.filters ?? {})) {
     const value = params.get(name)
     if (value !== null && values.includes(value)) filters[name] = value
+  }
+  for (const [name, pattern] of Object.entries(spec.textFilters ?? {})) {
+    const value = params.get(name)
+    if (value !== null && value.length <= 64 && pattern.test(value)) filters[name] = value
   }
   return {
     search: params.get("search") ?? "",

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
-import type { EcosystemEntry, EcosystemType } from "../../contract/ecosystem.ts"
+import type { EventEntry, EventType } from "../../contract/events.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
@@ -10,13 +10,13 @@ import { logEdit, missed, queue, remove, requireEditor } from "../listings/http.
 import { exportQueue, findListing, insertListing, listingOf, type ListingRow, type QueueQuery, updateListing } from "../listings/repository.ts"
 
 /** `?type=events` is the listing type `event`. */
-const typeOf = (type: EcosystemType): "event" | "hackathon" => (type === "events" ? "event" : "hackathon")
+const typeOf = (type: EventType): "event" | "hackathon" => (type === "events" ? "event" : "hackathon")
 
 const fields = ["startsAt", "endsAt", "location", "website", "image"] as const
 
-const entryOf = (row: ListingRow): EcosystemEntry => ({
+const entryOf = (row: ListingRow): EventEntry => ({
   ...listingOf(row),
-  type: row.type as EcosystemEntry["type"],
+  type: row.type as EventEntry["type"],
   featured: row.details.featured === true,
   ...Object.fromEntries(fields.map((field) => [field, typeof row.details[field] === "string" ? row.details[field] : ""]))
 })
@@ -29,13 +29,13 @@ const stored = (input: object, before?: ListingRow) => {
   return { name: String(values.name ?? "").trim(), description: String(values.description ?? "").trim(), details }
 }
 
-interface EcosystemQuery extends Pick<QueueQuery, "search" | "page" | "limit" | "status" | "when"> {
-  readonly type: EcosystemType
+interface EventQuery extends Pick<QueueQuery, "search" | "page" | "limit" | "status" | "when"> {
+  readonly type: EventType
   readonly featured?: "true" | "false" | undefined
   readonly format?: "json" | "csv" | undefined
 }
 
-const queueOf = (query: EcosystemQuery): QueueQuery => ({
+const queueOf = (query: EventQuery): QueueQuery => ({
   types: [typeOf(query.type)],
   status: query.status,
   search: query.search,
@@ -47,7 +47,7 @@ const queueOf = (query: EcosystemQuery): QueueQuery => ({
 
 const exportFields = ["_id", "type", "name", "description", "startsAt", "endsAt", "location", "website", "image", "featured", "status", "moderationNotes", "createdAt", "updatedAt", "version"]
 
-export const EcosystemHandlers = HttpApiBuilder.group(AdminApi, "ecosystem", (handlers) =>
+export const EventsHandlers = HttpApiBuilder.group(AdminApi, "events", (handlers) =>
   handlers
     .handle("list", ({ query }) => {
       const filtered = queueOf(query)
@@ -84,11 +84,10 @@ export const EcosystemHandlers = HttpApiBuilder.group(AdminApi, "ecosystem", (ha
         if (row === undefined) return yield* missed(params.id, types)
         yield* recordAdminActivity({
           action: "listing.featured",
-          entity: `listing:${row.type}`,
           entityId: row.id,
           fromState: String(before.details.featured === true),
           toState: String(payload.featured),
-          details: { name: row.name, version: row.version }
+          details: { type: row.type, name: row.name, version: row.version }
         })
         return { success: true as const, data: { listing: entryOf(row) } }
       }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))

@@ -25,8 +25,8 @@ import { ListingCounts, ListingStatus } from "./listings.ts"
 import { CsvExport } from "./lists.ts"
 
 /** Events and hackathons share one shape and one path: `/api/ecosystem?type=events|hackathons`. */
-export const EcosystemType = Schema.Literals(["events", "hackathons"])
-export type EcosystemType = typeof EcosystemType.Type
+export const EventType = Schema.Literals(["events", "hackathons"])
+export type EventType = typeof EventType.Type
 
 /** A date and time as the form sends it: ISO 8601 with its offset, or empty. */
 const DateTime = Schema.Union([Timestamp, Schema.Literal("")])
@@ -36,7 +36,7 @@ const DateTime = Schema.Union([Timestamp, Schema.Literal("")])
  * description required). Dates, place, website and image are ours: an event without dates is of
  * little use to the public site (docs/decisions.md).
  */
-export const EcosystemInput = Schema.Struct({
+export const EventInput = Schema.Struct({
   name: RequiredText,
   description: RequiredLongText,
   startsAt: Schema.optionalKey(DateTime),
@@ -47,10 +47,10 @@ export const EcosystemInput = Schema.Struct({
   image: OptionalPublicUrl,
   featured: Schema.optionalKey(Schema.Boolean)
 })
-export type EcosystemInput = typeof EcosystemInput.Type
+export type EventInput = typeof EventInput.Type
 
-export const EcosystemEntry = Schema.Struct({
-  ...EcosystemInput.fields,
+export const EventEntry = Schema.Struct({
+  ...EventInput.fields,
   _id: Id,
   type: Schema.Literals(["event", "hackathon"]),
   status: ListingStatus,
@@ -60,22 +60,22 @@ export const EcosystemEntry = Schema.Struct({
   updatedAt: Timestamp,
   version: Version
 })
-export type EcosystemEntry = typeof EcosystemEntry.Type
+export type EventEntry = typeof EventEntry.Type
 
-const typeQuery = { type: EcosystemType }
-const one = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listing: EcosystemEntry }) })
+const typeQuery = { type: EventType }
+const one = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listing: EventEntry }) })
 const page = Schema.Struct({
   success: Schema.Literal(true),
   data: Schema.Struct({
-    events: Schema.optionalKey(Schema.Array(EcosystemEntry)),
-    hackathons: Schema.optionalKey(Schema.Array(EcosystemEntry)),
+    events: Schema.optionalKey(Schema.Array(EventEntry)),
+    hackathons: Schema.optionalKey(Schema.Array(EventEntry)),
     pagination: Pagination,
     counts: ListingCounts
   })
 })
 
 /** The spec's one form for both: GET and POST on the list, PUT and DELETE on one, by `type`. */
-export class EcosystemApi extends HttpApiGroup.make("ecosystem")
+export class EventsApi extends HttpApiGroup.make("events")
   .add(
     HttpApiEndpoint.get("list", "/api/ecosystem", {
       query: {
@@ -87,12 +87,12 @@ export class EcosystemApi extends HttpApiGroup.make("ecosystem")
       },
       success: [page, CsvExport]
     }).annotate(OpenApi.Summary, "List events or hackathons (search, status, featured, upcoming or past, page) with the four counts, or export them as CSV"),
-    HttpApiEndpoint.post("create", "/api/ecosystem", { query: typeQuery, payload: EcosystemInput, success: one, error: [BadRequest, Forbidden] })
+    HttpApiEndpoint.post("create", "/api/ecosystem", { query: typeQuery, payload: EventInput, success: one, error: [BadRequest, Forbidden] })
       .annotate(OpenApi.Summary, "Add an event or a hackathon (pending)"),
     HttpApiEndpoint.put("update", "/api/ecosystem/:id", {
       params: { id: RecordId },
       query: typeQuery,
-      payload: Schema.Struct({ ...EcosystemInput.fields, version: Version }),
+      payload: Schema.Struct({ ...EventInput.fields, version: Version }),
       success: one,
       error: [BadRequest, Forbidden, Conflict, NotFound]
     }).annotate(OpenApi.Summary, "Edit an event or a hackathon, naming the version it was read at"),

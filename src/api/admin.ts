@@ -1,0 +1,101 @@
+import type { ActivityArea, ActivityEntry, Analytics, AnalyticsPeriod } from "../../contract/activity.ts"
+import type { AdminAccount, AdminAccountInput, AdminAccountUpdate, AdminSession, AllowedIp } from "../../contract/admin.ts"
+import type { ListPage, ListQuery } from "../../machines/list.ts"
+
+/** The effect client loads on first use (src/api/client.ts). */
+const api = () => import("./client.ts")
+
+const withParams = (path: string, params: Readonly<Record<string, string | undefined>>) => {
+  const text = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString()
+  return text === "" ? path : `${path}?${text}`
+}
+
+// ---------------------------------------------------------------------------
+// Dashboard and activity log
+// ---------------------------------------------------------------------------
+
+export const fetchAnalytics = async (token: string, period: AnalyticsPeriod): Promise<Analytics> => {
+  const { callApi } = await api()
+  return (await callApi(token, (client) => client.analytics.get({ query: { period } }))).data
+}
+
+/** The activity log's filters from a screen's query: the search is the actor's name or e-mail. */
+const activityParams = (q: ListQuery) => ({
+  username: q.search.trim() === "" ? undefined : q.search.trim(),
+  area: q.filters.area as ActivityArea | undefined,
+  action: q.filters.action,
+  record: q.filters.record,
+  from: q.filters.from,
+  to: q.filters.to
+})
+
+const defined = <A extends Record<string, unknown>>(value: A) =>
+  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof A]?: Exclude<A[K], undefined> }
+
+export const listActivity = async (token: string, q: ListQuery, limit?: number): Promise<ListPage<ActivityEntry>> => {
+  const { callListApi } = await api()
+  const answer = await callListApi(token, (client) => client.activity.list({
+    query: { ...defined(activityParams(q)), ...(q.page > 1 ? { page: q.page } : {}), ...(limit === undefined ? {} : { limit }) }
+  }))
+  return { rows: answer.data.logs, pagination: answer.data.pagination }
+}
+
+export const activityExportPath = (q: ListQuery) => withParams("/api/admin/activity-logs", { ...activityParams(q), format: "csv" })
+
+// ---------------------------------------------------------------------------
+// Admin users
+// ---------------------------------------------------------------------------
+
+export const listAdminUsers = async (token: string, q: ListQuery): Promise<ListPage<AdminAccount>> => {
+  const { callListApi } = await api()
+  const answer = await callListApi(token, (client) => client.adminUsers.list({
+    query: { ...(q.search.trim() === "" ? {} : { search: q.search.trim() }), ...(q.page > 1 ? { page: q.page } : {}) }
+  }))
+  return { rows: answer.data.users, pagination: answer.data.pagination }
+}
+
+export const adminUsersExportPath = (q: ListQuery) => withParams("/api/admin/users", { search: q.search.trim() === "" ? undefined : q.search.trim(), format: "csv" })
+
+export const createAdminUser = async (token: string, input: AdminAccountInput): Promise<AdminAccount> => {
+  const { callApi } = await api()
+  return (await callApi(token, (client) => client.adminUsers.create({ payload: input }))).data.user
+}
+
+export const updateAdminUser = async (token: string, target: AdminAccount, change: Omit<AdminAccountUpdate, "version">): Promise<AdminAccount> => {
+  const { callApi } = await api()
+  return (await callApi(token, (client) => client.adminUsers.update({ params: { id: target._id }, payload: { ...change, version: target.version } }))).data.user
+}
+
+// ---------------------------------------------------------------------------
+// Allowed addresses and sessions
+// ---------------------------------------------------------------------------
+
+export const listAllowedIps = async (token: string): Promise<{ readonly ips: ReadonlyArray<AllowedIp>; readonly yourIp: string }> => {
+  const { callApi } = await api()
+  return (await callApi(token, (client) => client.allowedIps.list())).data
+}
+
+export const addAllowedIp = async (token: string, ip: string, description: string): Promise<AllowedIp> => {
+  const { callApi } = await api()
+  return (await callApi(token, (client) => client.allowedIps.create({ payload: { ip, description } }))).data.ip
+}
+
+export const removeAllowedIp = async (token: string, target: AllowedIp): Promise<void> => {
+  const { callApi } = await api()
+  await callApi(token, (client) => client.allowedIps.remove({ params: { id: target._id } }))
+}
+
+export const listSessions = async (token: string, scope: "mine" | "all"): Promise<ReadonlyArray<AdminSession>> => {
+  const { callApi } = await api()
+  return (await callApi(token, (client) => client.sessions.list({ query: { scope } }))).data.sessions
+}
+
+export const endSession = async (token: string, target: AdminSession): Promise<void> => {
+  const { callApi } = await api()
+  await callApi(token, (client) => client.sessions.end({ params: { id: target._id } }))
+}
+
+export const endOtherSessions = async (token: string): Promise<number> => {
+  const { callApi } = await api()
+  return (await callApi(token, (client) => client.sessions.endOthers())).data.ended
+}

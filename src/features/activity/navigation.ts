@@ -1,0 +1,8 @@
+import { CounterClockwiseClockIcon } from "@radix-ui/react-icons"
+import type { Destination } from "../../lib/navigation.ts"
+import { ACTIVITY_PATH } from "./record-link.ts"
+
+/** Not in the spec's sidebar: reached from the palette (g l), the dashboard and every record's history. */
+export const activityDestinations: ReadonlyArray<Destination> = [
+  { path: ACTIVITY_PATH, label: "Activity Log", title: "Activity Log", icon: CounterClockwiseClockIcon, key: "l" }
+]

@@ -1,0 +1,239 @@
+import "./dashboard.css"
+import { CalendarIcon, ClipboardIcon, Pencil2Icon, ReloadIcon } from "@radix-ui/react-icons"
+import { Badge, Button, Card, Flex, Grid, Heading, Spinner, Text } from "@radix-ui/themes"
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react"
+import { Link, useLocation } from "wouter"
+import type { ActivityEntry, Analytics, AnalyticsPeriod } from "../../../contract/activity.ts"
+import type { Health } from "../../../contract/system.ts"
+import { failureOf } from "../../../machines/call-failure.ts"
+import { fetchAnalytics, listActivity } from "../../api/admin.ts"
+import { fetchHealth } from "../../api/auth.ts"
+import { AuthContext } from "../../lib/auth.tsx"
+import { useChanges } from "../../lib/change-stream.ts"
+import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
+import { Screen } from "../../ui/Screen.tsx"
+import { FailureCallout } from "../../ui/list/ListFrame.tsx"
+import { Actor, RecordLink } from "../activity/ActivityScreen.tsx"
+import { ACTIVITY_PATH, verbOf } from "../activity/record-link.ts"
+import { listingPaths, NEW_RECORD_STATE } from "../listings/navigation.ts"
+import { CreatedChart } from "./CreatedChart.tsx"
+
+/** docs/product-spec.md §2 "Dashboard", made real (docs/decisions.md): quoted texts are the spec's. */
+const t = {
+  title: "Dashboard",
+  welcome: (who: string) => `Welcome back, ${who}`,
+  welcomeText: "Here is what the site holds and what is waiting for you.",
+  pendingReviews: "Pending Reviews",
+  addBlogPost: "Add Blog Post",
+  addEvent: "Add Event",
+  viewAnalytics: "View Analytics",
+  recentActivity: "Recent Activity",
+  noActivity: "Nothing has happened yet.",
+  systemStatus: "System Status",
+  database: "Database",
+  api: "API",
+  email: "Email Service",
+  online: "Online",
+  offline: "Offline",
+  outbox: "Outbox (no SMTP server)",
+  checking: "Checking…",
+  loadFailed: "Failed to load the dashboard",
+  refresh: "Refresh",
+  allActivity: "All activity",
+  newRecords: "New records",
+  periods: { "7d": "Last 7 days", "30d": "Last 30 days", all: "All time" } satisfies Record<AnalyticsPeriod, string>
+} as const
+
+const periods = ["7d", "30d", "all"] as const
+
+/** The eight count cards, each linking to its list. */
+const countCards = [
+  { key: "totalBlogs", label: "Blog Posts", path: "/blog" },
+  { key: "totalCommunities", label: "Communities", path: listingPaths.community },
+  { key: "totalInfluencers", label: "Influencers", path: listingPaths.influencer },
+  { key: "totalBusinesses", label: "Businesses", path: listingPaths.business },
+  { key: "totalStartups", label: "Startups", path: listingPaths.startup },
+  { key: "totalProjects", label: "Projects", path: listingPaths.project },
+  { key: "totalEvents", label: "Events", path: listingPaths.event },
+  { key: "totalHackathons", label: "Hackathons", path: listingPaths.hackathon }
+] as const satisfies ReadonlyArray<{ key: keyof Analytics["statistics"]; label: string; path: string }>
+
+const listingNames: Record<string, string> = {
+  community: "Communities", influencer: "Influencers", business: "Businesses", startup: "Startups", project: "Projects", event: "Events", hackathon: "Hackathons"
+}
+
+/** What makes up the pending reviews, each linked to its list filtered to what waits. */
+const pendingParts = (pending: Analytics["pending"]) => [
+  ...pending.listings.map((part) => ({ key: part.type, label: listingNames[part.type] ?? part.type, count: part.count, href: `${listingPaths[part.type as keyof typeof listingPaths]}?status=pending` })),
+  { key: "scam-reports", label: "New scam reports", count: pending.scamReports, href: "/scam-reports?status=new" },
+  { key: "contacts", label: "New core-team contacts", count: pending.contacts, href: "/core-team?status=new" },
+  { key: "inquiries", label: "Pending inquiries", count: pending.inquiries, href: "/advertising-inquiries?status=pending" }
+]
+
+/** How often the figures and the system status are read again without a change notice. */
+const REFRESH_MS = 30_000
+
+interface Loaded<A> { readonly value: A | null; readonly error: string | null; readonly loading: boolean }
+
+/** Reads `load` now, when `reload` is called, and every 30 s; keeps the last value through a failure. */
+const useLoaded = <A,>(load: () => Promise<A>, deps: ReadonlyArray<unknown>): Loaded<A> & { readonly reload: () => void } => {
+  const [state, setState] = useState<Loaded<A>>({ value: null, error: null, loading: true })
+  const latest = useRef(0)
+  const reload = useCallback(() => {
+    const request = ++latest.current
+    setState((current) => ({ ...current, loading: true }))
+    load().then(
+      (value) => request === latest.current && setState({ value, error: null, loading: false }),
+      (error: unknown) => request === latest.current && setState((current) => ({ ...current, error: failureOf(error).message, loading: false }))
+    )
+  }, deps)
+  useEffect(() => {
+    reload()
+    const timer = setInterval(reload, REFRESH_MS)
+    return () => clearInterval(timer)
+  }, [reload])
+  return { ...state, reload }
+}
+
+const StatusRow = ({ label, ok, text }: { readonly label: string; readonly ok: boolean | null; readonly text: string }) => (
+  <Flex justify="between" align="center" py="1">
+    <Text size="2">{label}</Text>
+    <Badge color={ok === null ? "gray" : ok ? "green" : "red"} aria-label={`${label}: ${text}`}>{text}</Badge>
+  </Flex>
+)
+
+const SystemStatus = ({ health }: { readonly health: Loaded<Health> }) => {
+  const value = health.value
+  if (value === null) return health.error === null ? <Text color="gray">{t.checking}</Text> : <StatusRow label={t.api} ok={false} text={t.offline} />
+  const mail = value.mail
+  const mailText = mail.transport === "outbox" ? t.outbox : mail.reachable === false ? `${t.offline}${mail.lastError === null ? "" : `: ${mail.lastError}`}` : t.online
+  return (
+    <>
+      <StatusRow label={t.database} ok={value.database.status === "connected"} text={value.database.status === "connected" ? `${t.online} (${value.database.engine === "pglite" ? "PGlite" : "PostgreSQL"}${value.database.latencyMs === null ? "" : `, ${value.database.latencyMs} ms`})` : t.offline} />
+      <StatusRow label={t.api} ok={health.error === null} text={health.error === null ? `${t.online} (v${value.version})` : t.offline} />
+      <StatusRow label={t.email} ok={mail.transport === "outbox" ? null : mail.reachable !== false && mail.failedLastDay === 0} text={mailText} />
+      {mail.pending > 0 && <Text size="1" color="gray">{mail.pending} mail(s) waiting to be sent</Text>}
+    </>
+  )
+}
+
+const Tile = ({ icon, title, children, onClick }: { readonly icon: ReactNode; readonly title: string; readonly children?: ReactNode; readonly onClick?: () => void }) => (
+  <Card className="dashboard-tile" asChild={onClick !== undefined}>
+    {onClick === undefined
+      ? <div><Flex gap="2" align="center" mb="2">{icon}<Heading as="h3" size="3">{title}</Heading></Flex>{children}</div>
+      : <button type="button" onClick={onClick}><Flex gap="2" align="center">{icon}<Text weight="bold">{title}</Text></Flex>{children}</button>}
+  </Card>
+)
+
+/**
+ * The dashboard: real counts from the counts the database keeps, what waits for review and where,
+ * the last ten events, and the system's status; read again on every change notice and every 30 s.
+ */
+export const DashboardScreen = () => {
+  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
+  const who = AuthContext.useSelector((snapshot) => snapshot.context.user?.name ?? snapshot.context.user?.email ?? "Admin")
+  const [, navigate] = useLocation()
+  const [period, setPeriod] = useState<AnalyticsPeriod>("7d")
+  const analytics = useLoaded(() => fetchAnalytics(token, period), [token, period])
+  const activity = useLoaded(() => listActivity(token, { search: "", page: 1, filters: {} }, 10), [token])
+  const health = useLoaded(fetchHealth, [])
+  // A change anywhere (a report, an inquiry) moves the figures: read them again, once per burst.
+  const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  useChanges(token, () => {
+    clearTimeout(pendingReload.current)
+    pendingReload.current = setTimeout(() => {
+      analytics.reload()
+      activity.reload()
+    }, 250)
+  })
+  useEffect(() => () => clearTimeout(pendingReload.current), [])
+  const reloadAll = () => {
+    analytics.reload()
+    activity.reload()
+    health.reload()
+  }
+  const addEvent = () => navigate(listingPaths.event, { state: NEW_RECORD_STATE })
+  const commands = useMemo((): ReadonlyArray<Command> => [
+    { id: "dashboard:refresh", label: "Refresh the dashboard", group: t.title, keywords: ["reload"], run: reloadAll },
+    { id: "dashboard:analytics", label: t.viewAnalytics, group: t.title, keywords: ["activity", "log"], run: () => navigate(ACTIVITY_PATH) },
+    ...periods.filter((next) => next !== period).map((next): Command => ({
+      id: `dashboard:period:${next}`,
+      label: `Show new records for ${t.periods[next].toLowerCase()}`,
+      group: t.title,
+      run: () => setPeriod(next)
+    }))
+  ], [period, analytics.reload, activity.reload, health.reload])
+  useRegisterCommands(commands)
+
+  const stats = analytics.value?.statistics
+  return (
+    <Screen title={t.title}>
+      <Card size="3" mb="4">
+        <Flex justify="between" align="center" gap="3" wrap="wrap">
+          <div>
+            <Heading as="h2" size="5">{t.welcome(who)}</Heading>
+            <Text as="p" color="gray" size="2">{t.welcomeText}</Text>
+          </div>
+          <Button variant="soft" onClick={reloadAll} disabled={analytics.loading}>{analytics.loading ? <Spinner /> : <ReloadIcon />} {t.refresh}</Button>
+        </Flex>
+      </Card>
+      {analytics.error !== null && <FailureCallout title={t.loadFailed} message={analytics.error} onRetry={analytics.reload} />}
+      <nav aria-label="Counts" className="dashboard-counts">
+        {countCards.map((card) => (
+          <Link key={card.key} href={card.path} className="dashboard-count">
+            <span className="dashboard-count-label">{card.label}</span>
+            <span className="dashboard-count-value" data-testid={card.key}>{stats === undefined ? "–" : stats[card.key].toLocaleString()}</span>
+          </Link>
+        ))}
+      </nav>
+      <Grid columns={{ initial: "1", sm: "2", lg: "4" }} gap="3" mb="4">
+        <Tile icon={<ClipboardIcon />} title={t.pendingReviews}>
+          <Text as="div" size="7" weight="bold" data-testid="pendingReviews">{stats === undefined ? "–" : stats.pendingReviews.toLocaleString()}</Text>
+          {analytics.value !== null && (
+            <ul className="dashboard-pending" aria-label="Pending reviews by list">
+              {pendingParts(analytics.value.pending).filter((part) => part.count > 0).map((part) => (
+                <li key={part.key}><Link href={part.href}>{part.label}: {part.count.toLocaleString()}</Link></li>
+              ))}
+            </ul>
+          )}
+        </Tile>
+        <Tile icon={<Pencil2Icon />} title={t.addBlogPost} onClick={() => navigate("/blog/new")} />
+        <Tile icon={<CalendarIcon />} title={t.addEvent} onClick={addEvent} />
+        <Tile icon={<ReloadIcon />} title={t.viewAnalytics} onClick={() => navigate(ACTIVITY_PATH)} />
+      </Grid>
+      <Grid columns={{ initial: "1", lg: "3" }} gap="3">
+        <Card size="2" className="dashboard-wide">
+          <Flex justify="between" align="center" mb="2" gap="2" wrap="wrap">
+            <Heading as="h2" size="4">{t.newRecords}</Heading>
+            <select className="native-select" aria-label="Period" value={period} onChange={(event) => setPeriod(event.target.value as AnalyticsPeriod)}>
+              {periods.map((option) => <option key={option} value={option}>{t.periods[option]}</option>)}
+            </select>
+          </Flex>
+          {analytics.value === null ? <Spinner /> : <CreatedChart created={analytics.value.created} />}
+        </Card>
+        <Card size="2">
+          <Heading as="h2" size="4" mb="2">{t.systemStatus}</Heading>
+          <SystemStatus health={health} />
+        </Card>
+        <Card size="2" className="dashboard-full">
+          <Flex justify="between" align="center" mb="2">
+            <Heading as="h2" size="4">{t.recentActivity}</Heading>
+            <Link href={ACTIVITY_PATH}>{t.allActivity}</Link>
+          </Flex>
+          {activity.error !== null && <FailureCallout title={t.loadFailed} message={activity.error} onRetry={activity.reload} />}
+          {activity.value === null ? <Spinner /> : activity.value.rows.length === 0 ? <Text color="gray">{t.noActivity}</Text> : (
+            <ol className="dashboard-activity" aria-label={t.recentActivity}>
+              {activity.value.rows.map((entry: ActivityEntry) => (
+                <li key={entry._id}>
+                  <Actor entry={entry} /> <Text color="gray">{verbOf(entry.action)} {entry.area.replace("-", " ")}</Text> <RecordLink entry={entry} />
+                  <Text as="div" size="1" color="gray"><time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time></Text>
+                </li>
+              ))}
+            </ol>
+          )}
+        </Card>
+      </Grid>
+    </Screen>
+  )
+}
+

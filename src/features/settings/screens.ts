@@ -1,0 +1,3 @@
+export { AdminsScreen } from "./AdminsScreen.tsx"
+export { IpsScreen } from "./IpsScreen.tsx"
+export { SessionsScreen } from "./SessionsScreen.tsx"

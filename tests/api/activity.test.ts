@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest"
+import type { ActivityEntry, Analytics } from "../../contract/activity.ts"
+import type { Listing } from "../../contract/listings.ts"
+import { csvObjects } from "../support/csv.ts"
+import { engines } from "../support/database.ts"
+import { call, freshIp } from "../support/http.ts"
+import { serverWithStaff } from "../support/session.ts"
+
+describe.each(engines)("the activity log and the dashboard's figures on $name", (engine) => {
+  const staff = serverWithStaff(engine)
+  const url = () => staff.server.url
+  let serial = 0
+
+  const analytics = async (period = "7d") => {
+    const answer = await call(url(), "GET", `/api/admin/analytics?period=${period}`, { token: staff.moderator })
+    expect(answer.status, answer.text).toBe(200)
+    return answer.body.data as Analytics
+  }
+  const logs = async (query: string) => {
+    const answer = await call(url(), "GET", `/api/admin/activity-logs${query}`, { token: staff.moderator })
+    expect(answer.status, answer.text).toBe(200)
+    return answer.body.data as { logs: ReadonlyArray<ActivityEntry>; pagination: { total: number; pages: number } }
+  }
+  const community = async () => {
+    const answer = await call(url(), "POST", "/api/admin/communities", { token: staff.admin, body: { name: `Pioneers ${++serial}`, description: "A group" } })
+    expect(answer.status, answer.text).toBe(200)
+    return (answer.body.data as { listing: Listing }).listing
+  }
+
+  it("counts every area from the kept counts, with pending reviews broken down and new records per day", async () => {
+    const before = await analytics()
+    const made = await community()
+    await community()
+    expect((await call(url(), "POST", "/api/report-scam", { ip: freshIp(), body: { scamType: "phishing", description: "Fake wallet site" } })).status).toBe(200)
+    const contact = { contactInfo: { name: "Ada", role: "Founder" }, inquiry: { subject: "Hello", details: "Partnership" } }
+    expect((await call(url(), "POST", "/api/core-team-contact", { ip: freshIp(), body: contact })).status).toBe(200)
+    expect((await call(url(), "POST", "/api/blog/admin/posts", { token: staff.admin, body: { title: `Post ${++serial}`, content: "<p>Body</p>", status: "draft" } })).status).toBe(200)
+    const after = await analytics()
+    expect(after.statistics.totalCommunities - before.statistics.totalCommunities).toBe(2)
+    expect(after.statistics.totalBlogs - before.statistics.totalBlogs).toBe(1)
+    const pendingCommunities = (figures: Analytics) => figures.pending.listings.find((part) => part.type === "community")!.count
+    expect(pendingCommunities(after) - pendingCommunities(before)).toBe(2)
+    expect(after.pending.scamReports - before.pending.scamReports).toBe(1)
+    expect(after.pending.contacts - before.pending.contacts).toBe(1)
+    expect(after.statistics.pendingReviews - before.statistics.pendingReviews).toBe(4)
+    const { listings, scamReports, contacts, inquiries } = after.pending
+    expect(after.statistics.pendingReviews).toBe(listings.reduce((sum, part) => sum + part.count, 0) + scamReports + contacts + inquiries)
+    expect(after.created.points).toHaveLength(7)
+    expect(after.created.points.at(-1)!.start).toBe(new Date().toISOString().slice(0, 10))
+    expect(after.created.points.at(-1)!.total - before.created.points.at(-1)!.total).toBe(5)
+    // Approving moves a listing out of the pending reviews, not out of the totals.
+    expect((await call(url(), "PUT", `/api/admin/listings/${made._id}`, { token: staff.moderator, body: { action: "approve", version: made.version } })).status).toBe(200)
+    const approved = await analytics("30d")
+    expect(approved.statistics.pendingReviews).toBe(after.statistics.pendingReviews - 1)
+    expect(approved.statistics.totalCommunities).toBe(after.statistics.totalCommunities)
+    expect(approved.created.points).toHaveLength(30)
+    const all = await analytics("all")
+    expect(all.created.bucket).toBe("month")
+    expect(all.created.total).toBeGreaterThanOrEqual(5)
+    expect((await call(url(), "GET", "/api/admin/analytics?period=1y", { token: staff.moderator })).status).toBe(400)
+    expect((await call(url(), "GET", "/api/admin/analytics")).status).toBe(401)
+  })
+
+  it("lists events newest first, filtered by actor, area, action, record and dates, each naming its record", async () => {
+    const made = await community()
+    const renamed = await call(url(), "PUT", `/api/admin/communities/${made._id}`, { token: staff.admin, body: { name: "Renamed Pioneers", description: "A group", version: made.version } })
+    expect(renamed.status, renamed.text).toBe(200)
+    const history = await logs(`?record=${made._id}`)
+    expect(history.logs.map((entry) => entry.action)).toEqual(["listing.update", "listing.create"])
+    expect(history.logs[0]).toMatchObject({ area: "listing", entityId: made._id, record: { label: "Renamed Pioneers", kind: "community", slug: null } })
+    const post = await call(url(), "POST", "/api/blog/admin/posts", { token: staff.admin, body: { title: "Slug Me", content: "<p>Body</p>", status: "draft" } })
+    const slug = (post.body.post as { slug: string }).slug
+    const blog = await logs("?area=blog&limit=1")
+    expect(blog.logs[0]).toMatchObject({ action: "blog.create", record: { label: "Slug Me", slug } })
+    const byActor = await logs(`?username=${encodeURIComponent("admin-")}&action=listing.update`)
+    expect(byActor.logs.length).toBeGreaterThan(0)
+    expect(byActor.logs.every((entry) => entry.action === "listing.update" && entry.actorEmail!.startsWith("admin-"))).toBe(true)
+    expect((await logs("?username=nobody-at-all")).pagination.total).toBe(0)
+    const today = new Date().toISOString().slice(0, 10)
+    expect((await logs(`?from=${today}&to=${today}&record=${made._id}`)).pagination.total).toBe(2)
+    expect((await logs(`?to=2000-01-01&record=${made._id}`)).pagination.total).toBe(0)
+    expect((await logs("?from=2026-02-31")).pagination.total).toBe(0)
+    for (const bad of ["?area=planets", "?action=DROP TABLE", "?from=yesterday", "?limit=0"]) {
+      expect((await call(url(), "GET", `/api/admin/activity-logs${bad}`, { token: staff.moderator })).status, bad).toBe(400)
+    }
+    const paged = await logs("?limit=2&page=2")
+    expect(paged.logs).toHaveLength(2)
+    expect(paged.pagination.pages).toBe(Math.ceil(paged.pagination.total / 2))
+    const csv = await call(url(), "GET", `/api/admin/activity-logs?format=csv&record=${made._id}`, { token: staff.moderator })
+    expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="activity-log-/)
+    expect(csvObjects(csv.text).map((row) => [row.action, row.record, row.recordKind])).toEqual([
+      ["listing.update", "Renamed Pioneers", "community"],
+      ["listing.create", "Renamed Pioneers", "community"]
+    ])
+  })
+})
