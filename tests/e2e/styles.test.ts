@@ -28,15 +28,20 @@ const radixInUse = (page: Page) =>
 const screens = [
   "/", "/generated-addresses", "/cex-addresses", "/core-team-addresses", "/blog", "/blog/new", "/settings",
   "/communities", "/influencers", "/businesses", "/startups", "/projects", "/events", "/hackathons", "/scam-reports",
-  "/core-team", "/advertising-inquiries"
+  "/core-team", "/advertising-inquiries", "/activity", "/settings/admins", "/settings/ips", "/settings/sessions"
 ]
 
-/** The screens that keep the change stream open: they never go network-idle. */
-const liveScreens = new Set(["/scam-reports", "/advertising-inquiries"])
+/** The screens that keep the change stream open (they never go network-idle), and what shows they have loaded. */
+const liveScreens: Readonly<Record<string, string>> = {
+  "/scam-reports": "[role=list][aria-busy=false]",
+  "/advertising-inquiries": "[role=list][aria-busy=false]",
+  "/": "ol[aria-label='Recent Activity'] li"
+}
 
-/** Settled: the network is idle, or on a live screen the list has its page. */
+/** Settled: the network is idle, or on a live screen what it shows has arrived. */
 const settled = async (page: Page, path: string) => {
-  if (liveScreens.has(path)) await page.waitForSelector("[role=list][aria-busy=false]")
+  const loaded = liveScreens[path]
+  if (loaded !== undefined) await page.waitForSelector(loaded)
   else await page.waitForLoadState("networkidle")
 }
 
@@ -63,9 +68,10 @@ const seriousViolations = async (page: Page) =>
 describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) => {
   it("has no serious or critical axe violations, dialogs and the palette included", async () => {
     const { page } = await newPage(product.browser, { colorScheme: scheme })
+    // A super admin: the admin-management screens show their lists, not a refusal.
     const email = `axe-${scheme}@example.com`
-    await product.server.sql(addAdmin(email, "admin"))
-    await signInThroughScreen(page, product.server, email, "Admin")
+    await product.server.sql(addAdmin(email, "super_admin"))
+    await signInThroughScreen(page, product.server, email, "Super Admin")
     await call(product.server.url, "POST", "/api/blog/admin/posts", {
       token: await signedInAs(product.server, "admin"),
       body: { title: `Scanned post ${scheme}`, excerpt: "An excerpt", content: "<p>Body</p>", status: "published" }
@@ -117,6 +123,14 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await page.getByRole("alertdialog").waitFor()
     await scan("delete post dialog")
     await page.keyboard.press("Escape")
+    await page.goto(`${product.server.url}/settings/admins`)
+    await page.getByRole("button", { name: "Add admin" }).click()
+    await page.getByRole("form", { name: "Add an admin" }).waitFor()
+    await scan("add admin form")
+    await page.getByRole("row").filter({ hasText: "@example.com" }).filter({ hasNotText: email }).first().getByRole("button", { name: "Disable" }).click()
+    await page.getByRole("alertdialog").waitFor()
+    await scan("disable admin dialog")
+    await page.keyboard.press("Escape")
     await page.keyboard.press("Control+k")
     await page.getByPlaceholder("Type a command or search…").waitFor()
     await scan("palette")
@@ -138,10 +152,10 @@ describe("the console's styles", () => {
     await page.goto(`${product.server.url}/login`)
     await page.getByLabel("Email").waitFor()
     await collect()
-    await product.server.sql(addAdmin("styles@example.com", "admin"))
-    await signInThroughScreen(page, product.server, "styles@example.com", "Admin")
+    await product.server.sql(addAdmin("styles@example.com", "super_admin"))
+    await signInThroughScreen(page, product.server, "styles@example.com", "Super Admin")
     await reportOne()
-    for (const path of ["/generated-addresses", "/blog", "/settings", "/blog/new", "/communities", "/projects", "/events", "/scam-reports", "/core-team", "/advertising-inquiries"]) {
+    for (const path of ["/", "/activity", "/settings/admins", "/settings/ips", "/settings/sessions", "/generated-addresses", "/blog", "/settings", "/blog/new", "/communities", "/projects", "/events", "/scam-reports", "/core-team", "/advertising-inquiries"]) {
       await page.goto(`${product.server.url}${path}`)
       await page.getByRole("heading", { level: 1 }).first().waitFor()
       await settled(page, path)

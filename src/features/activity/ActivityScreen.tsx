@@ -106,8 +106,8 @@ export const ActivityScreen = () => {
       </Flex>
       {(query.filters.record !== undefined || query.filters.action !== undefined || filtered) && (
         <Flex gap="2" mb="3" align="center" wrap="wrap">
-          {query.filters.record !== undefined && <Badge color="violet">{t.record(query.filters.record)}</Badge>}
-          {query.filters.action !== undefined && <Badge color="violet">{query.filters.action}</Badge>}
+          {query.filters.record !== undefined && <Badge highContrast color="violet">{t.record(query.filters.record)}</Badge>}
+          {query.filters.action !== undefined && <Badge highContrast color="violet">{query.filters.action}</Badge>}
           <Button size="1" variant="soft" color="gray" onClick={() => url.go({ filters: {}, search: "", page: 1 })}><Cross2Icon /> {t.clear}</Button>
         </Flex>
       )}
@@ -121,7 +121,7 @@ export const ActivityScreen = () => {
           columns={[
             { label: "When", cell: (entry) => <time dateTime={entry.at} title={entry.at}>{shortDate(entry.at)} {new Date(entry.at).toLocaleTimeString()}</time> },
             { label: "Who", cell: (entry) => <Actor entry={entry} /> },
-            { label: "Area", cell: (entry) => <Badge color="gray">{activityAreaLabels[entry.area as keyof typeof activityAreaLabels] ?? entry.area}</Badge> },
+            { label: "Area", cell: (entry) => <Badge highContrast color="gray">{activityAreaLabels[entry.area as keyof typeof activityAreaLabels] ?? entry.area}</Badge> },
             { label: "What", cell: (entry) => <Text>{verbOf(entry.action)}{entry.toState !== null && entry.fromState !== null ? ` (${entry.fromState} → ${entry.toState})` : entry.toState !== null ? ` (${entry.toState})` : ""}</Text> },
             { label: "Record", cell: (entry) => <RecordLink entry={entry} /> },
             {

@@ -21,7 +21,7 @@ import { CreatedChart } from "./CreatedChart.tsx"
 /** docs/product-spec.md §2 "Dashboard", made real (docs/decisions.md): quoted texts are the spec's. */
 const t = {
   title: "Dashboard",
-  welcome: (who: string) => `Welcome back, ${who}`,
+  welcome: (who: string) => `Hello, ${who}`,
   welcomeText: "Here is what the site holds and what is waiting for you.",
   pendingReviews: "Pending Reviews",
   addBlogPost: "Add Blog Post",
@@ -98,7 +98,7 @@ const useLoaded = <A,>(load: () => Promise<A>, deps: ReadonlyArray<unknown>): Lo
 const StatusRow = ({ label, ok, text }: { readonly label: string; readonly ok: boolean | null; readonly text: string }) => (
   <Flex justify="between" align="center" py="1">
     <Text size="2">{label}</Text>
-    <Badge color={ok === null ? "gray" : ok ? "green" : "red"} aria-label={`${label}: ${text}`}>{text}</Badge>
+    <Badge highContrast color={ok === null ? "gray" : ok ? "green" : "red"} aria-label={`${label}: ${text}`}>{text}</Badge>
   </Flex>
 )
 
@@ -186,7 +186,7 @@ export const DashboardScreen = () => {
           </Link>
         ))}
       </nav>
-      <Grid columns={{ initial: "1", sm: "2", lg: "4" }} gap="3" mb="4">
+      <Grid columns={{ initial: "1", md: "4" }} gap="3" mb="4">
         <Tile icon={<ClipboardIcon />} title={t.pendingReviews}>
           <Text as="div" size="7" weight="bold" data-testid="pendingReviews">{stats === undefined ? "–" : stats.pendingReviews.toLocaleString()}</Text>
           {analytics.value !== null && (
@@ -201,7 +201,7 @@ export const DashboardScreen = () => {
         <Tile icon={<CalendarIcon />} title={t.addEvent} onClick={addEvent} />
         <Tile icon={<ReloadIcon />} title={t.viewAnalytics} onClick={() => navigate(ACTIVITY_PATH)} />
       </Grid>
-      <Grid columns={{ initial: "1", lg: "3" }} gap="3">
+      <Grid columns={{ initial: "1", md: "3" }} gap="3">
         <Card size="2" className="dashboard-wide">
           <Flex justify="between" align="center" mb="2" gap="2" wrap="wrap">
             <Heading as="h2" size="4">{t.newRecords}</Heading>

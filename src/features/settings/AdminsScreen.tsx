@@ -193,10 +193,10 @@ export const AdminsScreen = () => {
           keyboard={keyboard}
           empty={t.empty}
           columns={[
-            { label: "E-mail", cell: (admin) => <Text>{admin.email}{admin._id === me && <Badge ml="2" color="gray">{t.you}</Badge>}</Text> },
+            { label: "E-mail", cell: (admin) => <Text>{admin.email}{admin._id === me && <Badge highContrast ml="2" color="gray">{t.you}</Badge>}</Text> },
             { label: "Name", cell: (admin) => admin.name ?? "" },
-            { label: "Role", cell: (admin) => <Badge color={admin.role === "super_admin" ? "violet" : admin.role === "admin" ? "blue" : "gray"}>{roleLabels[admin.role]}</Badge> },
-            { label: "Status", cell: (admin) => <Badge color={admin.disabled ? "red" : "green"}>{admin.disabled ? "Disabled" : "Enabled"}</Badge> },
+            { label: "Role", cell: (admin) => <Badge highContrast color={admin.role === "super_admin" ? "violet" : admin.role === "admin" ? "blue" : "gray"}>{roleLabels[admin.role]}</Badge> },
+            { label: "Status", cell: (admin) => <Badge highContrast color={admin.disabled ? "red" : "green"}>{admin.disabled ? "Disabled" : "Enabled"}</Badge> },
             { label: "Sessions", cell: (admin) => admin.activeSessions },
             { label: "Last seen", cell: (admin) => (admin.lastSeenAt === null ? t.never : shortDate(admin.lastSeenAt)) }
           ]}

@@ -128,7 +128,7 @@ export const IpsScreen = () => {
                 <li key={entry._id}>
                   <Flex gap="3" align="center" py="1" wrap="wrap">
                     <Text weight="bold" style={{ fontFamily: "var(--code-font-family)" }}>{entry.ip}</Text>
-                    {coversCaller(entry.ip) && <Badge color="green">{t.covers}</Badge>}
+                    {coversCaller(entry.ip) && <Badge highContrast color="green">{t.covers}</Badge>}
                     <Text color="gray" size="2">{entry.description}</Text>
                     <Text color="gray" size="1">{shortDate(entry.createdAt)}{entry.createdBy === null ? "" : ` · ${entry.createdBy}`}</Text>
                     <Button size="1" variant="soft" color="red" onClick={() => setRemoving({ ip: entry, busy: false, error: null })} aria-label={`${t.remove} ${entry.ip}`}>

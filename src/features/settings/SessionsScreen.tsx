@@ -100,7 +100,7 @@ export const SessionsScreen = () => {
           keyboard={keyboard}
           empty={t.empty}
           columns={[
-            { label: "Browser", cell: (session) => <Text>{describeUserAgent(session.userAgent)}{session.current && <Badge ml="2" color="green">{t.current}</Badge>}</Text> },
+            { label: "Browser", cell: (session) => <Text>{describeUserAgent(session.userAgent)}{session.current && <Badge highContrast ml="2" color="green">{t.current}</Badge>}</Text> },
             ...(scope === "all" ? [{ label: "Admin", cell: (session: AdminSession) => session.name ?? session.email }] : []),
             { label: "Role", cell: (session) => roleLabels[session.role] },
             { label: "Address", cell: (session) => session.ip ?? "" },
