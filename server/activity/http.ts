@@ -50,26 +50,46 @@ const instant = (text: string, end: boolean) => {
 
 const validDate = (date: Date) => !Number.isNaN(date.getTime())
 
-const filtersOf = (sql: SqlClient, query: LogQuery) => {
-  const filters = [sql`true`]
-  const username = query.username?.trim() ?? ""
-  if (username !== "") {
-    const pattern = containsPattern(username)
-    filters.push(sql`(lower(coalesce(l.actor_email, '')) LIKE ${pattern} OR l.actor_id IN (SELECT id FROM admins WHERE lower(coalesce(name, '')) LIKE ${pattern}))`)
-  }
-  if (query.area !== undefined && query.area !== "all") filters.push(sql`l.entity = ${query.area}`)
-  if (query.action !== undefined) filters.push(sql`l.action = ${query.action}`)
-  if (query.record !== undefined && query.record.trim() !== "") filters.push(sql`l.entity_id = ${query.record.trim()}`)
-  const from = query.from === undefined ? undefined : instant(query.from, false)
-  const to = query.to === undefined ? undefined : instant(query.to, !query.to.includes("T") && isDay(query.to))
-  // A date the pattern admits but the calendar does not (2026-02-31) matches nothing.
-  if ((from !== undefined && !validDate(from)) || (to !== undefined && !validDate(to))) filters.push(sql`false`)
-  else {
-    if (from !== undefined) filters.push(sql`l.at >= ${from}`)
-    if (to !== undefined) filters.push(sql`l.at < ${to}`)
-  }
-  return filters
-}
+/** Whether the query filters by more than the area: then its total is counted, not read. */
+const narrowed = (query: LogQuery) =>
+  [query.username, query.action, query.record, query.from, query.to].some((value) => value !== undefined && value.trim() !== "")
+
+const filtersOf = (sql: SqlClient, query: LogQuery) =>
+  Effect.gen(function*() {
+    const filters = [sql`true`]
+    const username = query.username?.trim() ?? ""
+    if (username !== "") {
+      // Admins are few: the ones whose name or e-mail contains the text, then their events by
+      // index; events of someone who is not an admin (a refused sign-in) by the exact e-mail.
+      const pattern = containsPattern(username)
+      const actors = yield* sql<{ id: string }>`SELECT id FROM admins WHERE lower(email) LIKE ${pattern} OR lower(coalesce(name, '')) LIKE ${pattern}`
+      const byEmail = sql`(l.actor_id IS NULL AND l.actor_email = ${username.toLowerCase()})`
+      filters.push(actors.length === 0 ? byEmail : sql`(l.actor_id IN ${sql.in(actors.map((actor) => actor.id))} OR ${byEmail})`)
+    }
+    if (query.area !== undefined && query.area !== "all") filters.push(sql`l.entity = ${query.area}`)
+    if (query.action !== undefined) filters.push(sql`l.action = ${query.action}`)
+    if (query.record !== undefined && query.record.trim() !== "") filters.push(sql`l.entity_id = ${query.record.trim()}`)
+    const from = query.from === undefined ? undefined : instant(query.from, false)
+    const to = query.to === undefined ? undefined : instant(query.to, !query.to.includes("T") && isDay(query.to))
+    // A date the pattern admits but the calendar does not (2026-02-31) matches nothing.
+    if ((from !== undefined && !validDate(from)) || (to !== undefined && !validDate(to))) filters.push(sql`false`)
+    else {
+      if (from !== undefined) filters.push(sql`l.at >= ${from}`)
+      if (to !== undefined) filters.push(sql`l.at < ${to}`)
+    }
+    return filters
+  })
+
+/** How many events match: read from the kept counts for the whole log or one area, counted otherwise. */
+const totalOf = (sql: SqlClient, query: LogQuery, filters: ReadonlyArray<ReturnType<SqlClient["and"]>>) =>
+  Effect.map(
+    narrowed(query)
+      ? sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log l WHERE ${sql.and(filters)}`
+      : query.area !== undefined && query.area !== "all"
+      ? sql<{ n: number }>`SELECT coalesce(sum(total), 0)::int AS n FROM activity_counts WHERE entity = ${query.area}`
+      : sql<{ n: number }>`SELECT coalesce(sum(total), 0)::int AS n FROM activity_counts`,
+    (rows) => rows[0]?.n ?? 0
+  )
 
 /**
  * What each event's record is called now, for a page of events only (`l`, with `uid` the id as
@@ -94,7 +114,7 @@ const logColumns = `l.id::text AS id, l.at, l.actor_email, (SELECT name FROM adm
   l.entity_id, l.from_state, l.to_state, l.ip, ${recordColumns}`
 
 /** The events matching `filters`, newest first, with their records' names. */
-const eventsWhere = (sql: SqlClient, filters: ReturnType<typeof filtersOf>, limit: number, offset: number) =>
+const eventsWhere = (sql: SqlClient, filters: ReadonlyArray<ReturnType<SqlClient["and"]>>, limit: number, offset: number) =>
   sql<LogRow>`
     SELECT ${sql.unsafe(logColumns)} FROM (
       SELECT l.*, CASE WHEN l.entity_id ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' THEN l.entity_id::uuid END AS uid
@@ -119,16 +139,18 @@ const listEvents = (query: LogQuery & { readonly page?: number | undefined; read
   Effect.gen(function*() {
     const sql = yield* SqlClient
     const { page, limit, offset } = pageWindow(query)
-    const filters = filtersOf(sql, query)
+    const filters = yield* filtersOf(sql, query)
     const rows = yield* eventsWhere(sql, filters, limit, offset)
-    const total = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log l WHERE ${sql.and(filters)}`
-    return { logs: rows.map(entryOf), pagination: paginate(page, limit, total[0]?.n ?? 0) }
+    return { logs: rows.map(entryOf), pagination: paginate(page, limit, yield* totalOf(sql, query, filters)) }
   })
 
 const exportEvents = (query: LogQuery) =>
   keysetRows((after: LogRow | undefined) =>
-    Effect.flatMap(SqlClient, (sql) =>
-      eventsWhere(sql, [...filtersOf(sql, query), ...(after === undefined ? [] : [sql`l.id < ${after.id}::bigint`])], EXPORT_BATCH, 0)))
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+      const filters = yield* filtersOf(sql, query)
+      return yield* eventsWhere(sql, [...filters, ...(after === undefined ? [] : [sql`l.id < ${after.id}::bigint`])], EXPORT_BATCH, 0)
+    }))
 
 const exportRecord = (row: LogRow) => {
   const entry = entryOf(row)

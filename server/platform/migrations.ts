@@ -445,8 +445,23 @@ export const migrations = {
       WHERE entity LIKE 'listing:%'`,
     `UPDATE activity_log SET entity = 'blog' WHERE entity = 'blog_post'`,
     `UPDATE activity_log SET action = 'session.' || split_part(action, '.', 2) WHERE action LIKE 'auth.%'`,
-    `CREATE INDEX activity_log_entity_idx ON activity_log (entity, entity_id, id DESC)`,
+    // The activity log's filters (docs/api.md, "Activity log"), each newest first.
+    `CREATE INDEX activity_log_entity_idx ON activity_log (entity, id DESC)`,
+    `CREATE INDEX activity_log_record_idx ON activity_log (entity_id, id DESC)`,
     `CREATE INDEX activity_log_action_idx ON activity_log (action, id DESC)`,
+    `CREATE INDEX activity_log_actor_id_idx ON activity_log (actor_id, id DESC)`,
+    // Events per area, kept as they are appended (the log is append-only): the total of the
+    // whole log, or of one area, is a read of a few rows at any size.
+    `CREATE TABLE activity_counts (entity text PRIMARY KEY, total bigint NOT NULL DEFAULT 0)`,
+    `INSERT INTO activity_counts (entity, total) SELECT entity, count(*) FROM activity_log GROUP BY 1`,
+    `CREATE FUNCTION activity_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO activity_counts AS c (entity, total) SELECT entity, count(*) FROM added_rows GROUP BY 1
+      ON CONFLICT (entity) DO UPDATE SET total = c.total + excluded.total;
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER activity_log_count_added AFTER INSERT ON activity_log
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_counts_added()`,
     `CREATE TABLE daily_counts (
       day date NOT NULL,
       area text NOT NULL,

@@ -13,25 +13,17 @@ export const useShellCommands = (options: {
   const [location, navigate] = useLocation()
   const { theme: { appearance, preference, toggle: toggleTheme, setPreference }, logout } = options
   return useMemo(() => [
-    ...destinations.map((destination): Command => ({
-      id: `navigate:${destination.path}`,
-      label: `Go to ${destination.label}`,
-      group: "Navigation",
-      shortcut: ["g", destination.key],
-      keywords: [destination.title, destination.path],
-      href: destination.path,
-      sidebarLabel: destination.label,
-      icon: destination.icon,
-      run: () => navigate(destination.path)
-    })),
-    ...paletteDestinations.map((destination): Command => ({
-      id: `navigate:${destination.path}`,
-      label: `Go to ${destination.label}`,
-      group: "Navigation",
-      shortcut: ["g", destination.key],
-      keywords: [destination.title, destination.path],
-      run: () => navigate(destination.path)
-    })),
+    // The sidebar shows the commands with an address; the screens beyond it are palette-only.
+    ...[...destinations.map((destination) => [destination, true] as const), ...paletteDestinations.map((destination) => [destination, false] as const)]
+      .map(([destination, inSidebar]): Command => ({
+        id: `navigate:${destination.path}`,
+        label: `Go to ${destination.label}`,
+        group: "Navigation",
+        shortcut: ["g", destination.key],
+        keywords: [destination.title, destination.path],
+        ...(inSidebar ? { href: destination.path, sidebarLabel: destination.label, icon: destination.icon } : {}),
+        run: () => navigate(destination.path)
+      })),
     {
       id: "blog:new",
       label: "New post",

@@ -1,3 +1,5 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
 import type { ActivityEntry, Analytics } from "../../contract/activity.ts"
 import type { Listing } from "../../contract/listings.ts"
@@ -76,6 +78,15 @@ describe.each(engines)("the activity log and the dashboard's figures on $name", 
     expect(byActor.logs.length).toBeGreaterThan(0)
     expect(byActor.logs.every((entry) => entry.action === "listing.update" && entry.actorEmail!.startsWith("admin-"))).toBe(true)
     expect((await logs("?username=nobody-at-all")).pagination.total).toBe(0)
+    // Someone who is not an admin is found by the exact e-mail they typed.
+    const stranger = `stranger-${++serial}@example.com`
+    expect((await call(url(), "POST", "/api/admin/auth", { ip: freshIp(), body: { email: stranger, otp: "123456" } })).status).toBe(401)
+    expect((await logs(`?username=${encodeURIComponent(stranger)}`)).logs.map((entry) => entry.action)).toEqual(["session.verify_failed"])
+    // The whole log's and one area's totals are the kept counts: they agree with the rows.
+    const counted = await staff.server.sql(Effect.flatMap(SqlClient, (sql) =>
+      sql<{ entity: string; n: number }>`SELECT entity, count(*)::int AS n FROM activity_log GROUP BY 1`))
+    expect((await logs("")).pagination.total).toBe(counted.reduce((sum, row) => sum + row.n, 0))
+    for (const row of counted) expect((await logs(`?area=${row.entity}`)).pagination.total, row.entity).toBe(row.n)
     const today = new Date().toISOString().slice(0, 10)
     expect((await logs(`?from=${today}&to=${today}&record=${made._id}`)).pagination.total).toBe(2)
     expect((await logs(`?to=2000-01-01&record=${made._id}`)).pagination.total).toBe(0)

@@ -49,6 +49,10 @@ describe.each(engines)("admin management on $name", (engine) => {
       expect(refused.status).toBe(403)
       expect(refused.body.error).toBe(adminMessages.superOnly)
       expect((await call(url(), "POST", "/api/admin/users", { token, body: { email: freshEmail("x"), role: "admin" } })).status).toBe(403)
+      expect((await call(url(), "GET", "/api/admin/ip-management", { token })).status).toBe(403)
+      expect((await call(url(), "POST", "/api/admin/ip-management", { token, body: { ip: "0.0.0.0/0" } })).status).toBe(403)
+      expect((await call(url(), "GET", "/api/admin/protected-data", { token })).status).toBe(403)
+      expect((await call(url(), "GET", "/api/admin/sessions?scope=all", { token })).status).toBe(403)
     }
     const email = freshEmail("Writer")
     const made = await create(email, "admin", "Wendy Writer")

@@ -7,6 +7,7 @@ import { type TestDatabase, freshPostgresOn } from "../support/database.ts"
 import { measureAddresses, printAddressFigures } from "./addresses.ts"
 import { measureAuthCheck, printAuthFigures } from "./auth-check.ts"
 import { measureConsole } from "./console.ts"
+import { measureDashboard, printDashboardFigures } from "./dashboard.ts"
 import { measureFaults } from "./faults.ts"
 import { measureFirstScreen } from "./first-screen.ts"
 import { measureListings, printListingFigures } from "./listings.ts"
@@ -55,6 +56,9 @@ if (only === undefined || only === "listings") {
 if (only === undefined || only === "scam-reports") {
   // A million reports is a PostgreSQL figure (issue 14); PGlite's list figures are the listings' above.
   for (const figures of await onPostgres(measureScamReports)) printScamReportFigures(figures)
+}
+if (only === undefined || only === "dashboard") {
+  printDashboardFigures([await measureDashboard("pglite"), ...(await onPostgres((url) => measureDashboard("postgresql", url)))])
 }
 if (only === undefined || only === "console") {
   await measureConsole()

@@ -1,4 +1,5 @@
 import "./dashboard.css"
+import "../../ui/count-cards.css"
 import { CalendarIcon, ClipboardIcon, Pencil2Icon, ReloadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Card, Flex, Grid, Heading, Spinner, Text } from "@radix-ui/themes"
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react"
@@ -178,11 +179,11 @@ export const DashboardScreen = () => {
         </Flex>
       </Card>
       {analytics.error !== null && <FailureCallout title={t.loadFailed} message={analytics.error} onRetry={analytics.reload} />}
-      <nav aria-label="Counts" className="dashboard-counts">
+      <nav aria-label="Counts" className="count-cards" style={{ "--count-columns": 4 } as React.CSSProperties}>
         {countCards.map((card) => (
-          <Link key={card.key} href={card.path} className="dashboard-count">
-            <span className="dashboard-count-label">{card.label}</span>
-            <span className="dashboard-count-value" data-testid={card.key}>{stats === undefined ? "–" : stats[card.key].toLocaleString()}</span>
+          <Link key={card.key} href={card.path} className="count-card">
+            <span className="count-card-label">{card.label}</span>
+            <span className="count-card-value" data-testid={card.key}>{stats === undefined ? "–" : stats[card.key].toLocaleString()}</span>
           </Link>
         ))}
       </nav>
