@@ -119,7 +119,9 @@ export const PendingBreakdown = Schema.Struct({
   listings: Schema.Array(Schema.Struct({ type: Schema.String, count: Schema.Int })),
   scamReports: Schema.Int,
   contacts: Schema.Int,
-  inquiries: Schema.Int
+  /** Advertising inquiries waiting: pending, and paid but not yet reviewed. */
+  inquiries: Schema.Int,
+  paidInquiries: Schema.Int
 })
 export type PendingBreakdown = typeof PendingBreakdown.Type
 

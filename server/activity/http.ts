@@ -60,11 +60,11 @@ const filtersOf = (sql: SqlClient, query: LogQuery) =>
     const username = query.username?.trim() ?? ""
     if (username !== "") {
       // Admins are few: the ones whose name or e-mail contains the text, then their events by
-      // index; events of someone who is not an admin (a refused sign-in) by the exact e-mail.
+      // the e-mail each event carries (an index, newest first); someone who is not an admin (a
+      // refused sign-in) by the exact e-mail they typed.
       const pattern = containsPattern(username)
-      const actors = yield* sql<{ id: string }>`SELECT id FROM admins WHERE lower(email) LIKE ${pattern} OR lower(coalesce(name, '')) LIKE ${pattern}`
-      const byEmail = sql`(l.actor_id IS NULL AND l.actor_email = ${username.toLowerCase()})`
-      filters.push(actors.length === 0 ? byEmail : sql`(l.actor_id IN ${sql.in(actors.map((actor) => actor.id))} OR ${byEmail})`)
+      const actors = yield* sql<{ email: string }>`SELECT email FROM admins WHERE lower(email) LIKE ${pattern} OR lower(coalesce(name, '')) LIKE ${pattern}`
+      filters.push(sql`l.actor_email IN ${sql.in([...new Set([...actors.map((actor) => actor.email), username.toLowerCase()])])}`)
     }
     if (query.area !== undefined && query.area !== "all") filters.push(sql`l.entity = ${query.area}`)
     if (query.action !== undefined) filters.push(sql`l.action = ${query.action}`)
@@ -210,6 +210,7 @@ const analyticsOf = (period: AnalyticsPeriod) =>
       scamReports: number
       contacts: number
       inquiries: number
+      paidInquiries: number
       created: ReadonlyArray<{ start: string; total: number }> | string | null
       firstDay: string | null
     }>`
@@ -218,7 +219,8 @@ const analyticsOf = (period: AnalyticsPeriod) =>
         (SELECT count(*)::int FROM blog_posts) AS blogs,
         (SELECT coalesce(sum(total), 0)::int FROM scam_report_counts WHERE status = 'new') AS scam_reports,
         (SELECT count(*)::int FROM core_team_contacts WHERE status = 'new') AS contacts,
-        (SELECT coalesce(sum(total), 0)::int FROM inquiry_counts WHERE status IN ('pending', 'paid')) AS inquiries,
+        (SELECT coalesce(sum(total), 0)::int FROM inquiry_counts WHERE status = 'pending') AS inquiries,
+        (SELECT coalesce(sum(total), 0)::int FROM inquiry_counts WHERE status = 'paid') AS paid_inquiries,
         (SELECT json_agg(json_build_object('start', start, 'total', total)) FROM (
           SELECT date_trunc(${bucket}, day)::date::text AS start, sum(total)::int AS total
           FROM daily_counts WHERE day >= ${since}::date GROUP BY 1
@@ -249,9 +251,11 @@ const analyticsOf = (period: AnalyticsPeriod) =>
       listings: Object.keys(statisticOf).map((type) => ({ type, count: pendingListings.get(type) ?? 0 })),
       scamReports: row.scamReports,
       contacts: row.contacts,
-      inquiries: row.inquiries
+      inquiries: row.inquiries,
+      paidInquiries: row.paidInquiries
     }
-    statistics.pendingReviews = pending.listings.reduce((sum, part) => sum + part.count, 0) + pending.scamReports + pending.contacts + pending.inquiries
+    statistics.pendingReviews = pending.listings.reduce((sum, part) => sum + part.count, 0) + pending.scamReports + pending.contacts + pending.inquiries +
+      pending.paidInquiries
     const points = bucketsOf(period, row.firstDay, today).map((start) => ({ start, total: created.get(start) ?? 0 }))
     return {
       period,

@@ -449,7 +449,8 @@ export const migrations = {
     `CREATE INDEX activity_log_entity_idx ON activity_log (entity, id DESC)`,
     `CREATE INDEX activity_log_record_idx ON activity_log (entity_id, id DESC)`,
     `CREATE INDEX activity_log_action_idx ON activity_log (action, id DESC)`,
-    `CREATE INDEX activity_log_actor_id_idx ON activity_log (actor_id, id DESC)`,
+    `CREATE INDEX activity_log_actor_email_idx ON activity_log (actor_email, id DESC)`,
+    `DROP INDEX activity_log_actor_idx`,
     // Events per area, kept as they are appended (the log is append-only): the total of the
     // whole log, or of one area, is a read of a few rows at any size.
     `CREATE TABLE activity_counts (entity text PRIMARY KEY, total bigint NOT NULL DEFAULT 0)`,

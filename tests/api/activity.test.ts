@@ -37,6 +37,9 @@ describe.each(engines)("the activity log and the dashboard's figures on $name", 
     const contact = { contactInfo: { name: "Ada", role: "Founder" }, inquiry: { subject: "Hello", details: "Partnership" } }
     expect((await call(url(), "POST", "/api/core-team-contact", { ip: freshIp(), body: contact })).status).toBe(200)
     expect((await call(url(), "POST", "/api/blog/admin/posts", { token: staff.admin, body: { title: `Post ${++serial}`, content: "<p>Body</p>", status: "draft" } })).status).toBe(200)
+    const inquiry = { companyName: "Orbit", contactName: "Grace", email: "grace@example.com", industry: "Gaming" }
+    expect((await call(url(), "POST", "/api/advertising-inquiries", { ip: freshIp(), body: inquiry })).status).toBe(200)
+    expect((await call(url(), "POST", "/api/advertising-inquiries", { ip: freshIp(), body: { ...inquiry, paymentId: "pay", txid: "tx", amount: 5 } })).status).toBe(200)
     const after = await analytics()
     expect(after.statistics.totalCommunities - before.statistics.totalCommunities).toBe(2)
     expect(after.statistics.totalBlogs - before.statistics.totalBlogs).toBe(1)
@@ -44,12 +47,14 @@ describe.each(engines)("the activity log and the dashboard's figures on $name", 
     expect(pendingCommunities(after) - pendingCommunities(before)).toBe(2)
     expect(after.pending.scamReports - before.pending.scamReports).toBe(1)
     expect(after.pending.contacts - before.pending.contacts).toBe(1)
-    expect(after.statistics.pendingReviews - before.statistics.pendingReviews).toBe(4)
-    const { listings, scamReports, contacts, inquiries } = after.pending
-    expect(after.statistics.pendingReviews).toBe(listings.reduce((sum, part) => sum + part.count, 0) + scamReports + contacts + inquiries)
+    expect(after.pending.inquiries - before.pending.inquiries).toBe(1)
+    expect(after.pending.paidInquiries - before.pending.paidInquiries).toBe(1)
+    expect(after.statistics.pendingReviews - before.statistics.pendingReviews).toBe(6)
+    const { listings, scamReports, contacts, inquiries, paidInquiries } = after.pending
+    expect(after.statistics.pendingReviews).toBe(listings.reduce((sum, part) => sum + part.count, 0) + scamReports + contacts + inquiries + paidInquiries)
     expect(after.created.points).toHaveLength(7)
     expect(after.created.points.at(-1)!.start).toBe(new Date().toISOString().slice(0, 10))
-    expect(after.created.points.at(-1)!.total - before.created.points.at(-1)!.total).toBe(5)
+    expect(after.created.points.at(-1)!.total - before.created.points.at(-1)!.total).toBe(7)
     // Approving moves a listing out of the pending reviews, not out of the totals.
     expect((await call(url(), "PUT", `/api/admin/listings/${made._id}`, { token: staff.moderator, body: { action: "approve", version: made.version } })).status).toBe(200)
     const approved = await analytics("30d")

@@ -68,7 +68,8 @@ const pendingParts = (pending: Analytics["pending"]) => [
   ...pending.listings.map((part) => ({ key: part.type, label: listingNames[part.type] ?? part.type, count: part.count, href: `${listingPaths[part.type as keyof typeof listingPaths]}?status=pending` })),
   { key: "scam-reports", label: "New scam reports", count: pending.scamReports, href: "/scam-reports?status=new" },
   { key: "contacts", label: "New core-team contacts", count: pending.contacts, href: "/core-team?status=new" },
-  { key: "inquiries", label: "Pending inquiries", count: pending.inquiries, href: "/advertising-inquiries?status=pending" }
+  { key: "inquiries", label: "Pending inquiries", count: pending.inquiries, href: "/advertising-inquiries?status=pending" },
+  { key: "paid-inquiries", label: "Paid inquiries to review", count: pending.paidInquiries, href: "/advertising-inquiries?status=paid" }
 ]
 
 /** How often the figures and the system status are read again without a change notice. */
