@@ -52,7 +52,7 @@ const t = {
   you: "you",
   never: "never",
   added: (email: string) => `${email} was added: they sign in with a code sent to that address.`,
-  keyboardHint: "j/k move · Enter or e edit · Delete disable · + add"
+  keyboardHint: "j/k move · Enter or e edit · Delete disable · n add"
 } as const
 
 const isEmail = (text: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(text.trim())
@@ -129,7 +129,7 @@ export const AdminsScreen = () => {
   const keyboard = useRowKeyboard<AdminAccount, HTMLTableRowElement>(list.rows, { open: openForm, edit: openForm, remove: toggle })
   const focused = keyboard.focusedRow
   const commands = useMemo((): ReadonlyArray<Command> => [
-    { id: "admins:new", label: t.add, group: t.title, shortcut: ["+"], keywords: ["invite", "create", "user"], guard: () => form === null, run: () => openForm(null) },
+    { id: "admins:new", label: t.add, group: t.title, shortcut: ["n"], keywords: ["invite", "create", "user"], guard: () => form === null, run: () => openForm(null) },
     ...(focused === undefined ? [] : [
       { id: "admins:edit", label: `Edit ${focused.email}`, group: t.title, shortcut: ["e"], run: () => openForm(focused) },
       { id: "admins:toggle", label: `${focused.disabled ? t.enable : t.disable} ${focused.email}`, group: t.title, shortcut: ["Delete"], guard: () => focused._id !== me, run: () => toggle(focused) },
