@@ -1,10 +1,13 @@
 import { Flex, Spinner, Text } from "@radix-ui/themes"
 import { type ComponentType, type ReactNode, Suspense, use } from "react"
+import { afterFirstScreen } from "../lib/first-screen.ts"
 
-/** After the first paint, when the browser is idle (or soon, where it has no idle callback). */
+/** After the first screen has shown its content, when the browser is idle (or soon, where it has no idle callback). */
 export const whenIdle = (run: () => void) => {
-  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 2_000 })
-  else setTimeout(run, 200)
+  afterFirstScreen(() => {
+    if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 2_000 })
+    else setTimeout(run, 200)
+  })
 }
 
 /**

@@ -11,6 +11,7 @@ import { fetchAnalytics, listActivity } from "../../api/admin.ts"
 import { fetchHealth } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { useChanges } from "../../lib/change-stream.ts"
+import { firstScreenShown } from "../../lib/first-screen.ts"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { FailureCallout } from "../../ui/list/ListFrame.tsx"
@@ -139,6 +140,8 @@ export const DashboardScreen = () => {
   const analytics = useLoaded(() => fetchAnalytics(token, period), [token, period])
   const activity = useLoaded(() => listActivity(token, { search: "", page: 1, filters: {} }, 10), [token])
   const health = useLoaded(fetchHealth, [])
+  // The figures on screen: what waited for the first screen may load now.
+  useEffect(() => void (analytics.value !== null && firstScreenShown()), [analytics.value !== null])
   // A change anywhere (a report, an inquiry) moves the figures: read them again, once per burst.
   const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   useChanges(token, () => {

@@ -5,6 +5,7 @@ import type { Pagination } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { type ListPage, type ListQuery, listMachine } from "../../../machines/list.ts"
 import { AuthContext } from "../auth.tsx"
+import { firstScreenShown } from "../first-screen.ts"
 
 export interface ListState<Row, P extends ListPage<Row> = ListPage<Row>> {
   /** The last page that arrived, with whatever else its answer carries (a queue's counts). */
@@ -46,6 +47,8 @@ export const useList = <P extends ListPage>(
   useEffect(() => list.send({ type: "LOAD", query }), [query, list])
   const snapshot = useSelector(list, (current) => current)
   const page = snapshot.context.page as (P & ListPage<RowOf<P>>) | null
+  // The first page on screen: what waited for the first screen may load now.
+  useEffect(() => void (page !== null && firstScreenShown()), [page !== null])
   const loading = snapshot.matches("loading")
   return {
     page,
