@@ -15,7 +15,7 @@ export const EventId = Schema.String.check(
  */
 export const ChangeNotice = Schema.Struct({
   id: EventId,
-  /** `scam-report.created|updated|deleted`, `inquiry.created|updated` (docs/api.md, "Live changes"). */
+  /** `scam-report.created|updated|deleted`, `inquiry.created|updated`, `listing.created|updated|deleted` (docs/api.md, "Live changes"). */
   type: Schema.String.check(Schema.isMaxLength(64)),
   entityId: Id
 })

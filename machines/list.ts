@@ -50,7 +50,7 @@ export const listMachine = setup({
   types: {
     context: {} as ListContext,
     events: {} as ListEvent,
-    input: {} as { readonly query: ListQuery }
+    input: {} as { readonly query: ListQuery; readonly page?: ListPage | undefined }
   },
   // Stryker disable next-line all: placeholder actors: the console and the tests provide each one
   actors: {
@@ -70,7 +70,8 @@ export const listMachine = setup({
 }).createMachine({
   // Stryker disable next-line all: the machine's name: nothing reads it
   id: "list",
-  context: ({ input }) => ({ query: input.query, page: null, error: null }),
+  // A page that is already here (start-up's, src/lib/list/use-list.ts) shows from the first render.
+  context: ({ input }) => ({ query: input.query, page: input.page ?? null, error: null }),
   initial: "loading",
   states: {
     loading: {

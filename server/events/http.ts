@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import type { EventEntry, EventType } from "../../contract/events.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
-import { inTransaction } from "../platform/database.ts"
+import { announcing } from "../platform/change-feed.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
 import { logEdit, missed, queue, remove, requireEditor } from "../listings/http.ts"
 import { exportQueue, findListing, insertListing, listingOf, type ListingRow, type QueueQuery, updateListing } from "../listings/repository.ts"
@@ -63,7 +63,7 @@ export const EventsHandlers = HttpApiBuilder.group(AdminApi, "events", (handlers
         const row = yield* insertListing({ type: typeOf(query.type), ...stored(payload) })
         yield* logEdit("listing.create", row, undefined)
         return { success: true as const, data: { listing: entryOf(row) } }
-      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+      }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)))
     .handle("update", ({ params, query, payload }) =>
       Effect.gen(function*() {
         yield* requireEditor
@@ -73,7 +73,7 @@ export const EventsHandlers = HttpApiBuilder.group(AdminApi, "events", (handlers
         if (row === undefined) return yield* missed(params.id, types)
         yield* logEdit("listing.update", row, before)
         return { success: true as const, data: { listing: entryOf(row) } }
-      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+      }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)))
     // Moderators may feature a record (the `f` key), as they may change its status.
     .handle("setFeatured", ({ params, query, payload }) =>
       Effect.gen(function*() {
@@ -90,5 +90,5 @@ export const EventsHandlers = HttpApiBuilder.group(AdminApi, "events", (handlers
           details: { type: row.type, name: row.name, version: row.version }
         })
         return { success: true as const, data: { listing: entryOf(row) } }
-      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+      }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)))
     .handle("remove", ({ params, query }) => remove([typeOf(query.type)], params.id, query.version)))

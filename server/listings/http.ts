@@ -17,7 +17,7 @@ import {
 import type { ListingInput } from "../../contract/listings.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { recordActivity, recordAdminActivities, recordAdminActivity } from "../platform/activity-log.ts"
-import { inTransaction } from "../platform/database.ts"
+import { announcing } from "../platform/change-feed.ts"
 import { clientIp } from "../platform/http.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
 import { guard } from "../platform/rate-limit.ts"
@@ -80,7 +80,7 @@ export const moderate = (id: string, to: ListingStatus, version: number, notes: 
     if (moved === undefined) return yield* missed(id, types)
     const eventId = yield* logMove("listing.status", current, moved, notes === undefined ? {} : { notes })
     return { success: true as const, data: { listing: listingOf(moved), eventId } }
-  }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))
+  }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
 
 /** Puts back exactly the change `eventId` made, while the listing still has the version it produced. */
 const undo = (id: string, eventId: string) =>
@@ -98,7 +98,7 @@ const undo = (id: string, eventId: string) =>
     if (moved === undefined) return yield* new Conflict({ error: listingMessages.changedAfter })
     const undoneBy = yield* logMove("listing.undo", current, moved, { undoes: eventId })
     return { success: true as const, data: { listing: listingOf(moved), eventId: undoneBy } }
-  }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))
+  }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
 
 /** One action on many listings: all of them move, in one statement, or none does. */
 const bulk = (ids: ReadonlyArray<string>, action: ModerationAction, notes: string | undefined) =>
@@ -127,7 +127,7 @@ const bulk = (ids: ReadonlyArray<string>, action: ModerationAction, notes: strin
       success: true as const,
       data: { listings: moved.map((row, index) => ({ _id: row.id, status: row.status, version: row.version, eventId: eventIds[index] ?? "" })) }
     }
-  }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))
+  }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
 
 export const logEdit = (action: "listing.create" | "listing.update" | "listing.delete" | "listing.active", row: ListingRow, before: ListingRow | undefined) =>
   recordAdminActivity({
@@ -144,7 +144,7 @@ const create = (type: ListingType, input: ListingInput) =>
     const row = yield* insertListing({ type, name: input.name.trim(), description: input.description.trim() })
     yield* logEdit("listing.create", row, undefined)
     return { success: true as const, data: { listing: listingOf(row) } }
-  }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))
+  }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
 
 const update = (types: ReadonlyArray<ListingType>, id: string, payload: ListingInput & { readonly version: number }) =>
   Effect.gen(function*() {
@@ -154,7 +154,7 @@ const update = (types: ReadonlyArray<ListingType>, id: string, payload: ListingI
     if (row === undefined) return yield* missed(id, types)
     yield* logEdit("listing.update", row, before)
     return { success: true as const, data: { listing: listingOf(row) } }
-  }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))
+  }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
 
 export const remove = (types: ReadonlyArray<ListingType>, id: string, version: number) =>
   Effect.gen(function*() {
@@ -163,7 +163,7 @@ export const remove = (types: ReadonlyArray<ListingType>, id: string, version: n
     if (row === undefined) return yield* missed(id, types)
     yield* logEdit("listing.delete", row, row)
     return { success: true as const }
-  }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die))
+  }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
 
 export const queue = (query: QueueQuery) => Effect.orDie(listQueue(query))
 
@@ -195,7 +195,7 @@ export const submit = (values: { readonly type: ListingType; readonly name: stri
         details: { type: row.type, name: row.name }
       })
       return row
-    }).pipe(inTransaction)
+    }).pipe(announcing)
   }).pipe(Effect.catchTag("SqlError", Effect.die))
 
 /** The spec's five calls of the community or the influencer screen. */

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Context, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { ActivityArea } from "../../contract/activity.ts"
 import { CurrentSession } from "../../contract/auth.ts"
@@ -34,6 +34,16 @@ const columnsOf = (event: ActivityEvent) => ({
   details: event.details === undefined ? null : JSON.stringify(event.details)
 })
 
+/** An event recorded during one change: what `announcing` (server/platform/change-feed.ts) tells consoles once it commits. */
+export interface RecordedEvent {
+  readonly id: string
+  readonly action: string
+  readonly entityId: string | null
+}
+
+/** Where a change that announces itself collects the events it records. */
+export class RecordedEvents extends Context.Service<RecordedEvents, Array<RecordedEvent>>()("platform/RecordedEvents") {}
+
 /**
  * Appends events to the activity log in one statement, and answers their ids in the same order
  * (a change that can be undone names its event: server/listings/http.ts). Call it inside the
@@ -46,7 +56,10 @@ export const recordActivities = (events: ReadonlyArray<ActivityEvent>) =>
     const sql = yield* SqlClient
     const rows = yield* sql<{ id: string }>`INSERT INTO activity_log ${sql.insert([first, ...rest])} RETURNING id::text AS id`
     // Ids are drawn from the sequence row by row, so in order they follow the events given.
-    return rows.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+    const ids = rows.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+    const collector = yield* Effect.serviceOption(RecordedEvents)
+    if (Option.isSome(collector)) collector.value.push(...events.map((event, index) => ({ id: ids[index] ?? "", action: event.action, entityId: event.entityId })))
+    return ids
   })
 
 /** Appends one event to the activity log (see `recordActivities`); answers its id. */

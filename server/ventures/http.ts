@@ -5,7 +5,7 @@ import { AdminApi } from "../../contract/api.ts"
 import type { ListingStatus } from "../../contract/listing-rules.ts"
 import type { AnyVenture, Business, Project, PublicVenture, Startup, VentureType } from "../../contract/ventures.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
-import { inTransaction } from "../platform/database.ts"
+import { announcing } from "../platform/change-feed.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
 import { logEdit, missed, moderate, queue, remove, requireEditor, submit } from "../listings/http.ts"
 import { exportQueue, findListing, insertListing, listingOf, type ListingRow, type QueueQuery, updateListing } from "../listings/repository.ts"
@@ -92,7 +92,7 @@ const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string, n
       const row = yield* insertListing({ type, ...splitInput(type, payload) })
       yield* logEdit("listing.create", row, undefined)
       return { success: true as const, data: { listing: of(row) } }
-    }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
+    }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)),
   update: ({ params, payload }: { readonly params: { readonly id: string }; readonly payload: { readonly version: number } }) =>
     Effect.gen(function*() {
       yield* requireEditor
@@ -103,7 +103,7 @@ const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string, n
       if (row === undefined) return yield* missed(params.id, [type])
       yield* logEdit("listing.update", row, before)
       return { success: true as const, data: { listing: of(row) } }
-    }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
+    }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)),
   /** Moderators may switch a listing's public visibility (the `t` key), as they may its status. */
   setActive: ({ params, payload }: { readonly params: { readonly id: string }; readonly payload: { readonly isActive: boolean; readonly version: number } }) =>
     Effect.gen(function*() {
@@ -118,7 +118,7 @@ const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string, n
         details: { type: type, name: row.name, version: row.version }
       })
       return { success: true as const, data: { listing: of(row) } }
-    }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)),
+    }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)),
   remove: ({ params, query }: { readonly params: { readonly id: string }; readonly query: { readonly version: number } }) =>
     remove([type], params.id, query.version)
   }

@@ -2,7 +2,8 @@ import { addressSorts } from "../../contract/address-rules.ts"
 import type { AddressHit, AddressKind, AnyAddress } from "../../contract/addresses.ts"
 import type { Pagination } from "../../contract/common.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import { takePrefetched } from "../lib/prefetch.ts"
+import { firstFailure } from "../lib/json-check.ts"
+import { takeArrived, takePrefetched } from "../lib/prefetch.ts"
 import * as answerSchemas from "virtual:answer-schemas"
 import { checkedAnswer } from "./checked-answer.ts"
 import { addressExportPath, addressPagePath } from "./list-paths.ts"
@@ -23,6 +24,19 @@ export const listAddresses = async (token: string, kind: AddressKind, q: ListQue
   if (prefetched === undefined) return (await calls()).listAddresses(token, kind, q)
   const answer = await checkedAnswer<AddressPage>(prefetched, answerSchemas[pageSchemaNames[kind]])
   return { rows: answer.data.addresses, pagination: answer.data.pagination }
+}
+
+/**
+ * The directory's page start-up asked for, if its answer is already here and well formed: the
+ * screen renders it in its first commit. Anything else (not here yet, refused, malformed) is
+ * left to `listAddresses`, which asks again and reports what went wrong.
+ */
+export const arrivedAddresses = (token: string, kind: AddressKind, q: ListQuery): ListPage<AnyAddress> | undefined => {
+  return takeArrived(token, addressPagePath(kind, q, addressSorts), ({ ok, body }) => {
+    if (!ok || firstFailure(answerSchemas[pageSchemaNames[kind]], body) !== undefined) return undefined
+    const answer = body as AddressPage
+    return { rows: answer.data.addresses, pagination: answer.data.pagination }
+  })
 }
 
 /** Where the directory's CSV export is: every address the list's search matches, in its order. */

@@ -4,7 +4,13 @@
  * beside the chunks (docs/architecture.md, "First screen"). Each answer is taken once, by the
  * call that would otherwise have made the same request.
  */
-const waiting = new Map<string, Promise<Response>>()
+interface Prefetched {
+  readonly answer: Promise<Response>
+  /** The answer's status and JSON body, once both have arrived: a screen's first render can show them. */
+  arrived?: { readonly ok: boolean; readonly status: number; readonly body: unknown }
+}
+
+const waiting = new Map<string, Prefetched>()
 
 const keyOf = (token: string, path: string) => `${token} ${path}`
 
@@ -12,14 +18,31 @@ export const prefetch = (token: string, path: string): void => {
   const key = keyOf(token, path)
   if (waiting.has(key)) return
   const answer = fetch(path, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } })
-  answer.catch(() => undefined)
-  waiting.set(key, answer)
+  const entry: Prefetched = { answer }
+  // Read as soon as it arrives, from a copy: the answer itself stays unread for `takePrefetched`.
+  answer.then((response) => response.clone().json().then((body: unknown) => {
+    entry.arrived = { ok: response.ok, status: response.status, body }
+  })).catch(() => undefined)
+  waiting.set(key, entry)
 }
 
 /** The prefetched answer for this token and path, once; afterwards the caller asks itself. */
 export const takePrefetched = (token: string, path: string): Promise<Response> | undefined => {
   const key = keyOf(token, path)
-  const answer = waiting.get(key)
+  const entry = waiting.get(key)
   waiting.delete(key)
-  return answer
+  return entry?.answer
+}
+
+/**
+ * The prefetched answer's status and body if they have already arrived, taken (once) when
+ * `accept` takes them: the first screen shows its first page in its first commit. An answer not
+ * accepted stays for `takePrefetched`, so its failure is reported the usual way.
+ */
+export const takeArrived = <A>(token: string, path: string, accept: (arrived: NonNullable<Prefetched["arrived"]>) => A | undefined): A | undefined => {
+  const key = keyOf(token, path)
+  const arrived = waiting.get(key)?.arrived
+  const taken = arrived === undefined ? undefined : accept(arrived)
+  if (taken !== undefined) waiting.delete(key)
+  return taken
 }

@@ -53,6 +53,26 @@ describe.each(engines)("the change stream on $name", (engine) => {
     await stream.close()
   })
 
+  it("carries listings: a public submission, a moderation, a refused one announcing nothing, a bulk change and an undo", async () => {
+    const stream = await openStream(url(), staff.moderator)
+    await stream.ready()
+    const submitted = await call(url(), "POST", "/api/listings/community", { ip: freshIp(), body: { name: "Streamed Pioneers", description: "A group" } })
+    expect(submitted.status, submitted.text).toBe(200)
+    const id = ((submitted.body.data as { listing: { _id: string } }).listing)._id
+    const moved = await call(url(), "PUT", `/api/admin/listings/${id}`, { token: staff.moderator, body: { action: "approve", version: 1 } })
+    expect(moved.status, moved.text).toBe(200)
+    expect((await call(url(), "PUT", `/api/admin/listings/${id}`, { token: staff.moderator, body: { action: "approve", version: 1 } })).status).toBe(409)
+    const undone = await call(url(), "POST", `/api/admin/listings/${id}/undo`, { token: staff.moderator, body: { eventId: (moved.body.data as { eventId: string }).eventId } })
+    expect(undone.status, undone.text).toBe(200)
+    const bulk = await call(url(), "POST", "/api/admin/listings/bulk", { token: staff.moderator, body: { ids: [id], action: "reject" } })
+    expect(bulk.status, bulk.text).toBe(200)
+    await stream.until(() => stream.changes().length === 4, "all four")
+    expect(stream.changes().map((event) => event.data)).toEqual([
+      { type: "listing.created", entityId: id }, { type: "listing.updated", entityId: id }, { type: "listing.updated", entityId: id }, { type: "listing.updated", entityId: id }
+    ])
+    await stream.close()
+  })
+
   it("resumes after a reconnect from Last-Event-ID, with what it missed and nothing twice", async () => {
     const stream = await openStream(url(), staff.moderator)
     await stream.ready()

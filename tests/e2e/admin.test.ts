@@ -43,9 +43,12 @@ describe("the dashboard in Chromium", () => {
     await page.getByRole("list", { name: "Recent Activity" }).getByRole("link", { name: wallet }).waitFor()
     const link = page.getByRole("list", { name: "Pending reviews by list" }).getByRole("link", { name: /^New scam reports: \d+$/ })
     expect(await link.getAttribute("href")).toBe("/scam-reports?status=new")
-    // A community added by someone else shows after Refresh, on its count card.
+    // A community submitted on the public site shows on its count card and in the pending reviews, live too.
     const communities = await figure(page, "totalCommunities")
-    expect((await call(product.server.url, "POST", "/api/admin/communities", { token: superAdmin, body: { name: `Dash ${++serial}`, description: "A group" } })).status).toBe(200)
+    const pending = await figure(page, "pendingReviews")
+    expect((await call(product.server.url, "POST", "/api/listings/community", { ip: freshIp(), body: { name: `Dash ${++serial}`, description: "A group" } })).status).toBe(200)
+    await expect.poll(() => figure(page, "totalCommunities"), { timeout: 10_000 }).toBe(communities + 1)
+    await expect.poll(() => figure(page, "pendingReviews")).toBe(pending + 1)
     await page.getByRole("button", { name: "Refresh" }).click()
     await expect.poll(() => figure(page, "totalCommunities")).toBe(communities + 1)
     const status = page.getByRole("heading", { name: "System Status" }).locator("..")

@@ -7,7 +7,7 @@ import { fromPromise } from "xstate"
 import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
 import { addressModalMachine } from "../../../machines/address-modal.ts"
 import type { ListQuery } from "../../../machines/list.ts"
-import { addressExportPathOf, deleteAddress, listAddresses, saveAddress } from "../../api/addresses.ts"
+import { addressExportPathOf, arrivedAddresses, deleteAddress, listAddresses, saveAddress } from "../../api/addresses.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { useCsvExport } from "../../lib/list/export-csv.ts"
@@ -33,7 +33,8 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
   const url = useUrlQuery(addressQuerySpec)
   const { query } = url
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
-  const list = useList(query, useCallback((key: string, q: ListQuery) => listAddresses(key, kind, q), [kind]))
+  const list = useList(query, useCallback((key: string, q: ListQuery) => listAddresses(key, kind, q), [kind]),
+    (key, q) => arrivedAddresses(key, kind, q))
   const modal = useActorRef(
     addressModalMachine.provide({
       actors: {

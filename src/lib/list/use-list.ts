@@ -1,9 +1,9 @@
 import { useActorRef, useSelector } from "@xstate/react"
-import { useEffect } from "react"
+import { useEffect, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import type { Pagination } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
-import { type ListPage, type ListQuery, listMachine } from "../../../machines/list.ts"
+import { type ListPage, type ListQuery, listMachine, queryKey } from "../../../machines/list.ts"
 import { AuthContext } from "../auth.tsx"
 import { firstScreenShown } from "../first-screen.ts"
 
@@ -29,20 +29,31 @@ type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 
 export const useList = <P extends ListPage>(
   query: ListQuery,
-  fetchPage: (token: string, query: ListQuery) => Promise<P>
+  fetchPage: (token: string, query: ListQuery) => Promise<P>,
+  /** The first page if it is already here (start-up's answer): shown in the first render, not asked for again. */
+  arrivedPage?: (token: string, query: ListQuery) => P | undefined
 ): ListState<RowOf<P>, P & ListPage<RowOf<P>>> => {
   const auth = AuthContext.useActorRef()
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
+  // Read once, at mount; the machine's first invoke answers with it instead of a request.
+  const [arrived] = useState(() => (arrivedPage === undefined ? undefined : { query, page: arrivedPage(token, query) }))
+  const seed = useRef(arrived?.page === undefined ? undefined : arrived)
   const list = useActorRef(
     listMachine.provide({
-      actors: { fetchPage: fromPromise(({ input }) => fetchPage(token, input)) },
+      actors: {
+        fetchPage: fromPromise(({ input }) => {
+          const seeded = seed.current
+          seed.current = undefined
+          return seeded?.page !== undefined && queryKey(seeded.query) === queryKey(input) ? Promise.resolve(seeded.page) : fetchPage(token, input)
+        })
+      },
       actions: {
         loadFailed: (_, { error }) => {
           if (failureOf(error).status === 401) auth.send({ type: "SESSION_EXPIRED" })
         }
       }
     }),
-    { input: { query } }
+    { input: { query, page: arrived?.page } }
   )
   useEffect(() => list.send({ type: "LOAD", query }), [query, list])
   const snapshot = useSelector(list, (current) => current)
