@@ -59,7 +59,10 @@ export const IpsScreen = () => {
   const normalized = normalizeIpRange(form.ip)
   const ipError = form.touched && form.ip.trim() !== "" && normalized === undefined ? t.ipInvalid : undefined
   const range = normalized === undefined ? undefined : parseIpRange(normalized)
-  const coversCaller = (entry: string) => state !== null && ipInRange(state.yourIp, parseIpRange(entry) ?? { family: 4, bytes: [255, 255, 255, 255], prefix: 32 })
+  const coversCaller = (entry: string) => {
+    const entryRange = parseIpRange(entry)
+    return state !== null && entryRange !== undefined && ipInRange(state.yourIp, entryRange)
+  }
   const lockOutWarning = state !== null && state.ips.length === 0 && range !== undefined && !ipInRange(state.yourIp, range)
   const add = async () => {
     if (normalized === undefined) return setForm({ ...form, touched: true })
