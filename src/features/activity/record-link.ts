@@ -3,11 +3,8 @@ import type { AddressKind } from "../../../contract/addresses.ts"
 import type { ListingType } from "../../../contract/listings.ts"
 import { directories } from "../addresses/directories.ts"
 import { listingPaths } from "../listings/navigation.ts"
-
-/** The settings screens that show admin records; their paths are written here once. */
-export const settingsPaths = { admins: "/settings/admins", ips: "/settings/ips", sessions: "/settings/sessions" } as const
-
-export const ACTIVITY_PATH = "/activity"
+import { settingsPaths } from "../settings/navigation.ts"
+import { ACTIVITY_PATH } from "./navigation.ts"
 
 const searchFor = (path: string, label: string | null) => (label === null || label === "" ? path : `${path}?${new URLSearchParams({ search: label }).toString()}`)
 
