@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./auth.ts"
 import { Id, ListFormat, PageNumber, PageSize, SearchText, Text, Timestamp } from "./common.ts"
+import type { ListingType } from "./listing-rules.ts"
 import { CsvExport, pageOf } from "./lists.ts"
 
 /**
@@ -109,6 +110,17 @@ export const DashboardStats = Schema.Struct({
   pendingReviews: Schema.Int
 })
 export type DashboardStats = typeof DashboardStats.Type
+
+/** Which statistic counts each listing type. */
+export const listingStatistics = {
+  community: "totalCommunities",
+  influencer: "totalInfluencers",
+  business: "totalBusinesses",
+  startup: "totalStartups",
+  project: "totalProjects",
+  event: "totalEvents",
+  hackathon: "totalHackathons"
+} as const satisfies Record<ListingType, keyof DashboardStats>
 
 export const AnalyticsPeriod = Schema.Literals(["7d", "30d", "all"])
 export type AnalyticsPeriod = typeof AnalyticsPeriod.Type

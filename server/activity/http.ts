@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql/SqlClient"
-import type { ActivityEntry, Analytics, AnalyticsPeriod } from "../../contract/activity.ts"
+import { type ActivityEntry, type Analytics, type AnalyticsPeriod, listingStatistics } from "../../contract/activity.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { csvResponse, EXPORT_BATCH, keysetRows, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
 import { containsPattern } from "../platform/search.ts"
@@ -164,15 +164,7 @@ const exportFields = [
 // Analytics
 // ---------------------------------------------------------------------------
 
-const statisticOf: Record<string, keyof Analytics["statistics"]> = {
-  community: "totalCommunities",
-  influencer: "totalInfluencers",
-  business: "totalBusinesses",
-  startup: "totalStartups",
-  project: "totalProjects",
-  event: "totalEvents",
-  hackathon: "totalHackathons"
-}
+const statisticOf: Readonly<Record<string, keyof Analytics["statistics"] | undefined>> = listingStatistics
 
 const utcDay = (date: Date) => date.toISOString().slice(0, 10)
 

@@ -103,8 +103,10 @@ export const AllowedIpHandlers = HttpApiBuilder.group(AdminApi, "allowedIps", (h
       Effect.gen(function*() {
         const session = yield* superAdmin
         const ip = yield* allowIp(payload.ip, payload.description ?? "", actorOf(session)).pipe(
-          Effect.catchTag("IpRefused", (error) =>
-            Effect.fail(error.message.startsWith("ip ") ? new BadRequest({ error: error.message, issues: [{ path: "ip", message: error.message.slice(3) }] }) : new Conflict({ error: error.message })))
+          Effect.catchTags({
+            IpInvalid: (error) => Effect.fail(new BadRequest({ error: `ip ${error.message}`, issues: [{ path: "ip", message: error.message }] })),
+            IpRefused: (error) => Effect.fail(new Conflict({ error: error.message }))
+          })
         )
         return { success: true as const, data: { ip } }
       }).pipe(Effect.catchTag("SqlError", Effect.die)))
@@ -162,7 +164,7 @@ const sessionOf = (current: string) => (row: SessionRow): AdminSession => ({
   current: row.id === current
 })
 
-/** Ends sessions matching `where` (never twice), tells every process, and logs each. */
+/** Ends the sessions named that are still open, tells every process, and logs each. */
 const endSessions = (ids: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     if (ids.length === 0) return 0
@@ -241,8 +243,6 @@ const missedProtected = (id: string) =>
     Effect.flatMap((rows): Effect.Effect<never, NotFound | Conflict> =>
       Effect.fail(rows.length === 0 ? new NotFound({ error: protectedMessages.notFound }) : new Conflict({ error: protectedMessages.stale }))))
 
-const isUniqueViolation = (error: { readonly cause?: unknown }) => String((error.cause as { code?: string } | undefined)?.code) === "23505"
-
 export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedData", (handlers) =>
   handlers
     .handle("list", ({ query }) =>
@@ -274,9 +274,7 @@ export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedDa
         const rows = yield* sql<ProtectedRow>`
           UPDATE protected_data SET ${sql.update({ type: payload.type, key: payload.key.trim(), value: payload.value, description: payload.description?.trim() ?? "" })},
             updated_at = now(), version = version + 1
-          WHERE id = ${params.id} AND version = ${payload.version} RETURNING ${sql.unsafe(protectedColumns)}`.pipe(
-          Effect.catchTag("SqlError", (error) => (isUniqueViolation(error) ? Effect.fail(new Conflict({ error: protectedMessages.exists })) : Effect.die(error)))
-        )
+          WHERE id = ${params.id} AND version = ${payload.version} RETURNING ${sql.unsafe(protectedColumns)}`
         const row = rows[0]
         if (row === undefined) return yield* missedProtected(params.id)
         yield* logProtected("protected-data.update", row, before[0]?.value !== row.value)

@@ -8,8 +8,7 @@ import { AdminApi } from "../../contract/api.ts"
 import { Conflict, NotFound } from "../../contract/common.ts"
 import { canMoveInquiry, type InquiryStatus, inquiryStatuses } from "../../contract/inquiry-rules.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
-import { announce, noticeOf } from "../platform/change-feed.ts"
-import { inTransaction } from "../platform/database.ts"
+import { announcing } from "../platform/change-feed.ts"
 import { clientIp } from "../platform/http.ts"
 import { csvResponse, EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
 import { guard } from "../platform/rate-limit.ts"
@@ -123,20 +122,15 @@ const move = (id: string, change: { readonly status: InquiryStatus; readonly adm
       WHERE id = ${id} AND version = ${change.version} RETURNING ${sql.unsafe(columns)}`
     const row = rows[0]
     if (row === undefined) return yield* new Conflict({ error: messages.stale })
-    const event = yield* recordAdminActivity({
+    yield* recordAdminActivity({
       action: before.status === row.status ? "inquiry.notes" : "inquiry.status",
       entityId: row.id,
       fromState: before.status,
       toState: row.status,
       details: { version: row.version }
     })
-    return { answer: { success: true as const, data: { inquiry: inquiryOf(row) } }, event }
-  }).pipe(
-    inTransaction,
-    Effect.tap(({ event }) => announce([noticeOf(event, "inquiry", "update", id)])),
-    Effect.map(({ answer }) => answer),
-    Effect.catchTag("SqlError", Effect.die)
-  )
+    return { success: true as const, data: { inquiry: inquiryOf(row) } }
+  }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
 
 const textOf = (value: string | undefined) => value?.trim() ?? ""
 
@@ -169,12 +163,11 @@ export const AdvertisingHandlers = HttpApiBuilder.group(AdminApi, "advertising",
         yield* guard(SUBMISSIONS, ip, submissionsWait)
         const id = randomUUID()
         const values = submission(payload)
-        const event = yield* Effect.gen(function*() {
+        yield* Effect.gen(function*() {
           const sql = yield* SqlClient
           yield* sql`INSERT INTO advertising_inquiries ${sql.insert({ id, ...values, ipAddress: ip })}`
-          return yield* recordActivity({ actorId: null, actorEmail: null, action: "inquiry.create", entityId: id, toState: values.status, ip })
-        }).pipe(inTransaction)
-        yield* announce([noticeOf(event, "inquiry", "create", id)])
+          yield* recordActivity({ actorId: null, actorEmail: null, action: "inquiry.create", entityId: id, toState: values.status, ip })
+        }).pipe(announcing)
         return { success: true as const, message: messages.received, data: { _id: id } }
       }).pipe(Effect.catchTag("SqlError", Effect.die)))
     .handle("list", ({ query }) => list(query))

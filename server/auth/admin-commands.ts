@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { Email, type Role, Roles } from "../../contract/common.ts"
+import { MAX_DISPLAY_NAME } from "../../contract/admin.ts"
 import { normalizeIpRange } from "../../contract/ip-rules.ts"
 import { addAdmin, listAdmins, setAdminDisabled, setAdminName, setAdminRole } from "./admins.ts"
 import { allowIp, clearAllowedIps, listAllowedIps } from "./allowed-ips.ts"
@@ -39,7 +40,6 @@ export interface CommandResult {
 
 const isEmail = Schema.is(Email)
 const isRole = (value: string | undefined): value is Role => Roles.some((role) => role === value)
-const MAX_NAME = 80
 
 /** Reads the arguments before anything touches the database; a mistake answers at once. */
 export const parseAdminCommand = (args: ReadonlyArray<string>): AdminCommand | string => {
@@ -53,7 +53,7 @@ export const parseAdminCommand = (args: ReadonlyArray<string>): AdminCommand | s
   if (first === undefined || !isEmail(first)) return `"${first ?? ""}" is not an e-mail address.\n${usage}`
   if (name === "name") {
     const trimmed = second?.trim() ?? ""
-    if (args.length !== 3 || trimmed === "" || trimmed.length > MAX_NAME) return `The display name must be 1 to ${MAX_NAME} characters.`
+    if (args.length !== 3 || trimmed === "" || trimmed.length > MAX_DISPLAY_NAME) return `The display name must be 1 to ${MAX_DISPLAY_NAME} characters.`
     return { name, email: first, displayName: trimmed }
   }
   if (name === "role") return isRole(second) && args.length === 3 ? { name, email: first, role: second } : `"${second ?? ""}" is not a role (${Roles.join(", ")}).`
@@ -63,7 +63,7 @@ export const parseAdminCommand = (args: ReadonlyArray<string>): AdminCommand | s
   const [flag, displayName, ...extra] = rest
   if (flag !== "--name" || displayName === undefined || extra.length > 0) return usage
   const trimmed = displayName.trim()
-  if (trimmed === "" || trimmed.length > MAX_NAME) return `The display name must be 1 to ${MAX_NAME} characters.`
+  if (trimmed === "" || trimmed.length > MAX_DISPLAY_NAME) return `The display name must be 1 to ${MAX_DISPLAY_NAME} characters.`
   return { name, email: first, role: second, displayName: trimmed }
 }
 
@@ -118,7 +118,8 @@ export const executeAdminCommand = (args: ReadonlyArray<string>) => {
       AdminExists: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
       AdminNotFound: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
       AdminRefused: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
-      IpRefused: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` })
+      IpRefused: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
+      IpInvalid: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` })
     })
   )
 }

@@ -5,6 +5,7 @@ import { type AdminAccount, adminMessages } from "../../contract/admin.ts"
 import { type Role, roleCovers } from "../../contract/common.ts"
 import { type ActivityEvent, recordActivities } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
+import { containsPattern } from "../platform/search.ts"
 import { announceRevocation, endingSessions } from "./session-cache.ts"
 import { SESSION_IDLE_MINUTES } from "./policy.ts"
 
@@ -76,9 +77,8 @@ export const accountOf = (row: AccountRow): AdminAccount => ({
 })
 
 const searchOf = (sql: SqlClient, search: string | undefined) => {
-  const text = search?.trim().toLowerCase() ?? ""
-  if (text === "") return sql`true`
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  if ((search?.trim() ?? "") === "") return sql`true`
+  const pattern = containsPattern(search!)
   return sql`(lower(a.email) LIKE ${pattern} OR lower(coalesce(a.name, '')) LIKE ${pattern})`
 }
 

@@ -30,6 +30,8 @@ const forgetAllowedIps = () => {
 }
 
 export class IpRefused extends Schema.TaggedError<IpRefused>()("IpRefused", { message: Schema.String }) {}
+/** Neither an address nor a range: the message names what is wrong with `ip`. */
+export class IpInvalid extends Schema.TaggedError<IpInvalid>()("IpInvalid", { message: Schema.String }) {}
 export class IpNotFound extends Schema.TaggedError<IpNotFound>()("IpNotFound", { message: Schema.String }) {}
 
 interface IpRow {
@@ -95,7 +97,7 @@ const logIp = (actor: Actor, action: "ip.allow" | "ip.remove", id: string | null
 export const allowIp = (text: string, description: string, actor: Actor) =>
   Effect.gen(function*() {
     const ip = normalizeIpRange(text)
-    if (ip === undefined) return yield* new IpRefused({ message: `ip ${ipMessages.invalid}` })
+    if (ip === undefined) return yield* new IpInvalid({ message: ipMessages.invalid })
     return yield* changingList(actor?.ip ?? null, Effect.gen(function*() {
       const sql = yield* SqlClient
       const id = randomUUID()

@@ -34,8 +34,8 @@ export interface ChangeFeedService {
 
 export class ChangeFeed extends Context.Service<ChangeFeed, ChangeFeedService>()("platform/ChangeFeed") {}
 
-/** A notice for an activity event this request recorded. */
-export const noticeOf = (eventId: string, entity: string, action: string, entityId: string): ChangeNotice => ({
+/** A notice for an activity event. */
+const noticeOf = (eventId: string, entity: string, action: string, entityId: string): ChangeNotice => ({
   id: eventId,
   type: noticeType(entity, action),
   entityId
@@ -46,11 +46,8 @@ const isNotice = (value: unknown): value is ChangeNotice =>
   typeof (value as ChangeNotice).id === "string" && typeof (value as ChangeNotice).type === "string" &&
   typeof (value as ChangeNotice).entityId === "string"
 
-/**
- * Tells every console about committed changes. Call it after the transaction that recorded them:
- * a rolled-back change is never announced.
- */
-export const announce = (notices: ReadonlyArray<ChangeNotice>) =>
+/** Tells every console about committed changes (after the transaction that recorded them). */
+const announce = (notices: ReadonlyArray<ChangeNotice>) =>
   Effect.gen(function*() {
     if (notices.length === 0) return
     const database = yield* Database

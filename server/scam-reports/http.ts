@@ -8,8 +8,7 @@ import { BadRequest, Conflict, NotFound } from "../../contract/common.ts"
 import { type ScamReport, scamReportMessages as messages, ScamReportStatus, ScamType } from "../../contract/scam-reports.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
-import { announce, noticeOf } from "../platform/change-feed.ts"
-import { inTransaction } from "../platform/database.ts"
+import { announcing } from "../platform/change-feed.ts"
 import { clientIp } from "../platform/http.ts"
 import { csvResponse, EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
 import { guard } from "../platform/rate-limit.ts"
@@ -127,10 +126,6 @@ const exportFields = [
   "createdAt", "updatedAt", "version"
 ] as const
 
-/** The one field a change names (checked by the handler before anything is written). */
-const field = (payload: { readonly status?: unknown; readonly priority?: unknown; readonly notes?: unknown }) =>
-  payload.status !== undefined ? "status" : payload.priority !== undefined ? "priority" : "notes"
-
 const find = (id: string) =>
   Effect.flatMap(SqlClient, (sql) => sql<ReportRow>`SELECT ${sql.unsafe(columns)} FROM scam_reports WHERE id = ${id}`).pipe(Effect.map((rows) => rows[0]))
 
@@ -157,9 +152,9 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
             reporterContact: payload.reporterContact?.trim() ?? "",
             ipAddress: ip
           })}`
-          const event = yield* recordActivity({ actorId: null, actorEmail: null, action: "scam-report.create", entityId: id, toState: "new", ip })
-          return { id, event }
-        }).pipe(inTransaction, Effect.tap(({ id, event }) => announce([noticeOf(event, "scam-report", "create", id)])))
+          yield* recordActivity({ actorId: null, actorEmail: null, action: "scam-report.create", entityId: id, toState: "new", ip })
+          return { id }
+        }).pipe(announcing)
       }).pipe(
         Effect.map(({ id }) => ({ success: true as const, message: messages.received, data: { _id: id } })),
         Effect.catchTag("SqlError", Effect.die)
@@ -186,30 +181,21 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
           WHERE id = ${params.id} AND version = ${payload.version} RETURNING ${sql.unsafe(columns)}`
         const row = rows[0]
         if (row === undefined) return yield* missed(params.id)
-        const event = yield* recordAdminActivity({
+        yield* recordAdminActivity({
           action: `scam-report.${field}`,
           entityId: row.id,
           fromState: field === "notes" ? null : String(before?.[field] ?? ""),
           toState: field === "notes" ? null : String(row[field]),
           details: { version: row.version, ...(field === "notes" ? { notes: row.adminNotes } : {}) }
         })
-        return { success: true as const, data: { report: reportOf(row) }, event }
-      }).pipe(
-        inTransaction,
-        Effect.tap(({ data, event }) => announce([noticeOf(event, "scam-report", field(payload), data.report._id)])),
-        Effect.map(({ success, data }) => ({ success, data })),
-        Effect.catchTag("SqlError", Effect.die)
-      ))
+        return { success: true as const, data: { report: reportOf(row) } }
+      }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)))
     .handle("remove", ({ params, query }) =>
       Effect.gen(function*() {
         yield* requireAdmin
         const sql = yield* SqlClient
         const rows = yield* sql<ReportRow>`DELETE FROM scam_reports WHERE id = ${params.id} AND version = ${query.version} RETURNING ${sql.unsafe(columns)}`
         if (rows[0] === undefined) return yield* missed(params.id)
-        return yield* recordAdminActivity({ action: "scam-report.delete", entityId: params.id, fromState: rows[0].status, toState: null })
-      }).pipe(
-        inTransaction,
-        Effect.tap((event) => announce([noticeOf(event, "scam-report", "delete", params.id)])),
-        Effect.as({ success: true as const }),
-        Effect.catchTag("SqlError", Effect.die)
-      )))
+        yield* recordAdminActivity({ action: "scam-report.delete", entityId: params.id, fromState: rows[0].status, toState: null })
+        return { success: true as const }
+      }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))))

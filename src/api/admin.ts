@@ -1,14 +1,11 @@
 import type { ActivityArea, ActivityEntry, Analytics, AnalyticsPeriod } from "../../contract/activity.ts"
 import type { AdminAccount, AdminAccountInput, AdminAccountUpdate, AdminSession, AllowedIp } from "../../contract/admin.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
+import { withParams } from "./list-paths.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
 
-const withParams = (path: string, params: Readonly<Record<string, string | undefined>>) => {
-  const text = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString()
-  return text === "" ? path : `${path}?${text}`
-}
 
 // ---------------------------------------------------------------------------
 // Dashboard and activity log
@@ -70,9 +67,15 @@ export const updateAdminUser = async (token: string, target: AdminAccount, chang
 // Allowed addresses and sessions
 // ---------------------------------------------------------------------------
 
-export const listAllowedIps = async (token: string): Promise<{ readonly ips: ReadonlyArray<AllowedIp>; readonly yourIp: string }> => {
+/** A list the server answers whole (a few dozen rows at most): one page. */
+const onePage = <Row>(rows: ReadonlyArray<Row>): ListPage<Row> => ({ rows, pagination: { page: 1, limit: rows.length, total: rows.length, pages: 1 } })
+
+export type AllowedIpsPage = ListPage<AllowedIp> & { readonly yourIp: string }
+
+export const listAllowedIps = async (token: string): Promise<AllowedIpsPage> => {
   const { callApi } = await api()
-  return (await callApi(token, (client) => client.allowedIps.list())).data
+  const { ips, yourIp } = (await callApi(token, (client) => client.allowedIps.list())).data
+  return { ...onePage(ips), yourIp }
 }
 
 export const addAllowedIp = async (token: string, ip: string, description: string): Promise<AllowedIp> => {
@@ -85,9 +88,11 @@ export const removeAllowedIp = async (token: string, target: AllowedIp): Promise
   await callApi(token, (client) => client.allowedIps.remove({ params: { id: target._id } }))
 }
 
-export const listSessions = async (token: string, scope: "mine" | "all"): Promise<ReadonlyArray<AdminSession>> => {
+/** The signed-in admin's sessions, or everyone's with the `scope=all` filter (super admins). */
+export const listSessions = async (token: string, q: ListQuery): Promise<ListPage<AdminSession>> => {
   const { callApi } = await api()
-  return (await callApi(token, (client) => client.sessions.list({ query: { scope } }))).data.sessions
+  const scope = q.filters.scope === "all" ? "all" : "mine"
+  return onePage((await callApi(token, (client) => client.sessions.list({ query: { scope } }))).data.sessions)
 }
 
 export const endSession = async (token: string, target: AdminSession): Promise<void> => {

@@ -134,7 +134,7 @@ describe("admin management in Chromium", () => {
     await field.fill(yourIp)
     await page.getByLabel("Description").fill("This machine")
     await page.getByRole("button", { name: "Allow address" }).click()
-    await page.getByRole("list", { name: "Allowed addresses" }).getByText("covers you").waitFor()
+    await page.getByRole("table", { name: "Allowed addresses" }).getByText("covers you").waitFor()
     // Now another address is refused by the server, sign-in included.
     const refused = await call(product.server.url, "POST", "/api/admin/auth", { ip: "198.51.100.9", body: { email: "someone@example.com", role: "admin" } })
     expect(refused.status).toBe(403)

@@ -18,6 +18,7 @@ import { ListTable } from "../../ui/list/ListTable.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
 import { historyHref, recordHref, verbOf } from "./record-link.ts"
+import { Actor, RecordLink } from "./RecordLink.tsx"
 
 const t = {
   title: "Activity Log",
@@ -32,7 +33,6 @@ const t = {
   refresh: "Refresh",
   clear: "Clear filters",
   record: (id: string) => `Only record ${id.slice(0, 8)}…`,
-  system: "System or public",
   keyboardHint: "j/k move · Enter open the record · h this record's history"
 } as const
 
@@ -40,16 +40,6 @@ const day = /^\d{4}-\d{2}-\d{2}$/
 const querySpec = {
   filters: { area: activityAreas },
   textFilters: { from: day, to: day, record: /^[\w:.-]{1,64}$/, action: /^[a-z-]+\.[a-z_]+$/ }
-}
-
-export const Actor = ({ entry }: { readonly entry: Pick<ActivityEntry, "actorName" | "actorEmail"> }) =>
-  entry.actorEmail === null ? <Text color="gray">{t.system}</Text> : <Text>{entry.actorName ?? entry.actorEmail}</Text>
-
-/** The record an event is about, linked to where the console shows it. */
-export const RecordLink = ({ entry }: { readonly entry: ActivityEntry }) => {
-  const href = recordHref(entry)
-  const text = entry.record.label ?? (entry.entityId === null ? "—" : `${entry.entityId.slice(0, 8)}…`)
-  return href === null ? <Text color="gray">{text}</Text> : <Link href={href}>{text}</Link>
 }
 
 /**

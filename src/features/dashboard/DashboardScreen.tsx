@@ -4,7 +4,7 @@ import { CalendarIcon, ClipboardIcon, Pencil2Icon, ReloadIcon } from "@radix-ui/
 import { Badge, Button, Card, Flex, Grid, Heading, Spinner, Text } from "@radix-ui/themes"
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { Link, useLocation } from "wouter"
-import type { ActivityEntry, Analytics, AnalyticsPeriod } from "../../../contract/activity.ts"
+import { type ActivityEntry, type Analytics, type AnalyticsPeriod, listingStatistics } from "../../../contract/activity.ts"
 import type { Health } from "../../../contract/system.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { fetchAnalytics, listActivity } from "../../api/admin.ts"
@@ -15,7 +15,7 @@ import { firstScreenShown } from "../../lib/first-screen.ts"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { FailureCallout } from "../../ui/list/ListFrame.tsx"
-import { Actor, RecordLink } from "../activity/ActivityScreen.tsx"
+import { Actor, RecordLink } from "../activity/RecordLink.tsx"
 import { ACTIVITY_PATH } from "../activity/navigation.ts"
 import { verbOf } from "../activity/record-link.ts"
 import { listingPaths, NEW_RECORD_STATE } from "../listings/navigation.ts"
@@ -49,25 +49,25 @@ const t = {
 
 const periods = ["7d", "30d", "all"] as const
 
-/** The eight count cards, each linking to its list. */
-const countCards = [
-  { key: "totalBlogs", label: "Blog Posts", path: "/blog" },
-  { key: "totalCommunities", label: "Communities", path: listingPaths.community },
-  { key: "totalInfluencers", label: "Influencers", path: listingPaths.influencer },
-  { key: "totalBusinesses", label: "Businesses", path: listingPaths.business },
-  { key: "totalStartups", label: "Startups", path: listingPaths.startup },
-  { key: "totalProjects", label: "Projects", path: listingPaths.project },
-  { key: "totalEvents", label: "Events", path: listingPaths.event },
-  { key: "totalHackathons", label: "Hackathons", path: listingPaths.hackathon }
-] as const satisfies ReadonlyArray<{ key: keyof Analytics["statistics"]; label: string; path: string }>
-
-const listingNames: Record<string, string> = {
+/** The spec's names of the listing types' count cards. */
+const listingLabels = {
   community: "Communities", influencer: "Influencers", business: "Businesses", startup: "Startups", project: "Projects", event: "Events", hackathon: "Hackathons"
-}
+} as const satisfies Record<keyof typeof listingPaths, string>
+
+/** The eight count cards, each linking to its list. */
+const countCards: ReadonlyArray<{ readonly key: keyof Analytics["statistics"]; readonly label: string; readonly path: string }> = [
+  { key: "totalBlogs", label: "Blog Posts", path: "/blog" },
+  ...(Object.keys(listingLabels) as ReadonlyArray<keyof typeof listingLabels>).map((type) => ({ key: listingStatistics[type], label: listingLabels[type], path: listingPaths[type] }))
+]
+
+const isListingType = (type: string): type is keyof typeof listingPaths => type in listingPaths
 
 /** What makes up the pending reviews, each linked to its list filtered to what waits. */
 const pendingParts = (pending: Analytics["pending"]) => [
-  ...pending.listings.map((part) => ({ key: part.type, label: listingNames[part.type] ?? part.type, count: part.count, href: `${listingPaths[part.type as keyof typeof listingPaths]}?status=pending` })),
+  ...pending.listings.filter((part) => isListingType(part.type)).map((part) => {
+    const type = part.type as keyof typeof listingPaths
+    return { key: type, label: listingLabels[type], count: part.count, href: `${listingPaths[type]}?status=pending` }
+  }),
   { key: "scam-reports", label: "New scam reports", count: pending.scamReports, href: "/scam-reports?status=new" },
   { key: "contacts", label: "New core-team contacts", count: pending.contacts, href: "/core-team?status=new" },
   { key: "inquiries", label: "Pending inquiries", count: pending.inquiries, href: "/advertising-inquiries?status=pending" },

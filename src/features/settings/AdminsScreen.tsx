@@ -103,29 +103,30 @@ export const AdminsScreen = () => {
       setForm({ ...form, busy: false, error: `${t.saveFailed}: ${failureOf(error).message}` })
     }
   }
-  const setDisabled = async (admin: AdminAccount, disabled: boolean) => {
-    try {
-      await updateAdminUser(token, admin, { disabled })
-      setNotice(null)
-      return true
-    } catch (error) {
-      if (!disabled) setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })
-      throw error
-    } finally {
-      list.reload()
-    }
-  }
+  /** A change from a row or the palette (enable, a role): a refusal shows above the list, which reloads either way. */
+  const change = (admin: AdminAccount, update: { readonly disabled?: boolean; readonly role?: Role }) =>
+    void updateAdminUser(token, admin, update).then(
+      () => setNotice(null),
+      (error: unknown) => setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })
+    ).finally(list.reload)
   const confirmDisable = async () => {
     if (disabling === null) return
     setDisabling({ ...disabling, busy: true, error: null })
     try {
-      await setDisabled(disabling.admin, true)
+      await updateAdminUser(token, disabling.admin, { disabled: true })
       setDisabling(null)
+      setNotice(null)
+      list.reload()
     } catch (error) {
       setDisabling({ ...disabling, busy: false, error: `${t.changeFailed}: ${failureOf(error).message}` })
     }
   }
-  const toggle = (admin: AdminAccount) => (admin.disabled ? void setDisabled(admin, false).catch(() => undefined) : setDisabling({ admin, busy: false, error: null }))
+  // Disabling asks first; one's own account is not one's to disable (the server refuses it too).
+  const toggle = (admin: AdminAccount) => {
+    if (admin._id === me) return
+    if (admin.disabled) change(admin, { disabled: false })
+    else setDisabling({ admin, busy: false, error: null })
+  }
   const keyboard = useRowKeyboard<AdminAccount, HTMLTableRowElement>(list.rows, { open: openForm, edit: openForm, remove: toggle })
   const focused = keyboard.focusedRow
   const commands = useMemo((): ReadonlyArray<Command> => [
@@ -137,7 +138,7 @@ export const AdminsScreen = () => {
         id: `admins:role:${role}`,
         label: `Make ${focused.email} ${roleLabels[role]}`,
         group: t.title,
-        run: () => void updateAdminUser(token, focused, { role }).then(() => setNotice(null), (error: unknown) => setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })).finally(list.reload)
+        run: () => change(focused, { role })
       }))
     ]),
     ...listCommands({ group: t.title, noun: "admins", list, url, csv })

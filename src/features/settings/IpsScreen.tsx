@@ -1,6 +1,6 @@
 import { PlusIcon, ReloadIcon, TrashIcon } from "@radix-ui/react-icons"
-import { Badge, Button, Callout, Card, Flex, Grid, Heading, Spinner, Text, TextField } from "@radix-ui/themes"
-import { useCallback, useEffect, useMemo, useState } from "react"
+import { Badge, Button, Callout, Card, Flex, Grid, Text, TextField } from "@radix-ui/themes"
+import { useMemo, useState } from "react"
 import type { AllowedIp } from "../../../contract/admin.ts"
 import { ipInRange, ipMessages, normalizeIpRange, parseIpRange } from "../../../contract/ip-rules.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
@@ -10,7 +10,12 @@ import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
 import { Field } from "../../ui/Field.tsx"
-import { FailureCallout } from "../../ui/list/ListFrame.tsx"
+import { listCommands } from "../../lib/list/list-commands.ts"
+import { useUrlQuery } from "../../lib/list/url-query.ts"
+import { useList } from "../../lib/list/use-list.ts"
+import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
+import { ListFrame } from "../../ui/list/ListFrame.tsx"
+import { ListTable } from "../../ui/list/ListTable.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 
 const t = {
@@ -36,8 +41,12 @@ const t = {
   cancel: "Cancel",
   refresh: "Refresh",
   covers: "covers you",
-  lockedOutHelp: "Locked out? On the server, `npm run admin -- clear-ips` empties the list."
+  lockedOutHelp: "Locked out? On the server, `npm run admin -- clear-ips` empties the list.",
+  keyboardHint: "j/k move · Delete remove ·"
 } as const
+
+/** The list has no filters: the whole list is one page. */
+const querySpec = {}
 
 /**
  * The allowed-address list (super admins; docs/api.md, "Allowed addresses"). The form checks
@@ -45,32 +54,28 @@ const t = {
  * server, and the screen says why before it is sent.
  */
 export const IpsScreen = () => {
+  const url = useUrlQuery(querySpec)
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
-  const [state, setState] = useState<{ readonly ips: ReadonlyArray<AllowedIp>; readonly yourIp: string } | null>(null)
-  const [loadError, setLoadError] = useState<string | null>(null)
+  const list = useList(url.query, listAllowedIps)
+  const yourIp = list.page?.yourIp
   const [form, setForm] = useState({ ip: "", description: "", touched: false, busy: false, error: null as string | null })
   const [removing, setRemoving] = useState<{ ip: AllowedIp; busy: boolean; error: string | null } | null>(null)
-  const load = useCallback(() => {
-    setLoadError(null)
-    listAllowedIps(token).then(setState, (error: unknown) => setLoadError(failureOf(error).message))
-  }, [token])
-  useEffect(load, [load])
 
   const normalized = normalizeIpRange(form.ip)
   const ipError = form.touched && form.ip.trim() !== "" && normalized === undefined ? t.ipInvalid : undefined
   const range = normalized === undefined ? undefined : parseIpRange(normalized)
   const coversCaller = (entry: string) => {
     const entryRange = parseIpRange(entry)
-    return state !== null && entryRange !== undefined && ipInRange(state.yourIp, entryRange)
+    return yourIp !== undefined && entryRange !== undefined && ipInRange(yourIp, entryRange)
   }
-  const lockOutWarning = state !== null && state.ips.length === 0 && range !== undefined && !ipInRange(state.yourIp, range)
+  const lockOutWarning = yourIp !== undefined && list.rows.length === 0 && range !== undefined && !ipInRange(yourIp, range)
   const add = async () => {
     if (normalized === undefined) return setForm({ ...form, touched: true })
     setForm({ ...form, busy: true, error: null })
     try {
       await addAllowedIp(token, form.ip.trim(), form.description.trim())
       setForm({ ip: "", description: "", touched: false, busy: false, error: null })
-      load()
+      list.reload()
     } catch (error) {
       setForm({ ...form, busy: false, error: `${t.addFailed}: ${failureOf(error).message}` })
     }
@@ -81,27 +86,25 @@ export const IpsScreen = () => {
     try {
       await removeAllowedIp(token, removing.ip)
       setRemoving(null)
-      load()
+      list.reload()
     } catch (error) {
       setRemoving({ ...removing, busy: false, error: `${t.removeFailed}: ${failureOf(error).message}` })
     }
   }
+  const askRemove = (entry: AllowedIp) => setRemoving({ ip: entry, busy: false, error: null })
+  const keyboard = useRowKeyboard<AllowedIp, HTMLTableRowElement>(list.rows, { remove: askRemove })
+  const focused = keyboard.focusedRow
   const commands = useMemo((): ReadonlyArray<Command> => [
     { id: "ips:add", label: t.add, group: t.title, keywords: ["whitelist", "ip"], run: () => document.getElementById("ip-address")?.focus() },
-    { id: "ips:reload", label: "Reload the allowed addresses", group: t.title, keywords: ["refresh"], run: load },
-    ...(state?.ips ?? []).map((entry): Command => ({
-      id: `ips:remove:${entry._id}`,
-      label: `Remove allowed address ${entry.ip}`,
-      group: t.title,
-      run: () => setRemoving({ ip: entry, busy: false, error: null })
-    }))
-  ], [state, load])
+    ...(focused === undefined ? [] : [{ id: "ips:remove", label: `Remove allowed address ${focused.ip}`, group: t.title, shortcut: ["Delete"], run: () => askRemove(focused) }]),
+    ...listCommands({ group: t.title, noun: "allowed addresses", list, url })
+  ], [focused, list.pagination, url.query])
   useRegisterCommands(commands)
 
   return (
     <Screen title={t.title}>
       <Text as="p" size="2" mb="2" style={{ maxWidth: 720 }}>{t.intro}</Text>
-      {state !== null && <Text as="p" size="2" mb="3" weight="medium">{t.yourIp(state.yourIp)}</Text>}
+      {yourIp !== undefined && <Text as="p" size="2" mb="3" weight="medium">{t.yourIp(yourIp)}</Text>}
       <Card mb="4" asChild>
         <form aria-label={t.add} noValidate onSubmit={(event) => { event.preventDefault(); void add() }}>
           <Grid columns={{ initial: "1", md: "2" }} gap="3">
@@ -117,34 +120,37 @@ export const IpsScreen = () => {
           {form.error !== null && <Callout.Root color="red" role="alert" mt="3"><Callout.Text>{form.error}</Callout.Text></Callout.Root>}
           <Flex gap="3" mt="3">
             <Button type="submit" disabled={form.busy}><PlusIcon /> {form.busy ? t.adding : t.add}</Button>
-            <Button type="button" variant="soft" onClick={load}><ReloadIcon /> {t.refresh}</Button>
+            <Button type="button" variant="soft" onClick={list.reload}><ReloadIcon /> {t.refresh}</Button>
           </Flex>
         </form>
       </Card>
-      {loadError !== null && <FailureCallout title={t.loadFailed} message={loadError} onRetry={load} />}
-      {state === null ? (loadError === null && <Flex gap="2" role="status"><Spinner /><Text color="gray">{t.loading}</Text></Flex>) : (
-        <Card>
-          <Heading as="h2" size="3" mb="2">{state.ips.length} allowed</Heading>
-          {state.ips.length === 0 ? <Text color="gray">{t.empty}</Text> : (
-            <ul className="plain-list" aria-label="Allowed addresses">
-              {state.ips.map((entry) => (
-                <li key={entry._id}>
-                  <Flex gap="3" align="center" py="1" wrap="wrap">
-                    <Text weight="bold" style={{ fontFamily: "var(--code-font-family)" }}>{entry.ip}</Text>
-                    {coversCaller(entry.ip) && <Badge highContrast color="green">{t.covers}</Badge>}
-                    <Text color="gray" size="2">{entry.description}</Text>
-                    <Text color="gray" size="1">{shortDate(entry.createdAt)}{entry.createdBy === null ? "" : ` · ${entry.createdBy}`}</Text>
-                    <Button size="1" variant="soft" color="red" onClick={() => setRemoving({ ip: entry, busy: false, error: null })} aria-label={`${t.remove} ${entry.ip}`}>
-                      <TrashIcon /> {t.remove}
-                    </Button>
-                  </Flex>
-                </li>
-              ))}
-            </ul>
+      <ListFrame list={list} loadingText={t.loading} loadFailedText={t.loadFailed} onPage={(page) => url.go({ page })}>
+        <ListTable
+          caption="Allowed addresses"
+          list={list}
+          rowKey={(entry) => entry._id}
+          keyboard={keyboard}
+          empty={t.empty}
+          columns={[
+            {
+              label: "Address",
+              cell: (entry) => (
+                <Text weight="bold" style={{ fontFamily: "var(--code-font-family)" }}>
+                  {entry.ip}{coversCaller(entry.ip) && <Badge highContrast color="green" ml="2">{t.covers}</Badge>}
+                </Text>
+              )
+            },
+            { label: "Description", cell: (entry) => entry.description },
+            { label: "Added", cell: (entry) => `${shortDate(entry.createdAt)}${entry.createdBy === null ? "" : ` · ${entry.createdBy}`}` }
+          ]}
+          actions={(entry) => (
+            <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => askRemove(entry)} aria-label={`${t.remove} ${entry.ip}`}>
+              <TrashIcon /> {t.remove}
+            </Button>
           )}
-        </Card>
-      )}
-      <Text as="p" size="1" color="gray" mt="3">{t.lockedOutHelp}</Text>
+        />
+      </ListFrame>
+      <Text as="p" size="1" color="gray" mt="3">{t.keyboardHint} {t.lockedOutHelp}</Text>
       <ConfirmDelete
         state={removing === null ? null : { subject: removing.ip.ip, busy: removing.busy, error: removing.error }}
         title={t.removeTitle}

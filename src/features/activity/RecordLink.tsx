@@ -1,0 +1,15 @@
+import { Text } from "@radix-ui/themes"
+import { Link } from "wouter"
+import type { ActivityEntry } from "../../../contract/activity.ts"
+import { recordHref } from "./record-link.ts"
+
+/** Who did it: the admin's name or e-mail, or the public and the server's own jobs. */
+export const Actor = ({ entry }: { readonly entry: Pick<ActivityEntry, "actorName" | "actorEmail"> }) =>
+  entry.actorEmail === null ? <Text color="gray">System or public</Text> : <Text>{entry.actorName ?? entry.actorEmail}</Text>
+
+/** The record an event is about, linked to where the console shows it. */
+export const RecordLink = ({ entry }: { readonly entry: ActivityEntry }) => {
+  const href = recordHref(entry)
+  const text = entry.record.label ?? (entry.entityId === null ? "—" : `${entry.entityId.slice(0, 8)}…`)
+  return href === null ? <Text color="gray">{text}</Text> : <Link href={href}>{text}</Link>
+}
