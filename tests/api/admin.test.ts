@@ -72,6 +72,9 @@ describe.each(engines)("admin management on $name", (engine) => {
     const csv = await call(url(), "GET", "/api/admin/users?format=csv", { token: await superToken() })
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/)
     expect(csvObjects(csv.text).find((row) => row.email === email.toLowerCase())).toMatchObject({ name: "W. Writer", role: "admin" })
+    // The export holds what the search matches, not every admin.
+    const searched = await call(url(), "GET", `/api/admin/users?format=csv&search=${encodeURIComponent("w. writer")}`, { token: await superToken() })
+    expect(csvObjects(searched.text).map((row) => row.email)).toEqual([email.toLowerCase()])
     const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) =>
       sql<{ action: string; actorEmail: string | null }>`SELECT action, actor_email FROM activity_log WHERE entity_id = ${made._id} ORDER BY id`))
     expect(log.map((row) => row.action)).toEqual(["admin.create", "admin.rename"])
