@@ -36,7 +36,8 @@ const messageFor = (error: unknown, refused: string, threw: string): string => {
 const signedOut = { token: null, user: null, email: "", error: null } as const
 
 /**
- * docs/product-spec.md §4, "Auth": a stored token is checked at start (spinner), then sign-in runs in
+ * docs/product-spec.md §4, "Auth": a stored token is checked at start (spinner; none when start-up's
+ * check has already answered, docs/architecture.md "First screen"), then sign-in runs in
  * two steps (send the code, verify it). Calls and token storage are provided by the console
  * (and by tests): the machine itself never fetches and never touches storage.
  */
@@ -45,7 +46,11 @@ export const authMachine = setup({
   types: {
     context: {} as AuthContext,
     events: {} as AuthEvent,
-    input: {} as { readonly storedToken: string | null }
+    input: {} as {
+      readonly storedToken: string | null
+      /** The stored token's session, when start-up has already checked it: no second check. */
+      readonly checkedUser?: AdminUser | undefined
+    }
   },
   // Stryker disable next-line all: placeholder actors: the console and the tests provide each one
   actors: {
@@ -69,16 +74,21 @@ export const authMachine = setup({
     forgetToken: () => undefined
   },
   guards: {
+    isChecked: ({ context }) => context.token !== null && context.user !== null,
     hasStoredToken: ({ context }) => context.token !== null
   }
 }).createMachine({
   // Stryker disable next-line all: the machine's name: nothing reads it
   id: "auth",
-  context: ({ input }) => ({ ...signedOut, token: input.storedToken, role: "super_admin" }),
+  context: ({ input }) => ({ ...signedOut, token: input.storedToken, user: input.checkedUser ?? null, role: "super_admin" }),
   initial: "starting",
   states: {
     starting: {
-      always: [{ guard: "hasStoredToken", target: "checking" }, { target: "unauthenticated" }]
+      always: [
+        { guard: "isChecked", target: "authenticated" },
+        { guard: "hasStoredToken", target: "checking" },
+        { target: "unauthenticated" }
+      ]
     },
     checking: {
       invoke: {

@@ -14,6 +14,12 @@ export interface RadixSubset {
   readonly unusedComponents: ReadonlyArray<string>
   /** Breakpoints used in responsive props (`{ initial: "1", md: "2" }` uses md). */
   readonly breakpoints: ReadonlyArray<string>
+  /**
+   * The props given responsive values, by their class (`p={{ md: "5" }}` is `rt-r-p`, Grid's
+   * `columns` is `rt-r-gtc`): at a kept breakpoint, the sheet repeats every prop of every
+   * component (59 kB at md alone); the rest are cut.
+   */
+  readonly responsive: ReadonlyArray<string>
 }
 
 const allColors = [
@@ -32,11 +38,14 @@ export const subsetRadixCss = (css: string, subset: RadixSubset): string => {
   const unusedColors = allColors.filter((color) => !subset.colors.includes(color))
   const unusedColorVariable = new RegExp(`^--(${unusedColors.join("|")})-`)
   const unusedBreakpoint = new RegExp(`^(${allBreakpoints.filter((b) => !subset.breakpoints.includes(b)).join("|")}):`)
+  // Negative values are classes of their own: `md:-rt-r-mt-2`.
+  const keptResponsive = new RegExp(`^(${subset.breakpoints.join("|")}):-?(${subset.responsive.join("|")})(-|$)`)
+  const isUnusedResponsive = (name: string) => /^\w+:-?rt-/.test(name) && !keptResponsive.test(name)
   const isUnusedComponent = (name: string) =>
     subset.unusedComponents.some((prefix) => name === prefix || (name.startsWith(prefix) && /^[A-Z]/.test(name.slice(prefix.length))))
   const isUnused = (selector: unknown) => {
     const text = JSON.stringify(selector)
-    return classNames(text).some((name) => isUnusedComponent(name) || unusedBreakpoint.test(name)) ||
+    return classNames(text).some((name) => isUnusedComponent(name) || unusedBreakpoint.test(name) || isUnusedResponsive(name)) ||
       [...attributeValues(text, "data-accent-color"), ...attributeValues(text, "data-gray-color")].some((color) => unusedColors.includes(color))
   }
   const { code } = transform({

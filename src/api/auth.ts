@@ -1,7 +1,8 @@
 import type { AdminUser, OtpRequested, SignedIn } from "../../contract/auth.ts"
 import type { Role } from "../../contract/common.ts"
 import type { Health } from "../../contract/system.ts"
-import { takePrefetched } from "../lib/prefetch.ts"
+import { firstFailure } from "../lib/json-check.ts"
+import { takeArrived, takePrefetched } from "../lib/prefetch.ts"
 import { sessionCheck } from "virtual:answer-schemas"
 import { checkedAnswer } from "./checked-answer.ts"
 
@@ -38,6 +39,15 @@ export const checkSession = async (token: string): Promise<AdminUser> => {
   const { callApi } = await api()
   return (await callApi(token, (client) => client.auth.check())).user
 }
+
+/**
+ * The stored token's session if start-up's check has already answered and is well formed: the
+ * console then starts signed in, in one render. Anything else (not here yet, refused, malformed)
+ * is left to `checkSession`, which reports it the usual way.
+ */
+export const arrivedSession = (token: string): AdminUser | undefined =>
+  takeArrived(token, SESSION_CHECK_PATH, ({ ok, body }) =>
+    ok && firstFailure(sessionCheck, body) === undefined ? (body as { readonly user: AdminUser }).user : undefined)
 
 export const endSession = async (token: string): Promise<void> => {
   const { callApi } = await api()

@@ -2,7 +2,7 @@ import { Suspense, use } from "react"
 import { Redirect, Route, Router, Switch } from "wouter"
 import { SignInScreen } from "../features/auth/SignInScreen.tsx"
 import { FullPageSpinner } from "../ui/FullPageSpinner.tsx"
-import { AuthContext } from "../lib/auth.tsx"
+import { AuthContext, AuthProvider } from "../lib/auth.tsx"
 import { CommandProvider } from "../lib/commands.tsx"
 import { ErrorBoundary } from "./ErrorScreen.tsx"
 import { useGuardedLocation } from "../lib/leave-guard.ts"
@@ -50,7 +50,7 @@ const GuardedRoutes = () => {
 export const App = () => (
   <ThemeProvider>
     <ErrorBoundary>
-      <AuthContext.Provider>
+      <AuthProvider>
         <Router hook={useGuardedLocation}>
           <CommandProvider>
             <Switch>
@@ -59,7 +59,7 @@ export const App = () => (
             </Switch>
           </CommandProvider>
         </Router>
-      </AuthContext.Provider>
+      </AuthProvider>
     </ErrorBoundary>
   </ThemeProvider>
 )

@@ -1,21 +1,25 @@
 import { ExitIcon, HamburgerMenuIcon, MagnifyingGlassIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons"
 import { Box, Button, Flex, IconButton, Kbd, Separator, Text } from "@radix-ui/themes"
-import { type ReactNode, useCallback, useState } from "react"
+import { type ReactNode, useCallback, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import { AuthContext } from "../lib/auth.tsx"
-import { shortcutLabel, useNavigationCommands, usePalette, useRegisterCommands } from "../lib/commands.tsx"
+import { type Command, shortcutLabel, usePalette, useRegisterCommands } from "../lib/commands.tsx"
 import { isActive } from "./navigation.ts"
 import { CommandPalette } from "./palette.tsx"
 import { useShellCommands } from "./shell-commands.ts"
 import { useTheme } from "../lib/theme.tsx"
 import "./shell.css"
 
-const Sidebar = ({ open, onPick }: { readonly open: boolean; readonly onPick: () => void }) => {
+const Sidebar = ({ navigation, open, onPick }: {
+  /** The shell's navigation commands: the sidebar runs the same commands the palette offers. */
+  readonly navigation: ReadonlyArray<Command>
+  readonly open: boolean
+  readonly onPick: () => void
+}) => {
   const [location] = useLocation()
   const auth = AuthContext.useActorRef()
   const email = AuthContext.useSelector((snapshot) => snapshot.context.user?.email)
   const { appearance, toggle } = useTheme()
-  const navigation = useNavigationCommands()
   return (
     <nav className="sidebar" data-open={open} aria-label="Main">
       <Box px="4" py="4">
@@ -74,10 +78,14 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
   const theme = useTheme()
   const { setOpen } = usePalette()
   const logout = useCallback(() => auth.send({ type: "LOGOUT" }), [auth])
-  useRegisterCommands(useShellCommands({ theme, logout }))
+  const commands = useShellCommands({ theme, logout })
+  useRegisterCommands(commands)
+  // From the shell's own commands, not read back from the registry: the sidebar is whole in the
+  // first render instead of filling in once the registration has re-rendered it.
+  const navigation = useMemo(() => commands.filter((command) => command.href !== undefined), [commands])
   return (
     <div className="shell">
-      <Sidebar open={menuOpen} onPick={() => setMenuOpen(false)} />
+      <Sidebar navigation={navigation} open={menuOpen} onPick={() => setMenuOpen(false)} />
       {menuOpen && <div className="sidebar-backdrop" onClick={() => setMenuOpen(false)} aria-hidden="true" />}
       <div className="shell-main">
         <header className="topbar">

@@ -3,7 +3,6 @@ import { blogFirstPage } from "../features/blog/list-query.ts"
 import { SESSION_CHECK_PATH } from "../api/auth.ts"
 import { TOKEN_KEY } from "../lib/token.ts"
 import { prefetch } from "../lib/prefetch.ts"
-import { prepareDates } from "../lib/dates.ts"
 import { preloadSignedInScreens } from "./signed-in-chunk.ts"
 
 const firstPages = [addressFirstPage, blogFirstPage]
@@ -23,6 +22,4 @@ export const startEarly = () => {
     if (path !== undefined) prefetch(token, path)
   }
   void preloadSignedInScreens()
-  // While the chunks download: the lists' dates would otherwise pay for it in the first render.
-  setTimeout(prepareDates, 0)
 }

@@ -1,5 +1,6 @@
 import { createActorContext } from "@xstate/react"
-import { checkSession, endSession, requestOtp, verifyOtp } from "../api/auth.ts"
+import { type ReactNode, useState } from "react"
+import { arrivedSession, checkSession, endSession, requestOtp, verifyOtp } from "../api/auth.ts"
 import { authMachine } from "../../machines/auth.ts"
 import { fromPromise } from "xstate"
 
@@ -21,6 +22,16 @@ export const consoleAuthMachine = authMachine.provide({
   }
 })
 
-export const AuthContext = createActorContext(consoleAuthMachine, {
-  input: { storedToken: globalThis.localStorage?.getItem(TOKEN_KEY) ?? null }
-})
+export const AuthContext = createActorContext(consoleAuthMachine)
+
+/** The stored token, and its session when start-up's check of it has already answered. */
+const startingInput = () => {
+  const storedToken = globalThis.localStorage?.getItem(TOKEN_KEY) ?? null
+  return { storedToken, checkedUser: storedToken === null ? undefined : arrivedSession(storedToken) }
+}
+
+/** The auth machine for the console, started from what is known when the console mounts. */
+export const AuthProvider = ({ children }: { readonly children: ReactNode }) => {
+  const [input] = useState(startingInput)
+  return <AuthContext.Provider options={{ input }}>{children}</AuthContext.Provider>
+}

@@ -50,24 +50,6 @@ class CommandStore {
 
   all = (): ReadonlyArray<Command> => this.snapshot
 
-  /**
-   * The navigation commands (those with an `href`) that are legal now, as the same array while
-   * they stay the same: a screen re-registering its own commands on every page of its list
-   * doesn't re-render the sidebar.
-   */
-  navigation = (): ReadonlyArray<Command> => {
-    const current = this.snapshot.filter((command) => command.href !== undefined && isLegal(command))
-    const key = current.map((command) => `${command.id}\u0000${command.label}\u0000${command.href}`).join("\u0001")
-    if (key !== this.navigationKey) {
-      this.navigationKey = key
-      this.navigationSnapshot = current
-    }
-    return this.navigationSnapshot
-  }
-
-  private navigationKey = ""
-  private navigationSnapshot: ReadonlyArray<Command> = []
-
   private changed() {
     this.snapshot = [...this.sources.values()].flat()
     for (const listener of this.listeners) listener()
@@ -99,12 +81,6 @@ export const useLegalCommands = (): ReadonlyArray<Command> => {
   const { store } = useRegistry()
   const all = useSyncExternalStore(store.subscribe, store.all)
   return all.filter(isLegal)
-}
-
-/** The legal navigation commands, re-rendering only when they change (the sidebar). */
-export const useNavigationCommands = (): ReadonlyArray<Command> => {
-  const { store } = useRegistry()
-  return useSyncExternalStore(store.subscribe, store.navigation)
 }
 
 export const usePalette = () => {

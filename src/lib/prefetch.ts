@@ -6,6 +6,8 @@
  */
 interface Prefetched {
   readonly answer: Promise<Response>
+  /** Settles once the answer has been read into `arrived`, or could not be. */
+  readonly read: Promise<void>
   /** The answer's status and JSON body, once both have arrived: a screen's first render can show them. */
   arrived?: { readonly ok: boolean; readonly status: number; readonly body: unknown }
 }
@@ -18,13 +20,24 @@ export const prefetch = (token: string, path: string): void => {
   const key = keyOf(token, path)
   if (waiting.has(key)) return
   const answer = fetch(path, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } })
-  const entry: Prefetched = { answer }
   // Read as soon as it arrives, from a copy: the answer itself stays unread for `takePrefetched`.
-  answer.then((response) => response.clone().json().then((body: unknown) => {
+  const read = answer.then((response) => response.clone().json().then((body: unknown) => {
     entry.arrived = { ok: response.ok, status: response.status, body }
   })).catch(() => undefined)
+  const entry: Prefetched = { answer, read }
   waiting.set(key, entry)
 }
+
+/**
+ * Settles when every answer asked for so far has been read (or could not be), or after
+ * `atMostMs`: the first render waits for them rather than committing loading states it would
+ * replace a moment later.
+ */
+export const startingAnswersRead = (atMostMs: number): Promise<void> =>
+  Promise.race([
+    Promise.all([...waiting.values()].map((entry) => entry.read)).then(() => undefined),
+    new Promise<void>((resolve) => setTimeout(resolve, atMostMs))
+  ])
 
 /** The prefetched answer for this token and path, once; afterwards the caller asks itself. */
 export const takePrefetched = (token: string, path: string): Promise<Response> | undefined => {

@@ -8,6 +8,7 @@ import type { RadixSubset } from "../../tools/vite-radix-subset.ts"
 export const radixUse: RadixSubset = {
   colors: ["gray", "slate", "violet", "red", "green", "blue", "orange", "yellow"],
   breakpoints: ["md"],
+  responsive: ["rt-r-p", "rt-r-gtc"],
   unusedComponents: [
     "rt-Avatar", "rt-Blockquote", "rt-CheckboxCards", "rt-CheckboxGroup", "rt-ContextMenu", "rt-DropdownMenu", "rt-HoverCard",
     "rt-Inset", "rt-Popover", "rt-Quote", "rt-RadioCards", "rt-RadioGroup", "rt-SegmentedControl", "rt-Skeleton", "rt-Slider",

@@ -57,6 +57,34 @@ describe("the list pattern in Chromium", () => {
     await page.context().close()
   })
 
+  it("shows a signed-in first screen whole, with its rows, when start-up's answers are in before its code", async () => {
+    const { context, page, errors } = await withStoredToken()
+    // Everything the page shows, as it shows it: a spinner or a loading text in between is a
+    // render the first screen did not need.
+    await context.addInitScript(() => {
+      const shown: Array<string> = []
+      new MutationObserver(() => {
+        const text = document.getElementById("root")?.textContent ?? ""
+        if (text !== "" && shown.at(-1) !== text) shown.push(text)
+      }).observe(document, { childList: true, subtree: true, characterData: true })
+      Object.assign(window, { shown })
+    })
+    const answers = Promise.all([page.waitForResponse("**/api/admin/auth/check"), page.waitForResponse((answer) => isListCall(answer.url()))])
+    // The console's code waits until both answers are in, as on a fast server; the signed-in
+    // screens' chunk comes a moment after the rest of the code.
+    await page.route(/\/assets\/render-[\w-]+\.js$/, async (route) => void (await answers, await route.continue()))
+    await page.route(/\/assets\/AuthenticatedApp-[\w-]+\.js$/, async (route) =>
+      void (await answers, await new Promise((resolve) => setTimeout(resolve, 300)), await route.continue()))
+    await page.goto(`${product.server.url}/generated-addresses`)
+    await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
+    const shown = await page.evaluate(() => (window as unknown as { shown: ReadonlyArray<string> }).shown)
+    expect(shown[0]).toContain("Welcome back")
+    expect(shown[0]).toContain("seed-45")
+    expect(shown.filter((text) => /Checking your session|Loading/.test(text))).toEqual([])
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it("keeps the focused row focused when the list reloads under it", async () => {
     const { page } = await withStoredToken()
     await page.goto(`${product.server.url}/generated-addresses?sort=rank&order=asc`)

@@ -254,7 +254,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
   const user = { _id: "u", email: "someone@example.com", role: "admin" }
   const model: MachineModel<typeof authMachine> = {
     machine: authMachine,
-    inputs: [{ storedToken: null }, { storedToken: "stored" }],
+    inputs: [{ storedToken: null }, { storedToken: "stored" }, { storedToken: "stored", checkedUser: user }],
     actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession"],
     key: (snapshot) => JSON.stringify([snapshot.value, (snapshot.context as { token: unknown }).token !== null]),
     events: () => [
@@ -284,6 +284,8 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
     readonly ip: string
     readonly held: Array<{ readonly route: Route; readonly request: Request }>
     wrongCode: boolean
+    /** The session checks the page asked for; start-up's own check, when it had answered first, is let through. */
+    checks: number
   }
 
   const storedToken = (run: Run) => run.page.evaluate(() => localStorage.getItem("adminToken"))
@@ -306,12 +308,27 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         }
         await context.addInitScript((value) => localStorage.setItem("adminToken", value), live)
       }
+      // Start-up's check has answered before the console starts: its answer is let through, and
+      // the console's code waits until it is in.
+      const checkedAtStart = (path.input as { checkedUser?: unknown }).checkedUser !== undefined
+      await context.addInitScript(() => {
+        const seen = new MutationObserver(() => {
+          if (document.body?.textContent?.includes("Checking your session") === true) Object.assign(window, { sawChecking: true })
+        })
+        seen.observe(document, { childList: true, subtree: true, characterData: true })
+      })
       const page = await context.newPage()
       const errors: Array<string> = []
       page.on("pageerror", (error) => errors.push(error.message))
-      const run: Run = { context, page, errors, email, ip: freshIp(), held: [], wrongCode: false }
-      await page.route("**/api/admin/auth**", (route, request) =>
-        void run.held.push({ route: { continue: () => route.continue({ headers: { ...request.headers(), "x-forwarded-for": run.ip } }), abort: (code?: string) => route.abort(code) } as Route, request }))
+      const run: Run = { context, page, errors, email, ip: freshIp(), held: [], wrongCode: false, checks: 0 }
+      const checkAnswered = checkedAtStart ? page.waitForResponse("**/api/admin/auth/check") : undefined
+      if (checkAnswered !== undefined) await page.route(/\/assets\/render-[\w-]+\.js$/, async (route) => void (await checkAnswered, await route.continue()))
+      await page.route("**/api/admin/auth**", (route, request) => {
+        if (request.url().endsWith("/api/admin/auth/check")) run.checks++
+        const held = { route: { continue: () => route.continue({ headers: { ...request.headers(), "x-forwarded-for": run.ip } }), abort: (code?: string) => route.abort(code) } as Route, request }
+        if (checkedAtStart && run.checks === 1 && request.url().endsWith("/api/admin/auth/check")) void held.route.continue()
+        else run.held.push(held)
+      })
       await page.goto(`${product.server.url}/`)
       return run
     },
@@ -381,9 +398,14 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         await verifying.waitFor()
         expect(await verifying.isDisabled()).toBe(true)
       },
-      authenticated: async (run) => {
+      authenticated: async (run, _snapshot, event) => {
         await run.page.getByText("Welcome back").waitFor()
         await expect.poll(() => storedToken(run).then(sessionAnswer)).toBe(200)
+        if (event === undefined && run.checks > 0) {
+          // Started signed in from start-up's answer: no second check, and no spinner shown.
+          expect(run.checks).toBe(1)
+          expect(await run.page.evaluate(() => "sawChecking" in window)).toBe(false)
+        }
       },
       signingOut: async (run) => {
         // The token is gone before the server has answered the logout (held here).

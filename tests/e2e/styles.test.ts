@@ -194,6 +194,10 @@ describe("the console's styles", () => {
     const breakpoints = [...seen.classes].map((name) => name.match(/^(\w+):rt-/)?.[1]).filter((bp) => bp !== undefined)
     expect(breakpoints.length).toBeGreaterThan(0)
     expect(breakpoints.filter((bp) => !radixUse.breakpoints.includes(bp ?? ""))).toEqual([])
+    // A prop given a responsive value keeps its classes at the breakpoint only when it is listed.
+    const responsive = [...seen.classes].filter((name) => /^\w+:-?rt-/.test(name))
+    expect(responsive.length).toBeGreaterThan(0)
+    expect(responsive.filter((name) => !radixUse.responsive.some((prop) => new RegExp(`^\\w+:-?${prop}(-|$)`).test(name)))).toEqual([])
     expect([...seen.colors].filter((color) => !radixUse.colors.includes(color))).toEqual([])
     expect(seen.classes.size).toBeGreaterThan(20)
     expect(errors).toEqual([])

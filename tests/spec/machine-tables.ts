@@ -12,9 +12,13 @@
  * successful verification; the token stored). On start a stored token is checked; on failure it
  * is removed and the user is signed out. Logout clears the token. §2 "Sign-in screen": "Use
  * different email" goes back to step 1; a wrong code keeps step 2. Decisions: a request the
- * server refuses as expired (401 on any call) signs out too; logout tells the server.
+ * server refuses as expired (401 on any call) signs out too; logout tells the server. Ours
+ * (docs/architecture.md, "First screen"): when start-up's own check of the stored token has
+ * already answered by the time the console starts, the console starts signed in, with no
+ * second check and no spinner.
  */
 export const authTable = [
+  "starting --(always) [isChecked]--> authenticated",
   "starting --(always) [hasStoredToken]--> checking",
   "starting --(always)--> unauthenticated",
   "checking --xstate.done.actor.checkSession--> authenticated",

@@ -36,7 +36,7 @@ describe("auth machine, model-based", () => {
     const run = await runModel({
       machine: authMachine,
       table: authTable,
-      inputs: [{ storedToken: null }, { storedToken: "tok-1" }],
+      inputs: [{ storedToken: null }, { storedToken: "tok-1" }, { storedToken: "tok-1", checkedUser: user }],
       events: () => events(),
       actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession"],
       provide: {
@@ -53,6 +53,21 @@ describe("auth machine, model-based", () => {
     expectFullCoverage("auth machine", run)
     expect(stored).toContain("tok-2")
     expect(forgotten).toBeGreaterThan(0)
+  })
+
+  it("starts signed in, with no second check, when start-up's check has already answered", async () => {
+    const { createActor, fromPromise } = await import("xstate")
+    let checks = 0
+    const actor = createActor(authMachine.provide({
+      actors: { checkSession: fromPromise(() => (checks++, Promise.resolve(user))) }
+    }), { input: { storedToken: "tok-1", checkedUser: user } }).start()
+    expect(actor.getSnapshot().value).toBe("authenticated")
+    expect(actor.getSnapshot().context).toMatchObject({ token: "tok-1", user })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(checks).toBe(0)
+    // A checked answer without a token to go with it is not a session.
+    const tokenless = createActor(authMachine, { input: { storedToken: null, checkedUser: user } }).start()
+    expect(tokenless.getSnapshot().value).toBe("unauthenticated")
   })
 
   it("declares the spec's states", () => {
