@@ -1,7 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { AdminApi } from "../contract/api.ts"
 import {
@@ -40,6 +40,7 @@ import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { listenForRevocations } from "./auth/session-cache.ts"
 import { SignIn } from "./auth/sign-in.ts"
 import { adminChannelLayer } from "./platform/admin-channel.ts"
+import { apiDocs } from "./platform/api-docs.ts"
 import { type AppConfig, Config } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
@@ -112,7 +113,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
 const routes = (staticDir: string) =>
   Layer.mergeAll(
     apiLayer,
-    HttpApiScalar.layer(AdminApi, { path: "/api/docs" }),
+    apiDocs(AdminApi),
     apiNotFound,
     uploadRoutes,
     consoleRoutes(staticDir),

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url"
 import { acceptedEncodings } from "./compression.ts"
 import { consolePolicyAllowing } from "./http.ts"
 
+// Two folders up, from the sources and from the server's bundle (build/server/, tools/build-server.ts).
 export const consoleDir = fileURLToPath(new URL("../../dist", import.meta.url))
 
 const contentTypes: Record<string, string> = {

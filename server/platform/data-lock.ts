@@ -30,10 +30,12 @@ export class DataFolderInUse extends Error {
   }
 }
 
+// Two folders up, from the sources and from the server's bundle (build/server/, tools/build-server.ts).
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url))
 
 const scripts: Record<string, string> = {
-  "server/main.ts": "npm start",
+  "build/server/main.mjs": "npm start",
+  "server/main.ts": "npm run dev",
   "server/cli/migrate.ts": "npm run migrate",
   "server/cli/admin.ts": "npm run admin",
   "server/cli/backup.ts": "npm run backup",

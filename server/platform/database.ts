@@ -1,5 +1,4 @@
-import { PGlite } from "@electric-sql/pglite"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import type { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted, String as Str } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -37,8 +36,15 @@ const names = {
   transformQueryNames: Str.camelToSnake
 }
 
-/** The extensions every embedded database opens with; a restore must load the same. */
-export const pgliteExtensions = { pg_trgm }
+/**
+ * PGlite with the extensions every embedded database opens with (a restore loads the same).
+ * Imported only by a process that embeds the database: a server on PostgreSQL never holds
+ * PGlite's code (docs/architecture.md, "Memory").
+ */
+const createPglite = async (dataDir: string, options: { readonly loadDataDir?: Blob } = {}): Promise<PGlite> => {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")])
+  return PGlite.create(dataDir, { extensions: { pg_trgm }, ...options })
+}
 
 /**
  * Locks `dataDir` for this process (see data-lock.ts), then opens PGlite on it; closes and
@@ -49,12 +55,12 @@ export const openPglite = (dataDir: string | undefined, options: { readonly load
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        if (dataDir === undefined) return { db: await PGlite.create("memory://", { extensions: pgliteExtensions }), lock: undefined }
+        if (dataDir === undefined) return { db: await createPglite("memory://"), lock: undefined }
         mkdirSync(dirname(dataDir), { recursive: true })
         const lock = acquireDataLock(dataDir)
         try {
           mkdirSync(dataDir, { recursive: true })
-          return { db: await PGlite.create(dataDir, { extensions: pgliteExtensions, ...options }), lock }
+          return { db: await createPglite(dataDir, options), lock }
         } catch (error) {
           lock.release()
           throw error

@@ -2,6 +2,7 @@ import { ByteSize, Effect, Layer, Option } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { acceptedEncodings, compressJson } from "./compression.ts"
 import { Config } from "./config.ts"
+import { API_DOCS_PATH } from "./api-docs.ts"
 
 /** The client's address: the socket peer, or with `TRUST_PROXY` the address our proxy appended last. */
 export const clientIp = Effect.gen(function*() {
@@ -45,7 +46,7 @@ const uploadHeaders = {
 }
 
 const securityHeaders = (path: string, isApi: boolean, ownPolicy: string | undefined): Record<string, string> => ({
-  "content-security-policy": ownPolicy ?? (path === "/api/docs" ? docsPolicy : consolePolicy),
+  "content-security-policy": ownPolicy ?? (path === API_DOCS_PATH ? docsPolicy : consolePolicy),
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { engines, type TestDatabase } from "../support/database.ts"
+import { PRODUCT_SERVER } from "../support/product.ts"
 import {
   type CycleResult,
   killCycle,
@@ -91,7 +92,7 @@ describe("a second process on a live embedded data folder", () => {
     const { result, restarted } = await killCycle(product, started, token, "second", {
       writeMs: 1_000,
       during: async () => {
-        const second = await script(product, "server/main.ts", [])
+        const second = await script(product, PRODUCT_SERVER, [])
         expect(second.code).toBe(1)
         expect(second.err.trim().split("\n")).toHaveLength(1)
         expect(second.err).toMatch(holder)
@@ -110,7 +111,7 @@ describe("a second process on a live embedded data folder", () => {
     // Idle, the refused process changes no byte of the folder.
     const db = join(product.dataDir, "db")
     const before = fingerprint(db)
-    const again = await script(product, "server/main.ts", [])
+    const again = await script(product, PRODUCT_SERVER, [])
     expect(again.code).toBe(1)
     expect(again.ms).toBeLessThan(15_000)
     expect(fingerprint(db)).toEqual(before)

@@ -11,6 +11,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { runScript } from "../support/process.ts"
+import { PRODUCT_SERVER } from "../support/product.ts"
 import { readOutbox } from "../support/server.ts"
 
 const dirs: Array<string> = []
@@ -29,7 +30,7 @@ describe("start-up", () => {
     [{ ADMIN_EMAIL: "root" }, "ADMIN_EMAIL"],
     [{ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" }, "OTP_SECRET"]
   ])("stops on bad configuration %o with one clear line", async (env, name) => {
-    const run = runScript("server/main.ts", [], { DATA_DIR: tempDir(), ...env })
+    const run = runScript(PRODUCT_SERVER, [], { DATA_DIR: tempDir(), ...env })
     expect(await run.exited).toBe(1)
     const lines = run.errors().trim().split("\n")
     expect(lines).toHaveLength(1)
@@ -38,10 +39,14 @@ describe("start-up", () => {
 
   it("creates the first admin on an empty data folder, mails and logs codes, and stops on SIGTERM within 5 s", async () => {
     const dataDir = tempDir()
-    const server = runScript("server/main.ts", [], { DATA_DIR: dataDir, PORT: "0" })
+    const server = runScript(PRODUCT_SERVER, [], { DATA_DIR: dataDir, PORT: "0" })
     try {
       await server.waitFor(/Created the first admin admin@example\.com \(Super Admin\)\. Sign in at .*\/login/, 60_000)
       const [, url] = await server.waitFor(/Listening on (http:\/\/\S+)/)
+      // The built console, found from the bundle as from the sources (tools/build-server.ts).
+      const page = await call(url!, "GET", "/login")
+      expect(page.status).toBe(200)
+      expect(page.text).toContain('<div id="root">')
       const requested = await call(url!, "POST", "/api/admin/auth", { body: { email: "admin@example.com", role: "super_admin" } })
       expect(requested.status).toBe(200)
       const [, logged] = await server.waitFor(/OTP for admin@example\.com: (\d{6})/)
@@ -62,7 +67,10 @@ describe("start-up", () => {
     }
   })
 
-  it("manages admins from the command line", async () => {
+  // Nineteen cold runs of the command, each loading the server's modules and opening the
+  // embedded database (about 3 s apiece here), so this one test gets three minutes rather
+  // than the suite's one: under a loaded suite it ran past 60 s on a slow machine.
+  it("manages admins from the command line", { timeout: 180_000 }, async () => {
     const env = { DATA_DIR: tempDir() }
     const admin = async (...args: Array<string>) => {
       const run = runScript("server/cli/admin.ts", args, env)

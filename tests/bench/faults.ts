@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs"
 import { killCycle, productOn, signInFirstAdmin, type Started, startProduct } from "../support/faults.ts"
 import { runScript } from "../support/process.ts"
+import { PRODUCT_SERVER } from "../support/product.ts"
 
 const CYCLES = Number(process.env.FAULT_CYCLES ?? 10)
 
@@ -22,7 +23,7 @@ export const measureFaults = async (postgresUrl: string | undefined) => {
         writeMs: 3_000,
         during: name === "pglite"
           ? async () => {
-            const second = runScript("server/main.ts", [], product.env)
+            const second = runScript(PRODUCT_SERVER, [], product.env)
             const admin = runScript("server/cli/admin.ts", ["add", `bench${cycle}@example.com`, "moderator"], product.env)
             totals.tried += 1
             if ((await second.exited) === 1 && /is in use by process/.test(second.errors()) && (await admin.exited) === 0) totals.refused += 1

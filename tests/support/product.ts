@@ -9,6 +9,9 @@ import { readOutbox } from "./server.ts"
  */
 export const SHARED_OTP_SECRET = "product-tests-shared-secret-0123456789abcdef"
 
+/** The server `npm start` runs: the bundle `npm run build` (and `npm test`) makes of server/main.ts. */
+export const PRODUCT_SERVER = "build/server/main.mjs"
+
 export interface StartedProduct {
   readonly run: Running
   readonly url: string
@@ -19,7 +22,7 @@ export interface StartedProduct {
 
 export const startProduct = async (env: Record<string, string>, dataDir: string): Promise<StartedProduct> => {
   const secret: Record<string, string> = env.DATABASE_URL === undefined ? {} : { OTP_SECRET: SHARED_OTP_SECRET }
-  const run = runScript("server/main.ts", [], { DATA_DIR: dataDir, PORT: "0", ...secret, ...env })
+  const run = runScript(PRODUCT_SERVER, [], { DATA_DIR: dataDir, PORT: "0", ...secret, ...env })
   const [, url] = await run.waitFor(/Listening on (http:\/\/\S+)/, 120_000)
   return {
     run,
