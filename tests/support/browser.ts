@@ -7,7 +7,7 @@ import { engines, type TestDatabase } from "./database.ts"
 import { latestCode, startTestServer, type TestServer } from "./server.ts"
 
 /** The flags every launch uses: headless on a machine with a closed network (docs/architecture.md, "Tests"). */
-const chromiumFlags = [
+export const chromiumFlags = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",
