@@ -65,16 +65,21 @@ describe.each(engines)("listing counts on $name", (engine) => {
   })
 
   it("equal a count of the rows after any inserts, status and type changes, other updates and deletes (property)", async () => {
+    // The property is only worth something if some runs had rows to count (a run's deletes can
+    // empty the table again, so this is asked of the runs, not of the table at the end).
+    let countedRows = false
     await fc.assert(fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 8 }), async (changes) => {
       for (const item of changes) await server.sql(apply(item))
       const { kept, actual } = await server.sql(countsOf)
       expect(kept).toEqual(actual)
+      countedRows ||= actual.some((row) => Number(row.total) > 0)
     }), { numRuns: 25 })
-    const { actual } = await server.sql(countsOf)
-    expect(actual.some((row) => Number(row.total) > 0)).toBe(true)
+    expect(countedRows).toBe(true)
   })
 
   it("refuses a type or status outside the lists, changing no count", async () => {
+    // A row to refuse the status change on: the update must meet one to be refused.
+    await server.sql(apply({ op: "insert", rows: [["community", "pending"]] }))
     const before = await server.sql(countsOf)
     await expect(server.sql(Effect.flatMap(SqlClient, (sql) =>
       sql`INSERT INTO listings (id, type, name, description) VALUES (${crypto.randomUUID()}, 'dao', 'X', 'Y')`))).rejects.toThrow()
