@@ -2,10 +2,9 @@ import { addressSorts } from "../../contract/address-rules.ts"
 import type { AddressHit, AddressKind, AnyAddress } from "../../contract/addresses.ts"
 import type { Pagination } from "../../contract/common.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import { firstFailure } from "../lib/json-check.ts"
-import { takeArrived, takePrefetched } from "../lib/prefetch.ts"
+import { takePrefetched } from "../lib/prefetch.ts"
 import * as answerSchemas from "virtual:answer-schemas"
-import { checkedAnswer } from "./checked-answer.ts"
+import { arrivedChecked, checkedAnswer } from "./checked-answer.ts"
 import { addressExportPath, addressPagePath } from "./list-paths.ts"
 
 /** The calls themselves need effect, so they load on first use (src/api/address-calls.ts). */
@@ -18,12 +17,13 @@ const pageSchemaNames = { generated: "generatedPage", cex: "cexPage", "core-team
 
 type AddressPage = { readonly data: { readonly addresses: ReadonlyArray<AnyAddress>; readonly pagination: Pagination } }
 
+const pageOf = (answer: AddressPage): ListPage<AnyAddress> => ({ rows: answer.data.addresses, pagination: answer.data.pagination })
+
 /** A directory's page: the one start-up asked for if it is this one, else through the client. */
 export const listAddresses = async (token: string, kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> => {
   const prefetched = takePrefetched(token, addressPagePath(kind, q, addressSorts))
   if (prefetched === undefined) return (await calls()).listAddresses(token, kind, q)
-  const answer = await checkedAnswer<AddressPage>(prefetched, answerSchemas[pageSchemaNames[kind]])
-  return { rows: answer.data.addresses, pagination: answer.data.pagination }
+  return pageOf(await checkedAnswer<AddressPage>(prefetched, answerSchemas[pageSchemaNames[kind]]))
 }
 
 /**
@@ -32,11 +32,8 @@ export const listAddresses = async (token: string, kind: AddressKind, q: ListQue
  * left to `listAddresses`, which asks again and reports what went wrong.
  */
 export const arrivedAddresses = (token: string, kind: AddressKind, q: ListQuery): ListPage<AnyAddress> | undefined => {
-  return takeArrived(token, addressPagePath(kind, q, addressSorts), ({ ok, body }) => {
-    if (!ok || firstFailure(answerSchemas[pageSchemaNames[kind]], body) !== undefined) return undefined
-    const answer = body as AddressPage
-    return { rows: answer.data.addresses, pagination: answer.data.pagination }
-  })
+  const answer = arrivedChecked<AddressPage>(token, addressPagePath(kind, q, addressSorts), answerSchemas[pageSchemaNames[kind]])
+  return answer === undefined ? undefined : pageOf(answer)
 }
 
 /** Where the directory's CSV export is: every address the list's search matches, in its order. */

@@ -1,10 +1,9 @@
 import type { AdminUser, OtpRequested, SignedIn } from "../../contract/auth.ts"
 import type { Role } from "../../contract/common.ts"
 import type { Health } from "../../contract/system.ts"
-import { firstFailure } from "../lib/json-check.ts"
-import { takeArrived, takePrefetched } from "../lib/prefetch.ts"
+import { takePrefetched } from "../lib/prefetch.ts"
 import { sessionCheck } from "virtual:answer-schemas"
-import { checkedAnswer } from "./checked-answer.ts"
+import { arrivedChecked, checkedAnswer } from "./checked-answer.ts"
 
 /**
  * The effect client is loaded on first use, so the sign-in form is usable before it arrives;
@@ -46,8 +45,7 @@ export const checkSession = async (token: string): Promise<AdminUser> => {
  * is left to `checkSession`, which reports it the usual way.
  */
 export const arrivedSession = (token: string): AdminUser | undefined =>
-  takeArrived(token, SESSION_CHECK_PATH, ({ ok, body }) =>
-    ok && firstFailure(sessionCheck, body) === undefined ? (body as { readonly user: AdminUser }).user : undefined)
+  arrivedChecked<{ readonly user: AdminUser }>(token, SESSION_CHECK_PATH, sessionCheck)?.user
 
 export const endSession = async (token: string): Promise<void> => {
   const { callApi } = await api()

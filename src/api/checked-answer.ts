@@ -1,4 +1,5 @@
 import { firstFailure, type JsonSchema } from "../lib/json-check.ts"
+import { takeArrived } from "../lib/prefetch.ts"
 import { answerFailure, networkFailure, unexpectedAnswer } from "./failure.ts"
 
 /**
@@ -16,3 +17,11 @@ export const checkedAnswer = async <A>(answer: Promise<Response>, schema: JsonSc
   if (failure !== undefined) throw unexpectedAnswer(failure)
   return body as A
 }
+
+/**
+ * The answer start-up asked for at `path`, if it has already arrived, succeeded and matches the
+ * contract's schema: taken at once, so a first render can show it. Anything else stays for
+ * `checkedAnswer`, which reports it the usual way.
+ */
+export const arrivedChecked = <A>(token: string, path: string, schema: JsonSchema): A | undefined =>
+  takeArrived(token, path, ({ ok, body }) => (ok && firstFailure(schema, body) === undefined ? body as A : undefined))
