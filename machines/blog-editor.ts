@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from "xstate"
 import type { BlogPost } from "../contract/blog.ts"
 import { blogMessages, textOf } from "../contract/blog-rules.ts"
 import { failureOf } from "./call-failure.ts"
+import { localDateTime } from "./local-time.ts"
 
 export const editorTabs = ["content", "settings", "categories", "seo", "preview"] as const
 export type EditorTab = (typeof editorTabs)[number]
@@ -33,14 +34,8 @@ export interface PostDraft {
 
 export type FieldErrors = Partial<Record<"title" | "content" | "scheduledAt", string>>
 
-const pad = (n: number) => String(n).padStart(2, "0")
-
 /** An instant as `datetime-local` text in the browser's time zone. */
-export const toLocalInput = (iso: string | null): string => {
-  if (iso === null) return ""
-  const date = new Date(iso)
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
-}
+export const toLocalInput = (iso: string | null): string => (iso === null ? "" : localDateTime(new Date(iso)))
 
 export const emptyDraft: PostDraft = {
   title: "",

@@ -1,4 +1,4 @@
-const digits = (value: number, width: number) => String(value).padStart(width, "0")
+import { localDay } from "../../machines/local-time.ts"
 
 /**
  * The console's short date: the calendar day in the viewer's time zone, written year-month-day
@@ -9,6 +9,5 @@ const digits = (value: number, width: number) => String(value).padStart(width, "
  */
 export const shortDate = (value: string | Date): string => {
   const date = new Date(value)
-  if (Number.isNaN(date.getTime())) return ""
-  return `${digits(date.getFullYear(), 4)}-${digits(date.getMonth() + 1, 2)}-${digits(date.getDate(), 2)}`
+  return Number.isNaN(date.getTime()) ? "" : localDay(date)
 }

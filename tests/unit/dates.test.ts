@@ -1,5 +1,6 @@
 import fc from "fast-check"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { localDateTime } from "../../machines/local-time.ts"
 import { shortDate } from "../../src/lib/dates.ts"
 
 describe("shortDate", () => {
@@ -29,5 +30,14 @@ describe("shortDate", () => {
     shortDate("2026-11-23T10:00:00Z")
     expect(made).not.toHaveBeenCalled()
     expect(localized).not.toHaveBeenCalled()
+  })
+
+  it("writes a datetime-local value: the local day, hour and minute of any instant", () => {
+    expect(localDateTime(new Date(2026, 10, 23, 9, 5, 59))).toBe("2026-11-23T09:05")
+    fc.assert(fc.property(fc.date({ min: new Date(1000, 0, 1), max: new Date(9999, 11, 31), noInvalidDate: true }), (date) => {
+      const [day, time] = localDateTime(date).split("T")
+      expect(day).toBe(shortDate(date))
+      expect(time?.split(":").map(Number)).toEqual([date.getHours(), date.getMinutes()])
+    }))
   })
 })

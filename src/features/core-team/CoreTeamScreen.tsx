@@ -20,6 +20,7 @@ import { FilterSelect } from "../../ui/list/FilterSelect.tsx"
 import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
+import { localDateTime } from "../../../machines/local-time.ts"
 
 /** docs/product-spec.md §2 "Core Team Contacts", §3, §5; quoted texts are exact. */
 const t = {
@@ -68,10 +69,7 @@ interface FormValues {
 }
 
 /** A date-time as `datetime-local` shows it, in the browser's time zone. */
-const localInput = (iso: string) => {
-  const date = new Date(iso)
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16)
-}
+const localInput = (iso: string) => localDateTime(new Date(iso))
 
 const valuesOf = (contact: CoreTeamContact | null): FormValues => ({
   name: contact?.contactInfo.name ?? "", email: contact?.contactInfo.email ?? "", organization: contact?.contactInfo.organization ?? "",

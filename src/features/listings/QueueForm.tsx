@@ -1,4 +1,5 @@
 import { Button, Callout, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes"
+import { localDateTime } from "../../../machines/local-time.ts"
 import { ChipsInput } from "../../ui/ChipsInput.tsx"
 import { FeaturedImageField } from "../../ui/FeaturedImageField.tsx"
 import type { FieldSpec, QueueRow } from "./kinds.ts"
@@ -15,19 +16,12 @@ export interface FormState {
   readonly error: string | null
 }
 
-/** A stored date-time as a `datetime-local` input shows it: the browser's local time, to the minute. */
-const localInput = (iso: string) => {
-  const date = new Date(iso)
-  const pad = (n: number) => String(n).padStart(2, "0")
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
-}
-
 /** The form's values for a record (or empty ones for a new record). */
 export const valuesOf = (fields: ReadonlyArray<FieldSpec>, row: QueueRow | null): FormValues =>
   Object.fromEntries(fields.map((field) => {
     const value = row?.[field.name]
     if (field.kind === "list") return [field.name, Array.isArray(value) ? value.map(String) : []]
-    if (field.kind === "datetime") return [field.name, typeof value === "string" && value !== "" ? localInput(value) : ""]
+    if (field.kind === "datetime") return [field.name, typeof value === "string" && value !== "" ? localDateTime(new Date(value)) : ""]
     return [field.name, value === undefined || value === null ? (field.kind === "select" ? field.options?.[0] ?? "" : "") : String(value)]
   }))
 
