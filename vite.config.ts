@@ -27,8 +27,13 @@ export default defineConfig({
   server: { proxy: { "/api": "http://127.0.0.1:8080", "/uploads": "http://127.0.0.1:8080" } },
   test: {
     include: ["tests/**/*.test.ts"],
+    globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A poll waits as long as a Playwright wait would (not vitest's 1 s): on a loaded CI machine
+    // a dialog's closing animation or a page of rows can take longer than a second
+    // (docs/testing.md, "Running time").
+    expect: { poll: { timeout: 15_000, interval: 50 } },
     pool: "forks",
     // Two files at a time: most of the suite waits on a browser, a server or a timer, so two
     // share the 2-core CI machine well (serial, the suite passed 15 minutes; docs/testing.md).

@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addAdmin } from "../../server/auth/admins.ts"
@@ -193,25 +192,5 @@ describe("console in Chromium", () => {
     await expect(page.getByText("(Coming soon)").count()).resolves.toBe(3)
     await expect(page.getByText("1.0.0").isVisible()).resolves.toBe(true)
     await context.close()
-  })
-
-  describe.each(["light", "dark"] as const)("accessibility in %s mode", (scheme) => {
-    it("has no serious or critical axe violations on the sign-in screen and the shell", async () => {
-      const { page, context } = await newPage(browser, { colorScheme: scheme })
-      await page.goto(`${server.url}/login`)
-      await page.getByLabel("Email").waitFor()
-      expect(await isDark(page)).toBe(scheme === "dark")
-      const serious = async () =>
-        (await new AxeBuilder({ page }).analyze()).violations
-          .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-          .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
-      expect(await serious()).toEqual([])
-      await signInThroughScreen(page, server, await freshAdmin())
-      expect(await serious()).toEqual([])
-      await page.keyboard.press("Control+k")
-      await page.getByRole("dialog").waitFor()
-      expect(await serious()).toEqual([])
-      await context.close()
-    })
   })
 })

@@ -58,10 +58,40 @@ const exactlyOneMore = async (page: Page, count: () => number, before: number) =
   expect(count()).toBe(before + 1)
 }
 
-/** A path's end: no error was thrown in the page, and its browser context goes. */
-const closeRun = async (run: { readonly errors: ReadonlyArray<string>; readonly context: BrowserContext }) => {
-  expect(run.errors).toEqual([])
-  await run.context.close()
+let reused: { readonly context: BrowserContext; readonly page: Page } | undefined
+
+/**
+ * The page a path runs on, where nothing of the browser is arranged beyond routes and listeners:
+ * one signed-in page for the whole file, reused from path to path. A new context and page cost
+ * about 2 s a path on this machine kind against half a second for a load of the same page
+ * (docs/testing.md, "Running time"); each path still starts with a full load of its screen, so no
+ * state of the last path's console is left, and `closeRun` takes its routes and listeners off.
+ */
+const pathPage = async (): Promise<{ readonly context: BrowserContext; readonly page: Page; readonly errors: Array<string> }> => {
+  if (reused === undefined) {
+    const { context, page } = await signedInContext()
+    page.removeAllListeners("pageerror")
+    // Leaving a screen with unsaved changes asks before unloading: the next path's load goes ahead.
+    page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()))
+    reused = { context, page }
+  }
+  const errors: Array<string> = []
+  reused.page.on("pageerror", (error) => errors.push(error.message))
+  return { ...reused, errors }
+}
+
+/** A path's end: no error was thrown in the page; its browser context goes, or its reused page is emptied. */
+const closeRun = async (run: { readonly errors: ReadonlyArray<string>; readonly context: BrowserContext; readonly page: Page }) => {
+  try {
+    expect(run.errors).toEqual([])
+  } finally {
+    if (run.page === reused?.page) {
+      run.page.removeAllListeners("pageerror")
+      run.page.removeAllListeners("request")
+      await run.page.unrouteAll({ behavior: "ignoreErrors" })
+      await run.page.goto("about:blank")
+    } else await run.context.close()
+  }
 }
 
 describe("address modal: generated paths on /generated-addresses", () => {
@@ -134,7 +164,7 @@ describe("address modal: generated paths on /generated-addresses", () => {
 
   const driver: ScreenDriver<Run> = {
     open: async () => {
-      const { context, page, errors } = await signedInContext()
+      const { context, page, errors } = await pathPage()
       const identifier = `model-row-${++counter}`
       const made = await call(product.server.url, "POST", path, { token, body: { identifier, Name: "Model row" } })
       expect(made.status).toBe(200)
@@ -608,7 +638,7 @@ describe("list: generated paths on a directory's list", () => {
 
   const driver: ScreenDriver<Run> = {
     open: async () => {
-      const { context, page, errors } = await signedInContext()
+      const { context, page, errors } = await pathPage()
       const prefix = `list-model-${++counter}-`
       for (let index = 1; index <= 25; index++) {
         const made = await call(product.server.url, "POST", path, { token, body: { identifier: `${prefix}${String(index).padStart(2, "0")}`, Name: `List row ${index}` } })
@@ -744,7 +774,7 @@ describe("blog editor: generated paths on /blog/new and a post's edit screen", (
 
   const driver: ScreenDriver<Run> = {
     open: async (path) => {
-      const { context, page, errors } = await signedInContext()
+      const { context, page, errors } = await pathPage()
       const title = `Model post ${++counter}`
       let slug: string | null = null
       if ((path.input as { post: unknown }).post !== null) {
@@ -1156,7 +1186,7 @@ describe("scam-report triage: generated paths on /scam-reports", () => {
 
   const driver: ScreenDriver<Run> = {
     open: async () => {
-      const { context, page, errors } = await signedInContext()
+      const { context, page, errors } = await pathPage()
       const marker = `triage-model-${++counter}`
       // Seeded in one statement (the public POST is tested elsewhere), newest first as the screen lists them.
       const rows = await product.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ id: string }>`
@@ -1293,7 +1323,7 @@ describe("inquiry: generated paths on /advertising-inquiries", () => {
 
   const driver: ScreenDriver<Run> = {
     open: async () => {
-      const { context, page, errors } = await signedInContext()
+      const { context, page, errors } = await pathPage()
       const marker = `inquiry-model-${++counter}`
       const make = async (name: string) => {
         const answer = await call(product.server.url, "POST", "/api/advertising-inquiries", { ip: freshIp(), body: { companyName: name, contactName: "A", email: "a@example.com", industry: "Other" } })

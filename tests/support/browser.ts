@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync } from "node:fs"
 import { delimiter, join } from "node:path"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core"
 import { consoleDir } from "../../server/platform/console.ts"
 import { afterAll, beforeAll } from "vitest"
 import { engines, type TestDatabase } from "./database.ts"
@@ -94,6 +94,53 @@ export const openSignedIn = async (product: { readonly browser: Browser; readonl
 
 /** The pointer events a page opened with `countPointer` has seen. */
 export const pointerEventsOf = (page: Page) => page.evaluate(() => (window as unknown as { pointerEvents: number }).pointerEvents)
+
+/**
+ * Counts the requests a page has in flight, the change stream left out (it stays open while a
+ * live screen is shown). Made right after the page, before its first request.
+ */
+export const requestsInFlight = (page: Page) => {
+  const open = new Set<Request>()
+  let changed = Date.now()
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/admin/stream") return
+    open.add(request)
+    changed = Date.now()
+  })
+  const finished = (request: Request) => {
+    if (open.delete(request)) changed = Date.now()
+  }
+  page.on("requestfinished", finished)
+  page.on("requestfailed", finished)
+  return {
+    /** Resolves once nothing has been in flight for `quietMs`: what a screen asked for has arrived. */
+    quiet: async (quietMs = 150, timeoutMs = 30_000) => {
+      const until = Date.now() + timeoutMs
+      while (open.size > 0 || Date.now() - changed < quietMs) {
+        if (Date.now() > until) throw new Error(`still in flight after ${timeoutMs} ms: ${[...open].map((request) => request.url()).join(", ")}`)
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+    }
+  }
+}
+
+/**
+ * Goes to `path` inside the console already loaded in `page` as its own links do (a history entry
+ * and a popstate, which the router follows) and waits for the new screen's heading: no reload, so
+ * each screen costs its own requests only.
+ */
+export const visitInApp = async (page: Page, path: string) => {
+  if (await page.evaluate((to) => `${location.pathname}${location.search}` === to, path)) return
+  const before = await page.evaluate(() => document.querySelector("h1")?.textContent ?? null)
+  await page.evaluate((to) => {
+    history.pushState(null, "", to)
+    dispatchEvent(new PopStateEvent("popstate"))
+  }, path)
+  await page.waitForFunction((old) => {
+    const heading = document.querySelector("h1")
+    return heading !== null && heading.textContent !== old
+  }, before)
+}
 
 /** Signs in through the screen as a person does, reading the code from the outbox. */
 export const signInThroughScreen = async (page: Page, server: TestServer, email: string, role?: string) => {

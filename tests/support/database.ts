@@ -2,6 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import type { DatabaseTarget } from "../../server/platform/database.ts"
 
 /** A database made for one test file, and how to throw it away. */
@@ -31,10 +32,26 @@ export const freshPostgresOn = async (serverUrl: string): Promise<TestDatabase> 
   }
 }
 
-const freshPglite = async (): Promise<TestDatabase> => ({
-  target: { engine: "pglite", dataDir: undefined },
-  drop: async () => undefined
-})
+/** Where the test run's image of a new PGlite cluster is (tests/support/global-setup.ts). */
+export const PGLITE_IMAGE_ENV = "TEST_PGLITE_IMAGE"
+
+let image: Blob | undefined
+/** The image every in-memory database starts from, read once per process; none outside `vitest`. */
+const clusterImage = (): Blob | undefined => {
+  const file = process.env[PGLITE_IMAGE_ENV]
+  if (file === undefined) return undefined
+  image ??= new Blob([readFileSync(file)], { type: "application/x-tar" })
+  return image
+}
+
+/** A new, empty in-memory PGlite database, started from the run's cluster image when there is one. */
+const freshPglite = async (): Promise<TestDatabase> => {
+  const from = clusterImage()
+  return {
+    target: from === undefined ? { engine: "pglite", dataDir: undefined } : { engine: "pglite", dataDir: undefined, image: from },
+    drop: async () => undefined
+  }
+}
 
 /**
  * The engines a database test runs on: PGlite always, PostgreSQL too when

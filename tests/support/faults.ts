@@ -84,9 +84,22 @@ export interface CycleResult {
   readonly lost: ReadonlyArray<string>
 }
 
+/** Resolves once `count()` exceeds `minimum`; after `timeoutMs`, fails naming what it reached. */
+const atLeast = async (count: () => number, minimum: number, timeoutMs = 60_000) => {
+  const until = Date.now() + timeoutMs
+  while (count() <= minimum) {
+    if (Date.now() > until) throw new Error(`only ${count()} writes acknowledged in ${timeoutMs} ms`)
+    await sleep(25)
+  }
+}
+
+/** The writes a cycle has acknowledged before the kill, however slow the machine: the kill lands amid many. */
+export const WRITES_BEFORE_KILL = 25
+
 /**
- * One fault cycle on a running product: writers for `writeMs`, `during` run while they write
- * (a second process, say), then SIGKILL, a restart, and the count. Returns the restarted product.
+ * One fault cycle on a running product: writers for `writeMs` and until more than
+ * `WRITES_BEFORE_KILL` writes were acknowledged, `during` run while they write (a second
+ * process, say), then SIGKILL, a restart, and the count. Returns the restarted product.
  */
 export const killCycle = async (
   product: Product,
@@ -96,7 +109,7 @@ export const killCycle = async (
   options: { readonly writeMs: number; readonly during?: () => Promise<void> }
 ): Promise<{ readonly result: CycleResult; readonly restarted: Started }> => {
   const writes = writeUntilStopped(started.url, token, tag)
-  await Promise.all([sleep(options.writeMs), options.during?.()])
+  await Promise.all([sleep(options.writeMs).then(() => atLeast(() => writes.acknowledged.length, WRITES_BEFORE_KILL)), options.during?.()])
   await started.kill()
   await writes.stop()
   const restarted = await startProduct(product)

@@ -6,12 +6,13 @@ import { lineOf, statesOfTable } from "./transitions.ts"
 /**
  * Model-based tests that drive the real thing (docs/testing.md, "Machines"). Paths are generated
  * from a machine with @xstate/graph: the shortest path to every distinct state, then, for every
- * transition those paths leave untaken, the shortest path to its source plus that event. Each
- * path is replayed once on the machine alone, to learn which pinned-table lines each step takes
- * (the machine's own microsteps, eventless ones included), then executed step by step on the
- * real screen by a `ScreenDriver`: each event is a person's action or an arranged server answer,
- * and after each step the driver asserts what a person sees in the state reached. Coverage is
- * counted against the pinned table (written from the spec), never against the machine.
+ * transition those paths leave untaken, the shortest path to its source plus that event; a path
+ * that another one starts with is left out (`withoutPrefixes`). Each path is replayed once on
+ * the machine alone, to learn which pinned-table lines each step takes (the machine's own
+ * microsteps, eventless ones included), then executed step by step on the real screen by a
+ * `ScreenDriver`: each event is a person's action or an arranged server answer, and after each
+ * step the driver asserts what a person sees in the state reached. Coverage is counted against
+ * the pinned table (written from the spec), never against the machine.
  */
 
 export type MachineSnapshot = Snapshot<unknown> & { readonly value: unknown; readonly context: unknown; readonly _nodes?: ReadonlyArray<{ readonly path: ReadonlyArray<string> }> }
@@ -145,7 +146,24 @@ export const generatePaths = async <M extends AnyStateMachine>(model: MachineMod
       }
     }
   }
-  return paths
+  return withoutPrefixes(paths)
+}
+
+/**
+ * Leaves out each path that another path of the same input starts with: the longer one takes the
+ * same steps with the same checks after each, so the shorter adds nothing but a fresh screen.
+ */
+export const withoutPrefixes = (paths: ReadonlyArray<ModelPath>): ReadonlyArray<ModelPath> => {
+  const eventsOf = (path: ModelPath) => path.steps.map((step) => JSON.stringify(step.event))
+  return paths.filter((path) => {
+    const events = eventsOf(path)
+    return !paths.some((other) => {
+      if (other === path || other.steps.length <= path.steps.length) return false
+      if (JSON.stringify(other.input) !== JSON.stringify(path.input)) return false
+      const longer = eventsOf(other)
+      return events.every((event, index) => longer[index] === event)
+    })
+  })
 }
 
 /** Drives one path on the real screen; `Context` is what one path's run holds (a page, ids…). */
