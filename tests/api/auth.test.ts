@@ -163,7 +163,9 @@ describe.each(engines)("sign-in on $name", (engine) => {
       return { answer, ms: performance.now() - started }
     }
     const samples = { known: [] as Array<number>, unknown: [] as Array<number> }
-    for (let round = 0; round < 3; round++) {
+    // Five rounds (a sixth request for the known e-mail would meet its limit of five), compared
+    // by median: one answer held up by a loaded machine says nothing about what the server does.
+    for (let round = 0; round < 5; round++) {
       const k = await timed(known)
       const u = await timed(unknown)
       const d = await timed(disabled)
@@ -176,8 +178,8 @@ describe.each(engines)("sign-in on $name", (engine) => {
     }
     const floor = server.config.otpResponseFloorMs
     for (const ms of [...samples.known, ...samples.unknown]) expect(ms).toBeGreaterThanOrEqual(floor - 1)
-    const mean = (xs: Array<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
-    expect(Math.abs(mean(samples.known) - mean(samples.unknown))).toBeLessThan(100)
+    const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+    expect(Math.abs(median(samples.known) - median(samples.unknown))).toBeLessThan(100)
     const recipients = (await deliveredOutbox(server)).map((mail) => mail.to)
     expect(recipients).toContain(known)
     expect(recipients).not.toContain(unknown)
