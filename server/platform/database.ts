@@ -51,7 +51,7 @@ const names = {
  * Imported only by a process that embeds the database: a server on PostgreSQL never holds
  * PGlite's code (docs/architecture.md, "Memory").
  */
-const createPglite = async (dataDir: string, options: { readonly loadDataDir?: Blob } = {}): Promise<PGlite> => {
+export const createPglite = async (dataDir: string, options: { readonly loadDataDir?: Blob } = {}): Promise<PGlite> => {
   const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")])
   return PGlite.create(dataDir, { extensions: { pg_trgm }, ...options })
 }

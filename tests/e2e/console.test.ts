@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { authErrors, sidebarEntries, signInTexts } from "../spec/texts.ts"
-import { launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
+import { isDark, launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
 import { engines, type TestDatabase } from "../support/database.ts"
 import { latestCode, startTestServer, type TestServer } from "../support/server.ts"
 
@@ -18,7 +18,6 @@ const freshAdmin = async () => {
 }
 
 const path = (page: Page) => new URL(page.url()).pathname
-const isDark = (page: Page) => page.evaluate(() => document.querySelector(".radix-themes")?.classList.contains("dark") ?? false)
 
 beforeAll(async () => {
   requireBuiltConsole()

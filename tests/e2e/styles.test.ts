@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { radixUse } from "../../src/ui/radix-use.ts"
 import { seriousViolations } from "../support/axe.ts"
-import { chromiumWithServer, newPage, requestsInFlight, signInThroughScreen, visitInApp } from "../support/browser.ts"
+import { chromiumWithServer, isDark, newPage, requestsInFlight, signInThroughScreen, visitInApp } from "../support/browser.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
@@ -49,7 +49,6 @@ const visitSettled = async (page: Page, network: ReturnType<typeof requestsInFli
   await network.quiet()
 }
 
-const isDark = (page: Page) => page.evaluate(() => document.querySelector(".radix-themes")?.classList.contains("dark") ?? false)
 
 /** One report and one paid inquiry, so their screens have a card and a modal to scan. */
 const reportOne = async () => {

@@ -142,6 +142,9 @@ export const visitInApp = async (page: Page, path: string) => {
   }, before)
 }
 
+/** Whether the console shows its dark theme. */
+export const isDark = (page: Page) => page.evaluate(() => document.querySelector(".radix-themes")?.classList.contains("dark") ?? false)
+
 /** Signs in through the screen as a person does, reading the code from the outbox. */
 export const signInThroughScreen = async (page: Page, server: TestServer, email: string, role?: string) => {
   await page.goto(`${server.url}/login`)

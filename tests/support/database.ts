@@ -46,11 +46,7 @@ const clusterImage = (): Blob | undefined => {
 
 /** A new, empty in-memory PGlite database, started from the run's cluster image when there is one. */
 const freshPglite = async (): Promise<TestDatabase> => {
-  const from = clusterImage()
-  return {
-    target: from === undefined ? { engine: "pglite", dataDir: undefined } : { engine: "pglite", dataDir: undefined, image: from },
-    drop: async () => undefined
-  }
+  return { target: { engine: "pglite", dataDir: undefined, image: clusterImage() }, drop: async () => undefined }
 }
 
 /**
