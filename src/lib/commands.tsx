@@ -56,37 +56,35 @@ class CommandStore {
   }
 }
 
-interface Registry {
-  readonly store: CommandStore
-  readonly paletteOpen: boolean
-  readonly setPaletteOpen: (open: boolean) => void
+interface PaletteState {
+  readonly open: boolean
+  readonly setOpen: (open: boolean) => void
 }
 
-const RegistryContext = createContext<Registry | null>(null)
+// Two contexts: the store never changes, so the screens registering commands don't re-render
+// when the palette opens or closes; only the palette and its hint read `PaletteContext`.
+const StoreContext = createContext<CommandStore | null>(null)
+const PaletteContext = createContext<PaletteState | null>(null)
 
-const useRegistry = (): Registry => {
-  const registry = useContext(RegistryContext)
-  if (registry === null) throw new Error("commands used outside CommandProvider")
-  return registry
+const required = <A,>(value: A | null): A => {
+  if (value === null) throw new Error("commands used outside CommandProvider")
+  return value
 }
 
 /** Registers `commands` while the calling component is mounted. */
 export const useRegisterCommands = (commands: ReadonlyArray<Command>) => {
-  const { store } = useRegistry()
+  const store = required(useContext(StoreContext))
   useEffect(() => store.register(commands), [store, commands])
 }
 
 /** Every registered command that is legal now, in registration order. */
 export const useLegalCommands = (): ReadonlyArray<Command> => {
-  const { store } = useRegistry()
+  const store = required(useContext(StoreContext))
   const all = useSyncExternalStore(store.subscribe, store.all)
   return all.filter(isLegal)
 }
 
-export const usePalette = () => {
-  const { paletteOpen, setPaletteOpen } = useRegistry()
-  return { open: paletteOpen, setOpen: setPaletteOpen }
-}
+export const usePalette = (): PaletteState => required(useContext(PaletteContext))
 
 const isEditable = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement &&
@@ -151,6 +149,10 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
     window.addEventListener("keydown", onKey)
     return () => window.removeEventListener("keydown", onKey)
   }, [store, paletteOpen, setPaletteOpen])
-  const value = useMemo(() => ({ store, paletteOpen, setPaletteOpen }), [store, paletteOpen, setPaletteOpen])
-  return <RegistryContext.Provider value={value}>{children}</RegistryContext.Provider>
+  const palette = useMemo(() => ({ open: paletteOpen, setOpen: setPaletteOpen }), [paletteOpen, setPaletteOpen])
+  return (
+    <StoreContext.Provider value={store}>
+      <PaletteContext.Provider value={palette}>{children}</PaletteContext.Provider>
+    </StoreContext.Provider>
+  )
 }

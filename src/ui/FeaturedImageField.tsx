@@ -1,11 +1,12 @@
 import { CopyIcon, ExternalLinkIcon, TrashIcon, UploadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Flex, Progress, Text, TextField } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
 import { useEffect, useId, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import { acceptedImageTypes, type UploadType } from "../../contract/upload-rules.ts"
 import { type UploadEvent, uploadMachine } from "../../machines/upload.ts"
 import { uploadImage } from "../api/uploads.ts"
+import { useProvidedActorRef } from "../lib/use-provided-actor.ts"
 
 /** The field's words. */
 export const imageFieldTexts = {
@@ -46,13 +47,13 @@ export const FeaturedImageField = ({ value, onChange, token, type = "blog", labe
   const fileInput = useRef<HTMLInputElement>(null)
   // The upload reports its bytes to the machine that started it.
   const report = useRef<(event: UploadEvent) => void>(() => undefined)
-  const upload = useActorRef(
-    uploadMachine.provide({
+  const upload = useProvidedActorRef<typeof uploadMachine>(
+    uploadMachine, {
       actors: {
         upload: fromPromise(({ input, signal }) =>
           uploadImage(token, input.file as File, input.type, (loaded, total) => report.current({ type: "PROGRESS", loaded, total }), signal))
       }
-    }),
+    },
     { input: { type } }
   )
   report.current = (event) => upload.send(event)

@@ -105,7 +105,6 @@ export const ActivityScreen = () => {
         <ListTable
           caption={t.title}
           list={list}
-          rowKey={(entry) => entry._id}
           keyboard={keyboard}
           empty={t.empty}
           columns={[

@@ -1,6 +1,6 @@
 import { PlusIcon } from "@radix-ui/react-icons"
 import { Button, Flex, Text } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
 import { useCallback, useEffect, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import { fromPromise } from "xstate"
@@ -25,6 +25,7 @@ import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInp
 import { AddressModal } from "./AddressModal.tsx"
 import { FindAddressDialog } from "./FindAddressDialog.tsx"
 import { addressTexts as t } from "./texts.ts"
+import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
 
 /** docs/product-spec.md §2, "Address screens": one screen for the three directories, with the keyboard. */
 export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
@@ -35,21 +36,21 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const list = useList(query, useCallback((key: string, q: ListQuery) => listAddresses(key, kind, q), [kind]),
     (key, q) => arrivedAddresses(key, kind, q))
-  const modal = useActorRef(
-    addressModalMachine.provide({
+  const modal = useProvidedActorRef<typeof addressModalMachine>(
+    addressModalMachine, {
       actors: {
         save: fromPromise(({ input }) =>
           saveAddress(token, kind, input.address === null ? null : { id: input.address._id, version: input.address.version }, toInput(spec, input.draft))),
         remove: fromPromise(({ input }) => deleteAddress(token, kind, input.address._id, input.address.version))
       },
       actions: { reloadList: () => list.reload() }
-    })
+    }
   )
   const modalState = useSelector(modal, (snapshot) => snapshot)
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
 
-  const open = (type: "OPEN_VIEW" | "OPEN_EDIT" | "OPEN_DELETE", address: AnyAddress) =>
-    modal.send({ type, address, draft: toDraft(spec, address), required: requiredFields(spec) })
+  const open = useCallback((type: "OPEN_VIEW" | "OPEN_EDIT" | "OPEN_DELETE", address: AnyAddress) =>
+    modal.send({ type, address, draft: toDraft(spec, address), required: requiredFields(spec) }), [modal, spec])
   const keyboard = useRowKeyboard<AnyAddress, HTMLTableRowElement>(list.rows, {
     open: (address) => open("OPEN_VIEW", address),
     edit: (address) => open("OPEN_EDIT", address),
@@ -88,6 +89,14 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
     ...(column.sort === undefined ? {} : { sort: column.sort })
   })), [spec])
 
+  const rowActions = useCallback((address: AnyAddress) => (
+    <RowActions actions={[
+      { label: t.view, onClick: () => open("OPEN_VIEW", address) },
+      { label: t.edit, onClick: () => open("OPEN_EDIT", address) },
+      { label: t.delete, danger: true, onClick: () => open("OPEN_DELETE", address) }
+    ]} />
+  ), [open])
+
   return (
     <Screen title={spec.title}>
       <Flex gap="3" mb="3" wrap="wrap" align="center">
@@ -102,17 +111,10 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
           caption={spec.title}
           columns={columns}
           list={list}
-          rowKey={(address) => address._id}
           keyboard={keyboard}
           empty={t.empty}
           url={url}
-          actions={(address) => (
-            <RowActions actions={[
-              { label: t.view, onClick: () => open("OPEN_VIEW", address) },
-              { label: t.edit, onClick: () => open("OPEN_EDIT", address) },
-              { label: t.delete, danger: true, onClick: () => open("OPEN_DELETE", address) }
-            ]} />
-          )}
+          actions={rowActions}
         />
       </ListFrame>
       <Text as="p" size="1" color="gray" mt="3">{t.keyboardHint}</Text>

@@ -1,7 +1,7 @@
 import "./advertising.css"
 import { CheckCircledIcon, ClockIcon, CrossCircledIcon, EnvelopeClosedIcon, EyeOpenIcon, QuestionMarkCircledIcon, ReloadIcon, StarIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Dialog, Flex, Heading, Text, TextArea } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
 import { useEffect, useMemo, useRef } from "react"
 import { fromPromise } from "xstate"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
@@ -24,6 +24,7 @@ import { FilterSelect } from "../../ui/list/FilterSelect.tsx"
 import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
+import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
 
 /** docs/product-spec.md §2 "Advertising Inquiries", §4, §8; quoted texts are exact. */
 const t = {
@@ -83,10 +84,10 @@ export const AdvertisingScreen = () => {
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const list = useList(query, listInquiries)
   const reload = list.reload
-  const detail = useActorRef(inquiryMachine.provide({
+  const detail = useProvidedActorRef<typeof inquiryMachine>(inquiryMachine, {
     actors: { update: fromPromise(({ input }) => moveInquiry(token, input)) },
     actions: { listChanged: () => reload() }
-  }))
+  })
   const snapshot = useSelector(detail, (current) => current)
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const csv = useCsvExport(() => inquiryExportPath(query), "advertising-inquiries.csv")

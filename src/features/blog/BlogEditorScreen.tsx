@@ -1,5 +1,5 @@
 import { AlertDialog, Box, Button, Callout, Flex, Heading, Spinner, Tabs, Text } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
 import { useEffect, useId, useMemo, useRef, useState } from "react"
 import { useLocation } from "wouter"
 import { fromPromise } from "xstate"
@@ -22,6 +22,7 @@ import { PreviewTab } from "./editor/PreviewTab.tsx"
 import { SeoTab } from "./editor/SeoTab.tsx"
 import { SettingsTab } from "./editor/SettingsTab.tsx"
 import { blogTexts as t } from "./texts.ts"
+import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
 
 
 type Loaded = { readonly phase: "loading" } | { readonly phase: "failed"; readonly error: string } | { readonly phase: "ready"; readonly post: BlogPost | null }
@@ -77,10 +78,10 @@ const PostEditor = ({ post, token, onSaved }: {
 }) => {
   const [, navigate] = useLocation()
   const id = useId()
-  const editor = useActorRef(
-    blogEditorMachine.provide({
+  const editor = useProvidedActorRef<typeof blogEditorMachine>(
+    blogEditorMachine, {
       actors: { save: fromPromise(({ input }) => savePost(token, input.post, input.draft)) }
-    }),
+    },
     { input: { post } }
   )
   const state = useSelector(editor, (snapshot) => snapshot)

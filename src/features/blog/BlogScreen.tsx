@@ -1,6 +1,6 @@
 import { PlusIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Flex, Select, Text } from "@radix-ui/themes"
-import { useEffect, useMemo, useState } from "react"
+import { useCallback, useEffect, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import type { BlogCategory, BlogPost } from "../../../contract/blog.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
@@ -47,7 +47,6 @@ export const BlogScreen = () => {
   useEffect(() => {
     listCategories(token).then(setCategories, () => setCategories([]))
   }, [token])
-  const categoryName = (slug: string) => categories.find((category) => category.slug === slug)?.name ?? slug
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const csv = useCsvExport(() => postExportPathOf(query), "blog-posts.csv")
 
@@ -63,7 +62,7 @@ export const BlogScreen = () => {
       setDeleting({ ...deleting, busy: false, error: `${t.deleteFailed}: ${failureOf(error).message}` })
     }
   }
-  const edit = (post: BlogPost) => navigate(`/blog/${encodeURIComponent(post.slug)}/edit`)
+  const edit = useCallback((post: BlogPost) => navigate(`/blog/${encodeURIComponent(post.slug)}/edit`), [navigate])
   const keyboard = useRowKeyboard<BlogPost, HTMLTableRowElement>(list.rows, {
     open: edit,
     edit,
@@ -92,7 +91,10 @@ export const BlogScreen = () => {
   }, [focusedPost, deleting, status, query, list.pagination, csv.busy])
   useRegisterCommands(commands)
 
-  const columns: ReadonlyArray<Column<BlogPost>> = [
+  // The same columns and row buttons from one render to the next, so rows re-render only when their post changed.
+  const columns = useMemo((): ReadonlyArray<Column<BlogPost>> => {
+    const categoryName = (slug: string) => categories.find((category) => category.slug === slug)?.name ?? slug
+    return [
     {
       label: "Title",
       cell: (post) => (
@@ -110,7 +112,14 @@ export const BlogScreen = () => {
     { label: "Author", cell: (post) => post.author.username },
     { label: "Published", cell: publicationText },
     { label: "Views", cell: (post) => post.views }
-  ]
+    ]
+  }, [categories])
+  const rowActions = useCallback((post: BlogPost) => (
+    <RowActions actions={[
+      { label: t.edit, onClick: () => edit(post) },
+      { label: t.delete, danger: true, onClick: () => setDeleting({ post, busy: false, error: null }) }
+    ]} />
+  ), [edit])
 
   return (
     <Screen title={t.title}>
@@ -131,15 +140,9 @@ export const BlogScreen = () => {
           caption={t.title}
           columns={columns}
           list={list}
-          rowKey={(post) => post._id}
           keyboard={keyboard}
           empty={t.empty}
-          actions={(post) => (
-            <RowActions actions={[
-              { label: t.edit, onClick: () => edit(post) },
-              { label: t.delete, danger: true, onClick: () => setDeleting({ post, busy: false, error: null }) }
-            ]} />
-          )}
+          actions={rowActions}
         />
       </ListFrame>
       <Text as="p" size="1" color="gray" mt="3">{t.keyboardHint}</Text>

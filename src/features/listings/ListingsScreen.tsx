@@ -1,7 +1,7 @@
 import "./listings.css"
 import { PlusIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Flex, Text } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
 import { useEffect, useMemo, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import { type ListingStatus, listingStatuses, type ModerationAction } from "../../../contract/listing-rules.ts"
@@ -27,6 +27,7 @@ import { SearchField } from "../../ui/SearchField.tsx"
 import type { QueueKind, QueueRow } from "./kinds.ts"
 import { type FormState, payloadOf, QueueForm, valuesOf } from "./QueueForm.tsx"
 import { actionLabel, changeText, listingTexts as t } from "./texts.ts"
+import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
 
 const statusColors = { pending: "orange", approved: "green", rejected: "red" } as const satisfies Record<ListingStatus, string>
 const actionKeys = { a: "approve", r: "reject", p: "pending" } as const satisfies Record<string, ModerationAction>
@@ -46,13 +47,13 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
   const canEdit = AuthContext.useSelector((snapshot) => snapshot.context.user?.role !== "moderator")
   const list = useList(query, kind.list)
   const reload = list.reload
-  const moderation = useActorRef(listingModerationMachine.provide({
+  const moderation = useProvidedActorRef<typeof listingModerationMachine>(listingModerationMachine, {
     actors: {
       move: fromPromise(({ input }) => moveListings(token, input)),
       undo: fromPromise(({ input }) => undoChange(token, input))
     },
     actions: { listChanged: () => reload() }
-  }))
+  })
   const snapshot = useSelector(moderation, (current) => current)
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())

@@ -1,7 +1,7 @@
 import "./scam-reports.css"
 import { ReloadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Dialog, Flex, Text, TextArea } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
 import { useEffect, useMemo, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import {
@@ -32,6 +32,7 @@ import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
 import { priorityColors, scamTexts as t, statusColors } from "./texts.ts"
+import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
 
 const statuses = StatusSchema.literals
 const priorities = PrioritySchema.literals
@@ -61,10 +62,10 @@ export const ScamReportsScreen = () => {
   const list = useList(query, listScamReports)
   const reload = list.reload
   const call = (change: ReportChange) => changeScamReport(token, change)
-  const triage = useActorRef(scamReportMachine.provide({
+  const triage = useProvidedActorRef<typeof scamReportMachine>(scamReportMachine, {
     actors: { change: fromPromise(({ input }) => call(input)), saveNotes: fromPromise(({ input }) => call(input)) },
     actions: { listChanged: () => reload() }
-  }))
+  })
   const snapshot = useSelector(triage, (current) => current)
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const csv = useCsvExport(() => scamReportExportPath(query), "scam-reports.csv")

@@ -190,7 +190,6 @@ export const AdminsScreen = () => {
         <ListTable
           caption={t.title}
           list={list}
-          rowKey={(admin) => admin._id}
           keyboard={keyboard}
           empty={t.empty}
           columns={[

@@ -128,7 +128,6 @@ export const IpsScreen = () => {
         <ListTable
           caption="Allowed addresses"
           list={list}
-          rowKey={(entry) => entry._id}
           keyboard={keyboard}
           empty={t.empty}
           columns={[

@@ -81,7 +81,6 @@ export const SessionsScreen = () => {
         <ListTable
           caption={everyone ? t.everyone : t.mine}
           list={list}
-          rowKey={(session) => session._id}
           keyboard={keyboard}
           empty={t.empty}
           columns={[

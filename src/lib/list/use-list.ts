@@ -6,6 +6,7 @@ import { failureOf } from "../../../machines/call-failure.ts"
 import { type ListPage, type ListQuery, listMachine, queryKey } from "../../../machines/list.ts"
 import { AuthContext } from "../auth.tsx"
 import { firstScreenShown } from "../first-screen.ts"
+import { useProvidedActorRef } from "../use-provided-actor.ts"
 
 export interface ListState<Row, P extends ListPage<Row> = ListPage<Row>> {
   /** The last page that arrived, with whatever else its answer carries (a queue's counts). */
@@ -38,8 +39,8 @@ export const useList = <P extends ListPage>(
   // Read once, at mount; the machine's first invoke answers with it instead of a request.
   const [arrived] = useState(() => (arrivedPage === undefined ? undefined : { query, page: arrivedPage(token, query) }))
   const seed = useRef(arrived?.page === undefined ? undefined : arrived)
-  const list = useActorRef(
-    listMachine.provide({
+  const list = useProvidedActorRef<typeof listMachine>(
+    listMachine, {
       actors: {
         fetchPage: fromPromise(({ input }) => {
           const seeded = seed.current
@@ -52,7 +53,7 @@ export const useList = <P extends ListPage>(
           if (failureOf(error).status === 401) auth.send({ type: "SESSION_EXPIRED" })
         }
       }
-    }),
+    },
     { input: { query, page: arrived?.page } }
   )
   useEffect(() => list.send({ type: "LOAD", query }), [query, list])

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from "react"
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react"
 
 export interface RowActions<Row> {
   /** Enter. */
@@ -24,16 +24,27 @@ export interface RowProps<E extends HTMLElement> {
   readonly onKeyDown: (event: KeyboardEvent<E>) => void
 }
 
+interface RowHandlers<E extends HTMLElement> {
+  readonly ref: (element: E | null) => void
+  readonly onFocus: () => void
+  readonly onKeyDown: (event: KeyboardEvent<E>) => void
+}
+
 /**
  * The rows' keyboard: j/k or the arrows move, Enter opens, `e` edits, Delete deletes. One row
  * is in the tab order; the focused row stays focused when the list reloads under it (same
- * place, or the last row if the list got shorter).
+ * place, or the last row if the list got shorter). A row's handlers are the same functions from
+ * one render to the next (they read the latest rows and actions), so a memoised row re-renders
+ * only when its record, its tab stop or its focus changed.
  */
 export const useRowKeyboard = <Row, E extends HTMLElement = HTMLElement>(rows: ReadonlyArray<Row>, actions: RowActions<Row>) => {
   const [focused, setFocused] = useState<number | null>(null)
   const elements = useRef<Array<E | null>>([])
   const hadFocus = useRef(false)
-  const focusRow = (index: number) => elements.current[Math.max(0, Math.min(rows.length - 1, index))]?.focus()
+  const latest = useRef({ rows, actions })
+  latest.current = { rows, actions }
+  const focusRow = useCallback((index: number) =>
+    elements.current[Math.max(0, Math.min(latest.current.rows.length - 1, index))]?.focus(), [])
 
   // A reload that replaced the focused row's element left the focus on the page: put it back.
   useEffect(() => {
@@ -42,35 +53,40 @@ export const useRowKeyboard = <Row, E extends HTMLElement = HTMLElement>(rows: R
     if (active === null || active === document.body) focusRow(Math.min(focused, rows.length - 1))
   }, [rows])
 
-  const onKeyDown = (event: KeyboardEvent<E>, index: number, row: Row) => {
-    if (event.target !== event.currentTarget || event.ctrlKey || event.metaKey || event.altKey) return
-    const byKey: Record<string, (() => void) | undefined> = {
-      ArrowDown: () => focusRow(index + 1),
-      j: () => focusRow(index + 1),
-      ArrowUp: () => focusRow(index - 1),
-      k: () => focusRow(index - 1),
-      Enter: actions.open === undefined ? undefined : () => actions.open?.(row),
-      e: actions.edit === undefined ? undefined : () => actions.edit?.(row),
-      Delete: actions.remove === undefined ? undefined : () => actions.remove?.(row),
-      ...Object.fromEntries(Object.entries(actions.keys ?? {}).map(([key, act]) => [key, () => act(row)]))
-    }
-    const byCode = actions.codes?.[`${event.shiftKey ? "Shift+" : ""}${event.code}`]
-    const action = byCode === undefined ? byKey[event.key] : () => byCode(row)
-    if (action !== undefined) {
-      event.preventDefault()
-      action()
-    }
-  }
-
-  const rowProps = (index: number, row: Row): RowProps<E> => ({
+  const handlers = useRef<Array<RowHandlers<E>>>([])
+  const handlersOf = (index: number): RowHandlers<E> => (handlers.current[index] ??= {
     ref: (element) => void (elements.current[index] = element),
-    tabIndex: index === Math.min(focused ?? 0, Math.max(0, rows.length - 1)) ? 0 : -1,
-    "data-focused": focused === index,
     onFocus: () => {
       hadFocus.current = true
       setFocused(index)
     },
-    onKeyDown: (event) => onKeyDown(event, index, row)
+    onKeyDown: (event) => {
+      const row = latest.current.rows[index]
+      const act = latest.current.actions
+      if (row === undefined || event.target !== event.currentTarget || event.ctrlKey || event.metaKey || event.altKey) return
+      const byKey: Record<string, (() => void) | undefined> = {
+        ArrowDown: () => focusRow(index + 1),
+        j: () => focusRow(index + 1),
+        ArrowUp: () => focusRow(index - 1),
+        k: () => focusRow(index - 1),
+        Enter: act.open === undefined ? undefined : () => act.open?.(row),
+        e: act.edit === undefined ? undefined : () => act.edit?.(row),
+        Delete: act.remove === undefined ? undefined : () => act.remove?.(row),
+        ...Object.fromEntries(Object.entries(act.keys ?? {}).map(([key, run]) => [key, () => run(row)]))
+      }
+      const byCode = act.codes?.[`${event.shiftKey ? "Shift+" : ""}${event.code}`]
+      const action = byCode === undefined ? byKey[event.key] : () => byCode(row)
+      if (action !== undefined) {
+        event.preventDefault()
+        action()
+      }
+    }
+  })
+
+  const rowProps = (index: number): RowProps<E> => ({
+    ...handlersOf(index),
+    tabIndex: index === Math.min(focused ?? 0, Math.max(0, rows.length - 1)) ? 0 : -1,
+    "data-focused": focused === index
   })
 
   return {

@@ -9,7 +9,7 @@ export interface CardListProps<Row> {
   readonly list: { readonly rows: ReadonlyArray<Row>; readonly loading: boolean }
   readonly rowKey: (row: Row) => string
   /** The cards' keys and focus, from `useRowKeyboard`. */
-  readonly keyboard: { readonly rowProps: (index: number, row: Row) => RowProps<HTMLDivElement>; readonly onBlurList: () => void }
+  readonly keyboard: { readonly rowProps: (index: number) => RowProps<HTMLDivElement>; readonly onBlurList: () => void }
   readonly card: (row: Row) => ReactNode
   readonly empty: string
 }
@@ -26,7 +26,7 @@ export const CardList = <Row,>(props: CardListProps<Row>) => (
   >
     {props.list.rows.length === 0 && !props.list.loading && <Text color="gray" role="listitem">{props.empty}</Text>}
     {props.list.rows.map((row, index) => (
-      <Card key={props.rowKey(row)} role="listitem" className="list-row" {...props.keyboard.rowProps(index, row)}>
+      <Card key={props.rowKey(row)} role="listitem" className="list-row" {...props.keyboard.rowProps(index)}>
         {props.card(row)}
       </Card>
     ))}

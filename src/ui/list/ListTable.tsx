@@ -1,6 +1,6 @@
 import "./list.css"
 import { Text } from "@radix-ui/themes"
-import type { ReactNode } from "react"
+import { memo, type ReactNode } from "react"
 import type { RowProps } from "../../lib/list/use-row-keyboard.ts"
 import { listTexts } from "./texts.ts"
 
@@ -16,10 +16,13 @@ export interface ListTableProps<Row> {
   readonly columns: ReadonlyArray<Column<Row>>
   /** The rows and whether more are loading, from `useList`. */
   readonly list: { readonly rows: ReadonlyArray<Row>; readonly loading: boolean }
-  readonly rowKey: (row: Row) => string
   /** The rows' keys and focus, from `useRowKeyboard`. */
-  readonly keyboard: { readonly rowProps: (index: number, row: Row) => RowProps<HTMLTableRowElement>; readonly onBlurList: () => void }
-  /** The last column's buttons; they are out of the tab order, the row's keys do the same. */
+  readonly keyboard: { readonly rowProps: (index: number) => RowProps<HTMLTableRowElement>; readonly onBlurList: () => void }
+  /**
+   * The last column's buttons; they are out of the tab order, the row's keys do the same. A row
+   * re-renders when its record, its focus, `columns` or `actions` change: a screen keeps both
+   * the same functions between renders (`useMemo`, `useCallback`) unless what they show changed.
+   */
   readonly actions?: (row: Row) => ReactNode
   readonly empty: string
   /** Sorting, from `useUrlQuery`, for tables whose columns sort. */
@@ -37,6 +40,15 @@ const SortHeader = ({ label, active, order, onSort }: {
     {active && <span aria-hidden="true">{order === "asc" ? " ▲" : " ▼"}</span>}
   </button>
 )
+
+type TableRowProps<Row> = RowProps<HTMLTableRowElement> & Pick<ListTableProps<Row>, "columns" | "actions"> & { readonly row: Row }
+
+const TableRow = memo(<Row,>({ row, columns, actions, ref, ...keyboard }: TableRowProps<Row>) => (
+  <tr className="rt-TableRow list-row" ref={ref} {...keyboard}>
+    {columns.map((column) => <td key={column.label} className="rt-TableCell">{column.cell(row)}</td>)}
+    {actions !== undefined && <td className="rt-TableCell">{actions(row)}</td>}
+  </tr>
+)) as <Row>(props: TableRowProps<Row>) => ReactNode
 
 /** A list as a table: sortable headers, one focusable row per record, the empty text in the body. */
 export const ListTable = <Row,>(props: ListTableProps<Row>) => {
@@ -75,11 +87,10 @@ export const ListTable = <Row,>(props: ListTableProps<Row>) => {
                 <td className="rt-TableCell" colSpan={span}><Text color="gray">{props.empty}</Text></td>
               </tr>
             )}
+            {/* Rows are keyed by place: the next page writes its records into the same rows,
+                and the focused row keeps its element (docs/architecture.md, "Interactions"). */}
             {rows.map((row, index) => (
-              <tr key={props.rowKey(row)} className="rt-TableRow list-row" {...keyboard.rowProps(index, row)}>
-                {columns.map((column) => <td key={column.label} className="rt-TableCell">{column.cell(row)}</td>)}
-                {props.actions !== undefined && <td className="rt-TableCell">{props.actions(row)}</td>}
-              </tr>
+              <TableRow key={index} row={row} columns={columns} actions={props.actions} {...keyboard.rowProps(index)} />
             ))}
           </tbody>
         </table>
