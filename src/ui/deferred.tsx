@@ -10,10 +10,57 @@ export const whenIdle = (run: () => void) => {
   })
 }
 
+/** How long nobody has typed, clicked or scrolled before a chunk is preloaded in the background. */
+const QUIET_MS = 1_000
+let lastInput = -Infinity
+if (typeof addEventListener === "function") {
+  for (const type of ["keydown", "pointerdown", "click", "input", "wheel"]) {
+    addEventListener(type, () => void (lastInput = performance.now()), { capture: true, passive: true })
+  }
+}
+const waiting: Array<() => Promise<unknown>> = []
+let pumping = false
+
+/** Runs the waiting preloads one at a time, each in an idle moment after a quiet second. */
+const pump = () => {
+  const next = waiting[0]
+  if (pumping || next === undefined) return
+  pumping = true
+  const attempt = () => {
+    const quiet = performance.now() - lastInput
+    if (quiet < QUIET_MS) return void setTimeout(attempt, QUIET_MS - quiet)
+    const run = () => {
+      if (performance.now() - lastInput < QUIET_MS) return attempt()
+      waiting.shift()
+      void next().catch(() => undefined).finally(() => {
+        pumping = false
+        pump()
+      })
+    }
+    if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 2_000 })
+    else setTimeout(run, 200)
+  }
+  attempt()
+}
+
+/**
+ * After the first screen has shown its content, one preload at a time, each once nobody has
+ * touched the keyboard, mouse or wheel for a second and the browser is idle. Evaluating a
+ * screen's chunk is one long task (50–180 ms measured on the 2-core machine), and a key or click
+ * that arrives during it waits for it: preloads wait for a pause instead (docs/architecture.md,
+ * "Interactions"). A screen opened before its chunk was preloaded loads it at once.
+ */
+export const whenQuiet = (preload: () => Promise<unknown>) => {
+  afterFirstScreen(() => {
+    waiting.push(preload)
+    pump()
+  })
+}
+
 /**
  * A component kept out of the first screen's code (docs/architecture.md, "First screen"). Its
- * chunk loads when it is first shown, or once the browser is idle after the first screen,
- * whichever comes first. The tree it renders is the same before and after the chunk arrives
+ * chunk loads when it is first shown, or in a quiet moment after the first screen
+ * (`whenQuiet`), whichever comes first. The tree it renders is the same before and after the chunk arrives
  * (one Suspense boundary, one component reading the chunk with `use`), so nothing below it is
  * mounted twice; once the chunk is there it renders without suspending.
  */
@@ -21,7 +68,7 @@ const deferred = <P extends object>(load: () => Promise<ComponentType<P>>, fallb
   let loaded: ComponentType<P> | undefined
   let loading: Promise<ComponentType<P>> | undefined
   const start = () => (loading ??= load().then((component) => (loaded = component)))
-  whenIdle(() => void start())
+  whenQuiet(start)
   const Loaded = (props: P) => {
     const Component = loaded ?? use(start())
     return <Component {...props} />
@@ -42,8 +89,8 @@ const ScreenLoading = () => (
 )
 
 /**
- * A feature's screens in their own chunk: loaded when one is first shown, else once the current
- * screen is idle. A first visit straight to one has it preloaded by `index.html`
+ * A feature's screens in their own chunk: loaded when one is first shown, else in a quiet
+ * moment once the current screen has shown its content. A first visit straight to one has it preloaded by `index.html`
  * (tools/vite-early-start.ts, `byPath`).
  */
 export const loadScreen = <P extends object>(load: () => Promise<ComponentType<P>>) => deferred(load, <ScreenLoading />)
