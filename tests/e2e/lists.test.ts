@@ -104,6 +104,34 @@ describe("the list pattern in Chromium", () => {
     await page.context().close()
   })
 
+  it("preloads the other screens' code only after a second without keys, clicks or scrolling", async () => {
+    const { page, errors } = await withStoredToken()
+    // Someone pressing keys from the moment the page opens, every 200 ms for four seconds.
+    await page.context().addInitScript(() => {
+      const until = performance.now() + 4_000
+      const press = () => {
+        document.dispatchEvent(new KeyboardEvent("keydown", { key: "Shift", bubbles: true }))
+        Object.assign(window, { lastKeyAt: performance.now() })
+        if (performance.now() < until) setTimeout(press, 200)
+      }
+      press()
+    })
+    await page.goto(`${product.server.url}/generated-addresses`)
+    await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
+    // Other screens' chunks (src/ui/deferred.tsx, `loadScreen`) as the page's resource timings list them.
+    const screenChunks = () => page.evaluate(() => performance.getEntriesByType("resource")
+      .filter((entry) => /^\/assets\/(\w+Screen|screens)-[\w-]+\.js$/.test(new URL(entry.name).pathname))
+      .map((entry) => entry.startTime))
+    await expect.poll(async () => (await screenChunks()).length).toBeGreaterThan(0)
+    const firstAt = Math.min(...await screenChunks())
+    const lastKeyAt = await page.evaluate(() => (window as unknown as { lastKeyAt: number }).lastKeyAt)
+    expect(firstAt).toBeGreaterThan(lastKeyAt + 1_000)
+    // None of them is what the directory screen needed: it was whole before them.
+    await expect(page.getByRole("table", { name: TITLE }).getByRole("row").count()).resolves.toBe(21)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("exports what the filters match as a CSV file from the button and the palette", async () => {
     const { page } = await withStoredToken()
     await page.goto(`${product.server.url}/generated-addresses?search=pi-star`)

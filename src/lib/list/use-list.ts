@@ -57,18 +57,23 @@ export const useList = <P extends ListPage>(
     { input: { query, page: arrived?.page } }
   )
   useEffect(() => list.send({ type: "LOAD", query }), [query, list])
-  const snapshot = useSelector(list, (current) => current)
-  const page = snapshot.context.page as (P & ListPage<RowOf<P>>) | null
+  // Each value is its own selection, so a snapshot that changes none of them renders nothing. The
+  // list counts as loading from the render its new query arrived in: the machine hears of the
+  // query in the effect after that render, and its own `loading` then changes nothing on screen
+  // (one render fewer a page turn or search, docs/architecture.md, "Interactions").
+  const key = queryKey(query)
+  const page = useSelector(list, (current) => current.context.page) as (P & ListPage<RowOf<P>>) | null
+  const loading = useSelector(list, (current) => current.matches("loading") || queryKey(current.context.query) !== key)
+  const error = useSelector(list, (current) => (current.matches("failed") ? current.context.error : null))
   // The first page on screen: what waited for the first screen may load now.
   useEffect(() => void (page !== null && firstScreenShown()), [page !== null])
-  const loading = snapshot.matches("loading")
   return {
     page,
     rows: page?.rows ?? [],
     pagination: page?.pagination,
     loading,
     firstLoad: loading && page === null,
-    error: snapshot.matches("failed") ? snapshot.context.error : null,
+    error,
     reload: () => list.send({ type: "RELOAD" })
   }
 }
