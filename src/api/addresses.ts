@@ -10,6 +10,9 @@ import { addressExportPath, addressPagePath } from "./list-paths.ts"
 /** The calls themselves need effect, so they load on first use (src/api/address-calls.ts). */
 const calls = () => import("./address-calls.ts")
 
+/** Starts loading the calls without waiting for them: the screen's first page turn then needn't. */
+export const preloadAddressCalls = () => void calls()
+
 /** What the modal sends: the form's fields, already typed for the directory. */
 export type AddressInput = Record<string, string | number>
 

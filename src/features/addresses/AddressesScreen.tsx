@@ -7,7 +7,7 @@ import { fromPromise } from "xstate"
 import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
 import { addressModalMachine } from "../../../machines/address-modal.ts"
 import type { ListQuery } from "../../../machines/list.ts"
-import { addressExportPathOf, arrivedAddresses, deleteAddress, listAddresses, saveAddress } from "../../api/addresses.ts"
+import { addressExportPathOf, arrivedAddresses, deleteAddress, listAddresses, preloadAddressCalls, saveAddress } from "../../api/addresses.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { useCsvExport } from "../../lib/list/export-csv.ts"
@@ -19,6 +19,7 @@ import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
 import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { type Column, ListTable } from "../../ui/list/ListTable.tsx"
 import { RowActions } from "../../ui/list/RowActions.tsx"
+import { whenIdle } from "../../ui/deferred.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
 import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
@@ -47,6 +48,8 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
     }
   )
   const modalState = useSelector(modal, (snapshot) => snapshot)
+  // The first page came from start-up; the next page, a search or a save needs the calls' chunk.
+  useEffect(() => whenIdle(preloadAddressCalls), [])
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
 
   const open = useCallback((type: "OPEN_VIEW" | "OPEN_EDIT" | "OPEN_DELETE", address: AnyAddress) =>
