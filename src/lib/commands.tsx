@@ -103,18 +103,9 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
   const store = useMemo(() => new CommandStore(), [])
   const [paletteOpen, setOpenState] = useState(false)
   const pending = useRef<{ keys: Array<string>; at: number }>({ keys: [], at: 0 })
-  // Escape (or running a command) gives focus back to where it was before the palette opened.
-  const returnFocus = useRef<Element | null>(null)
-  const setPaletteOpen = useCallback((open: boolean) => {
-    setOpenState((wasOpen) => {
-      if (open && !wasOpen) returnFocus.current = document.activeElement
-      if (!open && wasOpen) {
-        const target = returnFocus.current
-        setTimeout(() => target instanceof HTMLElement && target.isConnected && target.focus(), 0)
-      }
-      return open
-    })
-  }, [])
+  // Escape (or running a command) gives focus back to where it was before the palette opened:
+  // the palette's dialog does that as it closes (src/ui/ThemedCommandDialog.tsx).
+  const setPaletteOpen = useCallback((open: boolean) => setOpenState(open), [])
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const name = keyName(event)
