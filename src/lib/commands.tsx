@@ -1,4 +1,4 @@
-import { type ComponentType, createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
+import { type ComponentType, createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
 
 /**
  * Everything a staff member can do is a command: the sidebar, buttons, shortcuts and the
@@ -101,11 +101,10 @@ const SEQUENCE_TIMEOUT_MS = 1200
 /** Holds the registry, opens the palette on Ctrl/Cmd+K (or "/"), and runs shortcut sequences. */
 export const CommandProvider = ({ children }: { readonly children: ReactNode }) => {
   const store = useMemo(() => new CommandStore(), [])
-  const [paletteOpen, setOpenState] = useState(false)
-  const pending = useRef<{ keys: Array<string>; at: number }>({ keys: [], at: 0 })
   // Escape (or running a command) gives focus back to where it was before the palette opened:
   // the palette's dialog does that as it closes (src/ui/ThemedCommandDialog.tsx).
-  const setPaletteOpen = useCallback((open: boolean) => setOpenState(open), [])
+  const [paletteOpen, setPaletteOpen] = useState(false)
+  const pending = useRef<{ keys: Array<string>; at: number }>({ keys: [], at: 0 })
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const name = keyName(event)

@@ -2,13 +2,14 @@ import { Flex, Spinner, Text } from "@radix-ui/themes"
 import { type ComponentType, type ReactNode, Suspense, use } from "react"
 import { afterFirstScreen } from "../lib/first-screen.ts"
 
-/** After the first screen has shown its content, when the browser is idle (or soon, where it has no idle callback). */
-export const whenIdle = (run: () => void) => {
-  afterFirstScreen(() => {
-    if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 2_000 })
-    else setTimeout(run, 200)
-  })
+/** When the browser is idle (or soon, where it has no idle callback). */
+const onIdle = (run: () => void) => {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 2_000 })
+  else setTimeout(run, 200)
 }
+
+/** After the first screen has shown its content, when the browser is idle. */
+export const whenIdle = (run: () => void) => afterFirstScreen(() => onIdle(run))
 
 /** How long nobody has typed, clicked or scrolled before a chunk is preloaded in the background. */
 const QUIET_MS = 1_000
@@ -37,8 +38,7 @@ const pump = () => {
         pump()
       })
     }
-    if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 2_000 })
-    else setTimeout(run, 200)
+    onIdle(run)
   }
   attempt()
 }
