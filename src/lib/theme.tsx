@@ -41,9 +41,13 @@ export const ThemeProvider = ({ children }: { readonly children: ReactNode }) =>
     document.documentElement.style.colorScheme = appearance
   }, [appearance])
   const value = useMemo(() => ({ preference, appearance, setPreference, toggle }), [preference, appearance, setPreference, toggle])
+  // Solid panels: Radix's default translucent ones (tables, cards) blur what is behind them
+  // (`backdrop-filter: blur(64px)`), and where the browser composites in software that blur took
+  // 70-140 ms of every frame that redrew a list (docs/architecture.md, "Interactions"). Behind
+  // them is the page's plain background, so the blur showed nothing.
   return (
     <ThemeContext.Provider value={value}>
-      <Theme appearance={appearance} accentColor="violet" grayColor="slate" radius="medium">
+      <Theme appearance={appearance} accentColor="violet" grayColor="slate" radius="medium" panelBackground="solid">
         {children}
       </Theme>
     </ThemeContext.Provider>

@@ -104,6 +104,25 @@ describe("the list pattern in Chromium", () => {
     await page.context().close()
   })
 
+  it("blurs nothing behind its table or cards, in either theme (a software compositor redraws a blur every frame)", async () => {
+    const { page } = await withStoredToken()
+    /** Elements (or their ::before / ::after) with a backdrop filter, by class. */
+    const blurred = () => page.evaluate(() => [...document.querySelectorAll("*")].flatMap((element) =>
+      [null, "::before", "::after"].filter((pseudo) => getComputedStyle(element, pseudo).backdropFilter !== "none")
+        .map((pseudo) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")}${pseudo ?? ""}`)))
+    for (const theme of ["light", "dark"]) {
+      await page.context().addInitScript((value) => localStorage.setItem("theme", value), theme)
+      await page.goto(`${product.server.url}/generated-addresses`)
+      await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
+      await expect(page.locator(".rt-TableRoot").count()).resolves.toBe(1)
+      await expect(blurred()).resolves.toEqual([])
+      await page.goto(`${product.server.url}/settings`)
+      await page.locator(".rt-Card").first().waitFor()
+      await expect(blurred()).resolves.toEqual([])
+    }
+    await page.context().close()
+  })
+
   it("preloads the other screens' code only after a second without keys, clicks or scrolling", async () => {
     const { page, errors } = await withStoredToken()
     // Someone pressing keys from the moment the page opens, every 200 ms for four seconds.
