@@ -1,47 +1,19 @@
 import { Effect, Schema } from "effect"
-import { addressSorts } from "../../contract/address-rules.ts"
 import {
   type AddressHit,
   type AddressKind,
-  type AddressSort,
   type AnyAddress,
   CexAddressInput,
   CoreTeamAddressInput,
   GeneratedAddressInput
 } from "../../contract/addresses.ts"
-import type { Pagination } from "../../contract/common.ts"
-import type { ListPage, ListQuery } from "../../machines/list.ts"
 import type { AddressInput } from "./addresses.ts"
-import { addressListParams } from "./list-paths.ts"
 
 /**
  * The directories' calls through the effect client; src/api/addresses.ts loads this module on
  * first use, so the first screen does not wait for effect (docs/architecture.md, "First screen").
  */
 const api = () => import("./client.ts")
-
-const isSort = (value: string | undefined): value is AddressSort => value !== undefined && (addressSorts as ReadonlyArray<string>).includes(value)
-
-export const listAddresses = async (token: string, kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> => {
-  const { callApi, jsonOnly } = await api()
-  const { search, sort, order } = addressListParams(q, addressSorts)
-  const options = {
-    query: {
-      ...(search === undefined ? {} : { search }),
-      ...(isSort(sort) ? { sort } : {}),
-      ...(order === "asc" || order === "desc" ? { order } : {}),
-      ...(q.page > 1 ? { page: q.page } : {})
-    }
-  }
-  const answer = await callApi(token, (client): Effect.Effect<{ readonly data: { readonly addresses: ReadonlyArray<AnyAddress>; readonly pagination: Pagination } }, unknown> => {
-    switch (kind) {
-      case "generated": return Effect.flatMap(client.generatedAddresses.list(options), jsonOnly)
-      case "cex": return Effect.flatMap(client.cexAddresses.list(options), jsonOnly)
-      case "core-team": return Effect.flatMap(client.coreTeamAddresses.list(options), jsonOnly)
-    }
-  })
-  return { rows: answer.data.addresses, pagination: answer.data.pagination }
-}
 
 /** The form's values checked against the directory's own input schema before they are sent. */
 const checked = <A>(schema: Schema.Decoder<A>, input: AddressInput) =>

@@ -2,16 +2,15 @@ import { addressSorts } from "../../contract/address-rules.ts"
 import type { AddressHit, AddressKind, AnyAddress } from "../../contract/addresses.ts"
 import type { Pagination } from "../../contract/common.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import { takePrefetched } from "../lib/prefetch.ts"
 import * as answerSchemas from "virtual:answer-schemas"
-import { arrivedChecked, checkedAnswer } from "./checked-answer.ts"
+import { arrivedChecked, getChecked } from "./checked-answer.ts"
 import { addressExportPath, addressPagePath } from "./list-paths.ts"
 
 /** The calls themselves need effect, so they load on first use (src/api/address-calls.ts). */
 const calls = () => import("./address-calls.ts")
 
-/** Starts loading the calls without waiting for them: the screen's first page turn then needn't. */
-export const preloadAddressCalls = () => void calls()
+/** Loads the calls (saves, deletes, "Find address") before the first of them needs them. */
+export const preloadAddressCalls = () => calls()
 
 /** What the modal sends: the form's fields, already typed for the directory. */
 export type AddressInput = Record<string, string | number>
@@ -22,12 +21,9 @@ type AddressPage = { readonly data: { readonly addresses: ReadonlyArray<AnyAddre
 
 const pageOf = (answer: AddressPage): ListPage<AnyAddress> => ({ rows: answer.data.addresses, pagination: answer.data.pagination })
 
-/** A directory's page: the one start-up asked for if it is this one, else through the client. */
-export const listAddresses = async (token: string, kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> => {
-  const prefetched = takePrefetched(token, addressPagePath(kind, q, addressSorts))
-  if (prefetched === undefined) return (await calls()).listAddresses(token, kind, q)
-  return pageOf(await checkedAnswer<AddressPage>(prefetched, answerSchemas[pageSchemaNames[kind]]))
-}
+/** A directory's page: the one start-up asked for if it is this one, else a request checked the same way. */
+export const listAddresses = async (token: string, kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> =>
+  pageOf(await getChecked<AddressPage>(token, addressPagePath(kind, q, addressSorts), answerSchemas[pageSchemaNames[kind]]))
 
 /**
  * The directory's page start-up asked for, if its answer is already here and well formed: the

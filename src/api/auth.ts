@@ -58,4 +58,4 @@ export const fetchHealth = async (): Promise<Health> => {
 }
 
 /** Starts loading the client without waiting for it. */
-export const preloadApi = () => void api()
+export const preloadApi = () => api()

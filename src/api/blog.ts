@@ -1,28 +1,17 @@
 import type { Pagination } from "../../contract/common.ts"
-import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
+import type { BlogCategory, BlogPost, BlogPostInput } from "../../contract/blog.ts"
 import { flagNames, type PostDraft } from "../../machines/blog-editor.ts"
 import { postStatuses } from "../../contract/blog-rules.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import { takePrefetched } from "../lib/prefetch.ts"
 import { postPage } from "virtual:answer-schemas"
-import { checkedAnswer } from "./checked-answer.ts"
-import { postExportPath, postListParams, postPagePath } from "./list-paths.ts"
+import { getChecked } from "./checked-answer.ts"
+import { postExportPath, postPagePath } from "./list-paths.ts"
 
 const api = () => import("./client.ts")
 
-const isStatus = (value: string | undefined): value is PostStatus =>
-  value !== undefined && (postStatuses as ReadonlyArray<string>).includes(value)
-
+/** A page of posts: the one start-up asked for if it is this one, else a request checked the same way. */
 export const listPosts = async (token: string, q: ListQuery): Promise<ListPage<BlogPost>> => {
-  const prefetched = takePrefetched(token, postPagePath(q, postStatuses))
-  if (prefetched !== undefined) {
-    const answer = await checkedAnswer<{ readonly posts: ReadonlyArray<BlogPost>; readonly pagination: Pagination }>(prefetched, postPage)
-    return { rows: answer.posts, pagination: answer.pagination }
-  }
-  const { callListApi } = await api()
-  const { status, search } = postListParams(q, postStatuses)
-  const query = { ...(isStatus(status) ? { status } : {}), ...(search === undefined ? {} : { search }), ...(q.page > 1 ? { page: q.page } : {}) }
-  const answer = await callListApi(token, (client) => client.blog.posts({ query }))
+  const answer = await getChecked<{ readonly posts: ReadonlyArray<BlogPost>; readonly pagination: Pagination }>(token, postPagePath(q, postStatuses), postPage)
   return { rows: answer.posts, pagination: answer.pagination }
 }
 

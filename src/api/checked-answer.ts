@@ -1,5 +1,5 @@
 import { firstFailure, type JsonSchema } from "../lib/json-check.ts"
-import { takeArrived } from "../lib/prefetch.ts"
+import { takeArrived, takePrefetched } from "../lib/prefetch.ts"
 import { answerFailure, networkFailure, unexpectedAnswer } from "./failure.ts"
 
 /**
@@ -17,6 +17,17 @@ export const checkedAnswer = async <A>(answer: Promise<Response>, schema: JsonSc
   if (failure !== undefined) throw unexpectedAnswer(failure)
   return body as A
 }
+
+/**
+ * A GET of `path` read the same way: start-up's answer if it asked for this one, else a request
+ * of its own. A directory's and the blog's pages go this way after the first too, so a page turn
+ * or a search needs neither effect's client nor its chunk (docs/architecture.md, "Interactions").
+ */
+export const getChecked = <A>(token: string, path: string, schema: JsonSchema): Promise<A> =>
+  checkedAnswer<A>(
+    takePrefetched(token, path) ?? fetch(path, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } }),
+    schema
+  )
 
 /**
  * The answer start-up asked for at `path`, if it has already arrived, succeeded and matches the

@@ -10,7 +10,7 @@ import { settingsRoutes } from "../features/settings/routes.tsx"
 import { dashboardRoutes } from "../features/dashboard/routes.tsx"
 import { activityRoutes } from "../features/activity/routes.tsx"
 import type { FeatureRoute } from "../lib/navigation.ts"
-import { whenIdle } from "../ui/deferred.tsx"
+import { whenQuiet } from "../ui/deferred.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
 import { Shell } from "./Shell.tsx"
@@ -18,9 +18,10 @@ import { Shell } from "./Shell.tsx"
 const featureRoutes: ReadonlyArray<FeatureRoute> = [...dashboardRoutes, ...activityRoutes, ...blogRoutes, ...addressRoutes, ...listingRoutes, ...coreTeamRoutes, ...advertisingRoutes, ...scamReportRoutes, ...settingsRoutes]
 const served = new Set(featureRoutes.map((route) => route.path))
 
-// The first screen reads its first answers without the effect client (src/api/checked-answer.ts);
-// the client loads once that screen is idle, before the first call that needs it.
-whenIdle(preloadApi)
+// The first screen reads its answers without the effect client (src/api/checked-answer.ts), and a
+// directory's or the blog's next pages and searches do too; the client loads in the first quiet
+// moment, ahead of the screens' chunks (docs/architecture.md, "Interactions").
+whenQuiet(preloadApi, { first: true })
 
 /** The shell and every guarded screen; loaded only once someone is signed in. */
 export default function AuthenticatedApp() {

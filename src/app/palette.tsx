@@ -35,9 +35,9 @@ export const scoreCommand = (value: string, search: string, keywords: ReadonlyAr
   return matched === query.length ? 0.3 : 0
 }
 
-/** The palette's list: it reads the commands only while the palette is open. */
-const PaletteItems = ({ search, onRun }: { readonly search: string; readonly onRun: (command: Command) => void }) => {
-  const commands = ranked(useLegalCommands(), search)
+/** The palette's list: it follows the registered commands only while the palette is open. */
+const PaletteItems = ({ live, search, onRun }: { readonly live: boolean; readonly search: string; readonly onRun: (command: Command) => void }) => {
+  const commands = ranked(useLegalCommands(live), search)
   return (
     <>
       {groupsOf(commands).map(([group, items]) => (
@@ -56,7 +56,9 @@ const PaletteItems = ({ search, onRun }: { readonly search: string; readonly onR
 
 /**
  * The command palette: the legal commands, grouped, fuzzy-searched; Enter runs, Escape closes.
- * While closed it subscribes to nothing, so screens re-registering commands cost it nothing.
+ * Once opened it stays in the page, closed (`ThemedCommandDialog`): the next open updates its
+ * items rather than making them again. While closed it follows nothing, so screens registering
+ * commands cost it nothing.
  */
 export const CommandPalette = () => {
   const { open, setOpen } = usePalette()
@@ -74,16 +76,15 @@ export const CommandPalette = () => {
       <Cmdk.Input value={search} onValueChange={setSearch} placeholder="Type a command or search…" className="palette-input" />
       <Cmdk.List className="palette-list">
         <Cmdk.Empty className="palette-empty">No matching commands</Cmdk.Empty>
-        {open && (
-          <PaletteItems
-            search={search}
-            onRun={(command) => {
-              setSearch("")
-              setOpen(false)
-              command.run()
-            }}
-          />
-        )}
+        <PaletteItems
+          live={open}
+          search={search}
+          onRun={(command) => {
+            setSearch("")
+            setOpen(false)
+            command.run()
+          }}
+        />
       </Cmdk.List>
     </ThemedCommandDialog>
   )

@@ -77,10 +77,16 @@ export const useRegisterCommands = (commands: ReadonlyArray<Command>) => {
   useEffect(() => store.register(commands), [store, commands])
 }
 
-/** Every registered command that is legal now, in registration order. */
-export const useLegalCommands = (): ReadonlyArray<Command> => {
+const listenToNothing = () => () => {}
+
+/**
+ * Every registered command that is legal now, in registration order. With `live` false the
+ * caller is not re-rendered when commands are registered (the closed palette: screens
+ * registering theirs cost it nothing); it reads them again when it next renders.
+ */
+export const useLegalCommands = (live = true): ReadonlyArray<Command> => {
   const store = required(useContext(StoreContext))
-  const all = useSyncExternalStore(store.subscribe, store.all)
+  const all = useSyncExternalStore(live ? store.subscribe : listenToNothing, store.all)
   return all.filter(isLegal)
 }
 

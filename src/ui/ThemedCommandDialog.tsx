@@ -1,5 +1,5 @@
 import { Command as Cmdk } from "cmdk"
-import { type ComponentProps, useLayoutEffect, useRef } from "react"
+import { type ComponentProps, useLayoutEffect, useRef, useState } from "react"
 import "./command-dialog.css"
 
 type CommandDialogProps = Omit<ComponentProps<typeof Cmdk>, "label"> & {
@@ -16,24 +16,36 @@ type CommandDialogProps = Omit<ComponentProps<typeof Cmdk>, "label"> & {
  * and sits in the top layer without a scroll lock: Radix's dialog sets a custom property on
  * `<body>` to lock scrolling, which restyles every element of the page twice per open, ~40 ms
  * of a palette open on the reference machine (docs/architecture.md, "Interactions").
+ *
+ * It is made at its first open and then stays in the page, closed (a closed `<dialog>` is not
+ * displayed, nor in the accessibility tree): opening it again shows what is there and updates
+ * it, where making its items again was most of an open's script.
  */
-export const ThemedCommandDialog = ({ open, ...props }: CommandDialogProps) => (open ? <OpenCommandDialog {...props} /> : null)
+export const ThemedCommandDialog = ({ open, ...props }: CommandDialogProps) => {
+  const [made, setMade] = useState(open)
+  if (open && !made) setMade(true)
+  return made ? <CommandDialog open={open} {...props} /> : null
+}
 
-const OpenCommandDialog = ({ onOpenChange, label, children, ...props }: Omit<CommandDialogProps, "open">) => {
+const CommandDialog = ({ open, onOpenChange, label, children, ...props }: CommandDialogProps) => {
   const dialog = useRef<HTMLDialogElement>(null)
   useLayoutEffect(() => {
     const element = dialog.current
-    if (element === null) return
+    if (element === null || !open) return
     const before = document.activeElement
     element.showModal()
-    element.querySelector<HTMLElement>("[cmdk-input]")?.focus()
+    const input = element.querySelector<HTMLElement>("[cmdk-input]")
+    input?.focus()
+    // Each open starts on the first item, wherever the last one was left: cmdk has no call for
+    // it, Home is its key for it.
+    input?.dispatchEvent(new KeyboardEvent("keydown", { key: "Home", bubbles: true, cancelable: true }))
     return () => {
       element.close()
       // Focus goes back where it was, unless something else took it meanwhile.
       const focus = document.activeElement
       if ((focus === null || focus === document.body || element.contains(focus)) && before instanceof HTMLElement && before.isConnected) before.focus()
     }
-  }, [])
+  }, [open])
   return (
     <dialog
       ref={dialog}
@@ -44,7 +56,8 @@ const OpenCommandDialog = ({ onOpenChange, label, children, ...props }: Omit<Com
         event.preventDefault()
         onOpenChange(false)
       }}
-      onClose={() => onOpenChange(false)}
+      // The close event comes a task later: a dialog opened again meanwhile stays open.
+      onClose={(event) => event.currentTarget.open || onOpenChange(false)}
       // The dialog is all content; a click on the dialog element itself is on its backdrop.
       onClick={(event) => event.target === event.currentTarget && onOpenChange(false)}
     >

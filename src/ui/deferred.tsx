@@ -8,9 +8,6 @@ const onIdle = (run: () => void) => {
   else setTimeout(run, 200)
 }
 
-/** After the first screen has shown its content, when the browser is idle. */
-export const whenIdle = (run: () => void) => afterFirstScreen(() => onIdle(run))
-
 /** How long nobody has typed, clicked or scrolled before a chunk is preloaded in the background. */
 const QUIET_MS = 1_000
 let lastInput = -Infinity
@@ -19,6 +16,9 @@ if (typeof addEventListener === "function") {
     addEventListener(type, () => void (lastInput = performance.now()), { capture: true, passive: true })
   }
 }
+// The first screen showing counts as input: whoever waited for it acts now, often within the
+// second (a key, the palette), and the preloads' long tasks would be in their way.
+afterFirstScreen(() => void (lastInput = Math.max(lastInput, performance.now())))
 const waiting: Array<() => Promise<unknown>> = []
 let pumping = false
 
@@ -48,11 +48,13 @@ const pump = () => {
  * touched the keyboard, mouse or wheel for a second and the browser is idle. Evaluating a
  * screen's chunk is one long task (50–180 ms measured on the 2-core machine), and a key or click
  * that arrives during it waits for it: preloads wait for a pause instead (docs/architecture.md,
- * "Interactions"). A screen opened before its chunk was preloaded loads it at once.
+ * "Interactions"). A screen opened before its chunk was preloaded loads it at once. `first`
+ * puts a preload ahead of the screens' (the API client: most screens' calls need it).
  */
-export const whenQuiet = (preload: () => Promise<unknown>) => {
+export const whenQuiet = (preload: () => Promise<unknown>, options: { readonly first?: boolean } = {}) => {
   afterFirstScreen(() => {
-    waiting.push(preload)
+    if (options.first === true) waiting.unshift(preload)
+    else waiting.push(preload)
     pump()
   })
 }

@@ -129,9 +129,10 @@ const interactions = async (browser: Browser, token: string, url: string) => {
     await page.locator("body").click({ position: { x: 5, y: 5 } })
     palette.push(await timeInPage(page,
       `document.dispatchEvent(new KeyboardEvent("keydown", { key: "k", ctrlKey: true, bubbles: true }))`,
-      `() => document.querySelector("[cmdk-input]") !== null`))
+      `() => document.querySelector("dialog[open] [cmdk-input]") !== null`))
     await page.keyboard.press("Escape")
-    await page.locator("[cmdk-input]").waitFor({ state: "detached" })
+    // The palette stays in the page once made, closed (src/ui/ThemedCommandDialog.tsx).
+    await page.locator("[cmdk-input]").waitFor({ state: "hidden" })
   }
   for (let run = 0; run < 20; run++) {
     const target = run + 2

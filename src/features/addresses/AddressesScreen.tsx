@@ -19,7 +19,7 @@ import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
 import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
 import { type Column, ListTable } from "../../ui/list/ListTable.tsx"
 import { RowActions } from "../../ui/list/RowActions.tsx"
-import { whenIdle } from "../../ui/deferred.tsx"
+import { whenQuiet } from "../../ui/deferred.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { SearchField } from "../../ui/SearchField.tsx"
 import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
@@ -27,6 +27,9 @@ import { AddressModal } from "./AddressModal.tsx"
 import { FindAddressDialog } from "./FindAddressDialog.tsx"
 import { addressTexts as t } from "./texts.ts"
 import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
+
+// Saves, deletes and "Find address" go through effect's client: its chunk loads in a quiet moment.
+whenQuiet(preloadAddressCalls, { first: true })
 
 /** docs/product-spec.md §2, "Address screens": one screen for the three directories, with the keyboard. */
 export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
@@ -48,8 +51,6 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
     }
   )
   const modalState = useSelector(modal, (snapshot) => snapshot)
-  // The first page came from start-up; the next page, a search or a save needs the calls' chunk.
-  useEffect(() => whenIdle(preloadAddressCalls), [])
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
 
   const open = useCallback((type: "OPEN_VIEW" | "OPEN_EDIT" | "OPEN_DELETE", address: AnyAddress) =>
