@@ -1,6 +1,6 @@
 import { Kbd } from "@radix-ui/themes"
 import { Command as Cmdk } from "cmdk"
-import { useState } from "react"
+import { memo, useCallback, useState } from "react"
 import { type Command, shortcutLabel, useLegalCommands, usePalette } from "../lib/commands.tsx"
 import { ThemedCommandDialog } from "../ui/ThemedCommandDialog.tsx"
 
@@ -35,6 +35,14 @@ export const scoreCommand = (value: string, search: string, keywords: ReadonlyAr
   return matched === query.length ? 0.3 : 0
 }
 
+/** One command; the same command and `onRun` render nothing again (most of an open's updates). */
+const PaletteItem = memo(({ command, onRun }: { readonly command: Command; readonly onRun: (command: Command) => void }) => (
+  <Cmdk.Item value={command.id} className="palette-item" onSelect={() => onRun(command)}>
+    <span>{command.label}</span>
+    {command.shortcut !== undefined && <Kbd size="1">{shortcutLabel(command.shortcut)}</Kbd>}
+  </Cmdk.Item>
+))
+
 /** The palette's list: it follows the registered commands only while the palette is open. */
 const PaletteItems = ({ live, search, onRun }: { readonly live: boolean; readonly search: string; readonly onRun: (command: Command) => void }) => {
   const commands = ranked(useLegalCommands(live), search)
@@ -42,12 +50,7 @@ const PaletteItems = ({ live, search, onRun }: { readonly live: boolean; readonl
     <>
       {groupsOf(commands).map(([group, items]) => (
         <Cmdk.Group key={group} heading={group} className="palette-group">
-          {items.map((command) => (
-            <Cmdk.Item key={command.id} value={command.id} className="palette-item" onSelect={() => onRun(command)}>
-              <span>{command.label}</span>
-              {command.shortcut !== undefined && <Kbd size="1">{shortcutLabel(command.shortcut)}</Kbd>}
-            </Cmdk.Item>
-          ))}
+          {items.map((command) => <PaletteItem key={command.id} command={command} onRun={onRun} />)}
         </Cmdk.Group>
       ))}
     </>
@@ -63,6 +66,11 @@ const PaletteItems = ({ live, search, onRun }: { readonly live: boolean; readonl
 export const CommandPalette = () => {
   const { open, setOpen } = usePalette()
   const [search, setSearch] = useState("")
+  const run = useCallback((command: Command) => {
+    setSearch("")
+    setOpen(false)
+    command.run()
+  }, [setOpen])
   return (
     <ThemedCommandDialog
       open={open}
@@ -76,15 +84,7 @@ export const CommandPalette = () => {
       <Cmdk.Input value={search} onValueChange={setSearch} placeholder="Type a command or search…" className="palette-input" />
       <Cmdk.List className="palette-list">
         <Cmdk.Empty className="palette-empty">No matching commands</Cmdk.Empty>
-        <PaletteItems
-          live={open}
-          search={search}
-          onRun={(command) => {
-            setSearch("")
-            setOpen(false)
-            command.run()
-          }}
-        />
+        <PaletteItems live={open} search={search} onRun={run} />
       </Cmdk.List>
     </ThemedCommandDialog>
   )

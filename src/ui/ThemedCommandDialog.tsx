@@ -33,9 +33,10 @@ const CommandDialog = ({ open, onOpenChange, label, children, ...props }: Comman
     const element = dialog.current
     if (element === null || !open) return
     const before = document.activeElement
-    element.showModal()
     const input = element.querySelector<HTMLElement>("[cmdk-input]")
-    input?.focus()
+    // `showModal` focuses the input itself: a `focus()` after it restyled the page once more.
+    input?.setAttribute("autofocus", "")
+    element.showModal()
     // Each open starts on the first item, wherever the last one was left: cmdk has no call for
     // it, Home is its key for it.
     input?.dispatchEvent(new KeyboardEvent("keydown", { key: "Home", bubbles: true, cancelable: true }))

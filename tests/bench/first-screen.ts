@@ -190,6 +190,7 @@ export const measureFirstScreen = async () => {
     const login = await coldLoad(browser, null, `${server.url}/login`, "input[name=email]")
     const ratio = Math.round((median(product) / median(bare)) * 100) / 100
     const times = await interactions(browser, token, server.url)
+    if (process.env.BENCH_RAW) console.log(JSON.stringify(times))
 
     console.log(`\nFirst screen, cold Chromium context, stored token, ${DIRECTORY_ROWS.toLocaleString("en")}-row directory`)
     console.table({
