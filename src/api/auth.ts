@@ -57,5 +57,5 @@ export const fetchHealth = async (): Promise<Health> => {
   return callApi(undefined, (client) => client.system.health())
 }
 
-/** Starts loading the client without waiting for it. */
+/** Starts loading the client; settles once it has loaded (a preload waits for it). */
 export const preloadApi = () => api()

@@ -190,7 +190,6 @@ export const measureFirstScreen = async () => {
     const login = await coldLoad(browser, null, `${server.url}/login`, "input[name=email]")
     const ratio = Math.round((median(product) / median(bare)) * 100) / 100
     const times = await interactions(browser, token, server.url)
-    if (process.env.BENCH_RAW) console.log(JSON.stringify(times))
 
     console.log(`\nFirst screen, cold Chromium context, stored token, ${DIRECTORY_ROWS.toLocaleString("en")}-row directory`)
     console.table({
@@ -203,6 +202,8 @@ export const measureFirstScreen = async () => {
       "next page, p95 of 20 (ms)": { value: percentile(times.nextPage, 95), target: `≤ ${TARGETS.nextPageMs}`, verdict: verdict(percentile(times.nextPage, 95) <= TARGETS.nextPageMs) },
       "search result after the debounce, p95 of 20 (ms)": { value: percentile(times.search, 95), target: `≤ ${TARGETS.searchMs}`, verdict: verdict(percentile(times.search, 95) <= TARGETS.searchMs) }
     })
+    // The p95 of twenty is the second-slowest: the medians say what a usual one takes.
+    console.log(`Medians of the same twenty: palette open ${median(times.palette)} ms, next page ${median(times.nextPage)} ms, search ${median(times.search)} ms`)
     console.log("\nThe last cold load of the list, what had arrived before its rows (ms after navigation):")
     console.table(waterfall)
     await measureLighthouse(`${server.url}/login`)
