@@ -1,5 +1,5 @@
 import { firstFailure, type JsonSchema } from "../lib/json-check.ts"
-import { takeArrived, takePrefetched } from "../lib/prefetch.ts"
+import { getJson, takeArrived, takePrefetched } from "../lib/prefetch.ts"
 import { answerFailure, networkFailure, unexpectedAnswer } from "./failure.ts"
 
 /**
@@ -24,10 +24,7 @@ export const checkedAnswer = async <A>(answer: Promise<Response>, schema: JsonSc
  * or a search needs neither effect's client nor its chunk (docs/architecture.md, "Interactions").
  */
 export const getChecked = <A>(token: string, path: string, schema: JsonSchema): Promise<A> =>
-  checkedAnswer<A>(
-    takePrefetched(token, path) ?? fetch(path, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } }),
-    schema
-  )
+  checkedAnswer<A>(takePrefetched(token, path) ?? getJson(token, path), schema)
 
 /**
  * The answer start-up asked for at `path`, if it has already arrived, succeeded and matches the

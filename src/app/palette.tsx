@@ -66,18 +66,18 @@ const PaletteItems = ({ live, search, onRun }: { readonly live: boolean; readonl
 export const CommandPalette = () => {
   const { open, setOpen } = usePalette()
   const [search, setSearch] = useState("")
-  const run = useCallback((command: Command) => {
-    setSearch("")
-    setOpen(false)
-    command.run()
+  const openChange = useCallback((next: boolean) => {
+    if (!next) setSearch("")
+    setOpen(next)
   }, [setOpen])
+  const run = useCallback((command: Command) => {
+    openChange(false)
+    command.run()
+  }, [openChange])
   return (
     <ThemedCommandDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) setSearch("")
-        setOpen(next)
-      }}
+      onOpenChange={openChange}
       label="Command palette"
       shouldFilter={false}
     >

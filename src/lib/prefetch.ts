@@ -16,10 +16,14 @@ const waiting = new Map<string, Prefetched>()
 
 const keyOf = (token: string, path: string) => `${token} ${path}`
 
+/** A GET of `path`'s JSON with the session's token, as start-up and `getChecked` both ask. */
+export const getJson = (token: string, path: string): Promise<Response> =>
+  fetch(path, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } })
+
 export const prefetch = (token: string, path: string): void => {
   const key = keyOf(token, path)
   if (waiting.has(key)) return
-  const answer = fetch(path, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } })
+  const answer = getJson(token, path)
   // Read as soon as it arrives, from a copy: the answer itself stays unread for `takePrefetched`.
   const read = answer.then((response) => response.clone().json().then((body: unknown) => {
     entry.arrived = { ok: response.ok, status: response.status, body }
