@@ -1,10 +1,15 @@
-import type { Plugin } from "vite"
+import { build, type Plugin } from "vite"
+
+/** Set while the survey build runs (see `earlyStart`): that build is the bundler's own split. */
+const SURVEY = "EARLY_START_SURVEY"
 
 /** The parts of a built chunk this plugin reads (Vite's and Rolldown's output chunk). */
 interface BuiltChunk {
   readonly type: "chunk"
   readonly fileName: string
   readonly facadeModuleId: string | null
+  readonly isEntry: boolean
+  readonly moduleIds: ReadonlyArray<string>
   readonly imports: ReadonlyArray<string>
   readonly viteMetadata?: { readonly importedCss: ReadonlySet<string> }
 }
@@ -26,7 +31,8 @@ const filesOf = (bundle: Record<string, { readonly type: string }>, entry: strin
 
 const chunkFor = (bundle: Record<string, { readonly type: string }>, moduleSuffix: string): string => {
   const found = Object.values(bundle).find((item): item is BuiltChunk =>
-    item.type === "chunk" && ((item as BuiltChunk).facadeModuleId ?? "").endsWith(moduleSuffix))
+    item.type === "chunk" && (((item as BuiltChunk).facadeModuleId ?? "").endsWith(moduleSuffix) ||
+      (item as BuiltChunk).moduleIds.some((id) => id.endsWith(moduleSuffix))))
   if (found === undefined) throw new Error(`vite-early-start: no chunk is built from ${moduleSuffix}`)
   return found.fileName
 }
@@ -49,10 +55,62 @@ export const earlyStart = (options: {
   readonly tokenKey: string
 }): Plugin => {
   let base = "/"
+  let surveyConfig: { readonly configFile: string | undefined; readonly mode: string } | undefined
+  // What `always` and `signedIn` load, each built as one chunk (and one stylesheet): left to
+  // itself the bundler split them into a dozen files shared with other screens, and on a cold
+  // load each file is a request, a response and a module record more before the first screen;
+  // one file each showed the first rows about 15 ms sooner on this project's 2-core machine
+  // (docs/architecture.md, "First screen"). Which modules those are is read off the bundler's
+  // own split, from a first build that writes nothing (the survey): the module graph alone says
+  // the sign-in form needs every Radix component, as it imports them through the package's index.
+  let startModules: ReadonlySet<string> = new Set()
+  let signedInModules: ReadonlySet<string> = new Set()
+  const surveying = () => process.env[SURVEY] === "1"
   return {
     name: "early-start",
     apply: "build",
-    configResolved: (config) => void (base = config.base),
+    config: () => surveying() ? undefined : {
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              // Only the modules the survey found: a module the start-up chunk imports stays there.
+              includeDependenciesRecursively: false,
+              groups: [
+                { name: "start", test: (id: string) => startModules.has(id), priority: 2 },
+                { name: "signed-in", test: (id: string) => signedInModules.has(id), priority: 1 }
+              ]
+            }
+          }
+        }
+      }
+    },
+    async buildStart() {
+      if (surveying() || surveyConfig === undefined) return
+      process.env[SURVEY] = "1"
+      let output: ReadonlyArray<BuiltChunk | { readonly type: "asset"; readonly fileName: string }>
+      try {
+        const built = await build({ configFile: surveyConfig.configFile, mode: surveyConfig.mode, logLevel: "silent", build: { write: false } })
+        output = (Array.isArray(built) ? built : [built]).flatMap((result) =>
+          "output" in result ? result.output as unknown as typeof output : [])
+      } finally {
+        delete process.env[SURVEY]
+      }
+      const bundle = Object.fromEntries(output.map((item) => [item.fileName, item]))
+      const entry = output.find((item): item is BuiltChunk => item.type === "chunk" && item.isEntry)
+      const atEntry = new Set(entry === undefined ? [] : filesOf(bundle, entry.fileName))
+      const modulesOf = (modules: ReadonlyArray<string>, left: (file: string) => boolean) => {
+        const files = modules.flatMap((module) => filesOf(bundle, chunkFor(bundle, module))).filter(left)
+        return { files, ids: new Set(files.flatMap((file) => (bundle[file] as BuiltChunk | undefined)?.moduleIds ?? [])) }
+      }
+      const always = modulesOf(options.always, (file) => !atEntry.has(file))
+      startModules = always.ids
+      signedInModules = modulesOf(options.signedIn, (file) => !atEntry.has(file) && !always.files.includes(file)).ids
+    },
+    configResolved: (config) => {
+      base = config.base
+      surveyConfig = { configFile: config.configFile, mode: config.mode }
+    },
     transformIndexHtml: {
       order: "post",
       handler: (_html, context) => {

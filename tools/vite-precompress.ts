@@ -18,11 +18,16 @@ const filesUnder = (dir: string): ReadonlyArray<string> =>
  */
 export const precompress = (): Plugin => {
   let outDir = "dist"
+  let writes = true
   return {
     name: "precompress",
     apply: "build",
-    configResolved: (config) => void (outDir = config.build.outDir),
+    configResolved: (config) => {
+      outDir = config.build.outDir
+      writes = config.build.write
+    },
     closeBundle: () => {
+      if (!writes) return
       for (const file of filesUnder(outDir).filter((path) => compressible.test(path))) {
         const bytes = readFileSync(file)
         if (bytes.length < 512) continue

@@ -72,8 +72,8 @@ describe("the list pattern in Chromium", () => {
     const answers = Promise.all([page.waitForResponse("**/api/admin/auth/check"), page.waitForResponse((answer) => isListCall(answer.url()))])
     // The console's code waits until both answers are in, as on a fast server; the signed-in
     // screens' chunk comes a moment after the rest of the code.
-    await page.route(/\/assets\/render-[\w-]+\.js$/, async (route) => void (await answers, await route.continue()))
-    await page.route(/\/assets\/AuthenticatedApp-[\w-]+\.js$/, async (route) =>
+    await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => void (await answers, await route.continue()))
+    await page.route(/\/assets\/signed-in-[\w-]+\.js$/, async (route) =>
       void (await answers, await new Promise((resolve) => setTimeout(resolve, 300)), await route.continue()))
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
@@ -83,6 +83,33 @@ describe("the list pattern in Chromium", () => {
     expect(shown.filter((text) => /Checking your session|Loading/.test(text))).toEqual([])
     expect(errors).toEqual([])
     await context.close()
+  })
+
+  it("loads a signed-in first screen's code as one start chunk and one signed-in chunk, and the sign-in form without the latter", async () => {
+    const { page, errors } = await withStoredToken()
+    const assets: Array<string> = []
+    page.on("request", (request) => {
+      const path = new URL(request.url()).pathname
+      if (path.startsWith("/assets/")) assets.push(path.replace(/-[\w-]{8}(\.\w+)$/, "$1"))
+    })
+    await page.goto(`${product.server.url}/generated-addresses`)
+    await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
+    const beforeRows = [...assets]
+    // tools/vite-early-start.ts: what the sign-in form needs is one chunk, the signed-in screens another.
+    expect(beforeRows).toEqual(expect.arrayContaining(["/assets/start.js", "/assets/signed-in.js", "/assets/index.js"]))
+    expect(beforeRows.filter((path) => path.endsWith(".js")).length).toBeLessThanOrEqual(4)
+    expect(beforeRows.filter((path) => path.endsWith(".css")).length).toBeLessThanOrEqual(2)
+    expect(errors).toEqual([])
+
+    const signIn = await newPage(product.browser)
+    const signInAssets: Array<string> = []
+    signIn.page.on("request", (request) => signInAssets.push(new URL(request.url()).pathname))
+    await signIn.page.goto(`${product.server.url}/login`)
+    await signIn.page.locator("input[name=email]").waitFor()
+    expect(signInAssets.some((path) => /^\/assets\/start-/.test(path))).toBe(true)
+    expect(signInAssets.some((path) => /^\/assets\/signed-in-/.test(path))).toBe(false)
+    await page.context().close()
+    await signIn.context.close()
   })
 
   it("keeps the focused row focused when the list reloads under it", async () => {
