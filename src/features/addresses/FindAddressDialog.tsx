@@ -20,7 +20,8 @@ export const FindAddressDialog = ({ open, onOpenChange, token, onPick }: {
   const [hits, setHits] = useState<ReadonlyArray<AddressHit>>([])
   useEffect(() => {
     if (term.trim() === "") {
-      setHits([])
+      // The same empty list when it already is: a new one re-rendered the dialog at every mount.
+      setHits((current) => (current.length === 0 ? current : []))
       return
     }
     let current = true
