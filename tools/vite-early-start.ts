@@ -86,7 +86,8 @@ export const earlyStart = (options: {
       }
     },
     async buildStart() {
-      if (surveying() || surveyConfig === undefined) return
+      // Without a config file to build again (an inline config), the bundler's own split stays.
+      if (surveying() || surveyConfig?.configFile === undefined) return
       process.env[SURVEY] = "1"
       let output: ReadonlyArray<BuiltChunk | { readonly type: "asset"; readonly fileName: string }>
       try {
