@@ -58,6 +58,8 @@ export const listMachine = setup({
     fetchPage: fromPromise<ListPage, ListQuery>(() => Promise.reject(new Error("fetchPage not provided")))
   },
   guards: {
+    /** Started with a page that is already here: nothing to load. */
+    hasPage: ({ context }) => context.page !== null,
     // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
     isNewQuery: ({ context, event }) => event.type === "LOAD" && queryKey(event.query) !== queryKey(context.query)
   },
@@ -70,10 +72,14 @@ export const listMachine = setup({
 }).createMachine({
   // Stryker disable next-line all: the machine's name: nothing reads it
   id: "list",
-  // A page that is already here (start-up's, src/lib/list/use-list.ts) shows from the first render.
+  // A page that is already here (start-up's, src/lib/list/use-list.ts) shows from the first
+  // render, and the list starts ready with it: no request, and never busy.
   context: ({ input }) => ({ query: input.query, page: input.page ?? null, error: null }),
-  initial: "loading",
+  initial: "starting",
   states: {
+    starting: {
+      always: [{ guard: "hasPage", target: "ready" }, { target: "loading" }]
+    },
     loading: {
       invoke: {
         id: "fetchPage",

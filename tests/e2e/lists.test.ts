@@ -63,11 +63,14 @@ describe("the list pattern in Chromium", () => {
     // render the first screen did not need.
     await context.addInitScript(() => {
       const shown: Array<string> = []
+      const busy: Array<string | null> = []
       new MutationObserver(() => {
         const text = document.getElementById("root")?.textContent ?? ""
         if (text !== "" && shown.at(-1) !== text) shown.push(text)
-      }).observe(document, { childList: true, subtree: true, characterData: true })
-      Object.assign(window, { shown })
+        const frame = document.querySelector("[aria-busy]")
+        if (frame !== null && busy.at(-1) !== frame.getAttribute("aria-busy")) busy.push(frame.getAttribute("aria-busy"))
+      }).observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["aria-busy"] })
+      Object.assign(window, { shown, busy })
     })
     const answers = Promise.all([page.waitForResponse("**/api/admin/auth/check"), page.waitForResponse((answer) => isListCall(answer.url()))])
     // The console's code waits until both answers are in, as on a fast server; the signed-in
@@ -81,6 +84,8 @@ describe("the list pattern in Chromium", () => {
     expect(shown[0]).toContain("Welcome back")
     expect(shown[0]).toContain("seed-45")
     expect(shown.filter((text) => /Checking your session|Loading/.test(text))).toEqual([])
+    // The rows are already here: the list starts ready (machines/list.ts) and is never busy.
+    await expect(page.evaluate(() => (window as unknown as { busy: ReadonlyArray<string | null> }).busy)).resolves.toEqual(["false"])
     expect(errors).toEqual([])
     await context.close()
   })

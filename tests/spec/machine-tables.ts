@@ -107,11 +107,14 @@ export const blogEditorTable = [
 ]
 
 /**
- * The list pattern as docs/architecture.md states it: loading, ready and failed; a new query
+ * The list pattern as docs/architecture.md states it: loading, ready and failed (a list given a
+ * page that is already here starts ready with it); a new query
  * (and only a new one) loads; RELOAD loads the same query again; a load in flight is replaced by
  * a newer one; a failure keeps the page that was shown and says why.
  */
 export const listTable = [
+  "starting --(always) [hasPage]--> ready",
+  "starting --(always)--> loading",
   "loading --xstate.done.actor.fetchPage--> ready",
   "loading --xstate.error.actor.fetchPage--> failed / loadFailed",
   "loading --LOAD [isNewQuery]--> loading (reenter) / takeQuery",

@@ -52,7 +52,8 @@ export const runModel = async <M extends AnyStateMachine>(options: {
   /** What tells two snapshots apart for path generation (default: value and whole context). */
   readonly key?: (snapshot: ReturnType<M["transition"]>) => string
   readonly provide?: Parameters<M["provide"]>[0]
-  readonly check: (expected: StepLike["state"], actual: StepLike["state"], event: EventObject) => void
+  /** `input` is the path's own (one of `inputs`), for expectations that start from it. */
+  readonly check: (expected: StepLike["state"], actual: StepLike["state"], event: EventObject, input: InputFrom<M>) => void
 }): Promise<ModelRun> => {
   const coveredTransitions = new Set<string>()
   const coveredStates = new Set<string>()
@@ -112,7 +113,7 @@ export const runModel = async <M extends AnyStateMachine>(options: {
         if (type === "xstate.init") {
           previous = live.getSnapshot() as StepLike["state"]
           expected = options.machine.resolveState({ value: (step.state as StepLike["state"]).value, context: step.state.context } as never) as never
-          options.check(expected, previous, step.event)
+          options.check(expected, previous, step.event, input)
           continue
         }
         expected = (transition(options.machine, expected as never, step.event as never) as unknown as [StepLike["state"]])[0]
@@ -128,7 +129,7 @@ export const runModel = async <M extends AnyStateMachine>(options: {
         }
         await settle()
         const actual = live.getSnapshot() as StepLike["state"]
-        options.check(expected, actual, step.event)
+        options.check(expected, actual, step.event, input)
         previous = actual
       }
       live.stop()

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { createActor, fromPromise } from "xstate"
 import { type ListPage, type ListQuery, listMachine, queryKey } from "../../machines/list.ts"
 import { listTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
@@ -7,6 +8,7 @@ const query = (search: string, page = 1, filters: Record<string, string> = {}): 
 const first = query("")
 const pageOf = (name: string): ListPage => ({ rows: [name], pagination: { page: 1, limit: 20, total: 1, pages: 1 } })
 const network = { status: undefined, message: "Failed to fetch" }
+const arrived = pageOf("arrived")
 
 const events = [
   { type: "LOAD", query: first },
@@ -57,12 +59,17 @@ describe("list machine", () => {
     const run = await runModel({
       machine: listMachine,
       table: listTable,
-      inputs: [{ query: first }],
+      // Nothing here yet, or start-up's page already here (src/lib/list/use-list.ts).
+      inputs: [{ query: first }, { query: first, page: arrived }],
       events: () => events,
       actorIds: ["fetchPage"],
       provide: { actions: { loadFailed: (_: unknown, params: { readonly error: unknown }) => void failures.push(params.error) } },
-      check: (_expected, actual, event) => {
-        seen = event.type === "xstate.init" ? { state: "loading", query: first, page: null, error: null } : expectedAfter(seen, event)
+      check: (_expected, actual, event, input) => {
+        // A page that is already here is shown ready: the list is not loading anything.
+        const startedWith: Seen = input.page === undefined
+          ? { state: "loading", query: first, page: null, error: null }
+          : { state: "ready", query: first, page: input.page, error: null }
+        seen = event.type === "xstate.init" ? startedWith : expectedAfter(seen, event)
         const context = actual.context as Seen
         expect({ state: actual.value, query: queryKey(context.query), page: context.page, error: context.error })
           .toEqual({ state: seen.state, query: queryKey(seen.query), page: seen.page, error: seen.error })
@@ -70,5 +77,22 @@ describe("list machine", () => {
     })
     expectFullCoverage("list", run)
     expect(failures).toContainEqual(network)
+  })
+
+  it("asks for nothing when it starts with a page that is already here, and for the first page otherwise", () => {
+    const asked: Array<string> = []
+    const machine = listMachine.provide({
+      actors: { fetchPage: fromPromise(({ input }: { input: ListQuery }) => (asked.push(queryKey(input)), new Promise<ListPage>(() => undefined))) }
+    })
+    const given = createActor(machine, { input: { query: first, page: arrived } }).start()
+    expect(given.getSnapshot().value).toBe("ready")
+    expect(given.getSnapshot().context.page).toBe(arrived)
+    given.send({ type: "LOAD", query: first })
+    expect(asked).toEqual([])
+    const empty = createActor(machine, { input: { query: first } }).start()
+    expect(empty.getSnapshot().value).toBe("loading")
+    expect(asked).toEqual([queryKey(first)])
+    given.stop()
+    empty.stop()
   })
 })

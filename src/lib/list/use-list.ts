@@ -1,5 +1,5 @@
-import { useActorRef, useSelector } from "@xstate/react"
-import { useEffect, useRef, useState } from "react"
+import { useSelector } from "@xstate/react"
+import { useEffect, useState } from "react"
 import { fromPromise } from "xstate"
 import type { Pagination } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
@@ -24,7 +24,8 @@ export interface ListState<Row, P extends ListPage<Row> = ListPage<Row>> {
 
 /**
  * Runs the list machine for a screen: one request per query (the machine's first invoke is the
- * first page; the same query again is not a second request), a 401 ends the session.
+ * first page, unless start-up's answer for it is already here; the same query again is not a
+ * second request), a 401 ends the session.
  */
 type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 
@@ -36,17 +37,12 @@ export const useList = <P extends ListPage>(
 ): ListState<RowOf<P>, P & ListPage<RowOf<P>>> => {
   const auth = AuthContext.useActorRef()
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
-  // Read once, at mount; the machine's first invoke answers with it instead of a request.
-  const [arrived] = useState(() => (arrivedPage === undefined ? undefined : { query, page: arrivedPage(token, query) }))
-  const seed = useRef(arrived?.page === undefined ? undefined : arrived)
+  // Read once, at mount: with it the machine starts ready, and asks for nothing.
+  const [arrived] = useState(() => (arrivedPage === undefined ? undefined : arrivedPage(token, query)))
   const list = useProvidedActorRef<typeof listMachine>(
     listMachine, {
       actors: {
-        fetchPage: fromPromise(({ input }) => {
-          const seeded = seed.current
-          seed.current = undefined
-          return seeded?.page !== undefined && queryKey(seeded.query) === queryKey(input) ? Promise.resolve(seeded.page) : fetchPage(token, input)
-        })
+        fetchPage: fromPromise(({ input }) => fetchPage(token, input))
       },
       actions: {
         loadFailed: (_, { error }) => {
@@ -54,7 +50,7 @@ export const useList = <P extends ListPage>(
         }
       }
     },
-    { input: { query, page: arrived?.page } }
+    { input: { query, page: arrived } }
   )
   useEffect(() => list.send({ type: "LOAD", query }), [query, list])
   // Each value is its own selection, so a snapshot that changes none of them renders nothing. The
