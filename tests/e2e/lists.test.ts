@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { addressTexts as t, blogTexts, listTexts } from "../spec/texts.ts"
-import { chromiumWithServer, newPage } from "../support/browser.ts"
+import { chromiumWithServer, holdStartChunk, newPage } from "../support/browser.ts"
 import { csvObjects } from "../support/csv.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
@@ -75,11 +75,12 @@ describe("the list pattern in Chromium", () => {
     const answers = Promise.all([page.waitForResponse("**/api/admin/auth/check"), page.waitForResponse((answer) => isListCall(answer.url()))])
     // The console's code waits until both answers are in, as on a fast server; the signed-in
     // screens' chunk comes a moment after the rest of the code.
-    await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => void (await answers, await route.continue()))
+    const codeWasHeld = await holdStartChunk(page, answers)
     await page.route(/\/assets\/signed-in-[\w-]+\.js$/, async (route) =>
       void (await answers, await new Promise((resolve) => setTimeout(resolve, 300)), await route.continue()))
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
+    codeWasHeld()
     const shown = await page.evaluate(() => (window as unknown as { shown: ReadonlyArray<string> }).shown)
     expect(shown[0]).toContain("Welcome back")
     expect(shown[0]).toContain("seed-45")

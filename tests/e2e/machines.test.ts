@@ -13,7 +13,7 @@ import { scamReportMachine } from "../../machines/scam-report.ts"
 import { uploadMachine } from "../../machines/upload.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { addressModalTable, authTable, blogEditorTable, inquiryTable, listingModerationTable, listTable, scamReportTable, uploadTable } from "../spec/machine-tables.ts"
-import { chromiumWithServer } from "../support/browser.ts"
+import { chromiumWithServer, holdStartChunk } from "../support/browser.ts"
 import { noisePng } from "../support/images.ts"
 import { call, freshIp } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
@@ -352,11 +352,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       page.on("pageerror", (error) => errors.push(error.message))
       const run: Run = { context, page, errors, email, ip: freshIp(), held: [], wrongCode: false, checks: 0 }
       const checkAnswered = checkedAtStart ? page.waitForResponse("**/api/admin/auth/check") : undefined
-      // The code that starts the console is the start chunk (tools/vite-early-start.ts).
-      let codeHeld = false
-      if (checkAnswered !== undefined) {
-        await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => void (codeHeld = true, await checkAnswered, await route.continue()))
-      }
+      const codeWasHeld = checkAnswered === undefined ? undefined : await holdStartChunk(page, checkAnswered)
       await page.route("**/api/admin/auth**", (route, request) => {
         if (request.url().endsWith("/api/admin/auth/check")) run.checks++
         const held = { route: { continue: () => route.continue({ headers: { ...request.headers(), "x-forwarded-for": run.ip } }), abort: (code?: string) => route.abort(code) } as Route, request }
@@ -364,9 +360,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         else run.held.push(held)
       })
       await page.goto(`${product.server.url}/`)
-      // A renamed chunk would let the console start before the check answered, and the path
-      // would test something else.
-      if (checkAnswered !== undefined) expect(codeHeld).toBe(true)
+      codeWasHeld?.()
       return run
     },
     close: closeRun,
@@ -661,13 +655,11 @@ describe("list: generated paths on a directory's list", () => {
         if (arrivedFirst && run.requests === 1) void route.continue()
         else run.held.push({ route, request })
       })
-      let codeHeld = false
-      if (arrivedFirst) {
-        const answered = page.waitForResponse((answer) => new URL(answer.url()).pathname === path)
-        await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => void (codeHeld = true, await answered, await route.continue()))
-      }
+      const codeWasHeld = arrivedFirst
+        ? await holdStartChunk(page, page.waitForResponse((answer) => new URL(answer.url()).pathname === path))
+        : undefined
       await page.goto(`${product.server.url}/generated-addresses?search=${prefix}`)
-      if (arrivedFirst) expect(codeHeld).toBe(true)
+      codeWasHeld?.()
       return run
     },
     close: closeRun,

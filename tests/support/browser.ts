@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync } from "node:fs"
 import { delimiter, join } from "node:path"
 import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core"
 import { consoleDir } from "../../server/platform/console.ts"
-import { afterAll, beforeAll } from "vitest"
+import { afterAll, beforeAll, expect } from "vitest"
 import { engines, type TestDatabase } from "./database.ts"
 import { latestCode, startTestServer, type TestServer } from "./server.ts"
 
@@ -53,6 +53,22 @@ export const findChromium = async (): Promise<{ readonly path: string; readonly 
 
 export const launchChromium = async (): Promise<Browser> =>
   chromium.launch({ executablePath: (await findChromium()).path, headless: true, args: chromiumFlags })
+
+/**
+ * Holds the console's start chunk (tools/vite-early-start.ts) until `until` settles, so the
+ * console starts only after, say, start-up's answers are in. Call the returned check once the
+ * page has loaded: it fails unless the chunk was held (a renamed chunk would let the console
+ * start early, and the test would be testing something else).
+ */
+export const holdStartChunk = async (page: Page, until: Promise<unknown>): Promise<() => void> => {
+  let held = false
+  await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+    held = true
+    await until
+    await route.continue()
+  })
+  return () => expect(held, "the console's start chunk was held").toBe(true)
+}
 
 export const requireBuiltConsole = () => {
   if (!existsSync(join(consoleDir, "index.html"))) throw new Error("The console is not built: run `npm run build` (npm test does)")
