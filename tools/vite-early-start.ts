@@ -38,6 +38,22 @@ const chunkFor = (bundle: Record<string, { readonly type: string }>, moduleSuffi
 }
 
 /**
+ * The files the first screens load beyond the entry's own: `always` (every visit) and
+ * `signedIn` (with a stored token), each without what an earlier group already loads.
+ */
+const firstScreenFiles = (
+  bundle: Record<string, { readonly type: string }>,
+  options: { readonly always: ReadonlyArray<string>; readonly signedIn: ReadonlyArray<string> }
+) => {
+  const entry = Object.values(bundle).find((item): item is BuiltChunk => item.type === "chunk" && (item as BuiltChunk).isEntry)
+  const atEntry = new Set(entry === undefined ? [] : filesOf(bundle, entry.fileName))
+  const filesFor = (modules: ReadonlyArray<string>) => [...new Set(modules.flatMap((module) => filesOf(bundle, chunkFor(bundle, module))))]
+  const always = filesFor(options.always).filter((file) => !atEntry.has(file))
+  const signedIn = filesFor(options.signedIn).filter((file) => !atEntry.has(file) && !always.includes(file))
+  return { atEntry, always, signedIn }
+}
+
+/**
  * Puts the first screen's chunks in `index.html`, so the browser fetches them while it parses the
  * page instead of after the start-up chunk has run (docs/architecture.md, "First screen"):
  * - `always`: modules every visit needs (React and the sign-in form), as `modulepreload` links;
@@ -98,15 +114,11 @@ export const earlyStart = (options: {
         delete process.env[SURVEY]
       }
       const bundle = Object.fromEntries(output.map((item) => [item.fileName, item]))
-      const entry = output.find((item): item is BuiltChunk => item.type === "chunk" && item.isEntry)
-      const atEntry = new Set(entry === undefined ? [] : filesOf(bundle, entry.fileName))
-      const modulesOf = (modules: ReadonlyArray<string>, left: (file: string) => boolean) => {
-        const files = modules.flatMap((module) => filesOf(bundle, chunkFor(bundle, module))).filter(left)
-        return { files, ids: new Set(files.flatMap((file) => (bundle[file] as BuiltChunk | undefined)?.moduleIds ?? [])) }
-      }
-      const always = modulesOf(options.always, (file) => !atEntry.has(file))
-      startModules = always.ids
-      signedInModules = modulesOf(options.signedIn, (file) => !atEntry.has(file) && !always.files.includes(file)).ids
+      const { always, signedIn } = firstScreenFiles(bundle, options)
+      const moduleIdsOf = (files: ReadonlyArray<string>) =>
+        new Set(files.flatMap((file) => (bundle[file] as BuiltChunk | undefined)?.moduleIds ?? []))
+      startModules = moduleIdsOf(always)
+      signedInModules = moduleIdsOf(signedIn)
     },
     configResolved: (config) => {
       base = config.base
@@ -117,14 +129,9 @@ export const earlyStart = (options: {
       handler: (_html, context) => {
         const bundle = context.bundle
         if (bundle === undefined) return []
-        const entry = Object.values(bundle).find((item) => item.type === "chunk" && item.isEntry)
-        const already = new Set(entry === undefined ? [] : filesOf(bundle, entry.fileName))
-        const always = [...new Set(options.always.flatMap((module) => filesOf(bundle, chunkFor(bundle, module))))]
-          .filter((file) => !already.has(file))
-        const signedIn = [...new Set(options.signedIn.flatMap((module) => filesOf(bundle, chunkFor(bundle, module))))]
-          .filter((file) => !already.has(file) && !always.includes(file))
+        const { atEntry, always, signedIn } = firstScreenFiles(bundle, options)
         const href = (file: string) => `${base}${file}`
-        const loaded = new Set([...already, ...always, ...signedIn])
+        const loaded = new Set([...atEntry, ...always, ...signedIn])
         const byPath = Object.entries(options.byPath).map(([path, module]) =>
           [path, filesOf(bundle, chunkFor(bundle, module)).filter((file) => !loaded.has(file)).map(href)] as const)
         const script = `(()=>{try{if(localStorage.getItem(${JSON.stringify(options.tokenKey)})===null)return}catch{return}` +
