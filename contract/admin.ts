@@ -23,7 +23,7 @@ import {
   Version,
   VersionParam
 } from "./common.ts"
-import { ipMessages } from "./ip-rules.ts"
+import { ipMessages, normalizeIpRange } from "./ip-rules.ts"
 import { CsvExport, pageOf } from "./lists.ts"
 
 /**
@@ -129,7 +129,13 @@ export class AdminUsersApi extends HttpApiGroup.make("adminUsers")
  * An IPv4 or IPv6 address or CIDR range; the server reads it with `contract/ip-rules.ts` and
  * answers 400 naming the field when it is neither.
  */
-export const IpRangeText = Schema.String.check(Schema.isMaxLength(64, { message: ipMessages.invalid }))
+export const IpRangeText = Schema.String.check(
+  Schema.isMaxLength(64, { message: ipMessages.invalid }),
+  Schema.makeFilter((text: string) => normalizeIpRange(text) !== undefined || ipMessages.invalid, {
+    // Property tests draw IPv4 addresses and ranges (contract/ip-rules.ts reads both families).
+    arbitraryConstraint: { patterns: [{ source: "^(?:(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(?:\\/(?:3[0-2]|[12]?\\d))?$", flags: "" }] }
+  })
+)
 
 /** When the allowed-IP list is not empty, admin endpoints answer only these addresses. */
 export const AllowedIp = Schema.Struct({

@@ -24,6 +24,7 @@ import {
 } from "./common.ts"
 import { industries, inquiryStatuses } from "./inquiry-rules.ts"
 import { CsvExport } from "./lists.ts"
+import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 
 export const InquiryStatus = Schema.Literals(inquiryStatuses)
 export const Industry = Schema.Literals(industries)
@@ -104,13 +105,17 @@ const InquiryPage = Schema.Struct({
 const oneInquiry = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ inquiry: AdvertisingInquiry }) })
 
 /** Advertising inquiries (docs/product-spec.md §2 "Advertising Inquiries", §7). */
+/** What the detail modal's form sends with a move: the admin notes (the console checks them with this). */
+export const InquiryNotesInput = Schema.Struct({ adminNotes: Schema.optionalKey(LongText) })
+
 export class AdvertisingApi extends HttpApiGroup.make("advertising")
   .add(
     HttpApiEndpoint.post("submit", "/api/advertising-inquiries", {
       payload: InquirySubmission,
       success: Schema.Struct({ success: Schema.Literal(true), message: Schema.String, data: Schema.Struct({ _id: Id }) }),
       error: [BadRequest, TooManyRequests]
-    }).annotate(OpenApi.Summary, "The public site's advertising form, payment included (no token; limited per client address)"),
+    }).middleware(PublicForm).annotate(PublicFormLimit, formLimits.inquiry)
+      .annotate(OpenApi.Summary, "The public site's advertising form, payment included (no token; limited per client address)"),
     HttpApiEndpoint.get("list", "/api/advertising-inquiries", { query: listQuery, success: [InquiryPage, CsvExport] })
       .middleware(Authorization)
       .annotate(OpenApi.Summary, "List inquiries (search over company, contact and e-mail; status; industry) with the four counts"),
@@ -119,7 +124,7 @@ export class AdvertisingApi extends HttpApiGroup.make("advertising")
       .annotate(OpenApi.Summary, "One inquiry"),
     HttpApiEndpoint.put("update", "/api/advertising-inquiries/:id", {
       params: { id: RecordId },
-      payload: Schema.Struct({ status: InquiryStatus, adminNotes: Schema.optionalKey(LongText), version: Version }),
+      payload: Schema.Struct({ status: InquiryStatus, ...InquiryNotesInput.fields, version: Version }),
       success: oneInquiry,
       error: [BadRequest, Conflict, NotFound]
     }).middleware(Authorization).annotate(OpenApi.Summary, "Move an inquiry on (pending, paid, reviewed → contacted → converted | rejected) with the admin notes"),

@@ -25,18 +25,35 @@ export class RequestValidation extends HttpApiMiddleware.Service<RequestValidati
   error: [BadRequest, ServerFailure]
 }) {}
 
-/** Integers carry the format their bounds fit (int32 or int64), as API linters ask. */
-const integerFormats = (node: unknown): unknown => {
-  if (Array.isArray(node)) return node.map(integerFormats)
+/**
+ * An array whose items a check describes (`boundedArray` in common.ts, whose length is checked
+ * before its items) has them beside its type, as linters and client generators expect.
+ */
+const withItemsBeside = (object: Record<string, unknown>): Record<string, unknown> => {
+  if (object.type !== "array" || object.items !== undefined || !Array.isArray(object.allOf)) return object
+  const parts = object.allOf as ReadonlyArray<Record<string, unknown>>
+  const described = parts.find((part) => Object.keys(part).length === 1 && part.items !== undefined)
+  if (described === undefined) return object
+  const { allOf: _allOf, ...rest } = object
+  const others = parts.filter((part) => part !== described)
+  return { ...rest, items: described.items, ...(others.length > 0 ? { allOf: others } : {}) }
+}
+
+/**
+ * The document as linters ask: integers carry the format their bounds fit (int32 or int64), and
+ * arrays name their items beside their type.
+ */
+const lintable = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(lintable)
   if (typeof node !== "object" || node === null) return node
-  const entries = Object.entries(node).map(([key, value]) => [key, integerFormats(value)] as const)
+  const entries = Object.entries(node).map(([key, value]) => [key, lintable(value)] as const)
   const object: Record<string, unknown> = Object.fromEntries(entries)
   if (object.type === "integer" && object.format === undefined) {
     const fits32 = typeof object.minimum === "number" && typeof object.maximum === "number" &&
       object.minimum >= -2_147_483_648 && object.maximum <= 2_147_483_647
     object.format = fits32 ? "int32" : "int64"
   }
-  return object
+  return withItemsBeside(object)
 }
 
 export class AdminApi extends HttpApi.make("admin-console")
@@ -81,6 +98,6 @@ export class AdminApi extends HttpApi.make("admin-console")
     description: "The server this document came from: production, or local under npm start",
     "x-internal": false
   } as { url: string; description: string }])
-  .annotate(OpenApi.Transform, (spec) => integerFormats(spec) as Record<string, unknown>)
+  .annotate(OpenApi.Transform, (spec) => lintable(spec) as Record<string, unknown>)
   .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "ignore" })
 {}

@@ -32,12 +32,13 @@ export class BlogPublicApi extends HttpApiGroup.make("blog")
     HttpApiEndpoint.get("posts", "/api/blog/posts", {
       query: { ...listQueryFields, status: Schema.optionalKey(PostStatus) },
       success: [PostPage, CsvExport],
-      error: Unauthorized
+      // A token from an address the allowed-address list does not cover is a 403.
+      error: [Unauthorized, Forbidden]
     }).annotate(OpenApi.Summary, "List posts (published only without a token), or export them as CSV"),
     HttpApiEndpoint.get("post", "/api/blog/posts/:slug", {
       params: { slug: Slug },
       success: onePost,
-      error: NotFound
+      error: [NotFound, Forbidden]
     }).annotate(OpenApi.Summary, "Read one post by its slug"),
     HttpApiEndpoint.get("categories", "/api/blog/categories", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Array(BlogCategory) })

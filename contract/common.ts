@@ -1,4 +1,5 @@
 import { Effect, Schema, SchemaTransformation } from "effect"
+import { MAX_SEARCH } from "./list-rules.ts"
 
 /**
  * Every failure answer of the API has the spec's shape, `{ success: false, error }`,
@@ -18,7 +19,13 @@ export type FieldIssue = typeof FieldIssue.Type
 
 export class BadRequest extends Schema.TaggedError<BadRequest>()(
   "BadRequest",
-  { ...failureFields, issues: Schema.optionalKey(Schema.Array(FieldIssue)) },
+  {
+    ...failureFields,
+    /** How many problems there were in all, when more than `issues` names. */
+    issueCount: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
+    /** The first problems found (at most ten). */
+    issues: Schema.optionalKey(Schema.Array(FieldIssue))
+  },
   { httpApiStatus: 400 }
 ) {}
 
@@ -62,6 +69,18 @@ export class MailUnavailable extends Schema.TaggedError<MailUnavailable>()("Mail
   httpApiStatus: 502
 }) {}
 
+/** The server has all it can take of this kind of work right now; try again after the wait. */
+export class ServiceBusy extends Schema.TaggedError<ServiceBusy>()(
+  "ServiceBusy",
+  { ...failureFields, retryAfterSeconds: Schema.Int },
+  { httpApiStatus: 503 }
+) {}
+
+/** The disk that holds the data is (nearly) full: nothing is written until space is freed. */
+export class InsufficientStorage extends Schema.TaggedError<InsufficientStorage>()("InsufficientStorage", failureFields, {
+  httpApiStatus: 507
+}) {}
+
 export class ServerFailure extends Schema.TaggedError<ServerFailure>()("ServerFailure", failureFields, {
   httpApiStatus: 500
 }) {}
@@ -69,7 +88,7 @@ export class ServerFailure extends Schema.TaggedError<ServerFailure>()("ServerFa
 /** Every failure the API answers with; a client reads each one's HTTP status from its class. */
 export const failureClasses = [
   BadRequest, Unauthorized, Forbidden, NotFound, Conflict, PayloadTooLarge, UnsupportedMediaType, TooManyRequests,
-  MailUnavailable, ServerFailure
+  MailUnavailable, ServiceBusy, InsufficientStorage, ServerFailure
 ] as const
 
 /** The HTTP status of a failure, by its `_tag`, as its class declares it. */
@@ -142,8 +161,30 @@ export const RequiredLongText = Schema.String.check(
   ...boundedText(MAX_LONG_TEXT)
 )
 
+/**
+ * A list of at most `max` items whose length is checked before any item is: a body of 500,000
+ * bad items is one problem ("must have at most 50 items"), not 500,000 decoded and reported
+ * (docs/api.md, "Limits"). The OpenAPI document still describes the items.
+ */
+export const boundedArray = <Item extends Schema.Codec<unknown, unknown, never, never>>(
+  item: Item,
+  bounds: { readonly min?: number; readonly max: number; readonly tooFew?: string; readonly tooMany: string }
+) => {
+  const items = Schema.toJsonSchemaDocument(item).schema
+  const length = () => [
+    Schema.isMinLength(bounds.min ?? 0, { message: bounds.tooFew ?? bounds.tooMany }),
+    Schema.isMaxLength(bounds.max, { message: bounds.tooMany })
+  ] as const
+  return Schema.Array(Schema.Unknown).check(
+    ...length(),
+    // Always true: it only tells the JSON Schema what the items are, which the decoding below checks.
+    Schema.makeFilter(() => true, { toJsonSchema: () => ({ items }) })
+  // The decoded side repeats the bounds, so values generated from the schema (tests) keep to them.
+  ).pipe(Schema.decodeTo(Schema.Array(item).check(...length()), SchemaTransformation.passthroughSupertype()))
+}
+
 /** A list of short texts (tags, keywords): at most 50 of at most 100 characters. */
-export const TextList = Schema.Array(Text(100)).check(Schema.isMaxLength(MAX_LIST_ITEMS, { message: `must have at most ${MAX_LIST_ITEMS} items` }))
+export const TextList = boundedArray(Text(100), { max: MAX_LIST_ITEMS, tooMany: `must have at most ${MAX_LIST_ITEMS} items` })
 
 export const Url = Schema.String.check(
   Schema.isMaxLength(MAX_URL, { message: `must be at most ${MAX_URL} characters` }),
@@ -226,7 +267,7 @@ export const PageSize = WholeNumberParam(1, MAX_PAGE_SIZE)
 export const DEFAULT_PAGE_SIZE = 20
 
 /** A list's search text. */
-export const SearchText = Text(200)
+export const SearchText = Text(MAX_SEARCH)
 
 export const SortOrder = Schema.Literals(["asc", "desc"])
 export type SortOrder = typeof SortOrder.Type
@@ -234,10 +275,15 @@ export type SortOrder = typeof SortOrder.Type
 /** `?format=csv` asks a list for every matching row as CSV instead of one page as JSON. */
 export const ListFormat = Schema.Literals(["json", "csv"])
 
-/** The query every list endpoint takes, before its own filters. */
-export const listQueryFields = {
+/** The query every list takes, before its own filters: the public site's lists take no more. */
+export const pageQueryFields = {
   search: Schema.optionalKey(SearchText),
   page: Schema.optionalKey(PageNumber),
-  limit: Schema.optionalKey(PageSize),
+  limit: Schema.optionalKey(PageSize)
+}
+
+/** A staff list's query: a page, or every matching row as CSV (docs/api.md, "CSV export"). */
+export const listQueryFields = {
+  ...pageQueryFields,
   format: Schema.optionalKey(ListFormat)
 }

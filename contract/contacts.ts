@@ -28,6 +28,7 @@ import {
 } from "./common.ts"
 import { contactPriorities, contactStatuses } from "./inquiry-rules.ts"
 import { CsvExport } from "./lists.ts"
+import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 
 export const ContactStatus = Schema.Literals(contactStatuses)
 export const ContactPriority = Schema.Literals(contactPriorities)
@@ -131,7 +132,7 @@ export class ContactsApi extends HttpApiGroup.make("contacts")
       payload: ContactInput,
       success: Schema.Struct({ success: Schema.Literal(true), message: Schema.String, data: Schema.Struct({ _id: Id }) }),
       error: [BadRequest, Unauthorized, Forbidden, TooManyRequests]
-    }).annotate(
+    }).middleware(PublicForm).annotate(PublicFormLimit, formLimits.contact).annotate(
       OpenApi.Summary,
       "Without a token: the public site's submission (limited per client address; contact, inquiry and project fields only). With an admin's token: a contact with every field"
     ),

@@ -21,6 +21,7 @@ import {
   Version,
   VersionParam
 } from "./common.ts"
+import { endsBeforeStart, eventMessages } from "./event-rules.ts"
 import { ListingCounts, ListingStatus } from "./listings.ts"
 import { CsvExport } from "./lists.ts"
 
@@ -36,7 +37,7 @@ const DateTime = Schema.Union([Timestamp, Schema.Literal("")])
  * description required). Dates, place, website and image are ours: an event without dates is of
  * little use to the public site (docs/decisions.md).
  */
-export const EventInput = Schema.Struct({
+const eventFields = {
   name: RequiredText,
   description: RequiredLongText,
   startsAt: Schema.optionalKey(DateTime),
@@ -46,11 +47,17 @@ export const EventInput = Schema.Struct({
   website: Schema.optionalKey(Schema.Union([Url, Schema.Literal("")])),
   image: OptionalPublicUrl,
   featured: Schema.optionalKey(Schema.Boolean)
-})
+}
+
+/** An event ends at or after it starts, said at the end date (contract/event-rules.ts). */
+const datesInOrder = Schema.makeFilter((input: { readonly startsAt?: string; readonly endsAt?: string }) =>
+  endsBeforeStart(input) ? { path: ["endsAt"], issue: eventMessages.endsBeforeStart } : true)
+
+export const EventInput = Schema.Struct(eventFields).check(datesInOrder)
 export type EventInput = typeof EventInput.Type
 
 export const EventEntry = Schema.Struct({
-  ...EventInput.fields,
+  ...eventFields,
   _id: Id,
   type: Schema.Literals(["event", "hackathon"]),
   status: ListingStatus,
@@ -92,7 +99,7 @@ export class EventsApi extends HttpApiGroup.make("events")
     HttpApiEndpoint.put("update", "/api/ecosystem/:id", {
       params: { id: RecordId },
       query: typeQuery,
-      payload: Schema.Struct({ ...EventInput.fields, version: Version }),
+      payload: Schema.Struct({ ...eventFields, version: Version }).check(datesInOrder),
       success: one,
       error: [BadRequest, Forbidden, Conflict, NotFound]
     }).annotate(OpenApi.Summary, "Edit an event or a hackathon, naming the version it was read at"),

@@ -3,10 +3,12 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./auth.ts"
 import {
   BadRequest,
+  boundedArray,
   Conflict,
   Forbidden,
   Id,
   listQueryFields,
+  pageQueryFields,
   LongText,
   NotFound,
   Ok,
@@ -21,6 +23,7 @@ import {
 } from "./common.ts"
 import { listingStatuses, listingTypes, MAX_BULK, moderationActions } from "./listing-rules.ts"
 import { CsvExport } from "./lists.ts"
+import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 
 const stored = { _id: Id, createdAt: Timestamp, updatedAt: Timestamp, version: Version }
 
@@ -123,10 +126,7 @@ export class InfluencersApi extends communityCalls("influencers", "/api/admin/in
 
 /** One bulk change: the same action on up to 500 listings, all or none. */
 export const BulkModeration = Schema.Struct({
-  ids: Schema.Array(RecordId).check(
-    Schema.isMinLength(1, { message: "must name at least one listing" }),
-    Schema.isMaxLength(MAX_BULK, { message: `must name at most ${MAX_BULK} listings` })
-  ),
+  ids: boundedArray(RecordId, { min: 1, tooFew: "must name at least one listing", max: MAX_BULK, tooMany: `must name at most ${MAX_BULK} listings` }),
   action: ModerationAction,
   notes: Schema.optionalKey(LongText)
 })
@@ -178,14 +178,15 @@ const publicPage = Schema.Struct({
 /** The public site's calls: approved listings, and submissions, which always arrive pending. */
 export class ListingsPublicApi extends HttpApiGroup.make("listingsPublic")
   .add(
-    HttpApiEndpoint.get("list", "/api/listings/:type", { params: { type: CommunityType }, query: { ...listQueryFields }, success: publicPage })
+    HttpApiEndpoint.get("list", "/api/listings/:type", { params: { type: CommunityType }, query: pageQueryFields, success: publicPage })
       .annotate(OpenApi.Summary, "List approved listings of a type (no token)"),
     HttpApiEndpoint.post("submit", "/api/listings/:type", {
       params: { type: CommunityType },
       payload: ListingSubmission,
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listing: PublicListing }) }),
       error: [BadRequest, TooManyRequests]
-    }).annotate(OpenApi.Summary, "Submit a listing for review (no token; limited per client address)")
+    }).middleware(PublicForm).annotate(PublicFormLimit, formLimits.listing)
+      .annotate(OpenApi.Summary, "Submit a listing for review (no token; limited per client address)")
   )
   .annotate(OpenApi.Title, "Listings (public)")
   .annotate(OpenApi.Description, "The public site’s community and influencer listings and submissions.")

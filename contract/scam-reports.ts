@@ -24,6 +24,7 @@ import {
   VersionParam
 } from "./common.ts"
 import { CsvExport } from "./lists.ts"
+import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 
 export const ScamReportStatus = Schema.Literals(["new", "under_review", "resolved", "dismissed"])
 export type ScamReportStatus = typeof ScamReportStatus.Type
@@ -89,11 +90,14 @@ export const ScamReportList = Schema.Struct({
 /** A filter's value, or "all" for none (the spec's screens send "all"). */
 const orAll = <S extends Schema.Top>(values: S) => Schema.optionalKey(Schema.Union([values, Schema.Literal("all")]))
 
+/** What the Details modal's form saves: the admin notes (the console checks them with this). */
+export const ScamNotesInput = Schema.Struct({ notes: LongText })
+
 /** One change of a report: exactly one of status, priority or notes, with the version it was read at. */
 export const ScamReportChange = Schema.Struct({
   status: Schema.optionalKey(ScamReportStatus),
   priority: Schema.optionalKey(ScamReportPriority),
-  notes: Schema.optionalKey(LongText),
+  notes: Schema.optionalKey(ScamNotesInput.fields.notes),
   version: Version
 })
 
@@ -114,7 +118,8 @@ export class ScamReportsApi extends HttpApiGroup.make("scamReports")
       payload: ScamReportInput,
       success: Schema.Struct({ success: Schema.Literal(true), message: Schema.String, data: Schema.Struct({ _id: Id }) }),
       error: [BadRequest, TooManyRequests]
-    }).annotate(OpenApi.Summary, "Report a scam (no token; limited per client address)"),
+    }).middleware(PublicForm).annotate(PublicFormLimit, formLimits.scamReport)
+      .annotate(OpenApi.Summary, "Report a scam (no token; limited per client address)"),
     HttpApiEndpoint.get("list", "/api/report-scam", {
       query: {
         page: Schema.optionalKey(PageNumber),

@@ -24,6 +24,12 @@ export const Health = Schema.Struct({
     reachable: Schema.NullOr(Schema.Boolean),
     checkedAt: Schema.NullOr(Schema.String)
   }),
+  /** The disk under the data folder: below the reserve, changes are refused with 507 until space is freed. */
+  disk: Schema.Struct({
+    status: Schema.Literals(["ok", "low"]),
+    freeMb: Schema.Int,
+    reserveMb: Schema.Int
+  }),
   uptimeSeconds: Schema.Finite
 })
 export type Health = typeof Health.Type

@@ -16,6 +16,7 @@ export const uploadMessages = {
   missingFile: "Choose an image to upload",
   badType: "type must be one of blog, events, listings",
   readOnly: "Your role can't upload images",
+  busy: "The server is busy with other uploads. Try again in a few seconds.",
   failed: "Upload failed",
   unknown: "Unknown error"
 } as const

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Multipart } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./auth.ts"
-import { BadRequest, Forbidden, PayloadTooLarge, UnsupportedMediaType } from "./common.ts"
+import { BadRequest, Forbidden, PayloadTooLarge, ServiceBusy, UnsupportedMediaType } from "./common.ts"
 import { uploadTypes } from "./upload-rules.ts"
 
 /** Where an upload belongs; it names the folder under `/uploads/`. */
@@ -16,7 +16,7 @@ export class UploadApi extends HttpApiGroup.make("upload")
     HttpApiEndpoint.post("image", "/api/upload/image", {
       payload: Schema.Struct({ image: Multipart.SingleFileSchema, type: UploadType }).pipe(HttpApiSchema.asMultipart()),
       success: UploadedImage,
-      error: [BadRequest, Forbidden, PayloadTooLarge, UnsupportedMediaType]
+      error: [BadRequest, Forbidden, PayloadTooLarge, UnsupportedMediaType, ServiceBusy]
     }).annotate(OpenApi.Summary, "Upload an image").annotate(
       OpenApi.Description,
       "Stores a JPEG, PNG, GIF or WebP image of at most 5 MB, checked by its bytes, renamed and without metadata. " +

@@ -7,6 +7,7 @@ import {
   Forbidden,
   Id,
   listQueryFields,
+  pageQueryFields,
   LongText,
   NotFound,
   Ok,
@@ -25,6 +26,7 @@ import {
 import { ListingCounts, ListingStatus, Moderated } from "./listings.ts"
 import { CsvExport } from "./lists.ts"
 import { projectStatuses, startupStages } from "./venture-rules.ts"
+import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 
 /**
  * Businesses, startups and projects (docs/product-spec.md §3 and §5): listings like communities,
@@ -171,8 +173,8 @@ export class VentureModerationApi extends HttpApiGroup.make("ventureModeration")
     HttpApiEndpoint.get("list", "/api/listings/admin/:type", {
       params: { type: VentureType },
       query: { ...listQueryFields, status: Schema.optionalKey(ListingStatus) },
-      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listings: Schema.Array(AnyVenture), pagination: Pagination, counts: ListingCounts }) })
-    }).annotate(OpenApi.Summary, "List businesses, startups or projects for moderation, with the four counts"),
+      success: [Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listings: Schema.Array(AnyVenture), pagination: Pagination, counts: ListingCounts }) }), CsvExport]
+    }).annotate(OpenApi.Summary, "List businesses, startups or projects for moderation, with the four counts, or export them as CSV"),
     HttpApiEndpoint.put("setStatus", "/api/listings/admin/:type/:id/status", {
       params: { type: VentureType, id: RecordId },
       payload: Schema.Struct({ status: ListingStatus, version: Version, notes: Schema.optionalKey(LongText) }),
@@ -188,7 +190,7 @@ export class VentureModerationApi extends HttpApiGroup.make("ventureModeration")
 /** What the public site sends: the form's fields, never a status or the active switch. */
 const submission = <F extends Schema.Struct.Fields>(input: Schema.Struct<F>) => input.mapFields(({ isActive: _isActive, ...fields }) => fields)
 
-const PublicVenture = Schema.Struct({ _id: Id, type: VentureType, name: RequiredText, description: RequiredLongText, createdAt: Timestamp, details: Schema.Record(Schema.String, Schema.Unknown) })
+export const PublicVenture = Schema.Struct({ _id: Id, type: VentureType, name: RequiredText, description: RequiredLongText, createdAt: Timestamp, details: Schema.Record(Schema.String, Schema.Unknown) })
 export type PublicVenture = typeof PublicVenture.Type
 
 const publicPage = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listings: Schema.Array(PublicVenture), pagination: Pagination }) })
@@ -197,17 +199,20 @@ const submitted = Schema.Struct({ success: Schema.Literal(true), data: Schema.St
 /** The public site's calls for the three types: approved and active ones, and submissions (pending). */
 export class VenturesPublicApi extends HttpApiGroup.make("venturesPublic")
   .add(
-    HttpApiEndpoint.get("businesses", "/api/listings/business", { query: { ...listQueryFields }, success: publicPage })
+    HttpApiEndpoint.get("businesses", "/api/listings/business", { query: pageQueryFields, success: publicPage })
       .annotate(OpenApi.Summary, "List approved, active businesses (no token)"),
-    HttpApiEndpoint.get("startups", "/api/listings/startup", { query: { ...listQueryFields }, success: publicPage })
+    HttpApiEndpoint.get("startups", "/api/listings/startup", { query: pageQueryFields, success: publicPage })
       .annotate(OpenApi.Summary, "List approved, active startups (no token)"),
-    HttpApiEndpoint.get("projects", "/api/listings/project", { query: { ...listQueryFields }, success: publicPage })
+    HttpApiEndpoint.get("projects", "/api/listings/project", { query: pageQueryFields, success: publicPage })
       .annotate(OpenApi.Summary, "List approved, active projects (no token)"),
     HttpApiEndpoint.post("submitBusiness", "/api/listings/business", { payload: submission(BusinessInput), success: submitted, error: [BadRequest, TooManyRequests] })
+      .middleware(PublicForm).annotate(PublicFormLimit, formLimits.listing)
       .annotate(OpenApi.Summary, "Submit a business for review (no token; limited per client address)"),
     HttpApiEndpoint.post("submitStartup", "/api/listings/startup", { payload: submission(StartupInput), success: submitted, error: [BadRequest, TooManyRequests] })
+      .middleware(PublicForm).annotate(PublicFormLimit, formLimits.listing)
       .annotate(OpenApi.Summary, "Submit a startup for review (no token; limited per client address)"),
     HttpApiEndpoint.post("submitProject", "/api/listings/project", { payload: submission(ProjectInput), success: submitted, error: [BadRequest, TooManyRequests] })
+      .middleware(PublicForm).annotate(PublicFormLimit, formLimits.listing)
       .annotate(OpenApi.Summary, "Submit a project for review (no token; limited per client address)")
   )
   .annotate(OpenApi.Title, "Businesses, startups and projects (public)")

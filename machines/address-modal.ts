@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { AnyAddress } from "../contract/addresses.ts"
-import { serverMessageOf } from "./call-failure.ts"
+import type { FieldIssue } from "../contract/common.ts"
+import { issuesOf, serverMessageOf } from "./call-failure.ts"
 
 /** The modal's alert texts, docs/product-spec.md §8 "Addresses". */
 export const addressModalErrors = {
@@ -14,12 +15,15 @@ export type Draft = Readonly<Record<string, string>>
 export interface AddressModalContext {
   /** The address opened, or null when adding a new one. */
   readonly address: AnyAddress | null
+  /** What the form opened with, then what it last asked to save (the form holds what is typed). */
   readonly draft: Draft
   /** Which fields must be filled before Save is enabled. */
   readonly required: ReadonlyArray<string>
   readonly error: string | null
   /** The server's own words (a duplicate, a stale version), shown under the alert. */
   readonly errorDetail: string | null
+  /** The fields a refused save named (a 400's issues): the form shows each under its field. */
+  readonly issues: ReadonlyArray<FieldIssue>
 }
 
 export type AddressModalEvent =
@@ -28,12 +32,11 @@ export type AddressModalEvent =
   | { readonly type: "OPEN_EDIT"; readonly address: AnyAddress; readonly draft: Draft; readonly required: ReadonlyArray<string> }
   | { readonly type: "OPEN_DELETE"; readonly address: AnyAddress; readonly draft: Draft; readonly required: ReadonlyArray<string> }
   | { readonly type: "EDIT" }
-  | { readonly type: "CHANGE"; readonly field: string; readonly value: string }
-  | { readonly type: "SAVE" }
+  | { readonly type: "SAVE"; readonly draft: Draft }
   | { readonly type: "CONFIRM_DELETE" }
   | { readonly type: "CLOSE" }
 
-const closedContext = { address: null, draft: {}, required: [], error: null, errorDetail: null } as const
+const closedContext = { address: null, draft: {}, required: [], error: null, errorDetail: null, issues: [] } as const
 
 /**
  * docs/product-spec.md §4, "Address modal": view, edit and delete modes; Add opens edit with an empty
@@ -59,12 +62,15 @@ export const addressModalMachine = setup({
     open: assign(({ event }) =>
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
       event.type === "OPEN_VIEW" || event.type === "OPEN_EDIT" || event.type === "OPEN_DELETE"
-        ? { address: event.address, draft: event.draft, required: event.required, error: null, errorDetail: null }
+        ? { address: event.address, draft: event.draft, required: event.required, error: null, errorDetail: null, issues: [] }
         : {}
-    )
+    ),
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on SAVE
+    keepDraft: assign({ draft: ({ context, event }) => (event.type === "SAVE" ? event.draft : context.draft) })
   },
   guards: {
-    canSave: ({ context }) => context.required.every((field) => (context.draft[field] ?? "").trim() !== "")
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on SAVE
+    canSave: ({ context, event }) => event.type === "SAVE" && context.required.every((field) => (event.draft[field] ?? "").trim() !== "")
   }
 }).createMachine({
   // Stryker disable next-line all: the machine's name: nothing reads it
@@ -77,7 +83,7 @@ export const addressModalMachine = setup({
       on: {
         OPEN_ADD: {
           target: "editing",
-          actions: assign(({ event }) => ({ address: null, draft: {}, required: event.required, error: null, errorDetail: null }))
+          actions: assign(({ event }) => ({ address: null, draft: {}, required: event.required, error: null, errorDetail: null, issues: [] }))
         },
         OPEN_VIEW: { target: "viewing", actions: "open" },
         OPEN_EDIT: { target: "editing", actions: "open" },
@@ -89,10 +95,8 @@ export const addressModalMachine = setup({
     },
     editing: {
       on: {
-        CHANGE: {
-          actions: assign({ draft: ({ context, event }) => ({ ...context.draft, [event.field]: event.value }) })
-        },
-        SAVE: { guard: "canSave", target: "saving" },
+        // The form holds what is typed; Save hands it over. Required fields left blank keep it here.
+        SAVE: [{ guard: "canSave", target: "saving", actions: "keepDraft" }, { actions: "keepDraft" }],
         CLOSE: "closed"
       }
     },
@@ -107,9 +111,10 @@ export const addressModalMachine = setup({
           actions: assign(({ context, event }) => {
             const detail = serverMessageOf(event.error)
             // A new address shows the server's error itself, as the spec says; an update names the failure and gives the reason.
+            const issues = issuesOf(event.error)
             return context.address === null
-              ? { error: detail ?? addressModalErrors.create, errorDetail: null }
-              : { error: addressModalErrors.update, errorDetail: detail }
+              ? { error: detail ?? addressModalErrors.create, errorDetail: null, issues }
+              : { error: addressModalErrors.update, errorDetail: detail, issues }
           })
         }
       }

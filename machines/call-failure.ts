@@ -1,16 +1,33 @@
+import type { FieldIssue } from "../contract/common.ts"
+
 /**
  * How an invoked call failed, as the machines see it: `status` is set when the server
  * answered, unset when it could not be reached. The console's API layer rejects with this shape.
+ * `issues` are the fields a 400 named (or the form's own check, before anything was sent):
+ * a form shows each under its field (docs/architecture.md, "Forms").
  */
 export interface CallFailure {
   readonly status: number | undefined
   readonly message: string
+  readonly issues?: ReadonlyArray<FieldIssue>
 }
 
-export const failureOf = (error: unknown): CallFailure =>
-  typeof error === "object" && error !== null && "message" in error
-    ? { status: "status" in error && typeof error.status === "number" ? error.status : undefined, message: String(error.message) }
-    : { status: undefined, message: String(error) }
+const isIssue = (value: unknown): value is FieldIssue =>
+  typeof value === "object" && value !== null &&
+  typeof (value as { path?: unknown }).path === "string" && typeof (value as { message?: unknown }).message === "string"
+
+/** The field issues a failure carries, if any. */
+export const issuesOf = (error: unknown): ReadonlyArray<FieldIssue> => {
+  const issues = typeof error === "object" && error !== null && "issues" in error ? error.issues : undefined
+  return Array.isArray(issues) ? issues.filter(isIssue) : []
+}
+
+export const failureOf = (error: unknown): CallFailure => {
+  if (typeof error !== "object" || error === null || !("message" in error)) return { status: undefined, message: String(error) }
+  const status = "status" in error && typeof error.status === "number" ? error.status : undefined
+  const issues = issuesOf(error)
+  return { status, message: String(error.message), ...(issues.length > 0 ? { issues } : {}) }
+}
 
 /** The server's own words, when the server answered. */
 export const serverMessageOf = (error: unknown): string | null => {

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import { canMoveInquiry, type InquiryStatus, inquiryMoves } from "../contract/inquiry-rules.ts"
-import { failureOf } from "./call-failure.ts"
+import type { FieldIssue } from "../contract/common.ts"
+import { failureOf, issuesOf } from "./call-failure.ts"
 
 /** What the machine needs of an inquiry: what a move names and what it changes. */
 export interface InquiryRef {
@@ -28,6 +29,8 @@ export interface InquiryContext {
   /** The move the server made (the confirmation after the modal closes). */
   readonly done: InquiryMove | null
   readonly error: string | null
+  /** The fields a refused move named (a 400's issues): the form shows them under the notes. */
+  readonly issues: ReadonlyArray<FieldIssue>
 }
 
 export type InquiryEvent =
@@ -79,22 +82,28 @@ export const inquiryMachine = setup({
       notes: ({ event }) => (event.type === "OPEN" ? event.inquiry.adminNotes : ""),
       move: null,
       done: null,
-      error: null
+      error: null,
+      issues: []
     }),
     // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
-    setNotes: assign({ notes: ({ context, event }) => (event.type === "EDIT" ? event.notes : context.notes), error: null }),
+    setNotes: assign({ notes: ({ context, event }) => (event.type === "EDIT" ? event.notes : context.notes), error: null, issues: [] }),
     takeMove: assign({
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
       move: ({ context, event }) => (event.type === "MOVE" && context.inquiry !== null ? { inquiry: context.inquiry, status: event.status, adminNotes: context.notes } : null),
-      error: null
+      error: null,
+      issues: []
     }),
     takeAnswer: assign({ done: ({ context }) => context.move, move: null, inquiry: null, notes: "" }),
-    showFailure: assign({ error: (_, params: { readonly message: string }) => params.message, move: null }),
+    showFailure: assign({
+      error: (_, params: { readonly message: string; readonly issues: ReadonlyArray<FieldIssue> }) => params.message,
+      issues: (_, params: { readonly message: string; readonly issues: ReadonlyArray<FieldIssue> }) => params.issues,
+      move: null
+    }),
     refresh: assign({
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
       inquiry: ({ context, event }) => (event.type === "REFRESH" && event.inquiry._id === context.inquiry?._id ? event.inquiry : context.inquiry)
     }),
-    close: assign({ inquiry: null, notes: "", move: null, error: null }),
+    close: assign({ inquiry: null, notes: "", move: null, error: null, issues: [] }),
     forget: assign({ done: null }),
     // Stryker disable next-line all: placeholder action: the console provides it (the list and its counts reload)
     listChanged: () => undefined
@@ -102,7 +111,7 @@ export const inquiryMachine = setup({
 }).createMachine({
   // Stryker disable next-line all: the machine's name: nothing reads it
   id: "inquiry",
-  context: { inquiry: null, notes: "", move: null, done: null, error: null },
+  context: { inquiry: null, notes: "", move: null, done: null, error: null, issues: [] },
   initial: "closed",
   states: {
     closed: {
@@ -125,7 +134,7 @@ export const inquiryMachine = setup({
         onDone: { target: "done", actions: ["takeAnswer", "listChanged"] },
         onError: {
           target: "failed",
-          actions: [{ type: "showFailure", params: ({ event }) => ({ message: `${inquiryTexts.failed}: ${failureOf(event.error).message}` }) }, "listChanged"]
+          actions: [{ type: "showFailure", params: ({ event }) => ({ message: `${inquiryTexts.failed}: ${failureOf(event.error).message}`, issues: issuesOf(event.error) }) }, "listChanged"]
         }
       }
     },

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { ScamReportPriority, ScamReportStatus } from "../contract/scam-reports.ts"
-import { failureOf } from "./call-failure.ts"
+import type { FieldIssue } from "../contract/common.ts"
+import { failureOf, issuesOf } from "./call-failure.ts"
 
 /** What the machine needs of a report: what a change names and what it changes. */
 export interface ReportRef {
@@ -33,6 +34,8 @@ export interface TriageContext {
   readonly notes: ReportChange | null
   /** Why the last save of the notes failed (shown in the details). */
   readonly notesError: string | null
+  /** The fields that refusal named (a 400's issues): the form shows them under the notes. */
+  readonly notesIssues: ReadonlyArray<FieldIssue>
 }
 
 export type TriageEvent =
@@ -122,27 +125,33 @@ export const scamReportMachine = setup({
     openNotes: assign({
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
       notesOf: ({ context, event }) => (event.type === "OPEN_NOTES" ? currentReport(context, event.report) : null),
-      notesError: null
+      notesError: null,
+      notesIssues: []
     }),
     takeNotes: assign({
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
       notes: ({ context, event }) =>
         event.type === "SAVE_NOTES" && context.notesOf !== null ? { field: "notes", value: event.notes, report: context.notesOf } as const : null,
-      notesError: null
+      notesError: null,
+      notesIssues: []
     }),
     takeNotesAnswer: assign({
       answered: ({ context }, params: { readonly report: ChangedReport }) => ({ ...context.answered, [params.report._id]: params.report }),
       notes: null
     }),
-    showNotesFailure: assign({ notesError: (_, params: { readonly message: string }) => params.message, notes: null }),
-    closeNotes: assign({ notesOf: null, notesError: null }),
+    showNotesFailure: assign({
+      notesError: (_, params: { readonly message: string; readonly issues: ReadonlyArray<FieldIssue> }) => params.message,
+      notesIssues: (_, params: { readonly message: string; readonly issues: ReadonlyArray<FieldIssue> }) => params.issues,
+      notes: null
+    }),
+    closeNotes: assign({ notesOf: null, notesError: null, notesIssues: [] }),
     // Stryker disable next-line all: placeholder action: the console provides it (the list and its counts reload)
     listChanged: () => undefined
   }
 }).createMachine({
   // Stryker disable next-line all: the machine's name: nothing reads it
   id: "scamReport",
-  context: { queue: [], answered: {}, error: null, notesOf: null, notes: null, notesError: null },
+  context: { queue: [], answered: {}, error: null, notesOf: null, notes: null, notesError: null, notesIssues: [] },
   type: "parallel",
   states: {
     changes: {
@@ -200,7 +209,7 @@ export const scamReportMachine = setup({
             onDone: { target: "closed", actions: [{ type: "takeNotesAnswer", params: ({ event }) => ({ report: event.output }) }, "closeNotes", "listChanged"] },
             onError: {
               target: "open",
-              actions: [{ type: "showNotesFailure", params: ({ event }) => ({ message: failureText(triageErrors.notes, event.error) }) }, "listChanged"]
+              actions: [{ type: "showNotesFailure", params: ({ event }) => ({ message: failureText(triageErrors.notes, event.error), issues: issuesOf(event.error) }) }, "listChanged"]
             }
           }
         }

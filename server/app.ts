@@ -37,6 +37,7 @@ import { AdvertisingHandlers } from "./advertising/http.ts"
 import { changeFeedLayer } from "./platform/change-feed.ts"
 import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
+import { PublicFormLive } from "./auth/public-forms.ts"
 import { listenForRevocations } from "./auth/session-cache.ts"
 import { SignIn } from "./auth/sign-in.ts"
 import { adminChannelLayer } from "./platform/admin-channel.ts"
@@ -45,6 +46,8 @@ import { type AppConfig, Config } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
 import { apiNotFound, bodyLimit, httpHygiene } from "./platform/http.ts"
+import { forwardedForCheck } from "./platform/client-address.ts"
+import { diskGuard } from "./platform/disk.ts"
 import { Mailer, mailerLayer } from "./platform/mail.ts"
 import { mailWorkerLayer } from "./platform/mail-outbox.ts"
 import { housekeepingLayer } from "./platform/housekeeping.ts"
@@ -107,7 +110,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     BlogAdminHandlers,
     UploadHandlers
   ]),
-  Layer.provide([AuthorizationLive, RequestValidationLive, SignIn.layer])
+  Layer.provide([AuthorizationLive, PublicFormLive, RequestValidationLive, SignIn.layer])
 )
 
 const routes = (staticDir: string) =>
@@ -117,8 +120,17 @@ const routes = (staticDir: string) =>
     apiNotFound,
     uploadRoutes,
     consoleRoutes(staticDir),
-    httpHygiene
+    httpHygiene,
+    forwardedForCheck,
+    diskGuard
   )
+
+/**
+ * The router's bound on one path parameter. Its default, 100, answered a post whose slug was
+ * longer (titles may be 200 characters) with 404; past this bound a parameter is still a 404,
+ * below it the contract's schemas judge it (a slug is at most 220 characters: a 400 beyond).
+ */
+const MAX_PATH_PARAM = 1024
 
 export interface ServerOptions {
   /** Where the database lives; by default from `DATABASE_URL` / `DATA_DIR`. */
@@ -132,7 +144,7 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
   const database = options.database ?? targetFrom(config)
   // With the embedded database on a folder, the admin tools reach it through this server.
   const adminChannel = database.engine === "pglite" && database.dataDir !== undefined ? adminChannelLayer(config.dataDir) : Layer.empty
-  return HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true }).pipe(
+  return HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true, routerConfig: { maxParamLength: MAX_PATH_PARAM } }).pipe(
     Layer.provideMerge(
       NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })
     ),

@@ -1,5 +1,7 @@
 import { Effect, Exit } from "effect"
+import { join } from "node:path"
 import { readConfig, serverConfigProblem } from "./platform/config.ts"
+import { startProblem } from "./platform/disk.ts"
 
 const config = Effect.runSyncExit(readConfig(process.env))
 if (Exit.isFailure(config)) {
@@ -8,7 +10,9 @@ if (Exit.isFailure(config)) {
   process.exit(1)
 }
 
-const problem = serverConfigProblem(config.value)
+const problem = serverConfigProblem(config.value) ??
+  // The embedded database cannot start cleanly on a full disk: say so instead (platform/disk.ts).
+  (config.value.databaseUrl === undefined ? startProblem(join(config.value.dataDir, "db"), config.value.diskReserveMb) : undefined)
 if (problem !== undefined) {
   console.error(problem)
   process.exit(1)

@@ -9,13 +9,8 @@ import { Conflict, NotFound } from "../../contract/common.ts"
 import { canMoveInquiry, type InquiryStatus, inquiryStatuses } from "../../contract/inquiry-rules.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
 import { announcing } from "../platform/change-feed.ts"
-import { clientIp } from "../platform/http.ts"
+import { clientIp } from "../platform/client-address.ts"
 import { csvResponse, EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
-import { guard } from "../platform/rate-limit.ts"
-
-/** Inquiries from one client address: the public form is open to anyone. */
-const SUBMISSIONS = { name: "advertising-inquiry", limit: 5, windowSeconds: 3600 } as const
-const submissionsWait = (wait: string) => `Too many inquiries from your address. Try again ${wait}.`
 
 type InquiryRow = Omit<AdvertisingInquiry, "_id" | "createdAt" | "updatedAt"> & {
   readonly id: string
@@ -159,8 +154,8 @@ export const AdvertisingHandlers = HttpApiBuilder.group(AdminApi, "advertising",
   handlers
     .handle("submit", ({ payload }) =>
       Effect.gen(function*() {
+        // Counted against the address before the body was read (server/auth/public-forms.ts).
         const ip = yield* clientIp
-        yield* guard(SUBMISSIONS, ip, submissionsWait)
         const id = randomUUID()
         const values = submission(payload)
         yield* Effect.gen(function*() {

@@ -5,7 +5,7 @@ import { AdminApi } from "../../contract/api.ts"
 import { Authorization, CurrentSession } from "../../contract/auth.ts"
 import { BadRequest, Unauthorized } from "../../contract/common.ts"
 import { Config } from "../platform/config.ts"
-import { clientIp } from "../platform/http.ts"
+import { clientIp } from "../platform/client-address.ts"
 import { requireAllowedIp } from "./allowed-ips.ts"
 import { messages } from "./policy.ts"
 import { closeSession, findSession } from "./sessions.ts"
@@ -21,9 +21,8 @@ export const AuthorizationLive = Layer.effect(
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
           const ip = yield* Effect.provideService(clientIp, Config, config)
-          yield* requireAllowedIp(ip).pipe(Effect.provideContext(services), Effect.catchTag("SqlError", Effect.die))
           const token = Redacted.value(credential)
-          const session = token === "" ? undefined : yield* findSession(token).pipe(Effect.provideContext(services), Effect.orDie)
+          const session = yield* findSession(token, ip).pipe(Effect.provideContext(services), Effect.catchTag("SqlError", Effect.die))
           if (session === undefined) return yield* new Unauthorized({ error: messages.sessionInvalid })
           return yield* Effect.provideService(httpEffect, CurrentSession, { id: session.id, user: session.user, ip })
         })
@@ -41,9 +40,8 @@ export const optionalSession = Effect.gen(function*() {
   const header = request.headers.authorization
   if (header === undefined) return undefined
   const ip = yield* clientIp
-  yield* requireAllowedIp(ip)
   const token = /^Bearer (.+)$/i.exec(header)?.[1]?.trim() ?? ""
-  const session = token === "" ? undefined : yield* findSession(token)
+  const session = yield* findSession(token, ip)
   if (session === undefined) return yield* new Unauthorized({ error: messages.sessionInvalid })
   return { id: session.id, user: session.user, ip }
 })

@@ -15,8 +15,13 @@ const FIFTEEN_MINUTES = 15 * 60
 export const limits = {
   /** One person at one address asking again and again. */
   codeRequestsPerEmailAndIp: { name: "otp-email-ip", limit: 5, windowSeconds: FIFTEEN_MINUTES },
-  /** Everyone together, for one e-mail: high enough that a stranger cannot lock its admin out alone. */
-  codeRequestsPerEmail: { name: "otp-email", limit: 30, windowSeconds: FIFTEEN_MINUTES },
+  /**
+   * Mail about one e-mail's sign-in is slowed, never refused: a code is replaced at most once
+   * every `OTP_KEEP_SECONDS`, and a role notice is sent as rarely. Nothing is counted for an
+   * e-mail from all addresses together, so strangers with any number of addresses cannot make
+   * the admin's own request a 429 (docs/security.md).
+   */
+  roleNoticesPerEmail: { name: "otp-role-notice", limit: 1, windowSeconds: OTP_KEEP_SECONDS },
   codeRequestsPerIp: { name: "otp-ip", limit: 20, windowSeconds: FIFTEEN_MINUTES },
   verificationsPerIp: { name: "verify-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES }
 } satisfies Record<string, RateLimitRule>

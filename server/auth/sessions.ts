@@ -7,6 +7,7 @@ import { recordActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { hashToken, newSessionToken } from "../platform/secrets.ts"
 import type { AdminRecord } from "./admins.ts"
+import { requireAllowedIp } from "./allowed-ips.ts"
 import {
   type ActiveSession,
   announceRevocation,
@@ -51,10 +52,16 @@ export const openSession = (admin: AdminRecord, role: Role, ip: string, userAgen
 
 /**
  * The live session a token belongs to, or undefined: unknown, revoked, past 12 h, idle for
- * 2 h, or its admin disabled. A live session's last-seen time moves forward.
+ * 2 h, or its admin disabled. A live session's last-seen time moves forward. Every session is
+ * found here, and only for a client address the allowed-address list covers (403 otherwise,
+ * before the token is looked at): no endpoint that reads a token can forget the list.
  */
-export const findSession = (token: string) =>
+export const findSession = (token: string, ip: string) =>
+  Effect.andThen(requireAllowedIp(ip), liveSession(token))
+
+const liveSession = (token: string) =>
   Effect.gen(function*() {
+    if (token === "") return undefined
     const tokenHash = hashToken(token)
     const cached = recallSession(tokenHash)
     if (cached !== undefined) return cached

@@ -7,7 +7,7 @@ import { Config } from "../platform/config.ts"
 import { inTransaction } from "../platform/database.ts"
 import { Mailer } from "../platform/mail.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
-import { guard, type RateLimitRule } from "../platform/rate-limit.ts"
+import { guard, hit, type RateLimitRule } from "../platform/rate-limit.ts"
 import { hashOtp, loadOtpKey, newOtpCode } from "../platform/secrets.ts"
 import { findAdmin, normalizeEmail } from "./admins.ts"
 import { limits, messages, OTP_KEEP_SECONDS, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
@@ -68,6 +68,7 @@ const makeSignIn = Effect.gen(function*() {
       const admin = yield* findAdmin(email)
       if (admin === undefined || admin.disabled) return false
       if (!roleCovers(admin.role, role)) {
+        if (!(yield* hit(limits.roleNoticesPerEmail, email)).allowed) return false
         yield* enqueueMail(roleMail(email, role, admin.role), OTP_TTL_MINUTES)
         return true
       }
@@ -87,7 +88,6 @@ const makeSignIn = Effect.gen(function*() {
       const email = normalizeEmail(rawEmail)
       yield* limited(limits.codeRequestsPerIp, ip)
       yield* limited(limits.codeRequestsPerEmailAndIp, `${email}|${ip}`)
-      yield* limited(limits.codeRequestsPerEmail, email)
       const [outcome] = yield* Effect.all([
         Effect.exit(issue(email, role)),
         Effect.sleep(`${config.otpResponseFloorMs} millis`)
@@ -97,14 +97,9 @@ const makeSignIn = Effect.gen(function*() {
       return { success: true, requiresOTP: true, message: messages.codeRequested } satisfies OtpRequested
     })
 
-  const refuse = (email: string, ip: string) =>
+  /** Logs a refused verification: how many guesses the code has met, or that none was live. */
+  const refuse = (email: string, ip: string, attempts: number | undefined) =>
     Effect.gen(function*() {
-      const rows = yield* sql<{ attempts: number }>`
-        UPDATE one_time_codes SET attempts = attempts + 1 WHERE email = ${email} RETURNING attempts`
-      const attempts = rows[0]?.attempts
-      if (attempts !== undefined && attempts >= OTP_MAX_ATTEMPTS) {
-        yield* sql`DELETE FROM one_time_codes WHERE email = ${email}`
-      }
       yield* recordActivity({
         actorId: null,
         actorEmail: email,
@@ -116,22 +111,38 @@ const makeSignIn = Effect.gen(function*() {
       return yield* new Unauthorized({ error: messages.invalidCode })
     })
 
-  /** Consumes the code atomically: of two simultaneous verifications exactly one wins. */
+  /**
+   * Counts the guess and compares it in one statement: the row lock makes guesses that arrive
+   * together take turns, and each one sees the count the one before it left, so no more than
+   * `OTP_MAX_ATTEMPTS` guesses are ever compared with one code, whatever the concurrency. The
+   * right guess uses the code up in the same statement, so of two simultaneous right guesses
+   * exactly one wins.
+   */
+  const guess = (email: string, code: string) =>
+    Effect.gen(function*() {
+      const hash = hashOtp(otpKey, email, code)
+      const rows = yield* sql<{ matched: boolean; role: Role; attempts: number }>`
+        UPDATE one_time_codes
+        SET attempts = CASE WHEN code_hash = ${hash} THEN ${OTP_MAX_ATTEMPTS} ELSE attempts + 1 END
+        WHERE email = ${email} AND expires_at > now() AND attempts < ${OTP_MAX_ATTEMPTS}
+        RETURNING code_hash = ${hash} AS matched, role, attempts`
+      const row = rows[0]
+      // A used or killed code can no longer be guessed; its row goes (a newer code has 0 tries).
+      if (row !== undefined && row.attempts >= OTP_MAX_ATTEMPTS) {
+        yield* sql`DELETE FROM one_time_codes WHERE email = ${email} AND attempts >= ${OTP_MAX_ATTEMPTS}`
+      }
+      return row
+    })
+
   const verifyCode = (rawEmail: string, code: string, ip: string, userAgent: string | null = null) =>
     Effect.gen(function*() {
       const email = normalizeEmail(rawEmail)
       yield* limited(limits.verificationsPerIp, ip)
-      const consumed = yield* sql<{ role: Role }>`
-        DELETE FROM one_time_codes
-        WHERE email = ${email} AND code_hash = ${hashOtp(otpKey, email, code)}
-          AND expires_at > now() AND attempts < ${OTP_MAX_ATTEMPTS}
-        RETURNING role`
-      const role = consumed[0]?.role
-      const admin = role === undefined ? undefined : yield* findAdmin(email)
-      if (role === undefined || admin === undefined || admin.disabled || !roleCovers(admin.role, role)) {
-        return yield* refuse(email, ip)
-      }
-      const session = yield* openSession(admin, role, ip, userAgent)
+      const outcome = yield* guess(email, code)
+      if (outcome === undefined || !outcome.matched) return yield* refuse(email, ip, outcome?.attempts)
+      const admin = yield* findAdmin(email)
+      if (admin === undefined || admin.disabled || !roleCovers(admin.role, outcome.role)) return yield* refuse(email, ip, outcome.attempts)
+      const session = yield* openSession(admin, outcome.role, ip, userAgent)
       return { success: true, token: session.token, user: session.user, expiresAt: session.expiresAt } satisfies SignedIn
     })
 

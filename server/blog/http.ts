@@ -9,6 +9,7 @@ import { requireEditor } from "../auth/roles.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
 import { inTransaction } from "../platform/database.ts"
 import { encodableAs } from "../platform/encodable.ts"
+import { clientIp } from "../platform/client-address.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
 import {
   defaultAuthorOf,
@@ -50,7 +51,7 @@ const bearer = (header: string | undefined) => header?.match(/^Bearer\s+(\S+)$/i
 /** The caller's session when the call carries a valid admin token; readers have none. */
 const sessionOf = (authorization: string | undefined) => {
   const token = bearer(authorization)
-  return token === undefined ? Effect.succeed(undefined) : findSession(token)
+  return token === undefined ? Effect.succeed(undefined) : Effect.flatMap(clientIp, (ip) => findSession(token, ip))
 }
 
 /** The CSV export's columns, named as the API names the fields. */

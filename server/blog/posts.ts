@@ -79,7 +79,22 @@ export const toColumns = (
     sponsorInfo: input.sponsorInfo == null ? null : JSON.stringify(input.sponsorInfo),
     // Counted on what is stored and shown, not on what was sent.
     readingTime: readingTime(content),
-    author: JSON.stringify(input.author ?? stored?.author ?? { username: defaultAuthor })
+    author: JSON.stringify(authorOf(input.author, stored?.author, defaultAuthor))
+  }
+}
+
+/**
+ * Who the post is by: as sent, an empty username being the saving admin's own name (the
+ * editor's hint), the credentials kept whatever the username; nothing sent keeps the stored
+ * author, or gives a new post the admin's name.
+ */
+const authorOf = (sent: BlogPostInput["author"], stored: BlogPost["author"] | undefined, defaultAuthor: string): BlogPost["author"] => {
+  if (sent === undefined) return stored ?? { username: defaultAuthor }
+  const credentials = sent.credentials?.trim() ?? ""
+  return {
+    ...sent,
+    username: sent.username.trim() === "" ? defaultAuthor : sent.username.trim(),
+    ...(credentials === "" ? {} : { credentials })
   }
 }
 

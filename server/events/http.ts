@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
-import type { EventEntry, EventType } from "../../contract/events.ts"
+import { EventEntry, type EventType } from "../../contract/events.ts"
+import { encodableAs } from "../platform/encodable.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
 import { announcing } from "../platform/change-feed.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
@@ -20,6 +21,10 @@ const entryOf = (row: ListingRow): EventEntry => ({
   featured: row.details.featured === true,
   ...Object.fromEntries(fields.map((field) => [field, typeof row.details[field] === "string" ? row.details[field] : ""]))
 })
+
+const entryAnswerable = encodableAs(EventEntry)
+/** Inside each write's transaction: the row encodes as its answer, or the write rolls back (docs/api.md). */
+const answerable = (row: ListingRow) => Effect.as(entryAnswerable(entryOf(row)), row)
 
 /** The input as it is stored: name and description in their columns, the rest in `details`. */
 const stored = (input: object, before?: ListingRow) => {
@@ -60,7 +65,7 @@ export const EventsHandlers = HttpApiBuilder.group(AdminApi, "events", (handlers
     .handle("create", ({ query, payload }) =>
       Effect.gen(function*() {
         yield* requireEditor
-        const row = yield* insertListing({ type: typeOf(query.type), ...stored(payload) })
+        const row = yield* Effect.flatMap(insertListing({ type: typeOf(query.type), ...stored(payload) }), answerable)
         yield* logEdit("listing.create", row, undefined)
         return { success: true as const, data: { listing: entryOf(row) } }
       }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)))
@@ -71,6 +76,7 @@ export const EventsHandlers = HttpApiBuilder.group(AdminApi, "events", (handlers
         const before = yield* findListing(params.id, types)
         const row = yield* updateListing(params.id, types, payload.version, stored(payload, before))
         if (row === undefined) return yield* missed(params.id, types)
+        yield* answerable(row)
         yield* logEdit("listing.update", row, before)
         return { success: true as const, data: { listing: entryOf(row) } }
       }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)))

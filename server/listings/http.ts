@@ -14,13 +14,13 @@ import {
   type ModerationAction,
   statusAfter
 } from "../../contract/listing-rules.ts"
-import type { ListingInput } from "../../contract/listings.ts"
+import { Listing, type ListingInput, PublicListing } from "../../contract/listings.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { recordActivity, recordAdminActivities, recordAdminActivity } from "../platform/activity-log.ts"
 import { announcing } from "../platform/change-feed.ts"
-import { clientIp } from "../platform/http.ts"
+import { clientIp } from "../platform/client-address.ts"
+import { encodableAs } from "../platform/encodable.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
-import { guard } from "../platform/rate-limit.ts"
 import {
   deleteListing,
   exportQueue,
@@ -41,11 +41,6 @@ import {
 } from "./repository.ts"
 
 export const requireEditor = requireEditorOf(listingMessages.readOnly)
-
-/** Submissions from one client address: the public form is open to anyone. */
-const SUBMISSIONS = { name: "listing-submit", limit: 5, windowSeconds: 3600 } as const
-
-const submissionsWait = (wait: string) => `Too many submissions from your address. Try again ${wait}.`
 
 const isStatus = (value: string | null): value is ListingStatus => value !== null && (listingStatuses as ReadonlyArray<string>).includes(value)
 
@@ -129,6 +124,13 @@ const bulk = (ids: ReadonlyArray<string>, action: ModerationAction, notes: strin
     }
   }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
 
+const staffAnswerable = encodableAs(Listing)
+const publicAnswerable = encodableAs(PublicListing)
+
+/** A community's or influencer's row encodes as the staff's and the public's answer (docs/api.md). */
+const answerableListing = (row: ListingRow) =>
+  Effect.all([staffAnswerable(listingOf(row)), publicAnswerable(publicListingOf(row))]).pipe(Effect.as(row))
+
 export const logEdit = (action: "listing.create" | "listing.update" | "listing.delete" | "listing.active", row: ListingRow, before: ListingRow | undefined) =>
   recordAdminActivity({
     action,
@@ -141,7 +143,7 @@ export const logEdit = (action: "listing.create" | "listing.update" | "listing.d
 const create = (type: ListingType, input: ListingInput) =>
   Effect.gen(function*() {
     yield* requireEditor
-    const row = yield* insertListing({ type, name: input.name.trim(), description: input.description.trim() })
+    const row = yield* Effect.flatMap(insertListing({ type, name: input.name.trim(), description: input.description.trim() }), answerableListing)
     yield* logEdit("listing.create", row, undefined)
     return { success: true as const, data: { listing: listingOf(row) } }
   }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
@@ -152,6 +154,7 @@ const update = (types: ReadonlyArray<ListingType>, id: string, payload: ListingI
     const before = yield* findListing(id, types)
     const row = yield* updateListing(id, types, payload.version, { name: payload.name.trim(), description: payload.description.trim() })
     if (row === undefined) return yield* missed(id, types)
+    yield* answerableListing(row)
     yield* logEdit("listing.update", row, before)
     return { success: true as const, data: { listing: listingOf(row) } }
   }).pipe(announcing, Effect.catchTag("SqlError", Effect.die))
@@ -179,12 +182,15 @@ export const pageOrCsv = <A>(name: string, query: QueueQuery & { readonly format
  * A submission from the public site: limited per client address, stored with that address and
  * always pending (a submission never sets its own status), logged in its transaction.
  */
-export const submit = (values: { readonly type: ListingType; readonly name: string; readonly description: string; readonly details?: Readonly<Record<string, unknown>> }) =>
+export const submit = (
+  values: { readonly type: ListingType; readonly name: string; readonly description: string; readonly details?: Readonly<Record<string, unknown>> },
+  answerable: (row: ListingRow) => Effect.Effect<ListingRow> = answerableListing
+) =>
   Effect.gen(function*() {
+    // Counted against the address before the body was read (server/auth/public-forms.ts).
     const ip = yield* clientIp
-    yield* guard(SUBMISSIONS, ip, submissionsWait)
     return yield* Effect.gen(function*() {
-      const row = yield* insertListing({ ...values, submittedFrom: ip })
+      const row = yield* Effect.flatMap(insertListing({ ...values, submittedFrom: ip }), answerable)
       yield* recordActivity({
         actorId: null,
         actorEmail: null,

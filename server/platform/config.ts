@@ -1,10 +1,22 @@
 import { Context, Effect, Schema } from "effect"
 import { Email, type FieldIssue } from "../../contract/common.ts"
+import { type IpRange, parseIpRange } from "../../contract/ip-rules.ts"
 import { describeIssues, fieldIssues } from "./issues.ts"
 
-const flag = Schema.Literals(["1", "0", "true", "false", "on", "off", "yes", "no"]).annotate({
-  message: "must be one of on, off, true, false, 1, 0, yes, no"
-})
+
+/**
+ * `TRUST_PROXY`: `off`, or the proxies in front of the server, addresses and CIDR ranges
+ * comma-separated; the client address is taken from `X-Forwarded-For` only when they send it.
+ */
+export const parseProxies = (text: string): ReadonlyArray<IpRange> | undefined => {
+  if (text === "off") return []
+  const ranges = text.split(",").map((part) => parseIpRange(part))
+  return ranges.every((range) => range !== undefined) ? ranges.filter((range) => range !== undefined) : undefined
+}
+
+const Proxies = Schema.String.check(Schema.makeFilter((text: string) =>
+  parseProxies(text) !== undefined ||
+  "must be off, or the addresses or CIDR ranges of your own proxies, comma-separated (such as 127.0.0.1 or 10.0.0.0/8,::1)"))
 
 const withDefault = <S extends Schema.Codec<unknown, string>>(schema: S, value: string) =>
   schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
@@ -29,7 +41,14 @@ const EnvSchema = Schema.Struct({
   ),
   MAIL_FROM: withDefault(Schema.String.check(Schema.isMinLength(3, { message: "must be an e-mail sender" })), "Admin Console <no-reply@localhost>"),
   ADMIN_EMAIL: withDefault(Email, "admin@example.com"),
-  TRUST_PROXY: withDefault(flag, "off"),
+  TRUST_PROXY: withDefault(Proxies, "off"),
+  DISK_RESERVE_MB: withDefault(
+    Schema.NumberFromString.check(
+      Schema.isInt({ message: "must be a whole number of megabytes" }),
+      Schema.isBetween({ minimum: 0, maximum: 1_000_000 }, { message: "must be between 0 and 1000000" })
+    ),
+    "64"
+  ),
   OTP_SECRET: Schema.optionalKey(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" })))
 })
 
@@ -41,10 +60,13 @@ export interface AppConfig {
   readonly smtpUrl: string | undefined
   readonly mailFrom: string
   readonly adminEmail: string
-  readonly trustProxy: boolean
+  /** The proxies whose `X-Forwarded-For` is believed (client-address.ts); none by default. */
+  readonly trustedProxies: ReadonlyArray<IpRange>
   readonly otpSecret: string | undefined
   /** Every OTP request answers no sooner than this, so known and unknown e-mails look alike. */
   readonly otpResponseFloorMs: number
+  /** Below this much free space on the data folder's disk, nothing is written (disk.ts). */
+  readonly diskReserveMb: number
 }
 
 export class Config extends Context.Service<Config, AppConfig>()("platform/Config") {}
@@ -56,14 +78,13 @@ export class ConfigInvalid extends Schema.TaggedError<ConfigInvalid>()("ConfigIn
 const firstPerField = (issues: ReadonlyArray<FieldIssue>) =>
   issues.filter((issue, index) => issues.findIndex((other) => other.path === issue.path) === index)
 
-const truthy = new Set(["1", "true", "on", "yes"])
 
 /** Reads the configuration once from the environment; a bad value fails with one clear line. */
 export const readConfig = (env: Record<string, string | undefined>): Effect.Effect<AppConfig, ConfigInvalid> => {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""))
   return Schema.decodeUnknownEffect(EnvSchema, { errors: "all" })(present).pipe(
     Effect.mapError(
-      (error) => new ConfigInvalid({ message: `Invalid configuration: ${describeIssues(firstPerField(fieldIssues(error)))}` })
+      (error) => new ConfigInvalid({ message: `Invalid configuration: ${describeIssues(firstPerField(fieldIssues(error, 100).shown))}` })
     ),
     Effect.map((decoded) => ({
       port: decoded.PORT,
@@ -73,9 +94,10 @@ export const readConfig = (env: Record<string, string | undefined>): Effect.Effe
       smtpUrl: decoded.SMTP_URL,
       mailFrom: decoded.MAIL_FROM,
       adminEmail: decoded.ADMIN_EMAIL.toLowerCase(),
-      trustProxy: truthy.has(decoded.TRUST_PROXY),
+      trustedProxies: parseProxies(decoded.TRUST_PROXY) ?? [],
       otpSecret: decoded.OTP_SECRET,
-      otpResponseFloorMs: 200
+      otpResponseFloorMs: 200,
+      diskReserveMb: decoded.DISK_RESERVE_MB
     }))
   )
 }

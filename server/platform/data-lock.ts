@@ -50,15 +50,18 @@ export const thisCommand = (): string => {
   return scripts[path] ?? `node ${basename(script)}`
 }
 
-/** Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot; null off Linux. */
-const startTicks = (pid: number): string | null => {
+/** The fields of /proc/PID/stat after the command's name (field 3 on); null off Linux. */
+const statFields = (pid: number): ReadonlyArray<string> | null => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   } catch {
     return null
   }
 }
+
+/** Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot; null off Linux. */
+const startTicks = (pid: number): string | null => statFields(pid)?.[19] ?? null
 
 const isAlive = (holder: LockHolder): boolean => {
   if (holder.pid === process.pid) return false // a lock left by an earlier life of this pid
@@ -67,7 +70,11 @@ const isAlive = (holder: LockHolder): boolean => {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ESRCH") return false
   }
-  const now = startTicks(holder.pid)
+  const fields = statFields(holder.pid)
+  // Field 3, the state: a killed process its parent has not yet reaped (Z, zombie; X, dead) still
+  // answers kill(pid, 0) but holds nothing, so a restart right after kill -9 need not wait for it.
+  if (fields?.[0] === "Z" || fields?.[0] === "X") return false
+  const now = fields?.[19] ?? null
   return holder.started === null || now === null || now === holder.started
 }
 

@@ -1,20 +1,8 @@
-import { ByteSize, Effect, Layer, Option } from "effect"
+import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { acceptedEncodings, compressJson } from "./compression.ts"
-import { Config } from "./config.ts"
 import { API_DOCS_PATH } from "./api-docs.ts"
-
-/** The client's address: the socket peer, or with `TRUST_PROXY` the address our proxy appended last. */
-export const clientIp = Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const config = yield* Config
-  const forwarded = request.headers["x-forwarded-for"]
-  if (config.trustProxy && forwarded !== undefined) {
-    const last = forwarded.split(",").map((part) => part.trim()).filter((part) => part !== "").at(-1)
-    if (last !== undefined) return last
-  }
-  return Option.getOrElse(request.remoteAddress, () => "unknown")
-})
+import { diskFullMessage } from "./disk.ts"
 
 /**
  * The console's policy. Its one inline script (the early start in `index.html`, made by
@@ -67,6 +55,7 @@ const statusMessages: Record<number, string> = {
   415: "Unsupported content type: send JSON",
   429: "Too many requests",
   500: "Internal server error",
+  507: diskFullMessage,
   503: "Service unavailable"
 }
 
@@ -129,6 +118,8 @@ const refusals: Record<string, { readonly status: number; readonly error: string
   "22007": { status: 400, error: "Invalid request: a date is not valid" },
   "22008": { status: 400, error: "Invalid request: a date is out of range" },
   "54000": { status: 400, error: "Invalid request: a value is too long" },
+  // The disk filled between the reserve's check and the write (disk.ts): nothing was written.
+  "53100": { status: 507, error: diskFullMessage },
   "23505": { status: 409, error: "This conflicts with a record saved at the same moment. Reload and try again." }
 }
 

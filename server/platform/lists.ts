@@ -42,17 +42,25 @@ export const wantsCsv = (format: "json" | "csv" | undefined) =>
   Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
     format === "csv" || (format === undefined && (request.headers.accept ?? "").toLowerCase().includes(CSV_CONTENT_TYPE)))
 
-/** Cells that a spreadsheet would run as a formula start with one of these. */
-const formulaStart = /^[=+\-@\t\r]/
+/**
+ * Cells that a spreadsheet would run as a formula start with one of these (their full-width
+ * forms too), after any spaces it strips first: Unicode spaces, the no-break space, a byte-order
+ * mark and the zero-width characters.
+ */
+const formulaStart = /^[\s\u200b-\u200d\u2060]*[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/u
+
+/** Values we write ourselves and that no spreadsheet runs: numbers, booleans and times. */
+const isOurs = (value: unknown): boolean => typeof value === "number" || typeof value === "boolean" || value instanceof Date
 
 /**
  * One CSV cell (RFC 4180): quoted when it holds a quote, comma or line break, quotes doubled.
- * A text that a spreadsheet would read as a formula gets a leading `'`, so it shows as text.
+ * Any other cell (a text, a list joined with "; ") that a spreadsheet would read as a formula
+ * gets a leading `'`, so it shows as text, whatever its source.
  */
 export const csvCell = (value: unknown): string => {
   if (value === null || value === undefined) return ""
   const raw = value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join("; ") : String(value)
-  const text = typeof value === "string" && formulaStart.test(raw) ? `'${raw}` : raw
+  const text = !isOurs(value) && formulaStart.test(raw) ? `'${raw}` : raw
   return /[",\r\n]/.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text
 }
 

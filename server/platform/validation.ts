@@ -9,7 +9,8 @@ const slots = { Params: "path", Query: "query", Headers: "header", Payload: "bod
 
 /**
  * A request that fails its schema answers 400 `{ success: false, error, issues }`, the error
- * naming each field ("email: must be a valid e-mail address"). A response that fails its own
+ * naming each field ("email: must be a valid e-mail address"), the first ten of them and how many
+ * there were in all (`issueCount`), so a body of a million bad values gets a small answer. A response that fails its own
  * schema is our bug: it is reported and answers 500.
  */
 export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) => {
@@ -18,9 +19,13 @@ export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform
       Effect.as(HttpServerResponse.jsonUnsafe({ success: false, error: "Internal server error" }, { status: 500 }))
     )
   }
-  const issues = fieldIssues(error.cause)
+  const { shown, total } = fieldIssues(error.cause)
   const where = slots[error.kind]
   return Effect.fail(
-    new BadRequest({ error: `Invalid request ${where}: ${describeIssues(issues)}`, issues })
+    new BadRequest({
+      error: `Invalid request ${where}: ${describeIssues(shown, total)}`,
+      issues: shown,
+      ...(total > shown.length ? { issueCount: total } : {})
+    })
   )
 })

@@ -9,14 +9,8 @@ import { type ScamReport, scamReportMessages as messages, ScamReportStatus, Scam
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
 import { announcing } from "../platform/change-feed.ts"
-import { clientIp } from "../platform/http.ts"
+import { clientIp } from "../platform/client-address.ts"
 import { csvResponse, EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
-import { guard } from "../platform/rate-limit.ts"
-
-/** Reports from one client address: the public form is open to anyone. */
-const REPORTS = { name: "scam-report", limit: 5, windowSeconds: 3600 } as const
-
-const reportsWait = (wait: string) => `Too many reports from your address. Try again ${wait}.`
 
 interface ReportRow {
   readonly id: string
@@ -137,8 +131,8 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
   handlers
     .handle("report", ({ payload }) =>
       Effect.gen(function*() {
+        // Counted against the address before the body was read (server/auth/public-forms.ts).
         const ip = yield* clientIp
-        yield* guard(REPORTS, ip, reportsWait)
         return yield* Effect.gen(function*() {
           const sql = yield* SqlClient
           const id = randomUUID()

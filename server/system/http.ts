@@ -5,6 +5,7 @@ import packageJson from "../../package.json" with { type: "json" }
 import { AdminApi } from "../../contract/api.ts"
 import type { Health } from "../../contract/system.ts"
 import { Database } from "../platform/database.ts"
+import { diskReading } from "../platform/disk.ts"
 import { Mailer } from "../platform/mail.ts"
 import { mailHealth } from "../platform/mail-outbox.ts"
 
@@ -35,9 +36,11 @@ export const SystemHandlers = HttpApiBuilder.group(
       })
     })
     return handlers.handle("health", () =>
-      Effect.map(Effect.all([ping, mailHealth.pipe(Effect.option), reachable], { concurrency: "unbounded" }), ([latency, mail, smtp]) => ({
+      Effect.map(Effect.all([ping, mailHealth.pipe(Effect.option), reachable, diskReading], { concurrency: "unbounded" }), ([latency, mail, smtp, disk]) => ({
         success: true as const,
-        status: latency._tag === "Some" && smtp?.reachable !== false && (mail._tag === "None" || mail.value.failedLastDay === 0) ? "ok" as const : "degraded" as const,
+        status: latency._tag === "Some" && smtp?.reachable !== false && (mail._tag === "None" || mail.value.failedLastDay === 0) && !disk.low
+          ? "ok" as const
+          : "degraded" as const,
         version: packageJson.version,
         database: {
           status: latency._tag === "Some" ? "connected" as const : "disconnected" as const,
@@ -52,6 +55,7 @@ export const SystemHandlers = HttpApiBuilder.group(
           reachable: smtp?.reachable ?? null,
           checkedAt: smtp?.at.toISOString() ?? null
         },
+        disk: { status: disk.low ? "low" as const : "ok" as const, freeMb: disk.freeMb, reserveMb: disk.reserveMb },
         uptimeSeconds: Math.round((Date.now() - startedAt) / 1000)
       } satisfies Health)))
   })

@@ -3,7 +3,8 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import type { ListingStatus } from "../../contract/listing-rules.ts"
-import type { AnyVenture, Business, Project, PublicVenture, Startup, VentureType } from "../../contract/ventures.ts"
+import { type AnyVenture, Business, Project, PublicVenture, Startup, type VentureType } from "../../contract/ventures.ts"
+import { encodableAs } from "../platform/encodable.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
 import { announcing } from "../platform/change-feed.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
@@ -33,10 +34,22 @@ const ventureOf = (row: ListingRow): AnyVenture => {
   return { ...listingOf(row), isActive: row.isActive, ...details } as AnyVenture
 }
 
+/** The public site's view: the type's fields a record has (a count it never set is left out). */
 const publicVentureOf = (row: ListingRow): PublicVenture => {
   const { _id, type, name, description, createdAt, ...rest } = ventureOf(row) as AnyVenture & Record<string, unknown>
-  return { _id, type: type as VentureType, name, description, createdAt, details: Object.fromEntries(detailFields[row.type as VentureType].map((field) => [field, rest[field]])) }
+  const details = Object.fromEntries(detailFields[row.type as VentureType].flatMap((field) => (rest[field] === undefined ? [] : [[field, rest[field]]])))
+  return { _id, type: type as VentureType, name, description, createdAt, details }
 }
+
+const adminAnswerable = { business: encodableAs(Business), startup: encodableAs(Startup), project: encodableAs(Project) } as const
+const publicAnswerable = encodableAs(PublicVenture)
+
+/**
+ * Run inside every write's transaction: the row encodes as each answer that will show it, the
+ * staff's and the public site's (once approved), or the write rolls back (docs/api.md).
+ */
+const answerable = (row: ListingRow) =>
+  Effect.all([adminAnswerable[row.type as VentureType](ventureOf(row)), publicAnswerable(publicVentureOf(row))]).pipe(Effect.as(row))
 
 /** The input split as it is stored: name and description, the type's own fields, the active switch. */
 const splitInput = (type: VentureType, payload: object) => {
@@ -74,22 +87,27 @@ const queueOf = (type: VentureType, query: VentureQuery): QueueQuery => ({
 const exportFields = (type: VentureType) =>
   ["_id", "name", "description", ...detailFields[type], "status", "isActive", "moderationNotes", "createdAt", "updatedAt", "version"]
 
+const listNames: Readonly<Record<VentureType, string>> = { business: "businesses", startup: "startups", project: "projects" }
+
+/** `/api/admin/{types}` and the spec's `/api/listings/admin/{type}`: a page under `field`, or CSV. */
+const pageOrCsv = (type: VentureType, field: string, query: VentureQuery) => {
+  const filtered = queueOf(type, query)
+  return Effect.flatMap(wantsCsv(query.format), (csv) =>
+    csv
+      ? csvResponse({ name: listNames[type], fields: exportFields(type), record: (row: ListingRow) => ventureOf(row) as unknown as Record<string, unknown>, rows: exportQueue(filtered) })
+      : Effect.map(queue(filtered), ({ rows, pagination, counts }) =>
+        HttpServerResponse.jsonUnsafe({ success: true, data: { [field]: rows.map(ventureOf), pagination, counts } }))).pipe(Effect.orDie)
+}
+
 /** The calls of one venture screen. */
-const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string, name: string) => {
+const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string) => {
   const of = (row: ListingRow) => ventureOf(row) as V
   return {
-  list: ({ query }: { readonly query: VentureQuery }) => {
-    const filtered = queueOf(type, query)
-    return Effect.flatMap(wantsCsv(query.format), (csv) =>
-      csv
-        ? csvResponse({ name, fields: exportFields(type), record: (row: ListingRow) => ventureOf(row) as unknown as Record<string, unknown>, rows: exportQueue(filtered) })
-        : Effect.map(queue(filtered), ({ rows, pagination, counts }) =>
-          HttpServerResponse.jsonUnsafe({ success: true, data: { [field]: rows.map(ventureOf), pagination, counts } }))).pipe(Effect.orDie)
-  },
+  list: ({ query }: { readonly query: VentureQuery }) => pageOrCsv(type, field, query),
   create: ({ payload }: { readonly payload: object }) =>
     Effect.gen(function*() {
       yield* requireEditor
-      const row = yield* insertListing({ type, ...splitInput(type, payload) })
+      const row = yield* Effect.flatMap(insertListing({ type, ...splitInput(type, payload) }), answerable)
       yield* logEdit("listing.create", row, undefined)
       return { success: true as const, data: { listing: of(row) } }
     }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)),
@@ -101,6 +119,7 @@ const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string, n
       const values = splitInput(type, payload)
       const row = yield* updateListing(params.id, [type], payload.version, values)
       if (row === undefined) return yield* missed(params.id, [type])
+      yield* answerable(row)
       yield* logEdit("listing.update", row, before)
       return { success: true as const, data: { listing: of(row) } }
     }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)),
@@ -124,9 +143,9 @@ const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string, n
   }
 }
 
-const businesses = ventureHandlers<Business>("business", "businesses", "businesses")
-const startups = ventureHandlers<Startup>("startup", "startups", "startups")
-const projects = ventureHandlers<Project>("project", "projects", "projects")
+const businesses = ventureHandlers<Business>("business", "businesses")
+const startups = ventureHandlers<Startup>("startup", "startups")
+const projects = ventureHandlers<Project>("project", "projects")
 
 export const BusinessHandlers = HttpApiBuilder.group(AdminApi, "businesses", (handlers) =>
   handlers.handle("list", businesses.list).handle("create", businesses.create).handle("update", businesses.update)
@@ -142,9 +161,7 @@ export const ProjectHandlers = HttpApiBuilder.group(AdminApi, "projects", (handl
 
 export const VentureModerationHandlers = HttpApiBuilder.group(AdminApi, "ventureModeration", (handlers) =>
   handlers
-    .handle("list", ({ params, query }) =>
-      Effect.map(queue({ ...query, types: [params.type] }), ({ rows, pagination, counts }) =>
-        ({ success: true as const, data: { listings: rows.map(ventureOf), pagination, counts } })))
+    .handle("list", ({ params, query }) => pageOrCsv(params.type, "listings", query))
     .handle("setStatus", ({ params, payload }) =>
       moderate(params.id, payload.status as ListingStatus, payload.version, payload.notes, [params.type])))
 
@@ -153,7 +170,7 @@ const approvedActive = (type: VentureType, query: Pick<QueueQuery, "search" | "p
     Effect.map(({ rows, pagination }) => ({ success: true as const, data: { listings: rows.map(publicVentureOf), pagination } })))
 
 const submitted = (type: VentureType, payload: object) =>
-  Effect.map(submit({ type, ...splitInput(type, payload) }), (row) => ({ success: true as const, data: { listing: publicVentureOf(row) } }))
+  Effect.map(submit({ type, ...splitInput(type, payload) }, answerable), (row) => ({ success: true as const, data: { listing: publicVentureOf(row) } }))
 
 export const VenturesPublicHandlers = HttpApiBuilder.group(AdminApi, "venturesPublic", (handlers) =>
   handlers

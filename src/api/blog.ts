@@ -57,7 +57,8 @@ export const inputOf = (draft: PostDraft): BlogPostInput => {
     seoKeywords: draft.seoKeywords,
     ...Object.fromEntries(flagNames.map((flag) => [flag, draft.flags[flag]])),
     sponsorInfo: hasSponsor ? sponsor : null,
-    ...(draft.authorUsername.trim() === ""
+    // An empty username signs with the saving admin's name; the credentials go whatever it is.
+    ...(draft.authorUsername.trim() === "" && draft.authorCredentials.trim() === ""
       ? {}
       : { author: { username: draft.authorUsername.trim(), credentials: draft.authorCredentials.trim() } })
   }

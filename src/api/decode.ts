@@ -1,4 +1,5 @@
 import { statusOfFailure } from "../../contract/common.ts"
+import { issuesOf } from "../../machines/call-failure.ts"
 import { type ApiFailure, field, networkFailure, unexpectedAnswer } from "./failure.ts"
 
 export type { ApiFailure } from "./failure.ts"
@@ -11,7 +12,10 @@ export type { ApiFailure } from "./failure.ts"
 export const toApiFailure = (error: unknown): ApiFailure => {
   const tag = field(error, "_tag")
   const message = field(error, "error")
-  if (typeof message === "string" && typeof tag === "string") return { status: statusOfFailure[tag], message }
+  if (typeof message === "string" && typeof tag === "string") {
+    const issues = issuesOf(error)
+    return { status: statusOfFailure[tag], message, ...(issues.length > 0 ? { issues } : {}) }
+  }
   if (tag === "HttpClientError") {
     const reason = field(error, "reason")
     const response = field(reason, "response")

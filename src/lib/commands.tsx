@@ -18,6 +18,8 @@ export interface Command {
   /** The shorter name a navigation command has in the sidebar. */
   readonly sidebarLabel?: string
   readonly icon?: ComponentType
+  /** False for keys that only move (j, k): they run by their shortcut but crowd no palette. */
+  readonly inPalette?: boolean
 }
 
 export const isMac = () => /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? "")
@@ -87,7 +89,7 @@ const listenToNothing = () => () => {}
 export const useLegalCommands = (live = true): ReadonlyArray<Command> => {
   const store = required(useContext(StoreContext))
   const all = useSyncExternalStore(live ? store.subscribe : listenToNothing, store.all)
-  return all.filter(isLegal)
+  return all.filter((command) => command.inPalette !== false && isLegal(command))
 }
 
 export const usePalette = (): PaletteState => required(useContext(PaletteContext))
@@ -96,11 +98,28 @@ const isEditable = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement &&
   (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
 
-const keyName = (event: KeyboardEvent): string => {
+/**
+ * A key as shortcuts name it: a character as typed ("a", "J", "/"), a named key in lower case
+ * ("enter", "delete", "arrowdown"), Shift with a digit by its place on the keyboard ("shift+1",
+ * whatever the layout makes of it), Ctrl (Cmd on a Mac) as "mod+".
+ */
+export const keyName = (event: Pick<KeyboardEvent, "key" | "code" | "shiftKey" | "ctrlKey" | "metaKey">): string => {
   const mod = isMac() ? event.metaKey : event.ctrlKey
-  const key = event.key.toLowerCase()
-  return mod ? `mod+${key}` : key
+  const digit = /^Digit(\d)$/.exec(event.code)?.[1]
+  const key = event.shiftKey && digit !== undefined ? `shift+${digit}` : normalKey(event.key)
+  return mod ? `mod+${key.toLowerCase()}` : key
 }
+
+/** How a shortcut's key is compared: characters as they are, named keys in lower case. */
+const normalKey = (key: string) => (key.length === 1 ? key : key.toLowerCase())
+
+const inDialog = (target: EventTarget | null): boolean =>
+  target instanceof Element && target.closest("[role=dialog], [role=alertdialog], dialog[open]") !== null
+
+/** Enter and Space on a button, link or option are that element's: no shortcut takes them. */
+const isActivation = (event: KeyboardEvent): boolean =>
+  (event.key === "Enter" || event.key === " ") && event.target instanceof Element &&
+  event.target.closest("button, a[href], select, summary, [role=button], [role=link], [role=option], [role=menuitem], [role=tab], [role=checkbox]") !== null
 
 const SEQUENCE_TIMEOUT_MS = 1200
 
@@ -121,9 +140,9 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
       }
       // A key the focused element has handled (a card's own `2`) is not a shortcut as well.
       if (event.defaultPrevented) return
-      // In a field, only Ctrl/Cmd shortcuts (Save) run: plain keys are typing.
-      const typing = isEditable(event.target) && !name.startsWith("mod+")
-      if (paletteOpen || typing || event.altKey || (event.ctrlKey && !name.startsWith("mod+"))) return
+      // In a field, or in a dialog (which owns the keyboard), plain keys are the field's or the dialog's.
+      const typing = (isEditable(event.target) || inDialog(event.target)) && !name.startsWith("mod+")
+      if (paletteOpen || typing || isActivation(event) || event.altKey || (event.ctrlKey && !name.startsWith("mod+"))) return
       if (name === "/" && !isEditable(event.target)) {
         event.preventDefault()
         setPaletteOpen(true)
@@ -132,7 +151,7 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
       const now = Date.now()
       const keys = now - pending.current.at < SEQUENCE_TIMEOUT_MS ? [...pending.current.keys, name] : [name]
       const legal = store.all().filter((command) => command.shortcut !== undefined && isLegal(command))
-      const startsWith = (command: Command) => keys.every((key, index) => command.shortcut?.[index] === key)
+      const startsWith = (command: Command) => keys.every((key, index) => command.shortcut?.[index] !== undefined && normalKey(command.shortcut[index]) === key)
       const exact = legal.find((command) => startsWith(command) && command.shortcut?.length === keys.length)
       if (exact !== undefined) {
         event.preventDefault()

@@ -1,4 +1,4 @@
-import { localDay } from "../../machines/local-time.ts"
+import { localDateTime, localDay } from "../../machines/local-time.ts"
 
 /**
  * The console's short date: the calendar day in the viewer's time zone, written year-month-day
@@ -10,4 +10,11 @@ import { localDay } from "../../machines/local-time.ts"
 export const shortDate = (value: string | Date): string => {
   const date = new Date(value)
   return Number.isNaN(date.getTime()) ? "" : localDay(date)
+}
+
+/** A stored time as a `datetime-local` input's value, in the viewer's time zone ("" for none). */
+export const inputDateTime = (value: string | null | undefined): string => {
+  if (value === null || value === undefined || value === "") return ""
+  const date = new Date(value)
+  return Number.isNaN(date.getTime()) ? "" : localDateTime(date)
 }

@@ -1,8 +1,9 @@
 import { Cross2Icon, PlusIcon } from "@radix-ui/react-icons"
 import { Badge, Box, Button, Flex, IconButton, TextField } from "@radix-ui/themes"
-import { useState } from "react"
+import { type Ref, useState } from "react"
 import { cleanList } from "../../contract/blog-rules.ts"
-import { Field } from "./Field.tsx"
+import type { FieldView } from "../lib/form/words.ts"
+import { FieldFrame } from "./FormField.tsx"
 
 /** The words of the chip input; "Add" is the spec's button beside tag and keyword inputs. */
 export const chipTexts = {
@@ -11,14 +12,16 @@ export const chipTexts = {
 } as const
 
 export /** A list of short texts (tags, keywords): Enter, a comma or "Add" adds; × or Backspace removes. */
-const ChipsInput = ({ id, values, onChange, suggestions, label, hint }: {
-  readonly id: string
+const ChipsInput = ({ view, values, onChange, suggestions, inputRef }: {
+  /** The field's label, hint and problem (src/lib/form/words.ts). */
+  readonly view: FieldView
   readonly values: ReadonlyArray<string>
   readonly onChange: (values: ReadonlyArray<string>) => void
   readonly suggestions?: ReadonlyArray<string>
-  readonly label: string
-  readonly hint: string
+  /** Where the form pattern moves the focus to when the list is refused. */
+  readonly inputRef?: Ref<HTMLInputElement>
 }) => {
+  const id = view.id
   const [text, setText] = useState("")
   const add = (raw: string) => {
     const next = cleanList([...values, ...raw.split(",")])
@@ -26,7 +29,7 @@ const ChipsInput = ({ id, values, onChange, suggestions, label, hint }: {
     setText("")
   }
   return (
-    <Field label={label} htmlFor={id} hint={hint}>
+    <FieldFrame view={view}>
       <Flex gap="1" wrap="wrap">
         {values.map((value) => (
           <Badge key={value} size="2" variant="soft">
@@ -40,7 +43,8 @@ const ChipsInput = ({ id, values, onChange, suggestions, label, hint }: {
       <Flex gap="2">
         <Box flexGrow="1">
           <TextField.Root
-            id={id}
+            {...view.control}
+            ref={inputRef}
             value={text}
             list={suggestions === undefined ? undefined : `${id}-suggestions`}
             onChange={(event) => (event.target.value.includes(",") ? add(event.target.value) : setText(event.target.value))}
@@ -64,6 +68,6 @@ const ChipsInput = ({ id, values, onChange, suggestions, label, hint }: {
           {suggestions.filter((s) => !values.includes(s)).map((s) => <option key={s} value={s} />)}
         </datalist>
       )}
-    </Field>
+    </FieldFrame>
   )
 }

@@ -1,11 +1,12 @@
 import { CopyIcon, ExternalLinkIcon, TrashIcon, UploadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Flex, Progress, Text, TextField } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
-import { useEffect, useId, useRef, useState } from "react"
+import { type Ref, useEffect, useId, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import { acceptedImageTypes, type UploadType } from "../../contract/upload-rules.ts"
 import { type UploadEvent, uploadMachine } from "../../machines/upload.ts"
 import { uploadImage } from "../api/uploads.ts"
+import { type FieldView, fieldView } from "../lib/form/words.ts"
 import { useProvidedActorRef } from "../lib/use-provided-actor.ts"
 
 /** The field's words. */
@@ -22,12 +23,32 @@ export const imageFieldTexts = {
   preview: "Featured image preview",
   progress: "Upload progress",
   cancel: "Cancel upload",
-  dismiss: "Dismiss"
+  dismiss: "Dismiss",
+  broken: "The image at this address cannot be loaded. Check the address, or upload the file."
 } as const
 
 const t = imageFieldTexts
 const BADGE_LIMIT = 50
 const COPIED_MS = 2000
+
+/** How long typing pauses before the preview asks for the image: one request per address, not per keystroke. */
+export const PREVIEW_PAUSE_MS = 500
+
+/**
+ * The address the preview may load: a complete http(s) URL (a host with a dot, or localhost) or
+ * an uploaded file's path; anything else (half an address, `javascript:`) shows no preview.
+ */
+export const previewable = (value: string): string | null => {
+  const text = value.trim()
+  if (/^\/uploads\/[^\s]+$/u.test(text)) return text
+  if (!/^https?:\/\//iu.test(text)) return null
+  try {
+    const url = new URL(text)
+    return url.hostname.includes(".") || url.hostname === "localhost" ? url.href : null
+  } catch {
+    return null
+  }
+}
 
 /** docs/product-spec.md §2: the URL badge shows the first 50 characters. */
 export const badgeText = (url: string) => (url.length > BADGE_LIMIT ? `${url.slice(0, BADGE_LIMIT)}…` : url)
@@ -36,14 +57,20 @@ export const badgeText = (url: string) => (url.length > BADGE_LIMIT ? `${url.sli
  * The reusable featured-image field (docs/product-spec.md §2): a URL input and Upload, a preview with
  * Open, Copy URL and Remove, the URL badge, the accepted types and the upload's progress.
  */
-export const FeaturedImageField = ({ value, onChange, token, type = "blog", label = t.label }: {
+export const FeaturedImageField = ({ value, onChange, token, type = "blog", label = t.label, view: given, inputRef }: {
   readonly value: string
   readonly onChange: (url: string) => void
   readonly token: string
   readonly type?: UploadType
   readonly label?: string
+  /** The field as its form shows it (src/lib/form/words.ts): label, hint and problem. */
+  readonly view?: FieldView
+  /** Where the form pattern moves the focus to when the address is refused. */
+  readonly inputRef?: Ref<HTMLInputElement>
 }) => {
-  const id = useId()
+  const ownId = useId()
+  const view = given ?? fieldView(`${ownId}-url`, label, undefined)
+  const id = view.id
   const fileInput = useRef<HTMLInputElement>(null)
   // The upload reports its bytes to the machine that started it.
   const report = useRef<(event: UploadEvent) => void>(() => undefined)
@@ -65,6 +92,19 @@ export const FeaturedImageField = ({ value, onChange, token, type = "blog", labe
     if (state.matches("done") && url !== null) onChange(new URL(url, location.origin).href)
   }, [state.value, url])
 
+  // The preview follows the address after a pause in typing, and only a complete one.
+  const [preview, setPreview] = useState(() => previewable(value))
+  const [broken, setBroken] = useState(false)
+  useEffect(() => {
+    const next = previewable(value)
+    if (next === preview) return
+    const timer = setTimeout(() => {
+      setPreview(next)
+      setBroken(false)
+    }, next === null ? 0 : PREVIEW_PAUSE_MS)
+    return () => clearTimeout(timer)
+  }, [value])
+
   const [copied, setCopied] = useState(false)
   useEffect(() => {
     if (!copied) return
@@ -79,14 +119,17 @@ export const FeaturedImageField = ({ value, onChange, token, type = "blog", labe
 
   return (
     <Flex direction="column" gap="2">
-      <Text as="label" htmlFor={`${id}-url`} size="2" weight="medium">{label}</Text>
+      <Text as="label" htmlFor={id} size="2" weight="medium">
+        {view.label}{view.required && <Text color="red" aria-hidden="true"> *</Text>}
+      </Text>
       <Flex gap="2">
         <TextField.Root
-          id={`${id}-url`}
+          {...view.control}
+          ref={inputRef}
           style={{ flexGrow: 1 }}
           placeholder={t.urlPlaceholder}
           value={value}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={[view.control["aria-describedby"], `${id}-hint`].filter((part) => part !== undefined).join(" ")}
           onChange={(event) => onChange(event.target.value)}
         />
         <input
@@ -106,6 +149,7 @@ export const FeaturedImageField = ({ value, onChange, token, type = "blog", labe
           <UploadIcon /> {uploading ? t.uploading : t.upload}
         </Button>
       </Flex>
+      {view.error !== undefined && <Text id={`${id}-error`} size="1" color="red" weight="medium">{view.error}</Text>}
       <Text id={`${id}-hint`} size="1" color="gray">{t.hint}</Text>
       {uploading && (
         <Flex align="center" gap="2">
@@ -122,13 +166,15 @@ export const FeaturedImageField = ({ value, onChange, token, type = "blog", labe
           </Flex>
         </Callout.Root>
       )}
-      {value.trim() !== "" && (
+      {preview !== null && (
         <Flex direction="column" gap="2" className="featured-image-preview">
-          <img src={value} alt={t.preview} />
+          {broken
+            ? <Text size="2" color="red" role="status">{t.broken}</Text>
+            : <img src={preview} alt={t.preview} onError={() => setBroken(true)} />}
           <Flex gap="2" wrap="wrap" align="center">
             <Badge color="gray" title={value}>{badgeText(value)}</Badge>
             <Button size="1" variant="soft" asChild>
-              <a href={value} target="_blank" rel="noopener noreferrer"><ExternalLinkIcon /> {t.open}</a>
+              <a href={preview} target="_blank" rel="noopener noreferrer"><ExternalLinkIcon /> {t.open}</a>
             </Button>
             <Button size="1" variant="soft" type="button" onClick={() => void copy()}>
               <CopyIcon /> <span aria-live="polite">{copied ? t.copied : t.copy}</span>

@@ -201,7 +201,7 @@ describe.each(engines)("admin management on $name", (engine) => {
     const add = (ip: string, from = home) => call(url(), "POST", "/api/admin/ip-management", { token, ip: from, body: { ip, description: `office ${ip}` } })
     const bad = await add("10.0.0.0/33")
     expect(bad.status).toBe(400)
-    expect(bad.body.error).toBe(`ip ${ipMessages.invalid}`)
+    expect(bad.body.issues).toEqual([{ path: "ip", message: ipMessages.invalid }])
     // The first entry must cover the caller, or it would shut them out.
     const lockOut = await add("198.51.100.0/24")
     expect(lockOut.status).toBe(409)
@@ -219,6 +219,18 @@ describe.each(engines)("admin management on $name", (engine) => {
       expect(outside.status).toBe(403)
       expect(outside.body.error).toBe(ipMessages.refused)
       expect((await check(token, "2001:db9::1")).status).toBe(403)
+      // A token from outside reads nothing staff-only, even where the public may read too.
+      const draft = await call(url(), "POST", "/api/blog/admin/posts", { token, ip: home, body: { title: `Draft ${freshEmail("post")}`, content: "<p>Not yet</p>", status: "draft" } })
+      expect(draft.status, draft.text).toBe(200)
+      const slug = (draft.body.post as { slug: string }).slug
+      for (const path of ["/api/blog/posts?status=draft", `/api/blog/posts/${slug}`, "/api/blog/posts?format=csv", "/api/core-team-contact?page=1"]) {
+        const answer = await call(url(), "GET", path, { token, ip: "198.51.100.7" })
+        expect(answer.status, path).toBe(403)
+        expect(answer.body.error, path).toBe(ipMessages.refused)
+      }
+      expect((await call(url(), "GET", `/api/blog/posts/${slug}`, { ip: "198.51.100.7" })).status).toBe(404)
+      expect((await call(url(), "GET", "/api/blog/posts", { ip: "198.51.100.7" })).status).toBe(200)
+      expect((await call(url(), "GET", `/api/blog/posts/${slug}`, { token, ip: home })).status).toBe(200)
       // Sign-in is an admin endpoint too; the public forms are not.
       const signIn = await call(url(), "POST", "/api/admin/auth", { ip: "198.51.100.8", body: { email: freshEmail("x"), role: "admin" } })
       expect(signIn.status).toBe(403)

@@ -77,6 +77,26 @@ describe.each(engines)("blog posts on $name", (engine) => {
     expect((unpublished.body.post as Post).publishedAt).toBeNull()
   })
 
+  it("opens and saves a post whose title is 200 characters, its slug as long, and its second copy's longer", async () => {
+    const title = `${"Pi ".repeat(66)}ok`
+    expect(title).toHaveLength(200)
+    for (const copy of [1, 2]) {
+      const post = await created(draft({ title, status: "published" }))
+      expect(post.slug.length).toBeGreaterThan(copy === 1 ? 190 : 195)
+      const opened = await call(staff.server.url, "GET", `/api/blog/posts/${post.slug}`)
+      expect(opened.status, opened.text).toBe(200)
+      const saved = await call(staff.server.url, "PUT", `/api/blog/admin/posts/${post.slug}`, {
+        token: staff.admin,
+        body: { ...draft({ title, content: "<p>Edited</p>", status: "published" }), version: post.version }
+      })
+      expect(saved.status, saved.text).toBe(200)
+    }
+    // Past what a slug can be, the path is named as a bad slug, not a missing page.
+    const tooLong = await call(staff.server.url, "GET", `/api/blog/posts/${"a".repeat(300)}`)
+    expect(tooLong.status).toBe(400)
+    expect(tooLong.body.error).toContain("slug")
+  })
+
   it("shows every status with an admin token and only published posts without one", async () => {
     await created(draft({ title: "Secret draft" }))
     await created(draft({ title: "Public post", status: "published" }))
@@ -183,6 +203,18 @@ describe.each(engines)("blog posts on $name", (engine) => {
     await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE admins SET name = 'Pi Desk' WHERE role = 'admin'`))
     forgetSessions()
     expect((await created(draft({ title: "By name" }))).author).toEqual({ username: "Pi Desk" })
+  })
+
+  it("keeps the author's credentials whatever the username, an empty one signing with the admin's name", async () => {
+    const bare = await created(draft({ title: "Credited", author: { username: "", credentials: "Chief Editor" } }))
+    expect(bare.author).toMatchObject({ username: expect.not.stringMatching(/^$/), credentials: "Chief Editor" })
+    const named = await created(draft({ title: "Named", author: { username: "Ada", credentials: "Chief Editor" } }))
+    expect(named.author).toEqual({ username: "Ada", credentials: "Chief Editor" })
+    // An edit that sends no author keeps the stored one, credentials included.
+    const withoutAuthor = draft({ title: "Named" })
+    expect(withoutAuthor).not.toHaveProperty("author")
+    const kept = await call(staff.server.url, "PUT", `/api/blog/admin/posts/${named.slug}`, { token: staff.admin, body: { ...withoutAuthor, version: named.version } })
+    expect((kept.body.post as Post).author).toEqual({ username: "Ada", credentials: "Chief Editor" })
   })
 
   it("makes every link rel=noopener noreferrer and keeps only target=_blank", async () => {

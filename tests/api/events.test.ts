@@ -71,6 +71,30 @@ describe.each(engines)("events and hackathons on $name", (engine) => {
       expect((await call(url(), "PUT", `/api/ecosystem/${made._id}/featured?type=${other}`, { token: staff.moderator, body: { featured: true, version: 2 } })).status).toBe(404)
     })
 
+    it("lists a record with only its name and description once approved, with its empty fields", async () => {
+      const name = `Bare ${type} ${++serial}`
+      const made = await call(url(), "POST", `/api/ecosystem?type=${type}`, { token: staff.admin, body: { name, description: "Only the required" } })
+      expect(made.status, made.text).toBe(200)
+      const id = (made.body.data as { listing: Entry }).listing._id
+      expect((await call(url(), "PUT", `/api/admin/listings/${id}`, { token: staff.moderator, body: { action: "approve", version: 1 } })).status).toBe(200)
+      const rows = (await listed(`status=approved&search=${encodeURIComponent(name)}`))[type] ?? []
+      expect(rows).toMatchObject([{ _id: id, startsAt: "", endsAt: "", location: "", website: "", image: "", featured: false }])
+    })
+
+    it("refuses an end before the start, on create and on edit, naming the end date", async () => {
+      const backwards = { name: `Backwards ${type} ${++serial}`, description: "Time runs back", startsAt: iso(10), endsAt: iso(9) }
+      const refused = await call(url(), "POST", `/api/ecosystem?type=${type}`, { token: staff.admin, body: backwards })
+      expect(refused.status).toBe(400)
+      expect(refused.body.issues).toEqual([{ path: "endsAt", message: "must be at or after Starts" }])
+      expect((await listed(`search=${encodeURIComponent(backwards.name)}`))[type] ?? []).toEqual([])
+      const made = await create({ startsAt: iso(10), endsAt: iso(10) })
+      const edited = await call(url(), "PUT", `/api/ecosystem/${made._id}?type=${type}`, { token: staff.admin, body: { ...backwards, version: made.version } })
+      expect(edited.status).toBe(400)
+      expect(edited.body.issues).toEqual([{ path: "endsAt", message: "must be at or after Starts" }])
+      // One date alone, or none, is no order to keep.
+      expect((await call(url(), "POST", `/api/ecosystem?type=${type}`, { token: staff.admin, body: { ...backwards, startsAt: "" } })).status).toBe(200)
+    })
+
     it("exports what the filters match as CSV", async () => {
       const made = await create({ name: `+csv ${type} ${++serial}` })
       const answer = await call(url(), "GET", `/api/ecosystem?type=${type}&format=csv&search=${encodeURIComponent(made.name.slice(1))}`, { token: staff.moderator })

@@ -7,7 +7,7 @@ import { serverWithStaff } from "../support/session.ts"
  * Every endpoint in the OpenAPI document, fuzzed (tests/support/fuzz.ts): no input answers 5xx,
  * and no refused write leaves anything behind. `npm run fuzz` sends ten times as many.
  */
-const REQUESTS = 1_000
+const REQUESTS = 2_000
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_122)
 
 describe.each(engines)("fuzzing the API on $name", (engine) => {

@@ -5,7 +5,7 @@ import { blogMessages } from "../spec/texts.ts"
 import { csvObjects } from "../support/csv.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
-import { serverWithStaff } from "../support/session.ts"
+import { serverWithStaff, signedInAs } from "../support/session.ts"
 
 /** More rows than one export batch (1000), all from one statement, so they share one `created_at`. */
 const BULK = 2_345
@@ -73,6 +73,62 @@ describe.each(engines)("lists and CSV export on $name", (engine) => {
       ["plain", "Comma, inside", "ok", "'\ttab"]
     ])
     expect(exported.text).toContain("\"'@cmd, \"\"quoted\"\"\r\nsecond line\"")
+  })
+
+  it("defuses formulas in list cells and behind the spaces a spreadsheet strips", async () => {
+    const project = await call(staff.server.url, "POST", "/api/admin/projects", {
+      token: staff.admin,
+      body: { name: "Formula project", category: "Tools", projectStatus: "beta", description: "d", team: ["=HYPERLINK(\"http://evil\")", "Bo"], technologies: ["@SUM(A1)"] }
+    })
+    expect(project.status, project.text).toBe(200)
+    const [row] = csvObjects((await get("/api/admin/projects?format=csv&search=Formula%20project")).text)
+    expect(row).toMatchObject({ team: "'=HYPERLINK(\"http://evil\"); Bo", technologies: "'@SUM(A1)" })
+
+    const tags = [" =1+1", "\u00a0=2+2", "\ufeff=3+3", "\u200b+4"]
+    const post = await call(staff.server.url, "POST", "/api/blog/admin/posts", {
+      token: staff.admin,
+      body: { title: "Formula tags", content: "<p>Body</p>", status: "draft", tags }
+    })
+    expect(post.status, post.text).toBe(200)
+    const [exported] = csvObjects((await get("/api/blog/posts?format=csv&search=Formula%20tags")).text)
+    expect(exported?.tags?.startsWith("'")).toBe(true)
+    // The blog's own tests below count every post there is.
+    const made = post.body.post as { _id: string; version: number }
+    expect((await call(staff.server.url, "DELETE", `/api/blog/admin/posts/${made._id}?version=${made.version}`, { token: staff.admin })).status).toBe(200)
+    for (const cell of [" =x", "\u00a0=x", "\ufeff@x", "\u3000-1+1", "\uff1dx"]) {
+      const made = await call(staff.server.url, "POST", "/api/admin/addresses/core-team", { token: staff.admin, body: { identifier: `lead-${cell.codePointAt(0)}`, name: cell, role: "r", description: "d" } })
+      expect(made.status, made.text).toBe(200)
+    }
+    const names = csvObjects((await get("/api/admin/addresses/core-team?format=csv&search=lead-")).text).map((line) => line.name)
+    expect(names).toHaveLength(5)
+    for (const name of names) expect(name?.startsWith("'"), JSON.stringify(name)).toBe(true)
+  })
+
+  it("answers CSV on every staff list that takes a format, by the parameter and by the Accept header", async () => {
+    type Parameter = { in: string; name: string; required?: boolean; schema?: { enum?: ReadonlyArray<string> } }
+    const document = (await get("/api/openapi.json")).body as { paths: Record<string, Record<string, { parameters?: ReadonlyArray<Parameter> }>> }
+    const lists = Object.entries(document.paths).flatMap(([path, operations]) => {
+      const list = operations.get
+      if (list?.parameters?.some((parameter) => parameter.in === "query" && parameter.name === "format") !== true) return []
+      // Each required parameter takes every value it may: a list per type.
+      return list.parameters.filter((parameter) => parameter.in === "path" || parameter.required === true).reduce<ReadonlyArray<string>>(
+        (paths, parameter) => paths.flatMap((partial) => (parameter.schema?.enum ?? []).map((value) =>
+          parameter.in === "path" ? partial.replace(`{${parameter.name}}`, value) : `${partial}${partial.includes("?") ? "&" : "?"}${parameter.name}=${value}`)),
+        [path]
+      )
+    })
+    expect(lists.length).toBeGreaterThan(15)
+    // Some lists are a super admin's (admin users); moderators' exports are checked below.
+    const token = await signedInAs(staff.server, "super_admin")
+    for (const path of lists) {
+      const query = path.includes("?") ? "&" : "?"
+      const byFormat = await get(`${path}${query}format=csv`, { token })
+      expect(byFormat.status, path).toBe(200)
+      expect(byFormat.headers.get("content-type"), path).toBe("text/csv; charset=utf-8")
+      expect(byFormat.text.split("\r\n")[0], path).toContain("_id")
+      const byHeader = await get(path, { token, headers: { accept: "text/csv" } })
+      expect(byHeader.headers.get("content-type"), path).toBe("text/csv; charset=utf-8")
+    }
   })
 
   it("lets moderators export, and refuses without a token", async () => {

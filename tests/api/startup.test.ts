@@ -27,6 +27,8 @@ describe("start-up", () => {
     [{ PORT: "abc" }, "PORT"],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY"],
+    // "on" trusted any peer's header; the proxies must be named now.
+    [{ TRUST_PROXY: "on" }, "TRUST_PROXY"],
     [{ ADMIN_EMAIL: "root" }, "ADMIN_EMAIL"],
     [{ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" }, "OTP_SECRET"]
   ])("stops on bad configuration %o with one clear line", async (env, name) => {

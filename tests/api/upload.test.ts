@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http"
 import { describe, expect, it } from "vitest"
 import { MAX_IMAGE_BYTES, uploadMessages } from "../spec/texts.ts"
 import { imageMessages, inspectImage } from "../../server/uploads/image.ts"
@@ -155,6 +156,49 @@ describe.each(engines)("image upload on $name", (engine) => {
       method: "POST", body: "{}", headers: { authorization: `Bearer ${staff.admin}`, "content-type": "application/json" }
     })
     expect(json.status).toBe(415)
+  })
+
+  it("reads four uploads at a time with twelve in line, and turns the next away at once with 503 and a wait", async () => {
+    // Each held upload has sent its headers and half its body, then stalls: it keeps its place.
+    const image = images.smallPng()
+    const boundary = "----held-upload-boundary"
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nblog\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="held.png"\r\nContent-Type: image/png\r\n\r\n`),
+      Buffer.from(image),
+      Buffer.from(`\r\n--${boundary}--\r\n`)
+    ])
+    const { port } = new URL(staff.server.url)
+    const held = Array.from({ length: 16 }, () => {
+      const request = httpRequest({
+        host: "127.0.0.1",
+        port: Number(port),
+        method: "POST",
+        path: "/api/upload/image",
+        headers: { authorization: `Bearer ${staff.admin}`, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": body.length }
+      })
+      const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        request.on("response", (response) => {
+          let text = ""
+          response.on("data", (chunk: Buffer) => (text += chunk.toString()))
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, text }))
+        })
+        request.on("error", reject)
+      })
+      request.write(body.subarray(0, body.length >> 1))
+      return { request, answer }
+    })
+    // Once the sixteen are past the token check, the next is turned away (a probe that comes
+    // earlier simply goes through, and frees its place).
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    let turnedAway = await upload(image, "one-too-many.png")
+    await expect.poll(async () => (turnedAway = turnedAway.status === 503 ? turnedAway : await upload(image, "one-too-many.png")).status).toBe(503)
+    expect(turnedAway.body).toMatchObject({ success: false, error: uploadMessages.busy, retryAfterSeconds: 5 })
+    for (const { request } of held) request.end(body.subarray(body.length >> 1))
+    const answers = await Promise.all(held.map(({ answer }) => answer))
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 16 }, () => 200))
+    // Once they are done, an upload goes through again.
+    expect((await upload(image, "after.png")).status).toBe(200)
   })
 
   it("serves only names it gave", async () => {

@@ -126,6 +126,27 @@ describe.each(engines)("businesses, startups and projects on $name", (engine) =>
       expect(await visible()).toEqual([])
     })
 
+    it("answers every list once a record with only its required fields, from the public or the admin form, is approved", async () => {
+      const minimal = Object.fromEntries(required.map((key) => [key, (valid as Record<string, unknown>)[key]]))
+      const label = `Minimal ${type} ${++serial}`
+      const submitted = await call(url(), "POST", `/api/listings/${type}`, { ip: freshIp(), body: { ...minimal, name: `${label} public` } })
+      expect(submitted.status, submitted.text).toBe(200)
+      const made = await call(url(), "POST", path, { token: staff.admin, body: { ...minimal, name: `${label} admin` } })
+      expect(made.status, made.text).toBe(200)
+      for (const answer of [submitted, made]) {
+        const id = (answer.body.data as { listing: { _id: string } }).listing._id
+        const approved = await call(url(), "PUT", `/api/listings/admin/${type}/${id}/status`, { token: staff.moderator, body: { status: "approved", version: 1 } })
+        expect(approved.status, approved.text).toBe(200)
+      }
+      const search = `search=${encodeURIComponent(label)}`
+      for (const [list, token] of [[`/api/listings/${type}`, undefined], [path, staff.moderator], [`/api/listings/admin/${type}`, staff.moderator], ["/api/admin/listings", staff.moderator]] as const) {
+        const answer = await call(url(), "GET", `${list}?${search}`, token === undefined ? {} : { token })
+        expect(answer.status, `${list}: ${answer.text}`).toBe(200)
+        const rows = Object.values(answer.body.data as Record<string, unknown>).find(Array.isArray) as ReadonlyArray<{ name: string }>
+        expect(rows.map((row) => row.name).sort(), list).toEqual([`${label} admin`, `${label} public`])
+      }
+    })
+
     it("exports what the filters match as CSV", async () => {
       const made = await create(fresh({ name: `=SUM(A1) ${type} export` }))
       const answer = await call(url(), "GET", `${path}?format=csv&search=${encodeURIComponent(`${type} export`)}`, { token: staff.moderator })

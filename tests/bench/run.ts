@@ -4,6 +4,7 @@
  * answers) and is loaded from this process with autocannon.
  */
 import { type TestDatabase, freshPostgresOn } from "../support/database.ts"
+import { measureAbuse } from "./abuse.ts"
 import { measureAddresses, printAddressFigures } from "./addresses.ts"
 import { measureAuthCheck, printAuthFigures } from "./auth-check.ts"
 import { measureConsole } from "./console.ts"
@@ -71,4 +72,7 @@ if (only === undefined || only === "memory") {
 if (only === undefined || only === "upload") await measureUpload()
 if (only === undefined || only === "faults") {
   await withPostgresOrNot(measureFaults)
+}
+if (only === undefined || only === "abuse") {
+  await withPostgresOrNot(measureAbuse)
 }

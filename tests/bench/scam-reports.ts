@@ -41,7 +41,7 @@ const combinations: ReadonlyArray<readonly [string, string]> = [
  */
 export const measureScamReports = async (databaseUrl: string) => {
   const dataDir = mkdtempSync(join(tmpdir(), "admin-bench-scam-"))
-  const env: Record<string, string> = { DATABASE_URL: databaseUrl, TRUST_PROXY: "on" }
+  const env: Record<string, string> = { DATABASE_URL: databaseUrl, TRUST_PROXY: "127.0.0.1,::1" }
   try {
     const seedSeconds = await seedDatabase(env, dataDir, seedSql, "scam_reports")
     const product = await startProduct(env, dataDir)

@@ -121,11 +121,15 @@ describe("core-team contacts in Chromium", () => {
     await publicCard.getByText("Resolved", { exact: true }).waitFor()
     expect((await listed(subject))[0]!.status).toBe("resolved")
 
-    // Add: Create waits for the required fields; the checkbox and the hours are real controls.
+    // Add: Create names the required fields still empty, under each, and goes to the first;
+    // the checkbox and the hours are real controls.
     await page.getByRole("button", { name: "Add New Contact" }).click()
     const form = page.getByRole("form", { name: "Add New Core Team Contact" })
     const create = form.getByRole("button", { name: "Create" })
-    expect(await create.isDisabled()).toBe(true)
+    await create.click()
+    await form.getByText("Contact Name is required").waitFor()
+    await form.getByText("Details is required").waitFor()
+    expect(await form.getByLabel("Contact Name *").evaluate((input) => input === document.activeElement)).toBe(true)
     const added = `Added ${Date.now()}`
     await form.getByLabel("Contact Name *").fill("Ada")
     await form.getByLabel("Role *").fill("CTO")

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { listingTexts as t } from "../spec/texts.ts"
-import { chromiumWithServer, openSignedIn, pointerEventsOf } from "../support/browser.ts"
+import { chromiumWithServer, fieldMessage, openSignedIn, pointerEventsOf } from "../support/browser.ts"
 import { csvObjects } from "../support/csv.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
@@ -128,10 +128,17 @@ describe("community and influencer moderation in Chromium", () => {
     await page.getByRole("button", { name: t.add.influencer }).click()
     const dialog = page.getByRole("dialog")
     const save = dialog.getByRole("button", { name: "Save" })
-    expect(await save.isDisabled()).toBe(true)
-    await dialog.getByLabel("Name").fill("Pi Daily")
-    expect(await save.isDisabled()).toBe(true)
-    await dialog.getByLabel("Description").fill("Daily videos about Pi")
+    // Save says what is missing, under each field, and puts the cursor in the first (docs/architecture.md, "Forms").
+    await save.click()
+    const name = dialog.getByLabel("Name")
+    await expect.poll(() => fieldMessage(name)).toBe("Name is required")
+    await expect.poll(() => name.evaluate((input) => input === document.activeElement)).toBe(true)
+    await name.fill("Pi Daily")
+    await save.click()
+    const description = dialog.getByLabel("Description")
+    await expect.poll(() => fieldMessage(description)).toBe("Description is required")
+    expect(await fieldMessage(name)).toBeUndefined()
+    await description.fill("Daily videos about Pi")
     await save.click()
     const card = cardsOf(page, t.titles.influencer).filter({ hasText: "Pi Daily" })
     await card.getByText("Pending", { exact: true }).waitFor()

@@ -103,7 +103,12 @@ describe("the list pattern in Chromium", () => {
     const beforeRows = [...assets]
     // tools/vite-early-start.ts: what the sign-in form needs is one chunk, the signed-in screens another.
     expect(beforeRows).toEqual(expect.arrayContaining(["/assets/start.js", "/assets/signed-in.js", "/assets/index.js"]))
-    expect(beforeRows.filter((path) => path.endsWith(".js")).length).toBeLessThanOrEqual(4)
+    // Every script is one the page names up front (the entry, the bundler's small shared helpers
+    // beside it, the start chunk) or the signed-in chunk: none is found only once another has run.
+    const html = await fetch(`${product.server.url}/generated-addresses`).then((answer) => answer.text())
+    const named = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!.replace(/-[\w-]{8}(\.\w+)$/, "$1"))
+    expect(new Set(beforeRows.filter((path) => path.endsWith(".js")))).toEqual(new Set([...named, "/assets/signed-in.js"]))
+    expect(beforeRows.filter((path) => path.endsWith(".js")).length).toBeLessThanOrEqual(5)
     expect(beforeRows.filter((path) => path.endsWith(".css")).length).toBeLessThanOrEqual(2)
     expect(errors).toEqual([])
 
@@ -237,6 +242,109 @@ describe("the blog list", () => {
     await page.getByRole("row").filter({ hasText: "Tagged" }).waitFor()
     await search.fill("mainnet")
     await page.getByRole("row").filter({ hasText: "Tagged" }).waitFor()
+    await page.context().close()
+  })
+})
+
+describe("keys on arrival (docs/architecture.md, \"Keys on a list\")", () => {
+  const currentText = (page: import("playwright-core").Page) =>
+    page.evaluate(() => document.querySelector("[data-current='true']")?.querySelector("td")?.textContent ?? null)
+  const focusedText = (page: import("playwright-core").Page) =>
+    page.evaluate(() => document.activeElement?.closest("tr")?.querySelector("td")?.textContent ?? null)
+  const rankOrder = "?sort=rank&order=asc"
+
+  it("makes the first row current however the screen is reached, and j acts at once", async () => {
+    const { page } = await withStoredToken()
+    await page.goto(`${product.server.url}/`)
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
+    // A g sequence.
+    await page.keyboard.press("g")
+    await page.keyboard.press("g")
+    await expect.poll(() => focusedText(page)).not.toBeNull()
+    const first = await currentText(page)
+    expect(await focusedText(page)).toBe(first)
+    await page.keyboard.press("j")
+    await expect.poll(() => currentText(page)).not.toBe(first)
+    // The palette.
+    await page.keyboard.press("Control+k")
+    await page.getByPlaceholder("Type a command or search…").fill("Go to CEX Addresses")
+    await page.keyboard.press("Enter")
+    await page.getByRole("heading", { level: 1, name: "CEX Addresses" }).waitFor()
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest("tbody") !== null || document.querySelector("tbody td")?.textContent === "No addresses found")).toBe(true)
+    // The sidebar, with the pointer, then a key.
+    await page.getByRole("link", { name: "Generated Addresses" }).click()
+    await expect.poll(() => focusedText(page)).toBe(first)
+    await page.keyboard.press("j")
+    await expect.poll(() => currentText(page)).not.toBe(first)
+    // A link, loaded whole.
+    await page.goto(`${product.server.url}/generated-addresses${rankOrder}`)
+    await expect.poll(() => focusedText(page)).toBe("pi-star-1")
+    await page.context().close()
+  })
+
+  it("returns to the row that was current when coming back with back, and forward", async () => {
+    const { page } = await withStoredToken()
+    await page.goto(`${product.server.url}/generated-addresses${rankOrder}`)
+    await expect.poll(() => focusedText(page)).toBe("pi-star-1")
+    for (let n = 0; n < 3; n++) await page.keyboard.press("j")
+    await expect.poll(() => currentText(page)).toBe("seed-04")
+    await page.keyboard.press("g")
+    await page.keyboard.press("x")
+    await page.getByRole("heading", { level: 1, name: "CEX Addresses" }).waitFor()
+    await page.goBack()
+    await expect.poll(() => focusedText(page)).toBe("seed-04")
+    // Page 2 of the same list keeps the current place (the fourth row), j moves there even with
+    // the focus on the pager's button, and back to page 1 is its row again, forward page 2's.
+    await page.getByRole("button", { name: "Next" }).click()
+    await expect.poll(() => currentText(page)).toBe("seed-24")
+    await page.keyboard.press("j")
+    await expect.poll(() => focusedText(page)).toBe("seed-25")
+    await page.goBack()
+    await expect.poll(() => currentText(page)).toBe("seed-04")
+    await page.goForward()
+    await expect.poll(() => currentText(page)).toBe("seed-25")
+    await page.context().close()
+  })
+
+  it("puts the cursor in the search with s, types there, and gives the rows back on Escape", async () => {
+    const { page } = await withStoredToken()
+    await page.goto(`${product.server.url}/generated-addresses${rankOrder}`)
+    await expect.poll(() => focusedText(page)).toBe("pi-star-1")
+    await page.keyboard.press("j")
+    await page.keyboard.press("s")
+    const search = page.getByRole("searchbox", { name: t.searchLabel })
+    await expect.poll(() => search.evaluate((input) => input === document.activeElement)).toBe(true)
+    await page.keyboard.type("jk")
+    await expect.poll(() => search.inputValue()).toBe("jk")
+    // Keys in the field were typing: the current row did not move.
+    expect(await currentText(page)).toBe("pi-star-2")
+    await page.keyboard.press("Escape")
+    await expect.poll(() => focusedText(page)).not.toBeNull()
+    expect(await search.inputValue()).toBe("jk")
+    await page.context().close()
+  })
+
+  it("shows the last page for a page past it, and says a search over 200 characters was cut", async () => {
+    const { page } = await withStoredToken()
+    await page.goto(`${product.server.url}/generated-addresses${rankOrder}&page=999`)
+    await page.getByText("Page 3 of 3").waitFor()
+    await expect.poll(() => new URL(page.url()).searchParams.get("page")).toBe("3")
+    await page.goto(`${product.server.url}/generated-addresses?search=${"seed-".padEnd(250, "x")}`)
+    await page.getByText("A search is at most 200 characters: the list shows what the first 200 find.").waitFor()
+    await page.getByText(t.empty).waitFor()
+    await page.context().close()
+  })
+})
+
+describe("the list toolbar", () => {
+  it("keeps the search and the filters on one row beside each other (three selects on the scam reports)", async () => {
+    const { page } = await withStoredToken()
+    await page.goto(`${product.server.url}/scam-reports`)
+    const search = page.getByRole("searchbox", { name: "Search reports" })
+    await search.waitFor()
+    const tops = await Promise.all([search, ...["Status", "Scam type", "Priority"].map((name) => page.getByRole("combobox", { name }))]
+      .map(async (control) => (await control.boundingBox())?.y ?? -1))
+    expect(tops.every((top) => top >= 0 && Math.abs(top - (tops[0] ?? 0)) < 12), JSON.stringify(tops)).toBe(true)
     await page.context().close()
   })
 })

@@ -112,10 +112,8 @@ describe("address modal: generated paths on /generated-addresses", () => {
       { type: "OPEN_EDIT", address: placeholder, draft, required },
       { type: "OPEN_DELETE", address: placeholder, draft, required },
       { type: "EDIT" },
-      { type: "CHANGE", field: "identifier", value: "NEW" },
-      { type: "CHANGE", field: "Name", value: "Renamed" },
-      { type: "CHANGE", field: "Name", value: " " },
-      { type: "SAVE" },
+      { type: "SAVE", draft: { identifier: "NEW", Name: "Renamed" } },
+      { type: "SAVE", draft: { identifier: "NEW", Name: " " } },
       { type: "CONFIRM_DELETE" },
       { type: "CLOSE" },
       { type: "xstate.done.actor.save", output: placeholder },
@@ -192,13 +190,17 @@ describe("address modal: generated paths on /generated-addresses", () => {
       OPEN_EDIT: async (run) => row(run).getByRole("button", { name: "Edit" }).click(),
       OPEN_DELETE: async (run) => row(run).getByRole("button", { name: "Delete" }).click(),
       EDIT: async (run) => dialog(run).getByRole("button", { name: "Edit" }).click(),
-      CHANGE: async (run, event, before) => {
-        const { field, value } = event as unknown as { field: string; value: string }
-        // An existing row keeps its identifier, so the path can still find it.
-        const typed = value !== "NEW" ? value : isNew(before) ? run.newIdentifier : run.row.identifier
-        await dialog(run).locator(`input[name="${field}"]`).fill(typed)
+      SAVE: async (run, event, before) => {
+        const { draft } = event as unknown as { draft: Record<string, string> }
+        for (const [field, value] of Object.entries(draft)) {
+          // An existing row keeps its identifier, so the path can still find it.
+          const typed = value !== "NEW" ? value : isNew(before) ? run.newIdentifier : run.row.identifier
+          await dialog(run).locator(`input[name="${field}"]`).fill(typed)
+        }
+        // Save waits for both fields (§5): with one blank it is disabled, and pressing it does nothing.
+        const save = dialog(run).getByRole("button", { name: "Save" })
+        if (await save.isEnabled()) await save.click()
       },
-      SAVE: async (run) => dialog(run).getByRole("button", { name: "Save" }).click(),
       CONFIRM_DELETE: async (run) => dialog(run).getByRole("button", { name: "Delete" }).click(),
       CLOSE: async (run) => run.page.keyboard.press("Escape"),
       "xstate.done.actor.save": async (run) => {

@@ -49,8 +49,8 @@ export const addressModalTable = [
   "closed --OPEN_DELETE--> confirmingDelete / open",
   "viewing --EDIT--> editing",
   "viewing --CLOSE--> closed",
-  "editing --CHANGE--> (stays)",
-  "editing --SAVE [canSave]--> saving",
+  "editing --SAVE [canSave]--> saving / keepDraft",
+  "editing --SAVE--> (stays) / keepDraft",
   "editing --CLOSE--> closed",
   "saving --xstate.done.actor.save--> closed / reloadList",
   "saving --xstate.error.actor.save--> editing",
@@ -123,6 +123,27 @@ export const listTable = [
   "ready --RELOAD--> loading",
   "failed --LOAD [isNewQuery]--> loading / takeQuery",
   "failed --RELOAD--> loading"
+]
+
+/**
+ * Issue 31, "Keys act on arrival" (docs/architecture.md, "Keys on a list"): a list screen starts
+ * with the keyboard on its rows; the rows shown change under the current one without taking the
+ * keyboard from wherever it is; j/k move only while the rows have it; a click or focus on a row
+ * makes it current and gives the rows the keyboard from anywhere; the search field or a filter
+ * takes it (typing) and Escape gives it back; a dialog or the palette takes it (away) and closing
+ * gives it back where it was (the rows, or the search the palette was opened from).
+ */
+export const rowFocusTable = [
+  "(machine) --SHOW--> (stays) / follow",
+  "(machine) --PICK--> keys.rows / pick",
+  "keys.rows --NEXT--> (stays) / next",
+  "keys.rows --PREVIOUS--> (stays) / previous",
+  "keys.rows --TYPE--> keys.typing",
+  "keys.rows --OPEN--> away / leftRows",
+  "keys.typing --LEAVE--> keys.rows",
+  "keys.typing --OPEN--> away / leftTyping",
+  "away --CLOSE [wasTyping]--> keys.typing",
+  "away --CLOSE--> keys.rows"
 ]
 
 /**

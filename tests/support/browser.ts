@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync } from "node:fs"
 import { delimiter, join } from "node:path"
-import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core"
+import { type Browser, type BrowserContext, chromium, type Locator, type Page, type Request } from "playwright-core"
 import { consoleDir } from "../../server/platform/console.ts"
 import { afterAll, beforeAll, expect } from "vitest"
 import { engines, type TestDatabase } from "./database.ts"
@@ -191,3 +191,14 @@ export const chromiumWithServer = () => {
   })
   return state
 }
+
+/**
+ * What the form pattern says under a field (docs/architecture.md, "Forms"): the text of the
+ * message its control names first in `aria-describedby`, when the control is marked invalid;
+ * undefined when it is not.
+ */
+export const fieldMessage = (control: Locator) => control.evaluate((element) => {
+  if (element.getAttribute("aria-invalid") !== "true") return undefined
+  const id = (element.getAttribute("aria-describedby") ?? "").split(" ").find((part) => part.endsWith("-error"))
+  return id === undefined ? undefined : document.getElementById(id)?.textContent ?? undefined
+})

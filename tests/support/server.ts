@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serverLayer } from "../../server/app.ts"
-import type { AppConfig } from "../../server/platform/config.ts"
+import { type AppConfig, parseProxies } from "../../server/platform/config.ts"
 import type { TestDatabase } from "./database.ts"
 
 export interface TestServer {
@@ -80,9 +80,12 @@ export const startTestServer = async (
     smtpUrl: undefined,
     mailFrom: "Admin Console <no-reply@localhost>",
     adminEmail: "admin@example.com",
-    trustProxy: true,
+    // The tests set X-Forwarded-For from this machine: loopback is their proxy.
+    trustedProxies: parseProxies("127.0.0.1,::1") ?? [],
     otpSecret: undefined,
     otpResponseFloorMs: 50,
+    // The tests' data folders share the machine's disk with everything else on it.
+    diskReserveMb: 0,
     ...overrides
   }
   const layer = serverLayer(config, { database: database.target, ...options }).pipe(

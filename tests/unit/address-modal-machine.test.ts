@@ -25,10 +25,8 @@ const events = (): ReadonlyArray<AddressModalEvent | ReturnType<typeof actorDone
   { type: "OPEN_EDIT", address, draft, required },
   { type: "OPEN_DELETE", address, draft, required },
   { type: "EDIT" },
-  { type: "CHANGE", field: "identifier", value: "pi-2" },
-  { type: "CHANGE", field: "Name", value: "Pi Two" },
-  { type: "CHANGE", field: "Name", value: " " },
-  { type: "SAVE" },
+  { type: "SAVE", draft: { identifier: "pi-2", Name: "Pi Two" } },
+  { type: "SAVE", draft: { identifier: "pi-2", Name: " " } },
   { type: "CONFIRM_DELETE" },
   { type: "CLOSE" },
   actorDone("save", address),
@@ -67,27 +65,33 @@ describe("address modal machine, model-based", () => {
     })).start()
     const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
     actor.send({ type: "OPEN_ADD", required })
-    actor.send({ type: "SAVE" })
+    actor.send({ type: "SAVE", draft: {} })
     expect(actor.getSnapshot().value).toBe("editing")
-    actor.send({ type: "CHANGE", field: "identifier", value: "x" })
-    actor.send({ type: "SAVE" })
+    actor.send({ type: "SAVE", draft: { identifier: "x", Name: "  " } })
     expect(actor.getSnapshot().value).toBe("editing")
-    actor.send({ type: "CHANGE", field: "Name", value: "y" })
+    expect(actor.getSnapshot().context.draft).toEqual({ identifier: "x", Name: "  " })
     outcomes.push({ status: 409, message: "duplicate!" })
-    actor.send({ type: "SAVE" })
+    actor.send({ type: "SAVE", draft: { identifier: "x", Name: "y" } })
     await settle()
-    expect(actor.getSnapshot().context).toMatchObject({ error: "duplicate!", errorDetail: null })
+    expect(actor.getSnapshot().context).toMatchObject({ error: "duplicate!", errorDetail: null, issues: [], draft: { identifier: "x", Name: "y" } })
     outcomes.push(network)
-    actor.send({ type: "SAVE" })
+    actor.send({ type: "SAVE", draft: { identifier: "x", Name: "y" } })
     await settle()
     expect(actor.getSnapshot().context.error).toBe(addressModalErrors.create)
+    // A 400 names its fields: the form shows them under each.
+    const refused = { status: 400, message: "Invalid request body: Name: must be at most 200 characters", issues: [{ path: "Name", message: "must be at most 200 characters" }] }
+    outcomes.push(refused)
+    actor.send({ type: "SAVE", draft: { identifier: "x", Name: "y" } })
+    await settle()
+    expect(actor.getSnapshot().context.issues).toEqual(refused.issues)
 
     actor.send({ type: "CLOSE" })
+    expect(actor.getSnapshot().context.issues).toEqual([])
     actor.send({ type: "OPEN_EDIT", address, draft, required })
     outcomes.push(stale)
-    actor.send({ type: "SAVE" })
+    actor.send({ type: "SAVE", draft })
     await settle()
-    expect(actor.getSnapshot().context).toMatchObject({ error: addressModalErrors.update, errorDetail: stale.message })
+    expect(actor.getSnapshot().context).toMatchObject({ error: addressModalErrors.update, errorDetail: stale.message, issues: [] })
 
     actor.send({ type: "CLOSE" })
     actor.send({ type: "OPEN_DELETE", address, draft, required })

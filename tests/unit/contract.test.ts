@@ -80,7 +80,15 @@ describe("contract schemas", () => {
       fc.asyncProperty(fc.integer(), async (seed) => {
         const [value] = await Effect.runPromise(Arbitrary.sampleEffect(arbitrary, { count: 1, seed, size: 8 }))
         const wire = JSON.parse(JSON.stringify(encode(value)))
-        expect(decode(wire)).toEqual(withoutNegativeZero(value))
+        const decoded = decode(wire)
+        const expected = withoutNegativeZero(value)
+        if (decoded instanceof Error) {
+          // vitest compares errors' fields in order; a class's optional fields come back in the schema's.
+          expect(Object.getPrototypeOf(decoded)).toBe(Object.getPrototypeOf(expected))
+          expect({ ...decoded }).toEqual({ ...(expected as object) })
+        } else {
+          expect(decoded).toEqual(expected)
+        }
       }),
       { numRuns: 25 }
     )

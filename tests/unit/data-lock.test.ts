@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process"
+import { once } from "node:events"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -44,6 +46,24 @@ describe("the data folder lock", () => {
     const second = acquireDataLock(db, "npm start")
     expect(JSON.parse(readFileSync(`${db}.lock`, "utf8")).pid).toBe(process.pid)
     second.release()
+  })
+
+  it("takes over a lock whose process was killed but not yet reaped (a zombie)", async () => {
+    const db = folder()
+    // The child exits a moment after the shell has become `sleep`, which never reaps it: a zombie
+    // until `sleep` ends. (A child that ended before the exec could be reaped by the shell itself.)
+    const parent = spawn("sh", ["-c", "sleep 0.3 & echo $!; exec sleep 10"], { stdio: ["ignore", "pipe", "ignore"] })
+    try {
+      const pid = Number((await once(parent.stdout, "data"))[0].toString().trim())
+      await expect.poll(() => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0]).toBe("Z")
+      planted(db, { pid, started: startedOf(pid) })
+      expect(liveHolder(db)).toBeUndefined()
+      const lock = acquireDataLock(db, "npm start")
+      expect(JSON.parse(readFileSync(`${db}.lock`, "utf8")).pid).toBe(process.pid)
+      lock.release()
+    } finally {
+      parent.kill("SIGKILL")
+    }
   })
 
   it("does not remove a lock that another process holds now", () => {

@@ -149,7 +149,7 @@ describe("address modal, step by step", () => {
   const address = { _id: "a1", identifier: "pi-1", Name: "Pi One", Rank: 0, createdAt: "", updatedAt: "", version: 3 }
   const required = ["identifier", "Name"]
   const draft = { identifier: "pi-1", Name: "Pi One" }
-  const closed = { address: null, draft: {}, required: [], error: null, errorDetail: null }
+  const closed = { address: null, draft: {}, required: [], error: null, errorDetail: null, issues: [] }
 
   it("opens each mode with the row, saves and deletes with what is shown, and reloads the list once each", async () => {
     const { inputs, actor, answer } = calls()
@@ -161,27 +161,24 @@ describe("address modal, step by step", () => {
     expect(modal.getSnapshot().context).toEqual(closed)
     for (const type of ["OPEN_VIEW", "OPEN_EDIT", "OPEN_DELETE"] as const) {
       modal.send({ type, address, draft, required })
-      expect(modal.getSnapshot().context).toEqual({ address, draft, required, error: null, errorDetail: null })
+      expect(modal.getSnapshot().context).toEqual({ address, draft, required, error: null, errorDetail: null, issues: [] })
       modal.send({ type: "CLOSE" })
       expect(modal.getSnapshot().context).toEqual(closed)
     }
 
     modal.send({ type: "OPEN_ADD", required })
-    expect(modal.getSnapshot().context).toEqual({ address: null, draft: {}, required, error: null, errorDetail: null })
-    modal.send({ type: "CHANGE", field: "identifier", value: "pi-9" })
-    modal.send({ type: "CHANGE", field: "Name", value: "   " })
-    modal.send({ type: "SAVE" })
+    expect(modal.getSnapshot().context).toEqual({ address: null, draft: {}, required, error: null, errorDetail: null, issues: [] })
+    modal.send({ type: "SAVE", draft: { identifier: "pi-9", Name: "   " } })
     // A name of spaces is no name: Save stays refused.
     expect(modal.getSnapshot().value).toBe("editing")
-    modal.send({ type: "CHANGE", field: "Name", value: "Pi Nine" })
     answer("save", false, { status: 409, message: "An address with the identifier \"pi-9\" already exists in this directory." })
-    modal.send({ type: "SAVE" })
+    modal.send({ type: "SAVE", draft: { identifier: "pi-9", Name: "Pi Nine" } })
     expect(inputs.save).toEqual([{ address: null, draft: { identifier: "pi-9", Name: "Pi Nine" } }])
     await settle()
     expect(modal.getSnapshot().context.error).toBe("An address with the identifier \"pi-9\" already exists in this directory.")
     expect(modal.getSnapshot().context.errorDetail).toBeNull()
     answer("save", true, address)
-    modal.send({ type: "SAVE" })
+    modal.send({ type: "SAVE", draft: { identifier: "pi-9", Name: "Pi Nine" } })
     await settle()
     expect(modal.getSnapshot().value).toBe("closed")
     expect(modal.getSnapshot().context).toEqual(closed)
@@ -189,7 +186,7 @@ describe("address modal, step by step", () => {
 
     modal.send({ type: "OPEN_EDIT", address, draft, required })
     answer("save", false, { status: 409, message: "This address was changed by someone else. Reload and try again." })
-    modal.send({ type: "SAVE" })
+    modal.send({ type: "SAVE", draft })
     expect(inputs.save?.[2]).toEqual({ address, draft })
     await settle()
     expect(modal.getSnapshot().context).toMatchObject({
@@ -212,10 +209,8 @@ describe("address modal, step by step", () => {
 
     // A new address that fails without the server's words says so in the spec's.
     modal.send({ type: "OPEN_ADD", required })
-    modal.send({ type: "CHANGE", field: "identifier", value: "x" })
-    modal.send({ type: "CHANGE", field: "Name", value: "y" })
     answer("save", false, { message: "Failed to fetch" })
-    modal.send({ type: "SAVE" })
+    modal.send({ type: "SAVE", draft: { identifier: "x", Name: "y" } })
     await settle()
     expect(modal.getSnapshot().context.error).toBe("Failed to create address")
   })

@@ -1,8 +1,15 @@
-import { Button, Callout, DataList, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes"
-import type { FormEvent } from "react"
+import { Button, Callout, DataList, Dialog, Flex, Text } from "@radix-ui/themes"
+import { useEffect, useState } from "react"
+import { useWatch } from "react-hook-form"
+import type { FieldIssue } from "../../../contract/common.ts"
 import type { ActorRefFrom, SnapshotFrom } from "xstate"
-import type { addressModalMachine } from "../../../machines/address-modal.ts"
-import { cellText, type DirectorySpec, type FieldSpec } from "./directories.ts"
+import type { Schema } from "effect"
+import type { AddressKind } from "../../../contract/addresses.ts"
+import { addressModalErrors, type addressModalMachine } from "../../../machines/address-modal.ts"
+import { useContractForm } from "../../lib/form/use-contract-form.ts"
+import { confirmHint } from "../../ui/ConfirmDelete.tsx"
+import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
+import { cellText, type DirectorySpec, toInput } from "./directories.ts"
 import { addressTexts as t } from "./texts.ts"
 
 type Modal = ActorRefFrom<typeof addressModalMachine>
@@ -18,59 +25,51 @@ const Failure = ({ error, detail }: { readonly error: string | null; readonly de
     </Callout.Root>
   )
 
-const Field = ({ field, value, disabled, onChange }: {
-  readonly field: FieldSpec
-  readonly value: string
-  readonly disabled: boolean
-  readonly onChange: (value: string) => void
-}) => (
-  <label>
-    <Text as="div" size="2" weight="medium" mb="1">
-      {field.label}{field.required === true && <Text color="red" aria-hidden="true"> *</Text>}
-    </Text>
-    {field.type === "textarea"
-      ? <TextArea name={field.name} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} />
-      : (
-        <TextField.Root
-          name={field.name}
-          type={field.type === "url" ? "url" : field.type === "integer" ? "number" : "text"}
-          step={field.type === "integer" ? 1 : undefined}
-          required={field.required}
-          value={value}
-          disabled={disabled}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      )}
-  </label>
-)
+type AddressInputs = typeof import("../../../contract/addresses.ts")
+const inputSchemas: Readonly<Record<AddressKind, (contract: AddressInputs) => Schema.Decoder<unknown>>> = {
+  generated: (contract: AddressInputs) => contract.GeneratedAddressInput,
+  cex: (contract: AddressInputs) => contract.CexAddressInput,
+  "core-team": (contract: AddressInputs) => contract.CoreTeamAddressInput
+}
 
+/**
+ * The edit mode, on the one form pattern (docs/architecture.md, "Forms"): the form holds what is
+ * typed and checks it against the directory's contract schema; Save hands it to the modal
+ * machine, which saves. Save waits for Identifier and Name (docs/product-spec.md §5).
+ */
 const EditForm = ({ spec, modal, snapshot }: { readonly spec: DirectorySpec; readonly modal: Modal; readonly snapshot: Snapshot }) => {
   const busy = snapshot.matches("saving")
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    modal.send({ type: "SAVE" })
-  }
+  const contract = useContractForm<Record<string, string>, unknown>({
+    values: Object.fromEntries(spec.fields.map((field) => [field.name, snapshot.context.draft[field.name] ?? ""])),
+    schema: () => import("../../../contract/addresses.ts").then(inputSchemas[spec.kind]),
+    toPayload: (values) => toInput(spec, values),
+    send: async () => void modal.send({ type: "SAVE", draft: contract.form.getValues() }),
+    failed: snapshot.context.address === null ? addressModalErrors.create : addressModalErrors.update
+  })
+  const required = spec.fields.filter((field) => field.required === true).map((field) => field.name)
+  const filled = useWatch({ control: contract.form.control, name: required }).every((value) => String(value ?? "").trim() !== "")
+  // A refusal's fields, from the machine's save: under the fields; the alert only for the rest.
+  const issues = snapshot.context.issues
+  const [stray, setStray] = useState<ReadonlyArray<FieldIssue>>([])
+  useEffect(() => setStray(issues.length === 0 ? [] : contract.showIssues(issues)), [issues])
+  const alerted = issues.length === 0 || stray.length > 0
   return (
-    <form onSubmit={submit}>
-      <Failure error={snapshot.context.error} detail={snapshot.context.errorDetail} />
+    <ContractFormShell form={contract}>
+      {alerted && <Failure error={snapshot.context.error} detail={snapshot.context.errorDetail} />}
       <Flex direction="column" gap="3">
         {spec.fields.map((field) => (
-          <Field
-            key={field.name}
-            field={field}
-            value={snapshot.context.draft[field.name] ?? ""}
-            disabled={busy}
-            onChange={(value) => modal.send({ type: "CHANGE", field: field.name, value })}
-          />
+          <TextInput key={field.name} name={field.name} label={field.label} required={field.required === true} disabled={busy}
+            multiline={field.type === "textarea"} kind={field.type === "url" ? "url" : field.type === "integer" ? "number" : "text"} />
         ))}
+        <FormBanner />
       </Flex>
       <Flex gap="3" mt="4" justify="end">
         <Button type="button" variant="soft" color="gray" onClick={() => modal.send({ type: "CLOSE" })} disabled={busy}>
           {t.cancel}
         </Button>
-        <Button type="submit" disabled={busy || !snapshot.can({ type: "SAVE" })}>{busy ? t.saving : t.save}</Button>
+        <Button type="submit" disabled={busy || !filled}>{busy ? t.saving : t.save}</Button>
       </Flex>
-    </form>
+    </ContractFormShell>
   )
 }
 
@@ -100,6 +99,7 @@ const DeleteConfirmation = ({ modal, snapshot }: { readonly modal: Modal; readon
     <>
       <Failure error={snapshot.context.error} detail={snapshot.context.errorDetail} />
       <Text as="p" size="2">{t.confirmDelete}</Text>
+      <Text as="p" size="1" color="gray" mt="2">{confirmHint(t.delete)}</Text>
       <Flex gap="3" mt="4" justify="end">
         <Button variant="soft" color="gray" onClick={() => modal.send({ type: "CLOSE" })} disabled={busy}>{t.cancel}</Button>
         <Button color="red" onClick={() => modal.send({ type: "CONFIRM_DELETE" })} disabled={busy}>
@@ -121,7 +121,12 @@ export const AddressModal = ({ spec, modal, snapshot }: { readonly spec: Directo
   const identifier = snapshot.context.address?.identifier
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && modal.send({ type: "CLOSE" })}>
-      <Dialog.Content maxWidth="520px" aria-describedby={undefined}>
+      <Dialog.Content maxWidth="520px" aria-describedby={undefined} onKeyDown={(event) => {
+        // The key that asked confirms (docs/architecture.md, "Keys on a list"); the dialog opens on Cancel.
+        if (event.key !== "Delete" || !snapshot.matches("confirmingDelete")) return
+        event.preventDefault()
+        modal.send({ type: "CONFIRM_DELETE" })
+      }}>
         <Dialog.Title>{title}</Dialog.Title>
         {identifier !== undefined && !editing && <Text as="p" size="2" color="gray" mb="3">{identifier}</Text>}
         {editing && <EditForm spec={spec} modal={modal} snapshot={snapshot} />}

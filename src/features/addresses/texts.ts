@@ -22,5 +22,5 @@ export const addressTexts = {
   find: "Find address…",
   findPlaceholder: "Type an identifier or a name…",
   findEmpty: "No matching addresses",
-  keyboardHint: "j/k or ↑/↓ move · Enter view · e edit · Delete remove"
+  keyboardHint: "j/k or ↑/↓ move · Enter view · e edit · Delete remove · n add · f find · s search (Escape back to the rows)"
 } as const

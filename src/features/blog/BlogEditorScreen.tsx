@@ -134,7 +134,7 @@ const PostEditor = ({ post, token, onSaved }: {
     const open = () => !state.matches("confirmingLeave")
     return [
       { id: "editor:save", label: "Save", group, shortcut: ["mod+s"], keywords: ["store", "write"], guard: () => open() && !saving, run: () => editor.send({ type: "SAVE" }) },
-      { id: "editor:publish", label: "Publish", group, keywords: ["go live", "release"], guard: () => open() && !saving, run: () => editor.send({ type: "PUBLISH" }) },
+      { id: "editor:publish", label: "Publish", group, shortcut: ["mod+enter"], keywords: ["go live", "release"], guard: () => open() && !saving, run: () => editor.send({ type: "PUBLISH" }) },
       { id: "editor:preview", label: "Preview", group, guard: () => open() && tab !== "preview", run: () => editor.send({ type: "SET_TAB", tab: "preview" }) },
       ...editorTabs.filter((candidate) => candidate !== "preview").map((candidate): Command => ({
         id: `editor:tab:${candidate}`,

@@ -118,6 +118,8 @@ export interface RichTextEditorProps {
   readonly labelledBy: string
   readonly describedBy?: string | undefined
   readonly invalid?: boolean
+  /** Escape in the body: the body gives the keyboard up (Tab and Shift+Tab indent there). */
+  readonly onLeave?: () => void
 }
 
 /**
@@ -125,7 +127,7 @@ export interface RichTextEditorProps {
  * plain text; Shift+Enter is a line break. The HTML goes out only when someone changes the
  * body, so a post opened and saved unchanged keeps its stored HTML byte for byte.
  */
-export default function RichTextEditor({ initialHtml, onChange, labelledBy, describedBy, invalid }: RichTextEditorProps) {
+export default function RichTextEditor({ initialHtml, onChange, labelledBy, describedBy, invalid, onLeave }: RichTextEditorProps) {
   const { appearance } = useTheme()
   const editor = useCreateBlockNote({
     pasteHandler: ({ event, editor: target }) => {
@@ -171,7 +173,23 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
     editor.focus()
   }
 
+  // The toolbar's one tab stop: the tool last used or moved to.
+  const [toolStop, setToolStop] = useState(0)
+  const moveInToolbar = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key]
+    const target = event.key === "Home" ? 0 : event.key === "End" ? toolList.length - 1 : step === undefined ? undefined : (toolStop + step + toolList.length) % toolList.length
+    if (target === undefined) return
+    event.preventDefault()
+    setToolStop(target)
+    event.currentTarget.querySelectorAll<HTMLButtonElement>("button")[target]?.focus()
+  }
+
   const onKeyDownCapture = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && onLeave !== undefined && event.target instanceof HTMLElement && event.target.isContentEditable) {
+      event.preventDefault()
+      onLeave()
+      return
+    }
     const tool = toolList.find((candidate) => matches(event, candidate.keys)) ??
       (matches(event, { code: "KeyY" }) ? toolList.find((candidate) => candidate.id === "redo") : undefined)
     if (tool === undefined) return
@@ -184,7 +202,8 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
     <div className="rich-text" data-invalid={invalid === true} onKeyDownCapture={onKeyDownCapture}>
       {/* The console's root theme leaves the tooltip provider out (tools/vite-radix-theme-root.ts). */}
       <TooltipPrimitive.Provider delayDuration={200}>
-      <div role="toolbar" aria-label={t.toolbar} aria-controls="post-body" className="rich-text-toolbar">
+      {/* One tab stop (WAI-ARIA toolbar): Tab goes title → toolbar → body, the arrows, Home and End move inside it. */}
+      <div role="toolbar" aria-label={t.toolbar} aria-controls="post-body" className="rich-text-toolbar" onKeyDown={moveInToolbar}>
         {tools.map((tool, index) =>
           tool === "separator"
             ? <Separator key={`separator-${index}`} orientation="vertical" size="1" />
@@ -197,6 +216,8 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
                   aria-label={tool.text === undefined ? tool.label : `${tool.text} ${tool.label}`}
                   aria-keyshortcuts={shortcutText(tool.keys).replace("⌘", "Meta").replace("⌥", "Alt")}
                   aria-pressed={tool.active === undefined ? undefined : active?.[tool.id] === true}
+                  tabIndex={toolList.indexOf(tool) === toolStop ? 0 : -1}
+                  onFocus={() => setToolStop(toolList.indexOf(tool))}
                   onMouseDown={(event) => event.preventDefault()}
                   onClick={() => tool.run(editor, openLink)}
                 >

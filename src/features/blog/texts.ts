@@ -71,5 +71,6 @@ export const blogTexts = {
   linkUrl: "Link address",
   linkHint: "Use an address starting with https://, http:// or mailto:",
   linkApply: "Apply",
-  keyboardHint: "j/k or ↑/↓ move · Enter edit · Delete remove · n new post"
+  bodyKeys: "Tab and Shift+Tab indent in the body; Escape leaves it for the excerpt. Ctrl+S saves, Ctrl+Enter publishes.",
+  keyboardHint: "j/k or ↑/↓ move · Enter edit · Delete remove · n new post · s search"
 } as const

@@ -36,6 +36,9 @@ const t = {
   database: "Database",
   api: "API",
   email: "Email Service",
+  disk: "Disk",
+  diskFree: (mb: number) => `${mb.toLocaleString("en-US")} MB free`,
+  diskLow: (mb: number) => `Full: ${mb.toLocaleString("en-US")} MB free, changes paused`,
   online: "Online",
   offline: "Offline",
   outbox: "Outbox (no SMTP server)",
@@ -117,6 +120,7 @@ const SystemStatus = ({ health }: { readonly health: Loaded<Health> }) => {
       <StatusRow label={t.api} ok={health.error === null} text={health.error === null ? `${t.online} (v${value.version})` : t.offline} />
       <StatusRow label={t.email} ok={mail.transport === "outbox" ? null : mail.reachable !== false && mail.failedLastDay === 0} text={mailText} />
       {mail.pending > 0 && <Text size="1" color="gray">{mail.pending} mail(s) waiting to be sent</Text>}
+      <StatusRow label={t.disk} ok={value.disk.status === "ok"} text={value.disk.status === "ok" ? t.diskFree(value.disk.freeMb) : t.diskLow(value.disk.freeMb)} />
     </>
   )
 }

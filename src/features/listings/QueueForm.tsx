@@ -1,106 +1,125 @@
-import { Button, Callout, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes"
-import { localDateTime } from "../../../machines/local-time.ts"
+import { Button, Dialog, Flex } from "@radix-ui/themes"
+import { useController } from "react-hook-form"
+import { inputDateTime } from "../../lib/dates.ts"
+import { useContractForm, useContractFormContext } from "../../lib/form/use-contract-form.ts"
 import { ChipsInput } from "../../ui/ChipsInput.tsx"
 import { FeaturedImageField } from "../../ui/FeaturedImageField.tsx"
-import type { FieldSpec, QueueRow } from "./kinds.ts"
+import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
+import type { FieldSpec, QueueKind, QueueRow } from "./kinds.ts"
 import { optionLabel } from "./kinds.ts"
 import { listingTexts as t } from "./texts.ts"
 
 /** What the form holds while it is open: every field as typed. */
-export type FormValues = Readonly<Record<string, string | ReadonlyArray<string>>>
-
-export interface FormState {
-  readonly target: QueueRow | null
-  readonly values: FormValues
-  readonly busy: boolean
-  readonly error: string | null
-}
+export type FormValues = Record<string, string | ReadonlyArray<string>>
 
 /** The form's values for a record (or empty ones for a new record). */
 export const valuesOf = (fields: ReadonlyArray<FieldSpec>, row: QueueRow | null): FormValues =>
   Object.fromEntries(fields.map((field) => {
     const value = row?.[field.name]
     if (field.kind === "list") return [field.name, Array.isArray(value) ? value.map(String) : []]
-    if (field.kind === "datetime") return [field.name, typeof value === "string" && value !== "" ? localDateTime(new Date(value)) : ""]
+    if (field.kind === "datetime") return [field.name, typeof value === "string" ? inputDateTime(value) : ""]
     return [field.name, value === undefined || value === null ? (field.kind === "select" ? field.options?.[0] ?? "" : "") : String(value)]
   }))
 
-/** Whether every required field is filled (after trimming). */
-export const isComplete = (fields: ReadonlyArray<FieldSpec>, values: FormValues) =>
-  fields.every((field) => field.required !== true || (typeof values[field.name] === "string" ? String(values[field.name]).trim() !== "" : true))
+const NUMBER = /^-?\d+(?:\.\d+)?$/u
 
-/** What is sent: texts trimmed, numbers as numbers, empty numbers left out, lists as lists. */
+/**
+ * What is sent: texts trimmed, numbers as numbers, empty numbers left out, lists as lists, dates
+ * as instants. Text that is not a number stays text, so the contract says "must be a number"
+ * rather than the form guessing.
+ */
 export const payloadOf = (fields: ReadonlyArray<FieldSpec>, values: FormValues): Readonly<Record<string, unknown>> =>
   Object.fromEntries(fields.flatMap((field): ReadonlyArray<readonly [string, unknown]> => {
     const value = values[field.name]
     if (field.kind === "list") return [[field.name, value ?? []]]
     const text = String(value ?? "").trim()
-    if (field.kind === "number") return text === "" ? [] : [[field.name, Number(text)]]
-    if (field.kind === "datetime") return [[field.name, text === "" ? "" : new Date(text).toISOString()]]
+    if (field.kind === "number") return text === "" ? [] : [[field.name, NUMBER.test(text) ? Number(text) : text]]
+    if (field.kind === "datetime") return [[field.name, text === "" || Number.isNaN(Date.parse(text)) ? text : new Date(text).toISOString()]]
     return [[field.name, text]]
   }))
 
-const inputType = { text: "text", url: "url", year: "text", number: "number", datetime: "datetime-local" } as const
+const inputKind = { text: "text", url: "url", year: "text", number: "number", datetime: "datetime" } as const
+const placeholders: Partial<Record<FieldSpec["kind"], string>> = { url: "https://", year: "2021" }
 
-/** The add/edit dialog of a queue screen, its fields from the kind's list. */
-export const QueueForm = ({ state, fields, title, token, onChange, onClose, onSave }: {
-  readonly state: FormState | null
-  /** For image uploads. */
+/** The fields whose controls are not a text input: a list, an image, a choice. */
+const SpecialField = ({ field, token }: { readonly field: FieldSpec; readonly token: string }) => {
+  const contract = useContractFormContext()
+  const { field: value } = useController({ name: field.name, control: contract.form.control })
+  const view = contract.field(field.name, field.label, { required: field.required === true, ...(field.kind === "list" ? { hint: t.listHint } : {}) })
+  switch (field.kind) {
+    case "list":
+      return <ChipsInput view={view} values={(value.value as ReadonlyArray<string> | undefined) ?? []} onChange={value.onChange} inputRef={value.ref} />
+    case "image":
+      return <FeaturedImageField view={view} type="events" token={token} value={String(value.value ?? "")} onChange={value.onChange} inputRef={value.ref} />
+    default:
+      return (
+        <FormField name={field.name} label={field.label} required={field.required === true}>
+          {(control) => (
+            <select {...control} className="native-select" ref={value.ref} name={value.name} value={String(value.value ?? "")}
+              onChange={(event) => value.onChange(event.target.value)} onBlur={value.onBlur}>
+              {(field.options ?? []).map((option) => <option key={option} value={option}>{optionLabel(option)}</option>)}
+            </select>
+          )}
+        </FormField>
+      )
+  }
+}
+
+const QueueFormBody = ({ kind, record, token, onClose, onSaved }: {
+  readonly kind: QueueKind
+  readonly record: QueueRow | null
   readonly token: string
-  readonly fields: ReadonlyArray<FieldSpec>
-  readonly title: string
-  readonly onChange: (values: FormValues) => void
   readonly onClose: () => void
-  readonly onSave: () => void
+  readonly onSaved: () => void
 }) => {
-  const values = state?.values ?? {}
-  const set = (name: string, value: string | ReadonlyArray<string>) => onChange({ ...values, [name]: value })
-  const requiredNames = fields.filter((field) => field.required === true).map((field) => field.label)
+  const contract = useContractForm<FormValues, Readonly<Record<string, unknown>>>({
+    values: valuesOf(kind.fields, record),
+    schema: kind.schema,
+    toPayload: (values) => payloadOf(kind.fields, values),
+    send: async (payload) => {
+      await kind.save(token, record, payload)
+      onSaved()
+    },
+    failed: t.saveFailed
+  })
+  const requiredNames = kind.fields.filter((field) => field.required === true).map((field) => field.label)
   return (
-    <Dialog.Root open={state !== null} onOpenChange={(open) => !open && state?.busy !== true && onClose()}>
+    <Dialog.Root open onOpenChange={(open) => !open && !contract.busy && onClose()}>
       <Dialog.Content maxWidth="560px">
-        <Dialog.Title>{title}</Dialog.Title>
+        <Dialog.Title>{record === null ? kind.add : kind.editTitle}</Dialog.Title>
         <Dialog.Description size="2" color="gray">{t.requiredFields(requiredNames)}</Dialog.Description>
-        <form onSubmit={(event) => { event.preventDefault(); onSave() }}>
+        <ContractFormShell form={contract}>
           <Flex direction="column" gap="3" mt="3">
-            {fields.map((field) => {
-              const id = `queue-field-${field.name}`
-              const label = <Text as="label" htmlFor={id} size="2" weight="medium" mb="1" style={{ display: "block" }}>{field.label}{field.required === true ? " *" : ""}</Text>
-              switch (field.kind) {
-                case "textarea":
-                  return <div key={field.name}>{label}<TextArea id={id} required={field.required} rows={4} value={String(values[field.name] ?? "")} onChange={(event) => set(field.name, event.target.value)} /></div>
-                case "select":
-                  return (
-                    <div key={field.name}>
-                      {label}
-                      <select id={id} className="native-select" value={String(values[field.name] ?? "")} onChange={(event) => set(field.name, event.target.value)}>
-                        {(field.options ?? []).map((option) => <option key={option} value={option}>{optionLabel(option)}</option>)}
-                      </select>
-                    </div>
-                  )
-                case "image":
-                  return <FeaturedImageField key={field.name} type="events" label={field.label} token={token} value={String(values[field.name] ?? "")} onChange={(next) => set(field.name, next)} />
-                case "list":
-                  return <ChipsInput key={field.name} id={id} label={field.label} hint={t.listHint} values={(values[field.name] as ReadonlyArray<string> | undefined) ?? []} onChange={(next) => set(field.name, next)} />
-                default:
-                  return (
-                    <div key={field.name}>
-                      {label}
-                      <TextField.Root id={id} type={inputType[field.kind]} required={field.required} inputMode={field.kind === "year" ? "numeric" : undefined}
-                        placeholder={field.kind === "url" ? "https://" : field.kind === "year" ? "2021" : undefined}
-                        value={String(values[field.name] ?? "")} onChange={(event) => set(field.name, event.target.value)} />
-                    </div>
-                  )
-              }
-            })}
-            {state?.error != null && <Callout.Root color="red" role="alert" size="1"><Callout.Text>{state.error}</Callout.Text></Callout.Root>}
+            {kind.fields.map((field) =>
+              field.kind === "list" || field.kind === "image" || field.kind === "select"
+                ? <SpecialField key={field.name} field={field} token={token} />
+                : <TextInput key={field.name} name={field.name} label={field.label} required={field.required === true}
+                    multiline={field.kind === "textarea"} kind={field.kind === "textarea" ? "text" : inputKind[field.kind]}
+                    {...(placeholders[field.kind] === undefined ? {} : { placeholder: placeholders[field.kind] })} />)}
+            <FormBanner />
             <Flex gap="3" justify="end">
-              <Dialog.Close><Button type="button" variant="soft" color="gray" disabled={state?.busy === true}>{t.cancel}</Button></Dialog.Close>
-              <Button type="submit" disabled={state === null || state.busy || !isComplete(fields, values)}>{state?.busy === true ? t.saving : t.save}</Button>
+              <Dialog.Close><Button type="button" variant="soft" color="gray" disabled={contract.busy}>{t.cancel}</Button></Dialog.Close>
+              <Button type="submit" disabled={contract.busy}>{contract.busy ? t.saving : t.save}</Button>
             </Flex>
           </Flex>
-        </form>
+        </ContractFormShell>
       </Dialog.Content>
     </Dialog.Root>
   )
 }
+
+/**
+ * The add/edit dialog of a queue screen, its fields from the kind's list, on the one form
+ * pattern: checked against the kind's contract schema before anything is sent, each problem
+ * under its field (docs/architecture.md, "Forms"). A new form for every record opened.
+ */
+export const QueueForm = ({ open, kind, token, onClose, onSaved }: {
+  /** The record being edited (null: a new one), or undefined when the dialog is closed. */
+  readonly open: QueueRow | null | undefined
+  readonly kind: QueueKind
+  /** For image uploads. */
+  readonly token: string
+  readonly onClose: () => void
+  readonly onSaved: () => void
+}) =>
+  open === undefined ? null : <QueueFormBody key={open?._id ?? "new"} kind={kind} record={open} token={token} onClose={onClose} onSaved={onSaved} />

@@ -10,6 +10,7 @@ import { deleteEvent, eventsExportPath, listEvents, saveEvent, setEventFeatured 
 import type { EventEntry, EventType } from "../../../contract/events.ts"
 import { shortDate } from "../../lib/dates.ts"
 import type { QuerySpec } from "../../lib/list/query-string.ts"
+import type { Schema } from "effect"
 
 /** One field of a queue's add/edit form. */
 export interface FieldSpec {
@@ -48,6 +49,8 @@ export interface QueueKind {
   readonly confirmDelete: string
   readonly querySpec: QuerySpec
   readonly fields: ReadonlyArray<FieldSpec>
+  /** The contract's schema of what the form sends, loaded with effect on the form's first check. */
+  readonly schema: () => Promise<Schema.Decoder<Readonly<Record<string, unknown>>>>
   /** The card's line of facts (category, industry, place…). */
   readonly facts: (row: QueueRow) => ReadonlyArray<string>
   /** Select filters beside the search, by query parameter. */
@@ -80,6 +83,7 @@ const community = (type: CommunityType, title: string, noun: string, plural: str
   confirmDelete: "Are you sure you want to delete this listing?",
   querySpec: { filters: statusFilter },
   fields: nameAndDescription,
+  schema: () => import("../../../contract/listings.ts").then((contract) => contract.ListingInput),
   facts: () => [],
   filters: [],
   list: (token, q) => listListings(token, type, q) as Promise<QueuePage>,
@@ -91,9 +95,16 @@ const community = (type: CommunityType, title: string, noun: string, plural: str
 const activeFilter = { name: "active", label: "Visibility", options: [["yes", "Shown"], ["no", "Hidden"]] } as const
 const present = (...values: ReadonlyArray<unknown>) => values.filter((value): value is string | number => (typeof value === "string" && value !== "") || typeof value === "number").map(String)
 
-const venture = (type: VentureType, base: Omit<QueueKind, "list" | "save" | "remove" | "setActive" | "exportPath" | "empty" | "loadFailed" | "confirmDelete" | "add" | "editTitle" | "key">): QueueKind => ({
+const ventureSchemas = {
+  business: () => import("../../../contract/ventures.ts").then((contract) => contract.BusinessInput),
+  startup: () => import("../../../contract/ventures.ts").then((contract) => contract.StartupInput),
+  project: () => import("../../../contract/ventures.ts").then((contract) => contract.ProjectInput)
+} as const satisfies Record<VentureType, QueueKind["schema"]>
+
+const venture = (type: VentureType, base: Omit<QueueKind, "list" | "save" | "remove" | "setActive" | "exportPath" | "empty" | "loadFailed" | "confirmDelete" | "add" | "editTitle" | "key" | "schema">): QueueKind => ({
   ...base,
   key: type,
+  schema: ventureSchemas[type],
   add: `Add ${labelOf(base.noun)}`,
   editTitle: `Edit ${labelOf(base.noun)}`,
   empty: `No ${base.plural} found`,
@@ -123,6 +134,7 @@ const happening = (type: EventType, noun: string, plural: string, title: string)
   loadFailed: `Failed to fetch ${plural}`,
   confirmDelete: `Are you sure you want to delete this ${noun}?`,
   querySpec: { filters: { ...statusFilter, when: ["upcoming", "past"], featured: ["yes", "no"] } },
+  schema: () => import("../../../contract/events.ts").then((contract) => contract.EventInput),
   fields: [
     required("name", "Name"), required("description", "Description", "textarea"),
     { name: "startsAt", label: "Starts", kind: "datetime" }, { name: "endsAt", label: "Ends", kind: "datetime" },

@@ -39,8 +39,12 @@ export const listingTexts = {
   dismiss: "Dismiss",
   selected: (count: number) => `${count} selected`,
   clearSelection: "Clear selection",
+  select: "Select",
+  unselect: "Unselect",
+  extendDown: "Extend the selection down",
+  extendUp: "Extend the selection up",
   selectedMark: "Selected",
-  keyboardHint: "j/k move · a approve · r reject · p set pending · x select · Shift+J/K extend the selection · z undo · e edit · Delete delete",
+  keyboardHint: "j/k move · a approve · r reject · p set pending (each moves on to the next pending card) · x select · Shift+J/K extend the selection · z undo · e edit · Delete delete · s search",
   visibilityHint: " · t show or hide"
 } as const
 

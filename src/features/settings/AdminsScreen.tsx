@@ -1,25 +1,21 @@
 import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
-import { Badge, Button, Callout, Card, Flex, Grid, Heading, Text, TextField } from "@radix-ui/themes"
+import { Badge, Button, Callout, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes"
 import { useMemo, useState } from "react"
-import { type AdminAccount, MAX_DISPLAY_NAME } from "../../../contract/admin.ts"
+import type { AdminAccount, AdminAccountInput } from "../../../contract/admin.ts"
 import { type Role, roleLabels, Roles } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { adminUsersExportPath, createAdminUser, listAdminUsers, updateAdminUser } from "../../api/admin.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
-import { useCsvExport } from "../../lib/list/export-csv.ts"
-import { listCommands } from "../../lib/list/list-commands.ts"
-import { useUrlQuery } from "../../lib/list/url-query.ts"
-import { useDebouncedSearch } from "../../lib/list/use-debounced-search.ts"
-import { useList } from "../../lib/list/use-list.ts"
-import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
+import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { useContractForm } from "../../lib/form/use-contract-form.ts"
+import { useDialogAction } from "../../lib/use-dialog-action.ts"
+import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
-import { Field } from "../../ui/Field.tsx"
-import { ExportCsvButton, ListFrame } from "../../ui/list/ListFrame.tsx"
-import { ListTable } from "../../ui/list/ListTable.tsx"
-import { Screen } from "../../ui/Screen.tsx"
-import { SearchField } from "../../ui/SearchField.tsx"
+import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
+import { ListScreen } from "../../ui/list/ListScreen.tsx"
+import type { Column } from "../../ui/list/ListTable.tsx"
 
 const t = {
   title: "Admin Users",
@@ -48,179 +44,173 @@ const t = {
   name: "Display name",
   nameHint: "What readers see on their posts; never the e-mail.",
   role: "Role",
-  emailInvalid: "Enter a valid e-mail address.",
   you: "you",
   never: "never",
   added: (email: string) => `${email} was added: they sign in with a code sent to that address.`,
-  keyboardHint: "j/k move · Enter or e edit · Delete disable · n add"
+  keyboardHint: "j/k move · Enter or e edit · Delete disable (Delete again confirms) · n add · s search"
 } as const
 
-const isEmail = (text: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(text.trim())
+/** The admin form as typed. */
+type AdminValues = { readonly email: string; readonly name: string; readonly role: string }
 
-interface FormState {
-  readonly target: AdminAccount | null
-  readonly email: string
-  readonly name: string
-  readonly role: Role
-  readonly busy: boolean
-  readonly error: string | null
-  readonly touched: boolean
+/**
+ * Adding an admin (e-mail, name, role) or editing one (name, role), on the one form pattern
+ * (docs/architecture.md, "Forms"), checked against the contract's AdminAccountInput; an edit
+ * checks with the admin's own e-mail, which it does not change.
+ */
+const AdminForm = ({ record, send, onCancel }: {
+  readonly record: AdminAccount | null
+  readonly send: (input: AdminAccountInput) => Promise<unknown>
+  readonly onCancel: () => void
+}) => {
+  const contract = useContractForm<AdminValues, AdminAccountInput>({
+    values: { email: record?.email ?? "", name: record?.name ?? "", role: record?.role ?? "admin" },
+    schema: () => import("../../../contract/admin.ts").then((module) => module.AdminAccountInput),
+    toPayload: (values) => ({ email: record?.email ?? values.email.trim(), name: values.name.trim() === "" ? null : values.name.trim(), role: values.role }),
+    send,
+    failed: t.saveFailed
+  })
+  const busy = contract.busy
+  const title = record === null ? t.addTitle : t.editTitle
+  return (
+    <Card mb="4" asChild>
+      <div onKeyDown={(event) => event.key === "Escape" && !busy && onCancel()}>
+        <ContractFormShell form={contract} label={title}>
+          <Heading as="h2" size="4" mb="3">{record === null ? t.addTitle : `${t.editTitle}: ${record.email}`}</Heading>
+          <Grid columns={{ initial: "1", md: "3" }} gap="3">
+            {record === null && <TextInput name="email" label={t.email} kind="email" required autoFocus disabled={busy} />}
+            <TextInput name="name" label={t.name} hint={t.nameHint} autoFocus={record !== null} disabled={busy} />
+            <FormField name="role" label={t.role}>
+              {(control) => (
+                <select {...control} className="native-select" disabled={busy} {...contract.form.register("role")}>
+                  {Roles.map((role) => <option key={role} value={role}>{roleLabels[role]}</option>)}
+                </select>
+              )}
+            </FormField>
+          </Grid>
+          <Flex direction="column" mt="3"><FormBanner /></Flex>
+          <Flex gap="3" mt="4">
+            <Button type="submit" disabled={busy}>{busy ? t.saving : record === null ? t.create : t.update}</Button>
+            <Button type="button" variant="soft" color="gray" disabled={busy} onClick={onCancel}>{t.cancel}</Button>
+          </Flex>
+        </ContractFormShell>
+      </div>
+    </Card>
+  )
+}
+
+const spec = {
+  title: t.title,
+  noun: "admins",
+  querySpec: {},
+  fetchPage: listAdminUsers,
+  idOf: (admin: AdminAccount) => admin._id,
+  csv: { path: adminUsersExportPath, file: "admins.csv" }
 }
 
 /**
- * Admin users (super admins; docs/api.md, "Admin management"): who may sign in and with which
- * role. Disabling ends the admin's sessions everywhere; a lower role applies to their open
- * sessions at once; the last enabled super admin stays one (the server refuses, and says so).
+ * Admin users (super admins; docs/api.md, "Admin management") on the one list screen: who may
+ * sign in and with which role. Disabling ends the admin's sessions everywhere; a lower role
+ * applies to their open sessions at once; the last enabled super admin stays one (the server
+ * refuses, and says so).
  */
 export const AdminsScreen = () => {
-  const url = useUrlQuery({})
-  const { query } = url
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const me = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
-  const list = useList(query, listAdminUsers)
-  const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
-  const csv = useCsvExport(() => adminUsersExportPath(query), "admins.csv")
-  const [form, setForm] = useState<FormState | null>(null)
-  const [disabling, setDisabling] = useState<{ admin: AdminAccount; busy: boolean; error: string | null } | null>(null)
+  /** The admin the form is open on (null: a new one); undefined while it is closed. */
+  const [editing, setEditing] = useState<AdminAccount | null | undefined>(undefined)
+  const disabling = useDialogAction<AdminAccount>(t.changeFailed)
   const [notice, setNotice] = useState<{ readonly text: string; readonly failed: boolean } | null>(null)
 
-  const openForm = (admin: AdminAccount | null) =>
-    setForm({ target: admin, email: admin?.email ?? "", name: admin?.name ?? "", role: admin?.role ?? "admin", busy: false, error: null, touched: false })
-  const emailError = form !== null && form.target === null && form.touched && !isEmail(form.email) ? t.emailInvalid : undefined
-  const save = async () => {
-    if (form === null) return
-    if (form.target === null && !isEmail(form.email)) return setForm({ ...form, touched: true })
-    setForm({ ...form, busy: true, error: null })
-    const name = form.name.trim() === "" ? null : form.name.trim()
-    try {
-      if (form.target === null) {
-        const made = await createAdminUser(token, { email: form.email.trim(), name, role: form.role })
-        setNotice({ text: t.added(made.email), failed: false })
-      } else await updateAdminUser(token, form.target, { name, role: form.role })
-      setForm(null)
-      list.reload()
-    } catch (error) {
-      setForm({ ...form, busy: false, error: `${t.saveFailed}: ${failureOf(error).message}` })
-    }
-  }
+  const openForm = (admin: AdminAccount | null) => setEditing(admin)
   /** A change from a row or the palette (enable, a role): a refusal shows above the list, which reloads either way. */
   const change = (admin: AdminAccount, update: { readonly disabled?: boolean; readonly role?: Role }) =>
     void updateAdminUser(token, admin, update).then(
       () => setNotice(null),
       (error: unknown) => setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })
-    ).finally(list.reload)
-  const confirmDisable = async () => {
-    if (disabling === null) return
-    setDisabling({ ...disabling, busy: true, error: null })
-    try {
-      await updateAdminUser(token, disabling.admin, { disabled: true })
-      setDisabling(null)
-      setNotice(null)
-      list.reload()
-    } catch (error) {
-      setDisabling({ ...disabling, busy: false, error: `${t.changeFailed}: ${failureOf(error).message}` })
-    }
-  }
+    ).finally(reload)
   // Disabling asks first; one's own account is not one's to disable (the server refuses it too).
   const toggle = (admin: AdminAccount) => {
     if (admin._id === me) return
     if (admin.disabled) change(admin, { disabled: false })
-    else setDisabling({ admin, busy: false, error: null })
+    else disabling.open(admin)
   }
-  const keyboard = useRowKeyboard<AdminAccount, HTMLTableRowElement>(list.rows, { open: openForm, edit: openForm, remove: toggle })
-  const focused = keyboard.focusedRow
+  const actions: ReadonlyArray<RowAction<AdminAccount>> = [
+    { id: "admins:edit", key: "e", label: (admin) => `Edit ${admin.email}`, run: openForm },
+    { id: "admins:open", key: "Enter", inPalette: false, label: (admin) => `Edit ${admin.email}`, run: openForm },
+    { id: "admins:toggle", key: "Delete", label: (admin) => `${admin.disabled ? t.enable : t.disable} ${admin.email}`, when: (admin) => admin._id !== me, run: toggle },
+    ...Roles.map((role): RowAction<AdminAccount> => ({
+      id: `admins:role:${role}`,
+      label: (admin) => `Make ${admin.email} ${roleLabels[role]}`,
+      when: (admin) => admin.role !== role,
+      run: (admin) => change(admin, { role })
+    }))
+  ]
+  const screen = useListScreen(spec, { actions, idle: editing === undefined && disabling.state === null })
+  const reload = screen.list.reload
+
+  const save = async (record: AdminAccount | null, input: AdminAccountInput) => {
+    if (record === null) {
+      const made = await createAdminUser(token, input)
+      setNotice({ text: t.added(made.email), failed: false })
+    } else await updateAdminUser(token, record, { name: input.name ?? null, role: input.role })
+    setEditing(undefined)
+    reload()
+  }
   const commands = useMemo((): ReadonlyArray<Command> => [
-    { id: "admins:new", label: t.add, group: t.title, shortcut: ["n"], keywords: ["invite", "create", "user"], guard: () => form === null, run: () => openForm(null) },
-    ...(focused === undefined ? [] : [
-      { id: "admins:edit", label: `Edit ${focused.email}`, group: t.title, shortcut: ["e"], run: () => openForm(focused) },
-      { id: "admins:toggle", label: `${focused.disabled ? t.enable : t.disable} ${focused.email}`, group: t.title, shortcut: ["Delete"], guard: () => focused._id !== me, run: () => toggle(focused) },
-      ...Roles.filter((role) => role !== focused.role).map((role): Command => ({
-        id: `admins:role:${role}`,
-        label: `Make ${focused.email} ${roleLabels[role]}`,
-        group: t.title,
-        run: () => change(focused, { role })
-      }))
-    ]),
-    ...listCommands({ group: t.title, noun: "admins", list, url, csv })
-  ], [focused, form, query, list.pagination, csv.busy, me])
+    { id: "admins:new", label: t.add, group: t.title, shortcut: ["n"], keywords: ["invite", "create", "user"], guard: () => editing === undefined && disabling.state === null, run: () => openForm(null) }
+  ], [editing, disabling.state])
   useRegisterCommands(commands)
 
+  const columns = useMemo((): ReadonlyArray<Column<AdminAccount>> => [
+    { label: "E-mail", cell: (admin) => <Text>{admin.email}{admin._id === me && <Badge highContrast ml="2" color="gray">{t.you}</Badge>}</Text> },
+    { label: "Name", cell: (admin) => admin.name ?? "" },
+    { label: "Role", cell: (admin) => <Badge highContrast color={admin.role === "super_admin" ? "violet" : admin.role === "admin" ? "blue" : "gray"}>{roleLabels[admin.role]}</Badge> },
+    { label: "Status", cell: (admin) => <Badge highContrast color={admin.disabled ? "red" : "green"}>{admin.disabled ? "Disabled" : "Enabled"}</Badge> },
+    { label: "Sessions", cell: (admin) => admin.activeSessions },
+    { label: "Last seen", cell: (admin) => (admin.lastSeenAt === null ? t.never : shortDate(admin.lastSeenAt)) }
+  ], [me])
+
   return (
-    <Screen title={t.title}>
-      <Flex gap="3" mb="3" wrap="wrap" align="center">
+    <ListScreen
+      screen={screen}
+      texts={{ searchLabel: t.searchLabel, searchPlaceholder: t.searchPlaceholder, loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: t.keyboardHint }}
+      tools={<>
         <Button onClick={() => openForm(null)}><PlusIcon /> {t.add}</Button>
-        <SearchField label={t.searchLabel} placeholder={t.searchPlaceholder} value={searchText} onChange={setSearchText} busy={list.loading && !list.firstLoad} />
-        <Button variant="soft" onClick={list.reload}><ReloadIcon /> {t.refresh}</Button>
-        <ExportCsvButton busy={csv.busy} onExport={csv.run} />
-      </Flex>
-      {notice !== null && (
-        <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3">
-          <Callout.Text>{notice.text}</Callout.Text>
-        </Callout.Root>
-      )}
-      {form !== null && (
-        <Card mb="4" asChild>
-          <form aria-label={form.target === null ? t.addTitle : t.editTitle} noValidate onSubmit={(event) => { event.preventDefault(); void save() }}>
-            <Heading as="h2" size="4" mb="3">{form.target === null ? t.addTitle : `${t.editTitle}: ${form.target.email}`}</Heading>
-            <Grid columns={{ initial: "1", md: "3" }} gap="3">
-              {form.target === null && (
-                <Field label={t.email} htmlFor="admin-email" error={emailError}>
-                  <TextField.Root id="admin-email" type="email" autoFocus value={form.email} disabled={form.busy} maxLength={254} aria-invalid={emailError !== undefined}
-                    onBlur={() => setForm({ ...form, touched: true })} onChange={(event) => setForm({ ...form, email: event.target.value })} />
-                </Field>
-              )}
-              <Field label={t.name} htmlFor="admin-name" hint={t.nameHint}>
-                <TextField.Root id="admin-name" value={form.name} disabled={form.busy} maxLength={MAX_DISPLAY_NAME} onChange={(event) => setForm({ ...form, name: event.target.value })} />
-              </Field>
-              <Field label={t.role} htmlFor="admin-role">
-                <select id="admin-role" className="native-select" value={form.role} disabled={form.busy} onChange={(event) => setForm({ ...form, role: event.target.value as Role })}>
-                  {Roles.map((role) => <option key={role} value={role}>{roleLabels[role]}</option>)}
-                </select>
-              </Field>
-            </Grid>
-            {form.error !== null && <Callout.Root color="red" role="alert" mt="3"><Callout.Text>{form.error}</Callout.Text></Callout.Root>}
-            <Flex gap="3" mt="4">
-              <Button type="submit" disabled={form.busy}>{form.busy ? t.saving : form.target === null ? t.create : t.update}</Button>
-              <Button type="button" variant="soft" color="gray" disabled={form.busy} onClick={() => setForm(null)}>{t.cancel}</Button>
-            </Flex>
-          </form>
-        </Card>
-      )}
-      <ListFrame list={list} loadingText={t.loading} loadFailedText={t.loadFailed} onPage={(page) => url.go({ page })} exportError={csv.error}>
-        <ListTable
-          caption={t.title}
-          list={list}
-          keyboard={keyboard}
-          empty={t.empty}
-          columns={[
-            { label: "E-mail", cell: (admin) => <Text>{admin.email}{admin._id === me && <Badge highContrast ml="2" color="gray">{t.you}</Badge>}</Text> },
-            { label: "Name", cell: (admin) => admin.name ?? "" },
-            { label: "Role", cell: (admin) => <Badge highContrast color={admin.role === "super_admin" ? "violet" : admin.role === "admin" ? "blue" : "gray"}>{roleLabels[admin.role]}</Badge> },
-            { label: "Status", cell: (admin) => <Badge highContrast color={admin.disabled ? "red" : "green"}>{admin.disabled ? "Disabled" : "Enabled"}</Badge> },
-            { label: "Sessions", cell: (admin) => admin.activeSessions },
-            { label: "Last seen", cell: (admin) => (admin.lastSeenAt === null ? t.never : shortDate(admin.lastSeenAt)) }
-          ]}
-          actions={(admin) => (
-            <Flex gap="2">
-              <Button size="1" variant="soft" color="gray" tabIndex={-1} onClick={() => openForm(admin)}>{t.edit}</Button>
-              {admin._id !== me && (
-                <Button size="1" variant="soft" color={admin.disabled ? "green" : "red"} tabIndex={-1} onClick={() => toggle(admin)}>
-                  {admin.disabled ? t.enable : t.disable}
-                </Button>
-              )}
-            </Flex>
+        <Button variant="soft" onClick={reload}><ReloadIcon /> {t.refresh}</Button>
+      </>}
+      notices={<>
+        {notice !== null && (
+          <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3">
+            <Callout.Text>{notice.text}</Callout.Text>
+          </Callout.Root>
+        )}
+        {editing !== undefined && (
+          <AdminForm key={editing?._id ?? "new"} record={editing} send={(input) => save(editing, input)} onCancel={() => setEditing(undefined)} />
+        )}
+      </>}
+      view={{ table: { caption: t.title, columns, actions: (admin) => (
+        <Flex gap="2">
+          <Button size="1" variant="soft" color="gray" tabIndex={-1} onClick={() => openForm(admin)}>{t.edit}</Button>
+          {admin._id !== me && (
+            <Button size="1" variant="soft" color={admin.disabled ? "green" : "red"} tabIndex={-1} onClick={() => toggle(admin)}>
+              {admin.disabled ? t.enable : t.disable}
+            </Button>
           )}
-        />
-      </ListFrame>
-      <Text as="p" size="1" color="gray" mt="3">{t.keyboardHint}</Text>
+        </Flex>
+      ) } }}
+    >
       <ConfirmDelete
-        state={disabling === null ? null : { subject: disabling.admin.email, busy: disabling.busy, error: disabling.error }}
+        state={disabling.state === null ? null : { subject: disabling.state.target.email, busy: disabling.state.busy, error: disabling.state.error }}
         title={t.disableTitle}
         question={t.confirmDisable}
         texts={{ cancel: t.cancel, delete: t.disable, deleting: t.disabling }}
-        onClose={() => setDisabling(null)}
-        onConfirm={() => void confirmDisable()}
+        onClose={disabling.close}
+        onConfirm={() => void disabling.run((admin) => updateAdminUser(token, admin, { disabled: true }), () => {
+          setNotice(null)
+          reload()
+        })}
       />
-    </Screen>
+    </ListScreen>
   )
 }

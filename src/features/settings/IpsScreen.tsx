@@ -1,22 +1,20 @@
 import { PlusIcon, ReloadIcon, TrashIcon } from "@radix-ui/react-icons"
-import { Badge, Button, Callout, Card, Flex, Grid, Text, TextField } from "@radix-ui/themes"
-import { useMemo, useState } from "react"
-import type { AllowedIp } from "../../../contract/admin.ts"
-import { ipInRange, ipMessages, normalizeIpRange, parseIpRange } from "../../../contract/ip-rules.ts"
-import { failureOf } from "../../../machines/call-failure.ts"
+import { Badge, Button, Callout, Card, Flex, Grid, Text } from "@radix-ui/themes"
+import { useMemo } from "react"
+import { useWatch } from "react-hook-form"
+import type { AllowedIp, AllowedIpInput } from "../../../contract/admin.ts"
+import { ipInRange, normalizeIpRange, parseIpRange } from "../../../contract/ip-rules.ts"
 import { addAllowedIp, listAllowedIps, removeAllowedIp } from "../../api/admin.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
-import { Field } from "../../ui/Field.tsx"
-import { listCommands } from "../../lib/list/list-commands.ts"
-import { useUrlQuery } from "../../lib/list/url-query.ts"
-import { useList } from "../../lib/list/use-list.ts"
-import { useRowKeyboard } from "../../lib/list/use-row-keyboard.ts"
-import { ListFrame } from "../../ui/list/ListFrame.tsx"
-import { ListTable } from "../../ui/list/ListTable.tsx"
-import { Screen } from "../../ui/Screen.tsx"
+import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
+import { useContractForm } from "../../lib/form/use-contract-form.ts"
+import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { useDialogAction } from "../../lib/use-dialog-action.ts"
+import type { RowAction } from "../../lib/list/use-row-focus.ts"
+import { ListScreen } from "../../ui/list/ListScreen.tsx"
 
 const t = {
   title: "Allowed IP Addresses",
@@ -29,7 +27,6 @@ const t = {
   adding: "Adding…",
   ip: "Address or range",
   ipHint: "IPv4 or IPv6, one address (203.0.113.7) or a CIDR range (203.0.113.0/24, 2001:db8::/32).",
-  ipInvalid: `Must be ${ipMessages.invalid.replace(/^must be /, "")}.`,
   description: "Description",
   wouldLockOut: "The list does not let your address in yet: add a range that covers it first, or the server will refuse this.",
   addFailed: "Failed to allow the address",
@@ -42,122 +39,116 @@ const t = {
   refresh: "Refresh",
   covers: "covers you",
   lockedOutHelp: "Locked out? On the server, `npm run admin -- clear-ips` empties the list.",
-  keyboardHint: "j/k move · Delete remove ·"
+  keyboardHint: "j/k move · Delete remove (Delete again confirms) ·"
 } as const
 
-/** The list has no filters: the whole list is one page. */
-const querySpec = {}
+/**
+ * The form that adds an address, on the one form pattern (docs/architecture.md, "Forms"): the
+ * contract checks the address as the server reads it; it warns, as it is typed, when the first
+ * entry would not let the caller in.
+ */
+const IpForm = ({ yourIp, listEmpty, send, reload }: {
+  readonly yourIp: string | undefined
+  readonly listEmpty: boolean
+  readonly send: (input: AllowedIpInput) => Promise<unknown>
+  readonly reload: () => void
+}) => {
+  const contract = useContractForm<{ readonly ip: string; readonly description: string }, AllowedIpInput>({
+    values: { ip: "", description: "" },
+    schema: () => import("../../../contract/admin.ts").then((module) => module.AllowedIpInput),
+    toPayload: (values) => ({ ip: values.ip.trim(), description: values.description.trim() }),
+    send: async (input) => {
+      await send(input)
+      contract.form.reset()
+    },
+    failed: t.addFailed
+  })
+  const typed = useWatch({ control: contract.form.control, name: "ip" })
+  const normalized = normalizeIpRange(typed)
+  const range = normalized === undefined ? undefined : parseIpRange(normalized)
+  const lockOutWarning = yourIp !== undefined && listEmpty && range !== undefined && !ipInRange(yourIp, range)
+  return (
+    <Card mb="4" asChild>
+      <div>
+        <ContractFormShell form={contract} label={t.add}>
+          <Grid columns={{ initial: "1", md: "2" }} gap="3">
+            <TextInput name="ip" label={t.ip} hint={t.ipHint} required disabled={contract.busy} />
+            <TextInput name="description" label={t.description} disabled={contract.busy} />
+          </Grid>
+          {lockOutWarning && <Callout.Root color="orange" mt="3" role="status"><Callout.Text>{t.wouldLockOut}</Callout.Text></Callout.Root>}
+          <Flex direction="column" mt="3"><FormBanner /></Flex>
+          <Flex gap="3" mt="3">
+            <Button type="submit" disabled={contract.busy}><PlusIcon /> {contract.busy ? t.adding : t.add}</Button>
+            <Button type="button" variant="soft" onClick={reload}><ReloadIcon /> {t.refresh}</Button>
+          </Flex>
+        </ContractFormShell>
+      </div>
+    </Card>
+  )
+}
+
+/** The list has no search or filters: the whole list is one page. */
+const spec = { title: t.title, noun: "allowed addresses", querySpec: {}, fetchPage: listAllowedIps, idOf: (entry: AllowedIp) => entry._id, searchable: false }
 
 /**
- * The allowed-address list (super admins; docs/api.md, "Allowed addresses"). The form checks
- * the address as the server will; a change that would shut out the caller is refused by the
- * server, and the screen says why before it is sent.
+ * The allowed-address list (super admins; docs/api.md, "Allowed addresses") on the one list
+ * screen. The form checks the address as the server will; a change that would shut out the
+ * caller is refused by the server, and the screen says why before it is sent.
  */
 export const IpsScreen = () => {
-  const url = useUrlQuery(querySpec)
   const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
-  const list = useList(url.query, listAllowedIps)
+  const removing = useDialogAction<AllowedIp>(t.removeFailed)
+  const askRemove = removing.open
+  const actions: ReadonlyArray<RowAction<AllowedIp>> = [
+    { id: "ips:remove", key: "Delete", label: (entry) => `Remove allowed address ${entry.ip}`, run: askRemove }
+  ]
+  const screen = useListScreen(spec, { actions, idle: removing.state === null })
+  const { list } = screen
   const yourIp = list.page?.yourIp
-  const [form, setForm] = useState({ ip: "", description: "", touched: false, busy: false, error: null as string | null })
-  const [removing, setRemoving] = useState<{ ip: AllowedIp; busy: boolean; error: string | null } | null>(null)
 
-  const normalized = normalizeIpRange(form.ip)
-  const ipError = form.touched && form.ip.trim() !== "" && normalized === undefined ? t.ipInvalid : undefined
-  const range = normalized === undefined ? undefined : parseIpRange(normalized)
   const coversCaller = (entry: string) => {
     const entryRange = parseIpRange(entry)
     return yourIp !== undefined && entryRange !== undefined && ipInRange(yourIp, entryRange)
   }
-  const lockOutWarning = yourIp !== undefined && list.rows.length === 0 && range !== undefined && !ipInRange(yourIp, range)
-  const add = async () => {
-    if (normalized === undefined) return setForm({ ...form, touched: true })
-    setForm({ ...form, busy: true, error: null })
-    try {
-      await addAllowedIp(token, form.ip.trim(), form.description.trim())
-      setForm({ ip: "", description: "", touched: false, busy: false, error: null })
-      list.reload()
-    } catch (error) {
-      setForm({ ...form, busy: false, error: `${t.addFailed}: ${failureOf(error).message}` })
-    }
-  }
-  const confirmRemove = async () => {
-    if (removing === null) return
-    setRemoving({ ...removing, busy: true, error: null })
-    try {
-      await removeAllowedIp(token, removing.ip)
-      setRemoving(null)
-      list.reload()
-    } catch (error) {
-      setRemoving({ ...removing, busy: false, error: `${t.removeFailed}: ${failureOf(error).message}` })
-    }
-  }
-  const askRemove = (entry: AllowedIp) => setRemoving({ ip: entry, busy: false, error: null })
-  const keyboard = useRowKeyboard<AllowedIp, HTMLTableRowElement>(list.rows, { remove: askRemove })
-  const focused = keyboard.focusedRow
   const commands = useMemo((): ReadonlyArray<Command> => [
-    { id: "ips:add", label: t.add, group: t.title, keywords: ["whitelist", "ip"], run: () => document.getElementById("ip-address")?.focus() },
-    ...(focused === undefined ? [] : [{ id: "ips:remove", label: `Remove allowed address ${focused.ip}`, group: t.title, shortcut: ["Delete"], run: () => askRemove(focused) }]),
-    ...listCommands({ group: t.title, noun: "allowed addresses", list, url })
-  ], [focused, list.pagination, url.query])
+    { id: "ips:add", label: t.add, group: t.title, keywords: ["whitelist", "ip"], run: () => document.querySelector<HTMLInputElement>("input[name='ip']")?.focus() }
+  ], [])
   useRegisterCommands(commands)
 
   return (
-    <Screen title={t.title}>
-      <Text as="p" size="2" mb="2" style={{ maxWidth: 720 }}>{t.intro}</Text>
-      {yourIp !== undefined && <Text as="p" size="2" mb="3" weight="medium">{t.yourIp(yourIp)}</Text>}
-      <Card mb="4" asChild>
-        <form aria-label={t.add} noValidate onSubmit={(event) => { event.preventDefault(); void add() }}>
-          <Grid columns={{ initial: "1", md: "2" }} gap="3">
-            <Field label={t.ip} htmlFor="ip-address" hint={t.ipHint} error={ipError}>
-              <TextField.Root id="ip-address" value={form.ip} disabled={form.busy} maxLength={64} aria-invalid={ipError !== undefined}
-                onBlur={() => setForm({ ...form, touched: true })} onChange={(event) => setForm({ ...form, ip: event.target.value })} />
-            </Field>
-            <Field label={t.description} htmlFor="ip-description">
-              <TextField.Root id="ip-description" value={form.description} disabled={form.busy} maxLength={200} onChange={(event) => setForm({ ...form, description: event.target.value })} />
-            </Field>
-          </Grid>
-          {lockOutWarning && <Callout.Root color="orange" mt="3" role="status"><Callout.Text>{t.wouldLockOut}</Callout.Text></Callout.Root>}
-          {form.error !== null && <Callout.Root color="red" role="alert" mt="3"><Callout.Text>{form.error}</Callout.Text></Callout.Root>}
-          <Flex gap="3" mt="3">
-            <Button type="submit" disabled={form.busy}><PlusIcon /> {form.busy ? t.adding : t.add}</Button>
-            <Button type="button" variant="soft" onClick={list.reload}><ReloadIcon /> {t.refresh}</Button>
-          </Flex>
-        </form>
-      </Card>
-      <ListFrame list={list} loadingText={t.loading} loadFailedText={t.loadFailed} onPage={(page) => url.go({ page })}>
-        <ListTable
-          caption="Allowed addresses"
-          list={list}
-          keyboard={keyboard}
-          empty={t.empty}
-          columns={[
-            {
-              label: "Address",
-              cell: (entry) => (
-                <Text weight="bold" style={{ fontFamily: "var(--code-font-family)" }}>
-                  {entry.ip}{coversCaller(entry.ip) && <Badge highContrast color="green" ml="2">{t.covers}</Badge>}
-                </Text>
-              )
-            },
-            { label: "Description", cell: (entry) => entry.description },
-            { label: "Added", cell: (entry) => `${shortDate(entry.createdAt)}${entry.createdBy === null ? "" : ` · ${entry.createdBy}`}` }
-          ]}
-          actions={(entry) => (
-            <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => askRemove(entry)} aria-label={`${t.remove} ${entry.ip}`}>
-              <TrashIcon /> {t.remove}
-            </Button>
-          )}
-        />
-      </ListFrame>
-      <Text as="p" size="1" color="gray" mt="3">{t.keyboardHint} {t.lockedOutHelp}</Text>
+    <ListScreen
+      screen={screen}
+      texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: `${t.keyboardHint} ${t.lockedOutHelp}` }}
+      above={<>
+        <Text as="p" size="2" mb="2" style={{ maxWidth: 720 }}>{t.intro}</Text>
+        {yourIp !== undefined && <Text as="p" size="2" mb="3" weight="medium">{t.yourIp(yourIp)}</Text>}
+        <IpForm yourIp={yourIp} listEmpty={list.rows.length === 0} send={(input) => addAllowedIp(token, input.ip, input.description ?? "").then(list.reload)} reload={list.reload} />
+      </>}
+      view={{ table: { caption: "Allowed addresses", columns: [
+        {
+          label: "Address",
+          cell: (entry) => (
+            <Text weight="bold" style={{ fontFamily: "var(--code-font-family)" }}>
+              {entry.ip}{coversCaller(entry.ip) && <Badge highContrast color="green" ml="2">{t.covers}</Badge>}
+            </Text>
+          )
+        },
+        { label: "Description", cell: (entry) => entry.description },
+        { label: "Added", cell: (entry) => `${shortDate(entry.createdAt)}${entry.createdBy === null ? "" : ` · ${entry.createdBy}`}` }
+      ], actions: (entry) => (
+        <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => askRemove(entry)} aria-label={`${t.remove} ${entry.ip}`}>
+          <TrashIcon /> {t.remove}
+        </Button>
+      ) } }}
+    >
       <ConfirmDelete
-        state={removing === null ? null : { subject: removing.ip.ip, busy: removing.busy, error: removing.error }}
+        state={removing.state === null ? null : { subject: removing.state.target.ip, busy: removing.state.busy, error: removing.state.error }}
         title={t.removeTitle}
         question={t.confirmRemove}
         texts={{ cancel: t.cancel, delete: t.remove, deleting: t.removing }}
-        onClose={() => setRemoving(null)}
-        onConfirm={() => void confirmRemove()}
+        onClose={removing.close}
+        onConfirm={() => void removing.run((entry) => removeAllowedIp(token, entry), list.reload)}
       />
-    </Screen>
+    </ListScreen>
   )
 }

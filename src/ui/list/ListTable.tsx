@@ -1,8 +1,10 @@
 import "./list.css"
 import { Text } from "@radix-ui/themes"
-import { memo, type ReactNode } from "react"
-import type { RowProps } from "../../lib/list/use-row-keyboard.ts"
+import { type HTMLAttributes, memo, type ReactNode } from "react"
 import { listTexts } from "./texts.ts"
+
+/** What a row element takes from the list's keys: its ref, its tab stop and its handlers. */
+export type RowElementProps<E extends HTMLElement> = { readonly ref: (element: E | null) => void; readonly tabIndex: number } & Omit<HTMLAttributes<E>, "ref">
 
 export interface Column<Row> {
   readonly label: string
@@ -16,8 +18,8 @@ export interface ListTableProps<Row> {
   readonly columns: ReadonlyArray<Column<Row>>
   /** The rows and whether more are loading, from `useList`. */
   readonly list: { readonly rows: ReadonlyArray<Row>; readonly loading: boolean }
-  /** The rows' keys and focus, from `useRowKeyboard`. */
-  readonly keyboard: { readonly rowProps: (index: number) => RowProps<HTMLTableRowElement>; readonly onBlurList: () => void }
+  /** Each row's focus and current mark, from the list's keys (`useRowFocus`). */
+  readonly rowProps: (index: number) => RowElementProps<HTMLTableRowElement>
   /**
    * The last column's buttons; they are out of the tab order, the row's keys do the same. A row
    * re-renders when its record, its focus, `columns` or `actions` change: a screen keeps both
@@ -41,7 +43,7 @@ const SortHeader = ({ label, active, order, onSort }: {
   </button>
 )
 
-type TableRowProps<Row> = RowProps<HTMLTableRowElement> & Pick<ListTableProps<Row>, "columns" | "actions"> & { readonly row: Row }
+type TableRowProps<Row> = RowElementProps<HTMLTableRowElement> & Pick<ListTableProps<Row>, "columns" | "actions"> & { readonly row: Row }
 
 const TableRow = memo(<Row,>({ row, columns, actions, ref, ...keyboard }: TableRowProps<Row>) => (
   <tr className="rt-TableRow list-row" ref={ref} {...keyboard}>
@@ -52,7 +54,7 @@ const TableRow = memo(<Row,>({ row, columns, actions, ref, ...keyboard }: TableR
 
 /** A list as a table: sortable headers, one focusable row per record, the empty text in the body. */
 export const ListTable = <Row,>(props: ListTableProps<Row>) => {
-  const { columns, list: { rows, loading }, keyboard } = props
+  const { columns, list: { rows, loading }, rowProps } = props
   const sorted = props.url?.sorted
   const onSort = props.url?.sortBy
   const span = columns.length + (props.actions === undefined ? 0 : 1)
@@ -81,7 +83,7 @@ export const ListTable = <Row,>(props: ListTableProps<Row>) => {
               {props.actions !== undefined && <th scope="col" className="rt-TableCell rt-TableColumnHeaderCell">{listTexts.actions}</th>}
             </tr>
           </thead>
-          <tbody className="rt-TableBody" onBlur={(event) => !event.currentTarget.contains(event.relatedTarget) && keyboard.onBlurList()}>
+          <tbody className="rt-TableBody">
             {rows.length === 0 && !loading && (
               <tr className="rt-TableRow">
                 <td className="rt-TableCell" colSpan={span}><Text color="gray">{props.empty}</Text></td>
@@ -90,7 +92,7 @@ export const ListTable = <Row,>(props: ListTableProps<Row>) => {
             {/* Rows are keyed by place: the next page writes its records into the same rows,
                 and the focused row keeps its element (docs/architecture.md, "Interactions"). */}
             {rows.map((row, index) => (
-              <TableRow key={index} row={row} columns={columns} actions={props.actions} {...keyboard.rowProps(index)} />
+              <TableRow key={index} row={row} columns={columns} actions={props.actions} {...rowProps(index)} />
             ))}
           </tbody>
         </table>

@@ -7,7 +7,7 @@ export interface RowAction {
 
 /**
  * A row's buttons (the last column of a list). They are out of the tab order: the row's keys do
- * the same (src/lib/list/use-row-keyboard.ts). Radix Themes' soft size-1 button markup, without
+ * the same (src/lib/list/use-row-focus.ts). Radix Themes' soft size-1 button markup, without
  * its component: at 20 rows × 3 buttons its prop handling cost the first screen ~14 ms.
  */
 export const RowActions = ({ actions }: { readonly actions: ReadonlyArray<RowAction> }) => (

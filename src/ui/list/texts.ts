@@ -7,5 +7,6 @@ export const listTexts = {
   exportCsv: "Export CSV",
   exporting: "Exporting…",
   exportFailed: "Could not export",
-  actions: "Actions"
+  actions: "Actions",
+  searchCut: (max: number) => `A search is at most ${max} characters: the list shows what the first ${max} find.`
 } as const

@@ -9,6 +9,7 @@ import { ChipsInput } from "../../../ui/ChipsInput.tsx"
 import { Field } from "../../../ui/Field.tsx"
 import { blogTexts as t } from "../texts.ts"
 import type { TabProps } from "./tab.ts"
+import { fieldView } from "../../../lib/form/words.ts"
 
 /** Categories (a new one created in place), the six flags, the sponsor and the tags. */
 export const CategoriesTab = ({ id, draft, change, token }: TabProps & { readonly token: string }) => {
@@ -98,7 +99,7 @@ export const CategoriesTab = ({ id, draft, change, token }: TabProps & { readonl
           </Field>
         </Flex>
       </fieldset>
-      <ChipsInput id={`${id}-tags`} label={t.tags} hint={t.tagsHint} values={draft.tags} suggestions={tags} onChange={(values) => change({ tags: values })} />
+      <ChipsInput view={fieldView(`${id}-tags`, t.tags, undefined, { hint: t.tagsHint })} values={draft.tags} suggestions={tags} onChange={(values) => change({ tags: values })} />
     </Flex>
   )
 }

@@ -15,9 +15,11 @@ export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: Ta
   return (
     <Flex direction="column" gap="4">
       <Field label={t.postTitle} htmlFor={titleId} error={errors.title}>
+        {/* The editor opens where typing starts: on the title. */}
         <TextField.Root
           id={titleId}
           size="3"
+          autoFocus
           value={draft.title}
           aria-invalid={errors.title !== undefined}
           aria-describedby={errors.title === undefined ? undefined : `${titleId}-error`}
@@ -26,6 +28,7 @@ export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: Ta
       </Field>
       <Flex direction="column" gap="1">
         <Text id={bodyLabel} size="2" weight="medium">{t.body}</Text>
+        <Text size="1" color="gray">{t.bodyKeys}</Text>
         <Suspense fallback={<Flex gap="2" align="center" role="status"><Spinner /><Text color="gray">Loading the editor…</Text></Flex>}>
           <RichTextEditor
             initialHtml={initialHtml}
@@ -33,6 +36,7 @@ export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: Ta
             describedBy={errors.content === undefined ? undefined : `${id}-body-error`}
             invalid={errors.content !== undefined}
             onChange={(content) => change({ content })}
+            onLeave={() => document.getElementById(`${id}-excerpt`)?.focus()}
           />
         </Suspense>
         {errors.content !== undefined && <Text id={`${id}-body-error`} size="1" color="red" role="alert">{errors.content}</Text>}

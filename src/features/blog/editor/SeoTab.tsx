@@ -3,6 +3,7 @@ import { ChipsInput } from "../../../ui/ChipsInput.tsx"
 import { Field } from "../../../ui/Field.tsx"
 import { blogTexts as t } from "../texts.ts"
 import type { TabProps } from "./tab.ts"
+import { fieldView } from "../../../lib/form/words.ts"
 
 /** The search-engine title, description and keywords. */
 export const SeoTab = ({ id, draft, change }: TabProps) => (
@@ -13,6 +14,6 @@ export const SeoTab = ({ id, draft, change }: TabProps) => (
     <Field label={t.seoDescription} htmlFor={`${id}-seo-description`}>
       <TextArea id={`${id}-seo-description`} rows={3} value={draft.seoDescription} onChange={(event) => change({ seoDescription: event.target.value })} />
     </Field>
-    <ChipsInput id={`${id}-keywords`} label={t.seoKeywords} hint={t.keywordsHint} values={draft.seoKeywords} onChange={(values) => change({ seoKeywords: values })} />
+    <ChipsInput view={fieldView(`${id}-keywords`, t.seoKeywords, undefined, { hint: t.keywordsHint })} values={draft.seoKeywords} onChange={(values) => change({ seoKeywords: values })} />
   </Flex>
 )

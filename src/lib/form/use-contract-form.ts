@@ -1,0 +1,191 @@
+import type { Schema } from "effect"
+import { createContext, type FormEvent, type RefObject, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from "react"
+import { type DefaultValues, type FieldErrors, type FieldValues, get, type Resolver, set, useForm, type UseFormReturn } from "react-hook-form"
+import type { FieldIssue } from "../../../contract/common.ts"
+import { type CallFailure, failureOf, issuesOf } from "../../../machines/call-failure.ts"
+import { type FieldView, fieldView, inLabelWords } from "./words.ts"
+
+/**
+ * The one form pattern (docs/architecture.md, "Forms"): React Hook Form holds what is typed; the
+ * contract's own schema, through its Standard Schema face, says what is wrong with it before
+ * anything is sent; a 400's `issues` land on the same fields afterwards. Each message shows under
+ * its field in the words of the field's label, the field is marked invalid for assistive
+ * technology, the focus goes to the first invalid field, and nothing typed is lost.
+ */
+export interface ContractFormOptions<Values extends FieldValues, Payload> {
+  /** What the form opens with. */
+  readonly values: Values
+  /** The contract's schema of what is sent; loaded (with effect) on the first check. */
+  readonly schema: () => Promise<Schema.Decoder<Payload>>
+  /** What the values send: texts trimmed, numbers as numbers, dates as instants. */
+  readonly toPayload: (values: Values) => unknown
+  /** The field that answers for a problem at `path` of what is sent; by default the field named so. */
+  readonly fieldOf?: (path: string) => string
+  /**
+   * Sends the checked value; a refusal rejects with the API layer's failure (src/api/failure.ts).
+   * `intent` is what the button pressed asked for (`submitWith`), for forms with several.
+   */
+  readonly send: (payload: Payload, intent?: string) => Promise<unknown>
+  /** Told of every change as it is typed, for a machine that follows the values (the inquiry's notes). */
+  readonly onChange?: (values: Values) => void
+  /**
+   * The banner for a refusal no field owns: a text put before the reason ("Failed to save
+   * listing: …"), or the whole banner from the failure (the sign-in catalogue's exact texts).
+   */
+  readonly failed: string | ((failure: CallFailure) => string)
+}
+
+export interface ContractForm<Values extends FieldValues> {
+  readonly form: UseFormReturn<Values>
+  /** Spread on the <form>: the pattern's submit, no browser bubbles (the messages are ours). */
+  readonly formProps: { readonly ref: RefObject<HTMLFormElement | null>; readonly noValidate: true; readonly onSubmit: (event: FormEvent) => void }
+  /** Submits as the form's own Save does (Ctrl+Enter, a palette command). */
+  readonly submit: () => void
+  /** Submits for one of several buttons: `send` gets `intent` (an inquiry's next status). */
+  readonly submitWith: (intent: string) => void
+  readonly busy: boolean
+  /** A refusal no field owns, in the form's words; null when there is none. */
+  readonly banner: string | null
+  /**
+   * Shows a refusal that came another way (a machine that made the call) under the fields;
+   * returns the issues no field owns, for the form's own banner.
+   */
+  readonly showIssues: (issues: ReadonlyArray<FieldIssue>) => ReadonlyArray<FieldIssue>
+  /** A field's view; registers the field as one that shows its own problems. */
+  readonly field: (name: string, label: string, options?: { readonly required?: boolean; readonly hint?: string }) => FieldView
+}
+
+/** The pattern's context, so a field component finds its form. */
+export const ContractFormContext = createContext<ContractForm<FieldValues> | null>(null)
+
+export const useContractFormContext = (): ContractForm<FieldValues> => {
+  const form = useContext(ContractFormContext)
+  if (form === null) throw new Error("A form field must be inside a form of the one form pattern (src/ui/FormField.tsx)")
+  return form
+}
+
+const loadCheck = () => import("./check.ts").then((module) => module.check)
+
+/** A failure as the banner says it. */
+const bannerOf = (failed: ContractFormOptions<FieldValues, unknown>["failed"], failure: CallFailure) =>
+  typeof failed === "string" ? `${failed}: ${failure.message}` : failed(failure)
+
+export const useContractForm = <Values extends FieldValues, Payload>(options: ContractFormOptions<Values, Payload>): ContractForm<Values> => {
+  const prefix = useId()
+  const latest = useRef(options)
+  latest.current = options
+  /** The fields on show, by name, with their labels: a problem elsewhere goes to the banner. */
+  const fields = useRef(new Map<string, string>())
+  const formRef = useRef<HTMLFormElement | null>(null)
+  const [banner, setBanner] = useState<string | null>(null)
+  const [focusRequest, setFocusRequest] = useState(0)
+
+  /** Problems by field (RHF's nested errors), and the ones no field on show owns. */
+  const place = useCallback((issues: ReadonlyArray<FieldIssue>, type: string) => {
+    const errors: FieldErrors<Values> = {}
+    const stray: Array<FieldIssue> = []
+    for (const issue of issues) {
+      const name = latest.current.fieldOf?.(issue.path) ?? issue.path
+      if (fields.current.has(name) && get(errors, name) === undefined) set(errors, name, { type, message: issue.message })
+      else if (!fields.current.has(name)) stray.push(issue)
+    }
+    return { errors, stray }
+  }, [])
+
+  const strayText = (stray: ReadonlyArray<FieldIssue>) =>
+    stray.map((issue) => (issue.path === "" ? issue.message : inLabelWords(issue.path, issue.message))).join("; ")
+
+  const resolver: Resolver<Values, unknown, Values> = useCallback(async (values) => {
+    const [schema, run] = await Promise.all([latest.current.schema(), loadCheck()])
+    const result = run(schema, latest.current.toPayload(values))
+    if (result.ok) return { values: result.value as unknown as Values, errors: {} }
+    const { errors, stray } = place(result.issues, "contract")
+    // A problem no field on show owns still refuses the form, and says so in the banner.
+    if (stray.length > 0) set(errors, "root.contract", { type: "contract", message: strayText(stray) })
+    return { values: {}, errors }
+  }, [place])
+
+  const form = useForm<Values, unknown, Values>({
+    defaultValues: options.values as DefaultValues<Values>,
+    resolver,
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    // The pattern moves the focus itself, in the order the fields are on screen.
+    shouldFocusError: false
+  })
+
+  useEffect(() => {
+    if (focusRequest === 0) return
+    const root = formRef.current
+    const invalid = root?.querySelector<HTMLElement>("[aria-invalid='true']")
+    if (invalid !== null && invalid !== undefined) {
+      invalid.focus()
+      invalid.scrollIntoView({ block: "center" })
+    } else root?.querySelector<HTMLElement>("[data-form-banner]")?.scrollIntoView({ block: "nearest" })
+  }, [focusRequest])
+
+  /** Puts a refusal's issues under their fields and asks for the focus; returns the ones no field owns. */
+  const showIssues = useCallback((issues: ReadonlyArray<FieldIssue>): ReadonlyArray<FieldIssue> => {
+    const { errors, stray } = place(issues, "server")
+    for (const name of fields.current.keys()) {
+      const owned = get(errors, name) as { readonly message: string } | undefined
+      if (owned !== undefined) form.setError(name as never, { type: "server", message: owned.message })
+    }
+    setFocusRequest((n) => n + 1)
+    return stray
+  }, [place])
+
+  const intent = useRef<string | undefined>(undefined)
+  const onValid = useCallback(async (payload: Values) => {
+    setBanner(null)
+    try {
+      await latest.current.send(payload as unknown as Payload, intent.current)
+    } catch (error) {
+      const failure = failureOf(error)
+      const issues = issuesOf(error)
+      const stray = showIssues(issues)
+      // Every problem under its field: no banner. Otherwise the banner says what no field can.
+      if (issues.length === 0) setBanner(bannerOf(latest.current.failed, failure))
+      else if (stray.length > 0) setBanner(bannerOf(latest.current.failed, { ...failure, message: strayText(stray) }))
+    }
+  }, [showIssues])
+
+  const onInvalid = useCallback((errors: FieldErrors<Values>) => {
+    const stray = get(errors, "root.contract") as { readonly message?: string } | undefined
+    setBanner(stray?.message === undefined ? null : bannerOf(latest.current.failed, { status: undefined, message: stray.message }))
+    setFocusRequest((n) => n + 1)
+  }, [])
+
+  const onSubmit = useMemo(() => form.handleSubmit(onValid, onInvalid), [form, onValid, onInvalid])
+  useEffect(() => {
+    const subscription = form.watch((values) => latest.current.onChange?.(values as Values))
+    return () => subscription.unsubscribe()
+  }, [form])
+  const { errors, isSubmitting } = form.formState
+
+  const field = (name: string, label: string, fieldOptions?: { readonly required?: boolean; readonly hint?: string }): FieldView => {
+    fields.current.set(name, label)
+    const message = (get(errors, name) as { readonly message?: string } | undefined)?.message
+    return fieldView(`${prefix}-${name.replace(/\W/gu, "-")}`, label, message, fieldOptions)
+  }
+
+  return {
+    form,
+    formProps: { ref: formRef, noValidate: true, onSubmit: (event) => {
+      intent.current = undefined
+      void onSubmit(event)
+    } },
+    submit: () => {
+      intent.current = undefined
+      void onSubmit()
+    },
+    submitWith: (wanted) => {
+      intent.current = wanted
+      void onSubmit()
+    },
+    busy: isSubmitting,
+    banner,
+    showIssues,
+    field
+  }
+}

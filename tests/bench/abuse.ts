@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { noisePng } from "../support/images.ts"
+import { signInFirstAdmin, startProduct } from "../support/product.ts"
+
+/** Resident memory of a process now, in MB. */
+const rssOf = (pid: number) => Math.round(Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) / 1024)
+
+/** Runs `attack` while sampling the server's resident memory every 20 ms; the highest sample and how long it took. */
+const underWatch = async <A>(pid: number, attack: () => Promise<A>) => {
+  let peak = rssOf(pid)
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20)
+  const started = performance.now()
+  try {
+    const result = await attack()
+    return { result, peak, ms: Math.round(performance.now() - started) }
+  } finally {
+    clearInterval(sampler)
+  }
+}
+
+const histogram = (statuses: ReadonlyArray<number>) =>
+  Object.entries(statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {}))
+    .map(([status, count]) => `${count}×${status}`).join(" ")
+
+/**
+ * `npm run bench -- abuse`: the attacks of issue 30 items 3 and 10 against the product as
+ * `npm start` runs it, with its resident memory sampled throughout: four parallel 1 MB bodies of
+ * bad items to a public form (no token), from four addresses, then four more from each past its
+ * limit; and 100 parallel 5 MB uploads with an admin token.
+ */
+export const measureAbuse = async (postgresUrl: string | undefined) => {
+  const rows: Record<string, Record<string, string | number>> = {}
+  for (const [name, env] of [["PGlite", {}], ["PostgreSQL", postgresUrl === undefined ? undefined : { DATABASE_URL: postgresUrl }]] as const) {
+    if (env === undefined) continue
+    const dataDir = mkdtempSync(join(tmpdir(), "admin-bench-abuse-"))
+    const product = await startProduct({ ...env, TRUST_PROXY: "127.0.0.1,::1" }, dataDir)
+    try {
+      const token = await signInFirstAdmin(product.url, dataDir)
+      await new Promise((resolve) => setTimeout(resolve, 3_000))
+      const idle = rssOf(product.pid)
+      const body = JSON.stringify({ name: "p", category: "c", projectStatus: "beta", description: "d", team: Array(499_990).fill(1) })
+      const bodies = await underWatch(product.pid, async () => {
+        const answers: Array<{ status: number; bytes: number }> = []
+        for (let round = 0; round < 6; round++) {
+          answers.push(...await Promise.all([1, 2, 3, 4].map(async (client) => {
+            const response = await fetch(`${product.url}/api/listings/project`, {
+              method: "POST",
+              headers: { "content-type": "application/json", "x-forwarded-for": `203.0.113.${client}` },
+              body
+            })
+            return { status: response.status, bytes: (await response.text()).length }
+          })))
+        }
+        return answers
+      })
+      const image = noisePng(1024, 1270)
+      const uploads = await underWatch(product.pid, () =>
+        Promise.all(Array.from({ length: 100 }, async () => {
+          const form = new FormData()
+          form.set("image", new Blob([Uint8Array.from(image)], { type: "image/png" }), "big.png")
+          form.set("type", "blog")
+          const response = await fetch(`${product.url}/api/upload/image`, { method: "POST", body: form, headers: { authorization: `Bearer ${token}` } })
+          await response.text()
+          return response.status
+        })))
+      await new Promise((resolve) => setTimeout(resolve, 10_000))
+      rows[name] = {
+        "idle MB": idle,
+        "1 MB bad bodies: answers": histogram(bodies.result.map((answer) => answer.status)),
+        "largest answer, bytes": Math.max(...bodies.result.map((answer) => answer.bytes)),
+        "peak MB": bodies.peak,
+        "s": bodies.ms / 1000,
+        [`100 × ${(image.length / 1024 / 1024).toFixed(1)} MB uploads: answers`]: histogram(uploads.result),
+        "peak MB ": uploads.peak,
+        "s ": uploads.ms / 1000,
+        "10 s later MB": rssOf(product.pid)
+      }
+    } finally {
+      await product.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+  console.log("\nAbuse: answers and the server's resident memory (sampled every 20 ms) under each attack")
+  console.table(rows)
+}
