@@ -45,9 +45,26 @@ export type AuthRequest = typeof AuthRequest.Type
 export const OtpRequested = Schema.Struct({
   success: Schema.Literal(true),
   requiresOTP: Schema.Literal(true),
-  message: Schema.String
+  message: Schema.String,
+  /**
+   * Set when no new code was sent because one was asked for less than a minute ago (for any
+   * e-mail, admin or not, so the answer says nothing of who is one): the seconds until a new
+   * code can be asked for. The code sent before still works.
+   */
+  resendAfterSeconds: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 3600 })))
 })
 export type OtpRequested = typeof OtpRequested.Type
+
+/**
+ * The spec's "OTP request returned false" (docs/product-spec.md §8): an answer that sent no
+ * code. This server refuses with a status instead and never sends it, but the console says the
+ * spec's words for it, as it would to a server that does.
+ */
+export const OtpNotSent = Schema.Struct({
+  success: Schema.Literal(false),
+  message: Schema.optionalKey(Schema.String)
+})
+export type OtpNotSent = typeof OtpNotSent.Type
 
 export const SignedIn = Schema.Struct({
   success: Schema.Literal(true),
@@ -87,7 +104,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("signIn", "/api/admin/auth", {
       payload: AuthRequest,
-      success: [OtpRequested, SignedIn],
+      success: [OtpRequested, SignedIn, OtpNotSent],
       error: [BadRequest, Unauthorized, Forbidden, TooManyRequests, MailUnavailable]
     }).annotate(OpenApi.Summary, "Ask for a one-time code, or sign in with it")
       .annotate(OpenApi.Description, "Ask for a one-time code ({email, role}) or sign in with it ({email, otp})."),

@@ -17,7 +17,17 @@ export interface AuthContext {
   readonly email: string
   readonly role: Role
   readonly error: string | null
+  /**
+   * Set when the server sent no new code because one was asked for less than a minute ago: the
+   * seconds until a new one can be asked for (the code sent before still works).
+   */
+  readonly resendAfterSeconds: number | null
 }
+
+/** What asking for a code came to: sent (or kept, with when to ask again), or "returned false". */
+export type OtpAnswer =
+  | { readonly success: true; readonly resendAfterSeconds?: number }
+  | { readonly success: false }
 
 export type AuthEvent =
   | { readonly type: "SEND_OTP"; readonly email: string; readonly role: Role }
@@ -33,7 +43,7 @@ const messageFor = (error: unknown, refused: string, threw: string): string => {
   return failure.status === undefined ? threw : refused
 }
 
-const signedOut = { token: null, user: null, email: "", error: null } as const
+const signedOut = { token: null, user: null, email: "", error: null, resendAfterSeconds: null } as const
 
 /**
  * docs/product-spec.md §4, "Auth": a stored token is checked at start (spinner; none when start-up's
@@ -57,7 +67,7 @@ export const authMachine = setup({
     // Stryker disable next-line all: placeholder actor: always provided
     checkSession: fromPromise<AdminUser, { token: string }>(() => Promise.reject(new Error("checkSession not provided"))),
     // Stryker disable next-line all: placeholder actor: always provided
-    requestOtp: fromPromise<unknown, { email: string; role: Role }>(() => Promise.reject(new Error("requestOtp not provided"))),
+    requestOtp: fromPromise<OtpAnswer, { email: string; role: Role }>(() => Promise.reject(new Error("requestOtp not provided"))),
     // Stryker disable next-line all: placeholder actor: always provided
     verifyOtp: fromPromise<{ token: string; user: AdminUser }, { email: string; otp: string }>(() =>
       // Stryker disable next-line all: placeholder actor: always provided
@@ -75,7 +85,8 @@ export const authMachine = setup({
   },
   guards: {
     isChecked: ({ context }) => context.token !== null && context.user !== null,
-    hasStoredToken: ({ context }) => context.token !== null
+    hasStoredToken: ({ context }) => context.token !== null,
+    codeAsked: (_, params: { answer: OtpAnswer }) => params.answer.success
   }
 }).createMachine({
   // Stryker disable next-line all: the machine's name: nothing reads it
@@ -103,7 +114,7 @@ export const authMachine = setup({
       on: {
         SEND_OTP: {
           target: "sendingOtp",
-          actions: assign({ email: ({ event }) => event.email, role: ({ event }) => event.role, error: null })
+          actions: assign({ email: ({ event }) => event.email, role: ({ event }) => event.role, error: null, resendAfterSeconds: null })
         }
       }
     },
@@ -112,7 +123,15 @@ export const authMachine = setup({
         id: "requestOtp",
         src: "requestOtp",
         input: ({ context }) => ({ email: context.email, role: context.role }),
-        onDone: { target: "otpSent" },
+        onDone: [
+          {
+            guard: { type: "codeAsked", params: ({ event }) => ({ answer: event.output }) },
+            target: "otpSent",
+            actions: assign({ resendAfterSeconds: ({ event }) => event.output.success ? event.output.resendAfterSeconds ?? null : null })
+          },
+          // docs/product-spec.md §8, "OTP request returned false".
+          { target: "unauthenticated", actions: assign({ error: authErrors.sendRefused }) }
+        ],
         onError: {
           target: "unauthenticated",
           actions: assign({ error: ({ event }) => messageFor(event.error, authErrors.sendRefused, authErrors.sendThrew) })
@@ -122,7 +141,7 @@ export const authMachine = setup({
     otpSent: {
       on: {
         VERIFY: { target: "verifying", actions: assign({ error: null }) },
-        USE_DIFFERENT_EMAIL: { target: "unauthenticated", actions: assign({ email: "", error: null }) }
+        USE_DIFFERENT_EMAIL: { target: "unauthenticated", actions: assign({ email: "", error: null, resendAfterSeconds: null }) }
       }
     },
     verifying: {

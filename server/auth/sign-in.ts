@@ -7,7 +7,7 @@ import { Config } from "../platform/config.ts"
 import { inTransaction } from "../platform/database.ts"
 import { Mailer } from "../platform/mail.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
-import { guard, hit, type RateLimitRule } from "../platform/rate-limit.ts"
+import { guard, hit, type RateLimitRule, release } from "../platform/rate-limit.ts"
 import { hashOtp, loadOtpKey, newOtpCode } from "../platform/secrets.ts"
 import { findAdmin, normalizeEmail } from "./admins.ts"
 import { limits, messages, OTP_KEEP_SECONDS, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
@@ -88,11 +88,19 @@ const makeSignIn = Effect.gen(function*() {
       const email = normalizeEmail(rawEmail)
       yield* limited(limits.codeRequestsPerIp, ip)
       yield* limited(limits.codeRequestsPerEmailAndIp, `${email}|${ip}`)
-      const [outcome] = yield* Effect.all([
-        Effect.exit(issue(email, role)),
-        Effect.sleep(`${config.otpResponseFloorMs} millis`)
-      ], { concurrency: 2 })
+      const floor = Effect.sleep(`${config.otpResponseFloorMs} millis`)
+      const fresh = yield* hit(limits.codeResendsPerEmail, email)
+      if (!fresh.allowed) {
+        // Nothing is sent: the answer says so, and when a new code can be asked for.
+        const seconds = fresh.retryAfterSeconds
+        yield* Effect.logInfo(`No new code for ${email}: one was asked for less than ${OTP_KEEP_SECONDS} s ago; a new one can be asked for in ${seconds} s`)
+        yield* floor
+        return { success: true, requiresOTP: true, message: messages.codeKept(seconds), resendAfterSeconds: seconds } satisfies OtpRequested
+      }
+      const [outcome] = yield* Effect.all([Effect.exit(issue(email, role)), floor], { concurrency: 2 })
       if (outcome._tag === "Success" && outcome.value) yield* worker.wake
+      // A request that failed sent nothing: the next one is acted on at once.
+      if (outcome._tag === "Failure") yield* Effect.ignore(release(limits.codeResendsPerEmail, email))
       yield* Effect.orDie(outcome)
       return { success: true, requiresOTP: true, message: messages.codeRequested } satisfies OtpRequested
     })

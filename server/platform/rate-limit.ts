@@ -38,6 +38,10 @@ export const hit = (rule: RateLimitRule, subject: string) =>
     } satisfies RateLimitVerdict
   })
 
+/** Takes back `subject`'s count under `rule`: what it counted did not happen after all. */
+export const release = (rule: RateLimitRule, subject: string) =>
+  Effect.flatMap(SqlClient, (sql) => sql`DELETE FROM rate_limits WHERE key = ${`${rule.name}:${subject}`}`)
+
 /** "in 3 minutes": how long a refused client waits, in whole minutes (at least one). */
 export const waitText = (seconds: number): string => {
   const minutes = Math.max(1, Math.ceil(seconds / 60))

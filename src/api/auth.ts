@@ -1,4 +1,4 @@
-import type { AdminUser, OtpRequested, SignedIn } from "../../contract/auth.ts"
+import type { AdminUser, OtpNotSent, OtpRequested, SignedIn } from "../../contract/auth.ts"
 import type { Role } from "../../contract/common.ts"
 import type { Health } from "../../contract/system.ts"
 import { takePrefetched } from "../lib/prefetch.ts"
@@ -13,17 +13,18 @@ const api = () => import("./client.ts")
 
 const unexpected = { status: undefined, message: "Unexpected answer from the server" }
 
-export const requestOtp = async (email: string, role: Role): Promise<OtpRequested> => {
+/** A code was asked for (`success: true`), or the answer says none was sent (`success: false`). */
+export const requestOtp = async (email: string, role: Role): Promise<OtpRequested | OtpNotSent> => {
   const { callApi } = await api()
   const answer = await callApi(undefined, (client) => client.auth.signIn({ payload: { email, role } }))
-  if (!("requiresOTP" in answer)) throw unexpected
+  if ("token" in answer) throw unexpected
   return answer
 }
 
 export const verifyOtp = async (email: string, otp: string): Promise<SignedIn> => {
   const { callApi } = await api()
   const answer = await callApi(undefined, (client) => client.auth.signIn({ payload: { email, otp } }))
-  if (!("token" in answer)) throw unexpected
+  if (!("token" in answer)) throw answer.success ? unexpected : { status: 401, message: answer.message ?? "" }
   return answer
 }
 

@@ -3,7 +3,7 @@ import { Badge, Box, Button, Flex, IconButton, TextField } from "@radix-ui/theme
 import { type Ref, useState } from "react"
 import { cleanList } from "../../contract/blog-rules.ts"
 import type { FieldView } from "../lib/form/words.ts"
-import { FieldFrame } from "./FormField.tsx"
+import { FieldFrame } from "./FieldFrame.tsx"
 
 /** The words of the chip input; "Add" is the spec's button beside tag and keyword inputs. */
 export const chipTexts = {

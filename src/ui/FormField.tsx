@@ -1,26 +1,11 @@
-import { Callout, Flex, Text, TextArea, TextField } from "@radix-ui/themes"
+import { TextArea, TextField } from "@radix-ui/themes"
 import type { ReactNode } from "react"
 import type { FieldValues } from "react-hook-form"
 import { type ContractForm, ContractFormContext, useContractFormContext } from "../lib/form/use-contract-form.ts"
 import type { FieldView } from "../lib/form/words.ts"
+import { BannerView, FieldFrame } from "./FieldFrame.tsx"
 
 type Control = FieldView["control"]
-
-/**
- * One field of the one form pattern (docs/architecture.md, "Forms"): the label, the control,
- * a hint, and the problem under it in the label's words, which the control names with
- * `aria-describedby` and marks with `aria-invalid`.
- */
-export const FieldFrame = ({ view, children }: { readonly view: FieldView; readonly children: ReactNode | ((control: Control) => ReactNode) }) => (
-  <Flex direction="column" gap="1">
-    <Text as="label" htmlFor={view.id} size="2" weight="medium">
-      {view.label}{view.required && <Text color="red" aria-hidden="true"> *</Text>}
-    </Text>
-    {typeof children === "function" ? children(view.control) : children}
-    {view.hint !== undefined && <Text id={`${view.id}-hint`} size="1" color="gray">{view.hint}</Text>}
-    {view.error !== undefined && <Text id={`${view.id}-error`} size="1" color="red" weight="medium">{view.error}</Text>}
-  </Flex>
-)
 
 /** A field of the form around it, by name: its control gets the pattern's id and ARIA. */
 export const FormField = ({ name, label, required, hint, children }: {
@@ -64,14 +49,7 @@ export const TextInput = ({ name, label, kind = "text", required, hint, placehol
 }
 
 /** The form's banner: a refusal no field owns. Scrolled into view when it appears. */
-export const FormBanner = () => {
-  const { banner } = useContractFormContext()
-  return banner === null ? null : (
-    <Callout.Root color="red" role="alert" size="1" data-form-banner="">
-      <Callout.Text>{banner}</Callout.Text>
-    </Callout.Root>
-  )
-}
+export const FormBanner = () => <BannerView message={useContractFormContext().banner} />
 
 /** The <form> of the pattern, giving its fields their form. */
 export const ContractFormShell = <Values extends FieldValues>({ form, label, children }: {

@@ -2,9 +2,9 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { authErrors, sidebarEntries, signInTexts } from "../spec/texts.ts"
-import { isDark, launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
+import { fieldMessage, isDark, launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
 import { engines, type TestDatabase } from "../support/database.ts"
-import { latestCode, startTestServer, type TestServer } from "../support/server.ts"
+import { deliveredOutbox, latestCode, startTestServer, type TestServer } from "../support/server.ts"
 
 let database: TestDatabase
 let server: TestServer
@@ -86,6 +86,57 @@ describe("console in Chromium", () => {
     await page.getByRole("button", { name: "Logout" }).click()
     await page.waitForURL("**/login")
     expect(await page.evaluate(() => localStorage.getItem("adminToken"))).toBeNull()
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it("says what is wrong under each sign-in field before sending, the spec's words for an answer that sent nothing, and when a code was asked for again", async () => {
+    const email = await freshAdmin()
+    const { page, context, errors } = await newPage(browser)
+    const sent: Array<string> = []
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/admin/auth")) sent.push(request.postData() ?? "")
+    })
+    await page.goto(`${server.url}/login`)
+    const emailField = page.getByLabel("Email")
+    await page.getByRole("button", { name: signInTexts.send }).click()
+    await expect.poll(() => fieldMessage(emailField)).toBe("Email is required")
+    expect(await emailField.evaluate((field) => field === document.activeElement)).toBe(true)
+    await emailField.fill("not an e-mail")
+    await page.keyboard.press("Enter")
+    await expect.poll(() => fieldMessage(emailField)).toBe("Email must be a valid e-mail address")
+    expect(sent).toEqual([])
+
+    // docs/product-spec.md §8: "OTP request returned false".
+    await page.route("**/api/admin/auth", (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ success: false }) }), { times: 1 })
+    await emailField.fill(email)
+    expect(await fieldMessage(emailField)).toBeUndefined()
+    await page.getByRole("button", { name: signInTexts.send }).click()
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(authErrors.sendRefused)
+    expect(await page.getByRole("heading", { name: signInTexts.codeTitle }).count()).toBe(0)
+
+    await page.getByRole("button", { name: signInTexts.send }).click()
+    await page.getByText(signInTexts.codeSent(email)).waitFor()
+    const code = await latestCode(server, email)
+    const codeField = page.getByPlaceholder(signInTexts.codePlaceholder)
+    await page.getByRole("button", { name: signInTexts.verify }).click()
+    await expect.poll(() => fieldMessage(codeField)).toBe("OTP code is required")
+    await codeField.fill("12ab")
+    await page.getByRole("button", { name: signInTexts.verify }).click()
+    await expect.poll(() => fieldMessage(codeField)).toBe("OTP code must be 6 digits")
+    expect(sent).toHaveLength(2)
+
+    // Asked again within the minute: nothing is sent, and the screen says so and when a new code can be.
+    await page.getByRole("button", { name: signInTexts.differentEmail }).click()
+    await emailField.fill(email)
+    await page.getByRole("button", { name: signInTexts.send }).click()
+    const kept = page.getByText(/^A code was sent to .* less than a minute ago and still works\. A new code can be sent in \d+ seconds?\.$/)
+    await kept.waitFor()
+    expect(await kept.textContent()).toContain(email)
+    expect((await deliveredOutbox(server, email)).filter((mail) => mail.to === email && /\b\d{6}\b/.test(mail.body))).toHaveLength(1)
+    await codeField.fill(code)
+    await page.getByRole("button", { name: signInTexts.verify }).click()
+    await page.getByText("Welcome back").waitFor()
     expect(errors).toEqual([])
     await context.close()
   })

@@ -297,7 +297,8 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       { type: "SESSION_EXPIRED" },
       { type: "xstate.done.actor.checkSession", output: user },
       { type: "xstate.error.actor.checkSession", error: { status: 401, message: "Session expired" } },
-      { type: "xstate.done.actor.requestOtp", output: {} },
+      { type: "xstate.done.actor.requestOtp", output: { success: true } },
+      { type: "xstate.done.actor.requestOtp", output: { success: false } },
       { type: "xstate.error.actor.requestOtp", error: { status: undefined, message: "Failed to fetch" } },
       { type: "xstate.done.actor.verifyOtp", output: { token: "fresh", user } },
       { type: "xstate.error.actor.verifyOtp", error: { status: 401, message: "Invalid OTP" } },
@@ -357,7 +358,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       const codeWasHeld = checkAnswered === undefined ? undefined : await holdStartChunk(page, checkAnswered)
       await page.route("**/api/admin/auth**", (route, request) => {
         if (request.url().endsWith("/api/admin/auth/check")) run.checks++
-        const held = { route: { continue: () => route.continue({ headers: { ...request.headers(), "x-forwarded-for": run.ip } }), abort: (code?: string) => route.abort(code) } as Route, request }
+        const held = { route: { continue: () => route.continue({ headers: { ...request.headers(), "x-forwarded-for": run.ip } }), abort: (code?: string) => route.abort(code), fulfill: (options) => route.fulfill(options) } as Route, request }
         if (checkedAtStart && run.checks === 1 && request.url().endsWith("/api/admin/auth/check")) void held.route.continue()
         else run.held.push(held)
       })
@@ -392,7 +393,10 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       },
       "xstate.done.actor.checkSession": release,
       "xstate.error.actor.checkSession": release,
-      "xstate.done.actor.requestOtp": release,
+      // An answer that sent no code (docs/product-spec.md §8, "OTP request returned false").
+      "xstate.done.actor.requestOtp": async (run, event) => (event as unknown as { output: { success: boolean } }).output.success
+        ? release(run)
+        : (await nextHeld(run)).route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ success: false }) }),
       "xstate.error.actor.requestOtp": cutOff,
       "xstate.done.actor.verifyOtp": release,
       "xstate.error.actor.verifyOtp": release,
@@ -410,6 +414,9 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         expect(await storedToken(run)).toBeNull()
         if (event?.type === "xstate.error.actor.requestOtp") {
           await run.page.getByRole("alert").getByText("An error occurred while requesting OTP.").waitFor()
+        }
+        if (event?.type === "xstate.done.actor.requestOtp") {
+          await run.page.getByRole("alert").getByText("Failed to send OTP. Please check your email and try again.").waitFor()
         }
         if (event?.type === "USE_DIFFERENT_EMAIL") expect(await run.page.getByLabel("Email").inputValue()).toBe("")
       },

@@ -106,3 +106,14 @@ export const startTestServer = async (
     }
   }
 }
+
+/**
+ * As if a minute had passed for `email`'s sign-in: its code is older than the minute a code is
+ * kept, and the minute in which one code request per e-mail is acted on is over
+ * (server/auth/policy.ts, `OTP_KEEP_SECONDS` and `codeResendsPerEmail`).
+ */
+export const aMinuteLater = (server: TestServer, email: string) =>
+  server.sql(Effect.flatMap(SqlClient, (sql) => Effect.andThen(
+    sql`UPDATE one_time_codes SET created_at = now() - interval '61 seconds' WHERE email = ${email}`,
+    sql`UPDATE rate_limits SET window_start = now() - interval '61 seconds' WHERE key = ${`otp-resend:${email}`}`
+  )))

@@ -18,6 +18,8 @@ const events = (): ReadonlyArray<AuthEvent | ReturnType<typeof actorDone> | Retu
   actorDone("checkSession", user),
   actorError("checkSession", refused(401)),
   actorDone("requestOtp", { success: true }),
+  actorDone("requestOtp", { success: true, resendAfterSeconds: 30 }),
+  actorDone("requestOtp", { success: false }),
   actorError("requestOtp", refused(400, "bad")),
   actorError("requestOtp", refused(429, "Too many attempts. Try again in 3 minutes.")),
   actorError("requestOtp", network),
@@ -81,7 +83,7 @@ describe("auth machine, model-based", () => {
     const attempt = async (requestError: unknown, verifyError?: unknown) => {
       const actor = createActor(authMachine.provide({
         actors: {
-          requestOtp: fromPromise(() => (requestError === undefined ? Promise.resolve({}) : Promise.reject(requestError))),
+          requestOtp: fromPromise(() => (requestError === undefined ? Promise.resolve({ success: true as const }) : Promise.reject(requestError))),
           verifyOtp: fromPromise(() => Promise.reject(verifyError))
         }
       }), { input: { storedToken: null } }).start()

@@ -55,7 +55,7 @@ describe("how a failed call reads", () => {
 
 describe("auth, step by step", () => {
   const user = { _id: "u1", email: "ada@example.com", name: null, role: "admin" }
-  const signedOut = { token: null, user: null, email: "", error: null }
+  const signedOut = { token: null, user: null, email: "", error: null, resendAfterSeconds: null }
 
   it("checks a stored token, signs out, signs in again with a code, and ends on an expired session", async () => {
     const { inputs, actor, answer } = calls()
@@ -70,7 +70,7 @@ describe("auth, step by step", () => {
     expect(inputs.checkSession).toEqual([{ token: "tok-1" }])
     await settle()
     expect(session.getSnapshot().value).toBe("authenticated")
-    expect(session.getSnapshot().context).toEqual({ token: "tok-1", user, email: "", role: "super_admin", error: null })
+    expect(session.getSnapshot().context).toEqual({ token: "tok-1", user, email: "", role: "super_admin", error: null, resendAfterSeconds: null })
 
     answer("endSession", true, {})
     session.send({ type: "LOGOUT" })
@@ -103,7 +103,7 @@ describe("auth, step by step", () => {
     expect(inputs.verifyOtp?.[1]).toEqual({ email: "ada@example.com", otp: "123456" })
     await settle()
     expect(session.getSnapshot().value).toBe("authenticated")
-    expect(session.getSnapshot().context).toEqual({ token: "tok-2", user, email: "ada@example.com", role: "admin", error: null })
+    expect(session.getSnapshot().context).toEqual({ token: "tok-2", user, email: "ada@example.com", role: "admin", error: null, resendAfterSeconds: null })
     expect(stored).toEqual([{ token: "tok-2" }])
 
     session.send({ type: "SESSION_EXPIRED" })
@@ -111,12 +111,24 @@ describe("auth, step by step", () => {
     expect(session.getSnapshot().context).toEqual({ ...signedOut, role: "admin" })
     expect(forgotten).toBe(2)
 
-    answer("requestOtp", true, {})
+    // An answer that sent no code ("OTP request returned false") stays on the first step with the spec's words.
+    answer("requestOtp", true, { success: false })
     session.send({ type: "SEND_OTP", email: "bob@example.com", role: "moderator" })
     await settle()
+    expect(session.getSnapshot().value).toBe("unauthenticated")
+    expect(session.getSnapshot().context.error).toBe("Failed to send OTP. Please check your email and try again.")
+
+    // A code asked for again within the minute: the code step says when a new one can be sent.
+    answer("requestOtp", true, { success: true, requiresOTP: true, resendAfterSeconds: 42 })
+    session.send({ type: "SEND_OTP", email: "bob@example.com", role: "moderator" })
+    expect(session.getSnapshot().context.error).toBeNull()
+    await settle()
+    expect(session.getSnapshot().value).toBe("otpSent")
+    expect(session.getSnapshot().context.resendAfterSeconds).toBe(42)
     session.send({ type: "USE_DIFFERENT_EMAIL" })
     expect(session.getSnapshot().value).toBe("unauthenticated")
     expect(session.getSnapshot().context.email).toBe("")
+    expect(session.getSnapshot().context.resendAfterSeconds).toBeNull()
   })
 
   it("forgets a stored token the server refuses, and signs out even when the logout call fails", async () => {

@@ -1,87 +1,132 @@
 import { Box, Button, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes"
-import { type FormEvent, useEffect, useState } from "react"
-import type { Role } from "../../../contract/common.ts"
+import { type FormEvent, useEffect, useId, useState } from "react"
+import type { FieldIssue, Role } from "../../../contract/common.ts"
 import { preloadApi } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
+import { checkLazily, issueAt } from "../../lib/form/check-lazily.ts"
+import { useFirstInvalidFocus } from "../../lib/form/use-first-invalid-focus.ts"
+import { fieldView } from "../../lib/form/words.ts"
+import { BannerView, FieldFrame } from "../../ui/FieldFrame.tsx"
 import { roleOptions, signInTexts as t } from "./texts.ts"
 
-const FormError = ({ message }: { readonly message: string | null }) =>
-  message === null ? null : (
-    <Text as="p" role="alert" color="red" size="2" mt="3">
-      {message}
-    </Text>
-  )
+/** The contract's sign-in request: the server decodes both steps with it. */
+const authRequest = () => import("../../../contract/auth.ts").then((module) => module.AuthRequest)
+
+/**
+ * A sign-in step on the one form pattern (docs/architecture.md, "Forms"): the payload is checked
+ * with the contract's schema before the auth machine sends it; problems show under their fields
+ * and the cursor goes to the first. The machine holds the steps, so this checks and hands over.
+ */
+const useStep = () => {
+  const id = useId()
+  const [issues, setIssues] = useState<ReadonlyArray<FieldIssue>>([])
+  const { formRef, focusFirstInvalid } = useFirstInvalidFocus()
+  const submitChecked = async (payload: Record<string, unknown>, extra: ReadonlyArray<FieldIssue>, send: () => void) => {
+    const checked = await checkLazily(authRequest, payload)
+    const found = [...extra, ...(checked.ok ? [] : checked.issues)]
+    setIssues(found)
+    if (found.length > 0) focusFirstInvalid()
+    else send()
+  }
+  const view = (name: string, label: string) => fieldView(`${id}-${name}`, label, issueAt(issues, name), { required: true })
+  return { formRef, submitChecked, view, clear: (name: string) => setIssues((known) => known.filter((issue) => issue.path !== name)) }
+}
 
 const EmailStep = ({ busy, error }: { readonly busy: boolean; readonly error: string | null }) => {
   const auth = AuthContext.useActorRef()
   const [email, setEmail] = useState("")
   const [role, setRole] = useState<Role>("super_admin")
+  const step = useStep()
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    auth.send({ type: "SEND_OTP", email: email.trim(), role })
+    const trimmed = email.trim()
+    // An empty e-mail is a missing one: "Email is required".
+    void step.submitChecked({ ...(trimmed === "" ? {} : { email: trimmed }), role }, [], () => auth.send({ type: "SEND_OTP", email: trimmed, role }))
   }
+  const emailView = step.view("email", t.email)
+  const roleView = step.view("role", t.role)
   return (
-    <form onSubmit={submit} aria-label="Request a sign-in code">
+    <form ref={step.formRef} onSubmit={submit} noValidate aria-label="Request a sign-in code">
       <Flex direction="column" gap="3">
-        <label>
-          <Text as="div" size="2" weight="medium" mb="1">{t.email}</Text>
+        <FieldFrame view={emailView}>
           <TextField.Root
+            {...emailView.control}
             type="email"
             name="email"
-            required
             autoComplete="email"
             autoFocus
             value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            onChange={(event) => {
+              setEmail(event.target.value)
+              step.clear("email")
+            }}
             disabled={busy}
           />
-        </label>
+        </FieldFrame>
         <Box>
-          <Text as="label" htmlFor="role" size="2" weight="medium" mb="1" style={{ display: "block" }}>{t.role}</Text>
-          {/* The browser's own select: the sign-in form needs no menu library before it can show. */}
-          <select id="role" name="role" className="native-select" required value={role} disabled={busy} onChange={(event) => setRole(event.target.value as Role)}>
-            {roleOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
-          </select>
+          <FieldFrame view={roleView}>
+            {(control) => (
+              // The browser's own select: the sign-in form needs no menu library before it can show.
+              <select {...control} name="role" className="native-select" value={role} disabled={busy} onChange={(event) => setRole(event.target.value as Role)}>
+                {roleOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+              </select>
+            )}
+          </FieldFrame>
         </Box>
         <Button type="submit" size="3" disabled={busy}>{busy ? t.sending : t.send}</Button>
+        <BannerView message={error} />
       </Flex>
-      <FormError message={error} />
     </form>
   )
 }
 
-const CodeStep = ({ email, busy, error }: { readonly email: string; readonly busy: boolean; readonly error: string | null }) => {
+const CodeStep = ({ email, busy, error, resendAfterSeconds }: {
+  readonly email: string
+  readonly busy: boolean
+  readonly error: string | null
+  readonly resendAfterSeconds: number | null
+}) => {
   const auth = AuthContext.useActorRef()
   const [otp, setOtp] = useState("")
+  const step = useStep()
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    auth.send({ type: "VERIFY", otp: otp.trim() })
+    const code = otp.trim()
+    const missing = code === "" ? [{ path: "otp", message: t.codeRequired }] : []
+    void step.submitChecked({ email, ...(code === "" ? {} : { otp: code }) }, missing, () => auth.send({ type: "VERIFY", otp: code }))
   }
+  const codeView = step.view("otp", t.codeLabel)
   return (
-    <form onSubmit={submit} aria-label="Verify the code">
+    <form ref={step.formRef} onSubmit={submit} noValidate aria-label="Verify the code">
       <Heading as="h2" size="4" mb="1">{t.codeTitle}</Heading>
-      <Text as="p" size="2" color="gray" mb="3">{t.codeSent(email)}</Text>
+      <Text as="p" size="2" color="gray" mb="3" role="status">
+        {resendAfterSeconds === null ? t.codeSent(email) : t.codeKept(email, resendAfterSeconds)}
+      </Text>
       <Flex direction="column" gap="3">
-        <TextField.Root
-          aria-label={t.codeLabel}
-          name="otp"
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          required
-          autoFocus
-          maxLength={6}
-          placeholder={t.codePlaceholder}
-          value={otp}
-          onChange={(event) => setOtp(event.target.value)}
-          disabled={busy}
-        />
+        <FieldFrame view={codeView}>
+          <TextField.Root
+            {...codeView.control}
+            name="otp"
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            autoFocus
+            maxLength={6}
+            placeholder={t.codePlaceholder}
+            value={otp}
+            onChange={(event) => {
+              setOtp(event.target.value)
+              step.clear("otp")
+            }}
+            disabled={busy}
+          />
+        </FieldFrame>
         <Button type="submit" size="3" disabled={busy}>{busy ? t.verifying : t.verify}</Button>
         <Button type="button" variant="ghost" disabled={busy} onClick={() => auth.send({ type: "USE_DIFFERENT_EMAIL" })}>
           {t.differentEmail}
         </Button>
+        <BannerView message={error} />
       </Flex>
-      <FormError message={error} />
     </form>
   )
 }
@@ -92,8 +137,9 @@ export const SignInScreen = () => {
     step: snapshot.matches("otpSent") || snapshot.matches("verifying") ? "code" as const : "email" as const,
     busy: snapshot.matches("sendingOtp") || snapshot.matches("verifying"),
     email: snapshot.context.email,
-    error: snapshot.context.error
-  }), (a, b) => a.step === b.step && a.busy === b.busy && a.email === b.email && a.error === b.error)
+    error: snapshot.context.error,
+    resendAfterSeconds: snapshot.context.resendAfterSeconds
+  }), (a, b) => a.step === b.step && a.busy === b.busy && a.email === b.email && a.error === b.error && a.resendAfterSeconds === b.resendAfterSeconds)
   // The form needs nothing more to show; the API client it will send with comes after it is painted.
   useEffect(() => {
     const frame = requestAnimationFrame(() => setTimeout(preloadApi, 0))
@@ -106,7 +152,7 @@ export const SignInScreen = () => {
           <Heading as="h1" size="6" mb="1">{t.title}</Heading>
           <Text as="p" size="2" color="gray" mb="4">{t.intro}</Text>
           {state.step === "code"
-            ? <CodeStep email={state.email} busy={state.busy} error={state.error} />
+            ? <CodeStep email={state.email} busy={state.busy} error={state.error} resendAfterSeconds={state.resendAfterSeconds} />
             : <EmailStep busy={state.busy} error={state.error} />}
         </main>
       </Card>

@@ -8,6 +8,10 @@ export const signInTexts = {
   sending: "Sending OTP...",
   codeTitle: "Enter OTP Code",
   codeSent: (email: string) => `We sent a 6-digit code to ${email}.`,
+  /** No new code was sent: one was asked for less than a minute ago (the server's answer says when). */
+  codeKept: (email: string, seconds: number) =>
+    `A code was sent to ${email} less than a minute ago and still works. A new code can be sent in ${seconds} second${seconds === 1 ? "" : "s"}.`,
+  codeRequired: "is required",
   codeLabel: "OTP code",
   codePlaceholder: "Enter 6-digit code",
   verify: "Verify & Login",

@@ -3,6 +3,7 @@ import { createContext, type FormEvent, type RefObject, useCallback, useContext,
 import { type DefaultValues, type FieldErrors, type FieldValues, get, type Resolver, set, useForm, type UseFormReturn } from "react-hook-form"
 import type { FieldIssue } from "../../../contract/common.ts"
 import { type CallFailure, failureOf, issuesOf } from "../../../machines/call-failure.ts"
+import { useFirstInvalidFocus } from "./use-first-invalid-focus.ts"
 import { type FieldView, fieldView, inLabelWords } from "./words.ts"
 
 /**
@@ -76,9 +77,8 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
   latest.current = options
   /** The fields on show, by name, with their labels: a problem elsewhere goes to the banner. */
   const fields = useRef(new Map<string, string>())
-  const formRef = useRef<HTMLFormElement | null>(null)
+  const { formRef, focusFirstInvalid } = useFirstInvalidFocus()
   const [banner, setBanner] = useState<string | null>(null)
-  const [focusRequest, setFocusRequest] = useState(0)
 
   /** Problems by field (RHF's nested errors), and the ones no field on show owns. */
   const place = useCallback((issues: ReadonlyArray<FieldIssue>, type: string) => {
@@ -114,16 +114,6 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
     shouldFocusError: false
   })
 
-  useEffect(() => {
-    if (focusRequest === 0) return
-    const root = formRef.current
-    const invalid = root?.querySelector<HTMLElement>("[aria-invalid='true']")
-    if (invalid !== null && invalid !== undefined) {
-      invalid.focus()
-      invalid.scrollIntoView({ block: "center" })
-    } else root?.querySelector<HTMLElement>("[data-form-banner]")?.scrollIntoView({ block: "nearest" })
-  }, [focusRequest])
-
   /** Puts a refusal's issues under their fields and asks for the focus; returns the ones no field owns. */
   const showIssues = useCallback((issues: ReadonlyArray<FieldIssue>): ReadonlyArray<FieldIssue> => {
     const { errors, stray } = place(issues, "server")
@@ -131,9 +121,9 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
       const owned = get(errors, name) as { readonly message: string } | undefined
       if (owned !== undefined) form.setError(name as never, { type: "server", message: owned.message })
     }
-    setFocusRequest((n) => n + 1)
+    focusFirstInvalid()
     return stray
-  }, [place])
+  }, [place, focusFirstInvalid])
 
   const intent = useRef<string | undefined>(undefined)
   const onValid = useCallback(async (payload: Values) => {
@@ -153,8 +143,8 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
   const onInvalid = useCallback((errors: FieldErrors<Values>) => {
     const stray = get(errors, "root.contract") as { readonly message?: string } | undefined
     setBanner(stray?.message === undefined ? null : bannerOf(latest.current.failed, { status: undefined, message: stray.message }))
-    setFocusRequest((n) => n + 1)
-  }, [])
+    focusFirstInvalid()
+  }, [focusFirstInvalid])
 
   const onSubmit = useMemo(() => form.handleSubmit(onValid, onInvalid), [form, onValid, onInvalid])
   useEffect(() => {
