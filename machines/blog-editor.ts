@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { BlogPost } from "../contract/blog.ts"
 import { blogMessages, textOf } from "../contract/blog-rules.ts"
-import { failureOf } from "./call-failure.ts"
+import { failureOf, issuesOf } from "./call-failure.ts"
 import { localDateTime } from "./local-time.ts"
 
 export const editorTabs = ["content", "settings", "categories", "seo", "preview"] as const
@@ -32,7 +32,57 @@ export interface PostDraft {
   readonly sponsorUrl: string
 }
 
-export type FieldErrors = Partial<Record<"title" | "content" | "scheduledAt", string>>
+/** A field of the draft, as the editor shows it. */
+export type DraftField = keyof PostDraft
+
+/**
+ * Problems by field: the spec's own sentences ("Title is required") or the contract's words
+ * for what follows the field's label ("must be at most 200 characters"), which the editor puts
+ * after the label (docs/architecture.md, "Forms").
+ */
+export type FieldErrors = Partial<Record<DraftField, string>>
+
+/**
+ * The tab of each field, in the order the editor shows them: the first field with a problem is
+ * the one the editor opens and puts the cursor in.
+ */
+export const tabOfField: Readonly<Record<DraftField, EditorTab>> = {
+  title: "content",
+  content: "content",
+  excerpt: "content",
+  featuredImage: "content",
+  status: "settings",
+  scheduledAt: "settings",
+  authorUsername: "settings",
+  authorCredentials: "settings",
+  categories: "categories",
+  flags: "categories",
+  sponsorName: "categories",
+  sponsorLogo: "categories",
+  sponsorUrl: "categories",
+  tags: "categories",
+  seoTitle: "seo",
+  seoDescription: "seo",
+  seoKeywords: "seo"
+}
+
+const fieldOrder = Object.keys(tabOfField) as ReadonlyArray<DraftField>
+
+/** The first field with a problem, in the order the editor shows them. */
+export const firstInvalid = (errors: FieldErrors): DraftField | undefined => fieldOrder.find((field) => errors[field] !== undefined)
+
+/**
+ * The draft field that answers for a problem at `path` of what is sent (contract/blog.ts,
+ * `BlogPostInput`): `author.credentials` is the credentials field, `sponsorInfo.url` the
+ * sponsor's URL, `tags.3` the tags; undefined for a path no field shows.
+ */
+export const draftFieldOf = (path: string): DraftField | undefined => {
+  const [head = "", part] = path.split(".")
+  if (head === "author") return part === "credentials" ? "authorCredentials" : "authorUsername"
+  if (head === "sponsorInfo") return part === "logo" ? "sponsorLogo" : part === "url" ? "sponsorUrl" : "sponsorName"
+  if ((flagNames as ReadonlyArray<string>).includes(head)) return "flags"
+  return head in tabOfField ? head as DraftField : undefined
+}
 
 /** An instant as `datetime-local` text in the browser's time zone. */
 export const toLocalInput = (iso: string | null): string => (iso === null ? "" : localDateTime(new Date(iso)))
@@ -84,7 +134,6 @@ export const validate = (draft: PostDraft): FieldErrors => ({
   ...(draft.status === "scheduled" && Number.isNaN(Date.parse(draft.scheduledAt)) ? { scheduledAt: blogMessages.scheduleRequired } : {})
 })
 
-const tabOfField: Record<keyof FieldErrors, EditorTab> = { title: "content", content: "content", scheduledAt: "settings" }
 
 /** docs/product-spec.md §8: "Error saving post: {message}", falling back to "Failed to save blog post", then "Unknown error". */
 export const saveFailureText = (error: unknown): string => {
@@ -93,6 +142,24 @@ export const saveFailureText = (error: unknown): string => {
     ? failure.message
     : failure.status === undefined ? "Unknown error" : "Failed to save blog post"
   return `Error saving post: ${message}`
+}
+
+/**
+ * A refused save, as the editor shows it: each problem the refusal names (the console's own
+ * contract check before sending, or the server's 400) under its field, and the banner only for
+ * what no field shows, or for a refusal that names none.
+ */
+export const refusalOf = (error: unknown): { readonly errors: FieldErrors; readonly banner: string | null } => {
+  const issues = issuesOf(error)
+  if (issues.length === 0) return { errors: {}, banner: saveFailureText(error) }
+  const errors: Partial<Record<DraftField, string>> = {}
+  const stray: Array<string> = []
+  for (const issue of issues) {
+    const field = draftFieldOf(issue.path)
+    if (field === undefined) stray.push(issue.path === "" ? issue.message : `${issue.path} ${issue.message}`)
+    else errors[field] ??= issue.message
+  }
+  return { errors, banner: stray.length === 0 ? null : `Error saving post: ${stray.join("; ")}` }
 }
 
 export const isDirty = (context: Pick<BlogEditorContext, "draft" | "baseline">) =>
@@ -106,6 +173,8 @@ export interface BlogEditorContext {
   readonly baseline: PostDraft
   readonly tab: EditorTab
   readonly errors: FieldErrors
+  /** Counts the times problems were shown: each time, the editor puts the cursor in the first. */
+  readonly shown: number
   readonly error: string | null
   /** Where the person asked to go while the form was dirty. */
   readonly leaveTo: string | null
@@ -155,14 +224,22 @@ const blogEditorSetup = setup({
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
       if (event.type !== "CHANGE") return {}
       const draft = { ...context.draft, ...event.patch }
-      // Once shown, a field's message follows the field as it is corrected.
-      const errors = Object.keys(context.errors).length > 0 ? validate(draft) : context.errors
+      if (Object.keys(context.errors).length === 0) return { draft }
+      // Once shown, a changed field's message follows it as it is corrected: the spec's checks
+      // run again on it, and a refusal's message goes (the next save checks it again).
+      const touched = new Set<string>(Object.keys(event.patch))
+      if (touched.has("status")) touched.add("scheduledAt")
+      const again = validate(draft)
+      const errors = Object.fromEntries(fieldOrder.flatMap((field) => {
+        const message = touched.has(field) ? again[field] : context.errors[field]
+        return message === undefined ? [] : [[field, message]]
+      })) as FieldErrors
       return { draft, errors }
     }),
     showErrors: assign(({ context }) => {
       const errors = validate(context.draft)
-      const first = (Object.keys(errors) as Array<keyof FieldErrors>)[0]
-      return { errors, tab: first === undefined ? context.tab : tabOfField[first] }
+      const first = firstInvalid(errors)
+      return { errors, shown: context.shown + 1, tab: first === undefined ? context.tab : tabOfField[first] }
     })
   },
   guards: {
@@ -182,7 +259,7 @@ export const blogEditorMachine = blogEditorSetup.createMachine({
   id: "blogEditor",
   context: ({ input }) => {
     const draft = input.post === null ? { ...emptyDraft, ...input.defaults } : draftOf(input.post)
-    return { post: input.post, draft, baseline: draft, tab: "content", errors: {}, error: null, leaveTo: null, sending: null }
+    return { post: input.post, draft, baseline: draft, tab: "content", errors: {}, shown: 0, error: null, leaveTo: null, sending: null }
   },
   initial: "editing",
   states: {
@@ -219,7 +296,20 @@ export const blogEditorMachine = blogEditorSetup.createMachine({
             sending: null
           }))
         },
-        onError: { target: "editing", actions: assign({ sending: null, error: ({ event }) => saveFailureText(event.error) }) }
+        onError: {
+          target: "editing",
+          actions: assign(({ context, event }) => {
+            const { errors, banner } = refusalOf(event.error)
+            const first = firstInvalid(errors)
+            return {
+              sending: null,
+              error: banner,
+              errors,
+              shown: first === undefined ? context.shown : context.shown + 1,
+              tab: first === undefined ? context.tab : tabOfField[first]
+            }
+          })
+        }
       }
     },
     confirmingLeave: {

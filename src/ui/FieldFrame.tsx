@@ -12,8 +12,9 @@ type Control = FieldView["control"]
  */
 export const FieldFrame = ({ view, children }: { readonly view: FieldView; readonly children: ReactNode | ((control: Control) => ReactNode) }) => (
   <Flex direction="column" gap="1">
-    <Text as="label" htmlFor={view.id} size="2" weight="medium">
-      {view.label}{view.required && <Text color="red" aria-hidden="true"> *</Text>}
+    {/* The mark of a required field sits beside the label, not in it: the field's name is its label alone. */}
+    <Text as="div" size="2" weight="medium">
+      <label htmlFor={view.id}>{view.label}</label>{view.required && <Text color="red" aria-hidden="true"> *</Text>}
     </Text>
     {typeof children === "function" ? children(view.control) : children}
     {view.hint !== undefined && <Text id={`${view.id}-hint`} size="1" color="gray">{view.hint}</Text>}

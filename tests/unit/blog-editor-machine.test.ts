@@ -6,8 +6,11 @@ import {
   blogEditorMachine,
   type BlogEditorContext,
   type BlogEditorEvent,
+  draftFieldOf,
   draftOf,
+  firstInvalid,
   isDirty,
+  refusalOf,
   saveFailureText,
   toLocalInput,
   validate
@@ -130,6 +133,41 @@ describe("blog editor machine, model-based", () => {
     expect(isDirty(actor.getSnapshot().context)).toBe(true)
     actor.send({ type: "LEAVE", to: "/blog" })
     expect(actor.getSnapshot().value).toBe("confirmingLeave")
+  })
+
+  it("puts a refusal's problems under their fields, opens the first one's tab and asks for the focus, with a banner only for what no field shows", async () => {
+    const actor = createActor(blogEditorMachine.provide({
+      actors: {
+        save: fromPromise(() => Promise.reject({
+          status: 400,
+          message: "Invalid request",
+          issues: [
+            { path: "seoKeywords.2", message: "must be at most 200 characters" },
+            { path: "author.credentials", message: "must be at most 200 characters" },
+            { path: "sponsorInfo.url", message: "must be an http(s) address" },
+            { path: "version", message: "must be a whole number" }
+          ]
+        }))
+      }
+    }), { input: { post: null } }).start()
+    actor.send({ type: "CHANGE", patch: { title: "T", content: "<p>x</p>" } })
+    actor.send({ type: "SAVE" })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(actor.getSnapshot().context).toMatchObject({
+      tab: "settings",
+      shown: 1,
+      errors: { seoKeywords: "must be at most 200 characters", authorCredentials: "must be at most 200 characters", sponsorUrl: "must be an http(s) address" },
+      error: "Error saving post: version must be a whole number"
+    })
+    // Correcting one field takes its message away and leaves the others.
+    actor.send({ type: "CHANGE", patch: { authorCredentials: "Editor" } })
+    expect(Object.keys(actor.getSnapshot().context.errors).sort()).toEqual(["seoKeywords", "sponsorUrl"])
+    expect(refusalOf({ status: 400, message: "x", issues: [{ path: "title", message: "must be at most 200 characters" }] }))
+      .toEqual({ errors: { title: "must be at most 200 characters" }, banner: null })
+    expect(refusalOf({ status: 500, message: "boom" })).toEqual({ errors: {}, banner: "Error saving post: boom" })
+    expect(firstInvalid({ seoTitle: "x", excerpt: "y" })).toBe("excerpt")
+    expect(draftFieldOf("isFeatured")).toBe("flags")
+    expect(draftFieldOf("nonsense")).toBeUndefined()
   })
 
   it("words save failures with the spec's fallbacks", () => {

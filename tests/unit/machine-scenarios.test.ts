@@ -341,7 +341,7 @@ describe("blog editor, step by step", () => {
   it("opens a new post blank on the Content tab, and a stored one as it was saved", () => {
     const fresh = started(blogEditorMachine, { post: null })
     expect(fresh.getSnapshot().context).toEqual({
-      post: null, draft: blank, baseline: blank, tab: "content", errors: {}, error: null, leaveTo: null, sending: null
+      post: null, draft: blank, baseline: blank, tab: "content", errors: {}, shown: 0, error: null, leaveTo: null, sending: null
     })
     const withDefaults = started(blogEditorMachine, { post: null, defaults: { content: "<p>Hi</p>" } })
     expect(withDefaults.getSnapshot().context.draft).toEqual({ ...blank, content: "<p>Hi</p>" })

@@ -12,9 +12,11 @@ import {
   type PostDraft
 } from "../../../machines/blog-editor.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
-import { getPost, savePost } from "../../api/blog.ts"
+import { getPost, inputOf, savePost } from "../../api/blog.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
+import { checkLazily } from "../../lib/form/check-lazily.ts"
+import { useFirstInvalidFocus } from "../../lib/form/use-first-invalid-focus.ts"
 import { setLeaveGuard } from "../../lib/leave-guard.ts"
 import { CategoriesTab } from "./editor/CategoriesTab.tsx"
 import { ContentTab } from "./editor/ContentTab.tsx"
@@ -24,6 +26,16 @@ import { SettingsTab } from "./editor/SettingsTab.tsx"
 import { blogTexts as t } from "./texts.ts"
 import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
 
+/**
+ * Saves after the contract's check of what would be sent (contract/blog.ts, `BlogPostInput`,
+ * the schema the server decodes the post with): a refused draft is never sent, and its
+ * problems come back as a 400's would, for the editor to show under their fields.
+ */
+const checkedSave = async (token: string, post: BlogPost | null, draft: PostDraft): Promise<BlogPost> => {
+  const checked = await checkLazily(() => import("../../../contract/blog.ts").then((module) => module.BlogPostInput), inputOf(draft))
+  if (!checked.ok) throw { status: undefined, message: "The post has problems to correct", issues: checked.issues }
+  return savePost(token, post, draft)
+}
 
 type Loaded = { readonly phase: "loading" } | { readonly phase: "failed"; readonly error: string } | { readonly phase: "ready"; readonly post: BlogPost | null }
 
@@ -80,12 +92,17 @@ const PostEditor = ({ post, token, onSaved }: {
   const id = useId()
   const editor = useProvidedActorRef<typeof blogEditorMachine>(
     blogEditorMachine, {
-      actors: { save: fromPromise(({ input }) => savePost(token, input.post, input.draft)) }
+      actors: { save: fromPromise(({ input }) => checkedSave(token, input.post, input.draft)) }
     },
     { input: { post } }
   )
   const state = useSelector(editor, (snapshot) => snapshot)
-  const { draft, tab, errors, error } = state.context
+  const { draft, tab, errors, error, shown } = state.context
+  // Each time problems are shown, the cursor goes to the first (docs/architecture.md, "Forms").
+  const { formRef: fieldsRef, focusFirstInvalid } = useFirstInvalidFocus<HTMLDivElement>()
+  useEffect(() => {
+    if (shown > 0) focusFirstInvalid()
+  }, [shown])
   const dirty = isDirty(state.context)
   const saving = state.matches("saving")
   const change = (patch: Partial<PostDraft>) => editor.send({ type: "CHANGE", patch })
@@ -173,7 +190,7 @@ const PostEditor = ({ post, token, onSaved }: {
         <Tabs.List>
           {editorTabs.map((value) => <Tabs.Trigger key={value} value={value}>{t.tabs[value]}</Tabs.Trigger>)}
         </Tabs.List>
-        <Box pt="4">
+        <Box pt="4" ref={fieldsRef}>
           <Tabs.Content value="content" forceMount hidden={tab !== "content"}>
             <ContentTab id={id} draft={draft} errors={errors} change={change} initialHtml={post?.content ?? ""} token={token} />
           </Tabs.Content>

@@ -152,10 +152,14 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
       if (editable === undefined) return
       if (labelledBy !== undefined) editable.setAttribute("aria-labelledby", labelledBy)
       if (describedBy !== undefined) editable.setAttribute("aria-describedby", describedBy)
+      else editable.removeAttribute("aria-describedby")
+      // Marked invalid like every field of the form pattern, so the editor finds it first when it is.
+      if (invalid === true) editable.setAttribute("aria-invalid", "true")
+      else editable.removeAttribute("aria-invalid")
     }
     name()
     return editor.onMount(name)
-  }, [editor, labelledBy, describedBy])
+  }, [editor, labelledBy, describedBy, invalid])
 
   // The link dialog takes the focus, so the selection it applies to is kept aside.
   type Selection = Editor["prosemirrorState"]["selection"]

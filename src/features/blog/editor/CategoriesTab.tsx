@@ -6,13 +6,16 @@ import { flagNames } from "../../../../machines/blog-editor.ts"
 import { failureOf } from "../../../../machines/call-failure.ts"
 import { createCategory, listCategories, listTags } from "../../../api/blog.ts"
 import { ChipsInput } from "../../../ui/ChipsInput.tsx"
-import { Field } from "../../../ui/Field.tsx"
+import { FieldFrame } from "../../../ui/FieldFrame.tsx"
 import { blogTexts as t } from "../texts.ts"
 import type { TabProps } from "./tab.ts"
 import { fieldView } from "../../../lib/form/words.ts"
 
 /** Categories (a new one created in place), the six flags, the sponsor and the tags. */
-export const CategoriesTab = ({ id, draft, change, token }: TabProps & { readonly token: string }) => {
+export const CategoriesTab = ({ id, draft, errors, change, token }: TabProps & { readonly token: string }) => {
+  const sponsorName = fieldView(`${id}-sponsor-name`, t.sponsorName, errors.sponsorName)
+  const sponsorLogo = fieldView(`${id}-sponsor-logo`, t.sponsorLogo, errors.sponsorLogo)
+  const sponsorUrl = fieldView(`${id}-sponsor-url`, t.sponsorUrl, errors.sponsorUrl)
   const [categories, setCategories] = useState<ReadonlyArray<BlogCategory>>([])
   const [tags, setTags] = useState<ReadonlyArray<string>>([])
   useEffect(() => {
@@ -88,18 +91,18 @@ export const CategoriesTab = ({ id, draft, change, token }: TabProps & { readonl
       <fieldset className="plain-fieldset">
         <legend><Text size="2" weight="medium">{t.sponsorTitle}</Text></legend>
         <Flex direction="column" gap="3" mt="2">
-          <Field label={t.sponsorName} htmlFor={`${id}-sponsor-name`}>
-            <TextField.Root id={`${id}-sponsor-name`} value={draft.sponsorName} onChange={(event) => change({ sponsorName: event.target.value })} />
-          </Field>
-          <Field label={t.sponsorLogo} htmlFor={`${id}-sponsor-logo`}>
-            <TextField.Root id={`${id}-sponsor-logo`} type="url" value={draft.sponsorLogo} onChange={(event) => change({ sponsorLogo: event.target.value })} />
-          </Field>
-          <Field label={t.sponsorUrl} htmlFor={`${id}-sponsor-url`}>
-            <TextField.Root id={`${id}-sponsor-url`} type="url" value={draft.sponsorUrl} onChange={(event) => change({ sponsorUrl: event.target.value })} />
-          </Field>
+          <FieldFrame view={sponsorName}>
+            <TextField.Root {...sponsorName.control} value={draft.sponsorName} onChange={(event) => change({ sponsorName: event.target.value })} />
+          </FieldFrame>
+          <FieldFrame view={sponsorLogo}>
+            <TextField.Root {...sponsorLogo.control} type="url" value={draft.sponsorLogo} onChange={(event) => change({ sponsorLogo: event.target.value })} />
+          </FieldFrame>
+          <FieldFrame view={sponsorUrl}>
+            <TextField.Root {...sponsorUrl.control} type="url" value={draft.sponsorUrl} onChange={(event) => change({ sponsorUrl: event.target.value })} />
+          </FieldFrame>
         </Flex>
       </fieldset>
-      <ChipsInput view={fieldView(`${id}-tags`, t.tags, undefined, { hint: t.tagsHint })} values={draft.tags} suggestions={tags} onChange={(values) => change({ tags: values })} />
+      <ChipsInput view={fieldView(`${id}-tags`, t.tags, errors.tags, { hint: t.tagsHint })} values={draft.tags} suggestions={tags} onChange={(values) => change({ tags: values })} />
     </Flex>
   )
 }

@@ -1,7 +1,8 @@
 import { Flex, Spinner, Text, TextArea, TextField } from "@radix-ui/themes"
 import { lazy, Suspense } from "react"
-import { Field } from "../../../ui/Field.tsx"
-import { FeaturedImageField } from "../../../ui/FeaturedImageField.tsx"
+import { fieldView, inLabelWords } from "../../../lib/form/words.ts"
+import { FeaturedImageField, imageFieldTexts } from "../../../ui/FeaturedImageField.tsx"
+import { FieldFrame } from "../../../ui/FieldFrame.tsx"
 import { blogTexts as t } from "../texts.ts"
 import type { TabProps } from "./tab.ts"
 
@@ -10,22 +11,16 @@ const RichTextEditor = lazy(() => import("../RichTextEditor.tsx"))
 
 /** Title, body, excerpt and featured image. */
 export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: TabProps & { readonly initialHtml: string; readonly token: string }) => {
-  const titleId = `${id}-title`
+  const title = fieldView(`${id}-title`, t.postTitle, errors.title, { required: true })
+  const excerpt = fieldView(`${id}-excerpt`, t.excerpt, errors.excerpt)
   const bodyLabel = `${id}-body-label`
+  const bodyError = errors.content === undefined ? undefined : inLabelWords(t.body, errors.content)
   return (
     <Flex direction="column" gap="4">
-      <Field label={t.postTitle} htmlFor={titleId} error={errors.title}>
+      <FieldFrame view={title}>
         {/* The editor opens where typing starts: on the title. */}
-        <TextField.Root
-          id={titleId}
-          size="3"
-          autoFocus
-          value={draft.title}
-          aria-invalid={errors.title !== undefined}
-          aria-describedby={errors.title === undefined ? undefined : `${titleId}-error`}
-          onChange={(event) => change({ title: event.target.value })}
-        />
-      </Field>
+        <TextField.Root {...title.control} size="3" autoFocus value={draft.title} onChange={(event) => change({ title: event.target.value })} />
+      </FieldFrame>
       <Flex direction="column" gap="1">
         <Text id={bodyLabel} size="2" weight="medium">{t.body}</Text>
         <Text size="1" color="gray">{t.bodyKeys}</Text>
@@ -33,18 +28,23 @@ export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: Ta
           <RichTextEditor
             initialHtml={initialHtml}
             labelledBy={bodyLabel}
-            describedBy={errors.content === undefined ? undefined : `${id}-body-error`}
-            invalid={errors.content !== undefined}
+            describedBy={bodyError === undefined ? undefined : `${id}-body-error`}
+            invalid={bodyError !== undefined}
             onChange={(content) => change({ content })}
-            onLeave={() => document.getElementById(`${id}-excerpt`)?.focus()}
+            onLeave={() => document.getElementById(excerpt.id)?.focus()}
           />
         </Suspense>
-        {errors.content !== undefined && <Text id={`${id}-body-error`} size="1" color="red" role="alert">{errors.content}</Text>}
+        {bodyError !== undefined && <Text id={`${id}-body-error`} size="1" color="red" weight="medium">{bodyError}</Text>}
       </Flex>
-      <Field label={t.excerpt} htmlFor={`${id}-excerpt`}>
-        <TextArea id={`${id}-excerpt`} rows={3} value={draft.excerpt} onChange={(event) => change({ excerpt: event.target.value })} />
-      </Field>
-      <FeaturedImageField value={draft.featuredImage} onChange={(featuredImage) => change({ featuredImage })} token={token} />
+      <FieldFrame view={excerpt}>
+        <TextArea {...excerpt.control} rows={3} value={draft.excerpt} onChange={(event) => change({ excerpt: event.target.value })} />
+      </FieldFrame>
+      <FeaturedImageField
+        view={fieldView(`${id}-featured-image`, imageFieldTexts.label, errors.featuredImage)}
+        value={draft.featuredImage}
+        onChange={(featuredImage) => change({ featuredImage })}
+        token={token}
+      />
     </Flex>
   )
 }

@@ -1,19 +1,23 @@
 import { Flex, TextArea, TextField } from "@radix-ui/themes"
+import { fieldView } from "../../../lib/form/words.ts"
 import { ChipsInput } from "../../../ui/ChipsInput.tsx"
-import { Field } from "../../../ui/Field.tsx"
+import { FieldFrame } from "../../../ui/FieldFrame.tsx"
 import { blogTexts as t } from "../texts.ts"
 import type { TabProps } from "./tab.ts"
-import { fieldView } from "../../../lib/form/words.ts"
 
 /** The search-engine title, description and keywords. */
-export const SeoTab = ({ id, draft, change }: TabProps) => (
-  <Flex direction="column" gap="4" maxWidth="620px">
-    <Field label={t.seoTitle} htmlFor={`${id}-seo-title`}>
-      <TextField.Root id={`${id}-seo-title`} value={draft.seoTitle} onChange={(event) => change({ seoTitle: event.target.value })} />
-    </Field>
-    <Field label={t.seoDescription} htmlFor={`${id}-seo-description`}>
-      <TextArea id={`${id}-seo-description`} rows={3} value={draft.seoDescription} onChange={(event) => change({ seoDescription: event.target.value })} />
-    </Field>
-    <ChipsInput view={fieldView(`${id}-keywords`, t.seoKeywords, undefined, { hint: t.keywordsHint })} values={draft.seoKeywords} onChange={(values) => change({ seoKeywords: values })} />
-  </Flex>
-)
+export const SeoTab = ({ id, draft, errors, change }: TabProps) => {
+  const title = fieldView(`${id}-seo-title`, t.seoTitle, errors.seoTitle)
+  const description = fieldView(`${id}-seo-description`, t.seoDescription, errors.seoDescription)
+  return (
+    <Flex direction="column" gap="4" maxWidth="620px">
+      <FieldFrame view={title}>
+        <TextField.Root {...title.control} value={draft.seoTitle} onChange={(event) => change({ seoTitle: event.target.value })} />
+      </FieldFrame>
+      <FieldFrame view={description}>
+        <TextArea {...description.control} rows={3} value={draft.seoDescription} onChange={(event) => change({ seoDescription: event.target.value })} />
+      </FieldFrame>
+      <ChipsInput view={fieldView(`${id}-keywords`, t.seoKeywords, errors.seoKeywords, { hint: t.keywordsHint })} values={draft.seoKeywords} onChange={(values) => change({ seoKeywords: values })} />
+    </Flex>
+  )
+}
