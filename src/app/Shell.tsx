@@ -98,11 +98,12 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
           >
             <HamburgerMenuIcon />
           </IconButton>
-          <Text size="3">
+          <Text size="3" className="topbar-welcome">
             Welcome back{email === undefined ? "" : <>, <Text weight="medium">{email}</Text></>}
           </Text>
+          {/* On a phone the button is its icon: the word stays its name, the shortcut goes (docs/architecture.md, "Styles"). */}
           <Button variant="outline" color="gray" className="palette-hint" onClick={() => setOpen(true)}>
-            <MagnifyingGlassIcon /> Commands <Kbd>{shortcutLabel(["mod+k"])}</Kbd>
+            <MagnifyingGlassIcon /> <span className="palette-hint-label">Commands</span> <Kbd className="palette-hint-key">{shortcutLabel(["mod+k"])}</Kbd>
           </Button>
         </header>
         <main className="shell-content">{children}</main>

@@ -249,6 +249,33 @@ describe("console in Chromium", () => {
     await context.close()
   })
 
+  it("fits every screen and the post editor into a 360-pixel-wide phone without a sideways scroll", async () => {
+    const { page, context, errors } = await newPage(browser, { viewport: { width: 360, height: 740 } })
+    await signInThroughScreen(page, server, await freshAdmin())
+    const paths = [...sidebarEntries.map((entry) => entry.path), "/activity", "/settings/admins", "/settings/ips", "/settings/sessions", "/blog/new"]
+    const wide: Array<string> = []
+    for (const path of paths) {
+      await page.goto(`${server.url}${path}`)
+      await page.getByRole("heading", { level: 1 }).first().waitFor()
+      // The screen's first answer is in (nothing is busy), and painted.
+      await page.waitForFunction(() => document.querySelector("[aria-busy='true']") === null)
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
+      if (scroll > client) wide.push(`${path}: ${scroll} px in ${client}`)
+    }
+    expect(wide).toEqual([])
+    // The editor's five tabs are all on screen, Preview included.
+    await page.goto(`${server.url}/blog/new`)
+    const preview = page.getByRole("tab", { name: "Preview" })
+    const box = await preview.boundingBox()
+    expect(box).not.toBeNull()
+    expect(box!.x + box!.width).toBeLessThanOrEqual(360)
+    // The Commands button keeps its name where its words do not fit.
+    await expect(page.getByRole("button", { name: /Commands/ }).isVisible()).resolves.toBe(true)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it("reads the database status on Settings from the server", async () => {
     const { page, context } = await newPage(browser)
     await signInThroughScreen(page, server, await freshAdmin())

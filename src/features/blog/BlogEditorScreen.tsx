@@ -187,7 +187,7 @@ const PostEditor = ({ post, token, onSaved }: {
         </Callout.Root>
       )}
       <Tabs.Root value={tab} onValueChange={(value) => editor.send({ type: "SET_TAB", tab: value as EditorTab })}>
-        <Tabs.List>
+        <Tabs.List className="editor-tabs">
           {editorTabs.map((value) => <Tabs.Trigger key={value} value={value}>{t.tabs[value]}</Tabs.Trigger>)}
         </Tabs.List>
         <Box pt="4" ref={fieldsRef}>
