@@ -84,6 +84,10 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await page.getByLabel("Email").waitFor()
     expect(await isDark(page)).toBe(scheme === "dark")
     await scan("/login")
+    // A form with its problems shown is scanned too: the messages' colours, names and targets.
+    await page.getByRole("button", { name: "Send OTP" }).click()
+    await page.locator("[aria-invalid='true']").first().waitFor()
+    await scan("/login, refused")
     await signInThroughScreen(page, product.server, email, "Super Admin")
     await call(product.server.url, "POST", "/api/blog/admin/posts", {
       token: await signedInAs(product.server, "admin"),
@@ -118,6 +122,9 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
       await page.getByRole("button", { name: button }).click()
       await page.getByRole("dialog").waitFor()
       await scan(`${path} form`)
+      await page.getByRole("dialog").getByRole("button", { name: "Save" }).click()
+      await page.getByRole("dialog").locator("[aria-invalid='true']").first().waitFor()
+      await scan(`${path} form, refused`)
       await page.keyboard.press("Escape")
     }
     await visitSettled(page, network, "/blog")
@@ -129,6 +136,9 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await page.getByRole("button", { name: "Add admin" }).click()
     await page.getByRole("form", { name: "Add an admin" }).waitFor()
     await scan("add admin form")
+    await page.getByRole("form", { name: "Add an admin" }).getByRole("button", { name: /Add|Save/ }).first().click()
+    await page.getByRole("form", { name: "Add an admin" }).locator("[aria-invalid='true']").first().waitFor()
+    await scan("add admin form, refused")
     await page.getByRole("row").filter({ hasText: "@example.com" }).filter({ hasNotText: email }).first().getByRole("button", { name: "Disable" }).click()
     await page.getByRole("alertdialog").waitFor()
     await scan("disable admin dialog")
@@ -138,8 +148,9 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await scan("palette")
     expect(found).toEqual({})
     await page.context().close()
-    // Twenty-two screens and thirteen dialogs, each scanned whole: longer than one screen's test.
-  }, 180_000)
+    // Twenty-two screens and thirteen dialogs, each scanned whole and nine forms again with their
+    // problems shown: longer than one screen's test.
+  }, 240_000)
 })
 
 describe("the console's styles", () => {

@@ -95,10 +95,9 @@ export const toDraft = (spec: DirectorySpec, address: AnyAddress): Draft =>
 export const toInput = (spec: DirectorySpec, draft: Draft): Record<string, string | number> =>
   Object.fromEntries(spec.fields.map((field) => {
     const text = (draft[field.name] ?? "").trim()
-    if (field.type === "integer") {
-      const parsed = Number.parseInt(text, 10)
-      return [field.name, Number.isNaN(parsed) ? 0 : parsed]
-    }
+    // An empty rank is 0; a whole number is sent as one; anything else is sent as typed, so the
+    // contract says "must be a number" rather than the form quietly reading "12abc" as 12.
+    if (field.type === "integer") return [field.name, text === "" ? 0 : /^-?\d+$/u.test(text) ? Number(text) : text]
     return [field.name, text]
   }))
 

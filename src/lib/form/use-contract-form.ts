@@ -65,6 +65,20 @@ export const useContractFormContext = (): ContractForm<FieldValues> => {
   return form
 }
 
+/**
+ * The field on show that answers for a problem at `path`: the field of that name, else the
+ * nearest one above it (a list's field answers for `tags.3`, a group's for its parts).
+ */
+export const ownerOf = (fields: ReadonlyMap<string, string>, path: string): string | undefined => {
+  const parts = path.split(".")
+  while (parts.length > 0) {
+    const name = parts.join(".")
+    if (fields.has(name)) return name
+    parts.pop()
+  }
+  return undefined
+}
+
 const loadCheck = () => import("./check.ts").then((module) => module.check)
 
 /** A failure as the banner says it. */
@@ -85,9 +99,9 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
     const errors: FieldErrors<Values> = {}
     const stray: Array<FieldIssue> = []
     for (const issue of issues) {
-      const name = latest.current.fieldOf?.(issue.path) ?? issue.path
-      if (fields.current.has(name) && get(errors, name) === undefined) set(errors, name, { type, message: issue.message })
-      else if (!fields.current.has(name)) stray.push(issue)
+      const name = ownerOf(fields.current, latest.current.fieldOf?.(issue.path) ?? issue.path)
+      if (name === undefined) stray.push(issue)
+      else if (get(errors, name) === undefined) set(errors, name, { type, message: issue.message })
     }
     return { errors, stray }
   }, [])
