@@ -1,7 +1,7 @@
 import type { Locator, Page, Request } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { chromiumWithServer, fieldMessage, openSignedIn } from "../support/browser.ts"
-import { call } from "../support/http.ts"
+import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
 /**
@@ -184,6 +184,82 @@ describe("forms say what is wrong, under the field, in the user's words", () => 
     expect(await page.getByText(/Unexpected answer/).count()).toBe(0)
     expect(writes).toEqual([])
     expect(errors).toEqual([])
+  })
+
+  it.each([
+    ["/communities", "Add Community"], ["/influencers", "Add Influencer"], ["/businesses", "Add Business"], ["/startups", "Add Startup"],
+    ["/projects", "Add Project"], ["/events", "Add Event"], ["/hackathons", "Add Hackathon"]
+  ] as const)("the %s form: empty, then a 300-character name, each said under Name with the cursor there; nothing sent", async (path, button) => {
+    const { page, errors } = await opened(path)
+    const writes = writesOf(page)
+    await page.getByRole("button", { name: button }).click()
+    const dialog = page.getByRole("dialog")
+    const name = dialog.getByLabel("Name")
+    await dialog.getByRole("button", { name: "Save" }).click()
+    await expect.poll(() => fieldMessage(name)).toBe("Name is required")
+    expect(await isFocused(name)).toBe(true)
+    expect(await fieldMessage(dialog.getByLabel("Description"))).toBe("Description is required")
+    await name.fill("n".repeat(300))
+    await expect.poll(() => fieldMessage(name)).toBe("Name must be at most 200 characters")
+    expect(writes).toEqual([])
+    const api = await call(product.server.url, "POST", path === "/events" || path === "/hackathons" ? `/api/ecosystem?type=${path.slice(1)}` : `/api/admin${path}`,
+      { token: admin, body: { name: "n".repeat(300), description: "" } })
+    expect(api.status).toBe(400)
+    expect(issuePaths(api.body)).toEqual(expect.arrayContaining(["description", "name"]))
+    expect(errors).toEqual([])
+  })
+
+  it("a core-team contact: an e-mail that is none and a javascript: website, under their fields; nothing sent", async () => {
+    const { page, errors } = await opened("/core-team")
+    const writes = writesOf(page)
+    await page.getByRole("button", { name: "Add New Contact" }).click()
+    const form = page.getByRole("form", { name: "Add New Core Team Contact" })
+    await form.getByLabel("Contact Name").fill("Forms Contact")
+    const email = form.getByLabel("Email")
+    await email.fill("not an e-mail")
+    const website = form.getByLabel("Project Website")
+    await website.fill("javascript:alert(1)")
+    await form.getByRole("button", { name: /Add|Create|Save/ }).first().click()
+    await expect.poll(() => fieldMessage(email)).toBe("Email must be a valid e-mail address")
+    expect(await fieldMessage(website)).toMatch(/^Project Website must be/)
+    expect(await fieldMessage(form.getByLabel("Subject"))).toBe("Subject is required")
+    expect(await isFocused(email)).toBe(true)
+    expect(writes).toEqual([])
+    expect(errors).toEqual([])
+  })
+
+  it("an inquiry's and a scam report's notes over 5,000 characters: said under Admin Notes, nothing sent", async () => {
+    const company = "Forms Notes Company"
+    expect((await call(product.server.url, "POST", "/api/advertising-inquiries", {
+      ip: freshIp(), body: { companyName: company, contactName: "Ann", email: "ann@example.com", industry: "Gaming" }
+    })).status).toBe(200)
+    const description = "Forms notes scam report"
+    expect((await call(product.server.url, "POST", "/api/report-scam", {
+      ip: freshIp(), body: { scamType: "phishing", description, walletAddress: "GFORMSNOTES" }
+    })).status).toBe(200)
+
+    const inquiries = await opened(`/advertising-inquiries?search=${encodeURIComponent(company)}`)
+    const inquiryWrites = writesOf(inquiries.page)
+    await inquiries.page.getByRole("button", { name: "View" }).first().click()
+    const inquiry = inquiries.page.getByRole("dialog")
+    const inquiryNotes = inquiry.getByLabel("Admin Notes")
+    await inquiryNotes.fill("a".repeat(5_001))
+    await inquiry.getByRole("button", { name: /Contacted/ }).first().click()
+    await expect.poll(() => fieldMessage(inquiryNotes)).toBe("Admin Notes must be at most 5000 characters")
+    expect(await isFocused(inquiryNotes)).toBe(true)
+    expect(inquiryWrites).toEqual([])
+    expect(inquiries.errors).toEqual([])
+
+    const reports = await opened(`/scam-reports?search=${encodeURIComponent(description)}`)
+    const reportWrites = writesOf(reports.page)
+    await reports.page.getByRole("button", { name: "Details" }).first().click()
+    const report = reports.page.getByRole("dialog")
+    const reportNotes = report.getByLabel("Admin Notes")
+    await reportNotes.fill("b".repeat(5_001))
+    await report.getByRole("button", { name: /Save/ }).first().click()
+    await expect.poll(() => fieldMessage(reportNotes)).toBe("Admin Notes must be at most 5000 characters")
+    expect(reportWrites).toEqual([])
+    expect(reports.errors).toEqual([])
   })
 
   it("previews a featured image typed key by key once, says when it cannot be loaded, and never asks for a javascript: address", async () => {
