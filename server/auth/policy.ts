@@ -25,7 +25,8 @@ export const limits = {
   /**
    * One code request per e-mail a minute is acted on; the others are answered (200) with when a
    * new code can be asked for. Counted for every e-mail asked about, admin or not, so the answer
-   * tells nobody who is an admin; never a 429, so it cannot lock an admin out.
+   * tells nobody who is an admin; never a 429, so it cannot lock an admin out. Signing in with
+   * the code ends the minute, so a second device asks at once.
    */
   codeResendsPerEmail: { name: "otp-resend", limit: 1, windowSeconds: OTP_KEEP_SECONDS },
   codeRequestsPerIp: { name: "otp-ip", limit: 20, windowSeconds: FIFTEEN_MINUTES },
@@ -35,7 +36,7 @@ export const limits = {
 export const messages = {
   codeRequested: `If this e-mail belongs to an admin, a 6-digit code has been sent to it. The code is valid for ${OTP_TTL_MINUTES} minutes.`,
   codeKept: (seconds: number) =>
-    `If this e-mail belongs to an admin, a code was sent to it less than a minute ago and still works. A new code can be sent in ${seconds} second${seconds === 1 ? "" : "s"}.`,
+    `If this e-mail belongs to an admin, a code was sent to it less than a minute ago. If that code no longer works, a new one can be sent in ${seconds} second${seconds === 1 ? "" : "s"}.`,
   invalidCode: "Invalid or expired code. Request a new one if needed.",
   missingStep: "Send either role (to get a code) or otp (to sign in with it).",
   mailFailed: "Failed to send OTP: the e-mail could not be delivered. Try again later.",

@@ -151,6 +151,9 @@ const makeSignIn = Effect.gen(function*() {
       const admin = yield* findAdmin(email)
       if (admin === undefined || admin.disabled || !roleCovers(admin.role, outcome.role)) return yield* refuse(email, ip, outcome.attempts)
       const session = yield* openSession(admin, outcome.role, ip, userAgent)
+      // The code is used: the next request (another device) is acted on at once. Only the
+      // mailbox's owner can get here, so this tells nobody anything.
+      yield* Effect.ignore(release(limits.codeResendsPerEmail, email))
       return { success: true, token: session.token, user: session.user, expiresAt: session.expiresAt } satisfies SignedIn
     })
 

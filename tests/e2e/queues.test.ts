@@ -25,9 +25,9 @@ interface Screen {
 }
 
 const screens: ReadonlyArray<Screen> = [
-  { path: "/businesses", title: "Business Listings", noun: "business", fill: { "Category *": "Food", "Industry *": "Retail" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
-  { path: "/startups", title: "Startup Listings", noun: "startup", fill: { "Category *": "Fintech" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
-  { path: "/projects", title: "Project Listings", noun: "project", fill: { "Category *": "Tools" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
+  { path: "/businesses", title: "Business Listings", noun: "business", fill: { "Category": "Food", "Industry": "Retail" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
+  { path: "/startups", title: "Startup Listings", noun: "startup", fill: { "Category": "Fintech" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
+  { path: "/projects", title: "Project Listings", noun: "project", fill: { "Category": "Tools" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
   { path: "/events", title: "Events Management", noun: "event", fill: {}, toggle: { key: "f", button: "Feature", badge: "Featured" } },
   { path: "/hackathons", title: "Hackathons Management", noun: "hackathon", fill: {}, toggle: { key: "f", button: "Feature", badge: "Featured" } }
 ]
@@ -38,9 +38,9 @@ const opened = (path: string) => openSignedIn(product, admin, path, { countPoint
 
 const fillForm = async (page: Page, screen: Screen, name: string) => {
   const dialog = page.getByRole("dialog")
-  await dialog.getByLabel("Name *").fill(name)
-  for (const [label, value] of Object.entries(screen.fill)) await dialog.getByLabel(label).fill(value)
-  await dialog.getByLabel("Description *").fill(`About ${name}`)
+  await dialog.getByLabel("Name", { exact: true }).fill(name)
+  for (const [label, value] of Object.entries(screen.fill)) await dialog.getByLabel(label, { exact: true }).fill(value)
+  await dialog.getByLabel("Description", { exact: true }).fill(`About ${name}`)
 }
 
 describe.each(screens)("$path in Chromium", (screen) => {
@@ -59,7 +59,7 @@ describe.each(screens)("$path in Chromium", (screen) => {
     await mine.getByRole("button", { name: screen.toggle.button, exact: true }).click()
     await mine.getByText(screen.toggle.badge, { exact: true }).waitFor()
     await mine.getByRole("button", { name: "Edit" }).click()
-    await page.getByRole("dialog").getByLabel("Description *").fill("Edited by mouse")
+    await page.getByRole("dialog").getByLabel("Description", { exact: true }).fill("Edited by mouse")
     await page.getByRole("dialog").getByRole("button", { name: "Save" }).click()
     await mine.getByText("Edited by mouse").waitFor()
     await mine.getByRole("button", { name: "Delete" }).click()
@@ -78,7 +78,7 @@ describe.each(screens)("$path in Chromium", (screen) => {
     await page.keyboard.type(`New ${screen.noun}`)
     await page.keyboard.press("Enter")
     await fillForm(page, screen, name)
-    await page.getByRole("dialog").getByLabel("Name *").press("Enter")
+    await page.getByRole("dialog").getByLabel("Name", { exact: true }).press("Enter")
     await page.getByRole("dialog").waitFor({ state: "detached" })
     const mine = card(page, name)
     await mine.focus()
@@ -91,8 +91,8 @@ describe.each(screens)("$path in Chromium", (screen) => {
     await mine.getByText(screen.toggle.badge, { exact: true }).waitFor()
     await mine.focus()
     await page.keyboard.press("e")
-    await page.getByRole("dialog").getByLabel("Description *").fill("Edited by keyboard")
-    await page.getByRole("dialog").getByLabel("Name *").press("Enter")
+    await page.getByRole("dialog").getByLabel("Description", { exact: true }).fill("Edited by keyboard")
+    await page.getByRole("dialog").getByLabel("Name", { exact: true }).press("Enter")
     await mine.getByText("Edited by keyboard").waitFor()
     await mine.focus()
     await page.keyboard.press("Delete")

@@ -10,7 +10,7 @@ export const signInTexts = {
   codeSent: (email: string) => `We sent a 6-digit code to ${email}.`,
   /** No new code was sent: one was asked for less than a minute ago (the server's answer says when). */
   codeKept: (email: string, seconds: number) =>
-    `A code was sent to ${email} less than a minute ago and still works. A new code can be sent in ${seconds} second${seconds === 1 ? "" : "s"}.`,
+    `A code was sent to ${email} less than a minute ago. If it no longer works, a new code can be sent in ${seconds} second${seconds === 1 ? "" : "s"}.`,
   codeRequired: "is required",
   codeLabel: "OTP code",
   codePlaceholder: "Enter 6-digit code",
