@@ -83,6 +83,13 @@ const deferred = <P extends object>(load: () => Promise<ComponentType<P>>, fallb
   return Deferred
 }
 
+/**
+ * A part of a screen kept out of the first screen's code (a dialog and its form): nothing while
+ * its chunk loads, which starts when it is first shown or in a quiet moment after the first
+ * screen. Render it only once it is wanted, or its first render asks for the chunk at once.
+ */
+export const loadPart = <P extends object>(load: () => Promise<ComponentType<P>>) => deferred(load, null)
+
 const ScreenLoading = () => (
   <Flex role="status" aria-live="polite" align="center" justify="center" gap="3" p="6">
     <Spinner size="3" />

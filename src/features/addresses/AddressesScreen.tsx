@@ -13,17 +13,23 @@ import { urlOf } from "../../lib/list/url-query.ts"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
-import { whenQuiet } from "../../ui/deferred.tsx"
+import { loadPart, whenQuiet } from "../../ui/deferred.tsx"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
 import { RowActions } from "../../ui/list/RowActions.tsx"
 import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
-import { AddressModal } from "./AddressModal.tsx"
 import { FindAddressDialog } from "./FindAddressDialog.tsx"
 import { addressTexts as t } from "./texts.ts"
 
 // Saves, deletes and "Find address" go through effect's client: its chunk loads in a quiet moment.
 whenQuiet(preloadAddressCalls, { first: true })
+
+/**
+ * The modal and its form (with the form library) are not part of the first screen: the rows
+ * come first (docs/architecture.md, "First screen"); the chunk is preloaded in the first quiet
+ * moment, or fetched when a modal opens before that.
+ */
+const AddressModal = loadPart(() => import("./AddressModal.tsx").then((module) => module.AddressModal))
 
 type Opening = "OPEN_VIEW" | "OPEN_EDIT" | "OPEN_DELETE"
 
@@ -62,6 +68,9 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
     { id: "address:delete", key: "Delete", label: (address) => `Delete ${address.identifier}`, run: (address) => open("OPEN_DELETE", address) }
   ], [open])
   const idle = modalState.matches("closed") && !finding
+  // Mounted from the first time a modal opens, and kept, so it closes as it opened.
+  const [modalWanted, setModalWanted] = useState(false)
+  if (!modalWanted && !modalState.matches("closed")) setModalWanted(true)
   const screen = useListScreen(spec, { actions, idle })
   const reload = screen.list.reload
   const { query } = screen
@@ -98,7 +107,7 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
       view={{ table: { caption: directory.title, columns, actions: rowActions } }}
       tools={<Button onClick={add}><PlusIcon /> {t.add}</Button>}
     >
-      <AddressModal spec={directory} modal={modal} snapshot={modalState} />
+      {modalWanted && <AddressModal spec={directory} modal={modal} snapshot={modalState} />}
       <FindAddressDialog
         open={finding}
         onOpenChange={setFinding}
