@@ -8,7 +8,7 @@ import { precompress } from "./tools/vite-precompress.ts"
 import { radixIconsApart } from "./tools/vite-radix-icons.ts"
 import { radixSubset } from "./tools/vite-radix-subset.ts"
 import { themeRootWithoutTooltips } from "./tools/vite-radix-theme-root.ts"
-import { radixUse } from "./src/ui/radix-use.ts"
+import { radixUse } from "./tools/radix-use.ts"
 import { TOKEN_KEY } from "./src/lib/token.ts"
 
 export default defineConfig({

@@ -41,6 +41,7 @@ import { PublicFormLive } from "./auth/public-forms.ts"
 import { listenForRevocations } from "./auth/session-cache.ts"
 import { SignIn } from "./auth/sign-in.ts"
 import { adminChannelLayer } from "./platform/admin-channel.ts"
+import { executeAdminCommand } from "./auth/admin-commands.ts"
 import { apiDocs } from "./platform/api-docs.ts"
 import { type AppConfig, Config } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
@@ -143,7 +144,7 @@ export interface ServerOptions {
 export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
   const database = options.database ?? targetFrom(config)
   // With the embedded database on a folder, the admin tools reach it through this server.
-  const adminChannel = database.engine === "pglite" && database.dataDir !== undefined ? adminChannelLayer(config.dataDir) : Layer.empty
+  const adminChannel = database.engine === "pglite" && database.dataDir !== undefined ? adminChannelLayer(config.dataDir, executeAdminCommand) : Layer.empty
   return HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true, routerConfig: { maxParamLength: MAX_PATH_PARAM } }).pipe(
     Layer.provideMerge(
       NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })

@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import type { Plugin } from "vite"
-import { type JsonSchema, unknownKeywords } from "../src/lib/json-check.ts"
+import { type JsonSchema, unknownKeywords } from "../contract/json-check.ts"
 
 export const ANSWER_SCHEMAS_MODULE = "virtual:answer-schemas"
 const RESOLVED = `\0${ANSWER_SCHEMAS_MODULE}`
@@ -24,7 +24,7 @@ export const firstAnswerJsonSchemas = async (root: string): Promise<Readonly<Rec
     const json = { ...document.schema, ...(Object.keys(definitions).length === 0 ? {} : { $defs: definitions }) }
     const unknown = unknownKeywords(json)
     if (unknown.length > 0) {
-      throw new Error(`answer-checks: the schema of ${name} uses ${[...new Set(unknown)].join(", ")}, which src/lib/json-check.ts does not check`)
+      throw new Error(`answer-checks: the schema of ${name} uses ${[...new Set(unknown)].join(", ")}, which contract/json-check.ts does not check`)
     }
     return [name, json as JsonSchema]
   }))
@@ -33,7 +33,7 @@ export const firstAnswerJsonSchemas = async (root: string): Promise<Readonly<Rec
 /**
  * `virtual:answer-schemas`: the contract's schemas of the answers start-up prefetches, as JSON
  * Schema data compiled at build time, so the first screen checks its first answers with
- * src/lib/json-check.ts instead of loading effect (docs/architecture.md, "First screen").
+ * contract/json-check.ts instead of loading effect (docs/architecture.md, "First screen").
  */
 export const answerSchemas = (root: string): Plugin => ({
   name: "answer-schemas",

@@ -4,6 +4,7 @@ import { MAX_DISPLAY_NAME } from "../../contract/admin.ts"
 import { normalizeIpRange } from "../../contract/ip-rules.ts"
 import { addAdmin, listAdmins, setAdminDisabled, setAdminName, setAdminRole } from "./admins.ts"
 import { allowIp, clearAllowedIps, listAllowedIps } from "./allowed-ips.ts"
+import type { CommandResult } from "../platform/admin-channel.ts"
 
 /**
  * `npm run admin`, as one module for both ways it runs: in the CLI process when no server holds
@@ -31,12 +32,7 @@ export type AdminCommand =
   | { readonly name: "allow-ip"; readonly ip: string; readonly description: string }
   | { readonly name: "ips" | "clear-ips" }
 
-/** What a command printed and how it ended, the same whichever process ran it. */
-export interface CommandResult {
-  readonly code: number
-  readonly out: string
-  readonly err: string
-}
+export type { CommandResult }
 
 const isEmail = Schema.is(Email)
 const isRole = (value: string | undefined): value is Role => Roles.some((role) => role === value)

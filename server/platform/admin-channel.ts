@@ -5,7 +5,6 @@ import { createServer, request } from "node:http"
 import { join } from "node:path"
 import { pipeline } from "node:stream/promises"
 import type { Writable } from "node:stream"
-import { type CommandResult, executeAdminCommand } from "../auth/admin-commands.ts"
 import { Database } from "./database.ts"
 
 /**
@@ -17,6 +16,16 @@ import { Database } from "./database.ts"
  */
 
 export const adminSocketPath = (dataDir: string) => join(dataDir, "admin.sock")
+
+/** What a command printed and how it ended, the same whichever process ran it. */
+export interface CommandResult {
+  readonly code: number
+  readonly out: string
+  readonly err: string
+}
+
+/** Runs one `npm run admin` command line; the auth area provides it (server/auth/admin-commands.ts). */
+export type AdminCommandRunner = (args: ReadonlyArray<string>) => Effect.Effect<CommandResult, unknown, SqlClient | Database>
 
 const MAX_BODY = 16 * 1024
 
@@ -33,7 +42,7 @@ const isArgs = (value: unknown): value is ReadonlyArray<string> =>
   Array.isArray(value) && value.length <= 10 && value.every((item) => typeof item === "string" && item.length <= 200)
 
 /** Listens on `DATA_DIR/admin.sock` for as long as the server runs; the socket goes with it. */
-export const adminChannelLayer = (dataDir: string) =>
+export const adminChannelLayer = (dataDir: string, executeAdminCommand: AdminCommandRunner) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const services = yield* Effect.context<SqlClient | Database>()
     const run = Effect.runPromiseWith(services)

@@ -7,12 +7,14 @@ import {
   CoreTeamAddressInput,
   GeneratedAddressInput
 } from "../../contract/addresses.ts"
-import type { AddressInput } from "./addresses.ts"
 
 /**
  * The directories' calls through the effect client; src/api/addresses.ts loads this module on
  * first use, so the first screen does not wait for effect (docs/architecture.md, "First screen").
  */
+/** What an address form sends: its fields by name (a rank as a number). */
+export type AddressInput = Record<string, string | number>
+
 const api = () => import("./client.ts")
 
 /** The form's values checked against the directory's own input schema before they are sent. */

@@ -12,8 +12,9 @@ const calls = () => import("./address-calls.ts")
 /** Loads the calls (saves, deletes, "Find address") before the first of them needs them. */
 export const preloadAddressCalls = () => calls()
 
-/** What the modal sends: the form's fields, already typed for the directory. */
-export type AddressInput = Record<string, string | number>
+import type { AddressInput } from "./address-calls.ts"
+
+export type { AddressInput }
 
 const pageSchemaNames = { generated: "generatedPage", cex: "cexPage", "core-team": "coreTeamPage" } as const
 

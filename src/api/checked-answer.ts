@@ -1,4 +1,4 @@
-import { firstFailure, type JsonSchema } from "../lib/json-check.ts"
+import { firstFailure, type JsonSchema } from "../../contract/json-check.ts"
 import { getJson, takeArrived, takePrefetched } from "../lib/prefetch.ts"
 import { answerFailure, networkFailure, unexpectedAnswer } from "./failure.ts"
 

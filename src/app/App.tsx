@@ -1,8 +1,9 @@
-import { Suspense, use } from "react"
+import { type ReactNode, Suspense, use, useState } from "react"
 import { Redirect, Route, Router, Switch } from "wouter"
 import { SignInScreen } from "../features/auth/SignInScreen.tsx"
 import { FullPageSpinner } from "../ui/FullPageSpinner.tsx"
 import { AuthContext, AuthProvider } from "../lib/auth.tsx"
+import { consoleAuthMachine, startingInput } from "./auth.ts"
 import { CommandProvider } from "../lib/commands.tsx"
 import { ErrorBoundary } from "./ErrorScreen.tsx"
 import { useGuardedLocation } from "../lib/leave-guard.ts"
@@ -47,10 +48,16 @@ const GuardedRoutes = () => {
   )
 }
 
+/** The auth machine with the real API, started from what is known when the console mounts. */
+const ConsoleAuth = ({ children }: { readonly children: ReactNode }) => {
+  const [input] = useState(startingInput)
+  return <AuthProvider logic={consoleAuthMachine} input={input}>{children}</AuthProvider>
+}
+
 export const App = () => (
   <ThemeProvider>
     <ErrorBoundary>
-      <AuthProvider>
+      <ConsoleAuth>
         <Router hook={useGuardedLocation}>
           <CommandProvider>
             <Switch>
@@ -59,7 +66,7 @@ export const App = () => (
             </Switch>
           </CommandProvider>
         </Router>
-      </AuthProvider>
+      </ConsoleAuth>
     </ErrorBoundary>
   </ThemeProvider>
 )

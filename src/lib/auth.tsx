@@ -1,37 +1,24 @@
 import { createActorContext } from "@xstate/react"
-import { type ReactNode, useState } from "react"
-import { arrivedSession, checkSession, endSession, requestOtp, verifyOtp } from "../api/auth.ts"
+import type { ReactNode } from "react"
+import type { AdminUser } from "../../contract/auth.ts"
 import { authMachine } from "../../machines/auth.ts"
-import { fromPromise } from "xstate"
-
 import { TOKEN_KEY } from "./token.ts"
 
 export { TOKEN_KEY }
 
-/** The auth machine with the real API and browser storage. */
-export const consoleAuthMachine = authMachine.provide({
-  actors: {
-    checkSession: fromPromise(({ input }) => checkSession(input.token)),
-    requestOtp: fromPromise(({ input }) => requestOtp(input.email, input.role)),
-    verifyOtp: fromPromise(({ input }) => verifyOtp(input.email, input.otp)),
-    endSession: fromPromise(({ input }) => endSession(input.token))
-  },
-  actions: {
-    storeToken: (_, params) => localStorage.setItem(TOKEN_KEY, params.token),
-    forgetToken: () => localStorage.removeItem(TOKEN_KEY)
-  }
-})
+/**
+ * The signed-in state every feature reads (who is signed in, the token). The machine's calls and
+ * token storage are provided by the app (src/app/auth.ts), which composes the API with it: this
+ * shared layer never imports the API (docs/architecture.md, "Layers").
+ */
+export const AuthContext = createActorContext(authMachine)
 
-export const AuthContext = createActorContext(consoleAuthMachine)
-
-/** The stored token, and its session when start-up's check of it has already answered. */
-const startingInput = () => {
-  const storedToken = globalThis.localStorage?.getItem(TOKEN_KEY) ?? null
-  return { storedToken, checkedUser: storedToken === null ? undefined : arrivedSession(storedToken) }
+/** What the console starts from: the stored token, and its session when start-up already checked it. */
+export interface AuthInput {
+  readonly storedToken: string | null
+  readonly checkedUser?: AdminUser | undefined
 }
 
-/** The auth machine for the console, started from what is known when the console mounts. */
-export const AuthProvider = ({ children }: { readonly children: ReactNode }) => {
-  const [input] = useState(startingInput)
-  return <AuthContext.Provider options={{ input }}>{children}</AuthContext.Provider>
-}
+/** The auth machine with the app's calls (`logic`), started from `input`. */
+export const AuthProvider = ({ logic, input, children }: { readonly logic: typeof authMachine; readonly input: AuthInput; readonly children: ReactNode }) =>
+  <AuthContext.Provider logic={logic} options={{ input }}>{children}</AuthContext.Provider>

@@ -5,7 +5,7 @@ import { type Ref, useEffect, useId, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import { acceptedImageTypes, type UploadType } from "../../contract/upload-rules.ts"
 import { type UploadEvent, uploadMachine } from "../../machines/upload.ts"
-import { uploadImage } from "../api/uploads.ts"
+import type { UploadedImage } from "../../contract/upload.ts"
 import { type FieldView, fieldView } from "../lib/form/words.ts"
 import { useProvidedActorRef } from "../lib/use-provided-actor.ts"
 
@@ -57,10 +57,16 @@ export const badgeText = (url: string) => (url.length > BADGE_LIMIT ? `${url.sli
  * The reusable featured-image field (docs/product-spec.md §2): a URL input and Upload, a preview with
  * Open, Copy URL and Remove, the URL badge, the accepted types and the upload's progress.
  */
-export const FeaturedImageField = ({ value, onChange, token, type = "blog", label = t.label, view: given, inputRef }: {
+/**
+ * Sends a file and reports its bytes: the feature passes the API's upload (src/api/uploads.ts),
+ * so this shared field never imports the API (docs/architecture.md, "Layers").
+ */
+export type ImageUpload = (file: Blob, type: UploadType, onProgress: (loaded: number, total: number) => void, signal: AbortSignal) => Promise<UploadedImage>
+
+export const FeaturedImageField = ({ value, onChange, upload: send, type = "blog", label = t.label, view: given, inputRef }: {
   readonly value: string
   readonly onChange: (url: string) => void
-  readonly token: string
+  readonly upload: ImageUpload
   readonly type?: UploadType
   readonly label?: string
   /** The field as its form shows it (src/lib/form/words.ts): label, hint and problem. */
@@ -78,7 +84,7 @@ export const FeaturedImageField = ({ value, onChange, token, type = "blog", labe
     uploadMachine, {
       actors: {
         upload: fromPromise(({ input, signal }) =>
-          uploadImage(token, input.file as File, input.type, (loaded, total) => report.current({ type: "PROGRESS", loaded, total }), signal))
+          send(input.file as File, input.type, (loaded, total) => report.current({ type: "PROGRESS", loaded, total }), signal))
       }
     },
     { input: { type } }

@@ -3,11 +3,11 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { checkedAnswer } from "../../src/api/checked-answer.ts"
 import { firstAnswerSchemas } from "../../src/api/first-answer-schemas.ts"
-import { firstFailure, type JsonSchema, unknownKeywords } from "../../src/lib/json-check.ts"
+import { firstFailure, type JsonSchema, unknownKeywords } from "../../contract/json-check.ts"
 import { firstAnswerJsonSchemas } from "../../tools/vite-answer-checks.ts"
 import { root } from "../support/process.ts"
 
-// The first screen checks its prefetched answers with src/lib/json-check.ts against JSON Schema
+// The first screen checks its prefetched answers with contract/json-check.ts against JSON Schema
 // compiled from the contract (tools/vite-answer-checks.ts) instead of loading effect. These tests
 // hold that checker to the contract's own verdicts, on valid answers and on broken ones.
 

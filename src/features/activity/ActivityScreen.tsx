@@ -10,8 +10,8 @@ import { useListScreen } from "../../lib/list/use-list-screen.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { filterOf, ListScreen } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
-import { historyHref, recordHref, verbOf } from "./record-link.ts"
-import { Actor, RecordLink } from "./RecordLink.tsx"
+import { historyHref, recordHref, verbOf } from "../../lib/record-link.ts"
+import { Actor, RecordLink } from "../../ui/RecordLink.tsx"
 
 const t = {
   title: "Activity Log",

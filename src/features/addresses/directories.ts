@@ -1,3 +1,4 @@
+import { directoryPaths } from "../../lib/paths.ts"
 import { shortDate } from "../../lib/dates.ts"
 import { addressSorts } from "../../../contract/address-rules.ts"
 import type { AddressKind, AddressSort, AnyAddress } from "../../../contract/addresses.ts"
@@ -24,7 +25,7 @@ const identifier: FieldSpec = { name: "identifier", label: "Identifier", type: "
 export const directories: Record<AddressKind, DirectorySpec> = {
   generated: {
     kind: "generated",
-    path: "/generated-addresses",
+    path: directoryPaths.generated,
     title: "Generated Addresses",
     columns: [
       { label: "Identifier", field: "identifier", sort: "identifier" },
@@ -45,7 +46,7 @@ export const directories: Record<AddressKind, DirectorySpec> = {
   },
   cex: {
     kind: "cex",
-    path: "/cex-addresses",
+    path: directoryPaths.cex,
     title: "CEX Addresses",
     columns: [
       { label: "Identifier", field: "identifier", sort: "identifier" },
@@ -66,7 +67,7 @@ export const directories: Record<AddressKind, DirectorySpec> = {
   },
   "core-team": {
     kind: "core-team",
-    path: "/core-team-addresses",
+    path: directoryPaths["core-team"],
     title: "Core Team Addresses",
     columns: [
       { label: "Identifier", field: "identifier", sort: "identifier" },

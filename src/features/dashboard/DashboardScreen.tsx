@@ -15,10 +15,9 @@ import { firstScreenShown } from "../../lib/first-screen.ts"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { FailureCallout } from "../../ui/list/ListFrame.tsx"
-import { Actor, RecordLink } from "../activity/RecordLink.tsx"
-import { ACTIVITY_PATH } from "../activity/navigation.ts"
-import { verbOf } from "../activity/record-link.ts"
-import { listingPaths, NEW_RECORD_STATE } from "../listings/navigation.ts"
+import { ACTIVITY_PATH, listingPaths, NEW_RECORD_STATE } from "../../lib/paths.ts"
+import { verbOf } from "../../lib/record-link.ts"
+import { Actor, RecordLink } from "../../ui/RecordLink.tsx"
 import { CreatedChart } from "./CreatedChart.tsx"
 
 /** docs/product-spec.md §2 "Dashboard", made real (docs/decisions.md): quoted texts are the spec's. */

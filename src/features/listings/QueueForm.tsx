@@ -1,5 +1,6 @@
 import { Button, Dialog, Flex } from "@radix-ui/themes"
 import { useController } from "react-hook-form"
+import { uploadImage } from "../../api/uploads.ts"
 import { inputDateTime } from "../../lib/dates.ts"
 import { useContractForm, useContractFormContext } from "../../lib/form/use-contract-form.ts"
 import { ChipsInput } from "../../ui/ChipsInput.tsx"
@@ -50,7 +51,7 @@ const SpecialField = ({ field, token }: { readonly field: FieldSpec; readonly to
     case "list":
       return <ChipsInput view={view} values={(value.value as ReadonlyArray<string> | undefined) ?? []} onChange={value.onChange} inputRef={value.ref} />
     case "image":
-      return <FeaturedImageField view={view} type="events" token={token} value={String(value.value ?? "")} onChange={value.onChange} inputRef={value.ref} />
+      return <FeaturedImageField view={view} type="events" upload={(...args) => uploadImage(token, ...args)} value={String(value.value ?? "")} onChange={value.onChange} inputRef={value.ref} />
     default:
       return (
         <FormField name={field.name} label={field.label} required={field.required === true}>

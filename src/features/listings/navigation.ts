@@ -1,17 +1,8 @@
 import { BackpackIcon, CalendarIcon, ChatBubbleIcon, CodeIcon, LightningBoltIcon, RocketIcon, StarIcon } from "@radix-ui/react-icons"
-import type { ListingType } from "../../../contract/listings.ts"
 import type { Destination } from "../../lib/navigation.ts"
+import { listingPaths, NEW_RECORD_STATE } from "../../lib/paths.ts"
 
-/** Each listing type's screen: the one place its path is written. */
-export const listingPaths = {
-  community: "/communities",
-  influencer: "/influencers",
-  business: "/businesses",
-  startup: "/startups",
-  project: "/projects",
-  event: "/events",
-  hackathon: "/hackathons"
-} as const satisfies Record<ListingType, string>
+export { listingPaths, NEW_RECORD_STATE }
 
 /** The moderated queues, in the sidebar's order. */
 export const listingDestinations: ReadonlyArray<Destination> = [
@@ -23,6 +14,3 @@ export const listingDestinations: ReadonlyArray<Destination> = [
   { path: listingPaths.event, label: "Events", title: "Events Management", icon: CalendarIcon, key: "e" },
   { path: listingPaths.hackathon, label: "Hackathons", title: "Hackathons Management", icon: LightningBoltIcon, key: "h" }
 ]
-
-/** Where "New event" and "New hackathon" go from anywhere: the screen opens its form on arrival. */
-export const NEW_RECORD_STATE = { openNewRecord: true } as const

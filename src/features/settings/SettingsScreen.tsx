@@ -6,7 +6,7 @@ import { fetchHealth } from "../../api/auth.ts"
 import { useTheme } from "../../lib/theme.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { Link } from "wouter"
-import { activityDestinations } from "../activity/navigation.ts"
+import { activityDestinations } from "../../lib/destinations.ts"
 import { settingsScreens } from "./navigation.ts"
 
 const healthCheck = fromPromise(() => fetchHealth())

@@ -1,8 +1,8 @@
 import { GearIcon, GlobeIcon, LaptopIcon, PersonIcon } from "@radix-ui/react-icons"
 import type { Destination } from "../../lib/navigation.ts"
+import { settingsPaths } from "../../lib/paths.ts"
 
-/** The settings screens that show admin records; their paths are written here once. */
-export const settingsPaths = { admins: "/settings/admins", ips: "/settings/ips", sessions: "/settings/sessions" } as const
+export { settingsPaths }
 
 export const settingsDestinations: ReadonlyArray<Destination> = [
   { path: "/settings", label: "Settings", title: "Settings", icon: GearIcon, key: "," }

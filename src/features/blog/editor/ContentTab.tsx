@@ -1,5 +1,6 @@
 import { Flex, Spinner, Text, TextArea, TextField } from "@radix-ui/themes"
 import { lazy, Suspense } from "react"
+import { uploadImage } from "../../../api/uploads.ts"
 import { fieldView, inLabelWords } from "../../../lib/form/words.ts"
 import { FeaturedImageField, imageFieldTexts } from "../../../ui/FeaturedImageField.tsx"
 import { FieldFrame } from "../../../ui/FieldFrame.tsx"
@@ -43,7 +44,7 @@ export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: Ta
         view={fieldView(`${id}-featured-image`, imageFieldTexts.label, errors.featuredImage)}
         value={draft.featuredImage}
         onChange={(featuredImage) => change({ featuredImage })}
-        token={token}
+        upload={(...args) => uploadImage(token, ...args)}
       />
     </Flex>
   )

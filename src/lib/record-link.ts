@@ -1,10 +1,7 @@
-import type { ActivityArea, ActivityEntry } from "../../../contract/activity.ts"
-import type { AddressKind } from "../../../contract/addresses.ts"
-import type { ListingType } from "../../../contract/listings.ts"
-import { directories } from "../addresses/directories.ts"
-import { listingPaths } from "../listings/navigation.ts"
-import { settingsPaths } from "../settings/navigation.ts"
-import { ACTIVITY_PATH } from "./navigation.ts"
+import type { ActivityArea, ActivityEntry } from "../../contract/activity.ts"
+import type { AddressKind } from "../../contract/addresses.ts"
+import type { ListingType } from "../../contract/listings.ts"
+import { ACTIVITY_PATH, directoryPaths, listingPaths, settingsPaths } from "./paths.ts"
 
 const searchFor = (path: string, label: string | null) => (label === null || label === "" ? path : `${path}?${new URLSearchParams({ search: label }).toString()}`)
 
@@ -19,7 +16,7 @@ export const recordHref = (entry: Pick<ActivityEntry, "area" | "entityId" | "rec
     case "blog":
       return slug === null ? null : `/blog/${encodeURIComponent(slug)}/edit`
     case "address":
-      return label === null ? null : searchFor(directories[kind as AddressKind]?.path ?? "/generated-addresses", label)
+      return label === null ? null : searchFor((directoryPaths as Partial<Record<string, string>>)[kind as AddressKind] ?? directoryPaths.generated, label)
     case "listing": {
       const path = listingPaths[kind as ListingType] as string | undefined
       return label === null || path === undefined ? null : searchFor(path, label)

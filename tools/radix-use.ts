@@ -1,4 +1,4 @@
-import type { RadixSubset } from "../../tools/vite-radix-subset.ts"
+import type { RadixSubset } from "./vite-radix-subset.ts"
 
 /**
  * The part of Radix Themes the console renders; the build drops the rest of its stylesheet

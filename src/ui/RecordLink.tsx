@@ -1,7 +1,7 @@
 import { Text } from "@radix-ui/themes"
 import { Link } from "wouter"
-import type { ActivityEntry } from "../../../contract/activity.ts"
-import { recordHref } from "./record-link.ts"
+import type { ActivityEntry } from "../../contract/activity.ts"
+import { recordHref } from "../lib/record-link.ts"
 
 /** Who did it: the admin's name or e-mail, or the public and the server's own jobs. */
 export const Actor = ({ entry }: { readonly entry: Pick<ActivityEntry, "actorName" | "actorEmail"> }) =>

@@ -1,0 +1,87 @@
+/**
+ * The layer rules of docs/architecture.md ("Layers"), checked by dependency-cruiser in `npm test`
+ * and `npm run lint` (tests/unit/layers.test.ts plants a violation of each to show it fails).
+ * Imports point down only; a rule's `comment` is what a person reads when they break it.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Import circles make a module's meaning depend on load order: break the circle by moving what both need down a layer.",
+      from: {},
+      to: { circular: true }
+    },
+    {
+      name: "contract-only-effect",
+      severity: "error",
+      comment: "contract/ is the bottom layer: it imports itself and effect only (and package.json, for the API's version).",
+      from: { path: "^contract/" },
+      to: { pathNot: ["^contract/", "^node_modules/effect/", "^package\\.json$"] }
+    },
+    {
+      name: "machines-only-contract-and-xstate",
+      severity: "error",
+      comment: "machines/ import the contract and xstate only, never the server or the console.",
+      from: { path: "^machines/" },
+      to: { pathNot: ["^machines/", "^contract/", "^node_modules/xstate/"] }
+    },
+    {
+      name: "server-not-console",
+      severity: "error",
+      comment: "The server never imports the console (src/), the build tools or the tests.",
+      from: { path: "^server/" },
+      to: { path: "^(src|tools|tests)/" }
+    },
+    {
+      name: "platform-not-areas",
+      severity: "error",
+      comment: "server/platform/ serves every area and imports none (an area imports the platform).",
+      from: { path: "^server/platform/" },
+      to: { path: "^server/(?!platform/)[^/]+/" }
+    },
+    {
+      name: "console-not-server",
+      severity: "error",
+      comment: "The console talks to the server through the contract, never by importing it.",
+      from: { path: "^src/" },
+      to: { path: "^(server|tools|tests)/" }
+    },
+    {
+      name: "tools-not-console",
+      severity: "error",
+      comment: "The build tools (tools/) never import the console (src/): what both need lives in contract/ or in tools/.",
+      from: { path: "^tools/" },
+      to: { path: "^src/" }
+    },
+    {
+      name: "features-apart",
+      severity: "error",
+      comment: "A feature never imports another feature: what two share goes to src/lib/ or src/ui/.",
+      from: { path: "^src/features/([^/]+)/" },
+      to: { path: "^src/features/", pathNot: "^src/features/$1/" }
+    },
+    {
+      name: "features-not-app",
+      severity: "error",
+      comment: "Features never import src/app/ (it composes them).",
+      from: { path: "^src/features/" },
+      to: { path: "^src/app/" }
+    },
+    {
+      name: "shared-not-api-or-features",
+      severity: "error",
+      comment: "src/ui/ and src/lib/ are shared by every feature: they never import src/api/, a feature or src/app/.",
+      from: { path: "^src/(ui|lib)/" },
+      to: { path: "^src/(api|features|app)/" }
+    }
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(dist|build|node_modules)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".d.ts"] },
+    moduleSystems: ["es6", "cjs"]
+  }
+}
