@@ -15,7 +15,7 @@ import {
 } from "../../contract/admin.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession, type Session } from "../../contract/auth.ts"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../../contract/common.ts"
+import { BadRequest, Conflict, NotFound } from "../../contract/common.ts"
 import { type Actor, addAdmin, type AdminExists, type AdminNotFound, type AdminRefused, changeAdmin, findAccount, listAccounts } from "../auth/admins.ts"
 import { allowIp, listAllowedIps, removeAllowedIp } from "../auth/allowed-ips.ts"
 import { requireSuperAdmin } from "../auth/roles.ts"
