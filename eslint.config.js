@@ -1,9 +1,10 @@
 // ESLint (flat config): typescript-eslint's type-aware rules and the React hooks rules, over the
 // whole project. `npm run lint:code` runs it; it joins `npm run lint` (and so `npm test`) once
 // the code is clean under it (issue 33: 144 problems when it was added: 37 exhaustive-deps,
-// 23 type assertions it judges unneeded (some are xstate's `{} as T` type slots, which it
-// misreads: its --fix breaks them), 16 unsafe assignments, 12 rejections with non-Errors). The hooks rules are the classic two: the React
-// Compiler's rules describe code for a compiler this project does not run.
+// 23 type assertions it judges unneeded, some of them xstate's `{} as T` type slots that it
+// misreads and its --fix breaks, 16 unsafe assignments, 12 rejections with non-Errors). The
+// hooks rules are the classic two: the React Compiler's rules describe code for a compiler this
+// project does not run.
 import reactHooks from "eslint-plugin-react-hooks"
 import tseslint from "typescript-eslint"
 
