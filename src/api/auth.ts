@@ -1,7 +1,7 @@
 import type { AdminUser, OtpNotSent, OtpRequested, SignedIn } from "../../contract/auth.ts"
 import type { Role } from "../../contract/common.ts"
 import type { Health } from "../../contract/system.ts"
-import { takePrefetched } from "../lib/prefetch.ts"
+import { takePrefetched } from "./prefetch.ts"
 import { sessionCheck } from "virtual:answer-schemas"
 import { arrivedChecked, checkedAnswer } from "./checked-answer.ts"
 

@@ -1,9 +1,9 @@
 import { firstFailure, type JsonSchema } from "../../contract/json-check.ts"
-import { getJson, takeArrived, takePrefetched } from "../lib/prefetch.ts"
+import { getJson, takeArrived, takePrefetched } from "./prefetch.ts"
 import { answerFailure, networkFailure, unexpectedAnswer } from "./failure.ts"
 
 /**
- * An answer fetched at start-up, before the client (src/lib/prefetch.ts), read as the client
+ * An answer fetched at start-up, before the client (src/api/prefetch.ts), read as the client
  * reads one: checked against the contract's schema, a failure in the spec's words. The schemas
  * come compiled from the contract (`virtual:answer-schemas`, tools/vite-answer-checks.ts), so
  * the first screen trusts its first answers without loading effect; each is one whose decoded

@@ -2,7 +2,7 @@ import type { ListQuery } from "../../machines/list.ts"
 
 /**
  * The API path of a list's page or export, from its query: written without the effect client,
- * so start-up can ask for the first page before that client has loaded (src/lib/prefetch.ts).
+ * so start-up can ask for the first page before that client has loaded (src/api/prefetch.ts).
  */
 export const withParams = (path: string, params: Readonly<Record<string, string | undefined>>) => {
   const defined = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined)

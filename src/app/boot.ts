@@ -2,7 +2,7 @@ import { addressFirstPage } from "../features/addresses/first-page.ts"
 import { blogFirstPage } from "../features/blog/list-query.ts"
 import { SESSION_CHECK_PATH } from "../api/auth.ts"
 import { TOKEN_KEY } from "../lib/token.ts"
-import { prefetch } from "../lib/prefetch.ts"
+import { prefetch } from "../api/prefetch.ts"
 import { preloadSignedInScreens } from "./signed-in-chunk.ts"
 
 const firstPages = [addressFirstPage, blogFirstPage]

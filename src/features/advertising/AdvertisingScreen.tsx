@@ -9,7 +9,7 @@ import { industries, inquiryMoves, type InquiryStatus, inquiryStatuses } from ".
 import { detailOpen, inquiryMachine, movesFor } from "../../../machines/inquiry.ts"
 import { inquiryExportPath, listInquiries, moveInquiry } from "../../api/inquiries.ts"
 import { AuthContext } from "../../lib/auth.tsx"
-import { useChanges } from "../../lib/change-stream.ts"
+import { useChanges } from "../../api/change-stream.ts"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"

@@ -16,7 +16,7 @@ import {
 import { changeFailed, notesOpen, type ReportChange, savingNotes, scamReportMachine, shownReport } from "../../../machines/scam-report.ts"
 import { changeScamReport, listScamReports, oneScamReport, scamReportExportPath } from "../../api/scam-reports.ts"
 import { AuthContext } from "../../lib/auth.tsx"
-import { useChanges } from "../../lib/change-stream.ts"
+import { useChanges } from "../../api/change-stream.ts"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
