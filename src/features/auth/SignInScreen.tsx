@@ -142,7 +142,7 @@ export const SignInScreen = () => {
   }), (a, b) => a.step === b.step && a.busy === b.busy && a.email === b.email && a.error === b.error && a.resendAfterSeconds === b.resendAfterSeconds)
   // The form needs nothing more to show; the API client it will send with comes after it is painted.
   useEffect(() => {
-    const frame = requestAnimationFrame(() => setTimeout(preloadApi, 0))
+    const frame = requestAnimationFrame(() => setTimeout(() => void preloadApi(), 0))
     return () => cancelAnimationFrame(frame)
   }, [])
   return (
