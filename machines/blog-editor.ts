@@ -2,7 +2,7 @@ import { assign, fromPromise, setup } from "xstate"
 import type { BlogPost } from "../contract/blog.ts"
 import { blogMessages, textOf } from "../contract/blog-rules.ts"
 import { failureOf, issuesOf } from "./call-failure.ts"
-import { localDateTime } from "./local-time.ts"
+import { localInput } from "./local-time.ts"
 
 export const editorTabs = ["content", "settings", "categories", "seo", "preview"] as const
 export type EditorTab = (typeof editorTabs)[number]
@@ -85,7 +85,7 @@ export const draftFieldOf = (path: string): DraftField | undefined => {
 }
 
 /** An instant as `datetime-local` text in the browser's time zone. */
-export const toLocalInput = (iso: string | null): string => (iso === null ? "" : localDateTime(new Date(iso)))
+export const toLocalInput = localInput
 
 export const emptyDraft: PostDraft = {
   title: "",

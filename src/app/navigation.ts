@@ -5,7 +5,7 @@ import { scamReportDestinations } from "../features/scam-reports/navigation.ts"
 import { inboxDestinations } from "../features/core-team/navigation.ts"
 import { settingsDestinations, settingsScreens } from "../features/settings/navigation.ts"
 import { dashboardDestinations } from "../features/dashboard/navigation.ts"
-import { activityDestinations } from "../features/activity/navigation.ts"
+import { activityDestinations } from "../lib/destinations.ts"
 import type { Destination } from "../lib/navigation.ts"
 
 export { isActive } from "../lib/navigation.ts"

@@ -1,7 +1,7 @@
 import { useMemo } from "react"
 import { useLocation } from "wouter"
 import type { Command } from "../lib/commands.tsx"
-import { NEW_RECORD_STATE } from "../features/listings/navigation.ts"
+import { NEW_RECORD_STATE } from "../lib/paths.ts"
 import { destinations, paletteDestinations } from "./navigation.ts"
 import type { ThemeState } from "../lib/theme.tsx"
 

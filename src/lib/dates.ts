@@ -1,4 +1,4 @@
-import { localDateTime, localDay } from "../../machines/local-time.ts"
+import { localDay, localInput } from "../../machines/local-time.ts"
 
 /**
  * The console's short date: the calendar day in the viewer's time zone, written year-month-day
@@ -12,9 +12,5 @@ export const shortDate = (value: string | Date): string => {
   return Number.isNaN(date.getTime()) ? "" : localDay(date)
 }
 
-/** A stored time as a `datetime-local` input's value, in the viewer's time zone ("" for none). */
-export const inputDateTime = (value: string | null | undefined): string => {
-  if (value === null || value === undefined || value === "") return ""
-  const date = new Date(value)
-  return Number.isNaN(date.getTime()) ? "" : localDateTime(date)
-}
+/** A stored time as a `datetime-local` input's value (machines/local-time.ts). */
+export { localInput as inputDateTime }

@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serverLayer } from "../../server/app.ts"
+import { limits } from "../../server/auth/policy.ts"
 import { type AppConfig, parseProxies } from "../../server/platform/config.ts"
 import type { TestDatabase } from "./database.ts"
 
@@ -115,5 +116,5 @@ export const startTestServer = async (
 export const aMinuteLater = (server: TestServer, email: string) =>
   server.sql(Effect.flatMap(SqlClient, (sql) => Effect.andThen(
     sql`UPDATE one_time_codes SET created_at = now() - interval '61 seconds' WHERE email = ${email}`,
-    sql`UPDATE rate_limits SET window_start = now() - interval '61 seconds' WHERE key = ${`otp-resend:${email}`}`
+    sql`UPDATE rate_limits SET window_start = now() - interval '61 seconds' WHERE key = ${`${limits.codeResendsPerEmail.name}:${email}`}`
   )))

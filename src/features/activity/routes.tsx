@@ -1,6 +1,6 @@
 import type { FeatureRoute } from "../../lib/navigation.ts"
 import { loadScreen } from "../../ui/deferred.tsx"
-import { ACTIVITY_PATH } from "./navigation.ts"
+import { ACTIVITY_PATH } from "../../lib/paths.ts"
 
 const ActivityScreen = loadScreen(() => import("./ActivityScreen.tsx").then((module) => module.ActivityScreen))
 

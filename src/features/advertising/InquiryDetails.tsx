@@ -14,7 +14,7 @@ import { advertisingTexts as t } from "./texts.ts"
  * notes are checked against the contract before a move is sent, and the machine follows them as
  * they are typed (it sends them with the move).
  */
-const NotesForm = ({ notes, updating, error, issues, moves, onNotes, onMove }: {
+interface NotesProps {
   readonly notes: string
   readonly updating: boolean
   readonly error: string | null
@@ -22,7 +22,9 @@ const NotesForm = ({ notes, updating, error, issues, moves, onNotes, onMove }: {
   readonly moves: ReadonlyArray<InquiryStatus>
   readonly onNotes: (notes: string) => void
   readonly onMove: (status: InquiryStatus) => void
-}) => {
+}
+
+const NotesForm = ({ notes, updating, error, issues, moves, onNotes, onMove }: NotesProps) => {
   const contract = useContractForm<{ readonly adminNotes: string }, unknown>({
     values: { adminNotes: notes },
     schema: () => import("../../../contract/advertising.ts").then((module) => module.InquiryNotesInput),
@@ -67,16 +69,9 @@ const NotesForm = ({ notes, updating, error, issues, moves, onNotes, onMove }: {
  * Ctrl+Enter there makes the first move offered ("Mark as Contacted" for a new inquiry), with the
  * notes typed.
  */
-export const InquiryDetails = ({ open, inquiry, notes, updating, error, issues, moves, onNotes, onMove, onClose }: {
+export const InquiryDetails = ({ open, inquiry, notes, updating, error, issues, moves, onNotes, onMove, onClose }: NotesProps & {
   readonly open: boolean
   readonly inquiry: AdvertisingInquiry | null
-  readonly notes: string
-  readonly updating: boolean
-  readonly error: string | null
-  readonly issues: ReadonlyArray<FieldIssue>
-  readonly moves: ReadonlyArray<InquiryStatus>
-  readonly onNotes: (notes: string) => void
-  readonly onMove: (status: InquiryStatus) => void
   readonly onClose: () => void
 }) => (
   <Dialog.Root open={open} onOpenChange={(next) => !next && !updating && onClose()}>

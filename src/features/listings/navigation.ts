@@ -1,8 +1,6 @@
 import { BackpackIcon, CalendarIcon, ChatBubbleIcon, CodeIcon, LightningBoltIcon, RocketIcon, StarIcon } from "@radix-ui/react-icons"
 import type { Destination } from "../../lib/navigation.ts"
-import { listingPaths, NEW_RECORD_STATE } from "../../lib/paths.ts"
-
-export { listingPaths, NEW_RECORD_STATE }
+import { listingPaths } from "../../lib/paths.ts"
 
 /** The moderated queues, in the sidebar's order. */
 export const listingDestinations: ReadonlyArray<Destination> = [

@@ -1,7 +1,7 @@
 import type { FeatureRoute } from "../../lib/navigation.ts"
 import { loadScreen } from "../../ui/deferred.tsx"
 import type { QueueKindKey } from "./kinds.ts"
-import { listingPaths } from "./navigation.ts"
+import { listingPaths } from "../../lib/paths.ts"
 
 const ListingsScreen = loadScreen((): Promise<(props: { readonly kind: QueueKindKey }) => React.ReactNode> =>
   import("./screens.ts").then((module) => ({ kind }: { readonly kind: QueueKindKey }) => <module.ListingsScreen kind={module.queueKinds[kind]} />))

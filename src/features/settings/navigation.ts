@@ -2,8 +2,6 @@ import { GearIcon, GlobeIcon, LaptopIcon, PersonIcon } from "@radix-ui/react-ico
 import type { Destination } from "../../lib/navigation.ts"
 import { settingsPaths } from "../../lib/paths.ts"
 
-export { settingsPaths }
-
 export const settingsDestinations: ReadonlyArray<Destination> = [
   { path: "/settings", label: "Settings", title: "Settings", icon: GearIcon, key: "," }
 ]

@@ -1,6 +1,6 @@
 import type { FeatureRoute } from "../../lib/navigation.ts"
 import { loadScreen } from "../../ui/deferred.tsx"
-import { settingsPaths } from "./navigation.ts"
+import { settingsPaths } from "../../lib/paths.ts"
 
 // The settings screens share one chunk, loaded when one of them opens: none of it is on the
 // first screen's path (docs/architecture.md, "First screen").

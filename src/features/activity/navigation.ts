@@ -1,2 +1,0 @@
-export { activityDestinations } from "../../lib/destinations.ts"
-export { ACTIVITY_PATH } from "../../lib/paths.ts"
