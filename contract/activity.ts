@@ -15,7 +15,18 @@ import { CsvExport, pageOf } from "./lists.ts"
  * is `area.verb` (`listing.status`, `session.sign_in`): the log's `entity` is the action's area.
  */
 export const activityAreas = [
-  "session", "admin", "ip", "protected-data", "settings", "blog", "address", "listing", "scam-report", "contact", "inquiry", "upload"
+  "session",
+  "admin",
+  "ip",
+  "protected-data",
+  "settings",
+  "blog",
+  "address",
+  "listing",
+  "scam-report",
+  "contact",
+  "inquiry",
+  "upload"
 ] as const
 export const ActivityArea = Schema.Literals(activityAreas)
 export type ActivityArea = typeof ActivityArea.Type
@@ -92,11 +103,12 @@ export class ActivityLogApi extends HttpApiGroup.make("activity")
         format: Schema.optionalKey(ListFormat)
       },
       success: [pageOf("logs", ActivityEntry), CsvExport]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "The activity log, newest first (actor, area, action, record, date range)")
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "The activity log, newest first (actor, area, action, record, date range)")
   )
   .annotate(OpenApi.Title, "Activity log")
-  .annotate(OpenApi.Description, "Who did what to which record, and when: append-only.")
-{}
+  .annotate(OpenApi.Description, "Who did what to which record, and when: append-only.") {}
 
 export const DashboardStats = Schema.Struct({
   totalBlogs: Schema.Int,
@@ -155,8 +167,9 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
     HttpApiEndpoint.get("get", "/api/admin/analytics", {
       query: { period: Schema.optionalKey(AnalyticsPeriod) },
       success: Schema.Struct({ success: Schema.Literal(true), data: Analytics })
-    }).middleware(Authorization).annotate(OpenApi.Summary, "The dashboard's counts, pending reviews and new records per day")
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "The dashboard's counts, pending reviews and new records per day")
   )
   .annotate(OpenApi.Title, "Analytics")
-  .annotate(OpenApi.Description, "Counts kept by the database as records change.")
-{}
+  .annotate(OpenApi.Description, "Counts kept by the database as records change.") {}

@@ -89,9 +89,7 @@ export const addressMessages = {
   readOnly: "Moderators can view addresses but not change them."
 } as const
 
-
-const oneOf = <A extends Schema.Top>(address: A) =>
-  Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ address }) })
+const oneOf = <A extends Schema.Top>(address: A) => Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ address }) })
 
 const idParam = { id: RecordId }
 const versionQuery = { version: VersionParam }
@@ -106,8 +104,10 @@ const directory = <Name extends string, Path extends `/api/admin/addresses/${Add
 ) =>
   HttpApiGroup.make(name)
     .add(
-      HttpApiEndpoint.get("list", path, { query: AddressListQuery, success: [pageOf("addresses", address), CsvExport] })
-        .annotate(OpenApi.Summary, `List ${label} (search, sort, page), or export them as CSV`),
+      HttpApiEndpoint.get("list", path, { query: AddressListQuery, success: [pageOf("addresses", address), CsvExport] }).annotate(
+        OpenApi.Summary,
+        `List ${label} (search, sort, page), or export them as CSV`
+      ),
       HttpApiEndpoint.post("create", path, {
         payload: input,
         success: oneOf(address),
@@ -134,13 +134,13 @@ export class GeneratedAddressesApi extends directory(
   GeneratedAddress,
   GeneratedAddressInput,
   "generated addresses"
-).annotate(OpenApi.Title, "Generated addresses")
+)
+  .annotate(OpenApi.Title, "Generated addresses")
   .annotate(OpenApi.Description, "The curated directory of generated Pi addresses (docs/product-spec.md §2).") {}
 
 export class CexAddressesApi extends directory("cexAddresses", "/api/admin/addresses/cex", CexAddress, CexAddressInput, "CEX addresses")
   .annotate(OpenApi.Title, "CEX addresses")
-  .annotate(OpenApi.Description, "The curated directory of exchange addresses.")
-{}
+  .annotate(OpenApi.Description, "The curated directory of exchange addresses.") {}
 
 export class CoreTeamAddressesApi extends directory(
   "coreTeamAddresses",
@@ -148,7 +148,8 @@ export class CoreTeamAddressesApi extends directory(
   CoreTeamAddress,
   CoreTeamAddressInput,
   "core-team addresses"
-).annotate(OpenApi.Title, "Core-team addresses")
+)
+  .annotate(OpenApi.Title, "Core-team addresses")
   .annotate(OpenApi.Description, "The curated directory of core-team addresses.") {}
 
 /** One hit of the search across all three directories. */
@@ -169,5 +170,4 @@ export class AddressSearchApi extends HttpApiGroup.make("addressSearch")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Address search")
-  .annotate(OpenApi.Description, "Finding an address across the three directories.")
-{}
+  .annotate(OpenApi.Description, "Finding an address across the three directories.") {}

@@ -114,7 +114,9 @@ export class AdvertisingApi extends HttpApiGroup.make("advertising")
       payload: InquirySubmission,
       success: Schema.Struct({ success: Schema.Literal(true), message: Schema.String, data: Schema.Struct({ _id: Id }) }),
       error: [BadRequest, TooManyRequests]
-    }).middleware(PublicForm).annotate(PublicFormLimit, formLimits.inquiry)
+    })
+      .middleware(PublicForm)
+      .annotate(PublicFormLimit, formLimits.inquiry)
       .annotate(OpenApi.Summary, "The public site's advertising form, payment included (no token; limited per client address)"),
     HttpApiEndpoint.get("list", "/api/advertising-inquiries", { query: listQuery, success: [InquiryPage, CsvExport] })
       .middleware(Authorization)
@@ -127,7 +129,9 @@ export class AdvertisingApi extends HttpApiGroup.make("advertising")
       payload: Schema.Struct({ status: InquiryStatus, ...InquiryNotesInput.fields, version: Version }),
       success: oneInquiry,
       error: [BadRequest, Conflict, NotFound]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "Move an inquiry on (pending, paid, reviewed → contacted → converted | rejected) with the admin notes"),
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "Move an inquiry on (pending, paid, reviewed → contacted → converted | rejected) with the admin notes"),
     HttpApiEndpoint.get("adminList", "/api/listings/admin/advertising", { query: listQuery, success: [InquiryPage, CsvExport] })
       .middleware(Authorization)
       .annotate(OpenApi.Summary, "The same list, at the spec's listings address"),
@@ -136,8 +140,9 @@ export class AdvertisingApi extends HttpApiGroup.make("advertising")
       payload: Schema.Struct({ status: InquiryStatus, version: Version }),
       success: oneInquiry,
       error: [BadRequest, Conflict, NotFound]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "Move an inquiry on, at the spec's listings address")
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "Move an inquiry on, at the spec's listings address")
   )
   .annotate(OpenApi.Title, "Advertising inquiries")
-  .annotate(OpenApi.Description, "Advertising requests from the public site, paid ones included, handled by staff.")
-{}
+  .annotate(OpenApi.Description, "Advertising requests from the public site, paid ones included, handled by staff.") {}

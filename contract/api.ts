@@ -12,9 +12,14 @@ import { StreamApi } from "./stream.ts"
 import { ContactsApi } from "./contacts.ts"
 import { AdvertisingApi } from "./advertising.ts"
 import { ActivityLogApi, AnalyticsApi } from "./activity.ts"
-import { AdminUsersApi, AllowedIpsApi, ProtectedDataApi, SessionsApi, SiteSettingsApi } from "./admin.ts"
+import { AdminUsersApi } from "./admin-users.ts"
+import { AllowedIpsApi } from "./allowed-ips.ts"
+import { ProtectedDataApi } from "./protected-data.ts"
+import { SessionsApi } from "./sessions.ts"
+import { SiteSettingsApi } from "./site-settings.ts"
 import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
 import { UploadApi } from "./upload.ts"
+import { HistoryApi } from "./history.ts"
 
 /**
  * Turns a request that fails its schema into the spec's `{ success: false, error }` answer
@@ -49,8 +54,8 @@ const lintable = (node: unknown): unknown => {
   const entries = Object.entries(node).map(([key, value]) => [key, lintable(value)] as const)
   const object: Record<string, unknown> = Object.fromEntries(entries)
   if (object.type === "integer" && object.format === undefined) {
-    const fits32 = typeof object.minimum === "number" && typeof object.maximum === "number" &&
-      object.minimum >= -2_147_483_648 && object.maximum <= 2_147_483_647
+    const fits32 =
+      typeof object.minimum === "number" && typeof object.maximum === "number" && object.minimum >= -2_147_483_648 && object.maximum <= 2_147_483_647
     object.format = fits32 ? "int32" : "int64"
   }
   return withItemsBeside(object)
@@ -88,16 +93,18 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(SessionsApi)
   .add(ProtectedDataApi)
   .add(SiteSettingsApi)
+  .add(HistoryApi)
   .middleware(RequestValidation)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)
   .annotate(OpenApi.Description, "The back office of a Pi Network directory, news and community site. Conventions: docs/api.md.")
   .annotate(OpenApi.License, { name: "Proprietary" })
-  .annotate(OpenApi.Servers, [{
-    url: "/",
-    description: "The server this document came from: production, or local under npm start",
-    "x-internal": false
-  } as { url: string; description: string }])
+  .annotate(OpenApi.Servers, [
+    {
+      url: "/",
+      description: "The server this document came from: production, or local under npm start",
+      "x-internal": false
+    } as { url: string; description: string }
+  ])
   .annotate(OpenApi.Transform, (spec) => lintable(spec) as Record<string, unknown>)
-  .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "ignore" })
-{}
+  .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "ignore" }) {}

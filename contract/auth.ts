@@ -1,16 +1,6 @@
 import { Context, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import {
-  BadRequest,
-  Email,
-  Forbidden,
-  Id,
-  MailUnavailable,
-  Ok,
-  Role,
-  TooManyRequests,
-  Unauthorized
-} from "./common.ts"
+import { BadRequest, Email, Forbidden, Id, MailUnavailable, Ok, Role, TooManyRequests, Unauthorized } from "./common.ts"
 
 /** Length of the one-time code, docs/product-spec.md §9. */
 export const OTP_LENGTH = 6
@@ -92,13 +82,10 @@ export class CurrentSession extends Context.Service<CurrentSession, Session>()("
  * Bearer-token check for admin endpoints: 401 without a live session, 403 from an address the
  * allowed-IP list does not cover (docs/api.md, "Allowed addresses").
  */
-export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: CurrentSession }>()(
-  "admin/Authorization",
-  {
-    security: { bearer: HttpApiSecurity.bearer },
-    error: [Unauthorized, Forbidden]
-  }
-) {}
+export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: CurrentSession }>()("admin/Authorization", {
+  security: { bearer: HttpApiSecurity.bearer },
+  error: [Unauthorized, Forbidden]
+}) {}
 
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
@@ -106,15 +93,19 @@ export class AuthApi extends HttpApiGroup.make("auth")
       payload: AuthRequest,
       success: [OtpRequested, SignedIn, OtpNotSent],
       error: [BadRequest, Unauthorized, Forbidden, TooManyRequests, MailUnavailable]
-    }).annotate(OpenApi.Summary, "Ask for a one-time code, or sign in with it")
+    })
+      .annotate(OpenApi.Summary, "Ask for a one-time code, or sign in with it")
       .annotate(OpenApi.Description, "Ask for a one-time code ({email, role}) or sign in with it ({email, otp})."),
     HttpApiEndpoint.get("check", "/api/admin/auth/check", {
       success: SessionCheck
-    }).middleware(Authorization).annotate(OpenApi.Summary, "Check the session and read who is signed in"),
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "Check the session and read who is signed in"),
     HttpApiEndpoint.post("logout", "/api/admin/auth/logout", {
       success: Ok
-    }).middleware(Authorization).annotate(OpenApi.Summary, "Sign out: end this session")
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "Sign out: end this session")
   )
   .annotate(OpenApi.Title, "Sign-in")
-  .annotate(OpenApi.Description, "One-time codes by e-mail, sessions and sign-out (docs/security.md).")
-{}
+  .annotate(OpenApi.Description, "One-time codes by e-mail, sessions and sign-out (docs/security.md).") {}

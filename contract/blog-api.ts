@@ -48,8 +48,7 @@ export class BlogPublicApi extends HttpApiGroup.make("blog")
     }).annotate(OpenApi.Summary, "List tags (of published posts only without a token)")
   )
   .annotate(OpenApi.Title, "Blog")
-  .annotate(OpenApi.Description, "Reading posts, categories and tags; published ones only without a token.")
-{}
+  .annotate(OpenApi.Description, "Reading posts, categories and tags; published ones only without a token.") {}
 
 export class BlogAdminApi extends HttpApiGroup.make("blogAdmin")
   .add(
@@ -80,5 +79,4 @@ export class BlogAdminApi extends HttpApiGroup.make("blogAdmin")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Blog administration")
-  .annotate(OpenApi.Description, "Writing, editing and deleting posts and categories.")
-{}
+  .annotate(OpenApi.Description, "Writing, editing and deleting posts and categories.") {}

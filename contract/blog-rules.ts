@@ -47,11 +47,16 @@ export const uniqueSlug = (base: string, taken: ReadonlySet<string>): string => 
 
 /** Plain text of an HTML body: tags dropped, entities that matter for counting read as spaces. */
 export const textOf = (html: string): string =>
-  html.replace(/<[^>]*>/g, " ").replace(/&nbsp;|&#160;/g, " ").replace(/&[a-z]+;|&#\d+;/gi, "x")
+  html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;|&#160;/g, " ")
+    .replace(/&[a-z]+;|&#\d+;/gi, "x")
 
 /** Minutes to read: words divided by 200, rounded up; an empty body reads in 0 minutes. */
 export const readingTime = (html: string): number => {
-  const words = textOf(html).split(/\s+/).filter((word) => word !== "").length
+  const words = textOf(html)
+    .split(/\s+/)
+    .filter((word) => word !== "").length
   return Math.ceil(words / WORDS_PER_MINUTE)
 }
 

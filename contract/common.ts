@@ -45,19 +45,24 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", failure
 export const Offender = Schema.Struct({ _id: Schema.String, reason: Schema.String })
 export type Offender = typeof Offender.Type
 
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", { ...failureFields, offenders: Schema.optionalKey(Schema.Array(Offender)) }, {
-  httpApiStatus: 409
-}) {}
+export class Conflict extends Schema.TaggedError<Conflict>()(
+  "Conflict",
+  {
+    ...failureFields,
+    offenders: Schema.optionalKey(Schema.Array(Offender)),
+    /** A change made at an old version: the version the record is at now, to read it again at. */
+    currentVersion: Schema.optionalKey(Schema.Int)
+  },
+  {
+    httpApiStatus: 409
+  }
+) {}
 
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", failureFields, {
   httpApiStatus: 413
 }) {}
 
-export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
-  "UnsupportedMediaType",
-  failureFields,
-  { httpApiStatus: 415 }
-) {}
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", failureFields, { httpApiStatus: 415 }) {}
 
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
   "TooManyRequests",
@@ -87,13 +92,23 @@ export class ServerFailure extends Schema.TaggedError<ServerFailure>()("ServerFa
 
 /** Every failure the API answers with; a client reads each one's HTTP status from its class. */
 export const failureClasses = [
-  BadRequest, Unauthorized, Forbidden, NotFound, Conflict, PayloadTooLarge, UnsupportedMediaType, TooManyRequests,
-  MailUnavailable, ServiceBusy, InsufficientStorage, ServerFailure
+  BadRequest,
+  Unauthorized,
+  Forbidden,
+  NotFound,
+  Conflict,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+  TooManyRequests,
+  MailUnavailable,
+  ServiceBusy,
+  InsufficientStorage,
+  ServerFailure
 ] as const
 
 /** The HTTP status of a failure, by its `_tag`, as its class declares it. */
 export const statusOfFailure: Readonly<Record<string, number | undefined>> = Object.fromEntries(
-  failureClasses.map((failure) => [failure.ast.annotations?.identifier, failure.ast.annotations?.httpApiStatus])
+  failureClasses.map((failure) => [String(failure.ast.annotations?.identifier), failure.ast.annotations?.httpApiStatus as number | undefined])
 )
 
 /** The failures any endpoint may answer with, whatever it does. */
@@ -132,10 +147,11 @@ export const Email = Schema.String.check(
  * Every text the API takes is bounded (docs/api.md, "Limits"), and free of NUL characters,
  * which PostgreSQL cannot store: a longer or NUL-bearing value is a 400 naming the field.
  */
-const boundedText = (max: number) => [
-  Schema.isMaxLength(max, { message: `must be at most ${max} characters` }),
-  Schema.isPattern(/^[^\u0000]*$/u, { message: "must not contain NUL characters" })
-] as const
+const boundedText = (max: number) =>
+  [
+    Schema.isMaxLength(max, { message: `must be at most ${max} characters` }),
+    Schema.isPattern(/^[^\u0000]*$/u, { message: "must not contain NUL characters" })
+  ] as const
 
 export const MAX_SHORT_TEXT = 200
 export const MAX_LONG_TEXT = 5_000
@@ -150,16 +166,10 @@ export const ShortText = Text(MAX_SHORT_TEXT)
 export const LongText = Text(MAX_LONG_TEXT)
 
 /** A required text: not empty once trimmed. */
-export const RequiredText = Schema.String.check(
-  Schema.isPattern(/\S/u, { message: "is required" }),
-  ...boundedText(MAX_SHORT_TEXT)
-)
+export const RequiredText = Schema.String.check(Schema.isPattern(/\S/u, { message: "is required" }), ...boundedText(MAX_SHORT_TEXT))
 
 /** A required long text (a listing's description): not empty once trimmed. */
-export const RequiredLongText = Schema.String.check(
-  Schema.isPattern(/\S/u, { message: "is required" }),
-  ...boundedText(MAX_LONG_TEXT)
-)
+export const RequiredLongText = Schema.String.check(Schema.isPattern(/\S/u, { message: "is required" }), ...boundedText(MAX_LONG_TEXT))
 
 /**
  * A list of at most `max` items whose length is checked before any item is: a body of 500,000
@@ -171,16 +181,16 @@ export const boundedArray = <Item extends Schema.Codec<unknown, unknown, never, 
   bounds: { readonly min?: number; readonly max: number; readonly tooFew?: string; readonly tooMany: string }
 ) => {
   const items = Schema.toJsonSchemaDocument(item).schema
-  const length = () => [
-    Schema.isMinLength(bounds.min ?? 0, { message: bounds.tooFew ?? bounds.tooMany }),
-    Schema.isMaxLength(bounds.max, { message: bounds.tooMany })
-  ] as const
-  return Schema.Array(Schema.Unknown).check(
-    ...length(),
-    // Always true: it only tells the JSON Schema what the items are, which the decoding below checks.
-    Schema.makeFilter(() => true, { toJsonSchema: () => ({ items }) })
-  // The decoded side repeats the bounds, so values generated from the schema (tests) keep to them.
-  ).pipe(Schema.decodeTo(Schema.Array(item).check(...length()), SchemaTransformation.passthroughSupertype()))
+  const length = () =>
+    [Schema.isMinLength(bounds.min ?? 0, { message: bounds.tooFew ?? bounds.tooMany }), Schema.isMaxLength(bounds.max, { message: bounds.tooMany })] as const
+  return Schema.Array(Schema.Unknown)
+    .check(
+      ...length(),
+      // Always true: it only tells the JSON Schema what the items are, which the decoding below checks.
+      Schema.makeFilter(() => true, { toJsonSchema: () => ({ items }) })
+      // The decoded side repeats the bounds, so values generated from the schema (tests) keep to them.
+    )
+    .pipe(Schema.decodeTo(Schema.Array(item).check(...length()), SchemaTransformation.passthroughSupertype()))
 }
 
 /** A list of short texts (tags, keywords): at most 50 of at most 100 characters. */
@@ -215,13 +225,9 @@ export const Version = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 
  * the number's own range; both failures name the field.
  */
 export const WholeNumberParam = (minimum: number, maximum: number, message = `must be between ${minimum} and ${maximum}`) =>
-  Schema.String.check(
-    Schema.isMaxLength(String(maximum).length, { message }),
-    Schema.isPattern(/^\d+$/u, { message: "must be a whole number" })
-  ).pipe(Schema.decodeTo(
-    Schema.Number.check(Schema.isInt({ message }), Schema.isBetween({ minimum, maximum }, { message })),
-    SchemaTransformation.numberFromString
-  ))
+  Schema.String.check(Schema.isMaxLength(String(maximum).length, { message }), Schema.isPattern(/^\d+$/u, { message: "must be a whole number" })).pipe(
+    Schema.decodeTo(Schema.Number.check(Schema.isInt({ message }), Schema.isBetween({ minimum, maximum }, { message })), SchemaTransformation.numberFromString)
+  )
 
 /** `?version=` on a delete: the version the caller saw. */
 export const VersionParam = WholeNumberParam(1, MAX_INT, "must be a version number")

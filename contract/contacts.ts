@@ -50,12 +50,14 @@ export const ContactSubmission = Schema.Struct({
     subject: RequiredText,
     details: RequiredLongText
   }),
-  projectInfo: Schema.optionalKey(Schema.Struct({
-    name: Schema.optionalKey(ShortText),
-    stage: Schema.optionalKey(ShortText),
-    piIntegration: Schema.optionalKey(ShortText),
-    website: optionalUrl
-  }))
+  projectInfo: Schema.optionalKey(
+    Schema.Struct({
+      name: Schema.optionalKey(ShortText),
+      stage: Schema.optionalKey(ShortText),
+      piIntegration: Schema.optionalKey(ShortText),
+      website: optionalUrl
+    })
+  )
 })
 export type ContactSubmission = typeof ContactSubmission.Type
 
@@ -127,33 +129,43 @@ export class ContactsApi extends HttpApiGroup.make("contacts")
         Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ contacts: Schema.Array(CoreTeamContact), pagination: Pagination }) }),
         CsvExport
       ]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "List contacts (status, priority, search over name, e-mail and subject; 10 a page)"),
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "List contacts (status, priority, search over name, e-mail and subject; 10 a page)"),
     HttpApiEndpoint.post("create", "/api/core-team-contact", {
       payload: ContactInput,
       success: Schema.Struct({ success: Schema.Literal(true), message: Schema.String, data: Schema.Struct({ _id: Id }) }),
       error: [BadRequest, Unauthorized, Forbidden, TooManyRequests]
-    }).middleware(PublicForm).annotate(PublicFormLimit, formLimits.contact).annotate(
-      OpenApi.Summary,
-      "Without a token: the public site's submission (limited per client address; contact, inquiry and project fields only). With an admin's token: a contact with every field"
-    ),
+    })
+      .middleware(PublicForm)
+      .annotate(PublicFormLimit, formLimits.contact)
+      .annotate(
+        OpenApi.Summary,
+        "Without a token: the public site's submission (limited per client address; contact, inquiry and project fields only). With an admin's token: a contact with every field"
+      ),
     HttpApiEndpoint.get("one", "/api/core-team-contact/:id", {
       params: { id: RecordId },
       success: oneContact,
       error: [NotFound]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "One contact"),
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "One contact"),
     HttpApiEndpoint.put("update", "/api/core-team-contact/:id", {
       params: { id: RecordId },
       payload: ContactUpdate,
       success: oneContact,
       error: [BadRequest, Forbidden, Conflict, NotFound]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "Replace a contact at the version it was read (moderators: handling fields only)"),
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "Replace a contact at the version it was read (moderators: handling fields only)"),
     HttpApiEndpoint.delete("remove", "/api/core-team-contact/:id", {
       params: { id: RecordId },
       query: { version: VersionParam },
       success: Ok,
       error: [Forbidden, Conflict, NotFound]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "Delete a contact (admins) at the version it was read")
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "Delete a contact (admins) at the version it was read")
   )
   .annotate(OpenApi.Title, "Core-team contacts")
-  .annotate(OpenApi.Description, "Messages to the core team from the public site, handled by staff.")
-{}
+  .annotate(OpenApi.Description, "Messages to the core team from the public site, handled by staff.") {}

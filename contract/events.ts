@@ -51,7 +51,8 @@ const eventFields = {
 
 /** An event ends at or after it starts, said at the end date (contract/event-rules.ts). */
 const datesInOrder = Schema.makeFilter((input: { readonly startsAt?: string; readonly endsAt?: string }) =>
-  endsBeforeStart(input) ? { path: ["endsAt"], issue: eventMessages.endsBeforeStart } : true)
+  endsBeforeStart(input) ? { path: ["endsAt"], issue: eventMessages.endsBeforeStart } : true
+)
 
 export const EventInput = Schema.Struct(eventFields).check(datesInOrder)
 export type EventInput = typeof EventInput.Type
@@ -94,8 +95,10 @@ export class EventsApi extends HttpApiGroup.make("events")
       },
       success: [page, CsvExport]
     }).annotate(OpenApi.Summary, "List events or hackathons (search, status, featured, upcoming or past, page) with the four counts, or export them as CSV"),
-    HttpApiEndpoint.post("create", "/api/ecosystem", { query: typeQuery, payload: EventInput, success: one, error: [BadRequest, Forbidden] })
-      .annotate(OpenApi.Summary, "Add an event or a hackathon (pending)"),
+    HttpApiEndpoint.post("create", "/api/ecosystem", { query: typeQuery, payload: EventInput, success: one, error: [BadRequest, Forbidden] }).annotate(
+      OpenApi.Summary,
+      "Add an event or a hackathon (pending)"
+    ),
     HttpApiEndpoint.put("update", "/api/ecosystem/:id", {
       params: { id: RecordId },
       query: typeQuery,
@@ -110,10 +113,13 @@ export class EventsApi extends HttpApiGroup.make("events")
       success: one,
       error: [BadRequest, Conflict, NotFound]
     }).annotate(OpenApi.Summary, "Feature an event or a hackathon, or stop featuring it"),
-    HttpApiEndpoint.delete("remove", "/api/ecosystem/:id", { params: { id: RecordId }, query: { ...typeQuery, version: VersionParam }, success: Ok, error: [Forbidden, Conflict, NotFound] })
-      .annotate(OpenApi.Summary, "Delete an event or a hackathon, naming the version it was read at")
+    HttpApiEndpoint.delete("remove", "/api/ecosystem/:id", {
+      params: { id: RecordId },
+      query: { ...typeQuery, version: VersionParam },
+      success: Ok,
+      error: [Forbidden, Conflict, NotFound]
+    }).annotate(OpenApi.Summary, "Delete an event or a hackathon, naming the version it was read at")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Events and hackathons")
-  .annotate(OpenApi.Description, "Events and hackathons: listings with dates, moderated like the others, featured or not.")
-{}
+  .annotate(OpenApi.Description, "Events and hackathons: listings with dates, moderated like the others, featured or not.") {}

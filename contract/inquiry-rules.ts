@@ -21,8 +21,18 @@ export const canMoveInquiry = (from: InquiryStatus, to: InquiryStatus): boolean 
 
 /** The spec's twelve industries (§4 "Advertising industry options"). */
 export const industries = [
-  "Cryptocurrency Exchange", "Wallet Services", "DeFi Platforms", "NFT Marketplaces", "Blockchain Development", "Mining Equipment",
-  "Educational Content", "Trading Tools", "Financial Services", "Gaming", "E-commerce", "Other"
+  "Cryptocurrency Exchange",
+  "Wallet Services",
+  "DeFi Platforms",
+  "NFT Marketplaces",
+  "Blockchain Development",
+  "Mining Equipment",
+  "Educational Content",
+  "Trading Tools",
+  "Financial Services",
+  "Gaming",
+  "E-commerce",
+  "Other"
 ] as const
 
 /** Core-team contacts: statuses set freely (§4), priorities of the form (§5). */

@@ -67,8 +67,8 @@ export const parseIpRange = (text: string): IpRange | undefined => {
 
 /** IPv4 in IPv6 clothing (`::ffff:203.0.113.7`), as sockets report it, is the IPv4 address. */
 const unmapped = (range: IpRange): IpRange => {
-  const isMapped = range.family === 6 && range.prefix === 128 && range.bytes.slice(0, 10).every((byte) => byte === 0) &&
-    range.bytes[10] === 0xff && range.bytes[11] === 0xff
+  const isMapped =
+    range.family === 6 && range.prefix === 128 && range.bytes.slice(0, 10).every((byte) => byte === 0) && range.bytes[10] === 0xff && range.bytes[11] === 0xff
   return isMapped ? { family: 4, bytes: range.bytes.slice(12), prefix: 32 } : range
 }
 
@@ -83,7 +83,10 @@ const ipv6Text = (bytes: ReadonlyArray<number>) => {
   // The longest run of two or more zero groups becomes "::" (RFC 5952).
   let best = { start: -1, length: 0 }
   for (let start = 0; start < 8;) {
-    if (groups[start] !== 0) { start += 1; continue }
+    if (groups[start] !== 0) {
+      start += 1
+      continue
+    }
     let end = start
     while (end < 8 && groups[end] === 0) end += 1
     if (end - start > best.length && end - start >= 2) best = { start, length: end - start }

@@ -22,7 +22,7 @@ export const issueWords: SchemaIssue.LeafHook = (issue) => {
     case "UnexpectedKey":
       return "is not a field here"
     case "InvalidType":
-      return issue.ast.annotations?.message === undefined ? kinds[issue.ast._tag] ?? SchemaIssue.defaultLeafHook(issue) : SchemaIssue.defaultLeafHook(issue)
+      return issue.ast.annotations?.message === undefined ? (kinds[issue.ast._tag] ?? SchemaIssue.defaultLeafHook(issue)) : SchemaIssue.defaultLeafHook(issue)
     default:
       return SchemaIssue.defaultLeafHook(issue)
   }

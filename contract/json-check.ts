@@ -34,8 +34,27 @@ type JsonType = "string" | "number" | "integer" | "boolean" | "object" | "array"
 
 /** Keywords the checker judges, and those that only describe (they never change a verdict). */
 export const checkedKeywords: ReadonlyArray<string> = [
-  "type", "enum", "const", "properties", "required", "additionalProperties", "items", "prefixItems", "minItems", "maxItems",
-  "anyOf", "allOf", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "$ref", "$defs"
+  "type",
+  "enum",
+  "const",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "prefixItems",
+  "minItems",
+  "maxItems",
+  "anyOf",
+  "allOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "$ref",
+  "$defs"
 ]
 export const descriptiveKeywords: ReadonlyArray<string> = ["$id", "$schema", "title", "description", "default", "examples", "$comment"]
 
@@ -43,11 +62,16 @@ const typeOf = (value: unknown): JsonType | "undefined" | "other" => {
   if (value === null) return "null"
   if (Array.isArray(value)) return "array"
   switch (typeof value) {
-    case "string": return "string"
-    case "boolean": return "boolean"
-    case "number": return Number.isInteger(value) ? "integer" : "number"
-    case "object": return "object"
-    default: return "other"
+    case "string":
+      return "string"
+    case "boolean":
+      return "boolean"
+    case "number":
+      return Number.isInteger(value) ? "integer" : "number"
+    case "object":
+      return "object"
+    default:
+      return "other"
   }
 }
 
@@ -59,7 +83,7 @@ const hasType = (value: unknown, wanted: JsonType) => {
 const patterns = new Map<string, RegExp>()
 const regExp = (source: string) => {
   let found = patterns.get(source)
-  if (found === undefined) patterns.set(source, found = new RegExp(source, "u"))
+  if (found === undefined) patterns.set(source, (found = new RegExp(source, "u")))
   return found
 }
 
@@ -108,7 +132,7 @@ export const firstFailure = (schema: JsonSchema, value: unknown, root: JsonSchem
     }
     for (const [key, property] of Object.entries(record)) {
       const known = schema.properties !== undefined && Object.hasOwn(schema.properties, key)
-      const rule = known ? schema.properties![key]! : schema.additionalProperties
+      const rule = known ? schema.properties?.[key] : schema.additionalProperties
       if (rule === false) return fail(`has an unexpected field ${key}`)
       if (rule === undefined || rule === true) continue
       const failure = firstFailure(rule, property, root, at === "" ? key : `${at}.${key}`)

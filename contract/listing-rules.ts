@@ -5,13 +5,13 @@
  * change it names, which is how a rejected listing returns to pending.
  */
 export const listingTypes = ["community", "influencer", "business", "startup", "project", "event", "hackathon"] as const
-export type ListingType = typeof listingTypes[number]
+export type ListingType = (typeof listingTypes)[number]
 
 export const listingStatuses = ["pending", "approved", "rejected"] as const
-export type ListingStatus = typeof listingStatuses[number]
+export type ListingStatus = (typeof listingStatuses)[number]
 
 export const moderationActions = ["approve", "reject", "pending"] as const
-export type ModerationAction = typeof moderationActions[number]
+export type ModerationAction = (typeof moderationActions)[number]
 
 /** The status each action asks for. */
 export const statusAfter: Readonly<Record<ModerationAction, ListingStatus>> = {

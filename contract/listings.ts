@@ -80,8 +80,10 @@ const oneListing = Schema.Struct({ success: Schema.Literal(true), data: Schema.S
 const listingPage = <Field extends string>(field: Field) =>
   Schema.Struct({
     success: Schema.Literal(true),
-    data: Schema.Struct({ [field]: Schema.Array(Listing), pagination: Pagination, counts: ListingCounts } as
-      { [K in Field]: Schema.$Array<typeof Listing> } & { pagination: typeof Pagination; counts: typeof ListingCounts })
+    data: Schema.Struct({ [field]: Schema.Array(Listing), pagination: Pagination, counts: ListingCounts } as { [K in Field]: Schema.$Array<typeof Listing> } & {
+      pagination: typeof Pagination
+      counts: typeof ListingCounts
+    })
   })
 
 export const CommunityPage = listingPage("communities")
@@ -95,18 +97,26 @@ const idParam = { id: RecordId }
 const communityCalls = <Name extends string, Path extends `/api/admin/${string}`, Field extends string>(name: Name, path: Path, field: Field, label: string) =>
   HttpApiGroup.make(name)
     .add(
-      HttpApiEndpoint.get("combined", `${path}/combined`, { query: queueQuery, success: [listingPage(field), CsvExport] })
-        .annotate(OpenApi.Summary, `List ${label} of every status (search, status, page) with the queue's four counts, or export them as CSV`),
-      HttpApiEndpoint.post("create", path, { payload: ListingInput, success: oneListing, error: [BadRequest, Forbidden] })
-        .annotate(OpenApi.Summary, `Add one of the ${label} (pending)`),
+      HttpApiEndpoint.get("combined", `${path}/combined`, { query: queueQuery, success: [listingPage(field), CsvExport] }).annotate(
+        OpenApi.Summary,
+        `List ${label} of every status (search, status, page) with the queue's four counts, or export them as CSV`
+      ),
+      HttpApiEndpoint.post("create", path, { payload: ListingInput, success: oneListing, error: [BadRequest, Forbidden] }).annotate(
+        OpenApi.Summary,
+        `Add one of the ${label} (pending)`
+      ),
       HttpApiEndpoint.put("update", `${path}/:id`, {
         params: idParam,
         payload: Schema.Struct({ ...ListingInput.fields, version: Version }),
         success: oneListing,
         error: [BadRequest, Forbidden, Conflict, NotFound]
       }).annotate(OpenApi.Summary, `Edit one of the ${label}, naming the version it was read at`),
-      HttpApiEndpoint.delete("remove", `${path}/:id`, { params: idParam, query: { version: VersionParam }, success: Ok, error: [Forbidden, Conflict, NotFound] })
-        .annotate(OpenApi.Summary, `Delete one of the ${label}, naming the version it was read at`),
+      HttpApiEndpoint.delete("remove", `${path}/:id`, {
+        params: idParam,
+        query: { version: VersionParam },
+        success: Ok,
+        error: [Forbidden, Conflict, NotFound]
+      }).annotate(OpenApi.Summary, `Delete one of the ${label}, naming the version it was read at`),
       HttpApiEndpoint.put("setStatus", `${path}/:id/status`, {
         params: idParam,
         payload: Schema.Struct({ status: ListingStatus, version: Version, notes: Schema.optionalKey(LongText) }),
@@ -151,21 +161,27 @@ export class ListingsAdminApi extends HttpApiGroup.make("listingsAdmin")
       success: Moderated,
       error: [BadRequest, Conflict, NotFound]
     }).annotate(OpenApi.Summary, "Approve, reject or set pending one listing, as the moderation rules allow"),
-    HttpApiEndpoint.delete("remove", "/api/admin/listings/:id", { params: idParam, query: { version: VersionParam }, success: Ok, error: [Forbidden, Conflict, NotFound] })
-      .annotate(OpenApi.Summary, "Delete a listing, naming the version it was read at"),
+    HttpApiEndpoint.delete("remove", "/api/admin/listings/:id", {
+      params: idParam,
+      query: { version: VersionParam },
+      success: Ok,
+      error: [Forbidden, Conflict, NotFound]
+    }).annotate(OpenApi.Summary, "Delete a listing, naming the version it was read at"),
     HttpApiEndpoint.post("undo", "/api/admin/listings/:id/undo", {
       params: idParam,
       payload: Schema.Struct({ eventId: ActivityEventId }),
       success: Moderated,
       error: [BadRequest, Conflict, NotFound]
     }).annotate(OpenApi.Summary, "Undo one status change, while the listing still has the version it produced"),
-    HttpApiEndpoint.post("bulk", "/api/admin/listings/bulk", { payload: BulkModeration, success: BulkModerated, error: [BadRequest, Conflict, NotFound] })
-      .annotate(OpenApi.Summary, "Apply one action to many listings in one transaction, all or none")
+    HttpApiEndpoint.post("bulk", "/api/admin/listings/bulk", {
+      payload: BulkModeration,
+      success: BulkModerated,
+      error: [BadRequest, Conflict, NotFound]
+    }).annotate(OpenApi.Summary, "Apply one action to many listings in one transaction, all or none")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Listing moderation")
-  .annotate(OpenApi.Description, "Moderation across listing types: one change, undo, bulk.")
-{}
+  .annotate(OpenApi.Description, "Moderation across listing types: one change, undo, bulk.") {}
 
 /** What the public site sends for a community or influencer. */
 export const ListingSubmission = ListingInput
@@ -178,19 +194,22 @@ const publicPage = Schema.Struct({
 /** The public site's calls: approved listings, and submissions, which always arrive pending. */
 export class ListingsPublicApi extends HttpApiGroup.make("listingsPublic")
   .add(
-    HttpApiEndpoint.get("list", "/api/listings/:type", { params: { type: CommunityType }, query: pageQueryFields, success: publicPage })
-      .annotate(OpenApi.Summary, "List approved listings of a type (no token)"),
+    HttpApiEndpoint.get("list", "/api/listings/:type", { params: { type: CommunityType }, query: pageQueryFields, success: publicPage }).annotate(
+      OpenApi.Summary,
+      "List approved listings of a type (no token)"
+    ),
     HttpApiEndpoint.post("submit", "/api/listings/:type", {
       params: { type: CommunityType },
       payload: ListingSubmission,
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listing: PublicListing }) }),
       error: [BadRequest, TooManyRequests]
-    }).middleware(PublicForm).annotate(PublicFormLimit, formLimits.listing)
+    })
+      .middleware(PublicForm)
+      .annotate(PublicFormLimit, formLimits.listing)
       .annotate(OpenApi.Summary, "Submit a listing for review (no token; limited per client address)")
   )
   .annotate(OpenApi.Title, "Listings (public)")
-  .annotate(OpenApi.Description, "The public site’s community and influencer listings and submissions.")
-{}
+  .annotate(OpenApi.Description, "The public site’s community and influencer listings and submissions.") {}
 
 /** The spec's edit and delete under the public path, for staff. */
 export class ListingsPublicAdminApi extends HttpApiGroup.make("listingsPublicAdmin")
@@ -210,5 +229,4 @@ export class ListingsPublicAdminApi extends HttpApiGroup.make("listingsPublicAdm
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Listings (public path, staff)")
-  .annotate(OpenApi.Description, "Staff edits and deletes under the public path.")
-{}
+  .annotate(OpenApi.Description, "Staff edits and deletes under the public path.") {}

@@ -7,6 +7,12 @@ export const CSV_CONTENT_TYPE = "text/csv"
 /** The CSV answer of a list: every row matching its filters, streamed (RFC 4180, docs/api.md). */
 export const CsvExport = Schema.String.pipe(HttpApiSchema.asText({ contentType: CSV_CONTENT_TYPE }))
 
+/** A list's CSV export as the console receives it: its text and the file name the server gave it. */
+export interface CsvFile {
+  readonly text: string
+  readonly name: string
+}
+
 /** A list's JSON answer: `{ success, data: { [field]: rows, pagination } }`. */
 export const pageOf = <Field extends string, Row extends Schema.Top>(field: Field, row: Row) =>
   Schema.Struct({

@@ -40,14 +40,7 @@ export const scamTypeLabels = {
   impersonation: "Impersonation",
   other: "Other Fraud"
 } as const
-export const ScamType = Schema.Literals([
-  "fake_project",
-  "phishing",
-  "suspicious_wallet",
-  "fake_giveaway",
-  "impersonation",
-  "other"
-])
+export const ScamType = Schema.Literals(["fake_project", "phishing", "suspicious_wallet", "fake_giveaway", "impersonation", "other"])
 export type ScamType = typeof ScamType.Type
 
 /** What the public site sends (docs/product-spec.md §3); the server adds the rest. */
@@ -118,7 +111,9 @@ export class ScamReportsApi extends HttpApiGroup.make("scamReports")
       payload: ScamReportInput,
       success: Schema.Struct({ success: Schema.Literal(true), message: Schema.String, data: Schema.Struct({ _id: Id }) }),
       error: [BadRequest, TooManyRequests]
-    }).middleware(PublicForm).annotate(PublicFormLimit, formLimits.scamReport)
+    })
+      .middleware(PublicForm)
+      .annotate(PublicFormLimit, formLimits.scamReport)
       .annotate(OpenApi.Summary, "Report a scam (no token; limited per client address)"),
     HttpApiEndpoint.get("list", "/api/report-scam", {
       query: {
@@ -131,25 +126,32 @@ export class ScamReportsApi extends HttpApiGroup.make("scamReports")
         format: Schema.optionalKey(ListFormat)
       },
       success: [Schema.Struct({ success: Schema.Literal(true), data: ScamReportList }), CsvExport]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "List reports (status, type, priority, search, page) with the counts of all reports; ?format=csv exports every match"),
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "List reports (status, type, priority, search, page) with the counts of all reports; ?format=csv exports every match"),
     HttpApiEndpoint.get("one", "/api/report-scam/:id", {
       params: { id: RecordId },
       success: oneReport,
       error: [NotFound]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "One report as staff see it (a console refreshing a card after a change notice)"),
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "One report as staff see it (a console refreshing a card after a change notice)"),
     HttpApiEndpoint.patch("change", "/api/report-scam/:id", {
       params: { id: RecordId },
       payload: ScamReportChange,
       success: oneReport,
       error: [BadRequest, Conflict, NotFound]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "Change a report's status, priority or notes, naming the version it was read at"),
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "Change a report's status, priority or notes, naming the version it was read at"),
     HttpApiEndpoint.delete("remove", "/api/report-scam/:id", {
       params: { id: RecordId },
       query: { version: VersionParam },
       success: Ok,
       error: [Forbidden, Conflict, NotFound]
-    }).middleware(Authorization).annotate(OpenApi.Summary, "Delete a report (admins), naming the version it was read at")
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "Delete a report (admins), naming the version it was read at")
   )
   .annotate(OpenApi.Title, "Scam reports")
-  .annotate(OpenApi.Description, "Scams reported by the public, triaged by staff.")
-{}
+  .annotate(OpenApi.Description, "Scams reported by the public, triaged by staff.") {}

@@ -34,11 +34,9 @@ export class StreamApi extends HttpApiGroup.make("stream")
     HttpApiEndpoint.get("changes", "/api/admin/stream", {
       headers: { "last-event-id": Schema.optionalKey(EventId) },
       success: EventStream
-    }).middleware(Authorization).annotate(
-      OpenApi.Summary,
-      "Server-sent change notices for signed-in staff; Last-Event-ID resumes after a reconnect; ends with the session"
-    )
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "Server-sent change notices for signed-in staff; Last-Event-ID resumes after a reconnect; ends with the session")
   )
   .annotate(OpenApi.Title, "Live changes")
-  .annotate(OpenApi.Description, "A stream of small change notices (server-sent events), read with the bearer token.")
-{}
+  .annotate(OpenApi.Description, "A stream of small change notices (server-sent events), read with the bearer token.") {}

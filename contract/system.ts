@@ -37,5 +37,4 @@ export type Health = typeof Health.Type
 export class SystemApi extends HttpApiGroup.make("system")
   .add(HttpApiEndpoint.get("health", "/api/health", { success: Health }).annotate(OpenApi.Summary, "Health of the database, mail and server"))
   .annotate(OpenApi.Title, "System")
-  .annotate(OpenApi.Description, "Health and version.")
-{}
+  .annotate(OpenApi.Description, "Health and version.") {}

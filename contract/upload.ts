@@ -17,13 +17,14 @@ export class UploadApi extends HttpApiGroup.make("upload")
       payload: Schema.Struct({ image: Multipart.SingleFileSchema, type: UploadType }).pipe(HttpApiSchema.asMultipart()),
       success: UploadedImage,
       error: [BadRequest, Forbidden, PayloadTooLarge, UnsupportedMediaType, ServiceBusy]
-    }).annotate(OpenApi.Summary, "Upload an image").annotate(
-      OpenApi.Description,
-      "Stores a JPEG, PNG, GIF or WebP image of at most 5 MB, checked by its bytes, renamed and without metadata. " +
-        "The answer's url serves it from /uploads/{type}/."
-    )
+    })
+      .annotate(OpenApi.Summary, "Upload an image")
+      .annotate(
+        OpenApi.Description,
+        "Stores a JPEG, PNG, GIF or WebP image of at most 5 MB, checked by its bytes, renamed and without metadata. " +
+          "The answer's url serves it from /uploads/{type}/."
+      )
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Uploads")
-  .annotate(OpenApi.Description, "Image uploads for posts and listings.")
-{}
+  .annotate(OpenApi.Description, "Image uploads for posts and listings.") {}

@@ -122,31 +122,58 @@ const ventureQuery = <F extends Schema.Struct.Fields>(extra: F) => ({
 const pageOf = <Field extends string, Row extends Schema.Top>(field: Field, row: Row) =>
   Schema.Struct({
     success: Schema.Literal(true),
-    data: Schema.Struct({ [field]: Schema.Array(row), pagination: Pagination, counts: ListingCounts } as
-      { [K in Field]: Schema.$Array<Row> } & { pagination: typeof Pagination; counts: typeof ListingCounts })
+    data: Schema.Struct({ [field]: Schema.Array(row), pagination: Pagination, counts: ListingCounts } as { [K in Field]: Schema.$Array<Row> } & {
+      pagination: typeof Pagination
+      counts: typeof ListingCounts
+    })
   })
 
 /** The spec's calls of one venture screen, plus the active switch moderators may use. */
-const ventureCalls = <Name extends string, Path extends `/api/admin/${string}`, Field extends string, Row extends Schema.Top, F extends Schema.Struct.Fields, Q extends Schema.Struct.Fields>(
-  name: Name, path: Path, field: Field, row: Row, input: Schema.Struct<F>, extraQuery: Q, label: string
+const ventureCalls = <
+  Name extends string,
+  Path extends `/api/admin/${string}`,
+  Field extends string,
+  Row extends Schema.Top,
+  F extends Schema.Struct.Fields,
+  Q extends Schema.Struct.Fields
+>(
+  name: Name,
+  path: Path,
+  field: Field,
+  row: Row,
+  input: Schema.Struct<F>,
+  extraQuery: Q,
+  label: string
 ) => {
   const one = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listing: row }) })
   return HttpApiGroup.make(name)
     .add(
-      HttpApiEndpoint.get("list", path, { query: ventureQuery(extraQuery), success: [pageOf(field, row), CsvExport] })
-        .annotate(OpenApi.Summary, `List ${label} (search, status, category, active, page) with the four counts, or export them as CSV`),
-      HttpApiEndpoint.post("create", path, { payload: input, success: one, error: [BadRequest, Forbidden] })
-        .annotate(OpenApi.Summary, `Add one of the ${label} (pending)`),
-      HttpApiEndpoint.put("update", `${path}/:id`, { params: idParam, payload: versioned(input), success: one, error: [BadRequest, Forbidden, Conflict, NotFound] })
-        .annotate(OpenApi.Summary, `Edit one of the ${label}, naming the version it was read at`),
+      HttpApiEndpoint.get("list", path, { query: ventureQuery(extraQuery), success: [pageOf(field, row), CsvExport] }).annotate(
+        OpenApi.Summary,
+        `List ${label} (search, status, category, active, page) with the four counts, or export them as CSV`
+      ),
+      HttpApiEndpoint.post("create", path, { payload: input, success: one, error: [BadRequest, Forbidden] }).annotate(
+        OpenApi.Summary,
+        `Add one of the ${label} (pending)`
+      ),
+      HttpApiEndpoint.put("update", `${path}/:id`, {
+        params: idParam,
+        payload: versioned(input),
+        success: one,
+        error: [BadRequest, Forbidden, Conflict, NotFound]
+      }).annotate(OpenApi.Summary, `Edit one of the ${label}, naming the version it was read at`),
       HttpApiEndpoint.put("setActive", `${path}/:id/active`, {
         params: idParam,
         payload: Schema.Struct({ isActive: Schema.Boolean, version: Version }),
         success: one,
         error: [BadRequest, Conflict, NotFound]
       }).annotate(OpenApi.Summary, `Show or hide one of the ${label} on the public site`),
-      HttpApiEndpoint.delete("remove", `${path}/:id`, { params: idParam, query: { version: VersionParam }, success: Ok, error: [Forbidden, Conflict, NotFound] })
-        .annotate(OpenApi.Summary, `Delete one of the ${label}, naming the version it was read at`)
+      HttpApiEndpoint.delete("remove", `${path}/:id`, {
+        params: idParam,
+        query: { version: VersionParam },
+        success: Ok,
+        error: [Forbidden, Conflict, NotFound]
+      }).annotate(OpenApi.Summary, `Delete one of the ${label}, naming the version it was read at`)
     )
     .middleware(Authorization)
 }
@@ -154,10 +181,26 @@ const ventureCalls = <Name extends string, Path extends `/api/admin/${string}`, 
 export class BusinessesApi extends ventureCalls("businesses", "/api/admin/businesses", "businesses", Business, BusinessInput, {}, "businesses")
   .annotate(OpenApi.Title, "Businesses")
   .annotate(OpenApi.Description, "Business listings: fields, filters, moderation, visibility.") {}
-export class StartupsApi extends ventureCalls("startups", "/api/admin/startups", "startups", Startup, StartupInput, { stage: Schema.optionalKey(StartupStage) }, "startups")
+export class StartupsApi extends ventureCalls(
+  "startups",
+  "/api/admin/startups",
+  "startups",
+  Startup,
+  StartupInput,
+  { stage: Schema.optionalKey(StartupStage) },
+  "startups"
+)
   .annotate(OpenApi.Title, "Startups")
   .annotate(OpenApi.Description, "Startup listings: fields, filters, moderation, visibility.") {}
-export class ProjectsApi extends ventureCalls("projects", "/api/admin/projects", "projects", Project, ProjectInput, { projectStatus: Schema.optionalKey(ProjectStatus) }, "projects")
+export class ProjectsApi extends ventureCalls(
+  "projects",
+  "/api/admin/projects",
+  "projects",
+  Project,
+  ProjectInput,
+  { projectStatus: Schema.optionalKey(ProjectStatus) },
+  "projects"
+)
   .annotate(OpenApi.Title, "Projects")
   .annotate(OpenApi.Description, "Project listings: fields, filters, moderation, visibility.") {}
 
@@ -173,7 +216,13 @@ export class VentureModerationApi extends HttpApiGroup.make("ventureModeration")
     HttpApiEndpoint.get("list", "/api/listings/admin/:type", {
       params: { type: VentureType },
       query: { ...listQueryFields, status: Schema.optionalKey(ListingStatus) },
-      success: [Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listings: Schema.Array(AnyVenture), pagination: Pagination, counts: ListingCounts }) }), CsvExport]
+      success: [
+        Schema.Struct({
+          success: Schema.Literal(true),
+          data: Schema.Struct({ listings: Schema.Array(AnyVenture), pagination: Pagination, counts: ListingCounts })
+        }),
+        CsvExport
+      ]
     }).annotate(OpenApi.Summary, "List businesses, startups or projects for moderation, with the four counts, or export them as CSV"),
     HttpApiEndpoint.put("setStatus", "/api/listings/admin/:type/:id/status", {
       params: { type: VentureType, id: RecordId },
@@ -184,13 +233,19 @@ export class VentureModerationApi extends HttpApiGroup.make("ventureModeration")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Business, startup and project moderation")
-  .annotate(OpenApi.Description, "The spec’s moderation calls for the three venture types.")
-{}
+  .annotate(OpenApi.Description, "The spec’s moderation calls for the three venture types.") {}
 
 /** What the public site sends: the form's fields, never a status or the active switch. */
 const submission = <F extends Schema.Struct.Fields>(input: Schema.Struct<F>) => input.mapFields(({ isActive: _isActive, ...fields }) => fields)
 
-export const PublicVenture = Schema.Struct({ _id: Id, type: VentureType, name: RequiredText, description: RequiredLongText, createdAt: Timestamp, details: Schema.Record(Schema.String, Schema.Unknown) })
+export const PublicVenture = Schema.Struct({
+  _id: Id,
+  type: VentureType,
+  name: RequiredText,
+  description: RequiredLongText,
+  createdAt: Timestamp,
+  details: Schema.Record(Schema.String, Schema.Unknown)
+})
 export type PublicVenture = typeof PublicVenture.Type
 
 const publicPage = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listings: Schema.Array(PublicVenture), pagination: Pagination }) })
@@ -199,22 +254,42 @@ const submitted = Schema.Struct({ success: Schema.Literal(true), data: Schema.St
 /** The public site's calls for the three types: approved and active ones, and submissions (pending). */
 export class VenturesPublicApi extends HttpApiGroup.make("venturesPublic")
   .add(
-    HttpApiEndpoint.get("businesses", "/api/listings/business", { query: pageQueryFields, success: publicPage })
-      .annotate(OpenApi.Summary, "List approved, active businesses (no token)"),
-    HttpApiEndpoint.get("startups", "/api/listings/startup", { query: pageQueryFields, success: publicPage })
-      .annotate(OpenApi.Summary, "List approved, active startups (no token)"),
-    HttpApiEndpoint.get("projects", "/api/listings/project", { query: pageQueryFields, success: publicPage })
-      .annotate(OpenApi.Summary, "List approved, active projects (no token)"),
-    HttpApiEndpoint.post("submitBusiness", "/api/listings/business", { payload: submission(BusinessInput), success: submitted, error: [BadRequest, TooManyRequests] })
-      .middleware(PublicForm).annotate(PublicFormLimit, formLimits.listing)
+    HttpApiEndpoint.get("businesses", "/api/listings/business", { query: pageQueryFields, success: publicPage }).annotate(
+      OpenApi.Summary,
+      "List approved, active businesses (no token)"
+    ),
+    HttpApiEndpoint.get("startups", "/api/listings/startup", { query: pageQueryFields, success: publicPage }).annotate(
+      OpenApi.Summary,
+      "List approved, active startups (no token)"
+    ),
+    HttpApiEndpoint.get("projects", "/api/listings/project", { query: pageQueryFields, success: publicPage }).annotate(
+      OpenApi.Summary,
+      "List approved, active projects (no token)"
+    ),
+    HttpApiEndpoint.post("submitBusiness", "/api/listings/business", {
+      payload: submission(BusinessInput),
+      success: submitted,
+      error: [BadRequest, TooManyRequests]
+    })
+      .middleware(PublicForm)
+      .annotate(PublicFormLimit, formLimits.listing)
       .annotate(OpenApi.Summary, "Submit a business for review (no token; limited per client address)"),
-    HttpApiEndpoint.post("submitStartup", "/api/listings/startup", { payload: submission(StartupInput), success: submitted, error: [BadRequest, TooManyRequests] })
-      .middleware(PublicForm).annotate(PublicFormLimit, formLimits.listing)
+    HttpApiEndpoint.post("submitStartup", "/api/listings/startup", {
+      payload: submission(StartupInput),
+      success: submitted,
+      error: [BadRequest, TooManyRequests]
+    })
+      .middleware(PublicForm)
+      .annotate(PublicFormLimit, formLimits.listing)
       .annotate(OpenApi.Summary, "Submit a startup for review (no token; limited per client address)"),
-    HttpApiEndpoint.post("submitProject", "/api/listings/project", { payload: submission(ProjectInput), success: submitted, error: [BadRequest, TooManyRequests] })
-      .middleware(PublicForm).annotate(PublicFormLimit, formLimits.listing)
+    HttpApiEndpoint.post("submitProject", "/api/listings/project", {
+      payload: submission(ProjectInput),
+      success: submitted,
+      error: [BadRequest, TooManyRequests]
+    })
+      .middleware(PublicForm)
+      .annotate(PublicFormLimit, formLimits.listing)
       .annotate(OpenApi.Summary, "Submit a project for review (no token; limited per client address)")
   )
   .annotate(OpenApi.Title, "Businesses, startups and projects (public)")
-  .annotate(OpenApi.Description, "The public site’s approved, active ventures and their submissions.")
-{}
+  .annotate(OpenApi.Description, "The public site’s approved, active ventures and their submissions.") {}

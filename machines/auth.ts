@@ -25,9 +25,7 @@ export interface AuthContext {
 }
 
 /** What asking for a code came to: sent (or kept, with when to ask again), or "returned false". */
-export type OtpAnswer =
-  | { readonly success: true; readonly resendAfterSeconds?: number }
-  | { readonly success: false }
+export type OtpAnswer = { readonly success: true; readonly resendAfterSeconds?: number } | { readonly success: false }
 
 export type AuthEvent =
   | { readonly type: "SEND_OTP"; readonly email: string; readonly role: Role }
@@ -95,11 +93,7 @@ export const authMachine = setup({
   initial: "starting",
   states: {
     starting: {
-      always: [
-        { guard: "isChecked", target: "authenticated" },
-        { guard: "hasStoredToken", target: "checking" },
-        { target: "unauthenticated" }
-      ]
+      always: [{ guard: "isChecked", target: "authenticated" }, { guard: "hasStoredToken", target: "checking" }, { target: "unauthenticated" }]
     },
     checking: {
       invoke: {
@@ -127,7 +121,7 @@ export const authMachine = setup({
           {
             guard: { type: "codeAsked", params: ({ event }) => ({ answer: event.output }) },
             target: "otpSent",
-            actions: assign({ resendAfterSeconds: ({ event }) => event.output.success ? event.output.resendAfterSeconds ?? null : null })
+            actions: assign({ resendAfterSeconds: ({ event }) => (event.output.success ? (event.output.resendAfterSeconds ?? null) : null) })
           },
           // docs/product-spec.md §8, "OTP request returned false".
           { target: "unauthenticated", actions: assign({ error: authErrors.sendRefused }) }

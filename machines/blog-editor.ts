@@ -81,7 +81,7 @@ export const draftFieldOf = (path: string): DraftField | undefined => {
   if (head === "author") return part === "credentials" ? "authorCredentials" : "authorUsername"
   if (head === "sponsorInfo") return part === "logo" ? "sponsorLogo" : part === "url" ? "sponsorUrl" : "sponsorName"
   if ((flagNames as ReadonlyArray<string>).includes(head)) return "flags"
-  return head in tabOfField ? head as DraftField : undefined
+  return head in tabOfField ? (head as DraftField) : undefined
 }
 
 /** An instant as `datetime-local` text in the browser's time zone. */
@@ -134,13 +134,10 @@ export const validate = (draft: PostDraft): FieldErrors => ({
   ...(draft.status === "scheduled" && Number.isNaN(Date.parse(draft.scheduledAt)) ? { scheduledAt: blogMessages.scheduleRequired } : {})
 })
 
-
 /** docs/product-spec.md §8: "Error saving post: {message}", falling back to "Failed to save blog post", then "Unknown error". */
 export const saveFailureText = (error: unknown): string => {
   const failure = failureOf(error)
-  const message = failure.message.trim() !== ""
-    ? failure.message
-    : failure.status === undefined ? "Unknown error" : "Failed to save blog post"
+  const message = failure.message.trim() !== "" ? failure.message : failure.status === undefined ? "Unknown error" : "Failed to save blog post"
   return `Error saving post: ${message}`
 }
 
@@ -162,8 +159,7 @@ export const refusalOf = (error: unknown): { readonly errors: FieldErrors; reado
   return { errors, banner: stray.length === 0 ? null : `Error saving post: ${stray.join("; ")}` }
 }
 
-export const isDirty = (context: Pick<BlogEditorContext, "draft" | "baseline">) =>
-  JSON.stringify(context.draft) !== JSON.stringify(context.baseline)
+export const isDirty = (context: Pick<BlogEditorContext, "draft" | "baseline">) => JSON.stringify(context.draft) !== JSON.stringify(context.baseline)
 
 export interface BlogEditorContext {
   /** The stored post, or null until a new one is first saved. */
@@ -230,10 +226,12 @@ const blogEditorSetup = setup({
       const touched = new Set<string>(Object.keys(event.patch))
       if (touched.has("status")) touched.add("scheduledAt")
       const again = validate(draft)
-      const errors = Object.fromEntries(fieldOrder.flatMap((field) => {
-        const message = touched.has(field) ? again[field] : context.errors[field]
-        return message === undefined ? [] : [[field, message]]
-      })) as FieldErrors
+      const errors = Object.fromEntries(
+        fieldOrder.flatMap((field) => {
+          const message = touched.has(field) ? again[field] : context.errors[field]
+          return message === undefined ? [] : [[field, message]]
+        })
+      ) as FieldErrors
       return { draft, errors }
     }),
     showErrors: assign(({ context }) => {

@@ -13,8 +13,10 @@ export interface CallFailure {
 }
 
 const isIssue = (value: unknown): value is FieldIssue =>
-  typeof value === "object" && value !== null &&
-  typeof (value as { path?: unknown }).path === "string" && typeof (value as { message?: unknown }).message === "string"
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as { path?: unknown }).path === "string" &&
+  typeof (value as { message?: unknown }).message === "string"
 
 /** The field issues a failure carries, if any. */
 export const issuesOf = (error: unknown): ReadonlyArray<FieldIssue> => {

@@ -71,8 +71,8 @@ export const inquiryMachine = setup({
   },
   guards: {
     // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
-    isLegal: ({ context, event }) => event.type === "MOVE" && context.inquiry !== null && context.inquiry.status !== event.status &&
-      canMoveInquiry(context.inquiry.status, event.status)
+    isLegal: ({ context, event }) =>
+      event.type === "MOVE" && context.inquiry !== null && context.inquiry.status !== event.status && canMoveInquiry(context.inquiry.status, event.status)
   },
   actions: {
     open: assign({
@@ -89,7 +89,8 @@ export const inquiryMachine = setup({
     setNotes: assign({ notes: ({ context, event }) => (event.type === "EDIT" ? event.notes : context.notes), error: null, issues: [] }),
     takeMove: assign({
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
-      move: ({ context, event }) => (event.type === "MOVE" && context.inquiry !== null ? { inquiry: context.inquiry, status: event.status, adminNotes: context.notes } : null),
+      move: ({ context, event }) =>
+        event.type === "MOVE" && context.inquiry !== null ? { inquiry: context.inquiry, status: event.status, adminNotes: context.notes } : null,
       error: null,
       issues: []
     }),
@@ -134,7 +135,13 @@ export const inquiryMachine = setup({
         onDone: { target: "done", actions: ["takeAnswer", "listChanged"] },
         onError: {
           target: "failed",
-          actions: [{ type: "showFailure", params: ({ event }) => ({ message: `${inquiryTexts.failed}: ${failureOf(event.error).message}`, issues: issuesOf(event.error) }) }, "listChanged"]
+          actions: [
+            {
+              type: "showFailure",
+              params: ({ event }) => ({ message: `${inquiryTexts.failed}: ${failureOf(event.error).message}`, issues: issuesOf(event.error) })
+            },
+            "listChanged"
+          ]
         }
       }
     },

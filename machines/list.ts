@@ -26,7 +26,9 @@ export const queryKey = (query: ListQuery): string =>
     query.page,
     query.sort ?? null,
     query.order ?? null,
-    Object.entries(query.filters).filter(([, value]) => value !== "").sort(([a], [b]) => a.localeCompare(b))
+    Object.entries(query.filters)
+      .filter(([, value]) => value !== "")
+      .sort(([a], [b]) => a.localeCompare(b))
   ])
 
 export interface ListContext {
@@ -36,9 +38,7 @@ export interface ListContext {
   readonly error: string | null
 }
 
-export type ListEvent =
-  | { readonly type: "LOAD"; readonly query: ListQuery }
-  | { readonly type: "RELOAD" }
+export type ListEvent = { readonly type: "LOAD"; readonly query: ListQuery } | { readonly type: "RELOAD" }
 
 /**
  * Every list screen (docs/architecture.md, "The list pattern"): the query comes from the URL;
@@ -88,10 +88,7 @@ export const listMachine = setup({
         onDone: { target: "ready", actions: assign({ page: ({ event }) => event.output, error: null }) },
         onError: {
           target: "failed",
-          actions: [
-            assign({ error: ({ event }) => failureOf(event.error).message }),
-            { type: "loadFailed", params: ({ event }) => ({ error: event.error }) }
-          ]
+          actions: [assign({ error: ({ event }) => failureOf(event.error).message }), { type: "loadFailed", params: ({ event }) => ({ error: event.error }) }]
         }
       },
       on: {

@@ -1,11 +1,5 @@
 import { assign, fromPromise, setup } from "xstate"
-import {
-  canMove,
-  type ListingStatus,
-  type ModerationAction,
-  moderationActions,
-  statusAfter
-} from "../contract/listing-rules.ts"
+import { canMove, type ListingStatus, type ModerationAction, moderationActions, statusAfter } from "../contract/listing-rules.ts"
 import { failureOf } from "./call-failure.ts"
 
 /** How long a change can be undone from the screen (docs/decisions.md: "a 10 s undo"). */
@@ -155,9 +149,7 @@ export const inFlight = (snapshot: Snapshot): boolean => snapshot.matches("movin
 
 /** The actions a person may take on these listings now: none while a change is in flight. */
 export const actionsFor = (snapshot: Snapshot, listings: ReadonlyArray<ListingRef>): ReadonlyArray<ModerationAction> =>
-  inFlight(snapshot) || listings.length === 0
-    ? []
-    : moderationActions.filter((action) => isLegal(action, listings))
+  inFlight(snapshot) || listings.length === 0 ? [] : moderationActions.filter((action) => isLegal(action, listings))
 
 export const canUndo = (snapshot: Snapshot): boolean => snapshot.matches("undoable")
 
@@ -165,11 +157,9 @@ export const canUndo = (snapshot: Snapshot): boolean => snapshot.matches("undoab
  * A listing as the screen should treat it: the last change made applies until the list has
  * reloaded with it (its status and version), so the next key acts on the new state.
  */
-export const currentRef = (context: ModerationContext, listing: ListingRef): ListingRef => {
+export const currentRef = <L extends ListingRef>(context: ModerationContext, listing: L): L => {
   const done = context.done?.moves.find((move) => move._id === listing._id)
-  return done !== undefined && done.from === listing.status && listing.version < done.version
-    ? { ...listing, status: done.to, version: done.version }
-    : listing
+  return done !== undefined && done.from === listing.status && listing.version < done.version ? { ...listing, status: done.to, version: done.version } : listing
 }
 
 /** The status each listing is shown in: the change in flight first, else as `currentRef` has it. */

@@ -59,6 +59,7 @@ export const rowFocusMachine = setup({
   types: {
     context: {} as RowFocusContext,
     events: {} as RowFocusEvent,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's type slot: `{}` stands for the type named
     input: {} as { readonly currentId?: string | null | undefined }
   },
   guards: {

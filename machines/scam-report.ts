@@ -63,18 +63,18 @@ export const currentReport = <R extends ReportRef>(context: TriageContext, repor
 /** A report as the screen shows it: answered changes, then the ones waiting, applied. */
 export const shownReport = <R extends ReportRef>(context: TriageContext, report: R): R =>
   context.queue.reduce(
-    (shown, change) => change.report._id === report._id ? { ...shown, [change.field]: change.value } : shown,
+    (shown, change) => (change.report._id === report._id ? { ...shown, [change.field]: change.value } : shown),
     currentReport(context, report)
   )
 
 /** The notes to save, at the newest version the server has answered for their report. */
 export const notesCall = (context: TriageContext): ReportChange | undefined =>
-  context.notes === null ? undefined : { ...context.notes, report: currentReport(context, context.notes.report) } as ReportChange
+  context.notes === null ? undefined : { ...context.notes, report: currentReport(context, context.notes.report) }
 
 /** The change to send now: the report's version is the newest the server has answered. */
 export const nextCall = (context: TriageContext): ReportChange | undefined => {
   const head = context.queue[0]
-  return head === undefined ? undefined : { ...head, report: currentReport(context, head.report) } as ReportChange
+  return head === undefined ? undefined : { ...head, report: currentReport(context, head.report) }
 }
 
 const failureText = (prefix: string, error: unknown) => {
@@ -131,7 +131,7 @@ export const scamReportMachine = setup({
     takeNotes: assign({
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
       notes: ({ context, event }) =>
-        event.type === "SAVE_NOTES" && context.notesOf !== null ? { field: "notes", value: event.notes, report: context.notesOf } as const : null,
+        event.type === "SAVE_NOTES" && context.notesOf !== null ? ({ field: "notes", value: event.notes, report: context.notesOf } as const) : null,
       notesError: null,
       notesIssues: []
     }),
@@ -167,15 +167,23 @@ export const scamReportMachine = setup({
             // Stryker disable next-line all: the queue is never empty here; the fallback satisfies the type checker
             input: ({ context }) => nextCall(context) ?? context.queue[0]!,
             onDone: [
-              { guard: "hasMore", target: "changing", reenter: true, actions: [{ type: "takeAnswer", params: ({ event }) => ({ report: event.output }) }, "listChanged"] },
+              {
+                guard: "hasMore",
+                target: "changing",
+                reenter: true,
+                actions: [{ type: "takeAnswer", params: ({ event }) => ({ report: event.output }) }, "listChanged"]
+              },
               { target: "idle", actions: [{ type: "takeAnswer", params: ({ event }) => ({ report: event.output }) }, "listChanged"] }
             ],
             onError: {
               target: "failed",
-              actions: [{
-                type: "showFailure",
-                params: ({ context, event }) => ({ message: failureText(triageErrors[context.queue[0]?.field ?? "status"], event.error) })
-              }, "listChanged"]
+              actions: [
+                {
+                  type: "showFailure",
+                  params: ({ context, event }) => ({ message: failureText(triageErrors[context.queue[0]?.field ?? "status"], event.error) })
+                },
+                "listChanged"
+              ]
             }
           },
           on: { SET: { guard: "isChange", actions: "enqueue" } }
@@ -206,10 +214,16 @@ export const scamReportMachine = setup({
             src: "saveNotes",
             // Stryker disable next-line all: the notes are set here; the fallback satisfies the type checker
             input: ({ context }) => notesCall(context) ?? context.notes!,
-            onDone: { target: "closed", actions: [{ type: "takeNotesAnswer", params: ({ event }) => ({ report: event.output }) }, "closeNotes", "listChanged"] },
+            onDone: {
+              target: "closed",
+              actions: [{ type: "takeNotesAnswer", params: ({ event }) => ({ report: event.output }) }, "closeNotes", "listChanged"]
+            },
             onError: {
               target: "open",
-              actions: [{ type: "showNotesFailure", params: ({ event }) => ({ message: failureText(triageErrors.notes, event.error), issues: issuesOf(event.error) }) }, "listChanged"]
+              actions: [
+                { type: "showNotesFailure", params: ({ event }) => ({ message: failureText(triageErrors.notes, event.error), issues: issuesOf(event.error) }) },
+                "listChanged"
+              ]
             }
           }
         }

@@ -28,9 +28,7 @@ export type UploadEvent =
 /** docs/product-spec.md §8: the server's error, else "Upload failed" when it answered, else the thrown message or "Unknown error". */
 export const uploadFailureText = (error: unknown): string => {
   const failure = failureOf(error)
-  const message = failure.message.trim() !== ""
-    ? failure.message
-    : failure.status === undefined ? uploadMessages.unknown : uploadMessages.failed
+  const message = failure.message.trim() !== "" ? failure.message : failure.status === undefined ? uploadMessages.unknown : uploadMessages.failed
   return `Upload failed: ${message}`
 }
 

@@ -4,31 +4,18 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { AdminApi } from "../contract/api.ts"
-import {
-  AddressSearchHandlers,
-  CexAddressHandlers,
-  CoreTeamAddressHandlers,
-  GeneratedAddressHandlers
-} from "./addresses/http.ts"
-import { addAdmin, countAdmins } from "./auth/admins.ts"
+import { AddressSearchHandlers, CexAddressHandlers, CoreTeamAddressHandlers, GeneratedAddressHandlers } from "./addresses/http.ts"
+import { addAdmin, commandLine, countAdmins } from "./auth/admins.ts"
 import { BlogAdminHandlers, BlogPublicHandlers } from "./blog/http.ts"
-import {
-  CommunityHandlers,
-  InfluencerHandlers,
-  ListingsAdminHandlers,
-  ListingsPublicAdminHandlers,
-  ListingsPublicHandlers
-} from "./listings/http.ts"
-import {
-  BusinessHandlers,
-  ProjectHandlers,
-  StartupHandlers,
-  VentureModerationHandlers,
-  VenturesPublicHandlers
-} from "./ventures/http.ts"
+import { CommunityHandlers, InfluencerHandlers, ListingsAdminHandlers, ListingsPublicAdminHandlers, ListingsPublicHandlers } from "./listings/http.ts"
+import { BusinessHandlers, ProjectHandlers, StartupHandlers, VentureModerationHandlers, VenturesPublicHandlers } from "./ventures/http.ts"
 import { EventsHandlers } from "./events/http.ts"
 import { ActivityHandlers, AnalyticsHandlers } from "./activity/http.ts"
-import { AdminUserHandlers, AllowedIpHandlers, ProtectedDataHandlers, SessionHandlers, SiteSettingsHandlers } from "./admin/http.ts"
+import { AllowedIpHandlers } from "./admin/allowed-ips.ts"
+import { ProtectedDataHandlers } from "./admin/protected-data.ts"
+import { SessionHandlers } from "./admin/sessions.ts"
+import { SiteSettingsHandlers } from "./admin/settings.ts"
+import { AdminUserHandlers } from "./admin/users.ts"
 import { listenForAllowedIps } from "./auth/allowed-ips.ts"
 import { ScamReportHandlers } from "./scam-reports/http.ts"
 import { StreamHandlers } from "./stream/http.ts"
@@ -56,13 +43,14 @@ import { migrate } from "./platform/migrations.ts"
 import { RequestValidationLive } from "./platform/validation.ts"
 import { SystemHandlers } from "./system/http.ts"
 import { UploadHandlers, uploadRoutes } from "./uploads/http.ts"
+import { HistoryHandlers } from "./history/http.ts"
 
 /** On a database without admins, the first one comes from `ADMIN_EMAIL`. */
-const bootstrapFirstAdmin = Effect.gen(function*() {
+const bootstrapFirstAdmin = Effect.gen(function* () {
   const config = yield* Config
   const mailer = yield* Mailer
   if ((yield* countAdmins) > 0) return
-  yield* addAdmin(config.adminEmail, "super_admin")
+  yield* addAdmin(config.adminEmail, "super_admin", null, commandLine)
   const where = mailer.transport === "outbox" ? `the outbox (${config.dataDir}/outbox) and this log` : "that mailbox"
   yield* Effect.logInfo(
     `Created the first admin ${config.adminEmail} (Super Admin). Sign in at http://localhost:${config.port}/login ` +
@@ -72,10 +60,7 @@ const bootstrapFirstAdmin = Effect.gen(function*() {
 
 /** Configuration, a migrated database and mail. */
 export const platformLayer = (config: AppConfig, database: DatabaseTarget = targetFrom(config)) =>
-  Layer.provideMerge(
-    Layer.effectDiscard(migrate),
-    Layer.mergeAll(databaseLayer(database), mailerLayer(config), Layer.succeed(Config, config))
-  )
+  Layer.provideMerge(Layer.effectDiscard(migrate), Layer.mergeAll(databaseLayer(database), mailerLayer(config), Layer.succeed(Config, config)))
 
 const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.json" }).pipe(
   Layer.provide([
@@ -108,6 +93,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     SessionHandlers,
     ProtectedDataHandlers,
     SiteSettingsHandlers,
+    HistoryHandlers,
     BlogAdminHandlers,
     UploadHandlers
   ]),
@@ -115,16 +101,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
 )
 
 const routes = (staticDir: string) =>
-  Layer.mergeAll(
-    apiLayer,
-    apiDocs(AdminApi),
-    apiNotFound,
-    uploadRoutes,
-    consoleRoutes(staticDir),
-    httpHygiene,
-    forwardedForCheck,
-    diskGuard
-  )
+  Layer.mergeAll(apiLayer, apiDocs(AdminApi), apiNotFound, uploadRoutes, consoleRoutes(staticDir), httpHygiene, forwardedForCheck, diskGuard)
 
 /**
  * The router's bound on one path parameter. Its default, 100, answered a post whose slug was
@@ -146,9 +123,7 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
   // With the embedded database on a folder, the admin tools reach it through this server.
   const adminChannel = database.engine === "pglite" && database.dataDir !== undefined ? adminChannelLayer(config.dataDir, executeAdminCommand) : Layer.empty
   return HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true, routerConfig: { maxParamLength: MAX_PATH_PARAM } }).pipe(
-    Layer.provideMerge(
-      NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })
-    ),
+    Layer.provideMerge(NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })),
     Layer.provideMerge(
       Layer.provideMerge(
         Layer.mergeAll(

@@ -10,7 +10,8 @@ if (Exit.isFailure(config)) {
   process.exit(1)
 }
 
-const problem = serverConfigProblem(config.value) ??
+const problem =
+  serverConfigProblem(config.value) ??
   // The embedded database cannot start cleanly on a full disk: say so instead (platform/disk.ts).
   (config.value.databaseUrl === undefined ? startProblem(join(config.value.dataDir, "db"), config.value.diskReserveMb) : undefined)
 if (problem !== undefined) {
@@ -28,9 +29,9 @@ Layer.launch(serverLayer(config.value)).pipe(
   Effect.catch((error) =>
     error instanceof DataFolderInUse
       ? Effect.sync(() => {
-        console.error(error.message)
-        process.exit(1)
-      })
+          console.error(error.message)
+          process.exit(1)
+        })
       : Effect.fail(error)
   ),
   NodeRuntime.runMain

@@ -10,8 +10,25 @@ export const radixUse: RadixSubset = {
   breakpoints: ["md"],
   responsive: ["rt-r-p", "rt-r-gtc"],
   unusedComponents: [
-    "rt-Avatar", "rt-Blockquote", "rt-CheckboxCards", "rt-CheckboxGroup", "rt-ContextMenu", "rt-DropdownMenu", "rt-HoverCard",
-    "rt-Inset", "rt-Popover", "rt-Quote", "rt-RadioCards", "rt-RadioGroup", "rt-SegmentedControl", "rt-Skeleton", "rt-Slider",
-    "rt-Switch", "rt-TabNav", "rt-ThemePanel", "rt-Em", "rt-Strong"
+    "rt-Avatar",
+    "rt-Blockquote",
+    "rt-CheckboxCards",
+    "rt-CheckboxGroup",
+    "rt-ContextMenu",
+    "rt-DropdownMenu",
+    "rt-HoverCard",
+    "rt-Inset",
+    "rt-Popover",
+    "rt-Quote",
+    "rt-RadioCards",
+    "rt-RadioGroup",
+    "rt-SegmentedControl",
+    "rt-Skeleton",
+    "rt-Slider",
+    "rt-Switch",
+    "rt-TabNav",
+    "rt-ThemePanel",
+    "rt-Em",
+    "rt-Strong"
   ]
 }

@@ -15,19 +15,41 @@ const RESOLVED = `\0${ANSWER_SCHEMAS_MODULE}`
 export const firstAnswerJsonSchemas = async (root: string): Promise<Readonly<Record<string, JsonSchema>>> => {
   const { Schema } = await import("effect")
   const url = pathToFileURL(join(root, "src/api/first-answer-schemas.ts")).href
-  const { firstAnswerSchemas } = await import(url) as {
+  const { firstAnswerSchemas } = (await import(url)) as {
     readonly firstAnswerSchemas: Readonly<Record<string, Parameters<typeof Schema.toJsonSchemaDocument>[0]>>
   }
-  return Object.fromEntries(Object.entries(firstAnswerSchemas).map(([name, schema]) => {
-    const document = Schema.toJsonSchemaDocument(schema)
-    const definitions = document.definitions as Readonly<Record<string, unknown>>
-    const json = { ...document.schema, ...(Object.keys(definitions).length === 0 ? {} : { $defs: definitions }) }
-    const unknown = unknownKeywords(json)
-    if (unknown.length > 0) {
-      throw new Error(`answer-checks: the schema of ${name} uses ${[...new Set(unknown)].join(", ")}, which contract/json-check.ts does not check`)
-    }
-    return [name, json as JsonSchema]
-  }))
+  return Object.fromEntries(
+    Object.entries(firstAnswerSchemas).map(([name, schema]) => {
+      const document = Schema.toJsonSchemaDocument(schema)
+      const definitions = document.definitions as Readonly<Record<string, unknown>>
+      const json = { ...document.schema, ...(Object.keys(definitions).length === 0 ? {} : { $defs: definitions }) }
+      const unknown = unknownKeywords(json)
+      if (unknown.length > 0) {
+        throw new Error(`answer-checks: the schema of ${name} uses ${[...new Set(unknown)].join(", ")}, which contract/json-check.ts does not check`)
+      }
+      return [name, json as JsonSchema]
+    })
+  )
+}
+
+/**
+ * The path of each endpoint named in src/api/first-answer-schemas.ts (`endpointsByName`), from
+ * the contract's HttpApi; an endpoint the contract no longer has stops the build.
+ */
+export const firstEndpointPaths = async (root: string): Promise<Readonly<Record<string, string>>> => {
+  const load = (path: string) => import(pathToFileURL(join(root, path)).href)
+  const { endpointsByName } = (await load("src/api/first-answer-schemas.ts")) as { readonly endpointsByName: Readonly<Record<string, string>> }
+  const { AdminApi } = (await load("contract/api.ts")) as {
+    readonly AdminApi: { readonly groups: Readonly<Record<string, { readonly endpoints: Readonly<Record<string, { readonly path: string }>> }>> }
+  }
+  return Object.fromEntries(
+    Object.entries(endpointsByName).map(([name, endpoint]) => {
+      const [group = "", key = ""] = endpoint.split(".")
+      const path = AdminApi.groups[group]?.endpoints[key]?.path
+      if (path === undefined) throw new Error(`answer-checks: the contract has no endpoint ${endpoint} (${name}, src/api/first-answer-schemas.ts)`)
+      return [name, path]
+    })
+  )
 }
 
 /**
@@ -40,7 +62,10 @@ export const answerSchemas = (root: string): Plugin => ({
   resolveId: (id) => (id === ANSWER_SCHEMAS_MODULE ? RESOLVED : undefined),
   load: async (id) => {
     if (id !== RESOLVED) return undefined
-    const schemas = await firstAnswerJsonSchemas(root)
-    return Object.entries(schemas).map(([name, schema]) => `export const ${name} = ${JSON.stringify(schema)};`).join("\n")
+    const [schemas, paths] = await Promise.all([firstAnswerJsonSchemas(root), firstEndpointPaths(root)])
+    return [
+      ...Object.entries(schemas).map(([name, schema]) => `export const ${name} = ${JSON.stringify(schema)};`),
+      `export const paths = ${JSON.stringify(paths)};`
+    ].join("\n")
   }
 })

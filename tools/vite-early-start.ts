@@ -30,9 +30,11 @@ const filesOf = (bundle: Record<string, { readonly type: string }>, entry: strin
 }
 
 const chunkFor = (bundle: Record<string, { readonly type: string }>, moduleSuffix: string): string => {
-  const found = Object.values(bundle).find((item): item is BuiltChunk =>
-    item.type === "chunk" && (((item as BuiltChunk).facadeModuleId ?? "").endsWith(moduleSuffix) ||
-      (item as BuiltChunk).moduleIds.some((id) => id.endsWith(moduleSuffix))))
+  const found = Object.values(bundle).find(
+    (item): item is BuiltChunk =>
+      item.type === "chunk" &&
+      (((item as BuiltChunk).facadeModuleId ?? "").endsWith(moduleSuffix) || (item as BuiltChunk).moduleIds.some((id) => id.endsWith(moduleSuffix)))
+  )
   if (found === undefined) throw new Error(`vite-early-start: no chunk is built from ${moduleSuffix}`)
   return found.fileName
 }
@@ -69,54 +71,63 @@ export const earlyStart = (options: {
   readonly signedIn: ReadonlyArray<string>
   readonly byPath: Readonly<Record<string, string>>
   readonly tokenKey: string
+  /** Builds `always` and `signedIn` as one chunk each (read off a survey build); false: the bundler's own split. */
+  readonly mergeChunks?: boolean
 }): Plugin => {
   let base = "/"
   let surveyConfig: { readonly configFile: string | undefined; readonly mode: string } | undefined
   // What `always` and `signedIn` load, each built as one chunk (and one stylesheet): left to
   // itself the bundler split them into a dozen files shared with other screens, and on a cold
-  // load each file is a request, a response and a module record more before the first screen;
-  // one file each showed the first rows about 15 ms sooner on this project's 2-core machine
-  // (docs/architecture.md, "First screen"). Which modules those are is read off the bundler's
+  // load each file is a request, a response and a module record more before the first screen
+  // (what it buys, measured: docs/architecture.md, "What each speed piece buys"). Which modules those are is read off the bundler's
   // own split, from a first build that writes nothing (the survey): the module graph alone says
   // the sign-in form needs every Radix component, as it imports them through the package's index.
+  let earlyModules: ReadonlySet<string> = new Set()
   let startModules: ReadonlySet<string> = new Set()
   let signedInModules: ReadonlySet<string> = new Set()
   const surveying = () => process.env[SURVEY] === "1"
   return {
     name: "early-start",
     apply: "build",
-    config: () => surveying() ? undefined : {
-      build: {
-        rolldownOptions: {
-          output: {
-            codeSplitting: {
-              // Only the modules the survey found: a module the start-up chunk imports stays there.
-              includeDependenciesRecursively: false,
-              groups: [
-                { name: "start", test: (id: string) => startModules.has(id), priority: 2 },
-                { name: "signed-in", test: (id: string) => signedInModules.has(id), priority: 1 }
-              ]
+    config: () =>
+      surveying() || options.mergeChunks === false
+        ? undefined
+        : {
+            build: {
+              rolldownOptions: {
+                output: {
+                  codeSplitting: {
+                    // Only the modules the survey found: a module the start-up chunk imports stays there.
+                    includeDependenciesRecursively: false,
+                    groups: [
+                      { name: "early", test: (id: string) => earlyModules.has(id), priority: 3 },
+                      { name: "start", test: (id: string) => startModules.has(id), priority: 2 },
+                      { name: "signed-in", test: (id: string) => signedInModules.has(id), priority: 1 }
+                    ]
+                  }
+                }
+              }
             }
-          }
-        }
-      }
-    },
+          },
     async buildStart() {
       // Without a config file to build again (an inline config), the bundler's own split stays.
-      if (surveying() || surveyConfig?.configFile === undefined) return
+      if (surveying() || options.mergeChunks === false || surveyConfig?.configFile === undefined) return
       process.env[SURVEY] = "1"
       let output: ReadonlyArray<BuiltChunk | { readonly type: "asset"; readonly fileName: string }>
       try {
         const built = await build({ configFile: surveyConfig.configFile, mode: surveyConfig.mode, logLevel: "silent", build: { write: false } })
-        output = (Array.isArray(built) ? built : [built]).flatMap((result) =>
-          "output" in result ? result.output as unknown as typeof output : [])
+        output = (Array.isArray(built) ? built : [built]).flatMap((result) => ("output" in result ? (result.output as unknown as typeof output) : []))
       } finally {
         delete process.env[SURVEY]
       }
       const bundle = Object.fromEntries(output.map((item) => [item.fileName, item]))
-      const { always, signedIn } = firstScreenFiles(bundle, options)
-      const moduleIdsOf = (files: ReadonlyArray<string>) =>
-        new Set(files.flatMap((file) => (bundle[file] as BuiltChunk | undefined)?.moduleIds ?? []))
+      const { atEntry, always, signedIn } = firstScreenFiles(bundle, options)
+      const moduleIdsOf = (files: ReadonlyArray<string>) => new Set(files.flatMap((file) => (bundle[file] as BuiltChunk | undefined)?.moduleIds ?? []))
+      // What the entry shares with later chunks (the session holder, the list paths and the rules
+      // they read, the date helpers) is one file beside it, not a small file each.
+      const entryFile = Object.values(bundle).find((item): item is BuiltChunk => item.type === "chunk" && item.isEntry)?.fileName
+      const sharedWithEntry = [...atEntry].filter((file) => file !== entryFile && file.endsWith(".js") && !file.includes("rolldown-runtime"))
+      earlyModules = moduleIdsOf(sharedWithEntry)
       startModules = moduleIdsOf(always)
       signedInModules = moduleIdsOf(signedIn)
     },
@@ -132,9 +143,17 @@ export const earlyStart = (options: {
         const { atEntry, always, signedIn } = firstScreenFiles(bundle, options)
         const href = (file: string) => `${base}${file}`
         const loaded = new Set([...atEntry, ...always, ...signedIn])
-        const byPath = Object.entries(options.byPath).map(([path, module]) =>
-          [path, filesOf(bundle, chunkFor(bundle, module)).filter((file) => !loaded.has(file)).map(href)] as const)
-        const script = `(()=>{try{if(localStorage.getItem(${JSON.stringify(options.tokenKey)})===null)return}catch{return}` +
+        const byPath = Object.entries(options.byPath).map(
+          ([path, module]) =>
+            [
+              path,
+              filesOf(bundle, chunkFor(bundle, module))
+                .filter((file) => !loaded.has(file))
+                .map(href)
+            ] as const
+        )
+        const script =
+          `(()=>{try{if(localStorage.getItem(${JSON.stringify(options.tokenKey)})===null)return}catch{return}` +
           `const p=location.pathname,w=${JSON.stringify(signedIn.map(href))};` +
           `for(const[r,f]of ${JSON.stringify(byPath)})if(p===r||p.startsWith(r+"/"))w.push(...f);` +
           `for(const f of w){const l=document.createElement("link");` +

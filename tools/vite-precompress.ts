@@ -31,9 +31,12 @@ export const precompress = (): Plugin => {
       for (const file of filesUnder(outDir).filter((path) => compressible.test(path))) {
         const bytes = readFileSync(file)
         if (bytes.length < 512) continue
-        writeFileSync(`${file}.br`, brotliCompressSync(bytes, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length }
-        }))
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(bytes, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length }
+          })
+        )
         writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }))
       }
     }

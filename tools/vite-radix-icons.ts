@@ -47,11 +47,17 @@ export const radixIconsApart = (): Plugin => {
     transform(code, id) {
       if (id.includes("node_modules") || !/\.[jt]sx?$/.test(id) || !code.includes("@radix-ui/react-icons")) return undefined
       const rewritten = code.replace(IMPORT, (_statement, names: string) =>
-        names.split(",").map((name) => name.trim()).filter((name) => name !== "").map((name) => {
-          const [imported, local = imported] = name.split(/\s+as\s+/) as [string, string?]
-          if (!icons().icons.has(imported)) throw new Error(`radix-icons: @radix-ui/react-icons has no ${imported}`)
-          return `import ${local} from "${PREFIX}${imported}";`
-        }).join(""))
+        names
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name !== "")
+          .map((name) => {
+            const [imported, local = imported] = name.split(/\s+as\s+/) as [string, string?]
+            if (!icons().icons.has(imported)) throw new Error(`radix-icons: @radix-ui/react-icons has no ${imported}`)
+            return `import ${local} from "${PREFIX}${imported}";`
+          })
+          .join("")
+      )
       return { code: rewritten, map: null }
     },
     resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : id === HELPER ? HELPER : undefined),

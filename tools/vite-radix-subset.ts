@@ -23,9 +23,37 @@ export interface RadixSubset {
 }
 
 const allColors = [
-  "gray", "mauve", "slate", "sage", "olive", "sand", "tomato", "red", "ruby", "crimson", "pink", "plum", "purple", "violet",
-  "iris", "indigo", "blue", "cyan", "teal", "jade", "green", "grass", "bronze", "gold", "brown", "orange", "amber", "yellow",
-  "lime", "mint", "sky"
+  "gray",
+  "mauve",
+  "slate",
+  "sage",
+  "olive",
+  "sand",
+  "tomato",
+  "red",
+  "ruby",
+  "crimson",
+  "pink",
+  "plum",
+  "purple",
+  "violet",
+  "iris",
+  "indigo",
+  "blue",
+  "cyan",
+  "teal",
+  "jade",
+  "green",
+  "grass",
+  "bronze",
+  "gold",
+  "brown",
+  "orange",
+  "amber",
+  "yellow",
+  "lime",
+  "mint",
+  "sky"
 ]
 const allBreakpoints = ["xs", "sm", "md", "lg", "xl"]
 
@@ -45,8 +73,10 @@ export const subsetRadixCss = (css: string, subset: RadixSubset): string => {
     subset.unusedComponents.some((prefix) => name === prefix || (name.startsWith(prefix) && /^[A-Z]/.test(name.slice(prefix.length))))
   const isUnused = (selector: unknown) => {
     const text = JSON.stringify(selector)
-    return classNames(text).some((name) => isUnusedComponent(name) || unusedBreakpoint.test(name) || isUnusedResponsive(name)) ||
+    return (
+      classNames(text).some((name) => isUnusedComponent(name) || unusedBreakpoint.test(name) || isUnusedResponsive(name)) ||
       [...attributeValues(text, "data-accent-color"), ...attributeValues(text, "data-gray-color")].some((color) => unusedColors.includes(color))
+    )
   }
   const { code } = transform({
     filename: "radix-themes.css",

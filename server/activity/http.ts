@@ -1,269 +1,46 @@
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { SqlClient } from "effect/sql/SqlClient"
-import { type ActivityEntry, type Analytics, type AnalyticsPeriod, listingStatistics } from "../../contract/activity.ts"
 import { AdminApi } from "../../contract/api.ts"
-import { csvResponse, EXPORT_BATCH, keysetRows, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
-import { containsPattern } from "../platform/search.ts"
+import { csvResponse, wantsCsv } from "../platform/lists.ts"
+import { type LogRow, entryOf, listEvents, exportEvents, analyticsOf } from "./repository.ts"
 
 /**
  * The activity log as a list (docs/api.md, "Activity log") and the dashboard's figures, read
  * from the counts the database keeps as records change ("Analytics").
  */
-
-interface LogQuery {
-  readonly username?: string | undefined
-  readonly area?: string | undefined
-  readonly action?: string | undefined
-  readonly record?: string | undefined
-  readonly from?: string | undefined
-  readonly to?: string | undefined
-}
-
-interface LogRow {
-  readonly id: string
-  readonly at: Date
-  readonly actorEmail: string | null
-  readonly actorName: string | null
-  readonly action: string
-  readonly entity: string
-  readonly entityId: string | null
-  readonly fromState: string | null
-  readonly toState: string | null
-  readonly ip: string | null
-  readonly recordLabel: string | null
-  readonly recordKind: string | null
-  readonly recordSlug: string | null
-}
-
-const isDay = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text)
-
-/** A day or a moment: `from` a day is its first instant, `to` a day is the instant after it. */
-const instant = (text: string, end: boolean) => {
-  if (!isDay(text)) return new Date(text)
-  const day = new Date(`${text}T00:00:00Z`)
-  // The parser rolls 2026-02-31 over into March; a day that is not on the calendar is no day.
-  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) return new Date(Number.NaN)
-  return end ? new Date(day.getTime() + 86_400_000) : day
-}
-
-const validDate = (date: Date) => !Number.isNaN(date.getTime())
-
-/** Whether the query filters by more than the area: then its total is counted, not read. */
-const narrowed = (query: LogQuery) =>
-  [query.username, query.action, query.record, query.from, query.to].some((value) => value !== undefined && value.trim() !== "")
-
-const filtersOf = (sql: SqlClient, query: LogQuery) =>
-  Effect.gen(function*() {
-    const filters = [sql`true`]
-    const username = query.username?.trim() ?? ""
-    if (username !== "") {
-      // Admins are few: the ones whose name or e-mail contains the text, then their events by
-      // the e-mail each event carries (an index, newest first); someone who is not an admin (a
-      // refused sign-in) by the exact e-mail they typed.
-      const pattern = containsPattern(username)
-      const actors = yield* sql<{ email: string }>`SELECT email FROM admins WHERE lower(email) LIKE ${pattern} OR lower(coalesce(name, '')) LIKE ${pattern}`
-      filters.push(sql`l.actor_email IN ${sql.in([...new Set([...actors.map((actor) => actor.email), username.toLowerCase()])])}`)
-    }
-    if (query.area !== undefined && query.area !== "all") filters.push(sql`l.entity = ${query.area}`)
-    if (query.action !== undefined) filters.push(sql`l.action = ${query.action}`)
-    if (query.record !== undefined && query.record.trim() !== "") filters.push(sql`l.entity_id = ${query.record.trim()}`)
-    const from = query.from === undefined ? undefined : instant(query.from, false)
-    const to = query.to === undefined ? undefined : instant(query.to, !query.to.includes("T") && isDay(query.to))
-    // A date the pattern admits but the calendar does not (2026-02-31) matches nothing.
-    if ((from !== undefined && !validDate(from)) || (to !== undefined && !validDate(to))) filters.push(sql`false`)
-    else {
-      if (from !== undefined) filters.push(sql`l.at >= ${from}`)
-      if (to !== undefined) filters.push(sql`l.at < ${to}`)
-    }
-    return filters
-  })
-
-/** How many events match: read from the kept counts for the whole log or one area, counted otherwise. */
-const totalOf = (sql: SqlClient, query: LogQuery, filters: ReadonlyArray<ReturnType<SqlClient["and"]>>) =>
-  Effect.map(
-    narrowed(query)
-      ? sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log l WHERE ${sql.and(filters)}`
-      : query.area !== undefined && query.area !== "all"
-      ? sql<{ n: number }>`SELECT coalesce(sum(total), 0)::int AS n FROM activity_counts WHERE entity = ${query.area}`
-      : sql<{ n: number }>`SELECT coalesce(sum(total), 0)::int AS n FROM activity_counts`,
-    (rows) => rows[0]?.n ?? 0
-  )
-
-/**
- * What each event's record is called now, for a page of events only (`l`, with `uid` the id as
- * a uuid where it is one): a name that changed shows its new name, a deleted record none.
- */
-const recordColumns = `
-  CASE l.entity
-    WHEN 'blog' THEN (SELECT title FROM blog_posts WHERE id = l.uid)
-    WHEN 'address' THEN (SELECT name FROM addresses WHERE id = l.uid)
-    WHEN 'listing' THEN (SELECT name FROM listings WHERE id = l.uid)
-    WHEN 'scam-report' THEN (SELECT coalesce(nullif(wallet_address, ''), replace(scam_type, '_', ' ')) FROM scam_reports WHERE id = l.uid)
-    WHEN 'contact' THEN (SELECT subject FROM core_team_contacts WHERE id = l.uid)
-    WHEN 'inquiry' THEN (SELECT company_name FROM advertising_inquiries WHERE id = l.uid)
-    WHEN 'admin' THEN (SELECT email FROM admins WHERE id = l.uid)
-    WHEN 'protected-data' THEN (SELECT type || ': ' || key FROM protected_data WHERE id = l.uid)
-    WHEN 'ip' THEN coalesce(l.to_state, l.from_state)
-  END AS record_label,
-  coalesce(l.details->>'kind', l.details->>'type') AS record_kind,
-  CASE WHEN l.entity = 'blog' THEN (SELECT slug FROM blog_posts WHERE id = l.uid) END AS record_slug`
-
-const logColumns = `l.id::text AS id, l.at, l.actor_email, (SELECT name FROM admins WHERE id = l.actor_id) AS actor_name, l.action, l.entity,
-  l.entity_id, l.from_state, l.to_state, l.ip, ${recordColumns}`
-
-/** The events matching `filters`, newest first, with their records' names. */
-const eventsWhere = (sql: SqlClient, filters: ReadonlyArray<ReturnType<SqlClient["and"]>>, limit: number, offset: number) =>
-  sql<LogRow>`
-    SELECT ${sql.unsafe(logColumns)} FROM (
-      SELECT l.*, CASE WHEN l.entity_id ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' THEN l.entity_id::uuid END AS uid
-      FROM activity_log l WHERE ${sql.and(filters)} ORDER BY l.id DESC LIMIT ${limit} OFFSET ${offset}
-    ) l ORDER BY l.id DESC`
-
-export const entryOf = (row: LogRow): ActivityEntry => ({
-  _id: row.id,
-  at: row.at.toISOString(),
-  actorEmail: row.actorEmail,
-  actorName: row.actorName,
-  action: row.action,
-  area: row.entity,
-  entityId: row.entityId,
-  fromState: row.fromState,
-  toState: row.toState,
-  ip: row.ip,
-  record: { label: row.recordLabel, kind: row.recordKind, slug: row.recordSlug }
-})
-
-const listEvents = (query: LogQuery & { readonly page?: number | undefined; readonly limit?: number | undefined }) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const { page, limit, offset } = pageWindow(query)
-    const filters = yield* filtersOf(sql, query)
-    const rows = yield* eventsWhere(sql, filters, limit, offset)
-    return { logs: rows.map(entryOf), pagination: paginate(page, limit, yield* totalOf(sql, query, filters)) }
-  })
-
-const exportEvents = (query: LogQuery) =>
-  keysetRows((after: LogRow | undefined) =>
-    Effect.gen(function*() {
-      const sql = yield* SqlClient
-      const filters = yield* filtersOf(sql, query)
-      return yield* eventsWhere(sql, [...filters, ...(after === undefined ? [] : [sql`l.id < ${after.id}::bigint`])], EXPORT_BATCH, 0)
-    }))
-
 const exportRecord = (row: LogRow) => {
   const entry = entryOf(row)
   return { ...entry, record: entry.record.label, recordKind: entry.record.kind }
 }
 const exportFields = [
-  "_id", "at", "actorEmail", "actorName", "action", "area", "entityId", "record", "recordKind", "fromState", "toState", "ip"
+  "_id",
+  "at",
+  "actorEmail",
+  "actorName",
+  "action",
+  "area",
+  "entityId",
+  "record",
+  "recordKind",
+  "fromState",
+  "toState",
+  "ip"
 ] as const satisfies ReadonlyArray<keyof ReturnType<typeof exportRecord>>
 
 // ---------------------------------------------------------------------------
 // Analytics
 // ---------------------------------------------------------------------------
-
-const statisticOf: Readonly<Record<string, keyof Analytics["statistics"] | undefined>> = listingStatistics
-
-const utcDay = (date: Date) => date.toISOString().slice(0, 10)
-
-/** Every bucket of the period, oldest first, so a quiet day shows as 0 rather than missing. */
-const bucketsOf = (period: AnalyticsPeriod, first: string | null, today: Date): ReadonlyArray<string> => {
-  if (period !== "all") {
-    const days = period === "7d" ? 7 : 30
-    return Array.from({ length: days }, (_, index) => utcDay(new Date(today.getTime() - (days - 1 - index) * 86_400_000)))
-  }
-  const start = first === null ? today : new Date(`${first.slice(0, 7)}-01T00:00:00Z`)
-  const months: Array<string> = []
-  for (let year = start.getUTCFullYear(), month = start.getUTCMonth(); ;) {
-    const text = `${year}-${String(month + 1).padStart(2, "0")}-01`
-    months.push(text)
-    if (year === today.getUTCFullYear() && month === today.getUTCMonth()) break
-    month += 1
-    if (month === 12) {
-      month = 0
-      year += 1
-    }
-  }
-  return months
-}
-
-const analyticsOf = (period: AnalyticsPeriod) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const today = new Date()
-    const since = period === "all" ? "0001-01-01" : bucketsOf(period, null, today)[0]!
-    const bucket = period === "all" ? "month" : "day"
-    // One round trip: every figure is a read of a count the database keeps, or an index count.
-    const rows = yield* sql<{
-      listings: ReadonlyArray<{ type: string; status: string; total: number }> | string
-      blogs: number
-      scamReports: number
-      contacts: number
-      inquiries: number
-      paidInquiries: number
-      created: ReadonlyArray<{ start: string; total: number }> | string | null
-      firstDay: string | null
-    }>`
-      SELECT
-        (SELECT json_agg(json_build_object('type', type, 'status', status, 'total', total)) FROM listing_counts) AS listings,
-        (SELECT count(*)::int FROM blog_posts) AS blogs,
-        (SELECT coalesce(sum(total), 0)::int FROM scam_report_counts WHERE status = 'new') AS scam_reports,
-        (SELECT count(*)::int FROM core_team_contacts WHERE status = 'new') AS contacts,
-        (SELECT coalesce(sum(total), 0)::int FROM inquiry_counts WHERE status = 'pending') AS inquiries,
-        (SELECT coalesce(sum(total), 0)::int FROM inquiry_counts WHERE status = 'paid') AS paid_inquiries,
-        (SELECT json_agg(json_build_object('start', start, 'total', total)) FROM (
-          SELECT date_trunc(${bucket}, day)::date::text AS start, sum(total)::int AS total
-          FROM daily_counts WHERE day >= ${since}::date GROUP BY 1
-        ) AS created) AS created,
-        (SELECT min(day)::text FROM daily_counts) AS first_day`
-    const row = rows[0]!
-    const parse = <A>(value: A | string | null): A | null => (typeof value === "string" ? JSON.parse(value) as A : value)
-    const listings = parse(row.listings) ?? []
-    const created = new Map((parse(row.created) ?? []).map((point) => [point.start, Number(point.total)]))
-    const statistics: { -readonly [K in keyof Analytics["statistics"]]: number } = {
-      totalBlogs: row.blogs,
-      totalCommunities: 0,
-      totalInfluencers: 0,
-      totalBusinesses: 0,
-      totalStartups: 0,
-      totalProjects: 0,
-      totalEvents: 0,
-      totalHackathons: 0,
-      pendingReviews: 0
-    }
-    const pendingListings = new Map<string, number>()
-    for (const count of listings) {
-      const key = statisticOf[count.type]
-      if (key !== undefined) statistics[key] += Number(count.total)
-      if (count.status === "pending") pendingListings.set(count.type, (pendingListings.get(count.type) ?? 0) + Number(count.total))
-    }
-    const pending = {
-      listings: Object.keys(statisticOf).map((type) => ({ type, count: pendingListings.get(type) ?? 0 })),
-      scamReports: row.scamReports,
-      contacts: row.contacts,
-      inquiries: row.inquiries,
-      paidInquiries: row.paidInquiries
-    }
-    statistics.pendingReviews = pending.listings.reduce((sum, part) => sum + part.count, 0) + pending.scamReports + pending.contacts + pending.inquiries +
-      pending.paidInquiries
-    const points = bucketsOf(period, row.firstDay, today).map((start) => ({ start, total: created.get(start) ?? 0 }))
-    return {
-      period,
-      statistics,
-      pending,
-      created: { bucket, points, total: points.reduce((sum, point) => sum + point.total, 0) }
-    } satisfies Analytics
-  })
-
 export const ActivityHandlers = HttpApiBuilder.group(AdminApi, "activity", (handlers) =>
   handlers.handle("list", ({ query }) =>
     Effect.flatMap(wantsCsv(query.format), (csv) =>
       csv
         ? csvResponse({ name: "activity-log", fields: exportFields, record: exportRecord, rows: exportEvents(query) })
-        : Effect.map(listEvents(query), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))).pipe(Effect.orDie)))
+        : Effect.map(listEvents(query), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))
+    ).pipe(Effect.orDie)
+  )
+)
 
 export const AnalyticsHandlers = HttpApiBuilder.group(AdminApi, "analytics", (handlers) =>
-  handlers.handle("get", ({ query }) =>
-    Effect.map(analyticsOf(query.period ?? "7d"), (data) => ({ success: true as const, data })).pipe(Effect.orDie)))
+  handlers.handle("get", ({ query }) => Effect.map(analyticsOf(query.period ?? "7d"), (data) => ({ success: true as const, data })).pipe(Effect.orDie))
+)

@@ -103,12 +103,7 @@ export const kinds = {
       description: row.description,
       role: row.role
     }),
-    toColumns: (input: {
-      readonly identifier: string
-      readonly name: string
-      readonly description?: string
-      readonly role?: string
-    }): AddressColumns => ({
+    toColumns: (input: { readonly identifier: string; readonly name: string; readonly description?: string; readonly role?: string }): AddressColumns => ({
       identifier: input.identifier.trim(),
       name: input.name.trim(),
       description: input.description ?? "",

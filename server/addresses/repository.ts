@@ -1,10 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { randomUUID } from "node:crypto"
 import type { AddressHit, AddressKind, AddressSort } from "../../contract/addresses.ts"
 import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
 import { containsPattern } from "../platform/search.ts"
-import type { AddressColumns, AddressRow } from "./kinds.ts"
+import type { AddressRow } from "./kinds.ts"
+import type { Scope, VersionedTable } from "../platform/record-writes.ts"
+import { addressMessages } from "../../contract/addresses.ts"
 
 export interface ListQuery {
   readonly search?: string
@@ -14,9 +15,8 @@ export interface ListQuery {
   readonly limit?: number
 }
 
-const columns =
-  `id, kind, identifier, name, category, description, logo, rank, website, buy, role, created_at AS "createdAt", updated_at AS "updatedAt", version`
-
+/** The columns an address is read with (the write path answers with them too). */
+export const addressColumns = `id, kind, identifier, name, category, description, logo, rank, website, buy, role, created_at AS "createdAt", updated_at AS "updatedAt", version`
 
 const orderings: Record<AddressSort, string> = {
   createdAt: "created_at",
@@ -31,7 +31,7 @@ const directionOf = (query: ListQuery) =>
 
 /** One page of a directory, searched, sorted and counted by the database. */
 export const listAddresses = (kind: AddressKind, query: ListQuery) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const { page, limit, offset } = pageWindow(query)
     const search = query.search?.trim() ?? ""
@@ -41,13 +41,13 @@ export const listAddresses = (kind: AddressKind, query: ListQuery) =>
       // One round trip: the page, each row carrying the directory's kept total. The columns
       // are named as the code wants them, so the rows skip the name transform.
       const rows = yield* sql.withoutTransforms()<AddressRow & { readonly directoryTotal: number }>`
-        SELECT ${sql.unsafe(columns)}, (SELECT total::int FROM address_counts WHERE kind = ${kind}) AS "directoryTotal"
+        SELECT ${sql.unsafe(addressColumns)}, (SELECT total::int FROM address_counts WHERE kind = ${kind}) AS "directoryTotal"
         FROM addresses WHERE kind = ${kind} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
       const total = rows[0]?.directoryTotal ?? (yield* countAll(kind))
       return { rows, pagination: paginate(page, limit, total) }
     }
     const matches = sql`kind = ${kind} AND search_text LIKE ${containsPattern(search)}`
-    const rows = yield* sql<AddressRow>`SELECT ${sql.unsafe(columns)} FROM addresses WHERE ${matches}
+    const rows = yield* sql<AddressRow>`SELECT ${sql.unsafe(addressColumns)} FROM addresses WHERE ${matches}
       ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
     const counted = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM addresses WHERE ${matches}`
     return { rows, pagination: paginate(page, limit, counted[0]?.total ?? 0) }
@@ -66,78 +66,49 @@ export const exportAddresses = (kind: AddressKind, query: ListQuery) => {
   const keyType = sort === "createdAt" ? "timestamptz" : sort === "rank" ? "integer" : "text"
   const direction = directionOf(query)
   return keysetRows((after: Keyed | undefined) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
       const key = sql.unsafe(sortKey)
       const matches = search === "" ? sql`true` : sql`search_text LIKE ${containsPattern(search)}`
-      const onward = after === undefined
-        ? sql`true`
-        : direction === "ASC"
-        ? sql`(${key}, id) > (CAST(${after.sortKey} AS ${sql.unsafe(keyType)}), ${after.id}::uuid)`
-        : sql`(${key}, id) < (CAST(${after.sortKey} AS ${sql.unsafe(keyType)}), ${after.id}::uuid)`
+      const onward =
+        after === undefined
+          ? sql`true`
+          : direction === "ASC"
+            ? sql`(${key}, id) > (CAST(${after.sortKey} AS ${sql.unsafe(keyType)}), ${after.id}::uuid)`
+            : sql`(${key}, id) < (CAST(${after.sortKey} AS ${sql.unsafe(keyType)}), ${after.id}::uuid)`
       return yield* sql.withoutTransforms()<Keyed>`
-        SELECT ${sql.unsafe(columns)}, (${key})::text AS "sortKey" FROM addresses
+        SELECT ${sql.unsafe(addressColumns)}, (${key})::text AS "sortKey" FROM addresses
         WHERE kind = ${kind} AND ${matches} AND ${onward}
         ORDER BY ${sql.unsafe(`${sortKey} ${direction}, id ${direction}`)} LIMIT ${EXPORT_BATCH}`
-    }))
+    })
+  )
 }
 
 const countAll = (kind: AddressKind) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<{ total: number }>`SELECT total::int AS total FROM address_counts WHERE kind = ${kind}`
     return rows[0]?.total ?? 0
   })
 
-export const insertAddress = (kind: AddressKind, values: AddressColumns) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<AddressRow>`
-      INSERT INTO addresses ${sql.insert({ id: randomUUID(), kind, ...values })}
-      ON CONFLICT (kind, lower(identifier)) DO NOTHING
-      RETURNING ${sql.unsafe(columns)}`
-    return rows[0]
-  })
-
 export const findAddress = (kind: AddressKind, id: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
-    const rows = yield* sql<AddressRow>`SELECT ${sql.unsafe(columns)} FROM addresses WHERE kind = ${kind} AND id = ${id}`
+    const rows = yield* sql<AddressRow>`SELECT ${sql.unsafe(addressColumns)} FROM addresses WHERE kind = ${kind} AND id = ${id}`
     return rows[0]
   })
 
 export const identifierTaken = (kind: AddressKind, identifier: string, exceptId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<{ id: string }>`
       SELECT id FROM addresses WHERE kind = ${kind} AND lower(identifier) = ${identifier.toLowerCase()} AND id <> ${exceptId}`
     return rows.length > 0
   })
 
-/** Updates only if the row still has the version the caller saw. */
-export const updateAddress = (kind: AddressKind, id: string, version: number, values: AddressColumns) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<AddressRow>`
-      UPDATE addresses SET ${sql.update({ ...values, updatedAt: new Date() })}, version = version + 1
-      WHERE kind = ${kind} AND id = ${id} AND version = ${version}
-      RETURNING ${sql.unsafe(columns)}`
-    return rows[0]
-  })
-
-/** Deletes only if the row still has the version the caller saw. */
-export const deleteAddress = (kind: AddressKind, id: string, version: number) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<AddressRow>`
-      DELETE FROM addresses WHERE kind = ${kind} AND id = ${id} AND version = ${version}
-      RETURNING ${sql.unsafe(columns)}`
-    return rows[0]
-  })
-
 /** Up to `limit` matches across the three directories, identifier matches first. */
 export const searchAllAddresses = (term: string, limit = 20) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     if (term.trim() === "") return [] as ReadonlyArray<AddressHit>
     const pattern = containsPattern(term)
@@ -148,3 +119,16 @@ export const searchAllAddresses = (term: string, limit = 20) =>
       LIMIT ${limit}`
     return rows.map(({ id, ...hit }): AddressHit => ({ _id: id, ...hit }))
   })
+
+/** Only this directory's addresses: another kind's record is missing to it (a write path scope). */
+export const ofKind =
+  (kind: AddressKind): Scope =>
+  (sql) =>
+    sql`kind = ${kind}`
+
+/** The addresses on the one write path (server/platform/record-writes.ts); each directory is its kind's rows. */
+export const addressTable: VersionedTable = {
+  table: "addresses",
+  columns: addressColumns,
+  messages: { notFound: addressMessages.notFound, stale: addressMessages.stale }
+}

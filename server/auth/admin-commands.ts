@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
 import { Email, type Role, Roles } from "../../contract/common.ts"
-import { MAX_DISPLAY_NAME } from "../../contract/admin.ts"
+import { MAX_DISPLAY_NAME } from "../../contract/admin-users.ts"
 import { normalizeIpRange } from "../../contract/ip-rules.ts"
-import { addAdmin, listAdmins, setAdminDisabled, setAdminName, setAdminRole } from "./admins.ts"
+import { addAdmin, commandLine, listAdmins, setAdminDisabled, setAdminName, setAdminRole } from "./admins.ts"
 import { allowIp, clearAllowedIps, listAllowedIps } from "./allowed-ips.ts"
 import type { CommandResult } from "../platform/admin-channel.ts"
 
@@ -52,7 +52,8 @@ export const parseAdminCommand = (args: ReadonlyArray<string>): AdminCommand | s
     if (args.length !== 3 || trimmed === "" || trimmed.length > MAX_DISPLAY_NAME) return `The display name must be 1 to ${MAX_DISPLAY_NAME} characters.`
     return { name, email: first, displayName: trimmed }
   }
-  if (name === "role") return isRole(second) && args.length === 3 ? { name, email: first, role: second } : `"${second ?? ""}" is not a role (${Roles.join(", ")}).`
+  if (name === "role")
+    return isRole(second) && args.length === 3 ? { name, email: first, role: second } : `"${second ?? ""}" is not a role (${Roles.join(", ")}).`
   if (name !== "add") return args.length === 2 ? { name, email: first } : usage
   if (!isRole(second)) return `"${second ?? ""}" is not a role (${Roles.join(", ")}).`
   if (rest.length === 0) return { name, email: first, role: second, displayName: null }
@@ -64,16 +65,18 @@ export const parseAdminCommand = (args: ReadonlyArray<string>): AdminCommand | s
 }
 
 const runCommand = (command: AdminCommand) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     switch (command.name) {
       case "add": {
-        const admin = yield* addAdmin(command.email, command.role, command.displayName)
+        const admin = yield* addAdmin(command.email, command.role, command.displayName, commandLine)
         return `Added ${admin.email} as ${admin.role}${admin.name === null ? "" : ` (${admin.name})`}.\n`
       }
       case "list": {
         const admins = yield* listAdmins
         if (admins.length === 0) return "No admins yet.\n"
-        return admins.map((admin) => `${admin.email}\t${admin.role}\t${admin.disabled ? "disabled" : "enabled"}${admin.name === null ? "" : `\t${admin.name}`}\n`).join("")
+        return admins
+          .map((admin) => `${admin.email}\t${admin.role}\t${admin.disabled ? "disabled" : "enabled"}${admin.name === null ? "" : `\t${admin.name}`}\n`)
+          .join("")
       }
       case "name": {
         yield* setAdminName(command.email, command.displayName)
@@ -84,7 +87,7 @@ const runCommand = (command: AdminCommand) =>
         return `${command.email.toLowerCase()} is now ${command.role}.\n`
       }
       case "allow-ip": {
-        const allowed = yield* allowIp(command.ip, command.description, null)
+        const allowed = yield* allowIp(command.ip, command.description, commandLine)
         return `Allowed ${allowed.ip}. Admin endpoints now answer only the listed addresses.\n`
       }
       case "ips": {
@@ -111,10 +114,8 @@ export const executeAdminCommand = (args: ReadonlyArray<string>) => {
   return runCommand(command).pipe(
     Effect.map((out): CommandResult => ({ code: 0, out, err: "" })),
     Effect.catchTags({
-      AdminExists: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
-      AdminNotFound: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
-      AdminRefused: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
-      IpRefused: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` }),
+      Conflict: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.error}\n` }),
+      NotFound: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.error}\n` }),
       IpInvalid: (error) => Effect.succeed<CommandResult>({ code: 1, out: "", err: `${error.message}\n` })
     })
   )

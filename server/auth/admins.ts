@@ -1,18 +1,18 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
 import { randomUUID } from "node:crypto"
-import { type AdminAccount, adminMessages } from "../../contract/admin.ts"
-import { type Role, roleCovers } from "../../contract/common.ts"
-import { type ActivityEvent, recordActivities } from "../platform/activity-log.ts"
-import { inTransaction } from "../platform/database.ts"
+import { type AdminAccount, adminMessages } from "../../contract/admin-users.ts"
+import { Conflict, NotFound, type Role, roleCovers } from "../../contract/common.ts"
+import { type Actor, type ChangeEvent, createRecord, updateRecord, type VersionedTable } from "../platform/record-writes.ts"
 import { containsPattern } from "../platform/search.ts"
 import { announceRevocation, endingSessions } from "./session-cache.ts"
 import { SESSION_IDLE_MINUTES } from "./policy.ts"
 
 /**
  * Admin accounts: one module for `npm run admin` and for the admin-users screen
- * (docs/api.md, "Admin management"). Who acted comes from the caller: the signed-in super admin,
- * or nobody for the command line.
+ * (docs/api.md, "Admin management"). Who acted: the request's signed-in super admin, or nobody
+ * (`commandLine`) for the command line and start-up.
  */
 
 export interface AdminRecord {
@@ -23,26 +23,10 @@ export interface AdminRecord {
   readonly disabled: boolean
 }
 
-export class AdminNotFound extends Schema.TaggedError<AdminNotFound>()("AdminNotFound", {
-  message: Schema.String
-}) {}
-
-export class AdminExists extends Schema.TaggedError<AdminExists>()("AdminExists", {
-  message: Schema.String
-}) {}
-
-/** A change refused: made on an old copy, or leaving no enabled super admin. */
-export class AdminRefused extends Schema.TaggedError<AdminRefused>()("AdminRefused", {
-  message: Schema.String
-}) {}
-
-/** Who made a change: the signed-in admin of a request, or `null` for the command line. */
-export type Actor = { readonly id: string; readonly email: string; readonly ip: string } | null
-
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase()
 
 export const findAdmin = (email: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<AdminRecord>`
       SELECT id, email, name, role, disabled FROM admins WHERE lower(email) = ${normalizeEmail(email)}`
@@ -84,7 +68,7 @@ const searchOf = (sql: SqlClient, search: string | undefined) => {
 
 /** A page of accounts by e-mail, and how many match. */
 export const listAccounts = (query: { readonly search?: string | undefined; readonly limit: number; readonly offset: number }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const where = searchOf(sql, query.search)
     const rows = yield* sql<AccountRow>`
@@ -97,33 +81,45 @@ export const listAccounts = (query: { readonly search?: string | undefined; read
 export const listAdmins = Effect.map(listAccounts({ limit: 100_000, offset: 0 }), ({ accounts }) => accounts)
 
 export const findAccount = (id: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<AccountRow>`SELECT ${sql.unsafe(accountColumns)} FROM admins a WHERE a.id = ${id}`
     return rows[0] === undefined ? undefined : accountOf(rows[0])
   })
 
-export const countAdmins = Effect.gen(function*() {
+export const countAdmins = Effect.gen(function* () {
   const sql = yield* SqlClient
   const rows = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM admins`
   return rows[0]?.count ?? 0
 })
 
-const logAll = (actor: Actor, events: ReadonlyArray<Omit<ActivityEvent, "actorId" | "actorEmail" | "ip">>) =>
-  recordActivities(events.map((event) => ({ ...event, actorId: actor?.id ?? null, actorEmail: actor?.email ?? null, ip: actor?.ip ?? null })))
+export const adminTable: VersionedTable = {
+  table: "admins",
+  columns: "id, email, name, role, disabled, created_at, version",
+  messages: { notFound: adminMessages.notFound, stale: adminMessages.stale }
+}
 
-export const addAdmin = (email: string, role: Role, name: string | null = null, actor: Actor = null) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
+type AdminRow = AdminRecord & { readonly version: number }
+
+/** Who acts from the command line: nobody signed in, from no address. */
+export const commandLine: Actor = { ip: null }
+
+/**
+ * Adds an admin (the first one at start-up, the command line's `add`, the admin-users screen),
+ * on the one write path (server/platform/record-writes.ts), as `actor`: nobody from the command
+ * line and start-up, the signed-in super admin from the screen.
+ */
+export const addAdmin = (email: string, role: Role, name: string | null = null, actor: Actor = commandLine) =>
+  Effect.gen(function* () {
     const normalized = normalizeEmail(email)
-    const id = randomUUID()
-    const inserted = yield* sql<{ id: string }>`
-      INSERT INTO admins (id, email, name, role) VALUES (${id}, ${normalized}, ${name}, ${role})
-      ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`
-    if (inserted.length === 0) return yield* new AdminExists({ message: adminMessages.exists(normalized) })
-    yield* logAll(actor, [{ action: "admin.create", entityId: id, toState: role, details: { email: normalized } }])
-    return { id, email: normalized, name, role, disabled: false } satisfies AdminRecord
-  }).pipe(inTransaction)
+    const { row } = yield* createRecord<AdminRow, Conflict>(adminTable, {
+      values: { id: randomUUID(), email: normalized, name, role },
+      unique: { index: "(lower(email))", taken: () => new Conflict({ error: adminMessages.exists(normalized) }) },
+      events: (made) => ({ action: "admin.create", entityId: made.id, toState: role, details: { email: normalized } }),
+      actor
+    })
+    return { id: row.id, email: row.email, name: row.name, role: row.role, disabled: row.disabled } satisfies AdminRecord
+  })
 
 export interface AdminChange {
   readonly name?: string | null | undefined
@@ -133,49 +129,26 @@ export interface AdminChange {
 
 const ranks: Record<Role, number> = { moderator: 1, admin: 2, super_admin: 3 }
 
-/**
- * Changes one account (by id or e-mail), at `version` when given, in one transaction: a disabled
- * admin's sessions end everywhere, a demoted admin's open sessions drop to the new role at once,
- * and the last enabled super admin stays one. Each change is its own activity event.
- */
-export const changeAdmin = (target: { readonly id: string } | { readonly email: string }, change: AdminChange, options: {
-  readonly version?: number | undefined
-  readonly actor: Actor
-}) =>
-  Effect.gen(function*() {
+/** An admin change's events: each field that changed is its own. */
+const changeEvents = (before: AdminRow, after: AdminRow): ReadonlyArray<ChangeEvent> => {
+  const events: Array<ChangeEvent> = []
+  if (after.name !== before.name) events.push({ action: "admin.rename", entityId: before.id, fromState: before.name, toState: after.name })
+  if (after.role !== before.role) events.push({ action: "admin.role", entityId: before.id, fromState: before.role, toState: after.role })
+  if (after.disabled !== before.disabled) {
+    events.push({
+      action: after.disabled ? "admin.disable" : "admin.enable",
+      entityId: before.id,
+      fromState: before.disabled ? "disabled" : "enabled",
+      toState: after.disabled ? "disabled" : "enabled"
+    })
+  }
+  return events
+}
+
+/** What follows a change: a disabled admin's sessions end everywhere, a demoted admin's drop to the new role at once. */
+const followSessions = (after: AdminRow, before: AdminRow) =>
+  Effect.gen(function* () {
     const sql = yield* SqlClient
-    // Every enabled super admin is locked first, in one order: two super admins demoting each
-    // other at once wait for each other, and the second sees the first's change.
-    const supers = yield* sql<{ id: string }>`
-      SELECT id FROM admins WHERE role = 'super_admin' AND NOT disabled ORDER BY id FOR UPDATE`
-    const where = "id" in target ? sql`id = ${target.id}` : sql`lower(email) = ${normalizeEmail(target.email)}`
-    const rows = yield* sql<AdminRecord & { readonly version: number }>`
-      SELECT id, email, name, role, disabled, version FROM admins WHERE ${where} FOR UPDATE`
-    const before = rows[0]
-    if (before === undefined) {
-      return yield* new AdminNotFound({ message: "id" in target ? adminMessages.notFound : `${normalizeEmail(target.email)} is not an admin` })
-    }
-    if (options.version !== undefined && options.version !== before.version) return yield* new AdminRefused({ message: adminMessages.stale })
-    const after = {
-      name: change.name === undefined ? before.name : change.name,
-      role: change.role ?? before.role,
-      disabled: change.disabled ?? before.disabled
-    }
-    const stopsBeingSuper = before.role === "super_admin" && !before.disabled && (after.role !== "super_admin" || after.disabled)
-    if (stopsBeingSuper && supers.every((row) => row.id === before.id)) return yield* new AdminRefused({ message: adminMessages.lastSuperAdmin })
-    const events: Array<Omit<ActivityEvent, "actorId" | "actorEmail" | "ip">> = []
-    if (after.name !== before.name) events.push({ action: "admin.rename", entityId: before.id, fromState: before.name, toState: after.name })
-    if (after.role !== before.role) events.push({ action: "admin.role", entityId: before.id, fromState: before.role, toState: after.role })
-    if (after.disabled !== before.disabled) {
-      events.push({
-        action: after.disabled ? "admin.disable" : "admin.enable",
-        entityId: before.id,
-        fromState: before.disabled ? "disabled" : "enabled",
-        toState: after.disabled ? "disabled" : "enabled"
-      })
-    }
-    if (events.length === 0) return before.id
-    yield* sql`UPDATE admins SET ${sql.update(after)}, updated_at = now(), version = version + 1 WHERE id = ${before.id}`
     const endsSessions = after.disabled && !before.disabled
     const lowers = !roleCovers(after.role, before.role)
     if (endsSessions) yield* sql`UPDATE sessions SET revoked_at = now() WHERE admin_id = ${before.id} AND revoked_at IS NULL`
@@ -185,15 +158,62 @@ export const changeAdmin = (target: { readonly id: string } | { readonly email: 
     }
     // Every server process forgets the sessions it remembers (docs/architecture.md, "Sessions").
     if (endsSessions || lowers) yield* announceRevocation
-    yield* logAll(options.actor, events)
-    return before.id
-  }).pipe(endingSessions)
+  })
+
+/**
+ * Every enabled super admin, locked in one order before the account a change is made on: two
+ * super admins demoting each other at once wait for each other, and the second sees the first's
+ * change.
+ */
+const lockSuperAdmins = Effect.flatMap(
+  SqlClient,
+  (sql) => sql<{ id: string }>`SELECT id FROM admins WHERE role = 'super_admin' AND NOT disabled ORDER BY id FOR UPDATE`
+)
+
+/**
+ * Changes one account at `version` (`"current"`: the command line's, as it is now), on the one
+ * write path: the last enabled super admin stays one, a change of nothing writes nothing, and
+ * each field that changed is its own activity event.
+ */
+export const changeAdmin = (id: string, change: AdminChange, options: { readonly version: number | "current"; readonly actor?: Actor }) =>
+  Effect.map(
+    updateRecord<AdminRow, Conflict | SqlError, SqlClient>(adminTable, {
+      id,
+      expectedVersion: options.version,
+      lockFirst: lockSuperAdmins,
+      refuse: (before) =>
+        Effect.gen(function* () {
+          const after = { role: change.role ?? before.role, disabled: change.disabled ?? before.disabled }
+          if (before.role !== "super_admin" || before.disabled || (after.role === "super_admin" && !after.disabled)) return
+          // The supers are locked: the count is the count when this change commits.
+          const others = yield* lockSuperAdmins
+          if (others.every((row) => row.id === before.id)) return yield* new Conflict({ error: adminMessages.lastSuperAdmin })
+        }),
+      changes: (before) => ({
+        ...(change.name !== undefined && change.name !== before.name ? { name: change.name } : {}),
+        ...(change.role !== undefined && change.role !== before.role ? { role: change.role } : {}),
+        ...(change.disabled !== undefined && change.disabled !== before.disabled ? { disabled: change.disabled } : {})
+      }),
+      check: followSessions,
+      events: changeEvents,
+      ...(options.actor === undefined ? {} : { actor: options.actor })
+    }).pipe(endingSessions),
+    ({ after, eventIds }) => ({ id: after.id, version: after.version, eventIds })
+  )
+
+/** The command line names an account by e-mail; an unknown one is refused in its words. */
+const byEmail = (email: string, change: AdminChange) =>
+  Effect.gen(function* () {
+    const admin = yield* findAdmin(email)
+    if (admin === undefined) return yield* new NotFound({ error: `${normalizeEmail(email)} is not an admin` })
+    return yield* changeAdmin(admin.id, change, { version: "current", actor: commandLine })
+  })
 
 /** Disabling an admin also revokes every session they hold. */
-export const setAdminDisabled = (email: string, disabled: boolean) => Effect.asVoid(changeAdmin({ email }, { disabled }, { actor: null }))
+export const setAdminDisabled = (email: string, disabled: boolean) => Effect.asVoid(byEmail(email, { disabled }))
 
 /** Sets the display name readers see on an admin's posts (never their e-mail). */
-export const setAdminName = (email: string, name: string) => Effect.asVoid(changeAdmin({ email }, { name }, { actor: null }))
+export const setAdminName = (email: string, name: string) => Effect.asVoid(byEmail(email, { name }))
 
 /** Grants another role; a lower one takes effect on open sessions at once. */
-export const setAdminRole = (email: string, role: Role) => Effect.asVoid(changeAdmin({ email }, { role }, { actor: null }))
+export const setAdminRole = (email: string, role: Role) => Effect.asVoid(byEmail(email, { role }))

@@ -1,13 +1,13 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
 import { randomUUID } from "node:crypto"
-import type { AllowedIp } from "../../contract/admin.ts"
-import { Forbidden } from "../../contract/common.ts"
+import type { AllowedIp } from "../../contract/allowed-ips.ts"
+import { Conflict, Forbidden } from "../../contract/common.ts"
 import { type IpRange, ipInRange, ipMessages, normalizeIpRange, parseIpRange } from "../../contract/ip-rules.ts"
-import { recordActivities } from "../platform/activity-log.ts"
-import { inTransaction } from "../platform/database.ts"
 import { forgetOnNotify } from "../platform/notify.ts"
-import type { Actor } from "./admins.ts"
+import { type Actor, createRecord, removeRecord, removeRecords, type VersionedTable } from "../platform/record-writes.ts"
+import { commandLine } from "./admins.ts"
 
 /**
  * The allowed-address list (docs/api.md, "Allowed addresses"). While it is empty every address
@@ -29,10 +29,8 @@ const forgetAllowedIps = () => {
   cached.clear()
 }
 
-export class IpRefused extends Schema.TaggedError<IpRefused>()("IpRefused", { message: Schema.String }) {}
 /** Neither an address nor a range: the message names what is wrong with `ip`. */
 export class IpInvalid extends Schema.TaggedError<IpInvalid>()("IpInvalid", { message: Schema.String }) {}
-export class IpNotFound extends Schema.TaggedError<IpNotFound>()("IpNotFound", { message: Schema.String }) {}
 
 interface IpRow {
   readonly id: string
@@ -40,6 +38,7 @@ interface IpRow {
   readonly description: string
   readonly createdBy: string | null
   readonly createdAt: Date
+  readonly version: number
 }
 
 export const allowedIpOf = (row: IpRow): AllowedIp => ({
@@ -51,12 +50,13 @@ export const allowedIpOf = (row: IpRow): AllowedIp => ({
 })
 
 export const listAllowedIps = Effect.flatMap(SqlClient, (sql) =>
-  Effect.map(sql<IpRow>`SELECT id, ip, description, created_by, created_at FROM allowed_ips ORDER BY created_at, id`, (rows) => rows.map(allowedIpOf)))
+  Effect.map(sql<IpRow>`SELECT id, ip, description, created_by, created_at FROM allowed_ips ORDER BY created_at, id`, (rows) => rows.map(allowedIpOf))
+)
 
 const rangesOf = (ips: ReadonlyArray<{ readonly ip: string }>) => ips.flatMap((row) => parseIpRange(row.ip) ?? [])
 
 /** The list as this process knows it, read from the database when it is not fresh. */
-const currentRanges = Effect.gen(function*() {
+const currentRanges = Effect.gen(function* () {
   const sql = yield* SqlClient
   const known = cached.get(sql)
   if (known !== undefined && known.until > Date.now()) return known.ranges
@@ -72,61 +72,99 @@ const allows = (ranges: ReadonlyArray<IpRange>, ip: string) => ranges.length ===
 export const requireAllowedIp = (ip: string) =>
   Effect.flatMap(currentRanges, (ranges) => (allows(ranges, ip) ? Effect.void : Effect.fail(new Forbidden({ error: ipMessages.refused }))))
 
+export const ipTable: VersionedTable = {
+  table: "allowed_ips",
+  columns: "id, ip, description, created_by, created_at, version",
+  messages: { notFound: ipMessages.notFound, stale: ipMessages.notFound }
+}
+
+/** Every change of the list holds the whole list against every other change (taken before any of its rows). */
+const holdList = Effect.flatMap(SqlClient, (sql) => sql`LOCK TABLE allowed_ips IN EXCLUSIVE MODE`)
+
 /**
- * Changes the list in one transaction that holds it against every other change, and refuses a
- * list that would no longer let `callerIp` in (the command line, with no caller, may). Every
- * process forgets its copy once the change has committed.
+ * What every change of the list checks and does before it commits: the list may not shut out
+ * the address making the change (the command line, from no address, may), and every process
+ * forgets its copy (`NOTIFY`, heard by every process on PostgreSQL; this one forgets once the
+ * change is over).
  */
-const changingList = <A, E, R>(callerIp: string | null, change: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
+const keepsCallerIn = (actor: Actor) =>
+  Effect.gen(function* () {
+    const callerIp = "session" in actor ? actor.session.ip : actor.ip
     const sql = yield* SqlClient
-    yield* sql`LOCK TABLE allowed_ips IN EXCLUSIVE MODE`
-    const result = yield* change
     if (callerIp !== null) {
       const after = yield* listAllowedIps
-      if (!allows(rangesOf(after), callerIp)) return yield* new IpRefused({ message: ipMessages.lockOut(callerIp) })
+      if (!allows(rangesOf(after), callerIp)) return yield* new Conflict({ error: ipMessages.lockOut(callerIp) })
     }
     yield* sql`SELECT pg_notify(${ALLOWED_IPS_CHANNEL}, '')`
-    return result
-  }).pipe(inTransaction, Effect.ensuring(Effect.sync(forgetAllowedIps)))
-
-const logIp = (actor: Actor, action: "ip.allow" | "ip.remove", id: string | null, ip: string) =>
-  recordActivities([{ action, entityId: id, toState: action === "ip.allow" ? ip : null, fromState: action === "ip.remove" ? ip : null, actorId: actor?.id ?? null, actorEmail: actor?.email ?? null, ip: actor?.ip ?? null }])
-
-/** Adds an address or range; its text is stored in one canonical form, so a duplicate is found. */
-export const allowIp = (text: string, description: string, actor: Actor) =>
-  Effect.gen(function*() {
-    const ip = normalizeIpRange(text)
-    if (ip === undefined) return yield* new IpInvalid({ message: ipMessages.invalid })
-    return yield* changingList(actor?.ip ?? null, Effect.gen(function*() {
-      const sql = yield* SqlClient
-      const id = randomUUID()
-      const rows = yield* sql<IpRow>`
-        INSERT INTO allowed_ips (id, ip, description, created_by) VALUES (${id}, ${ip}, ${description.trim()}, ${actor?.email ?? null})
-        ON CONFLICT (ip) DO NOTHING RETURNING id, ip, description, created_by, created_at`
-      const row = rows[0]
-      if (row === undefined) return yield* new IpRefused({ message: ipMessages.duplicate(ip) })
-      yield* logIp(actor, "ip.allow", id, ip)
-      return allowedIpOf(row)
-    }))
   })
 
-export const removeAllowedIp = (id: string, actor: Actor) =>
-  changingList(actor?.ip ?? null, Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<{ ip: string }>`DELETE FROM allowed_ips WHERE id = ${id} RETURNING ip`
-    const row = rows[0]
-    if (row === undefined) return yield* new IpNotFound({ message: ipMessages.notFound })
-    yield* logIp(actor, "ip.remove", id, row.ip)
-  }))
+const forgettingList = <A, E, R>(change: Effect.Effect<A, E, R>) => Effect.ensuring(change, Effect.sync(forgetAllowedIps))
 
-/** Empties the list (the command line's way back in): every address may sign in again. */
-export const clearAllowedIps = changingList(null, Effect.gen(function*() {
-  const sql = yield* SqlClient
-  const rows = yield* sql<{ id: string; ip: string }>`DELETE FROM allowed_ips RETURNING id, ip`
-  for (const row of rows) yield* logIp(null, "ip.remove", row.id, row.ip)
-  return rows.length
-}))
+/**
+ * Adds an address or range on the one write path (server/platform/record-writes.ts), as `by`
+ * (nobody from the command line, the signed-in super admin from the screen); its text is stored
+ * in one canonical form, so a duplicate is found.
+ */
+export const allowIp = (text: string, description: string, by: Actor) =>
+  Effect.gen(function* () {
+    const ip = normalizeIpRange(text)
+    if (ip === undefined) return yield* new IpInvalid({ message: ipMessages.invalid })
+    const { row } = yield* createRecord<IpRow, Conflict | SqlError, SqlClient>(ipTable, {
+      values: { id: randomUUID(), ip, description: description.trim(), createdBy: "session" in by ? by.session.user.email : null },
+      unique: { index: "ip", taken: () => new Conflict({ error: ipMessages.duplicate(ip) }) },
+      lockFirst: holdList,
+      check: () => keepsCallerIn(by),
+      events: (made) => ({ action: "ip.allow", entityId: made.id, toState: made.ip }),
+      actor: by
+    }).pipe(forgettingList)
+    return allowedIpOf(row)
+  })
+
+/** Removes one address or range (it has no other version than its first: nothing to be stale against). */
+export const removeAllowedIp = (id: string, by: Actor) =>
+  Effect.gen(function* () {
+    yield* removeRecord<IpRow, Conflict | SqlError, SqlClient>(ipTable, {
+      id,
+      expectedVersion: "current",
+      lockFirst: holdList,
+      check: () => keepsCallerIn(by),
+      events: (before) => ({ action: "ip.remove", entityId: before.id, fromState: before.ip }),
+      actor: by
+    }).pipe(forgettingList)
+  })
+
+/**
+ * Brings a removed address back as it was (record history's restore, server/history/): the same
+ * id, the version after its removal, the list's rules as for any addition.
+ */
+export const restoreAllowedIp = (
+  id: string,
+  content: { readonly ip: string; readonly description: string },
+  version: number,
+  restoredVersion: number,
+  by: Actor
+) =>
+  createRecord<IpRow, Conflict | SqlError, SqlClient>(ipTable, {
+    values: { id, ip: content.ip, description: content.description, createdBy: "session" in by ? by.session.user.email : null, version },
+    lockFirst: holdList,
+    check: () => keepsCallerIn(by),
+    events: (made) => ({ action: "ip.restore", entityId: made.id, toState: made.ip, details: { restoredVersion } }),
+    taken: (constraint) =>
+      constraint === "allowed_ips_ip_key" ? new Conflict({ error: ipMessages.duplicate(content.ip) }) : new Conflict({ error: ipMessages.notFound }),
+    actor: by
+  }).pipe(forgettingList)
+
+/** Empties the list (the command line's way back in): every address may sign in again. Answers how many were removed. */
+export const clearAllowedIps = removeRecords<IpRow, Conflict | SqlError, SqlClient>(ipTable, {
+  where: (sql) => sql`TRUE`,
+  lockFirst: holdList,
+  check: () => keepsCallerIn(commandLine),
+  events: (before) => ({ action: "ip.remove", entityId: before.id, fromState: before.ip }),
+  actor: commandLine
+}).pipe(
+  forgettingList,
+  Effect.map((removed) => removed.length)
+)
 
 /** On PostgreSQL other processes change the list too: listen, as for session revocations. */
 export const listenForAllowedIps = forgetOnNotify(ALLOWED_IPS_CHANNEL, forgetAllowedIps, "allowed-address changes")

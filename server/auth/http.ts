@@ -14,12 +14,12 @@ import { SignIn } from "./sign-in.ts"
 /** Resolves the bearer token to a live session, or answers 401. */
 export const AuthorizationLive = Layer.effect(
   Authorization,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const services = yield* Effect.context<Effect.Services<ReturnType<typeof findSession>>>()
     const config = yield* Config
     return Authorization.of({
       bearer: (httpEffect, { credential }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const ip = yield* Effect.provideService(clientIp, Config, config)
           const token = Redacted.value(credential)
           const session = yield* findSession(token, ip).pipe(Effect.provideContext(services), Effect.catchTag("SqlError", Effect.die))
@@ -35,7 +35,7 @@ export const AuthorizationLive = Layer.effect(
  * names, or undefined without a token. A token that
  * names no live session is a 401: a signed-out console must not post as the public.
  */
-export const optionalSession = Effect.gen(function*() {
+export const optionalSession = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const header = request.headers.authorization
   if (header === undefined) return undefined
@@ -49,28 +49,31 @@ export const optionalSession = Effect.gen(function*() {
 export const AuthHandlers = HttpApiBuilder.group(
   AdminApi,
   "auth",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const signIn = yield* SignIn
     return handlers
       .handle("signIn", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const ip = yield* clientIp
           yield* requireAllowedIp(ip)
           const request = yield* HttpServerRequest.HttpServerRequest
           if (payload.otp !== undefined) return yield* signIn.verifyCode(payload.email, payload.otp, ip, request.headers["user-agent"] ?? null)
           if (payload.role !== undefined) return yield* signIn.requestCode(payload.email, payload.role, ip)
           return yield* new BadRequest({ error: messages.missingStep })
-        }).pipe(Effect.catchTag("SqlError", Effect.die)))
+        }).pipe(Effect.catchTag("SqlError", Effect.die))
+      )
       .handle("check", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const session = yield* CurrentSession
           return { success: true as const, user: session.user }
-        }))
+        })
+      )
       .handle("logout", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const session = yield* CurrentSession
           yield* closeSession({ id: session.id, user: session.user }, session.ip)
           return { success: true as const }
-        }).pipe(Effect.orDie))
+        }).pipe(Effect.orDie)
+      )
   })
 )

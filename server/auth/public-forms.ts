@@ -19,10 +19,10 @@ const bearer = /^Bearer\s+(\S+)$/i
  */
 export const PublicFormLive = Layer.effect(
   PublicForm,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const services = yield* Effect.context<Config | Effect.Services<ReturnType<typeof findSession>>>()
     return (httpEffect, { endpoint }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const limit = Context.getOption(endpoint.annotations as Context.Context<PublicFormLimit>, PublicFormLimit)
         const request = yield* HttpServerRequest.HttpServerRequest
         const ip = yield* clientIp.pipe(Effect.provideContext(services))

@@ -4,7 +4,7 @@ import { Forbidden } from "../../contract/common.ts"
 
 /** Moderators read (and change statuses); admins and super admins create, edit and delete. */
 export const requireEditor = (refusal: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const session = yield* CurrentSession
     if (session.user.role === "moderator") return yield* new Forbidden({ error: refusal })
     return session
@@ -12,7 +12,7 @@ export const requireEditor = (refusal: string) =>
 
 /** Admin users, allowed addresses, protected data and the site's settings: super admins only. */
 export const requireSuperAdmin = (refusal: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const session = yield* CurrentSession
     if (session.user.role !== "super_admin") return yield* new Forbidden({ error: refusal })
     return session

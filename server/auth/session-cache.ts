@@ -57,7 +57,7 @@ export const forgetSessions = () => {
 }
 
 /** Inside the transaction that ends sessions: tells every other process, at commit (NOTIFY is transactional). */
-export const announceRevocation = Effect.gen(function*() {
+export const announceRevocation = Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`SELECT pg_notify(${REVOKED_CHANNEL}, '')`
 })
@@ -67,8 +67,7 @@ export const announceRevocation = Effect.gen(function*() {
  * it has committed (or failed): emptied before the commit, a request in between could cache the
  * still-live session again for the cache's lifetime.
  */
-export const endingSessions = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  inTransaction(effect).pipe(Effect.ensuring(Effect.sync(forgetSessions)))
+export const endingSessions = <A, E, R>(effect: Effect.Effect<A, E, R>) => inTransaction(effect).pipe(Effect.ensuring(Effect.sync(forgetSessions)))
 
 /** On PostgreSQL other processes (more servers, the admin command) may end sessions: listen for them. */
 export const listenForRevocations = forgetOnNotify(REVOKED_CHANNEL, forgetSessions, "session revocations")

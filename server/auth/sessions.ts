@@ -8,14 +8,7 @@ import { inTransaction } from "../platform/database.ts"
 import { hashToken, newSessionToken } from "../platform/secrets.ts"
 import type { AdminRecord } from "./admins.ts"
 import { requireAllowedIp } from "./allowed-ips.ts"
-import {
-  type ActiveSession,
-  announceRevocation,
-  cacheGeneration,
-  endingSessions,
-  recallSession,
-  rememberSession
-} from "./session-cache.ts"
+import { type ActiveSession, announceRevocation, cacheGeneration, endingSessions, recallSession, rememberSession } from "./session-cache.ts"
 import { SESSION_ABSOLUTE_HOURS, SESSION_IDLE_MINUTES, SESSION_TOUCH_SECONDS } from "./policy.ts"
 
 export type { ActiveSession }
@@ -30,7 +23,7 @@ export const toAdminUser = (admin: Pick<AdminRecord, "id" | "email" | "name" | "
 
 /** Opens a session and logs the sign-in, in one transaction. */
 export const openSession = (admin: AdminRecord, role: Role, ip: string, userAgent: string | null = null) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const token = newSessionToken()
     const id = randomUUID()
@@ -56,11 +49,10 @@ export const openSession = (admin: AdminRecord, role: Role, ip: string, userAgen
  * found here, and only for a client address the allowed-address list covers (403 otherwise,
  * before the token is looked at): no endpoint that reads a token can forget the list.
  */
-export const findSession = (token: string, ip: string) =>
-  Effect.andThen(requireAllowedIp(ip), liveSession(token))
+export const findSession = (token: string, ip: string) => Effect.andThen(requireAllowedIp(ip), liveSession(token))
 
 const liveSession = (token: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (token === "") return undefined
     const tokenHash = hashToken(token)
     const cached = recallSession(tokenHash)
@@ -100,7 +92,7 @@ const liveSession = (token: string) =>
  * open change stream asks this, and listening is not activity that keeps a session alive.
  */
 export const isSessionLive = (id: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<{ live: boolean }>`
       SELECT true AS live FROM sessions s JOIN admins a ON a.id = s.admin_id
@@ -114,7 +106,7 @@ export const isSessionLive = (id: string) =>
 
 /** Revokes the session and logs the sign-out, in one transaction. */
 export const closeSession = (session: ActiveSession, ip: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     yield* sql`UPDATE sessions SET revoked_at = now() WHERE id = ${session.id} AND revoked_at IS NULL`
     yield* announceRevocation

@@ -36,7 +36,7 @@ const roleMail = (email: string, requested: Role, granted: Role) => ({
   ].join("\n")
 })
 
-const makeSignIn = Effect.gen(function*() {
+const makeSignIn = Effect.gen(function* () {
   const config = yield* Config
   const mailer = yield* Mailer
   const worker = yield* MailWorker
@@ -48,7 +48,8 @@ const makeSignIn = Effect.gen(function*() {
    * someone else cannot kill the code the admin is typing. True when a code was stored.
    */
   const storeCode = (email: string, code: string, role: Role) =>
-    Effect.map(sql<{ email: string }>`
+    Effect.map(
+      sql<{ email: string }>`
       INSERT INTO one_time_codes (email, code_hash, role, attempts, created_at, expires_at)
       VALUES (${email}, ${hashOtp(otpKey, email, code)}, ${role}, 0, now(),
               now() + make_interval(mins => ${OTP_TTL_MINUTES}::int))
@@ -57,14 +58,16 @@ const makeSignIn = Effect.gen(function*() {
         created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
       WHERE one_time_codes.created_at <= now() - make_interval(secs => ${OTP_KEEP_SECONDS}::int)
          OR one_time_codes.expires_at <= now()
-      RETURNING email`, (rows) => rows.length > 0)
+      RETURNING email`,
+      (rows) => rows.length > 0
+    )
 
   /**
    * Queues a code only for an enabled admin asking for a role they hold, the code and its mail
    * in one transaction; the mail leaves after the answer (mail-outbox.ts).
    */
   const issue = (email: string, role: Role) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const admin = yield* findAdmin(email)
       if (admin === undefined || admin.disabled) return false
       if (!roleCovers(admin.role, role)) {
@@ -84,7 +87,7 @@ const makeSignIn = Effect.gen(function*() {
    * request only writes rows, so nothing it does takes longer for a real admin.
    */
   const requestCode = (rawEmail: string, role: Role, ip: string) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const email = normalizeEmail(rawEmail)
       yield* limited(limits.codeRequestsPerIp, ip)
       yield* limited(limits.codeRequestsPerEmailAndIp, `${email}|${ip}`)
@@ -107,7 +110,7 @@ const makeSignIn = Effect.gen(function*() {
 
   /** Logs a refused verification: how many guesses the code has met, or that none was live. */
   const refuse = (email: string, ip: string, attempts: number | undefined) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* recordActivity({
         actorId: null,
         actorEmail: email,
@@ -127,7 +130,7 @@ const makeSignIn = Effect.gen(function*() {
    * exactly one wins.
    */
   const guess = (email: string, code: string) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const hash = hashOtp(otpKey, email, code)
       const rows = yield* sql<{ matched: boolean; role: Role; attempts: number }>`
         UPDATE one_time_codes
@@ -143,7 +146,7 @@ const makeSignIn = Effect.gen(function*() {
     })
 
   const verifyCode = (rawEmail: string, code: string, ip: string, userAgent: string | null = null) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const email = normalizeEmail(rawEmail)
       yield* limited(limits.verificationsPerIp, ip)
       const outcome = yield* guess(email, code)

@@ -1,31 +1,29 @@
 import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { BlogPost, type BlogPostInput } from "../../contract/blog.ts"
 import { blogMessages, textOf } from "../../contract/blog-rules.ts"
-import { BadRequest, Conflict, NotFound, Unauthorized } from "../../contract/common.ts"
+import { BadRequest, NotFound, Unauthorized } from "../../contract/common.ts"
 import { findSession } from "../auth/sessions.ts"
 import { requireEditor } from "../auth/roles.ts"
-import { recordAdminActivity } from "../platform/activity-log.ts"
-import { inTransaction } from "../platform/database.ts"
+import { createRecord, removeRecord, updateRecord } from "../platform/record-writes.ts"
 import { encodableAs } from "../platform/encodable.ts"
 import { clientIp } from "../platform/client-address.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
 import {
   defaultAuthorOf,
-  deletePost,
   ensureCategory,
   exportPosts,
-  findPostById,
   findPostBySlug,
   freeSlug,
-  insertPost,
   listCategories,
   listPosts,
   listTags,
+  postTable,
+  type PostRow,
   toColumns,
-  toPost,
-  updatePost
+  toPost
 } from "./posts.ts"
 
 const editor = requireEditor(blogMessages.readOnly)
@@ -43,9 +41,7 @@ const checkInput = (input: BlogPostInput, storedContent: string) => {
   return Effect.void
 }
 
-const logChange = (action: string, id: string, from: string | null, to: string | null) =>
-  recordAdminActivity({ action: `blog.${action}`, entityId: id, fromState: from, toState: to })
-
+/** Posts on the one write path (server/platform/record-writes.ts). */
 const bearer = (header: string | undefined) => header?.match(/^Bearer\s+(\S+)$/i)?.[1]
 
 /** The caller's session when the call carries a valid admin token; readers have none. */
@@ -56,14 +52,29 @@ const sessionOf = (authorization: string | undefined) => {
 
 /** The CSV export's columns, named as the API names the fields. */
 const postExportFields = [
-  "_id", "slug", "title", "status", "excerpt", "categories", "tags", "publishedAt", "scheduledAt", "views",
-  "readingTime", "isSponsored", "isFeatured", "seoTitle", "seoDescription", "createdAt", "updatedAt"
+  "_id",
+  "slug",
+  "title",
+  "status",
+  "excerpt",
+  "categories",
+  "tags",
+  "publishedAt",
+  "scheduledAt",
+  "views",
+  "readingTime",
+  "isSponsored",
+  "isFeatured",
+  "seoTitle",
+  "seoDescription",
+  "createdAt",
+  "updatedAt"
 ] as const
 
 export const BlogPublicHandlers = HttpApiBuilder.group(AdminApi, "blog", (handlers) =>
   handlers
     .handle("posts", ({ query, request }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const session = yield* sessionOf(request.headers.authorization)
         const options = { onlyPublished: session === undefined, ...query }
         if (yield* wantsCsv(query.format)) {
@@ -72,65 +83,82 @@ export const BlogPublicHandlers = HttpApiBuilder.group(AdminApi, "blog", (handle
         }
         const { posts, pagination } = yield* listPosts(options)
         return { success: true as const, posts, pagination }
-      }).pipe(Effect.catchTag("SqlError", Effect.die)))
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
     .handle("post", ({ params, request }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const session = yield* sessionOf(request.headers.authorization)
         const row = yield* findPostBySlug(params.slug)
         if (row === undefined || (session === undefined && row.status !== "published")) {
           return yield* new NotFound({ error: blogMessages.notFound })
         }
         return { success: true as const, post: toPost(row) }
-      }).pipe(Effect.catchTag("SqlError", Effect.die)))
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
     .handle("categories", () =>
-      listCategories.pipe(Effect.map((data) => ({ success: true as const, data })), Effect.orDie))
+      listCategories.pipe(
+        Effect.map((data) => ({ success: true as const, data })),
+        Effect.orDie
+      )
+    )
     .handle("tags", ({ request }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         // Readers see the tags of published posts only; a draft's tags are not news yet.
         const session = yield* sessionOf(request.headers.authorization)
         return { success: true as const, data: yield* listTags(session === undefined) }
-      }).pipe(Effect.orDie)))
+      }).pipe(Effect.orDie)
+    )
+)
 
 export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (handlers) =>
   handlers
     .handle("create", ({ payload }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const session = yield* editor
         const values = toColumns(payload, null, defaultAuthorOf(session.user))
         yield* checkInput(payload, values.content)
         const slug = yield* freeSlug(payload.title)
-        const post = yield* insertPost(slug, values)
-        yield* logChange("create", post._id, null, post.status)
-        return { success: true as const, post: yield* answerable(post) }
-      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+        const { row } = yield* createRecord<PostRow>(postTable, {
+          values: { id: randomUUID(), slug, ...values },
+          check: (created) => answerable(toPost(created)),
+          events: (created) => ({ action: "blog.create", entityId: created.id, fromState: null, toState: created.status })
+        })
+        return { success: true as const, post: toPost(row) }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
     .handle("update", ({ params, payload }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const session = yield* editor
-        const before = yield* findPostBySlug(params.post)
-        if (before === undefined) return yield* new NotFound({ error: blogMessages.notFound })
-        const values = toColumns(payload, before, defaultAuthorOf(session.user))
-        yield* checkInput(payload, values.content)
-        const post = yield* updatePost(params.post, payload.version, values)
-        if (post === undefined) return yield* new Conflict({ error: blogMessages.stale })
-        yield* logChange("update", post._id, before.status, post.status)
-        return { success: true as const, post: yield* answerable(post) }
-      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+        const found = yield* findPostBySlug(params.post)
+        if (found === undefined) return yield* new NotFound({ error: blogMessages.notFound })
+        const valuesFrom = (before: PostRow) => toColumns(payload, before, defaultAuthorOf(session.user))
+        const { after } = yield* updateRecord<PostRow, BadRequest>(postTable, {
+          id: found.id,
+          expectedVersion: payload.version,
+          refuse: (before) => checkInput(payload, valuesFrom(before).content),
+          changes: valuesFrom,
+          check: (changed) => answerable(toPost(changed)),
+          events: (before, changed) => ({ action: "blog.update", entityId: changed.id, fromState: before.status, toState: changed.status })
+        })
+        return { success: true as const, post: toPost(after) }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
     .handle("remove", ({ params, query }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* editor
-        const removed = yield* deletePost(params.post, query.version)
-        if (removed === undefined) {
-          const current = yield* findPostById(params.post)
-          return yield* (current === undefined
-            ? Effect.fail(new NotFound({ error: blogMessages.notFound }))
-            : Effect.fail(new Conflict({ error: blogMessages.stale })))
-        }
-        yield* logChange("delete", removed.id, removed.status, null)
+        yield* removeRecord<PostRow>(postTable, {
+          id: params.post,
+          expectedVersion: query.version,
+          events: (before) => ({ action: "blog.delete", entityId: before.id, fromState: before.status, toState: null })
+        })
         return { success: true as const }
-      }).pipe(inTransaction, Effect.catchTag("SqlError", Effect.die)))
+      })
+    )
     .handle("createCategory", ({ payload }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* editor
         const data = yield* ensureCategory(payload.name)
         return { success: true as const, data }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))))
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+)

@@ -1,13 +1,14 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
-import { cleanList, readingTime, slugify, uniqueSlug } from "../../contract/blog-rules.ts"
+import { blogMessages, cleanList, readingTime, slugify, uniqueSlug } from "../../contract/blog-rules.ts"
 import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
 import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
+import type { VersionedTable } from "../platform/record-writes.ts"
 import { containsPattern } from "../platform/search.ts"
 import { sanitizePostHtml } from "./sanitize.ts"
 
-interface PostRow {
+export interface PostRow {
   readonly id: string
   readonly slug: string
   readonly title: string
@@ -101,9 +102,20 @@ const authorOf = (sent: BlogPostInput["author"], stored: BlogPost["author"] | un
 /** Who a post is by when the editor names no one: the admin's display name, never their sign-in e-mail. */
 export const defaultAuthorOf = (admin: { readonly name: string | null }) => admin.name ?? "Editorial team"
 
-const columns = "id, slug, title, excerpt, content, featured_image, categories, tags, status, published_at, scheduled_at, " +
+/** The columns a post is read with (the write path answers with them too). */
+export const postColumns =
+  "id, slug, title, excerpt, content, featured_image, categories, tags, status, published_at, scheduled_at, " +
   "seo_title, seo_description, seo_keywords, is_sponsored, is_featured, is_editors_choice, is_trending, is_research, " +
   "is_review, sponsor_info, views, reading_time, author, created_at, updated_at, version"
+
+/** Posts as the write path (server/platform/record-writes.ts) changes them. */
+export const postTable: VersionedTable = {
+  table: "blog_posts",
+  columns: postColumns,
+  messages: { notFound: blogMessages.notFound, stale: blogMessages.stale },
+  // The view counter is the readers', not the post's content.
+  history: { json: ["sponsorInfo", "author"], leaveOut: ["views"] }
+}
 
 export interface PostQuery {
   readonly onlyPublished: boolean
@@ -122,22 +134,25 @@ const postFilter = (sql: SqlClient, options: PostQuery) => {
   const search = options.search?.trim() ?? ""
   const pattern = containsPattern(search)
   return sql`${status === undefined ? sql`true` : sql`status = ${status}`}
-    AND ${search === "" ? sql`true` : sql`(lower(title) LIKE ${pattern} OR lower(excerpt) LIKE ${pattern}
-      OR EXISTS (SELECT 1 FROM unnest(tags) AS tag WHERE lower(tag) LIKE ${pattern}))`}`
+    AND ${
+      search === ""
+        ? sql`true`
+        : sql`(lower(title) LIKE ${pattern} OR lower(excerpt) LIKE ${pattern}
+      OR EXISTS (SELECT 1 FROM unnest(tags) AS tag WHERE lower(tag) LIKE ${pattern}))`
+    }`
 }
 
 /** One page of posts, newest first; `onlyPublished` for readers without an admin token. */
 export const listPosts = (options: PostQuery) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const { page, limit, offset } = pageWindow(options)
     const where = postFilter(sql, options)
     const rows = yield* sql<PostRow & { readonly total: number }>`
-      SELECT ${sql.unsafe(columns)}, count(*) OVER ()::int AS total FROM blog_posts WHERE ${where}
+      SELECT ${sql.unsafe(postColumns)}, count(*) OVER ()::int AS total FROM blog_posts WHERE ${where}
       ORDER BY ${sql.unsafe(postDate)} DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
     // Past the last page no row carries the total: count it alone.
-    const total = rows[0]?.total ??
-      (yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM blog_posts WHERE ${where}`)[0]?.total ?? 0
+    const total = rows[0]?.total ?? (yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM blog_posts WHERE ${where}`)[0]?.total ?? 0
     return { posts: rows.map(({ total: _, ...row }) => toPost(row)), pagination: paginate(page, limit, total) }
   })
 
@@ -145,35 +160,27 @@ export const listPosts = (options: PostQuery) =>
 export const exportPosts = (options: PostQuery) => {
   type Keyed = PostRow & { readonly sortKey: string }
   return keysetRows((after: Keyed | undefined) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
-      const onward = after === undefined
-        ? sql`true`
-        : sql`(${sql.unsafe(postDate)}, id) < (CAST(${after.sortKey} AS timestamptz), ${after.id}::uuid)`
+      const onward = after === undefined ? sql`true` : sql`(${sql.unsafe(postDate)}, id) < (CAST(${after.sortKey} AS timestamptz), ${after.id}::uuid)`
       return yield* sql<Keyed>`
-        SELECT ${sql.unsafe(columns)}, ${sql.unsafe(postDate)}::text AS sort_key FROM blog_posts
+        SELECT ${sql.unsafe(postColumns)}, ${sql.unsafe(postDate)}::text AS sort_key FROM blog_posts
         WHERE ${postFilter(sql, options)} AND ${onward}
         ORDER BY ${sql.unsafe(postDate)} DESC, id DESC LIMIT ${EXPORT_BATCH}`
-    }))
+    })
+  )
 }
 
 export const findPostBySlug = (slug: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
-    const rows = yield* sql<PostRow>`SELECT ${sql.unsafe(columns)} FROM blog_posts WHERE slug = ${slug}`
-    return rows[0]
-  })
-
-export const findPostById = (id: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<PostRow>`SELECT ${sql.unsafe(columns)} FROM blog_posts WHERE id = ${id}`
+    const rows = yield* sql<PostRow>`SELECT ${sql.unsafe(postColumns)} FROM blog_posts WHERE slug = ${slug}`
     return rows[0]
   })
 
 /** The title's slug, made unique with -2, -3… against the slugs already stored. */
 export const freeSlug = (title: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const base = slugify(title)
     const rows = yield* sql<{ slug: string }>`
@@ -181,32 +188,7 @@ export const freeSlug = (title: string) =>
     return uniqueSlug(base, new Set(rows.map((row) => row.slug)))
   })
 
-export const insertPost = (slug: string, values: ReturnType<typeof toColumns>) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<PostRow>`
-      INSERT INTO blog_posts ${sql.insert({ id: randomUUID(), slug, ...values })} RETURNING ${sql.unsafe(columns)}`
-    return toPost(rows[0] as PostRow)
-  })
-
-export const updatePost = (slug: string, version: number, values: ReturnType<typeof toColumns>) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<PostRow>`
-      UPDATE blog_posts SET ${sql.update({ ...values, updatedAt: new Date() })}, version = version + 1
-      WHERE slug = ${slug} AND version = ${version} RETURNING ${sql.unsafe(columns)}`
-    return rows[0] === undefined ? undefined : toPost(rows[0])
-  })
-
-export const deletePost = (id: string, version: number) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<PostRow>`
-      DELETE FROM blog_posts WHERE id = ${id} AND version = ${version} RETURNING ${sql.unsafe(columns)}`
-    return rows[0]
-  })
-
-export const listCategories = Effect.gen(function*() {
+export const listCategories = Effect.gen(function* () {
   const sql = yield* SqlClient
   const rows = yield* sql<{ id: string; slug: string; name: string }>`SELECT id, slug, name FROM blog_categories ORDER BY lower(name)`
   return rows.map(({ id, ...rest }): BlogCategory => ({ _id: id, ...rest }))
@@ -214,7 +196,7 @@ export const listCategories = Effect.gen(function*() {
 
 /** A category from its name; an existing one with the same slug is returned as it is. */
 export const ensureCategory = (name: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const slug = slugify(name)
     yield* sql`INSERT INTO blog_categories (id, slug, name) VALUES (${randomUUID()}, ${slug}, ${name.trim()})
@@ -225,7 +207,7 @@ export const ensureCategory = (name: string) =>
   })
 
 export const listTags = (onlyPublished: boolean) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<{ tag: string }>`
       SELECT DISTINCT unnest(tags) AS tag FROM blog_posts WHERE ${onlyPublished ? sql`status = 'published'` : sql`true`} ORDER BY 1`

@@ -1,44 +1,26 @@
 import { Effect, Layer, Schedule } from "effect"
-import { SqlClient } from "effect/sql/SqlClient"
-import { recordActivity } from "../platform/activity-log.ts"
-import { inTransaction } from "../platform/database.ts"
+import { updateRecords } from "../platform/record-writes.ts"
+import { type PostRow, postTable } from "./posts.ts"
 
 /** How often the job looks for posts whose time has come: a post goes out at most this late. */
 export const SCHEDULER_INTERVAL = "15 seconds"
 
 /**
- * Publishes every scheduled post whose time has come, `publishedAt` = `scheduledAt`. Rows are
+ * Publishes every scheduled post whose time has come, `publishedAt` = `scheduledAt`, as one change
+ * of many records on the write path (server/platform/record-writes.ts), by nobody. Rows are
  * locked with SKIP LOCKED, so two server processes never publish the same post twice; a server
- * that was down catches up on its first run.
+ * that was down catches up on its first run (100 posts a run).
  */
-export const publishDuePosts = Effect.gen(function*() {
-  const sql = yield* SqlClient
-  const published = yield* sql<{ id: string; slug: string }>`
-    WITH due AS (
-      SELECT id FROM blog_posts
-      WHERE status = 'scheduled' AND scheduled_at <= now()
-      ORDER BY scheduled_at
-      LIMIT 100
-      FOR UPDATE SKIP LOCKED
-    )
-    UPDATE blog_posts p
-    SET status = 'published', published_at = p.scheduled_at, scheduled_at = NULL,
-        updated_at = now(), version = p.version + 1
-    FROM due WHERE p.id = due.id
-    RETURNING p.id, p.slug`
-  for (const post of published) {
-    yield* recordActivity({
-      actorId: null,
-      actorEmail: null,
-      action: "blog.publish_scheduled",
-      entityId: post.id,
-      fromState: "scheduled",
-      toState: "published",
-      ip: null
-    })
-  }
-  return published.length
-}).pipe(inTransaction)
+export const publishDuePosts = Effect.map(
+  updateRecords<PostRow>(postTable, {
+    where: (sql) => sql`status = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at, id LIMIT 100`,
+    skipLocked: true,
+    set: (sql) => sql`status = 'published', published_at = scheduled_at, scheduled_at = NULL`,
+    events: (before) => ({ action: "blog.publish_scheduled", entityId: before.id, fromState: "scheduled", toState: "published" }),
+    actor: { ip: null }
+  }),
+  ({ changed }) => changed.length
+)
 
 /** Runs the job now and then every interval for as long as the server runs; a failed run is logged and retried. */
 export const schedulerLayer = Layer.effectDiscard(

@@ -11,8 +11,11 @@ import { embeddedFileCommand, finish } from "./run.ts"
  * Written to FILE.partial and renamed, so FILE is never half a backup
  * (docs/architecture.md, "Backup and restore").
  */
-const { path: target, config, folder } = embeddedFileCommand("backup", (file) =>
-  `On PostgreSQL, back up with pg_dump: pg_dump --format=custom --file=${file} "$DATABASE_URL"`)
+const {
+  path: target,
+  config,
+  folder
+} = embeddedFileCommand("backup", (file) => `On PostgreSQL, back up with pg_dump: pg_dump --format=custom --file=${file} "$DATABASE_URL"`)
 if (!existsSync(folder) || readdirSync(folder).length === 0) {
   console.error(`Nothing to back up: there is no database in ${folder}.`)
   finish(1)
@@ -35,10 +38,14 @@ if (holder !== undefined) {
   if (!hasAdminChannel(config.dataDir)) failed(new DataFolderInUse(folder, holder))
   else backupThroughServer(config.dataDir, createWriteStream(partial)).then(() => done(`through the running server, pid ${holder.pid}`), failed)
 } else {
-  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const { db } = yield* openPglite(folder)
-    yield* Effect.promise(() => db.exec("CHECKPOINT"))
-    const blob = yield* Effect.promise(() => db.dumpDataDir("gzip"))
-    writeFileSync(partial, Buffer.from(yield* Effect.promise(() => blob.arrayBuffer())))
-  }))).then(() => done("no server was running"), failed)
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const { db } = yield* openPglite(folder)
+        yield* Effect.promise(() => db.exec("CHECKPOINT"))
+        const blob = yield* Effect.promise(() => db.dumpDataDir("gzip"))
+        writeFileSync(partial, Buffer.from(yield* Effect.promise(() => blob.arrayBuffer())))
+      })
+    )
+  ).then(() => done("no server was running"), failed)
 }

@@ -9,8 +9,7 @@ import { embeddedFileCommand, finish } from "./run.ts"
  * folder, under the folder's lock, and checks that the result opens and answers
  * (docs/architecture.md, "Backup and restore"). It never writes over a database.
  */
-const { path: source, folder } = embeddedFileCommand("restore", (file) =>
-  `On PostgreSQL, restore with pg_restore: pg_restore --dbname="$DATABASE_URL" ${file}`)
+const { path: source, folder } = embeddedFileCommand("restore", (file) => `On PostgreSQL, restore with pg_restore: pg_restore --dbname="$DATABASE_URL" ${file}`)
 if (!existsSync(source)) {
   console.error(`There is no file ${source}.`)
   finish(1)
@@ -26,15 +25,19 @@ if (existsSync(folder) && readdirSync(folder).length > 0) {
 }
 
 const bytes = readFileSync(source)
-Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-  const { db } = yield* openPglite(folder, { loadDataDir: new Blob([bytes], { type: "application/x-gzip" }) })
-  const counts = yield* Effect.promise(() =>
-    db.query<{ admins: number; addresses: number; posts: number }>(
-      "SELECT (SELECT count(*)::int FROM admins) AS admins, (SELECT count(*)::int FROM addresses) AS addresses, (SELECT count(*)::int FROM blog_posts) AS posts"
-    )
+Effect.runPromise(
+  Effect.scoped(
+    Effect.gen(function* () {
+      const { db } = yield* openPglite(folder, { loadDataDir: new Blob([bytes], { type: "application/x-gzip" }) })
+      const counts = yield* Effect.promise(() =>
+        db.query<{ admins: number; addresses: number; posts: number }>(
+          "SELECT (SELECT count(*)::int FROM admins) AS admins, (SELECT count(*)::int FROM addresses) AS addresses, (SELECT count(*)::int FROM blog_posts) AS posts"
+        )
+      )
+      return counts.rows[0]!
+    })
   )
-  return counts.rows[0]!
-}))).then(
+).then(
   (counts) => {
     console.log(`Restored ${source} into ${folder}: ${counts.admins} admins, ${counts.addresses} addresses, ${counts.posts} posts.`)
     finish(0)
@@ -42,9 +45,11 @@ Effect.runPromise(Effect.scoped(Effect.gen(function*() {
   (error: unknown) => {
     // A file that is not a backup leaves nothing half-restored behind.
     if (!(error instanceof DataFolderInUse)) rmSync(folder, { recursive: true, force: true })
-    console.error(error instanceof DataFolderInUse
-      ? error.message
-      : `Could not restore ${source}: it is not a backup made by npm run backup (${error instanceof Error ? error.message : String(error)}).`)
+    console.error(
+      error instanceof DataFolderInUse
+        ? error.message
+        : `Could not restore ${source}: it is not a backup made by npm run backup (${error instanceof Error ? error.message : String(error)}).`
+    )
     finish(1)
   }
 )

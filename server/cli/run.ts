@@ -4,9 +4,7 @@ import { platformLayer } from "../app.ts"
 import { type AppConfig, readConfig } from "../platform/config.ts"
 
 const messageOf = (error: unknown): string | undefined =>
-  error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
-    ? String((error as { message: unknown }).message)
-    : undefined
+  error instanceof Error || (typeof error === "object" && error !== null && "message" in error) ? String(error.message) : undefined
 
 /** The configuration from the environment, or one line on stderr and exit 1. */
 export const configOrExit = (): AppConfig => {
@@ -18,8 +16,7 @@ export const configOrExit = (): AppConfig => {
 }
 
 /** The embedded database's folder, or undefined on PostgreSQL. */
-export const embeddedFolder = (config: AppConfig): string | undefined =>
-  config.databaseUrl === undefined ? join(config.dataDir, "db") : undefined
+export const embeddedFolder = (config: AppConfig): string | undefined => (config.databaseUrl === undefined ? join(config.dataDir, "db") : undefined)
 
 /**
  * `npm run NAME -- FILE` on the embedded database: the file's absolute path, the configuration
@@ -52,13 +49,11 @@ export const finish = (code: number): never => {
  * task's exit code (0 when it gives none); a failure is one line on stderr and exit 1.
  */
 export const runCli = <E>(task: Effect.Effect<number | void, E, Layer.Success<ReturnType<typeof platformLayer>>>) => {
-  const program = Effect.gen(function*() {
+  const program = Effect.gen(function* () {
     const config = yield* readConfig(process.env)
-    return yield* Effect.scoped(Layer.build(platformLayer(config)).pipe(
-      Effect.flatMap((context) => Effect.provideContext(task, context))
-    ))
+    return yield* Effect.scoped(Layer.build(platformLayer(config)).pipe(Effect.flatMap((context) => Effect.provideContext(task, context))))
   })
-  Effect.runPromiseExit(program).then((exit) => {
+  void Effect.runPromiseExit(program).then((exit) => {
     if (Exit.isSuccess(exit)) finish(typeof exit.value === "number" ? exit.value : 0)
     else {
       const failure = exit.cause.reasons.find(Cause.isFailReason)

@@ -4,11 +4,11 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { EventEntry, type EventType } from "../../contract/events.ts"
 import { encodableAs } from "../platform/encodable.ts"
-import { recordAdminActivity } from "../platform/activity-log.ts"
-import { announcing } from "../platform/change-feed.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
-import { logEdit, missed, queue, remove, requireEditor } from "../listings/http.ts"
-import { exportQueue, findListing, insertListing, listingOf, type ListingRow, type QueueQuery, updateListing } from "../listings/repository.ts"
+import { queue } from "../listings/http.ts"
+import { exportQueue, listingOf, type ListingRow, type QueueQuery } from "../listings/repository.ts"
+import { createListing, editListing, removeListing } from "../listings/writes.ts"
+import { plainText } from "../../contract/text.ts"
 
 /** `?type=events` is the listing type `event`. */
 const typeOf = (type: EventType): "event" | "hackathon" => (type === "events" ? "event" : "hackathon")
@@ -29,9 +29,11 @@ const answerable = (row: ListingRow) => Effect.as(entryAnswerable(entryOf(row)),
 /** The input as it is stored: name and description in their columns, the rest in `details`. */
 const stored = (input: object, before?: ListingRow) => {
   const values = input as Readonly<Record<string, unknown>>
-  const details: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, typeof values[field] === "string" ? String(values[field]).trim() : ""]))
+  const details: Record<string, unknown> = Object.fromEntries(
+    fields.map((field) => [field, typeof values[field] === "string" ? String(values[field]).trim() : ""])
+  )
   details.featured = typeof values.featured === "boolean" ? values.featured : before?.details.featured === true
-  return { name: String(values.name ?? "").trim(), description: String(values.description ?? "").trim(), details }
+  return { name: plainText(values.name).trim(), description: plainText(values.description).trim(), details }
 }
 
 interface EventQuery extends Pick<QueueQuery, "search" | "page" | "limit" | "status" | "when"> {
@@ -50,7 +52,23 @@ const queueOf = (query: EventQuery): QueueQuery => ({
   details: query.featured === undefined ? {} : { featured: query.featured }
 })
 
-const exportFields = ["_id", "type", "name", "description", "startsAt", "endsAt", "location", "website", "image", "featured", "status", "moderationNotes", "createdAt", "updatedAt", "version"]
+const exportFields = [
+  "_id",
+  "type",
+  "name",
+  "description",
+  "startsAt",
+  "endsAt",
+  "location",
+  "website",
+  "image",
+  "featured",
+  "status",
+  "moderationNotes",
+  "createdAt",
+  "updatedAt",
+  "version"
+]
 
 export const EventsHandlers = HttpApiBuilder.group(AdminApi, "events", (handlers) =>
   handlers
@@ -58,43 +76,45 @@ export const EventsHandlers = HttpApiBuilder.group(AdminApi, "events", (handlers
       const filtered = queueOf(query)
       return Effect.flatMap(wantsCsv(query.format), (csv) =>
         csv
-          ? csvResponse({ name: query.type, fields: exportFields, record: (row: ListingRow) => entryOf(row) as unknown as Record<string, unknown>, rows: exportQueue(filtered) })
+          ? csvResponse({
+              name: query.type,
+              fields: exportFields,
+              record: (row: ListingRow) => entryOf(row) as unknown as Record<string, unknown>,
+              rows: exportQueue(filtered)
+            })
           : Effect.map(queue(filtered), ({ rows, pagination, counts }) =>
-            HttpServerResponse.jsonUnsafe({ success: true, data: { [query.type]: rows.map(entryOf), pagination, counts } }))).pipe(Effect.orDie)
+              HttpServerResponse.jsonUnsafe({ success: true, data: { [query.type]: rows.map(entryOf), pagination, counts } })
+            )
+      ).pipe(Effect.orDie)
     })
     .handle("create", ({ query, payload }) =>
-      Effect.gen(function*() {
-        yield* requireEditor
-        const row = yield* Effect.flatMap(insertListing({ type: typeOf(query.type), ...stored(payload) }), answerable)
-        yield* logEdit("listing.create", row, undefined)
-        return { success: true as const, data: { listing: entryOf(row) } }
-      }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)))
+      Effect.map(createListing(typeOf(query.type), stored(payload), answerable), (row) => ({ success: true as const, data: { listing: entryOf(row) } }))
+    )
     .handle("update", ({ params, query, payload }) =>
-      Effect.gen(function*() {
-        yield* requireEditor
-        const types = [typeOf(query.type)] as const
-        const before = yield* findListing(params.id, types)
-        const row = yield* updateListing(params.id, types, payload.version, stored(payload, before))
-        if (row === undefined) return yield* missed(params.id, types)
-        yield* answerable(row)
-        yield* logEdit("listing.update", row, before)
-        return { success: true as const, data: { listing: entryOf(row) } }
-      }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)))
+      Effect.map(
+        editListing([typeOf(query.type)], params.id, payload.version, (before) => stored(payload, before), { answerable }),
+        (row) => ({
+          success: true as const,
+          data: { listing: entryOf(row) }
+        })
+      )
+    )
     // Moderators may feature a record (the `f` key), as they may change its status.
     .handle("setFeatured", ({ params, query, payload }) =>
-      Effect.gen(function*() {
-        const types = [typeOf(query.type)] as const
-        const before = yield* findListing(params.id, types)
-        if (before === undefined) return yield* missed(params.id, types)
-        const row = yield* updateListing(params.id, types, payload.version, { details: { ...before.details, featured: payload.featured } })
-        if (row === undefined) return yield* missed(params.id, types)
-        yield* recordAdminActivity({
-          action: "listing.featured",
-          entityId: row.id,
-          fromState: String(before.details.featured === true),
-          toState: String(payload.featured),
-          details: { type: row.type, name: row.name, version: row.version }
-        })
-        return { success: true as const, data: { listing: entryOf(row) } }
-      }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)))
-    .handle("remove", ({ params, query }) => remove([typeOf(query.type)], params.id, query.version)))
+      Effect.map(
+        editListing([typeOf(query.type)], params.id, payload.version, (before) => ({ details: { ...before.details, featured: payload.featured } }), {
+          answerable,
+          moderators: true,
+          event: (before, row) => ({
+            action: "listing.featured",
+            entityId: row.id,
+            fromState: String(before.details.featured === true),
+            toState: String(payload.featured),
+            details: { type: row.type, name: row.name, version: row.version }
+          })
+        }),
+        (row) => ({ success: true as const, data: { listing: entryOf(row) } })
+      )
+    )
+    .handle("remove", ({ params, query }) => removeListing([typeOf(query.type)], params.id, query.version))
+)

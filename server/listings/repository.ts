@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { randomUUID } from "node:crypto"
 import { type ListingStatus, type ListingType, listingTypes } from "../../contract/listing-rules.ts"
 import type { Listing, ListingCounts, PublicListing } from "../../contract/listings.ts"
 import type { Pagination } from "../../contract/common.ts"
@@ -23,7 +22,8 @@ export interface ListingRow {
   readonly version: number
 }
 
-const columns = `id, type, name, description, status, moderation_notes AS "moderationNotes", details, is_active AS "isActive",
+/** The columns a listing is read with (the write path answers with them too). */
+export const listingColumns = `id, type, name, description, status, moderation_notes AS "moderationNotes", details, is_active AS "isActive",
   created_at AS "createdAt", updated_at AS "updatedAt", version`
 
 /** The fields every listing answer has, whatever its type. */
@@ -70,9 +70,13 @@ const filtersOf = (sql: SqlClient, query: QueueQuery & { readonly types: Readonl
   ...(query.search === "" ? [] : [sql`search_text LIKE ${containsPattern(query.search)}`]),
   ...Object.entries(query.details ?? {}).map(([field, value]) => sql`details->>${field} = ${value}`),
   ...(query.isActive === undefined ? [] : [sql`is_active = ${query.isActive}`]),
-  ...(query.when === undefined ? [] : [query.when === "upcoming"
-    ? sql`coalesce(nullif(details->>'endsAt', ''), nullif(details->>'startsAt', ''))::timestamptz >= now()`
-    : sql`coalesce(nullif(details->>'endsAt', ''), nullif(details->>'startsAt', ''))::timestamptz < now()`])
+  ...(query.when === undefined
+    ? []
+    : [
+        query.when === "upcoming"
+          ? sql`coalesce(nullif(details->>'endsAt', ''), nullif(details->>'startsAt', ''))::timestamptz >= now()`
+          : sql`coalesce(nullif(details->>'endsAt', ''), nullif(details->>'startsAt', ''))::timestamptz < now()`
+      ])
 ]
 
 /**
@@ -81,7 +85,7 @@ const filtersOf = (sql: SqlClient, query: QueueQuery & { readonly types: Readonl
  * matches with a second query.
  */
 export const listQueue = (query: QueueQuery) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const { page, limit, offset } = pageWindow(query)
     const types = query.types ?? listingTypes
@@ -97,7 +101,7 @@ export const listQueue = (query: QueueQuery) =>
       )
       SELECT page.*, counts.pending, counts.approved, counts.rejected
       FROM counts LEFT JOIN LATERAL (
-        SELECT ${sql.unsafe(columns)} FROM listings WHERE ${sql.and(filters)}
+        SELECT ${sql.unsafe(listingColumns)} FROM listings WHERE ${sql.and(filters)}
         ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}
       ) AS page ON true`
     const first = rows[0]
@@ -110,9 +114,11 @@ export const listQueue = (query: QueueQuery) =>
     const listings = rows.filter((row) => row.id !== null)
     const narrowed = search !== "" || query.isActive !== undefined || query.when !== undefined || Object.keys(query.details ?? {}).length > 0
     const total = !narrowed
-      ? query.status === undefined ? counts.total : counts[query.status]
-      : (yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM listings WHERE ${sql.and(filters)}`)[0]?.total ?? 0
-    return { rows: listings as ReadonlyArray<ListingRow>, counts, pagination: paginate(page, limit, total) satisfies Pagination }
+      ? query.status === undefined
+        ? counts.total
+        : counts[query.status]
+      : ((yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM listings WHERE ${sql.and(filters)}`)[0]?.total ?? 0)
+    return { rows: listings, counts, pagination: paginate(page, limit, total) satisfies Pagination }
   })
 
 /**
@@ -124,7 +130,7 @@ export const exportQueue = (query: Omit<QueueQuery, "page" | "limit">) => {
   const types = query.types ?? listingTypes
   const search = query.search?.trim() ?? ""
   return keysetRows((after: Keyed | undefined) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
       const filters = [
         ...filtersOf(sql, { ...query, types, search }),
@@ -132,103 +138,27 @@ export const exportQueue = (query: Omit<QueueQuery, "page" | "limit">) => {
         ...(after === undefined ? [] : [sql`(created_at, id) < (CAST(${after.sortKey} AS timestamptz), ${after.id}::uuid)`])
       ]
       return yield* sql.withoutTransforms()<Keyed>`
-        SELECT ${sql.unsafe(columns)}, created_at::text AS "sortKey" FROM listings WHERE ${sql.and(filters)}
+        SELECT ${sql.unsafe(listingColumns)}, created_at::text AS "sortKey" FROM listings WHERE ${sql.and(filters)}
         ORDER BY created_at DESC, id DESC LIMIT ${EXPORT_BATCH}`
-    }))
+    })
+  )
 }
 
 /** The columns of a listing export, named as the API names them. */
 export const listingExportFields = ["_id", "type", "name", "description", "status", "moderationNotes", "createdAt", "updatedAt", "version"] as const
 
 /** Approved listings of one type, newest first, for the public site. */
-export const listApproved = (type: ListingType, query: { readonly search?: string | undefined; readonly page?: number | undefined; readonly limit?: number | undefined }) =>
-  Effect.map(listQueue({ ...query, types: [type], status: "approved" }), ({ rows, pagination }) => ({ rows, pagination }))
-
-export const insertListing = (values: {
-  readonly type: ListingType
-  readonly name: string
-  readonly description: string
-  readonly details?: Readonly<Record<string, unknown>>
-  readonly isActive?: boolean
-  readonly submittedFrom?: string | null
-}) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const { details, ...rest } = values
-    const rows = yield* sql<ListingRow>`
-      INSERT INTO listings ${sql.insert({ id: randomUUID(), submittedFrom: null, ...rest, details: JSON.stringify(details ?? {}) })}
-      RETURNING ${sql.unsafe(columns)}`
-    return rows[0]!
-  })
+export const listApproved = (
+  type: ListingType,
+  query: { readonly search?: string | undefined; readonly page?: number | undefined; readonly limit?: number | undefined }
+) => Effect.map(listQueue({ ...query, types: [type], status: "approved" }), ({ rows, pagination }) => ({ rows, pagination }))
 
 /** The listing, if it exists (and is of one of `types` when given). */
 export const findListing = (id: string, types?: ReadonlyArray<ListingType>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
-    const rows = yield* sql<ListingRow>`SELECT ${sql.unsafe(columns)} FROM listings
+    const rows = yield* sql<ListingRow>`SELECT ${sql.unsafe(listingColumns)} FROM listings
       WHERE id = ${id} ${types === undefined ? sql`` : sql`AND type IN ${sql.in(types)}`}`
-    return rows[0]
-  })
-
-/** Edits a listing's fields (name, description, details, active), only at the version the caller saw. */
-export const updateListing = (
-  id: string,
-  types: ReadonlyArray<ListingType>,
-  version: number,
-  values: { readonly name?: string; readonly description?: string; readonly details?: Readonly<Record<string, unknown>>; readonly isActive?: boolean }
-) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const { details, ...rest } = values
-    const rows = yield* sql<ListingRow>`
-      UPDATE listings SET ${sql.update({ ...rest, ...(details === undefined ? {} : { details: JSON.stringify(details) }), updatedAt: new Date() })}, version = version + 1
-      WHERE id = ${id} AND type IN ${sql.in(types)} AND version = ${version}
-      RETURNING ${sql.unsafe(columns)}`
-    return rows[0]
-  })
-
-/** Moves a listing from `from` to `to`, only at the version the caller saw. */
-export const moveListing = (id: string, version: number, from: ListingStatus, to: ListingStatus, notes: string | undefined) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<ListingRow>`
-      UPDATE listings SET status = ${to}, updated_at = now(), version = version + 1
-        ${notes === undefined ? sql`` : sql`, moderation_notes = ${notes}`}
-      WHERE id = ${id} AND version = ${version} AND status = ${from}
-      RETURNING ${sql.unsafe(columns)}`
-    return rows[0]
-  })
-
-/** Moves many listings at once (each at the version and status the caller saw), in one statement. */
-export const moveListings = (moves: ReadonlyArray<{ readonly id: string; readonly version: number; readonly from: ListingStatus }>, to: ListingStatus, notes: string | undefined) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<ListingRow>`
-      WITH moved AS (
-        UPDATE listings AS l SET status = ${to}, updated_at = now(), version = l.version + 1
-          ${notes === undefined ? sql`` : sql`, moderation_notes = ${notes}`}
-        FROM jsonb_to_recordset(${JSON.stringify(moves)}::jsonb) AS m(id uuid, version int, "from" text)
-        WHERE l.id = m.id AND l.version = m.version AND l.status = m."from"
-        RETURNING l.*
-      )
-      SELECT ${sql.unsafe(columns)} FROM moved`
-    return rows
-  })
-
-/** Many listings by id, locked for this transaction so a bulk change judges what it changes. */
-export const lockListings = (ids: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    return yield* sql<ListingRow>`SELECT ${sql.unsafe(columns)} FROM listings WHERE id IN ${sql.in(ids)} ORDER BY id FOR UPDATE`
-  })
-
-/** Deletes only at the version the caller saw. */
-export const deleteListing = (id: string, types: ReadonlyArray<ListingType>, version: number) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const rows = yield* sql<ListingRow>`
-      DELETE FROM listings WHERE id = ${id} AND type IN ${sql.in(types)} AND version = ${version}
-      RETURNING ${sql.unsafe(columns)}`
     return rows[0]
   })
 
@@ -242,7 +172,7 @@ export interface StatusEvent {
 }
 
 export const findEvent = (eventId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<StatusEvent>`
       SELECT entity_id, from_state, to_state, action, details FROM activity_log WHERE id = ${eventId}::bigint`

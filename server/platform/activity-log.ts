@@ -2,6 +2,7 @@ import { Context, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { ActivityArea } from "../../contract/activity.ts"
 import { CurrentSession } from "../../contract/auth.ts"
+import type { Changes } from "./record-history.ts"
 
 const areaOf = (action: string) => action.slice(0, action.indexOf("."))
 
@@ -20,6 +21,10 @@ export interface ActivityEvent {
   readonly toState?: string | null
   readonly ip: string | null
   readonly details?: Record<string, unknown>
+  /** Record history (record-history.ts): the version the change produced and the fields it changed. */
+  readonly version?: number
+  readonly changes?: Changes
+  readonly removed?: boolean
 }
 
 const columnsOf = (event: ActivityEvent) => ({
@@ -31,7 +36,10 @@ const columnsOf = (event: ActivityEvent) => ({
   fromState: event.fromState ?? null,
   toState: event.toState ?? null,
   ip: event.ip,
-  details: event.details === undefined ? null : JSON.stringify(event.details)
+  details: event.details === undefined ? null : JSON.stringify(event.details),
+  version: event.version ?? null,
+  changes: event.changes === undefined ? null : JSON.stringify(event.changes),
+  removed: event.removed ?? false
 })
 
 /** An event recorded during one change: what `announcing` (server/platform/change-feed.ts) tells consoles once it commits. */
@@ -50,7 +58,7 @@ export class RecordedEvents extends Context.Service<RecordedEvents, Array<Record
  * transaction of the change it records, so both are written or neither is.
  */
 export const recordActivities = (events: ReadonlyArray<ActivityEvent>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const [first, ...rest] = events.map(columnsOf)
     if (first === undefined) return [] as ReadonlyArray<string>
     const sql = yield* SqlClient
@@ -58,7 +66,8 @@ export const recordActivities = (events: ReadonlyArray<ActivityEvent>) =>
     // Ids are drawn from the sequence row by row, so in order they follow the events given.
     const ids = rows.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
     const collector = yield* Effect.serviceOption(RecordedEvents)
-    if (Option.isSome(collector)) collector.value.push(...events.map((event, index) => ({ id: ids[index] ?? "", action: event.action, entityId: event.entityId })))
+    if (Option.isSome(collector))
+      collector.value.push(...events.map((event, index) => ({ id: ids[index] ?? "", action: event.action, entityId: event.entityId })))
     return ids
   })
 
@@ -67,7 +76,7 @@ export const recordActivity = (event: ActivityEvent) => Effect.map(recordActivit
 
 /** Events done by the signed-in admin of this request: actor and address come from the session. */
 export const recordAdminActivities = (events: ReadonlyArray<Omit<ActivityEvent, "actorId" | "actorEmail" | "ip">>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const session = yield* CurrentSession
     return yield* recordActivities(events.map((event) => ({ ...event, actorId: session.user._id, actorEmail: session.user.email, ip: session.ip })))
   })

@@ -43,61 +43,65 @@ const isArgs = (value: unknown): value is ReadonlyArray<string> =>
 
 /** Listens on `DATA_DIR/admin.sock` for as long as the server runs; the socket goes with it. */
 export const adminChannelLayer = (dataDir: string, executeAdminCommand: AdminCommandRunner) =>
-  Layer.effectDiscard(Effect.gen(function*() {
-    const services = yield* Effect.context<SqlClient | Database>()
-    const run = Effect.runPromiseWith(services)
-    const database = yield* Database
-    const path = adminSocketPath(dataDir)
-    const server = createServer((req, res) => {
-      const answer = (status: number, body: CommandResult) => {
-        res.writeHead(status, { "content-type": "application/json" })
-        res.end(JSON.stringify(body))
-      }
-      if (req.method === "POST" && req.url === "/admin") {
-        readBody(req)
-          .then((text) => {
-            const parsed: unknown = JSON.parse(text)
-            if (!isArgs(parsed)) return answer(400, { code: 1, out: "", err: "bad request\n" })
-            return run(executeAdminCommand(parsed)).then((result) => answer(200, result))
-          })
-          .catch((error: unknown) => answer(500, { code: 1, out: "", err: `${String(error)}\n` }))
-        return
-      }
-      if (req.method === "GET" && req.url === "/backup" && database.dump !== undefined) {
-        database.dump()
-          .then(async (blob) => {
-            const bytes = Buffer.from(await blob.arrayBuffer())
-            res.writeHead(200, { "content-type": "application/gzip", "content-length": String(bytes.length) })
-            res.end(bytes)
-          })
-          .catch((error: unknown) => {
-            if (!res.headersSent) answer(500, { code: 1, out: "", err: `Backup failed: ${String(error)}\n` })
-            else res.destroy()
-          })
-        return
-      }
-      answer(404, { code: 1, out: "", err: "unknown request\n" })
-    })
-    yield* Effect.acquireRelease(
-      Effect.callback<void, Error>((resume) => {
-        // This process holds the folder's lock, so a socket file here is a dead server's.
-        rmSync(path, { force: true })
-        server.once("error", (error) => resume(Effect.fail(error)))
-        server.listen(path, () => {
-          chmodSync(path, 0o600)
-          resume(Effect.void)
-        })
-      }),
-      () => Effect.callback<void>((resume) => {
-        server.close(() => resume(Effect.void))
-        server.closeAllConnections()
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const services = yield* Effect.context<SqlClient | Database>()
+      const run = Effect.runPromiseWith(services)
+      const database = yield* Database
+      const path = adminSocketPath(dataDir)
+      const server = createServer((req, res) => {
+        const answer = (status: number, body: CommandResult) => {
+          res.writeHead(status, { "content-type": "application/json" })
+          res.end(JSON.stringify(body))
+        }
+        if (req.method === "POST" && req.url === "/admin") {
+          readBody(req)
+            .then((text) => {
+              const parsed: unknown = JSON.parse(text)
+              if (!isArgs(parsed)) return answer(400, { code: 1, out: "", err: "bad request\n" })
+              return run(executeAdminCommand(parsed)).then((result) => answer(200, result))
+            })
+            .catch((error: unknown) => answer(500, { code: 1, out: "", err: `${String(error)}\n` }))
+          return
+        }
+        if (req.method === "GET" && req.url === "/backup" && database.dump !== undefined) {
+          database
+            .dump()
+            .then(async (blob) => {
+              const bytes = Buffer.from(await blob.arrayBuffer())
+              res.writeHead(200, { "content-type": "application/gzip", "content-length": String(bytes.length) })
+              res.end(bytes)
+            })
+            .catch((error: unknown) => {
+              if (!res.headersSent) answer(500, { code: 1, out: "", err: `Backup failed: ${String(error)}\n` })
+              else res.destroy()
+            })
+          return
+        }
+        answer(404, { code: 1, out: "", err: "unknown request\n" })
       })
-    ).pipe(
-      // A socket path longer than the system allows (about 100 bytes): the server still runs,
-      // and the tools say the folder is in use, as they would without the channel.
-      Effect.catch((error) => Effect.logWarning(`No admin channel at ${path}: ${error.message}`))
-    )
-  }))
+      yield* Effect.acquireRelease(
+        Effect.callback<void, Error>((resume) => {
+          // This process holds the folder's lock, so a socket file here is a dead server's.
+          rmSync(path, { force: true })
+          server.once("error", (error) => resume(Effect.fail(error)))
+          server.listen(path, () => {
+            chmodSync(path, 0o600)
+            resume(Effect.void)
+          })
+        }),
+        () =>
+          Effect.callback<void>((resume) => {
+            server.close(() => resume(Effect.void))
+            server.closeAllConnections()
+          })
+      ).pipe(
+        // A socket path longer than the system allows (about 100 bytes): the server still runs,
+        // and the tools say the folder is in use, as they would without the channel.
+        Effect.catch((error) => Effect.logWarning(`No admin channel at ${path}: ${error.message}`))
+      )
+    })
+  )
 
 /** Whether a server's admin channel exists for `dataDir` (the lock says whether it is live). */
 export const hasAdminChannel = (dataDir: string) => existsSync(adminSocketPath(dataDir))

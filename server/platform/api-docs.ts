@@ -12,10 +12,12 @@ export const API_DOCS_PATH = "/api/docs"
  * serves it.
  */
 export const apiDocs = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
-  HttpRouter.use(Effect.fnUntraced(function*(router) {
-    const serverScope: Scope.Scope = yield* Effect.scope
-    const docsRoute = yield* Effect.cached(
-      HttpRouter.toHttpEffect(HttpApiScalar.layer(api, { path: API_DOCS_PATH })).pipe(Effect.provideService(Scope.Scope, serverScope))
-    )
-    yield* router.add("GET", API_DOCS_PATH, Effect.flatten(docsRoute))
-  }))
+  HttpRouter.use(
+    Effect.fnUntraced(function* (router) {
+      const serverScope: Scope.Scope = yield* Effect.scope
+      const docsRoute = yield* Effect.cached(
+        HttpRouter.toHttpEffect(HttpApiScalar.layer(api, { path: API_DOCS_PATH })).pipe(Effect.provideService(Scope.Scope, serverScope))
+      )
+      yield* router.add("GET", API_DOCS_PATH, Effect.flatten(docsRoute))
+    })
+  )

@@ -42,18 +42,22 @@ const noticeOf = (eventId: string, entity: string, action: string, entityId: str
 })
 
 const isNotice = (value: unknown): value is ChangeNotice =>
-  typeof value === "object" && value !== null &&
-  typeof (value as ChangeNotice).id === "string" && typeof (value as ChangeNotice).type === "string" &&
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as ChangeNotice).id === "string" &&
+  typeof (value as ChangeNotice).type === "string" &&
   typeof (value as ChangeNotice).entityId === "string"
 
 /** Tells every console about committed changes (after the transaction that recorded them). */
 const announce = (notices: ReadonlyArray<ChangeNotice>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (notices.length === 0) return
     const database = yield* Database
-    const feed = yield* ChangeFeed
     if (database.engine !== "postgresql") {
-      yield* PubSub.publishAll(feed.hub, notices)
+      // One process holds the embedded database: its own streams are all there are. A process
+      // without a feed (the command line holding the data folder) has no stream to tell.
+      const feed = yield* Effect.serviceOption(ChangeFeed)
+      if (feed._tag === "Some") yield* PubSub.publishAll(feed.value.hub, notices)
       return
     }
     const sql = yield* SqlClient
@@ -71,19 +75,21 @@ const announce = (notices: ReadonlyArray<ChangeNotice>) =>
  * in the streamed areas: a rolled-back change records nothing that is announced.
  */
 export const announcing = <A, E, R>(change: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const recorded: Array<RecordedEvent> = []
     const result = yield* inTransaction(Effect.provideService(change, RecordedEvents, recorded))
-    yield* announce(recorded.flatMap((event) => {
-      const area = event.action.slice(0, event.action.indexOf("."))
-      return STREAMED_ENTITIES.includes(area) && event.entityId !== null ? [noticeOf(event.id, area, event.action, event.entityId)] : []
-    }))
+    yield* announce(
+      recorded.flatMap((event) => {
+        const area = event.action.slice(0, event.action.indexOf("."))
+        return STREAMED_ENTITIES.includes(area) && event.entityId !== null ? [noticeOf(event.id, area, event.action, event.entityId)] : []
+      })
+    )
     return result
   })
 
 /** What followed `afterId` in the activity log, as notices (a reconnect's catch-up; at most `limit`). */
 export const noticesAfter = (afterId: string, limit = 500) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<{ id: string; entity: string; action: string; entityId: string }>`
       SELECT id::text AS id, entity, action, entity_id FROM activity_log
@@ -94,7 +100,8 @@ export const noticesAfter = (afterId: string, limit = 500) =>
 
 /** The id of the newest activity event: where a first connection starts. */
 export const latestEventId = Effect.flatMap(SqlClient, (sql) =>
-  Effect.map(sql<{ id: string }>`SELECT coalesce(max(id), 0)::text AS id FROM activity_log`, (rows) => rows[0]?.id ?? "0"))
+  Effect.map(sql<{ id: string }>`SELECT coalesce(max(id), 0)::text AS id FROM activity_log`, (rows) => rows[0]?.id ?? "0")
+)
 
 /**
  * The feed of this server: a hub for its streams and, on PostgreSQL, one connection listening for
@@ -103,27 +110,34 @@ export const latestEventId = Effect.flatMap(SqlClient, (sql) =>
  */
 export const changeFeedLayer = Layer.effect(
   ChangeFeed,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const hub = yield* Effect.acquireRelease(PubSub.unbounded<ChangeNotice>(), PubSub.shutdown)
     const database = yield* Database
     if (database.engine === "postgresql") {
       const pg = yield* PgClient.PgClient
-      const listenOnce = Effect.scoped(Effect.gen(function*() {
-        const notifications = yield* pg.listen(CHANGES_CHANNEL)
-        return yield* Effect.forever(Effect.flatMap(Queue.take(notifications), ({ payload }) =>
-          Effect.suspend(() => {
-            try {
-              const notice: unknown = JSON.parse(payload)
-              return isNotice(notice) ? PubSub.publish(hub, notice) : Effect.void
-            } catch {
-              return Effect.void
-            }
-          })))
-      }))
-      yield* Effect.forkScoped(listenOnce.pipe(
-        Effect.catchCause((cause) => Effect.logWarning("Listening for changes failed; listening again", cause)),
-        Effect.repeat(Schedule.min([Schedule.exponential("250 millis"), Schedule.spaced("30 seconds")]))
-      ))
+      const listenOnce = Effect.scoped(
+        Effect.gen(function* () {
+          const notifications = yield* pg.listen(CHANGES_CHANNEL)
+          return yield* Effect.forever(
+            Effect.flatMap(Queue.take(notifications), ({ payload }) =>
+              Effect.suspend(() => {
+                try {
+                  const notice: unknown = JSON.parse(payload)
+                  return isNotice(notice) ? PubSub.publish(hub, notice) : Effect.void
+                } catch {
+                  return Effect.void
+                }
+              })
+            )
+          )
+        })
+      )
+      yield* Effect.forkScoped(
+        listenOnce.pipe(
+          Effect.catchCause((cause) => Effect.logWarning("Listening for changes failed; listening again", cause)),
+          Effect.repeat(Schedule.min([Schedule.exponential("250 millis"), Schedule.spaced("30 seconds")]))
+        )
+      )
     }
     return { hub }
   })

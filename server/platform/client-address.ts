@@ -16,7 +16,11 @@ export type ClientAddress =
 
 export const clientAddress = (peer: string, forwardedFor: string | undefined, trustedProxies: ReadonlyArray<IpRange>): ClientAddress => {
   if (forwardedFor === undefined || !trustedProxies.some((range) => ipInRange(peer, range))) return { ip: peer }
-  const last = forwardedFor.split(",").map((part) => part.trim()).filter((part) => part !== "").at(-1)
+  const last = forwardedFor
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .at(-1)
   if (last === undefined) return { ip: peer }
   const single = parseIpRange(last)
   const isAddress = single !== undefined && !last.includes("/")
@@ -24,7 +28,7 @@ export const clientAddress = (peer: string, forwardedFor: string | undefined, tr
   return ip === undefined ? { invalid: last } : { ip }
 }
 
-const addressOf = Effect.gen(function*() {
+const addressOf = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const config = yield* Config
   const peer = Option.getOrElse(request.remoteAddress, () => "unknown")
@@ -38,11 +42,12 @@ export const forwardedForMessage = "Invalid X-Forwarded-For: its last entry must
 
 /** A trusted proxy's `X-Forwarded-For` whose last entry is not an address is refused with 400. */
 export const forwardedForCheck = HttpRouter.middleware(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* Config
     return (httpEffect) =>
       Effect.flatMap(addressOf.pipe(Effect.provideService(Config, config)), (address) =>
-        "invalid" in address ? Effect.succeed(apiFailure(400, forwardedForMessage)) : httpEffect)
+        "invalid" in address ? Effect.succeed(apiFailure(400, forwardedForMessage)) : httpEffect
+      )
   }),
   { global: true }
 )

@@ -7,8 +7,11 @@ export const COMPRESS_FROM_BYTES = 1024
 /** The encodings a client accepts (`q=0` refuses one). */
 export const acceptedEncodings = (header: string | undefined): ReadonlySet<string> =>
   new Set(
-    (header ?? "").split(",").map((part) => part.trim().toLowerCase().split(";")).filter(([, quality]) =>
-      quality === undefined || !/^\s*q\s*=\s*0(\.0*)?\s*$/.test(quality)).map(([name]) => name ?? "")
+    (header ?? "")
+      .split(",")
+      .map((part) => part.trim().toLowerCase().split(";"))
+      .filter(([, quality]) => quality === undefined || !/^\s*q\s*=\s*0(\.0*)?\s*$/.test(quality))
+      .map(([name]) => name ?? "")
   )
 
 /**
@@ -22,8 +25,9 @@ export const compressJson = (response: HttpServerResponse.HttpServerResponse, ac
   const vary = HttpServerResponse.setHeader(response, "vary", "Accept-Encoding")
   const encoding = accepted.has("br") ? "br" : accepted.has("gzip") ? "gzip" : undefined
   if (encoding === undefined) return vary
-  const bytes = encoding === "br"
-    ? brotliCompressSync(body.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.contentLength } })
-    : gzipSync(body.body, { level: 6 })
+  const bytes =
+    encoding === "br"
+      ? brotliCompressSync(body.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.contentLength } })
+      : gzipSync(body.body, { level: 6 })
   return HttpServerResponse.setHeader(HttpServerResponse.setBody(vary, HttpBody.uint8Array(bytes, body.contentType)), "content-encoding", encoding)
 }

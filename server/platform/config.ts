@@ -3,7 +3,6 @@ import { Email, type FieldIssue } from "../../contract/common.ts"
 import { type IpRange, parseIpRange } from "../../contract/ip-rules.ts"
 import { describeIssues, fieldIssues } from "./issues.ts"
 
-
 /**
  * `TRUST_PROXY`: `off`, or the proxies in front of the server, addresses and CIDR ranges
  * comma-separated; the client address is taken from `X-Forwarded-For` only when they send it.
@@ -14,12 +13,15 @@ export const parseProxies = (text: string): ReadonlyArray<IpRange> | undefined =
   return ranges.every((range) => range !== undefined) ? ranges.filter((range) => range !== undefined) : undefined
 }
 
-const Proxies = Schema.String.check(Schema.makeFilter((text: string) =>
-  parseProxies(text) !== undefined ||
-  "must be off, or the addresses or CIDR ranges of your own proxies, comma-separated (such as 127.0.0.1 or 10.0.0.0/8,::1)"))
+const Proxies = Schema.String.check(
+  Schema.makeFilter(
+    (text: string) =>
+      parseProxies(text) !== undefined ||
+      "must be off, or the addresses or CIDR ranges of your own proxies, comma-separated (such as 127.0.0.1 or 10.0.0.0/8,::1)"
+  )
+)
 
-const withDefault = <S extends Schema.Codec<unknown, string>>(schema: S, value: string) =>
-  schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
+const withDefault = <S extends Schema.Codec<unknown, string>>(schema: S, value: string) => schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
 
 const EnvSchema = Schema.Struct({
   PORT: withDefault(
@@ -32,13 +34,9 @@ const EnvSchema = Schema.Struct({
   HOST: withDefault(Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })), "127.0.0.1"),
   DATA_DIR: withDefault(Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })), "./data"),
   DATABASE_URL: Schema.optionalKey(
-    Schema.String.check(
-      Schema.isPattern(/^postgres(ql)?:\/\/\S+$/, { message: "must be a postgres:// URL (leave unset for the embedded database)" })
-    )
+    Schema.String.check(Schema.isPattern(/^postgres(ql)?:\/\/\S+$/, { message: "must be a postgres:// URL (leave unset for the embedded database)" }))
   ),
-  SMTP_URL: Schema.optionalKey(
-    Schema.String.check(Schema.isPattern(/^smtps?:\/\/\S+$/, { message: "must be an smtp:// or smtps:// URL" }))
-  ),
+  SMTP_URL: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^smtps?:\/\/\S+$/, { message: "must be an smtp:// or smtps:// URL" }))),
   MAIL_FROM: withDefault(Schema.String.check(Schema.isMinLength(3, { message: "must be an e-mail sender" })), "Admin Console <no-reply@localhost>"),
   ADMIN_EMAIL: withDefault(Email, "admin@example.com"),
   TRUST_PROXY: withDefault(Proxies, "off"),
@@ -75,17 +73,13 @@ export class ConfigInvalid extends Schema.TaggedError<ConfigInvalid>()("ConfigIn
   message: Schema.String
 }) {}
 
-const firstPerField = (issues: ReadonlyArray<FieldIssue>) =>
-  issues.filter((issue, index) => issues.findIndex((other) => other.path === issue.path) === index)
-
+const firstPerField = (issues: ReadonlyArray<FieldIssue>) => issues.filter((issue, index) => issues.findIndex((other) => other.path === issue.path) === index)
 
 /** Reads the configuration once from the environment; a bad value fails with one clear line. */
 export const readConfig = (env: Record<string, string | undefined>): Effect.Effect<AppConfig, ConfigInvalid> => {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""))
   return Schema.decodeUnknownEffect(EnvSchema, { errors: "all" })(present).pipe(
-    Effect.mapError(
-      (error) => new ConfigInvalid({ message: `Invalid configuration: ${describeIssues(firstPerField(fieldIssues(error, 100).shown))}` })
-    ),
+    Effect.mapError((error) => new ConfigInvalid({ message: `Invalid configuration: ${describeIssues(firstPerField(fieldIssues(error, 100).shown))}` })),
     Effect.map((decoded) => ({
       port: decoded.PORT,
       host: decoded.HOST,

@@ -44,17 +44,19 @@ const readIfThere = (file: string) => (existsSync(file) ? { bytes: readFileSync(
 const loadAssets = (dir: string): ReadonlyMap<string, Asset> =>
   new Map(
     existsSync(dir)
-      ? walk(dir).filter((file) => !file.endsWith(".br") && !file.endsWith(".gz")).map((file) => {
-        const br = readIfThere(`${file}.br`)
-        const gzip = readIfThere(`${file}.gz`)
-        const asset: Asset = {
-          bytes: readFileSync(file),
-          type: contentTypes[extname(file)] ?? "application/octet-stream",
-          ...(br === undefined ? {} : { br: br.bytes }),
-          ...(gzip === undefined ? {} : { gzip: gzip.bytes })
-        }
-        return [`/${relative(dir, file).split(sep).join("/")}`, asset] as const
-      })
+      ? walk(dir)
+          .filter((file) => !file.endsWith(".br") && !file.endsWith(".gz"))
+          .map((file) => {
+            const br = readIfThere(`${file}.br`)
+            const gzip = readIfThere(`${file}.gz`)
+            const asset: Asset = {
+              bytes: readFileSync(file),
+              type: contentTypes[extname(file)] ?? "application/octet-stream",
+              ...(br === undefined ? {} : { br: br.bytes }),
+              ...(gzip === undefined ? {} : { gzip: gzip.bytes })
+            }
+            return [`/${relative(dir, file).split(sep).join("/")}`, asset] as const
+          })
       : []
   )
 
@@ -63,8 +65,8 @@ const encoded = (asset: Asset, accepted: ReadonlySet<string>): { readonly bytes:
   asset.br !== undefined && accepted.has("br")
     ? { bytes: asset.br, encoding: "br" }
     : asset.gzip !== undefined && accepted.has("gzip")
-    ? { bytes: asset.gzip, encoding: "gzip" }
-    : { bytes: asset.bytes }
+      ? { bytes: asset.gzip, encoding: "gzip" }
+      : { bytes: asset.bytes }
 
 const notBuilt = HttpServerResponse.text(
   `<!doctype html><title>Admin console</title>
@@ -90,34 +92,36 @@ const inlineScripts = (html: Uint8Array): ReadonlyArray<string> =>
 
 /** Serves the console with an SPA fallback: any path that is not a file gets `index.html`. */
 export const consoleRoutes = (dir: string = consoleDir) =>
-  Layer.unwrap(Effect.sync(() => {
-    const assets = loadAssets(dir)
-    const index = assets.get("/index.html")
-    const indexPolicy = consolePolicyAllowing(index === undefined ? [] : inlineScripts(index.bytes).map(scriptHash))
-    return HttpRouter.add("GET", "/*", (request) => {
-      const accepted = acceptedEncodings(request.headers["accept-encoding"])
-      const respond = (asset: Asset, cache: string, policy?: string) => {
-        const { bytes, encoding } = encoded(asset, accepted)
-        const compressible = asset.br !== undefined || asset.gzip !== undefined
-        return HttpServerResponse.uint8Array(bytes, {
-          contentType: asset.type,
-          headers: {
-            "cache-control": cache,
-            ...(compressible ? { vary: "Accept-Encoding" } : {}),
-            ...(policy === undefined ? {} : { "content-security-policy": policy }),
-            ...(encoding === undefined ? {} : { "content-encoding": encoding })
-          }
-        })
-      }
-      const path = requestPath(request.url)
-      const asset = assets.get(path)
-      if (asset !== undefined && path !== "/index.html") {
-        const immutable = path.startsWith("/assets/")
-        return Effect.succeed(respond(asset, immutable ? "public, max-age=31536000, immutable" : "no-cache"))
-      }
-      if (extname(path) !== "" && path !== "/index.html") {
-        return Effect.succeed(HttpServerResponse.text("Not found", { status: 404 }))
-      }
-      return Effect.succeed(index === undefined ? notBuilt : respond(index, "no-cache", indexPolicy))
+  Layer.unwrap(
+    Effect.sync(() => {
+      const assets = loadAssets(dir)
+      const index = assets.get("/index.html")
+      const indexPolicy = consolePolicyAllowing(index === undefined ? [] : inlineScripts(index.bytes).map(scriptHash))
+      return HttpRouter.add("GET", "/*", (request) => {
+        const accepted = acceptedEncodings(request.headers["accept-encoding"])
+        const respond = (asset: Asset, cache: string, policy?: string) => {
+          const { bytes, encoding } = encoded(asset, accepted)
+          const compressible = asset.br !== undefined || asset.gzip !== undefined
+          return HttpServerResponse.uint8Array(bytes, {
+            contentType: asset.type,
+            headers: {
+              "cache-control": cache,
+              ...(compressible ? { vary: "Accept-Encoding" } : {}),
+              ...(policy === undefined ? {} : { "content-security-policy": policy }),
+              ...(encoding === undefined ? {} : { "content-encoding": encoding })
+            }
+          })
+        }
+        const path = requestPath(request.url)
+        const asset = assets.get(path)
+        if (asset !== undefined && path !== "/index.html") {
+          const immutable = path.startsWith("/assets/")
+          return Effect.succeed(respond(asset, immutable ? "public, max-age=31536000, immutable" : "no-cache"))
+        }
+        if (extname(path) !== "" && path !== "/index.html") {
+          return Effect.succeed(HttpServerResponse.text("Not found", { status: 404 }))
+        }
+        return Effect.succeed(index === undefined ? notBuilt : respond(index, "no-cache", indexPolicy))
+      })
     })
-  }))
+  )

@@ -24,22 +24,20 @@ export class Database extends Context.Service<Database, DatabaseInfo>()("platfor
 export type DatabaseTarget =
   | { readonly engine: "postgresql"; readonly url: string }
   | {
-    readonly engine: "pglite"
-    /** A folder; none keeps the database in memory. */
-    readonly dataDir: string | undefined
-    /**
-     * An in-memory database's starting files, as `dumpDataDir` writes them: the tests start each
-     * of their databases from one image of a new cluster instead of creating the cluster again
-     * (seconds each; docs/testing.md, "Running time").
-     */
-    readonly image?: Blob
-  }
+      readonly engine: "pglite"
+      /** A folder; none keeps the database in memory. */
+      readonly dataDir: string | undefined
+      /**
+       * An in-memory database's starting files, as `dumpDataDir` writes them: the tests start each
+       * of their databases from one image of a new cluster instead of creating the cluster again
+       * (seconds each; docs/testing.md, "Running time").
+       */
+      readonly image?: Blob
+    }
 
 /** `DATABASE_URL` picks PostgreSQL; without it PGlite lives in `DATA_DIR/db`. */
 export const targetFrom = (config: { databaseUrl: string | undefined; dataDir: string }): DatabaseTarget =>
-  config.databaseUrl !== undefined
-    ? { engine: "postgresql", url: config.databaseUrl }
-    : { engine: "pglite", dataDir: join(config.dataDir, "db") }
+  config.databaseUrl !== undefined ? { engine: "postgresql", url: config.databaseUrl } : { engine: "pglite", dataDir: join(config.dataDir, "db") }
 
 const names = {
   transformResultNames: Str.snakeToCamel,
@@ -76,14 +74,14 @@ export const openPglite = (dataDir: string | undefined, options: { readonly load
           throw error
         }
       },
-      catch: (error) => error instanceof DataFolderInUse ? error : new Error(`Could not open the database in ${dataDir}: ${String(error)}`)
+      catch: (error) => (error instanceof DataFolderInUse ? error : new Error(`Could not open the database in ${dataDir}: ${String(error)}`))
     }),
     ({ db, lock }) => Effect.promise(() => db.close().finally(() => lock?.release()))
   )
 
 const pgliteLayer = (dataDir: string | undefined, image: Blob | undefined) =>
   Layer.effectContext(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { db } = yield* openPglite(dataDir, image === undefined ? {} : { loadDataDir: image })
       const client = yield* PgClient.makeClient({
         stream: pgliteStream(db),
@@ -99,27 +97,29 @@ const pgliteLayer = (dataDir: string | undefined, image: Blob | undefined) =>
         // checkpoint first makes that recovery short.
         dump: () => Effect.runPromise(Effect.asVoid(client`CHECKPOINT`)).then(() => db.dumpDataDir("gzip"))
       }
-      return Context.make(PgClient.PgClient, client).pipe(
-        Context.add(SqlClientTag, client),
-        Context.add(Database, info)
-      )
+      return Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClientTag, client), Context.add(Database, info))
     })
   ).pipe(Layer.provide(Reactivity.layer))
 
-const postgresClient = (url: string) =>
-  PgClient.layer({ url: Redacted.make(url), maxConnections: 10, ...names })
+const postgresClient = (url: string) => PgClient.layer({ url: Redacted.make(url), maxConnections: 10, ...names })
 
 /** The SQL client for the configured engine, plus which engine it is. */
-export const databaseLayer = (
-  target: DatabaseTarget
-): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError | Error> =>
+export const databaseLayer = (target: DatabaseTarget): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError | Error> =>
   target.engine === "postgresql"
     ? Layer.merge(postgresClient(target.url), Layer.succeed(Database, { engine: "postgresql" }))
     : pgliteLayer(target.dataDir, target.image)
 
 /** Runs `effect` in one transaction: all of its writes land, or none do. */
 export const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClientTag
     return yield* sql.withTransaction(effect)
   })
+
+/** One round trip to the database: how long it took (ms), for the health check. */
+export const pingDatabase = Effect.gen(function* () {
+  const sql = yield* SqlClientTag
+  const started = performance.now()
+  yield* sql`SELECT 1`
+  return Math.round((performance.now() - started) * 100) / 100
+})

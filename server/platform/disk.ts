@@ -32,9 +32,12 @@ const readingOf = (free: number, reserveMb: number): DiskReading => ({
 const freeBytes = (stats: { readonly bavail: number; readonly bsize: number }) => stats.bavail * stats.bsize
 
 /** The disk as it is now; a folder that cannot be read counts as a full disk. */
-export const diskReading = Effect.gen(function*() {
+export const diskReading = Effect.gen(function* () {
   const config = yield* Config
-  const free = yield* Effect.tryPromise(() => statfs(config.dataDir)).pipe(Effect.map(freeBytes), Effect.orElseSucceed(() => 0))
+  const free = yield* Effect.tryPromise(() => statfs(config.dataDir)).pipe(
+    Effect.map(freeBytes),
+    Effect.orElseSucceed(() => 0)
+  )
   return readingOf(free, config.diskReserveMb)
 })
 
@@ -48,7 +51,7 @@ export const startProblem = (folder: string, reserveMb: number): string | undefi
   const reading = readingOf(freeBytes(statfsSync(existing(resolve(folder)))), reserveMb)
   return reading.low
     ? `Cannot start: the disk that holds ${folder} has ${reading.freeMb} MB free, and the embedded database needs at least ` +
-      `${reserveMb} MB (DISK_RESERVE_MB). Free some space and start again.`
+        `${reserveMb} MB (DISK_RESERVE_MB). Free some space and start again.`
     : undefined
 }
 
@@ -58,10 +61,10 @@ const readsOrSignIn = (method: string, path: string) =>
 
 /** Below the reserve, every API change but signing in or out is answered 507 before it is read. */
 export const diskGuard = HttpRouter.middleware(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* Config
     return (httpEffect) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const path = request.url.split("?")[0] ?? "/"
         if (!path.startsWith("/api/") || readsOrSignIn(request.method, path)) return yield* httpEffect

@@ -9,7 +9,7 @@ export const HOUSEKEEPING_INTERVAL = "10 minutes"
  * rate-limit windows older than an hour (the longest window is 15 minutes), sessions a day past
  * their end or revocation, and failed mail a week old. Returns how many rows went, by table.
  */
-export const purgeExpired = Effect.gen(function*() {
+export const purgeExpired = Effect.gen(function* () {
   const sql = yield* SqlClient
   const rows = yield* sql<{ codes: number; limits: number; sessions: number; mail: number }>`
     WITH codes AS (DELETE FROM one_time_codes WHERE expires_at <= now() RETURNING 1),

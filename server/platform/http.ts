@@ -9,18 +9,19 @@ import { diskFullMessage } from "./disk.ts"
  * tools/vite-early-start.ts) is allowed by its hash, which the console routes add to `index.html`'s
  * own header; every other response gets the policy without it.
  */
-export const consolePolicyAllowing = (scriptHashes: ReadonlyArray<string>) => [
-  "default-src 'self'",
-  ["script-src 'self'", ...scriptHashes].join(" "),
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'"
-].join("; ")
+export const consolePolicyAllowing = (scriptHashes: ReadonlyArray<string>) =>
+  [
+    "default-src 'self'",
+    ["script-src 'self'", ...scriptHashes].join(" "),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'"
+  ].join("; ")
 
 const consolePolicy = consolePolicyAllowing([])
 
@@ -66,10 +67,7 @@ const isJson = (response: HttpServerResponse.HttpServerResponse): boolean => {
 
 /** An API failure that something other than a handler produced, in the spec's `{ success, error }` shape. */
 export const apiFailure = (status: number, error?: string) =>
-  HttpServerResponse.jsonUnsafe(
-    { success: false, error: error ?? statusMessages[status] ?? `HTTP ${status}` },
-    { status }
-  )
+  HttpServerResponse.jsonUnsafe({ success: false, error: error ?? statusMessages[status] ?? `HTTP ${status}` }, { status })
 
 /**
  * Applied to every response: security headers, `no-store` on the API, and any API answer
@@ -77,7 +75,7 @@ export const apiFailure = (status: number, error?: string) =>
  */
 export const httpHygiene = HttpRouter.middleware(
   (httpEffect) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const path = request.url.split("?")[0] ?? "/"
       const isApi = path === "/api" || path.startsWith("/api/")
@@ -90,9 +88,7 @@ export const httpHygiene = HttpRouter.middleware(
             : Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
         })
       )
-      const shaped = isApi && response.status >= 400 && !isJson(response)
-        ? apiFailure(response.status)
-        : response
+      const shaped = isApi && response.status >= 400 && !isJson(response) ? apiFailure(response.status) : response
       const compressed = isApi ? compressJson(shaped, acceptedEncodings(request.headers["accept-encoding"])) : shaped
       return HttpServerResponse.setHeaders(compressed, securityHeaders(path, isApi, isApi ? undefined : response.headers["content-security-policy"]))
     }),
@@ -143,4 +139,5 @@ const isBodyTooLarge = (defect: unknown): boolean => inCauseChain(defect, (link)
 
 /** Any `/api/*` path no endpoint claims. */
 export const apiNotFound = HttpRouter.add("*", "/api/*", (request) =>
-  Effect.succeed(apiFailure(404, `Not found: ${request.method} ${request.url.split("?")[0]}`)))
+  Effect.succeed(apiFailure(404, `Not found: ${request.method} ${request.url.split("?")[0]}`))
+)

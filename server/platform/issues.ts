@@ -5,8 +5,7 @@ import { issueWords } from "../../contract/issue-words.ts"
 /** Worded as the console's forms word them (contract/issue-words.ts), so a 400 lands under a field as is. */
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1({ leafHook: issueWords })
 
-const segment = (part: PropertyKey | { readonly key: PropertyKey }): string =>
-  String(typeof part === "object" ? part.key : part)
+const segment = (part: PropertyKey | { readonly key: PropertyKey }): string => String(typeof part === "object" ? part.key : part)
 
 /** An answer names at most this many problems, then how many there were (docs/api.md, "Limits"). */
 export const MAX_ANSWERED_ISSUES = 10
@@ -54,10 +53,13 @@ const firstIssues = (issue: SchemaIssue.Issue, budget: { left: number }): Schema
 export const fieldIssues = (error: Schema.SchemaError, max = MAX_ANSWERED_ISSUES): { readonly shown: ReadonlyArray<FieldIssue>; readonly total: number } => {
   const total = countIssues(error.issue)
   const cut = firstIssues(error.issue, { left: max })
-  const shown = cut === undefined ? [] : formatter(cut).issues.map((issue) => ({
-    path: (issue.path ?? []).map(segment).join("."),
-    message: issue.message
-  }))
+  const shown =
+    cut === undefined
+      ? []
+      : formatter(cut).issues.map((issue) => ({
+          path: (issue.path ?? []).map(segment).join("."),
+          message: issue.message
+        }))
   return { shown: shown.slice(0, max), total: Math.max(total, shown.length) }
 }
 

@@ -3,6 +3,7 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { containsPattern } from "./search.ts"
 import { DEFAULT_PAGE_SIZE, type Pagination } from "../../contract/common.ts"
+import { plainText } from "../../contract/text.ts"
 import { CSV_CONTENT_TYPE } from "../../contract/lists.ts"
 
 /** The rows of page `page` of `limit`: what a list query needs for LIMIT and OFFSET. */
@@ -39,8 +40,10 @@ export const paginate = (page: number, limit: number, total: number): Pagination
  * `text/csv` (and no `?format=json` overriding it).
  */
 export const wantsCsv = (format: "json" | "csv" | undefined) =>
-  Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-    format === "csv" || (format === undefined && (request.headers.accept ?? "").toLowerCase().includes(CSV_CONTENT_TYPE)))
+  Effect.map(
+    HttpServerRequest.HttpServerRequest,
+    (request) => format === "csv" || (format === undefined && (request.headers.accept ?? "").toLowerCase().includes(CSV_CONTENT_TYPE))
+  )
 
 /**
  * Cells that a spreadsheet would run as a formula start with one of these (their full-width
@@ -59,9 +62,10 @@ const isOurs = (value: unknown): boolean => typeof value === "number" || typeof 
  */
 export const csvCell = (value: unknown): string => {
   if (value === null || value === undefined) return ""
-  const raw = value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join("; ") : String(value)
+  const raw =
+    value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join("; ") : typeof value === "object" ? JSON.stringify(value) : plainText(value)
   const text = !isOurs(value) && formulaStart.test(raw) ? `'${raw}` : raw
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }
 
 export const csvLine = (cells: ReadonlyArray<unknown>): string => `${cells.map(csvCell).join(",")}\r\n`
@@ -82,7 +86,8 @@ export const keysetRows = <Row, E>(
       const last = rows.at(-1)
       const next = rows.length < EXPORT_BATCH || last === undefined ? Option.none<Row | undefined>() : Option.some(last)
       return [rows.length === 0 ? [] : [rows], next] as const
-    }))
+    })
+  )
 
 /** A file name safe in a header: the list's name and today's date. */
 const fileName = (name: string) => `${name.replace(/[^a-z0-9-]+/gi, "-")}-${new Date().toISOString().slice(0, 10)}.csv`

@@ -21,7 +21,7 @@ export const backoffSeconds = (failures: number) => Math.min(120, 2 ** failures)
 
 /** Queues `message` in the caller's transaction; it is useless after `ttlMinutes`. */
 export const enqueueMail = (message: MailMessage, ttlMinutes: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     yield* sql`
       INSERT INTO mail_outbox (recipient, subject, body, expires_at)
@@ -38,7 +38,7 @@ interface OutboxRow {
 }
 
 /** Sends what is due now; returns how many were sent and how many failed this round. */
-export const sendDueMail = Effect.gen(function*() {
+export const sendDueMail = Effect.gen(function* () {
   const sql = yield* SqlClient
   const mailer = yield* Mailer
   const claimed = yield* sql<OutboxRow>`
@@ -84,7 +84,7 @@ export interface MailHealth {
   readonly lastError: string | null
 }
 
-export const mailHealth = Effect.gen(function*() {
+export const mailHealth = Effect.gen(function* () {
   const sql = yield* SqlClient
   const rows = yield* sql<MailHealth>`
     SELECT
@@ -100,7 +100,7 @@ export class MailWorker extends Context.Service<MailWorker, { readonly wake: Eff
 /** The worker: a round at start, then on every wake-up and at least every few seconds. */
 export const mailWorkerLayer = Layer.effect(
   MailWorker,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // A wake-up during a round is remembered, so the mail queued meanwhile goes in the next round.
     let woken = false
     let wakeUp: (() => void) | undefined

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { linkSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import nodemailer from "nodemailer"
 
@@ -39,7 +39,17 @@ const makeOutbox = (dataDir: string, from: string): MailerService => {
         try: async () => {
           const info = await renderer.sendMail({ from, ...message })
           mkdirSync(outbox, { recursive: true })
-          writeFileSync(join(outbox, outboxName()), info.message as Buffer, { flag: "wx" })
+          // Whole or not at all: a reader of the folder never sees a mail half written. The mail is
+          // written under a dot name first, then linked in under its own name (which, unlike a
+          // rename, refuses to replace a mail already there).
+          const name = outboxName()
+          const partial = join(outbox, `.${name}.partial`)
+          writeFileSync(partial, info.message as Buffer, { flag: "wx" })
+          try {
+            linkSync(partial, join(outbox, name))
+          } finally {
+            unlinkSync(partial)
+          }
         },
         catch: (cause) => new MailFailed({ message: `Could not write to the outbox: ${String(cause)}` })
       })
@@ -78,7 +88,4 @@ const makeSmtp = (url: string, from: string): MailerService => {
 
 /** SMTP when `SMTP_URL` is set; otherwise each mail is an `.eml` file in `DATA_DIR/outbox/`. */
 export const mailerLayer = (config: { smtpUrl: string | undefined; dataDir: string; mailFrom: string }) =>
-  Layer.succeed(
-    Mailer,
-    config.smtpUrl !== undefined ? makeSmtp(config.smtpUrl, config.mailFrom) : makeOutbox(config.dataDir, config.mailFrom)
-  )
+  Layer.succeed(Mailer, config.smtpUrl !== undefined ? makeSmtp(config.smtpUrl, config.mailFrom) : makeOutbox(config.dataDir, config.mailFrom))

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 
 /** Runs DDL statements one by one (the extended protocol takes one statement at a time). */
 const statements = (...ddl: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     for (const statement of ddl) yield* sql.unsafe(statement)
   })
@@ -502,6 +502,70 @@ export const migrations = {
         UNION ALL SELECT (created_at AT TIME ZONE 'UTC')::date, 'contact' FROM core_team_contacts
         UNION ALL SELECT (created_at AT TIME ZONE 'UTC')::date, 'inquiry' FROM advertising_inquiries
       ) AS created GROUP BY 1, 2`
+  ),
+  // An allowed address is a record like the others (server/platform/record-writes.ts): a version
+  // and a time of its last change. Existing addresses are at version 1.
+  "0010_allowed_ip_versions": statements(
+    `ALTER TABLE allowed_ips ADD COLUMN version integer NOT NULL DEFAULT 1`,
+    `ALTER TABLE allowed_ips ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now()`
+  ),
+  // Record history (docs/architecture.md, "Record history"): the event of a change names the
+  // version it produced and the fields it changed, before and after (a create every field, a
+  // removal every field it had). A record's content at any version is its latest snapshot at or
+  // before it with the changes since applied: snapshots are taken every 100 versions, and here,
+  // once, of every record as it is now (its first kept version). A snapshot holds what the write
+  // path compares: not the id, version and time of the last change, not search columns and
+  // counters, not who submitted from where, never a protected value.
+  "0011_record_history": statements(
+    `ALTER TABLE activity_log ADD COLUMN version integer`,
+    `ALTER TABLE activity_log ADD COLUMN changes jsonb`,
+    `ALTER TABLE activity_log ADD COLUMN removed boolean NOT NULL DEFAULT false`,
+    `CREATE INDEX activity_log_history_idx ON activity_log (entity, entity_id, version) WHERE version IS NOT NULL`,
+    `CREATE TABLE record_snapshots (
+      entity text NOT NULL,
+      entity_id text NOT NULL,
+      version integer NOT NULL,
+      content jsonb NOT NULL,
+      at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (entity, entity_id, version)
+    )`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'blog', id::text, version, to_jsonb(t) - 'id' - 'version' - 'updated_at' - 'views', updated_at FROM blog_posts t`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'address', id::text, version, to_jsonb(t) - 'id' - 'version' - 'updated_at' - 'search_text', updated_at FROM addresses t`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'listing', id::text, version, to_jsonb(t) - 'id' - 'version' - 'updated_at' - 'search_text' - 'submitted_from', updated_at FROM listings t`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'scam-report', id::text, version, to_jsonb(t) - 'id' - 'version' - 'updated_at' - 'search_text', updated_at FROM scam_reports t`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'contact', id::text, version, to_jsonb(t) - 'id' - 'version' - 'updated_at' - 'search_text' - 'ip_address', updated_at FROM core_team_contacts t`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'inquiry', id::text, version, to_jsonb(t) - 'id' - 'version' - 'updated_at' - 'search_text' - 'ip_address', updated_at FROM advertising_inquiries t`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'admin', id::text, version, to_jsonb(t) - 'id' - 'version' - 'updated_at', updated_at FROM admins t`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'ip', id::text, version, to_jsonb(t) - 'id' - 'version' - 'updated_at', updated_at FROM allowed_ips t`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'protected-data', id::text, version, to_jsonb(t) - 'id' - 'version' - 'updated_at' - 'value', updated_at FROM protected_data t`,
+    `INSERT INTO record_snapshots (entity, entity_id, version, content, at)
+      SELECT 'settings', 'site', version, to_jsonb(t) - 'id' - 'version' - 'updated_at', updated_at FROM site_settings t`
+  ),
+  // Events per actor, kept as they are appended like the events per area: the log filtered to
+  // one admin counts its pages from a few rows however many events they made (docs/api.md,
+  // "Activity log"; 10,000,000 events in npm run bench -- history).
+  "0012_activity_actor_counts": statements(
+    `CREATE TABLE activity_actor_counts (actor_email text PRIMARY KEY, total bigint NOT NULL DEFAULT 0)`,
+    `INSERT INTO activity_actor_counts (actor_email, total) SELECT actor_email, count(*) FROM activity_log WHERE actor_email IS NOT NULL GROUP BY 1`,
+    `CREATE FUNCTION activity_actor_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO activity_actor_counts AS c (actor_email, total) SELECT actor_email, count(*) FROM added_rows WHERE actor_email IS NOT NULL GROUP BY 1
+      ON CONFLICT (actor_email) DO UPDATE SET total = c.total + excluded.total;
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER activity_log_actor_count_added AFTER INSERT ON activity_log
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_actor_counts_added()`,
+    // Removals, newest first: the records of a kind that were deleted (docs/api.md, "Record history").
+    `CREATE INDEX activity_log_removed_idx ON activity_log (entity, id DESC) WHERE removed`
   )
 }
 

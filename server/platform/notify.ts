@@ -10,17 +10,23 @@ import { Database } from "./database.ts"
  * forgets locally, and there is nothing to listen to.
  */
 export const forgetOnNotify = (channel: string, forget: () => void, what: string) =>
-  Layer.effectDiscard(Effect.gen(function*() {
-    const database = yield* Database
-    if (database.engine !== "postgresql") return
-    const pg = yield* PgClient.PgClient
-    const listenOnce = Effect.scoped(Effect.gen(function*() {
-      const notifications = yield* pg.listen(channel)
-      forget()
-      return yield* Effect.forever(Effect.andThen(Queue.take(notifications), Effect.sync(forget)))
-    }))
-    yield* Effect.forkScoped(listenOnce.pipe(
-      Effect.catchCause((cause) => Effect.andThen(Effect.sync(forget), Effect.logWarning(`Listening for ${what} failed; listening again`, cause))),
-      Effect.repeat(Schedule.min([Schedule.exponential("250 millis"), Schedule.spaced("30 seconds")]))
-    ))
-  }))
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const database = yield* Database
+      if (database.engine !== "postgresql") return
+      const pg = yield* PgClient.PgClient
+      const listenOnce = Effect.scoped(
+        Effect.gen(function* () {
+          const notifications = yield* pg.listen(channel)
+          forget()
+          return yield* Effect.forever(Effect.andThen(Queue.take(notifications), Effect.sync(forget)))
+        })
+      )
+      yield* Effect.forkScoped(
+        listenOnce.pipe(
+          Effect.catchCause((cause) => Effect.andThen(Effect.sync(forget), Effect.logWarning(`Listening for ${what} failed; listening again`, cause))),
+          Effect.repeat(Schedule.min([Schedule.exponential("250 millis"), Schedule.spaced("30 seconds")]))
+        )
+      )
+    })
+  )

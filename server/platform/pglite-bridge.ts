@@ -30,7 +30,10 @@ export const pgliteStream = (db: PGlite) => {
         first = false
         reset
           .then(() => db.execProtocolRawStream(bytes, { onRawData: (data) => duplex.push(Buffer.from(data)) }))
-          .then(() => callback(), (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))))
+          .then(
+            () => callback(),
+            (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)))
+          )
       },
       final(callback) {
         duplex.push(null)

@@ -19,7 +19,7 @@ export interface RateLimitVerdict {
  * count holds across restarts and across server processes. The upsert is atomic.
  */
 export const hit = (rule: RateLimitRule, subject: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const window = rule.windowSeconds
     const rows = yield* sql<{ hits: number; retryAfter: number }>`
@@ -56,4 +56,5 @@ export const guard = (rule: RateLimitRule, subject: string, message: (wait: stri
   Effect.flatMap(hit(rule, subject), (verdict) =>
     verdict.allowed
       ? Effect.void
-      : Effect.fail(new TooManyRequests({ error: message(waitText(verdict.retryAfterSeconds)), retryAfterSeconds: verdict.retryAfterSeconds })))
+      : Effect.fail(new TooManyRequests({ error: message(waitText(verdict.retryAfterSeconds)), retryAfterSeconds: verdict.retryAfterSeconds }))
+  )

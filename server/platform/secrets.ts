@@ -20,8 +20,7 @@ export const loadOtpKey = (config: { otpSecret: string | undefined; dataDir: str
 /** Six decimal digits from the CSPRNG, leading zeros kept. */
 export const newOtpCode = (): string => randomInt(0, 1_000_000).toString().padStart(6, "0")
 
-export const hashOtp = (key: string, email: string, code: string): string =>
-  createHmac("sha256", key).update(`${email}\n${code}`).digest("hex")
+export const hashOtp = (key: string, email: string, code: string): string => createHmac("sha256", key).update(`${email}\n${code}`).digest("hex")
 
 /** 256 random bits, URL-safe. */
 export const newSessionToken = (): string => randomBytes(32).toString("base64url")

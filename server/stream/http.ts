@@ -26,39 +26,43 @@ const later = (id: string, than: string) => BigInt(id) > BigInt(than)
  */
 export const StreamHandlers = HttpApiBuilder.group(AdminApi, "stream", (handlers) =>
   handlers.handle("changes", ({ headers }) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const session = yield* CurrentSession
       const feed = yield* ChangeFeed
       const context = yield* Effect.context<SqlClient>()
       const resumeAfter = headers["last-event-id"]
       const body = Stream.callback<string, never, SqlClient>((queue) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const subscription = yield* PubSub.subscribe(feed.hub)
           const caughtUp = resumeAfter === undefined ? [] : yield* noticesAfter(resumeAfter)
           let last = caughtUp.at(-1)?.id ?? resumeAfter ?? (yield* latestEventId)
           yield* Queue.offer(queue, `retry: ${RETRY_MS}\n\n`)
           for (const notice of caughtUp) yield* Queue.offer(queue, change(notice))
           yield* Queue.offer(queue, event(streamEvents.ready, last, { after: last }))
-          yield* Effect.forkScoped(Effect.forever(Effect.flatMap(PubSub.take(subscription), (notice) => {
-            if (!later(notice.id, last)) return Effect.void
-            last = notice.id
-            return Queue.offer(queue, change(notice))
-          })))
-          const endIfSessionEnded = Effect.flatMap(isSessionLive(session.id), (live) => live ? Effect.void : Queue.end(queue))
-          yield* Effect.forkScoped(Effect.forever(Effect.andThen(
-            Effect.sleep(HEARTBEAT),
-            Effect.andThen(endIfSessionEnded, Queue.offer(queue, ": heartbeat\n\n"))
-          )))
+          yield* Effect.forkScoped(
+            Effect.forever(
+              Effect.flatMap(PubSub.take(subscription), (notice) => {
+                if (!later(notice.id, last)) return Effect.void
+                last = notice.id
+                return Queue.offer(queue, change(notice))
+              })
+            )
+          )
+          const endIfSessionEnded = Effect.flatMap(isSessionLive(session.id), (live) => (live ? Effect.void : Queue.end(queue)))
+          yield* Effect.forkScoped(
+            Effect.forever(Effect.andThen(Effect.sleep(HEARTBEAT), Effect.andThen(endIfSessionEnded, Queue.offer(queue, ": heartbeat\n\n"))))
+          )
           // Sessions ended somewhere: this one may be among them.
           const checks = yield* Queue.sliding<void>(1)
           const stop = onSessionsEnded(() => void Queue.offerUnsafe(checks, undefined))
           yield* Effect.addFinalizer(() => Effect.sync(stop))
           yield* Effect.forkScoped(Effect.forever(Effect.andThen(Queue.take(checks), endIfSessionEnded)))
-        }).pipe(Effect.catchCause(() => Queue.end(queue))))
+        }).pipe(Effect.catchCause(() => Queue.end(queue)))
+      )
       return HttpServerResponse.stream(body.pipe(Stream.encodeText, Stream.provideContext(context)), {
         contentType: EVENT_STREAM_CONTENT_TYPE,
         headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
       })
-    }))
+    })
+  )
 )
-

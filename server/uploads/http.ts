@@ -24,7 +24,7 @@ const uploadsDir = Effect.map(Config, (config) => join(config.dataDir, "uploads"
 
 /** What the headers alone refuse, before the upload waits for its turn. */
 const checkHeaders = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const contentType = request.headers["content-type"] ?? ""
     if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
       return yield* new UnsupportedMediaType({ error: "Send the image as multipart/form-data with the fields image and type" })
@@ -35,7 +35,7 @@ const checkHeaders = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>)
 
 /** The request body, read with the upload's own limit instead of the API's 1 MiB. */
 const readForm = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const contentType = request.headers["content-type"] ?? ""
     const body = yield* request.arrayBuffer.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(MAX_UPLOAD_BODY)),
@@ -49,7 +49,7 @@ const readForm = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
 
 /** Reads, checks, cleans and stores one image; answers its URL. */
 const store = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const form = yield* readForm(request)
     const type = Schema.decodeUnknownOption(UploadType)(form.get("type") ?? "blog")
     if (type._tag === "None") return yield* new BadRequest({ error: uploadMessages.badType })
@@ -59,9 +59,7 @@ const store = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
     const inspection = inspectImage(new Uint8Array(yield* Effect.promise(() => file.arrayBuffer())))
     if (!inspection.ok) {
       const unsupported = inspection.error === imageMessages.notAnImage || inspection.error === imageMessages.svg
-      return yield* (unsupported
-        ? new UnsupportedMediaType({ error: inspection.error })
-        : new BadRequest({ error: inspection.error }))
+      return yield* unsupported ? new UnsupportedMediaType({ error: inspection.error }) : new BadRequest({ error: inspection.error })
     }
     const folder = join(yield* uploadsDir, type.value)
     const name = `${randomBytes(16).toString("hex")}.${imageTypes[inspection.kind].extension}`
@@ -72,8 +70,7 @@ const store = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
       await rename(partial, join(folder, name))
     })
     const url = `/uploads/${type.value}/${name}`
-    yield* recordAdminActivity({ action: "upload.image", entityId: url, fromState: null, toState: inspection.kind })
-      .pipe(inTransaction, Effect.orDie)
+    yield* recordAdminActivity({ action: "upload.image", entityId: url, fromState: null, toState: inspection.kind }).pipe(inTransaction, Effect.orDie)
     return { success: true as const, url }
   })
 
@@ -85,22 +82,27 @@ const store = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
 const UPLOADS_RUNNING = 4
 const UPLOADS_WAITING = 12
 
-export const UploadHandlers = HttpApiBuilder.group(AdminApi, "upload", Effect.fn(function*(handlers) {
-  const admitted = yield* makeAdmission({ running: UPLOADS_RUNNING, waiting: UPLOADS_WAITING, busy: uploadMessages.busy, retryAfterSeconds: 5 })
-  return handlers.handleRaw("image", ({ request }) =>
-    Effect.gen(function*() {
-      yield* requireEditor(uploadMessages.readOnly)
-      yield* checkHeaders(request)
-      return yield* admitted(store(request))
-    }))
-}))
+export const UploadHandlers = HttpApiBuilder.group(
+  AdminApi,
+  "upload",
+  Effect.fn(function* (handlers) {
+    const admitted = yield* makeAdmission({ running: UPLOADS_RUNNING, waiting: UPLOADS_WAITING, busy: uploadMessages.busy, retryAfterSeconds: 5 })
+    return handlers.handleRaw("image", ({ request }) =>
+      Effect.gen(function* () {
+        yield* requireEditor(uploadMessages.readOnly)
+        yield* checkHeaders(request)
+        return yield* admitted(store(request))
+      })
+    )
+  })
+)
 
 const mimeByExtension = new Map(Object.values(imageTypes).map(({ extension, mime }) => [extension, mime]))
 const storedName = /^[0-9a-f]{32}\.(jpg|png|gif|webp)$/
 
 /** Stored uploads: only names the server gave, with their real type, cached for a year. */
 export const uploadRoutes = HttpRouter.add("GET", "/uploads/:type/:name", (request) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const [, , type = "", name = ""] = (request.url.split("?")[0] ?? "").split("/")
     const extension = storedName.exec(name)?.[1]
     if (extension === undefined || !Schema.is(UploadType)(type)) return HttpServerResponse.text("Not found", { status: 404 })
@@ -110,4 +112,5 @@ export const uploadRoutes = HttpRouter.add("GET", "/uploads/:type/:name", (reque
       contentType: mimeByExtension.get(extension)!,
       headers: { "cache-control": "public, max-age=31536000, immutable" }
     })
-  }).pipe(Effect.catch(() => Effect.succeed(HttpServerResponse.text("Not found", { status: 404 })))))
+  }).pipe(Effect.catch(() => Effect.succeed(HttpServerResponse.text("Not found", { status: 404 }))))
+)

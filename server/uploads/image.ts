@@ -31,20 +31,16 @@ export const imageMessages = {
   tooManyPixels: `The image is too large: at most ${MAX_PIXELS / 1_000_000} megapixels`
 } as const
 
-export type Inspection =
-  | { readonly ok: true; readonly kind: ImageKind; readonly bytes: Uint8Array }
-  | { readonly ok: false; readonly error: string }
+export type Inspection = { readonly ok: true; readonly kind: ImageKind; readonly bytes: Uint8Array } | { readonly ok: false; readonly error: string }
 
 class Refusal extends Error {}
 const refuse = (message: string): never => {
   throw new Refusal(message)
 }
 
-const ascii = (bytes: Uint8Array, from: number, length: number) =>
-  String.fromCharCode(...bytes.subarray(from, Math.min(bytes.length, from + length)))
+const ascii = (bytes: Uint8Array, from: number, length: number) => String.fromCharCode(...bytes.subarray(from, Math.min(bytes.length, from + length)))
 
-const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>) =>
-  signature.every((byte, index) => bytes[index] === byte)
+const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>) => signature.every((byte, index) => bytes[index] === byte)
 
 /** Markup or script in a metadata segment makes the file a polyglot: it would act as a page if sniffed. */
 const markup = /<\s*(?:script|html|body|svg|iframe|object|embed|\?php|!doctype)|javascript:/i
@@ -62,7 +58,10 @@ const kindOf = (bytes: Uint8Array): ImageKind | "svg" | undefined => {
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png"
   if (ascii(bytes, 0, 6) === "GIF87a" || ascii(bytes, 0, 6) === "GIF89a") return "gif"
   if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WEBP") return "webp"
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 1024)).replace(/^\uFEFF/, "").trimStart()
+  const head = new TextDecoder("utf-8", { fatal: false })
+    .decode(bytes.subarray(0, 1024))
+    .replace(/^\uFEFF/, "")
+    .trimStart()
   if (/^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return "svg"
   return undefined
 }
@@ -81,7 +80,6 @@ export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
 const need = (bytes: Uint8Array, end: number) => {
   if (end > bytes.length) refuse(imageMessages.damaged)
 }
-
 
 // ---------------------------------------------------------------------------
 // JPEG: keep the picture (frame, tables, scans), JFIF, the Adobe colour marker and the ICC
@@ -292,8 +290,7 @@ const cleanGif = (bytes: Uint8Array): Cleaned => {
       const end = skipSubBlocks(bytes, position + 2)
       const identifier = ascii(bytes, position + 3, 11)
       if (label !== 0xf9) metadata.push(bytes.subarray(position + 2, end))
-      const keep = label === 0xf9 || label === 0x01 ||
-        (label === 0xff && (identifier === "NETSCAPE2.0" || identifier === "ANIMEXTS1.0"))
+      const keep = label === 0xf9 || label === 0x01 || (label === 0xff && (identifier === "NETSCAPE2.0" || identifier === "ANIMEXTS1.0"))
       if (keep) parts.push(bytes.subarray(position, end))
       position = end
       continue

@@ -2,14 +2,13 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
-import type { ListingStatus } from "../../contract/listing-rules.ts"
 import { type AnyVenture, Business, Project, PublicVenture, Startup, type VentureType } from "../../contract/ventures.ts"
 import { encodableAs } from "../platform/encodable.ts"
-import { recordAdminActivity } from "../platform/activity-log.ts"
-import { announcing } from "../platform/change-feed.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
-import { logEdit, missed, moderate, queue, remove, requireEditor, submit } from "../listings/http.ts"
-import { exportQueue, findListing, insertListing, listingOf, type ListingRow, type QueueQuery, updateListing } from "../listings/repository.ts"
+import { queue } from "../listings/http.ts"
+import { exportQueue, listingOf, type ListingRow, type QueueQuery } from "../listings/repository.ts"
+import { createListing, editListing, moderate, removeListing, submit } from "../listings/writes.ts"
+import { plainText } from "../../contract/text.ts"
 
 /**
  * Businesses, startups and projects: listings whose own fields live in `details`, checked by the
@@ -23,14 +22,23 @@ const detailFields: Readonly<Record<VentureType, ReadonlyArray<string>>> = {
 
 /** What a field is when a record never set it: empty text, an empty list, or absent (counts). */
 const emptyOf: Readonly<Record<string, unknown>> = {
-  website: "", location: "", founded: "", revenue: "", funding: "", github: "", team: [], technologies: []
+  website: "",
+  location: "",
+  founded: "",
+  revenue: "",
+  funding: "",
+  github: "",
+  team: [],
+  technologies: []
 }
 
 const ventureOf = (row: ListingRow): AnyVenture => {
-  const details = Object.fromEntries(detailFields[row.type as VentureType].flatMap((field) => {
-    const value = row.details[field] ?? emptyOf[field]
-    return value === undefined ? [] : [[field, value]]
-  }))
+  const details = Object.fromEntries(
+    detailFields[row.type as VentureType].flatMap((field) => {
+      const value = row.details[field] ?? emptyOf[field]
+      return value === undefined ? [] : [[field, value]]
+    })
+  )
   return { ...listingOf(row), isActive: row.isActive, ...details } as AnyVenture
 }
 
@@ -38,7 +46,7 @@ const ventureOf = (row: ListingRow): AnyVenture => {
 const publicVentureOf = (row: ListingRow): PublicVenture => {
   const { _id, type, name, description, createdAt, ...rest } = ventureOf(row) as AnyVenture & Record<string, unknown>
   const details = Object.fromEntries(detailFields[row.type as VentureType].flatMap((field) => (rest[field] === undefined ? [] : [[field, rest[field]]])))
-  return { _id, type: type as VentureType, name, description, createdAt, details }
+  return { _id, type, name, description, createdAt, details }
 }
 
 const adminAnswerable = { business: encodableAs(Business), startup: encodableAs(Startup), project: encodableAs(Project) } as const
@@ -56,8 +64,8 @@ const splitInput = (type: VentureType, payload: object) => {
   const input = payload as Readonly<Record<string, unknown>>
   const text = (value: unknown) => (typeof value === "string" ? value.trim() : value)
   return {
-    name: String(input.name ?? "").trim(),
-    description: String(input.description ?? "").trim(),
+    name: plainText(input.name).trim(),
+    description: plainText(input.description).trim(),
     details: Object.fromEntries(detailFields[type].filter((field) => input[field] !== undefined).map((field) => [field, text(input[field])])),
     ...(typeof input.isActive === "boolean" ? { isActive: input.isActive } : {})
   }
@@ -79,13 +87,28 @@ const queueOf = (type: VentureType, query: VentureQuery): QueueQuery => ({
   limit: query.limit,
   isActive: query.isActive === undefined ? undefined : query.isActive === "true",
   details: Object.fromEntries(
-    ([["category", query.category], ["stage", query.stage], ["projectStatus", query.projectStatus]] as ReadonlyArray<readonly [string, string | undefined]>)
-      .flatMap(([field, value]) => (value === undefined || value === "" ? [] : [[field, value] as const]))
+    (
+      [
+        ["category", query.category],
+        ["stage", query.stage],
+        ["projectStatus", query.projectStatus]
+      ] as ReadonlyArray<readonly [string, string | undefined]>
+    ).flatMap(([field, value]) => (value === undefined || value === "" ? [] : [[field, value] as const]))
   )
 })
 
-const exportFields = (type: VentureType) =>
-  ["_id", "name", "description", ...detailFields[type], "status", "isActive", "moderationNotes", "createdAt", "updatedAt", "version"]
+const exportFields = (type: VentureType) => [
+  "_id",
+  "name",
+  "description",
+  ...detailFields[type],
+  "status",
+  "isActive",
+  "moderationNotes",
+  "createdAt",
+  "updatedAt",
+  "version"
+]
 
 const listNames: Readonly<Record<VentureType, string>> = { business: "businesses", startup: "startups", project: "projects" }
 
@@ -94,52 +117,58 @@ const pageOrCsv = (type: VentureType, field: string, query: VentureQuery) => {
   const filtered = queueOf(type, query)
   return Effect.flatMap(wantsCsv(query.format), (csv) =>
     csv
-      ? csvResponse({ name: listNames[type], fields: exportFields(type), record: (row: ListingRow) => ventureOf(row) as unknown as Record<string, unknown>, rows: exportQueue(filtered) })
+      ? csvResponse({
+          name: listNames[type],
+          fields: exportFields(type),
+          record: (row: ListingRow) => ventureOf(row) as unknown as Record<string, unknown>,
+          rows: exportQueue(filtered)
+        })
       : Effect.map(queue(filtered), ({ rows, pagination, counts }) =>
-        HttpServerResponse.jsonUnsafe({ success: true, data: { [field]: rows.map(ventureOf), pagination, counts } }))).pipe(Effect.orDie)
+          HttpServerResponse.jsonUnsafe({ success: true, data: { [field]: rows.map(ventureOf), pagination, counts } })
+        )
+  ).pipe(Effect.orDie)
 }
 
 /** The calls of one venture screen. */
 const ventureHandlers = <V extends AnyVenture>(type: V["type"], field: string) => {
   const of = (row: ListingRow) => ventureOf(row) as V
   return {
-  list: ({ query }: { readonly query: VentureQuery }) => pageOrCsv(type, field, query),
-  create: ({ payload }: { readonly payload: object }) =>
-    Effect.gen(function*() {
-      yield* requireEditor
-      const row = yield* Effect.flatMap(insertListing({ type, ...splitInput(type, payload) }), answerable)
-      yield* logEdit("listing.create", row, undefined)
-      return { success: true as const, data: { listing: of(row) } }
-    }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)),
-  update: ({ params, payload }: { readonly params: { readonly id: string }; readonly payload: { readonly version: number } }) =>
-    Effect.gen(function*() {
-      yield* requireEditor
-      const before = yield* findListing(params.id, [type])
-      // Fields the form left out are cleared: an edit sends the whole record.
-      const values = splitInput(type, payload)
-      const row = yield* updateListing(params.id, [type], payload.version, values)
-      if (row === undefined) return yield* missed(params.id, [type])
-      yield* answerable(row)
-      yield* logEdit("listing.update", row, before)
-      return { success: true as const, data: { listing: of(row) } }
-    }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)),
-  /** Moderators may switch a listing's public visibility (the `t` key), as they may its status. */
-  setActive: ({ params, payload }: { readonly params: { readonly id: string }; readonly payload: { readonly isActive: boolean; readonly version: number } }) =>
-    Effect.gen(function*() {
-      const before = yield* findListing(params.id, [type])
-      const row = yield* updateListing(params.id, [type], payload.version, { isActive: payload.isActive })
-      if (row === undefined) return yield* missed(params.id, [type])
-      yield* recordAdminActivity({
-        action: "listing.active",
-        entityId: row.id,
-        fromState: before === undefined ? null : String(before.isActive),
-        toState: String(row.isActive),
-        details: { type: type, name: row.name, version: row.version }
-      })
-      return { success: true as const, data: { listing: of(row) } }
-    }).pipe(announcing, Effect.catchTag("SqlError", Effect.die)),
-  remove: ({ params, query }: { readonly params: { readonly id: string }; readonly query: { readonly version: number } }) =>
-    remove([type], params.id, query.version)
+    list: ({ query }: { readonly query: VentureQuery }) => pageOrCsv(type, field, query),
+    create: ({ payload }: { readonly payload: object }) =>
+      Effect.map(createListing(type, splitInput(type, payload), answerable), (row) => ({ success: true as const, data: { listing: of(row) } })),
+    // Fields the form left out are cleared: an edit sends the whole record.
+    update: ({ params, payload }: { readonly params: { readonly id: string }; readonly payload: { readonly version: number } }) =>
+      Effect.map(
+        editListing([type], params.id, payload.version, () => splitInput(type, payload), { answerable }),
+        (row) => ({
+          success: true as const,
+          data: { listing: of(row) }
+        })
+      ),
+    /** Moderators may switch a listing's public visibility (the `t` key), as they may its status. */
+    setActive: ({
+      params,
+      payload
+    }: {
+      readonly params: { readonly id: string }
+      readonly payload: { readonly isActive: boolean; readonly version: number }
+    }) =>
+      Effect.map(
+        editListing([type], params.id, payload.version, () => ({ isActive: payload.isActive }), {
+          answerable,
+          moderators: true,
+          event: (before, row) => ({
+            action: "listing.active",
+            entityId: row.id,
+            fromState: String(before.isActive),
+            toState: String(row.isActive),
+            details: { type, name: row.name, version: row.version }
+          })
+        }),
+        (row) => ({ success: true as const, data: { listing: of(row) } })
+      ),
+    remove: ({ params, query }: { readonly params: { readonly id: string }; readonly query: { readonly version: number } }) =>
+      removeListing([type], params.id, query.version)
   }
 }
 
@@ -148,26 +177,42 @@ const startups = ventureHandlers<Startup>("startup", "startups")
 const projects = ventureHandlers<Project>("project", "projects")
 
 export const BusinessHandlers = HttpApiBuilder.group(AdminApi, "businesses", (handlers) =>
-  handlers.handle("list", businesses.list).handle("create", businesses.create).handle("update", businesses.update)
-    .handle("setActive", businesses.setActive).handle("remove", businesses.remove))
+  handlers
+    .handle("list", businesses.list)
+    .handle("create", businesses.create)
+    .handle("update", businesses.update)
+    .handle("setActive", businesses.setActive)
+    .handle("remove", businesses.remove)
+)
 
 export const StartupHandlers = HttpApiBuilder.group(AdminApi, "startups", (handlers) =>
-  handlers.handle("list", startups.list).handle("create", startups.create).handle("update", startups.update)
-    .handle("setActive", startups.setActive).handle("remove", startups.remove))
+  handlers
+    .handle("list", startups.list)
+    .handle("create", startups.create)
+    .handle("update", startups.update)
+    .handle("setActive", startups.setActive)
+    .handle("remove", startups.remove)
+)
 
 export const ProjectHandlers = HttpApiBuilder.group(AdminApi, "projects", (handlers) =>
-  handlers.handle("list", projects.list).handle("create", projects.create).handle("update", projects.update)
-    .handle("setActive", projects.setActive).handle("remove", projects.remove))
+  handlers
+    .handle("list", projects.list)
+    .handle("create", projects.create)
+    .handle("update", projects.update)
+    .handle("setActive", projects.setActive)
+    .handle("remove", projects.remove)
+)
 
 export const VentureModerationHandlers = HttpApiBuilder.group(AdminApi, "ventureModeration", (handlers) =>
   handlers
     .handle("list", ({ params, query }) => pageOrCsv(params.type, "listings", query))
-    .handle("setStatus", ({ params, payload }) =>
-      moderate(params.id, payload.status as ListingStatus, payload.version, payload.notes, [params.type])))
+    .handle("setStatus", ({ params, payload }) => moderate(params.id, payload.status, payload.version, payload.notes, [params.type]))
+)
 
 const approvedActive = (type: VentureType, query: Pick<QueueQuery, "search" | "page" | "limit">) =>
   queue({ ...query, types: [type], status: "approved", isActive: true }).pipe(
-    Effect.map(({ rows, pagination }) => ({ success: true as const, data: { listings: rows.map(publicVentureOf), pagination } })))
+    Effect.map(({ rows, pagination }) => ({ success: true as const, data: { listings: rows.map(publicVentureOf), pagination } }))
+  )
 
 const submitted = (type: VentureType, payload: object) =>
   Effect.map(submit({ type, ...splitInput(type, payload) }, answerable), (row) => ({ success: true as const, data: { listing: publicVentureOf(row) } }))
@@ -179,4 +224,5 @@ export const VenturesPublicHandlers = HttpApiBuilder.group(AdminApi, "venturesPu
     .handle("projects", ({ query }) => approvedActive("project", query))
     .handle("submitBusiness", ({ payload }) => submitted("business", payload))
     .handle("submitStartup", ({ payload }) => submitted("startup", payload))
-    .handle("submitProject", ({ payload }) => submitted("project", payload)))
+    .handle("submitProject", ({ payload }) => submitted("project", payload))
+)

@@ -1,12 +1,9 @@
 import { Effect, Schema } from "effect"
-import {
-  type AddressHit,
-  type AddressKind,
-  type AnyAddress,
-  CexAddressInput,
-  CoreTeamAddressInput,
-  GeneratedAddressInput
-} from "../../contract/addresses.ts"
+import { type AddressHit, type AddressKind, type AnyAddress, CexAddressInput, CoreTeamAddressInput, GeneratedAddressInput } from "../../contract/addresses.ts"
+import { addressSorts } from "../../contract/address-rules.ts"
+import type { ListQuery } from "../../machines/list.ts"
+import type { CsvFile } from "./client.ts"
+import { addressListParams } from "./list-paths.ts"
 
 /**
  * The directories' calls through the effect client; src/api/addresses.ts loads this module on
@@ -19,12 +16,9 @@ const api = () => import("./client.ts")
 
 /** The form's values checked against the directory's own input schema before they are sent. */
 const checked = <A>(schema: Schema.Decoder<A>, input: AddressInput) =>
-  Schema.decodeUnknownEffect(schema)(input, { errors: "all" }).pipe(
-    Effect.mapError((error) => ({ status: 400, message: error.message }))
-  )
+  Schema.decodeUnknownEffect(schema)(input, { errors: "all" }).pipe(Effect.mapError((error) => ({ status: 400, message: error.message })))
 
 export const saveAddress = async (
-  token: string,
   kind: AddressKind,
   target: { readonly id: string; readonly version: number } | null,
   input: AddressInput
@@ -32,41 +26,62 @@ export const saveAddress = async (
   const { callApi } = await api()
   const params = { id: target?.id ?? "" }
   const version = target?.version ?? 0
-  return callApi(token, (client): Effect.Effect<{ readonly data: { readonly address: AnyAddress } }, unknown> => {
+  return callApi((client): Effect.Effect<{ readonly data: { readonly address: AnyAddress } }, unknown> => {
     switch (kind) {
       case "generated":
         return Effect.flatMap(checked(GeneratedAddressInput, input), (payload) =>
-          target === null
-            ? client.generatedAddresses.create({ payload })
-            : client.generatedAddresses.update({ params, payload: { ...payload, version } }))
+          target === null ? client.generatedAddresses.create({ payload }) : client.generatedAddresses.update({ params, payload: { ...payload, version } })
+        )
       case "cex":
         return Effect.flatMap(checked(CexAddressInput, input), (payload) =>
-          target === null
-            ? client.cexAddresses.create({ payload })
-            : client.cexAddresses.update({ params, payload: { ...payload, version } }))
+          target === null ? client.cexAddresses.create({ payload }) : client.cexAddresses.update({ params, payload: { ...payload, version } })
+        )
       case "core-team":
         return Effect.flatMap(checked(CoreTeamAddressInput, input), (payload) =>
-          target === null
-            ? client.coreTeamAddresses.create({ payload })
-            : client.coreTeamAddresses.update({ params, payload: { ...payload, version } }))
+          target === null ? client.coreTeamAddresses.create({ payload }) : client.coreTeamAddresses.update({ params, payload: { ...payload, version } })
+        )
     }
   }).then((answer) => answer.data.address)
 }
 
-export const deleteAddress = async (token: string, kind: AddressKind, id: string, version: number): Promise<void> => {
+export const deleteAddress = async (kind: AddressKind, id: string, version: number): Promise<void> => {
   const { callApi } = await api()
   const options = { params: { id }, query: { version } }
-  await callApi(token, (client): Effect.Effect<unknown, unknown> => {
+  await callApi((client): Effect.Effect<unknown, unknown> => {
     switch (kind) {
-      case "generated": return client.generatedAddresses.remove(options)
-      case "cex": return client.cexAddresses.remove(options)
-      case "core-team": return client.coreTeamAddresses.remove(options)
+      case "generated":
+        return client.generatedAddresses.remove(options)
+      case "cex":
+        return client.cexAddresses.remove(options)
+      case "core-team":
+        return client.coreTeamAddresses.remove(options)
     }
   })
 }
 
-export const findAddresses = async (token: string, q: string): Promise<ReadonlyArray<AddressHit>> => {
+/** The directory's CSV: every address the list's search matches, in its order. */
+export const exportAddresses = async (kind: AddressKind, q: ListQuery): Promise<CsvFile> => {
+  const { callCsvApi } = await api()
+  const { search, sort, order } = addressListParams(q, addressSorts)
+  const query = {
+    ...(search === undefined ? {} : { search }),
+    ...(sort === undefined ? {} : { sort }),
+    ...(order === undefined ? {} : { order }),
+    format: "csv" as const
+  }
+  const name = `${kind}-addresses.csv`
+  switch (kind) {
+    case "generated":
+      return callCsvApi(name, (client) => client.generatedAddresses.list({ query, responseMode: "decoded-and-response" }))
+    case "cex":
+      return callCsvApi(name, (client) => client.cexAddresses.list({ query, responseMode: "decoded-and-response" }))
+    case "core-team":
+      return callCsvApi(name, (client) => client.coreTeamAddresses.list({ query, responseMode: "decoded-and-response" }))
+  }
+}
+
+export const findAddresses = async (q: string): Promise<ReadonlyArray<AddressHit>> => {
   const { callApi } = await api()
-  const answer = await callApi(token, (client) => client.addressSearch.find({ query: { q } }))
+  const answer = await callApi((client) => client.addressSearch.find({ query: { q } }))
   return answer.data.hits
 }

@@ -1,10 +1,10 @@
-import { addressSorts } from "../../contract/address-rules.ts"
 import type { AddressHit, AddressKind, AnyAddress } from "../../contract/addresses.ts"
 import type { Pagination } from "../../contract/common.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import * as answerSchemas from "virtual:answer-schemas"
 import { arrivedChecked, getChecked } from "./checked-answer.ts"
-import { addressExportPath, addressPagePath } from "./list-paths.ts"
+import type { CsvFile } from "./client.ts"
+import { addressPagePath } from "./list-paths.ts"
 
 /** The calls themselves need effect, so they load on first use (src/api/address-calls.ts). */
 const calls = () => import("./address-calls.ts")
@@ -23,30 +23,28 @@ type AddressPage = { readonly data: { readonly addresses: ReadonlyArray<AnyAddre
 const pageOf = (answer: AddressPage): ListPage<AnyAddress> => ({ rows: answer.data.addresses, pagination: answer.data.pagination })
 
 /** A directory's page: the one start-up asked for if it is this one, else a request checked the same way. */
-export const listAddresses = async (token: string, kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> =>
-  pageOf(await getChecked<AddressPage>(token, addressPagePath(kind, q, addressSorts), answerSchemas[pageSchemaNames[kind]]))
+export const listAddresses = async (kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> =>
+  pageOf(await getChecked<AddressPage>(addressPagePath(kind, q), answerSchemas[pageSchemaNames[kind]]))
 
 /**
  * The directory's page start-up asked for, if its answer is already here and well formed: the
  * screen renders it in its first commit. Anything else (not here yet, refused, malformed) is
  * left to `listAddresses`, which asks again and reports what went wrong.
  */
-export const arrivedAddresses = (token: string, kind: AddressKind, q: ListQuery): ListPage<AnyAddress> | undefined => {
-  const answer = arrivedChecked<AddressPage>(token, addressPagePath(kind, q, addressSorts), answerSchemas[pageSchemaNames[kind]])
+export const arrivedAddresses = (kind: AddressKind, q: ListQuery): ListPage<AnyAddress> | undefined => {
+  const answer = arrivedChecked<AddressPage>(addressPagePath(kind, q), answerSchemas[pageSchemaNames[kind]])
   return answer === undefined ? undefined : pageOf(answer)
 }
 
-/** Where the directory's CSV export is: every address the list's search matches, in its order. */
-export const addressExportPathOf = (kind: AddressKind, q: ListQuery): string => addressExportPath(kind, q, addressSorts)
+/** The directory's CSV: every address the list's search matches, in its order. */
+export const exportAddresses = async (kind: AddressKind, q: ListQuery): Promise<CsvFile> => (await calls()).exportAddresses(kind, q)
 
 export const saveAddress = async (
-  token: string,
   kind: AddressKind,
   target: { readonly id: string; readonly version: number } | null,
   input: AddressInput
-): Promise<AnyAddress> => (await calls()).saveAddress(token, kind, target, input)
+): Promise<AnyAddress> => (await calls()).saveAddress(kind, target, input)
 
-export const deleteAddress = async (token: string, kind: AddressKind, id: string, version: number): Promise<void> =>
-  (await calls()).deleteAddress(token, kind, id, version)
+export const deleteAddress = async (kind: AddressKind, id: string, version: number): Promise<void> => (await calls()).deleteAddress(kind, id, version)
 
-export const findAddresses = async (token: string, q: string): Promise<ReadonlyArray<AddressHit>> => (await calls()).findAddresses(token, q)
+export const findAddresses = async (q: string): Promise<ReadonlyArray<AddressHit>> => (await calls()).findAddresses(q)

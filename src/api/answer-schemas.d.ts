@@ -1,9 +1,11 @@
 /** Built by tools/vite-answer-checks.ts from src/api/first-answer-schemas.ts: one JSON Schema per name. */
 declare module "virtual:answer-schemas" {
-  import type { JsonSchema } from "../../contract/json-check.ts"
+  type JsonSchema = import("../../contract/json-check.ts").JsonSchema
   export const sessionCheck: JsonSchema
   export const generatedPage: JsonSchema
   export const cexPage: JsonSchema
   export const coreTeamPage: JsonSchema
   export const postPage: JsonSchema
+  /** The contract's path of each endpoint in `endpointsByName` (src/api/first-answer-schemas.ts). */
+  export const paths: { readonly [Name in keyof typeof import("./first-answer-schemas.ts").endpointsByName]: string }
 }

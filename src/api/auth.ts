@@ -2,8 +2,9 @@ import type { AdminUser, OtpNotSent, OtpRequested, SignedIn } from "../../contra
 import type { Role } from "../../contract/common.ts"
 import type { Health } from "../../contract/system.ts"
 import { takePrefetched } from "./prefetch.ts"
-import { sessionCheck } from "virtual:answer-schemas"
+import { paths, sessionCheck } from "virtual:answer-schemas"
 import { arrivedChecked, checkedAnswer } from "./checked-answer.ts"
+import type { CallFailure } from "../../machines/call-failure.ts"
 
 /**
  * The effect client is loaded on first use, so the sign-in form is usable before it arrives;
@@ -11,33 +12,34 @@ import { arrivedChecked, checkedAnswer } from "./checked-answer.ts"
  */
 const api = () => import("./client.ts")
 
-const unexpected = { status: undefined, message: "Unexpected answer from the server" }
+const refused = (message: string): CallFailure => ({ status: 401, message })
+const unexpected: CallFailure = { status: undefined, message: "Unexpected answer from the server" }
 
 /** A code was asked for (`success: true`), or the answer says none was sent (`success: false`). */
 export const requestOtp = async (email: string, role: Role): Promise<OtpRequested | OtpNotSent> => {
   const { callApi } = await api()
-  const answer = await callApi(undefined, (client) => client.auth.signIn({ payload: { email, role } }))
+  const answer = await callApi((client) => client.auth.signIn({ payload: { email, role } }))
   if ("token" in answer) throw unexpected
   return answer
 }
 
 export const verifyOtp = async (email: string, otp: string): Promise<SignedIn> => {
   const { callApi } = await api()
-  const answer = await callApi(undefined, (client) => client.auth.signIn({ payload: { email, otp } }))
-  if (!("token" in answer)) throw answer.success ? unexpected : { status: 401, message: answer.message ?? "" }
+  const answer = await callApi((client) => client.auth.signIn({ payload: { email, otp } }))
+  if (!("token" in answer)) throw answer.success ? unexpected : refused(answer.message ?? "")
   return answer
 }
 
 /** The session check's path, which start-up asks for at once when a token is stored. */
-export const SESSION_CHECK_PATH = "/api/admin/auth/check"
+export const SESSION_CHECK_PATH = paths.sessionCheck
 
-export const checkSession = async (token: string): Promise<AdminUser> => {
-  const prefetched = takePrefetched(token, SESSION_CHECK_PATH)
+export const checkSession = async (): Promise<AdminUser> => {
+  const prefetched = takePrefetched(SESSION_CHECK_PATH)
   if (prefetched !== undefined) {
     return (await checkedAnswer<{ readonly user: AdminUser }>(prefetched, sessionCheck)).user
   }
   const { callApi } = await api()
-  return (await callApi(token, (client) => client.auth.check())).user
+  return (await callApi((client) => client.auth.check())).user
 }
 
 /**
@@ -45,17 +47,16 @@ export const checkSession = async (token: string): Promise<AdminUser> => {
  * console then starts signed in, in one render. Anything else (not here yet, refused, malformed)
  * is left to `checkSession`, which reports it the usual way.
  */
-export const arrivedSession = (token: string): AdminUser | undefined =>
-  arrivedChecked<{ readonly user: AdminUser }>(token, SESSION_CHECK_PATH, sessionCheck)?.user
+export const arrivedSession = (): AdminUser | undefined => arrivedChecked<{ readonly user: AdminUser }>(SESSION_CHECK_PATH, sessionCheck)?.user
 
-export const endSession = async (token: string): Promise<void> => {
+export const endSession = async (): Promise<void> => {
   const { callApi } = await api()
-  await callApi(token, (client) => client.auth.logout())
+  await callApi((client) => client.auth.logout())
 }
 
 export const fetchHealth = async (): Promise<Health> => {
   const { callApi } = await api()
-  return callApi(undefined, (client) => client.system.health())
+  return callApi((client) => client.system.health())
 }
 
 /** Starts loading the client; settles once it has loaded (a preload waits for it). */

@@ -5,38 +5,48 @@ import { postStatuses } from "../../contract/blog-rules.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import { postPage } from "virtual:answer-schemas"
 import { getChecked } from "./checked-answer.ts"
-import { postExportPath, postPagePath } from "./list-paths.ts"
+import type { CsvFile } from "./client.ts"
+import { postListParams, postPagePath } from "./list-paths.ts"
 
 const api = () => import("./client.ts")
 
 /** A page of posts: the one start-up asked for if it is this one, else a request checked the same way. */
-export const listPosts = async (token: string, q: ListQuery): Promise<ListPage<BlogPost>> => {
-  const answer = await getChecked<{ readonly posts: ReadonlyArray<BlogPost>; readonly pagination: Pagination }>(token, postPagePath(q, postStatuses), postPage)
+export const listPosts = async (q: ListQuery): Promise<ListPage<BlogPost>> => {
+  const answer = await getChecked<{ readonly posts: ReadonlyArray<BlogPost>; readonly pagination: Pagination }>(postPagePath(q), postPage)
   return { rows: answer.posts, pagination: answer.pagination }
 }
 
-/** Where the CSV export of the posts the list's filters match is. */
-export const postExportPathOf = (q: ListQuery): string => postExportPath(q, postStatuses)
+/** The CSV of the posts the list's filters match. */
+export const exportPosts = async (q: ListQuery): Promise<CsvFile> => {
+  const { callCsvApi } = await api()
+  const { status, search } = postListParams(q, postStatuses)
+  const query = {
+    ...(status === undefined ? {} : { status: status as (typeof postStatuses)[number] }),
+    ...(search === undefined ? {} : { search }),
+    format: "csv" as const
+  }
+  return callCsvApi("blog-posts.csv", (client) => client.blog.posts({ query, responseMode: "decoded-and-response" }))
+}
 
 /** One post by its slug, whatever its status (the token is staff's). */
-export const getPost = async (token: string, slug: string): Promise<BlogPost> => {
+export const getPost = async (slug: string): Promise<BlogPost> => {
   const { callApi } = await api()
-  return callApi(token, (client) => client.blog.post({ params: { slug } })).then((answer) => answer.post)
+  return callApi((client) => client.blog.post({ params: { slug } })).then((answer) => answer.post)
 }
 
-export const listCategories = async (token: string): Promise<ReadonlyArray<BlogCategory>> => {
+export const listCategories = async (): Promise<ReadonlyArray<BlogCategory>> => {
   const { callApi } = await api()
-  return callApi(token, (client) => client.blog.categories()).then((answer) => answer.data)
+  return callApi((client) => client.blog.categories()).then((answer) => answer.data)
 }
 
-export const listTags = async (token: string): Promise<ReadonlyArray<string>> => {
+export const listTags = async (): Promise<ReadonlyArray<string>> => {
   const { callApi } = await api()
-  return callApi(token, (client) => client.blog.tags()).then((answer) => answer.data)
+  return callApi((client) => client.blog.tags()).then((answer) => answer.data)
 }
 
-export const createCategory = async (token: string, name: string): Promise<BlogCategory> => {
+export const createCategory = async (name: string): Promise<BlogCategory> => {
   const { callApi } = await api()
-  return callApi(token, (client) => client.blogAdmin.createCategory({ payload: { name } })).then((answer) => answer.data)
+  return callApi((client) => client.blogAdmin.createCategory({ payload: { name } })).then((answer) => answer.data)
 }
 
 /** docs/product-spec.md §4 "Blog status": scheduledAt only when scheduled; the server sets publishedAt. */
@@ -65,17 +75,17 @@ export const inputOf = (draft: PostDraft): BlogPostInput => {
 }
 
 /** docs/product-spec.md §4 "Editor save": a post with an _id is updated by its slug, otherwise created. */
-export const savePost = async (token: string, post: BlogPost | null, draft: PostDraft): Promise<BlogPost> => {
+export const savePost = async (post: BlogPost | null, draft: PostDraft): Promise<BlogPost> => {
   const { callApi } = await api()
   const payload = inputOf(draft)
-  return callApi(token, (client) =>
+  return callApi((client) =>
     post === null
       ? client.blogAdmin.create({ payload })
       : client.blogAdmin.update({ params: { post: post.slug }, payload: { ...payload, version: post.version } })
   ).then((answer) => answer.post)
 }
 
-export const deletePost = async (token: string, post: BlogPost): Promise<void> => {
+export const deletePost = async (post: BlogPost): Promise<void> => {
   const { callApi } = await api()
-  await callApi(token, (client) => client.blogAdmin.remove({ params: { post: post._id }, query: { version: post.version } }))
+  await callApi((client) => client.blogAdmin.remove({ params: { post: post._id }, query: { version: post.version } }))
 }

@@ -1,4 +1,7 @@
-import { useEffect, useRef } from "react"
+import { useEffect } from "react"
+import { paths } from "virtual:answer-schemas"
+import { useStableCallback } from "../lib/use-stable.ts"
+import { sessionToken } from "./session.ts"
 
 /** A change notice as the stream carries it (contract/stream.ts); the screen reads the record itself. */
 export interface Change {
@@ -64,7 +67,7 @@ class ChangeStream {
   private async read(controller: AbortController): Promise<boolean> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: "text/event-stream" }
     if (this.lastEventId !== undefined) headers["last-event-id"] = this.lastEventId
-    const response = await fetch("/api/admin/stream", { headers, signal: controller.signal, cache: "no-store" })
+    const response = await fetch(paths.stream, { headers, signal: controller.signal, cache: "no-store" })
     if (response.status === 401 || response.status === 403) return false
     if (!response.ok || response.body === null) return true
     const reader = response.body.getReader()
@@ -112,11 +115,11 @@ class ChangeStream {
 const streams = new Map<string, ChangeStream>()
 
 /** Calls `onChange` with every change notice while the component is mounted (one shared connection per session). */
-export const useChanges = (token: string, onChange: Listener) => {
-  const latest = useRef(onChange)
-  latest.current = onChange
+export const useChanges = (onChange: Listener) => {
+  const listener = useStableCallback(onChange)
   useEffect(() => {
-    if (token === "") return
+    const token = sessionToken()
+    if (token === undefined) return
     let stream = streams.get(token)
     if (stream === undefined) {
       // One session at a time: an old session's stream has no listeners left, so it is closed.
@@ -124,6 +127,6 @@ export const useChanges = (token: string, onChange: Listener) => {
       stream = new ChangeStream(token)
       streams.set(token, stream)
     }
-    return stream.subscribe((change) => latest.current(change))
-  }, [token])
+    return stream.subscribe(listener)
+  }, [listener])
 }

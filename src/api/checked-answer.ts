@@ -23,13 +23,12 @@ export const checkedAnswer = async <A>(answer: Promise<Response>, schema: JsonSc
  * of its own. A directory's and the blog's pages go this way after the first too, so a page turn
  * or a search needs neither effect's client nor its chunk (docs/architecture.md, "Interactions").
  */
-export const getChecked = <A>(token: string, path: string, schema: JsonSchema): Promise<A> =>
-  checkedAnswer<A>(takePrefetched(token, path) ?? getJson(token, path), schema)
+export const getChecked = <A>(path: string, schema: JsonSchema): Promise<A> => checkedAnswer<A>(takePrefetched(path) ?? getJson(path), schema)
 
 /**
  * The answer start-up asked for at `path`, if it has already arrived, succeeded and matches the
  * contract's schema: taken at once, so a first render can show it. Anything else stays for
  * `checkedAnswer`, which reports it the usual way.
  */
-export const arrivedChecked = <A>(token: string, path: string, schema: JsonSchema): A | undefined =>
-  takeArrived(token, path, ({ ok, body }) => (ok && firstFailure(schema, body) === undefined ? body as A : undefined))
+export const arrivedChecked = <A>(path: string, schema: JsonSchema): A | undefined =>
+  takeArrived(path, ({ ok, body }) => (ok && firstFailure(schema, body) === undefined ? (body as A) : undefined))

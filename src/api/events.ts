@@ -4,6 +4,7 @@ import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
+import type { CsvFile } from "./client.ts"
 
 export type EventPage = ListPage<EventEntry> & { readonly counts: ListingCounts }
 
@@ -12,38 +13,40 @@ const queryOf = (type: EventType, q: ListQuery) => ({
   ...(q.search.trim() === "" ? {} : { search: q.search.trim() }),
   ...(q.filters.status === undefined ? {} : { status: q.filters.status as "pending" | "approved" | "rejected" }),
   ...(q.filters.when === undefined ? {} : { when: q.filters.when as "upcoming" | "past" }),
-  ...(q.filters.featured === undefined ? {} : { featured: q.filters.featured === "yes" ? "true" as const : "false" as const }),
+  ...(q.filters.featured === undefined ? {} : { featured: q.filters.featured === "yes" ? ("true" as const) : ("false" as const) }),
   ...(q.page > 1 ? { page: q.page } : {})
 })
 
-/** Where an events screen's CSV export is: every record its filters match. */
-export const eventsExportPath = (type: EventType, q: ListQuery): string => {
-  const { page: _page, ...query } = queryOf(type, q) as Record<string, unknown>
-  return `/api/ecosystem?${new URLSearchParams({ ...Object.fromEntries(Object.entries(query).map(([key, value]) => [key, String(value)])), format: "csv" }).toString()}`
+/** An events screen's CSV: every record its filters match. */
+export const exportEvents = async (type: EventType, q: ListQuery): Promise<CsvFile> => {
+  const { callCsvApi } = await api()
+  const { page: _page, ...query } = queryOf(type, q)
+  return callCsvApi(`${type}s.csv`, (client) => client.events.list({ query: { ...query, format: "csv" }, responseMode: "decoded-and-response" }))
 }
 
-export const listEvents = async (token: string, type: EventType, q: ListQuery): Promise<EventPage> => {
+export const listEvents = async (type: EventType, q: ListQuery): Promise<EventPage> => {
   const { callListApi } = await api()
-  const answer = await callListApi(token, (client) => client.events.list({ query: queryOf(type, q) }))
+  const answer = await callListApi((client) => client.events.list({ query: queryOf(type, q) }))
   return { rows: answer.data[type] ?? [], pagination: answer.data.pagination, counts: answer.data.counts }
 }
 
-export const saveEvent = async (token: string, type: EventType, target: EventEntry | null, input: Readonly<Record<string, unknown>>) => {
+export const saveEvent = async (type: EventType, target: EventEntry | null, input: Readonly<Record<string, unknown>>) => {
   const { callApi } = await api()
   // The form's values are typed by the kind's fields; the server checks them against the contract.
   const payload = input as EventInput
-  return callApi(token, (client) =>
+  return callApi((client) =>
     target === null
       ? client.events.create({ query: { type }, payload })
-      : client.events.update({ params: { id: target._id }, query: { type }, payload: { ...payload, version: target.version } }))
+      : client.events.update({ params: { id: target._id }, query: { type }, payload: { ...payload, version: target.version } })
+  )
 }
 
-export const setEventFeatured = async (token: string, type: EventType, target: EventEntry, featured: boolean) => {
+export const setEventFeatured = async (type: EventType, target: EventEntry, featured: boolean) => {
   const { callApi } = await api()
-  return callApi(token, (client) => client.events.setFeatured({ params: { id: target._id }, query: { type }, payload: { featured, version: target.version } }))
+  return callApi((client) => client.events.setFeatured({ params: { id: target._id }, query: { type }, payload: { featured, version: target.version } }))
 }
 
-export const deleteEvent = async (token: string, type: EventType, target: EventEntry): Promise<void> => {
+export const deleteEvent = async (type: EventType, target: EventEntry): Promise<void> => {
   const { callApi } = await api()
-  await callApi(token, (client) => client.events.remove({ params: { id: target._id }, query: { type, version: target.version } }))
+  await callApi((client) => client.events.remove({ params: { id: target._id }, query: { type, version: target.version } }))
 }

@@ -19,3 +19,19 @@ export const firstAnswerSchemas = {
 } as const
 
 export type FirstAnswerName = keyof typeof firstAnswerSchemas
+
+/**
+ * The endpoints the console calls without effect's client (start-up's requests, the change
+ * stream, the upload with progress, a page of a directory or of the blog), by the name the
+ * console uses: the build looks each up in the contract's HttpApi (contract/api.ts) and exports
+ * its path as `paths` from `virtual:answer-schemas`, so no path is typed by hand in src/.
+ */
+export const endpointsByName = {
+  sessionCheck: "auth.check",
+  generatedAddresses: "generatedAddresses.list",
+  cexAddresses: "cexAddresses.list",
+  coreTeamAddresses: "coreTeamAddresses.list",
+  posts: "blog.posts",
+  stream: "stream.changes",
+  uploadImage: "upload.image"
+} as const

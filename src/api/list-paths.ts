@@ -1,7 +1,11 @@
+import { addressSorts } from "../../contract/address-rules.ts"
+import type { AddressKind } from "../../contract/addresses.ts"
+import { postStatuses } from "../../contract/blog-rules.ts"
 import type { ListQuery } from "../../machines/list.ts"
+import { paths } from "virtual:answer-schemas"
 
 /**
- * The API path of a list's page or export, from its query: written without the effect client,
+ * The API path of a list's page, from its query (the endpoint's path from the contract, built in): written without the effect client,
  * so start-up can ask for the first page before that client has loaded (src/api/prefetch.ts).
  */
 export const withParams = (path: string, params: Readonly<Record<string, string | undefined>>) => {
@@ -13,31 +17,29 @@ export const withParams = (path: string, params: Readonly<Record<string, string 
 const searchOf = (q: ListQuery) => (q.search.trim() === "" ? undefined : q.search.trim())
 const pageOf = (q: ListQuery) => (q.page > 1 ? String(q.page) : undefined)
 
-export interface AddressListParams {
+export interface AddressListParams<Sort extends string> {
   readonly search: string | undefined
-  readonly sort: string | undefined
+  readonly sort: Sort | undefined
   readonly order: "asc" | "desc" | undefined
 }
 
-export const addressListParams = (q: ListQuery, sorts: ReadonlyArray<string>): AddressListParams => ({
+export const addressListParams = <Sort extends string>(q: ListQuery, sorts: ReadonlyArray<Sort>): AddressListParams<Sort> => ({
   search: searchOf(q),
-  sort: q.sort !== undefined && sorts.includes(q.sort) ? q.sort : undefined,
+  sort: sorts.find((sort) => sort === q.sort),
   order: q.order
 })
 
-export const addressPagePath = (kind: string, q: ListQuery, sorts: ReadonlyArray<string>) =>
-  withParams(`/api/admin/addresses/${kind}`, { ...addressListParams(q, sorts), page: pageOf(q) })
+const addressPaths: Readonly<Record<AddressKind, string>> = {
+  generated: paths.generatedAddresses,
+  cex: paths.cexAddresses,
+  "core-team": paths.coreTeamAddresses
+}
 
-export const addressExportPath = (kind: string, q: ListQuery, sorts: ReadonlyArray<string>) =>
-  withParams(`/api/admin/addresses/${kind}`, { ...addressListParams(q, sorts), format: "csv" })
+export const addressPagePath = (kind: AddressKind, q: ListQuery) => withParams(addressPaths[kind], { ...addressListParams(q, addressSorts), page: pageOf(q) })
 
 export const postListParams = (q: ListQuery, statuses: ReadonlyArray<string>) => {
   const status = q.filters.status
   return { status: status !== undefined && statuses.includes(status) ? status : undefined, search: searchOf(q) }
 }
 
-export const postPagePath = (q: ListQuery, statuses: ReadonlyArray<string>) =>
-  withParams("/api/blog/posts", { ...postListParams(q, statuses), page: pageOf(q) })
-
-export const postExportPath = (q: ListQuery, statuses: ReadonlyArray<string>) =>
-  withParams("/api/blog/posts", { ...postListParams(q, statuses), format: "csv" })
+export const postPagePath = (q: ListQuery) => withParams(paths.posts, { ...postListParams(q, postStatuses), page: pageOf(q) })

@@ -5,6 +5,7 @@ import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
+import type { CsvFile } from "./client.ts"
 
 /** The two types with a screen of their own. */
 export type CommunityType = "community" | "influencer"
@@ -16,17 +17,18 @@ const statusOf = (q: ListQuery): ListingStatus | undefined => {
   return status === "pending" || status === "approved" || status === "rejected" ? status : undefined
 }
 
-/** Where the screen's CSV export is: every listing its search and status filter match. */
-export const listingExportPath = (type: CommunityType, q: ListQuery): string => {
-  const params = new URLSearchParams({ format: "csv" })
+/** The screen's CSV: every listing its search and status filter match. */
+export const exportListings = async (type: CommunityType, q: ListQuery): Promise<CsvFile> => {
+  const { callCsvApi } = await api()
   const status = statusOf(q)
-  if (q.search.trim() !== "") params.set("search", q.search.trim())
-  if (status !== undefined) params.set("status", status)
-  return `/api/admin/${type === "community" ? "communities" : "influencers"}/combined?${params.toString()}`
+  const query = { ...(q.search.trim() === "" ? {} : { search: q.search.trim() }), ...(status === undefined ? {} : { status }), format: "csv" as const }
+  return type === "community"
+    ? callCsvApi("communities.csv", (client) => client.communities.combined({ query, responseMode: "decoded-and-response" }))
+    : callCsvApi("influencers.csv", (client) => client.influencers.combined({ query, responseMode: "decoded-and-response" }))
 }
 
 /** A page of the screen's queue with its four counts (one call: `…/combined`). */
-export const listListings = async (token: string, type: CommunityType, q: ListQuery): Promise<ListingsPage> => {
+export const listListings = async (type: CommunityType, q: ListQuery): Promise<ListingsPage> => {
   const { callListApi } = await api()
   const status = statusOf(q)
   const query = {
@@ -35,43 +37,47 @@ export const listListings = async (token: string, type: CommunityType, q: ListQu
     ...(q.page > 1 ? { page: q.page } : {})
   }
   if (type === "community") {
-    const answer = await callListApi(token, (client) => client.communities.combined({ query }))
+    const answer = await callListApi((client) => client.communities.combined({ query }))
     return { rows: answer.data.communities, pagination: answer.data.pagination, counts: answer.data.counts }
   }
-  const answer = await callListApi(token, (client) => client.influencers.combined({ query }))
+  const answer = await callListApi((client) => client.influencers.combined({ query }))
   return { rows: answer.data.influencers, pagination: answer.data.pagination, counts: answer.data.counts }
 }
 
 /** Adds a listing (pending), or edits one at the version it was read. */
-export const saveListing = async (token: string, type: CommunityType, target: Listing | null, input: ListingInput): Promise<Listing> => {
+export const saveListing = async (type: CommunityType, target: Listing | null, input: ListingInput): Promise<Listing> => {
   const { callApi } = await api()
-  const answer = await callApi(token, (client) => {
+  const answer = await callApi((client) => {
     const group = type === "community" ? client.communities : client.influencers
-    return target === null
-      ? group.create({ payload: input })
-      : group.update({ params: { id: target._id }, payload: { ...input, version: target.version } })
+    return target === null ? group.create({ payload: input }) : group.update({ params: { id: target._id }, payload: { ...input, version: target.version } })
   })
   return answer.data.listing
 }
 
-export const deleteListing = async (token: string, type: CommunityType, listing: Listing): Promise<void> => {
+export const deleteListing = async (type: CommunityType, listing: Listing): Promise<void> => {
   const { callApi } = await api()
-  await callApi(token, (client) =>
-    (type === "community" ? client.communities : client.influencers).remove({ params: { id: listing._id }, query: { version: listing.version } }))
+  await callApi((client) =>
+    (type === "community" ? client.communities : client.influencers).remove({ params: { id: listing._id }, query: { version: listing.version } })
+  )
 }
 
 /** One change: one listing by its own call, a selection by the bulk call (all or none). */
-export const moveListings = async (token: string, change: Change): Promise<Done> => {
+export const moveListings = async (change: Change): Promise<Done> => {
   const { callApi } = await api()
   const [only] = change.listings
   if (change.listings.length === 1 && only !== undefined) {
-    const answer = await callApi(token, (client) =>
-      client.listingsAdmin.moderate({ params: { id: only._id }, payload: { action: change.action, version: only.version } }))
+    const answer = await callApi((client) =>
+      client.listingsAdmin.moderate({ params: { id: only._id }, payload: { action: change.action, version: only.version } })
+    )
     const { listing, eventId } = answer.data
-    return { action: change.action, moves: [{ _id: listing._id, name: listing.name, from: only.status, to: listing.status, version: listing.version, eventId }] }
+    return {
+      action: change.action,
+      moves: [{ _id: listing._id, name: listing.name, from: only.status, to: listing.status, version: listing.version, eventId }]
+    }
   }
-  const answer = await callApi(token, (client) =>
-    client.listingsAdmin.bulk({ payload: { ids: change.listings.map((listing) => listing._id), action: change.action } }))
+  const answer = await callApi((client) =>
+    client.listingsAdmin.bulk({ payload: { ids: change.listings.map((listing) => listing._id), action: change.action } })
+  )
   const before = new Map(change.listings.map((listing) => [listing._id, listing]))
   return {
     action: change.action,
@@ -87,8 +93,7 @@ export const moveListings = async (token: string, change: Change): Promise<Done>
 }
 
 /** Undoes a change: each listing's move by its event, all at once. */
-export const undoChange = async (token: string, done: Done): Promise<void> => {
+export const undoChange = async (done: Done): Promise<void> => {
   const { callApi } = await api()
-  await Promise.all(done.moves.map((move) =>
-    callApi(token, (client) => client.listingsAdmin.undo({ params: { id: move._id }, payload: { eventId: move.eventId } }))))
+  await Promise.all(done.moves.map((move) => callApi((client) => client.listingsAdmin.undo({ params: { id: move._id }, payload: { eventId: move.eventId } }))))
 }

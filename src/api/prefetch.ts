@@ -1,3 +1,5 @@
+import { sessionHeaders, sessionToken } from "./session.ts"
+
 /**
  * Answers asked for at start-up, before the code that needs them has loaded: with a stored
  * token, the session check and the first page of the list in the address bar go out at once,
@@ -14,20 +16,27 @@ interface Prefetched {
 
 const waiting = new Map<string, Prefetched>()
 
-const keyOf = (token: string, path: string) => `${token} ${path}`
+/** The session's token is part of the key: an answer asked for under another session is not this one's. */
+const keyOf = (path: string) => `${sessionToken() ?? ""} ${path}`
 
 /** A GET of `path`'s JSON with the session's token, as start-up and `getChecked` both ask. */
-export const getJson = (token: string, path: string): Promise<Response> =>
-  fetch(path, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } })
+export const getJson = (path: string): Promise<Response> => fetch(path, { headers: { ...sessionHeaders(), accept: "application/json" } })
 
-export const prefetch = (token: string, path: string): void => {
-  const key = keyOf(token, path)
+export const prefetch = (path: string): void => {
+  const key = keyOf(path)
   if (waiting.has(key)) return
-  const answer = getJson(token, path)
+  const answer = getJson(path)
   // Read as soon as it arrives, from a copy: the answer itself stays unread for `takePrefetched`.
-  const read = answer.then((response) => response.clone().json().then((body: unknown) => {
-    entry.arrived = { ok: response.ok, status: response.status, body }
-  })).catch(() => undefined)
+  const read = answer
+    .then((response) =>
+      response
+        .clone()
+        .json()
+        .then((body: unknown) => {
+          entry.arrived = { ok: response.ok, status: response.status, body }
+        })
+    )
+    .catch(() => undefined)
   const entry: Prefetched = { answer, read }
   waiting.set(key, entry)
 }
@@ -44,8 +53,8 @@ export const startingAnswersRead = (atMostMs: number): Promise<void> =>
   ])
 
 /** The prefetched answer for this token and path, once; afterwards the caller asks itself. */
-export const takePrefetched = (token: string, path: string): Promise<Response> | undefined => {
-  const key = keyOf(token, path)
+export const takePrefetched = (path: string): Promise<Response> | undefined => {
+  const key = keyOf(path)
   const entry = waiting.get(key)
   waiting.delete(key)
   return entry?.answer
@@ -56,8 +65,8 @@ export const takePrefetched = (token: string, path: string): Promise<Response> |
  * `accept` takes them: the first screen shows its first page in its first commit. An answer not
  * accepted stays for `takePrefetched`, so its failure is reported the usual way.
  */
-export const takeArrived = <A>(token: string, path: string, accept: (arrived: NonNullable<Prefetched["arrived"]>) => A | undefined): A | undefined => {
-  const key = keyOf(token, path)
+export const takeArrived = <A>(path: string, accept: (arrived: NonNullable<Prefetched["arrived"]>) => A | undefined): A | undefined => {
+  const key = keyOf(path)
   const arrived = waiting.get(key)?.arrived
   const taken = arrived === undefined ? undefined : accept(arrived)
   if (taken !== undefined) waiting.delete(key)

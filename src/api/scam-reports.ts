@@ -4,6 +4,7 @@ import type { ChangedReport, ReportChange } from "../../machines/scam-report.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
+import type { CsvFile } from "./client.ts"
 
 export interface ScamReportsPage extends ListPage<ScamReport> {
   readonly statusCounts: ReadonlyArray<{ readonly _id: string; readonly count: number }>
@@ -18,18 +19,18 @@ const filtersOf = (q: ListQuery) => ({
   ...(q.search.trim() === "" ? {} : { search: q.search.trim() })
 })
 
-/** Where the screen's CSV export is: every report its search and filters match. */
-export const scamReportExportPath = (q: ListQuery): string => {
-  const params = new URLSearchParams({ format: "csv" })
-  for (const [name, value] of Object.entries(filtersOf(q))) if (value !== "all") params.set(name, value)
-  return `/api/report-scam?${params.toString()}`
+/** The screen's CSV: every report its search and filters match. */
+export const exportScamReports = async (q: ListQuery): Promise<CsvFile> => {
+  const { callCsvApi } = await api()
+  return callCsvApi("scam-reports.csv", (client) =>
+    client.scamReports.list({ query: { ...filtersOf(q), format: "csv" }, responseMode: "decoded-and-response" })
+  )
 }
 
 /** A page of reports (20) with the counts of all reports by status and by type. */
-export const listScamReports = async (token: string, q: ListQuery): Promise<ScamReportsPage> => {
+export const listScamReports = async (q: ListQuery): Promise<ScamReportsPage> => {
   const { callListApi } = await api()
-  const answer = await callListApi(token, (client) =>
-    client.scamReports.list({ query: { ...filtersOf(q), ...(q.page > 1 ? { page: q.page } : {}) } }))
+  const answer = await callListApi((client) => client.scamReports.list({ query: { ...filtersOf(q), ...(q.page > 1 ? { page: q.page } : {}) } }))
   return {
     rows: answer.data.reports,
     pagination: answer.data.pagination,
@@ -39,19 +40,20 @@ export const listScamReports = async (token: string, q: ListQuery): Promise<Scam
 }
 
 /** One change of one report (status, priority or notes) at the version it was read. */
-export const changeScamReport = async (token: string, change: ReportChange): Promise<ChangedReport> => {
+export const changeScamReport = async (change: ReportChange): Promise<ChangedReport> => {
   const { callApi } = await api()
-  const payload = change.field === "notes"
-    ? { notes: change.value, version: change.report.version }
-    : change.field === "status"
-    ? { status: change.value, version: change.report.version }
-    : { priority: change.value, version: change.report.version }
-  const answer = await callApi(token, (client) => client.scamReports.change({ params: { id: change.report._id }, payload }))
+  const payload =
+    change.field === "notes"
+      ? { notes: change.value, version: change.report.version }
+      : change.field === "status"
+        ? { status: change.value, version: change.report.version }
+        : { priority: change.value, version: change.report.version }
+  const answer = await callApi((client) => client.scamReports.change({ params: { id: change.report._id }, payload }))
   return answer.data.report
 }
 
 /** One report as staff see it (a card refreshed after another admin's change). */
-export const oneScamReport = async (token: string, id: string): Promise<ScamReport> => {
+export const oneScamReport = async (id: string): Promise<ScamReport> => {
   const { callApi } = await api()
-  return (await callApi(token, (client) => client.scamReports.one({ params: { id } }))).data.report
+  return (await callApi((client) => client.scamReports.one({ params: { id } }))).data.report
 }

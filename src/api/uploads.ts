@@ -1,22 +1,18 @@
+import { paths } from "virtual:answer-schemas"
 import type { UploadedImage } from "../../contract/upload.ts"
 import { uploadMessages, type UploadType } from "../../contract/upload-rules.ts"
 import type { CallFailure } from "../../machines/call-failure.ts"
+import { sessionHeaders } from "./session.ts"
 
 /**
  * Sends an image as multipart with real byte progress. Fetch cannot report upload progress,
  * so this one call uses XMLHttpRequest; it rejects with the same `CallFailure` as the rest.
  */
-export const uploadImage = (
-  token: string,
-  file: Blob,
-  type: UploadType,
-  onProgress: (loaded: number, total: number) => void,
-  signal: AbortSignal
-): Promise<UploadedImage> =>
+export const uploadImage = (file: Blob, type: UploadType, onProgress: (loaded: number, total: number) => void, signal: AbortSignal): Promise<UploadedImage> =>
   new Promise((resolve, reject) => {
     const request = new XMLHttpRequest()
-    request.open("POST", "/api/upload/image")
-    request.setRequestHeader("authorization", `Bearer ${token}`)
+    request.open("POST", paths.uploadImage)
+    for (const [name, value] of Object.entries(sessionHeaders())) request.setRequestHeader(name, value)
     request.responseType = "json"
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded, event.total)
@@ -33,8 +29,9 @@ export const uploadImage = (
         reject(failure)
       }
     }
-    request.onerror = () => reject({ status: undefined, message: "Network error" } satisfies CallFailure)
-    request.onabort = () => reject({ status: undefined, message: "Upload cancelled" } satisfies CallFailure)
+    const unsent = (message: string): CallFailure => ({ status: undefined, message })
+    request.onerror = () => reject(unsent("Network error"))
+    request.onabort = () => reject(unsent("Upload cancelled"))
     signal.addEventListener("abort", () => request.abort())
     const form = new FormData()
     form.set("image", file)

@@ -6,10 +6,9 @@ import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
+import type { CsvFile } from "./client.ts"
 
 export type VenturesPage = ListPage<AnyVenture> & { readonly counts: ListingCounts }
-
-const paths: Readonly<Record<VentureType, string>> = { business: "businesses", startup: "startups", project: "projects" }
 
 /** The list's query as the API takes it; the URL's values were checked against the screen's lists. */
 const queryOf = (q: ListQuery) => {
@@ -19,31 +18,40 @@ const queryOf = (q: ListQuery) => {
     ...(status === undefined ? {} : { status }),
     ...(q.filters.stage === undefined ? {} : { stage: q.filters.stage as StartupStage }),
     ...(q.filters.projectStatus === undefined ? {} : { projectStatus: q.filters.projectStatus as ProjectStatus }),
-    ...(q.filters.active === undefined ? {} : { isActive: q.filters.active === "yes" ? "true" as const : "false" as const }),
+    ...(q.filters.active === undefined ? {} : { isActive: q.filters.active === "yes" ? ("true" as const) : ("false" as const) }),
     ...(q.page > 1 ? { page: q.page } : {})
   }
 }
 
-/** Where a venture screen's CSV export is: every record its filters match. */
-export const ventureExportPath = (type: VentureType, q: ListQuery): string => {
-  const params = new URLSearchParams({ format: "csv", ...Object.fromEntries(Object.entries(queryOf(q)).filter(([key]) => key !== "page").map(([key, value]) => [key, String(value)])) })
-  return `/api/admin/${paths[type]}?${params.toString()}`
+/** A venture screen's CSV: every record its filters match. */
+export const exportVentures = async (type: VentureType, q: ListQuery): Promise<CsvFile> => {
+  const { callCsvApi } = await api()
+  const { page: _page, ...filters } = queryOf(q)
+  const query = { ...filters, format: "csv" as const }
+  switch (type) {
+    case "business":
+      return callCsvApi("businesses.csv", (client) => client.businesses.list({ query, responseMode: "decoded-and-response" }))
+    case "startup":
+      return callCsvApi("startups.csv", (client) => client.startups.list({ query, responseMode: "decoded-and-response" }))
+    case "project":
+      return callCsvApi("projects.csv", (client) => client.projects.list({ query, responseMode: "decoded-and-response" }))
+  }
 }
 
-export const listVentures = async (token: string, type: VentureType, q: ListQuery): Promise<VenturesPage> => {
+export const listVentures = async (type: VentureType, q: ListQuery): Promise<VenturesPage> => {
   const { callListApi } = await api()
   const query = queryOf(q)
   switch (type) {
     case "business": {
-      const answer = await callListApi(token, (client) => client.businesses.list({ query }))
+      const answer = await callListApi((client) => client.businesses.list({ query }))
       return { rows: answer.data.businesses, pagination: answer.data.pagination, counts: answer.data.counts }
     }
     case "startup": {
-      const answer = await callListApi(token, (client) => client.startups.list({ query }))
+      const answer = await callListApi((client) => client.startups.list({ query }))
       return { rows: answer.data.startups, pagination: answer.data.pagination, counts: answer.data.counts }
     }
     case "project": {
-      const answer = await callListApi(token, (client) => client.projects.list({ query }))
+      const answer = await callListApi((client) => client.projects.list({ query }))
       return { rows: answer.data.projects, pagination: answer.data.pagination, counts: answer.data.counts }
     }
   }
@@ -53,48 +61,57 @@ export const listVentures = async (token: string, type: VentureType, q: ListQuer
  * Adds a record (pending), or edits one at the version it was read: the whole record is sent.
  * The form's values are typed by the kind's fields; the server checks them against the contract.
  */
-export const saveVenture = async (token: string, type: VentureType, target: AnyVenture | null, input: Readonly<Record<string, unknown>>): Promise<AnyVenture> => {
+export const saveVenture = async (type: VentureType, target: AnyVenture | null, input: Readonly<Record<string, unknown>>): Promise<AnyVenture> => {
   const { callApi } = await api()
   const update = target === null ? undefined : { params: { id: target._id } }
   const version = target?.version ?? 0
   switch (type) {
     case "business": {
       const payload = input as BusinessInput
-      const answer = await callApi(token, (client) =>
-        update === undefined ? client.businesses.create({ payload }) : client.businesses.update({ ...update, payload: { ...payload, version } }))
+      const answer = await callApi((client) =>
+        update === undefined ? client.businesses.create({ payload }) : client.businesses.update({ ...update, payload: { ...payload, version } })
+      )
       return answer.data.listing
     }
     case "startup": {
       const payload = input as StartupInput
-      const answer = await callApi(token, (client) =>
-        update === undefined ? client.startups.create({ payload }) : client.startups.update({ ...update, payload: { ...payload, version } }))
+      const answer = await callApi((client) =>
+        update === undefined ? client.startups.create({ payload }) : client.startups.update({ ...update, payload: { ...payload, version } })
+      )
       return answer.data.listing
     }
     case "project": {
       const payload = input as ProjectInput
-      const answer = await callApi(token, (client) =>
-        update === undefined ? client.projects.create({ payload }) : client.projects.update({ ...update, payload: { ...payload, version } }))
+      const answer = await callApi((client) =>
+        update === undefined ? client.projects.create({ payload }) : client.projects.update({ ...update, payload: { ...payload, version } })
+      )
       return answer.data.listing
     }
   }
 }
 
-export const setVentureActive = async (token: string, type: VentureType, target: AnyVenture, isActive: boolean): Promise<AnyVenture> => {
+export const setVentureActive = async (type: VentureType, target: AnyVenture, isActive: boolean): Promise<AnyVenture> => {
   const { callApi } = await api()
   const options = { params: { id: target._id }, payload: { isActive, version: target.version } }
   switch (type) {
-    case "business": return (await callApi(token, (client) => client.businesses.setActive(options))).data.listing
-    case "startup": return (await callApi(token, (client) => client.startups.setActive(options))).data.listing
-    case "project": return (await callApi(token, (client) => client.projects.setActive(options))).data.listing
+    case "business":
+      return (await callApi((client) => client.businesses.setActive(options))).data.listing
+    case "startup":
+      return (await callApi((client) => client.startups.setActive(options))).data.listing
+    case "project":
+      return (await callApi((client) => client.projects.setActive(options))).data.listing
   }
 }
 
-export const deleteVenture = async (token: string, type: VentureType, target: AnyVenture): Promise<void> => {
+export const deleteVenture = async (type: VentureType, target: AnyVenture): Promise<void> => {
   const { callApi } = await api()
   const options = { params: { id: target._id }, query: { version: target.version } }
   switch (type) {
-    case "business": return void (await callApi(token, (client) => client.businesses.remove(options)))
-    case "startup": return void (await callApi(token, (client) => client.startups.remove(options)))
-    case "project": return void (await callApi(token, (client) => client.projects.remove(options)))
+    case "business":
+      return void (await callApi((client) => client.businesses.remove(options)))
+    case "startup":
+      return void (await callApi((client) => client.startups.remove(options)))
+    case "project":
+      return void (await callApi((client) => client.projects.remove(options)))
   }
 }

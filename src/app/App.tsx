@@ -20,14 +20,11 @@ const SignedInScreens = () => {
   return <Screens />
 }
 
-
 type Phase = "loading" | "signedIn" | "signedOut"
 
 const usePhase = (): Phase =>
   AuthContext.useSelector((snapshot) =>
-    snapshot.matches("starting") || snapshot.matches("checking")
-      ? "loading"
-      : snapshot.matches("authenticated") ? "signedIn" : "signedOut"
+    snapshot.matches("starting") || snapshot.matches("checking") ? "loading" : snapshot.matches("authenticated") ? "signedIn" : "signedOut"
   )
 
 const LoginRoute = () => {
@@ -51,7 +48,11 @@ const GuardedRoutes = () => {
 /** The auth machine with the real API, started from what is known when the console mounts. */
 const ConsoleAuth = ({ children }: { readonly children: ReactNode }) => {
   const [input] = useState(startingInput)
-  return <AuthProvider logic={consoleAuthMachine} input={input}>{children}</AuthProvider>
+  return (
+    <AuthProvider logic={consoleAuthMachine} input={input}>
+      {children}
+    </AuthProvider>
+  )
 }
 
 export const App = () => (

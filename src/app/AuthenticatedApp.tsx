@@ -9,13 +9,24 @@ import { coreTeamRoutes } from "../features/core-team/routes.tsx"
 import { settingsRoutes } from "../features/settings/routes.tsx"
 import { dashboardRoutes } from "../features/dashboard/routes.tsx"
 import { activityRoutes } from "../features/activity/routes.tsx"
+import { HistoryHost } from "../features/history/HistoryHost.tsx"
 import type { FeatureRoute } from "../lib/navigation.ts"
 import { whenQuiet } from "../ui/deferred.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
 import { Shell } from "./Shell.tsx"
 
-const featureRoutes: ReadonlyArray<FeatureRoute> = [...dashboardRoutes, ...activityRoutes, ...blogRoutes, ...addressRoutes, ...listingRoutes, ...coreTeamRoutes, ...advertisingRoutes, ...scamReportRoutes, ...settingsRoutes]
+const featureRoutes: ReadonlyArray<FeatureRoute> = [
+  ...dashboardRoutes,
+  ...activityRoutes,
+  ...blogRoutes,
+  ...addressRoutes,
+  ...listingRoutes,
+  ...coreTeamRoutes,
+  ...advertisingRoutes,
+  ...scamReportRoutes,
+  ...settingsRoutes
+]
 const served = new Set(featureRoutes.map((route) => route.path))
 
 // The first screen reads its answers without the effect client (src/api/checked-answer.ts), and a
@@ -26,18 +37,26 @@ whenQuiet(preloadApi, { first: true })
 /** The shell and every guarded screen; loaded only once someone is signed in. */
 export default function AuthenticatedApp() {
   return (
-    <Shell>
-      <Switch>
-        {featureRoutes.map((route) => (
-          <Route key={route.key ?? route.path} path={route.path}>{(params) => route.render(params)}</Route>
-        ))}
-        {destinations.filter((destination) => !served.has(destination.path)).map((destination) => (
-          <Route key={destination.path} path={destination.path}><Screen title={destination.title} /></Route>
-        ))}
-        <Route>
-          <Redirect to="/" replace />
-        </Route>
-      </Switch>
-    </Shell>
+    <HistoryHost>
+      <Shell>
+        <Switch>
+          {featureRoutes.map((route) => (
+            <Route key={route.key ?? route.path} path={route.path}>
+              {(params) => route.render(params)}
+            </Route>
+          ))}
+          {destinations
+            .filter((destination) => !served.has(destination.path))
+            .map((destination) => (
+              <Route key={destination.path} path={destination.path}>
+                <Screen title={destination.title} />
+              </Route>
+            ))}
+          <Route>
+            <Redirect to="/" replace />
+          </Route>
+        </Switch>
+      </Shell>
+    </HistoryHost>
   )
 }

@@ -10,7 +10,11 @@ import { useShellCommands } from "./shell-commands.ts"
 import { useTheme } from "../lib/theme.tsx"
 import "./shell.css"
 
-const Sidebar = ({ navigation, open, onPick }: {
+const Sidebar = ({
+  navigation,
+  open,
+  onPick
+}: {
   /** The shell's navigation commands: the sidebar runs the same commands the palette offers. */
   readonly navigation: ReadonlyArray<Command>
   readonly open: boolean
@@ -23,7 +27,9 @@ const Sidebar = ({ navigation, open, onPick }: {
   return (
     <nav className="sidebar" data-open={open} aria-label="Main">
       <Box px="4" py="4">
-        <Text size="4" weight="bold">Admin Console</Text>
+        <Text size="4" weight="bold">
+          Admin Console
+        </Text>
       </Box>
       <div className="sidebar-scroll">
         <ul className="sidebar-list">
@@ -55,8 +61,12 @@ const Sidebar = ({ navigation, open, onPick }: {
       <Separator size="4" />
       <Flex direction="column" gap="2" p="4">
         <Box>
-          <Text as="div" size="2" weight="medium" truncate>{email ?? "Admin"}</Text>
-          <Text as="div" size="1" color="gray">Administrator</Text>
+          <Text as="div" size="2" weight="medium" truncate>
+            {email ?? "Admin"}
+          </Text>
+          <Text as="div" size="1" color="gray">
+            Administrator
+          </Text>
         </Box>
         <Button variant="soft" color="gray" onClick={toggle}>
           {appearance === "dark" ? <SunIcon /> : <MoonIcon />}
@@ -99,7 +109,14 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
             <HamburgerMenuIcon />
           </IconButton>
           <Text size="3" className="topbar-welcome">
-            Welcome back{email === undefined ? "" : <>, <Text weight="medium">{email}</Text></>}
+            Welcome back
+            {email === undefined ? (
+              ""
+            ) : (
+              <>
+                , <Text weight="medium">{email}</Text>
+              </>
+            )}
           </Text>
           {/* On a phone the button is its icon: the word stays its name, the shortcut goes (docs/architecture.md, "Styles"). */}
           <Button variant="outline" color="gray" className="palette-hint" onClick={() => setOpen(true)}>

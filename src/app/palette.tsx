@@ -50,7 +50,9 @@ const PaletteItems = ({ live, search, onRun }: { readonly live: boolean; readonl
     <>
       {groupsOf(commands).map(([group, items]) => (
         <Cmdk.Group key={group} heading={group} className="palette-group">
-          {items.map((command) => <PaletteItem key={command.id} command={command} onRun={onRun} />)}
+          {items.map((command) => (
+            <PaletteItem key={command.id} command={command} onRun={onRun} />
+          ))}
         </Cmdk.Group>
       ))}
     </>
@@ -66,21 +68,22 @@ const PaletteItems = ({ live, search, onRun }: { readonly live: boolean; readonl
 export const CommandPalette = () => {
   const { open, setOpen } = usePalette()
   const [search, setSearch] = useState("")
-  const openChange = useCallback((next: boolean) => {
-    if (!next) setSearch("")
-    setOpen(next)
-  }, [setOpen])
-  const run = useCallback((command: Command) => {
-    openChange(false)
-    command.run()
-  }, [openChange])
+  const openChange = useCallback(
+    (next: boolean) => {
+      if (!next) setSearch("")
+      setOpen(next)
+    },
+    [setOpen]
+  )
+  const run = useCallback(
+    (command: Command) => {
+      openChange(false)
+      command.run()
+    },
+    [openChange]
+  )
   return (
-    <ThemedCommandDialog
-      open={open}
-      onOpenChange={openChange}
-      label="Command palette"
-      shouldFilter={false}
-    >
+    <ThemedCommandDialog open={open} onOpenChange={openChange} label="Command palette" shouldFilter={false}>
       <Cmdk.Input value={search} onValueChange={setSearch} placeholder="Type a command or search…" className="palette-input" />
       <Cmdk.List className="palette-list">
         <Cmdk.Empty className="palette-empty">No matching commands</Cmdk.Empty>

@@ -15,13 +15,15 @@ const ANSWERS_AWAITED_MS = 100
 // its chunk, the session check and the list's first page: the first render waits for them
 // (briefly), so it commits the screen with its rows rather than a spinner or a "Loading…" that
 // a second render replaces a moment later (docs/architecture.md, "First screen").
-const firstScreenReady = globalThis.localStorage?.getItem(TOKEN_KEY) == null
-  ? Promise.resolve()
-  : Promise.all([preloadSignedInScreens().catch(() => undefined), startingAnswersRead(ANSWERS_AWAITED_MS)])
+const firstScreenReady =
+  globalThis.localStorage?.getItem(TOKEN_KEY) == null
+    ? Promise.resolve()
+    : Promise.all([preloadSignedInScreens().catch(() => undefined), startingAnswersRead(ANSWERS_AWAITED_MS)])
 
 void firstScreenReady.then(() =>
   createRoot(root).render(
     <StrictMode>
       <App />
     </StrictMode>
-  ))
+  )
+)

@@ -6,57 +6,66 @@ import { destinations, paletteDestinations } from "./navigation.ts"
 import type { ThemeState } from "../lib/theme.tsx"
 
 /** The shell's own commands: one per screen, the theme toggle, and logout. */
-export const useShellCommands = (options: {
-  readonly theme: ThemeState
-  readonly logout: () => void
-}): ReadonlyArray<Command> => {
+export const useShellCommands = (options: { readonly theme: ThemeState; readonly logout: () => void }): ReadonlyArray<Command> => {
   const [location, navigate] = useLocation()
-  const { theme: { appearance, preference, toggle: toggleTheme, setPreference }, logout } = options
-  return useMemo(() => [
-    // The sidebar shows the commands with an address; the screens beyond it are palette-only.
-    ...[...destinations.map((destination) => [destination, true] as const), ...paletteDestinations.map((destination) => [destination, false] as const)]
-      .map(([destination, inSidebar]): Command => ({
-        id: `navigate:${destination.path}`,
-        label: `Go to ${destination.label}`,
-        group: "Navigation",
-        shortcut: ["g", destination.key],
-        keywords: [destination.title, destination.path],
-        ...(inSidebar ? { href: destination.path, sidebarLabel: destination.label, icon: destination.icon } : {}),
-        run: () => navigate(destination.path)
+  const {
+    theme: { appearance, preference, toggle: toggleTheme, setPreference },
+    logout
+  } = options
+  return useMemo(
+    () => [
+      // The sidebar shows the commands with an address; the screens beyond it are palette-only.
+      ...[...destinations.map((destination) => [destination, true] as const), ...paletteDestinations.map((destination) => [destination, false] as const)].map(
+        ([destination, inSidebar]): Command => ({
+          id: `navigate:${destination.path}`,
+          label: `Go to ${destination.label}`,
+          group: "Navigation",
+          shortcut: ["g", destination.key],
+          keywords: [destination.title, destination.path],
+          ...(inSidebar ? { href: destination.path, sidebarLabel: destination.label, icon: destination.icon } : {}),
+          run: () => navigate(destination.path)
+        })
+      ),
+      {
+        id: "blog:new",
+        label: "New post",
+        group: "Blog",
+        keywords: ["write", "add", "create", "article"],
+        // On the blog screens, the screen's own "New post" (with its shortcut) is offered instead.
+        guard: () => !location.startsWith("/blog"),
+        run: () => navigate("/blog/new")
+      },
+      ...(
+        [
+          ["/events", "event"],
+          ["/hackathons", "hackathon"]
+        ] as const
+      ).map(([path, noun]): Command => ({
+        id: `${noun}:new`,
+        label: `New ${noun}`,
+        group: noun === "event" ? "Events" : "Hackathons",
+        keywords: ["add", "create"],
+        // On its own screen, the screen's "New event" (or hackathon) is offered instead.
+        guard: () => location !== path,
+        run: () => navigate(path, { state: NEW_RECORD_STATE })
       })),
-    {
-      id: "blog:new",
-      label: "New post",
-      group: "Blog",
-      keywords: ["write", "add", "create", "article"],
-      // On the blog screens, the screen's own "New post" (with its shortcut) is offered instead.
-      guard: () => !location.startsWith("/blog"),
-      run: () => navigate("/blog/new")
-    },
-    ...([["/events", "event"], ["/hackathons", "hackathon"]] as const).map(([path, noun]): Command => ({
-      id: `${noun}:new`,
-      label: `New ${noun}`,
-      group: noun === "event" ? "Events" : "Hackathons",
-      keywords: ["add", "create"],
-      // On its own screen, the screen's "New event" (or hackathon) is offered instead.
-      guard: () => location !== path,
-      run: () => navigate(path, { state: NEW_RECORD_STATE })
-    })),
-    {
-      id: "theme:toggle",
-      label: appearance === "dark" ? "Switch to light mode" : "Switch to dark mode",
-      group: "Preferences",
-      keywords: ["theme", "dark", "light", "appearance"],
-      run: toggleTheme
-    },
-    {
-      id: "theme:system",
-      label: "Follow the system theme",
-      group: "Preferences",
-      keywords: ["theme", "auto", "os"],
-      guard: () => preference !== "system",
-      run: () => setPreference("system")
-    },
-    { id: "session:logout", label: "Log out", group: "Session", keywords: ["sign out", "logout"], run: logout }
-  ], [location, navigate, appearance, preference, toggleTheme, setPreference, logout])
+      {
+        id: "theme:toggle",
+        label: appearance === "dark" ? "Switch to light mode" : "Switch to dark mode",
+        group: "Preferences",
+        keywords: ["theme", "dark", "light", "appearance"],
+        run: toggleTheme
+      },
+      {
+        id: "theme:system",
+        label: "Follow the system theme",
+        group: "Preferences",
+        keywords: ["theme", "auto", "os"],
+        guard: () => preference !== "system",
+        run: () => setPreference("system")
+      },
+      { id: "session:logout", label: "Log out", group: "Session", keywords: ["sign out", "logout"], run: logout }
+    ],
+    [location, navigate, appearance, preference, toggleTheme, setPreference, logout]
+  )
 }

@@ -20,5 +20,8 @@ export interface AuthInput {
 }
 
 /** The auth machine with the app's calls (`logic`), started from `input`. */
-export const AuthProvider = ({ logic, input, children }: { readonly logic: typeof authMachine; readonly input: AuthInput; readonly children: ReactNode }) =>
-  <AuthContext.Provider logic={logic} options={{ input }}>{children}</AuthContext.Provider>
+export const AuthProvider = ({ logic, input, children }: { readonly logic: typeof authMachine; readonly input: AuthInput; readonly children: ReactNode }) => (
+  <AuthContext.Provider logic={logic} options={{ input }}>
+    {children}
+  </AuthContext.Provider>
+)

@@ -26,7 +26,14 @@ export const isMac = () => /Mac|iPhone|iPad/.test(globalThis.navigator?.platform
 
 /** How a shortcut is shown: ["mod+k"] → "Ctrl K" (⌘ K on a Mac), ["g", "d"] → "G D". */
 export const shortcutLabel = (keys: ReadonlyArray<string>): string =>
-  keys.map((key) => key.split("+").map((part) => (part === "mod" ? (isMac() ? "⌘" : "Ctrl") : part.toUpperCase())).join(" ")).join(" ")
+  keys
+    .map((key) =>
+      key
+        .split("+")
+        .map((part) => (part === "mod" ? (isMac() ? "⌘" : "Ctrl") : part.toUpperCase()))
+        .join(" ")
+    )
+    .join(" ")
 
 const isLegal = (command: Command) => command.guard === undefined || command.guard()
 
@@ -95,8 +102,7 @@ export const useLegalCommands = (live = true): ReadonlyArray<Command> => {
 export const usePalette = (): PaletteState => required(useContext(PaletteContext))
 
 const isEditable = (target: EventTarget | null): boolean =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
+  target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
 
 /**
  * A key as shortcuts name it: a character as typed ("a", "J", "/"), a named key in lower case
@@ -118,7 +124,8 @@ const inDialog = (target: EventTarget | null): boolean =>
 
 /** Enter and Space on a button, link or option are that element's: no shortcut takes them. */
 const isActivation = (event: KeyboardEvent): boolean =>
-  (event.key === "Enter" || event.key === " ") && event.target instanceof Element &&
+  (event.key === "Enter" || event.key === " ") &&
+  event.target instanceof Element &&
   event.target.closest("button, a[href], select, summary, [role=button], [role=link], [role=option], [role=menuitem], [role=tab], [role=checkbox]") !== null
 
 const SEQUENCE_TIMEOUT_MS = 1200

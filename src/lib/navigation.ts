@@ -21,5 +21,4 @@ export interface FeatureRoute {
 }
 
 /** A route is active by prefix, except `/`, which must match exactly. */
-export const isActive = (path: string, location: string): boolean =>
-  path === "/" ? location === "/" : location === path || location.startsWith(`${path}/`)
+export const isActive = (path: string, location: string): boolean => (path === "/" ? location === "/" : location === path || location.startsWith(`${path}/`))

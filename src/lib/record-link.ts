@@ -3,7 +3,8 @@ import type { AddressKind } from "../../contract/addresses.ts"
 import type { ListingType } from "../../contract/listings.ts"
 import { ACTIVITY_PATH, directoryPaths, listingPaths, settingsPaths } from "./paths.ts"
 
-const searchFor = (path: string, label: string | null) => (label === null || label === "" ? path : `${path}?${new URLSearchParams({ search: label }).toString()}`)
+const searchFor = (path: string, label: string | null) =>
+  label === null || label === "" ? path : `${path}?${new URLSearchParams({ search: label }).toString()}`
 
 /**
  * Where the console shows an event's record: a post's editor by its slug, otherwise its list

@@ -42,8 +42,8 @@ export const ThemeProvider = ({ children }: { readonly children: ReactNode }) =>
   }, [appearance])
   const value = useMemo(() => ({ preference, appearance, setPreference, toggle }), [preference, appearance, setPreference, toggle])
   // Solid panels: Radix's default translucent ones (tables, cards) blur what is behind them
-  // (`backdrop-filter: blur(64px)`), and where the browser composites in software that blur took
-  // 70-140 ms of every frame that redrew a list (docs/architecture.md, "Interactions"). Behind
+  // (`backdrop-filter: blur(64px)`), and where the browser composites in software that blur was
+  // most of every frame that redrew a list (docs/architecture.md, "Interactions"). Behind
   // them is the page's plain background, so the blur showed nothing.
   return (
     <ThemeContext.Provider value={value}>

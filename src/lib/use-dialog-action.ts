@@ -21,19 +21,24 @@ export const useDialogAction = <T>(failed: string) => {
   const open = useCallback((target: T) => setState({ target, busy: false, error: null }), [])
   const close = useCallback(() => setState((current) => (current?.busy === true ? current : null)), [])
   /** Changes what the dialog holds (a form's values) without touching busy or error. */
-  const update = useCallback((change: (target: T) => T) =>
-    setState((current) => (current === null ? null : { ...current, target: change(current.target) })), [])
-  const run = useCallback(async (action: (target: T) => Promise<unknown>, after?: () => void) => {
-    const current = latest.current
-    if (current === null || current.busy) return
-    setState({ ...current, busy: true, error: null })
-    try {
-      await action(current.target)
-      setState(null)
-      after?.()
-    } catch (error) {
-      setState((now) => (now === null ? null : { ...now, busy: false, error: `${failed}: ${failureOf(error).message}` }))
-    }
-  }, [failed])
+  const update = useCallback(
+    (change: (target: T) => T) => setState((current) => (current === null ? null : { ...current, target: change(current.target) })),
+    []
+  )
+  const run = useCallback(
+    async (action: (target: T) => Promise<unknown>, after?: () => void) => {
+      const current = latest.current
+      if (current === null || current.busy) return
+      setState({ ...current, busy: true, error: null })
+      try {
+        await action(current.target)
+        setState(null)
+        after?.()
+      } catch (error) {
+        setState((now) => (now === null ? null : { ...now, busy: false, error: `${failed}: ${failureOf(error).message}` }))
+      }
+    },
+    [failed]
+  )
   return { state, open, close, update, run }
 }

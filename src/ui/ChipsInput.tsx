@@ -12,7 +12,13 @@ export const chipTexts = {
 } as const
 
 export /** A list of short texts (tags, keywords): Enter, a comma or "Add" adds; × or Backspace removes. */
-const ChipsInput = ({ view, values, onChange, suggestions, inputRef }: {
+const ChipsInput = ({
+  view,
+  values,
+  onChange,
+  suggestions,
+  inputRef
+}: {
   /** The field's label, hint and problem (src/lib/form/words.ts). */
   readonly view: FieldView
   readonly values: ReadonlyArray<string>
@@ -65,7 +71,11 @@ const ChipsInput = ({ view, values, onChange, suggestions, inputRef }: {
       </Flex>
       {suggestions !== undefined && (
         <datalist id={`${id}-suggestions`}>
-          {suggestions.filter((s) => !values.includes(s)).map((s) => <option key={s} value={s} />)}
+          {suggestions
+            .filter((s) => !values.includes(s))
+            .map((s) => (
+              <option key={s} value={s} />
+            ))}
         </datalist>
       )}
     </FieldFrame>

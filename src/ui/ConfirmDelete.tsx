@@ -16,7 +16,14 @@ export interface DeleteState {
  * stays; a failure shows in it. It opens on Cancel, the safe button; its one key is the key that
  * asked (Delete): pressed again, it confirms (docs/architecture.md, "Keys on a list").
  */
-export const ConfirmDelete = ({ state, title, question, texts, onClose, onConfirm }: {
+export const ConfirmDelete = ({
+  state,
+  title,
+  question,
+  texts,
+  onClose,
+  onConfirm
+}: {
   readonly state: DeleteState | null
   readonly title: string
   readonly question: string
@@ -25,18 +32,35 @@ export const ConfirmDelete = ({ state, title, question, texts, onClose, onConfir
   readonly onConfirm: () => void
 }) => (
   <AlertDialog.Root open={state !== null} onOpenChange={(open) => !open && state?.busy !== true && onClose()}>
-    <AlertDialog.Content maxWidth="460px" onKeyDown={(event) => {
-      if (event.key !== "Delete" || state === null || state.busy) return
-      event.preventDefault()
-      onConfirm()
-    }}>
+    <AlertDialog.Content
+      maxWidth="460px"
+      onKeyDown={(event) => {
+        if (event.key !== "Delete" || state === null || state.busy) return
+        event.preventDefault()
+        onConfirm()
+      }}
+    >
       <AlertDialog.Title>{title}</AlertDialog.Title>
       <AlertDialog.Description>{question}</AlertDialog.Description>
-      {state !== null && <Text as="p" size="2" mt="2" weight="medium">{state.subject}</Text>}
-      {state?.error != null && <Callout.Root color="red" role="alert" mt="3" size="1"><Callout.Text>{state.error}</Callout.Text></Callout.Root>}
-      <Text as="p" size="1" color="gray" mt="3">{confirmHint(texts.delete)}</Text>
+      {state !== null && (
+        <Text as="p" size="2" mt="2" weight="medium">
+          {state.subject}
+        </Text>
+      )}
+      {state?.error != null && (
+        <Callout.Root color="red" role="alert" mt="3" size="1">
+          <Callout.Text>{state.error}</Callout.Text>
+        </Callout.Root>
+      )}
+      <Text as="p" size="1" color="gray" mt="3">
+        {confirmHint(texts.delete)}
+      </Text>
       <Flex gap="3" mt="4" justify="end">
-        <AlertDialog.Cancel><Button variant="soft" color="gray" disabled={state?.busy === true}>{texts.cancel}</Button></AlertDialog.Cancel>
+        <AlertDialog.Cancel>
+          <Button variant="soft" color="gray" disabled={state?.busy === true}>
+            {texts.cancel}
+          </Button>
+        </AlertDialog.Cancel>
         <Button color="red" highContrast disabled={state?.busy === true} onClick={onConfirm}>
           {state?.busy === true ? texts.deleting : texts.delete}
         </Button>

@@ -1,13 +1,13 @@
 import { CopyIcon, ExternalLinkIcon, TrashIcon, UploadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Flex, Progress, Text, TextField } from "@radix-ui/themes"
-import { useSelector } from "@xstate/react"
-import { type Ref, useEffect, useId, useRef, useState } from "react"
+import { useActorRef, useSelector } from "@xstate/react"
+import { type Ref, useEffect, useEffectEvent, useId, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import { acceptedImageTypes, type UploadType } from "../../contract/upload-rules.ts"
 import { type UploadEvent, uploadMachine } from "../../machines/upload.ts"
 import type { UploadedImage } from "../../contract/upload.ts"
 import { type FieldView, fieldView } from "../lib/form/words.ts"
-import { useProvidedActorRef } from "../lib/use-provided-actor.ts"
+import { useStableCallback } from "../lib/use-stable.ts"
 
 /** The field's words. */
 export const imageFieldTexts = {
@@ -63,7 +63,15 @@ export const badgeText = (url: string) => (url.length > BADGE_LIMIT ? `${url.sli
  */
 export type ImageUpload = (file: Blob, type: UploadType, onProgress: (loaded: number, total: number) => void, signal: AbortSignal) => Promise<UploadedImage>
 
-export const FeaturedImageField = ({ value, onChange, upload: send, type = "blog", label = t.label, view: given, inputRef }: {
+export const FeaturedImageField = ({
+  value,
+  onChange,
+  upload: send,
+  type = "blog",
+  label = t.label,
+  view: given,
+  inputRef
+}: {
   readonly value: string
   readonly onChange: (url: string) => void
   readonly upload: ImageUpload
@@ -80,23 +88,27 @@ export const FeaturedImageField = ({ value, onChange, upload: send, type = "blog
   const fileInput = useRef<HTMLInputElement>(null)
   // The upload reports its bytes to the machine that started it.
   const report = useRef<(event: UploadEvent) => void>(() => undefined)
-  const upload = useProvidedActorRef<typeof uploadMachine>(
-    uploadMachine, {
+  const sendFile = useStableCallback(send)
+  const [uploadLogic] = useState(() =>
+    uploadMachine.provide({
       actors: {
         upload: fromPromise(({ input, signal }) =>
-          send(input.file as File, input.type, (loaded, total) => report.current({ type: "PROGRESS", loaded, total }), signal))
+          sendFile(input.file as File, input.type, (loaded, total) => report.current({ type: "PROGRESS", loaded, total }), signal)
+        )
       }
-    },
-    { input: { type } }
+    })
   )
+  const upload = useActorRef(uploadLogic, { input: { type } })
   report.current = (event) => upload.send(event)
   const state = useSelector(upload, (snapshot) => snapshot)
   const uploading = state.matches("uploading")
   const url = state.context.url
+  const done = state.matches("done")
+  const uploaded = useEffectEvent((href: string) => onChange(href))
   useEffect(() => {
     // Stored absolute, so the public site shows it from wherever it runs.
-    if (state.matches("done") && url !== null) onChange(new URL(url, location.origin).href)
-  }, [state.value, url])
+    if (done && url !== null) uploaded(new URL(url, location.origin).href)
+  }, [done, url])
 
   // The preview follows the address after a pause in typing, and only a complete one.
   const [preview, setPreview] = useState(() => previewable(value))
@@ -104,12 +116,15 @@ export const FeaturedImageField = ({ value, onChange, upload: send, type = "blog
   useEffect(() => {
     const next = previewable(value)
     if (next === preview) return
-    const timer = setTimeout(() => {
-      setPreview(next)
-      setBroken(false)
-    }, next === null ? 0 : PREVIEW_PAUSE_MS)
+    const timer = setTimeout(
+      () => {
+        setPreview(next)
+        setBroken(false)
+      },
+      next === null ? 0 : PREVIEW_PAUSE_MS
+    )
     return () => clearTimeout(timer)
-  }, [value])
+  }, [value, preview])
 
   const [copied, setCopied] = useState(false)
   useEffect(() => {
@@ -126,7 +141,13 @@ export const FeaturedImageField = ({ value, onChange, upload: send, type = "blog
   return (
     <Flex direction="column" gap="2">
       <Text as="label" htmlFor={id} size="2" weight="medium">
-        {view.label}{view.required && <Text color="red" aria-hidden="true"> *</Text>}
+        {view.label}
+        {view.required && (
+          <Text color="red" aria-hidden="true">
+            {" "}
+            *
+          </Text>
+        )}
       </Text>
       <Flex gap="2">
         <TextField.Root
@@ -155,37 +176,66 @@ export const FeaturedImageField = ({ value, onChange, upload: send, type = "blog
           <UploadIcon /> {uploading ? t.uploading : t.upload}
         </Button>
       </Flex>
-      {view.error !== undefined && <Text id={`${id}-error`} size="1" color="red" weight="medium">{view.error}</Text>}
-      <Text id={`${id}-hint`} size="1" color="gray">{t.hint}</Text>
+      {view.error !== undefined && (
+        <Text id={`${id}-error`} size="1" color="red" weight="medium">
+          {view.error}
+        </Text>
+      )}
+      <Text id={`${id}-hint`} size="1" color="gray">
+        {t.hint}
+      </Text>
       {uploading && (
         <Flex align="center" gap="2">
           <Progress value={state.context.progress} aria-label={t.progress} style={{ flexGrow: 1 }} />
-          <Text size="1" color="gray" aria-hidden="true">{state.context.progress}%</Text>
-          <Button size="1" variant="soft" color="gray" type="button" onClick={() => upload.send({ type: "CANCEL" })}>{t.cancel}</Button>
+          <Text size="1" color="gray" aria-hidden="true">
+            {state.context.progress}%
+          </Text>
+          <Button size="1" variant="soft" color="gray" type="button" onClick={() => upload.send({ type: "CANCEL" })}>
+            {t.cancel}
+          </Button>
         </Flex>
       )}
       {state.matches("failed") && state.context.error !== null && (
         <Callout.Root color="red" role="alert" size="1">
           <Flex align="center" justify="between" gap="2">
             <Callout.Text>{state.context.error}</Callout.Text>
-            <Button size="1" variant="ghost" color="red" type="button" onClick={() => upload.send({ type: "RESET" })}>{t.dismiss}</Button>
+            <Button size="1" variant="ghost" color="red" type="button" onClick={() => upload.send({ type: "RESET" })}>
+              {t.dismiss}
+            </Button>
           </Flex>
         </Callout.Root>
       )}
       {preview !== null && (
         <Flex direction="column" gap="2" className="featured-image-preview">
-          {broken
-            ? <Text size="2" color="red" role="status">{t.broken}</Text>
-            : <img src={preview} alt={t.preview} onError={() => setBroken(true)} />}
+          {broken ? (
+            <Text size="2" color="red" role="status">
+              {t.broken}
+            </Text>
+          ) : (
+            <img src={preview} alt={t.preview} onError={() => setBroken(true)} />
+          )}
           <Flex gap="2" wrap="wrap" align="center">
-            <Badge color="gray" title={value}>{badgeText(value)}</Badge>
+            <Badge color="gray" title={value}>
+              {badgeText(value)}
+            </Badge>
             <Button size="1" variant="soft" asChild>
-              <a href={preview} target="_blank" rel="noopener noreferrer"><ExternalLinkIcon /> {t.open}</a>
+              <a href={preview} target="_blank" rel="noopener noreferrer">
+                <ExternalLinkIcon /> {t.open}
+              </a>
             </Button>
             <Button size="1" variant="soft" type="button" onClick={() => void copy()}>
               <CopyIcon /> <span aria-live="polite">{copied ? t.copied : t.copy}</span>
             </Button>
-            <Button size="1" variant="soft" color="red" type="button" onClick={() => { onChange(""); upload.send({ type: "RESET" }) }}>
+            <Button
+              size="1"
+              variant="soft"
+              color="red"
+              type="button"
+              onClick={() => {
+                onChange("")
+                upload.send({ type: "RESET" })
+              }}
+            >
               <TrashIcon /> {t.remove}
             </Button>
           </Flex>

@@ -14,11 +14,25 @@ export const FieldFrame = ({ view, children }: { readonly view: FieldView; reado
   <Flex direction="column" gap="1">
     {/* The mark of a required field sits beside the label, not in it: the field's name is its label alone. */}
     <Text as="div" size="2" weight="medium">
-      <label htmlFor={view.id}>{view.label}</label>{view.required && <Text color="red" aria-hidden="true"> *</Text>}
+      <label htmlFor={view.id}>{view.label}</label>
+      {view.required && (
+        <Text color="red" aria-hidden="true">
+          {" "}
+          *
+        </Text>
+      )}
     </Text>
     {typeof children === "function" ? children(view.control) : children}
-    {view.hint !== undefined && <Text id={`${view.id}-hint`} size="1" color="gray">{view.hint}</Text>}
-    {view.error !== undefined && <Text id={`${view.id}-error`} size="1" color="red" weight="medium">{view.error}</Text>}
+    {view.hint !== undefined && (
+      <Text id={`${view.id}-hint`} size="1" color="gray">
+        {view.hint}
+      </Text>
+    )}
+    {view.error !== undefined && (
+      <Text id={`${view.id}-error`} size="1" color="red" weight="medium">
+        {view.error}
+      </Text>
+    )}
   </Flex>
 )
 

@@ -6,7 +6,16 @@ import type { RefObject } from "react"
  * A list's search box, with a spinner while a search it started is loading. Escape gives the
  * keyboard back to the rows (`onEscape`); the list's `s` puts the cursor here (`inputRef`).
  */
-export const SearchField = ({ label, placeholder, value, onChange, busy, inputRef, onEscape, maxLength }: {
+export const SearchField = ({
+  label,
+  placeholder,
+  value,
+  onChange,
+  busy,
+  inputRef,
+  onEscape,
+  maxLength
+}: {
   readonly label: string
   readonly placeholder: string
   readonly value: string
@@ -32,8 +41,14 @@ export const SearchField = ({ label, placeholder, value, onChange, busy, inputRe
         onEscape()
       }}
     >
-      <TextField.Slot><MagnifyingGlassIcon /></TextField.Slot>
-      {busy && <TextField.Slot><Spinner size="1" /></TextField.Slot>}
+      <TextField.Slot>
+        <MagnifyingGlassIcon />
+      </TextField.Slot>
+      {busy && (
+        <TextField.Slot>
+          <Spinner size="1" />
+        </TextField.Slot>
+      )}
     </TextField.Root>
   </Box>
 )

@@ -14,8 +14,8 @@ type CommandDialogProps = Omit<ComponentProps<typeof Cmdk>, "label"> & {
  * Radix theme root, so it gets the theme's colours and fonts), with the palette's look. The
  * palette and "find" dialogs are both this. The native dialog makes the rest of the page inert
  * and sits in the top layer without a scroll lock: Radix's dialog sets a custom property on
- * `<body>` to lock scrolling, which restyles every element of the page twice per open, ~40 ms
- * of a palette open on the reference machine (docs/architecture.md, "Interactions").
+ * `<body>` to lock scrolling, which restyles every element of the page twice per open (the
+ * figures: docs/architecture.md, "Interactions").
  *
  * It is made at its first open and then stays in the page, closed (a closed `<dialog>` is not
  * displayed, nor in the accessibility tree): opening it again shows what is there and updates
@@ -62,7 +62,9 @@ const CommandDialog = ({ open, onOpenChange, label, children, ...props }: Comman
       // The dialog is all content; a click on the dialog element itself is on its backdrop.
       onClick={(event) => event.target === event.currentTarget && onOpenChange(false)}
     >
-      <Cmdk label={label} {...props}>{children}</Cmdk>
+      <Cmdk label={label} {...props}>
+        {children}
+      </Cmdk>
     </dialog>
   )
 }

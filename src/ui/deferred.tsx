@@ -33,10 +33,12 @@ const pump = () => {
     const run = () => {
       if (performance.now() - lastInput < QUIET_MS) return attempt()
       waiting.shift()
-      void next().catch(() => undefined).finally(() => {
-        pumping = false
-        pump()
-      })
+      void next()
+        .catch(() => undefined)
+        .finally(() => {
+          pumping = false
+          pump()
+        })
     }
     onIdle(run)
   }
@@ -46,7 +48,7 @@ const pump = () => {
 /**
  * After the first screen has shown its content, one preload at a time, each once nobody has
  * touched the keyboard, mouse or wheel for a second and the browser is idle. Evaluating a
- * screen's chunk is one long task (50–180 ms measured on the 2-core machine), and a key or click
+ * screen's chunk is one long task, and a key or click
  * that arrives during it waits for it: preloads wait for a pause instead (docs/architecture.md,
  * "Interactions"). A screen opened before its chunk was preloaded loads it at once. `first`
  * puts a preload ahead of the screens' (the API client: most screens' calls need it).

@@ -17,7 +17,8 @@ describe.each(engines)("addresses on $name", (engine) => {
   const staff = serverWithStaff(engine)
 
   const count = (statement: string) =>
-    staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.unsafe(statement)}`))
+    staff.server
+      .sql(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.unsafe(statement)}`))
       .then((rows) => rows[0]?.n ?? -1)
 
   describe.each(directories)("$kind", ({ kind, nameField, extra }) => {
@@ -52,9 +53,14 @@ describe.each(engines)("addresses on $name", (engine) => {
       const removed = await call(staff.server.url, "DELETE", `${base}/${id}?version=2`, { token: staff.admin })
       expect(removed.status).toBe(200)
       expect(await count(`addresses WHERE id = '${id}'`)).toBe(0)
-      const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) =>
-        sql<{ action: string; fromState: string | null; toState: string | null }>`
-          SELECT action, from_state, to_state FROM activity_log WHERE entity_id = ${id} ORDER BY id`))
+      const log = await staff.server.sql(
+        Effect.flatMap(
+          SqlClient,
+          (sql) =>
+            sql<{ action: string; fromState: string | null; toState: string | null }>`
+          SELECT action, from_state, to_state FROM activity_log WHERE entity_id = ${id} ORDER BY id`
+        )
+      )
       expect(log).toEqual([
         { action: "address.create", fromState: null, toState: "v1" },
         { action: "address.update", fromState: "v1", toState: "v2" },
@@ -75,18 +81,24 @@ describe.each(engines)("addresses on $name", (engine) => {
     it("refuses a duplicate identifier with 409, case-insensitively", async () => {
       const first = fresh()
       expect((await create(first)).status).toBe(200)
-      const again = await create(fresh({ identifier: (first.identifier as string).toUpperCase() }))
+      const again = await create(fresh({ identifier: first.identifier.toUpperCase() }))
       expect(again.status).toBe(409)
-      expect(again.body.error).toBe(addressMessages.duplicate((first.identifier as string).toUpperCase()))
+      expect(again.body.error).toBe(addressMessages.duplicate(first.identifier.toUpperCase()))
     })
 
     it("refuses an update or delete against an old version with 409 and overwrites nothing", async () => {
       const created = await create(fresh())
       const address = (created.body.data as { address: Record<string, unknown> }).address
       const id = address._id as string
-      const first = await call(staff.server.url, "PUT", `${base}/${id}`, { token: staff.admin, body: { ...fresh({ identifier: address.identifier }), [nameField]: "First edit", version: 1 } })
+      const first = await call(staff.server.url, "PUT", `${base}/${id}`, {
+        token: staff.admin,
+        body: { ...fresh({ identifier: address.identifier }), [nameField]: "First edit", version: 1 }
+      })
       expect(first.status).toBe(200)
-      const stale = await call(staff.server.url, "PUT", `${base}/${id}`, { token: staff.admin, body: { ...fresh({ identifier: address.identifier }), [nameField]: "Lost edit", version: 1 } })
+      const stale = await call(staff.server.url, "PUT", `${base}/${id}`, {
+        token: staff.admin,
+        body: { ...fresh({ identifier: address.identifier }), [nameField]: "Lost edit", version: 1 }
+      })
       expect(stale.status).toBe(409)
       expect(stale.body.error).toBe(addressMessages.stale)
       const staleDelete = await call(staff.server.url, "DELETE", `${base}/${id}?version=1`, { token: staff.admin })

@@ -1,8 +1,12 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
-import type { AdminAccount, AdminSession, AllowedIp, ProtectedRecord, SiteSettings } from "../../contract/admin.ts"
-import { adminMessages } from "../../contract/admin.ts"
+import type { AdminAccount } from "../../contract/admin-users.ts"
+import type { AdminSession } from "../../contract/sessions.ts"
+import type { AllowedIp } from "../../contract/allowed-ips.ts"
+import type { ProtectedRecord } from "../../contract/protected-data.ts"
+import type { SiteSettings } from "../../contract/site-settings.ts"
+import { adminMessages } from "../../contract/admin-users.ts"
 import { ipMessages } from "../../contract/ip-rules.ts"
 import { clearAllowedIps } from "../../server/auth/allowed-ips.ts"
 import { csvObjects } from "../support/csv.ts"
@@ -37,7 +41,11 @@ describe.each(engines)("admin management on $name", (engine) => {
   const signIn = async (email: string, role: string) => {
     const ip = freshIp()
     await call(url(), "POST", "/api/admin/auth", { ip, body: { email, role } })
-    const answer = await call(url(), "POST", "/api/admin/auth", { ip, body: { email, otp: await latestCode(staff.server, email) }, headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/142.0 Safari/537.36" } })
+    const answer = await call(url(), "POST", "/api/admin/auth", {
+      ip,
+      body: { email, otp: await latestCode(staff.server, email) },
+      headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/142.0 Safari/537.36" }
+    })
     expect(answer.status, answer.text).toBe(200)
     return answer.body.token as string
   }
@@ -75,8 +83,12 @@ describe.each(engines)("admin management on $name", (engine) => {
     // The export holds what the search matches, not every admin.
     const searched = await call(url(), "GET", `/api/admin/users?format=csv&search=${encodeURIComponent("w. writer")}`, { token: await superToken() })
     expect(csvObjects(searched.text).map((row) => row.email)).toEqual([email.toLowerCase()])
-    const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) =>
-      sql<{ action: string; actorEmail: string | null }>`SELECT action, actor_email FROM activity_log WHERE entity_id = ${made._id} ORDER BY id`))
+    const log = await staff.server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) => sql<{ action: string; actorEmail: string | null }>`SELECT action, actor_email FROM activity_log WHERE entity_id = ${made._id} ORDER BY id`
+      )
+    )
     expect(log.map((row) => row.action)).toEqual(["admin.create", "admin.rename"])
     expect(log.every((row) => row.actorEmail !== null)).toBe(true)
   })
@@ -88,7 +100,7 @@ describe.each(engines)("admin management on $name", (engine) => {
     expect(((await check(token)).body.user as { role: string }).role).toBe("super_admin")
     const demoted = await update(made._id, { role: "moderator", version: made.version })
     expect(demoted.status, demoted.text).toBe(200)
-    expect(((await check(token)).body.user as { role: string; grantedRole: string })).toMatchObject({ role: "moderator", grantedRole: "moderator" })
+    expect((await check(token)).body.user as { role: string; grantedRole: string }).toMatchObject({ role: "moderator", grantedRole: "moderator" })
     expect((await call(url(), "GET", "/api/admin/users", { token })).status).toBe(403)
     const version = (demoted.body.data as { user: AdminAccount }).user.version
     const disabled = await call(url(), "DELETE", `/api/admin/users/${made._id}?version=${version}`, { token: await superToken() })
@@ -123,7 +135,10 @@ describe.each(engines)("admin management on $name", (engine) => {
     expect([a.status, b.status].filter((status) => status === 200)).toHaveLength(1)
     expect([403, 409]).toContain(a.status === 200 ? b.status : a.status)
     const supers = (await users("?limit=100").catch(() => ({ users: [] as ReadonlyArray<AdminAccount> }))).users
-    const left = supers.length > 0 ? supers : ((await call(url(), "GET", "/api/admin/users?limit=100", { token: secondToken })).body.data as { users: ReadonlyArray<AdminAccount> }).users
+    const left =
+      supers.length > 0
+        ? supers
+        : ((await call(url(), "GET", "/api/admin/users?limit=100", { token: secondToken })).body.data as { users: ReadonlyArray<AdminAccount> }).users
     expect(left.filter((user) => user.role === "super_admin" && !user.disabled)).toHaveLength(1)
     // Whoever is left gives the other back the role, for the tests after this one.
     if (a.status !== 200) {
@@ -168,14 +183,27 @@ describe.each(engines)("admin management on $name", (engine) => {
     const record = (made.body.data as { record: ProtectedRecord }).record
     expect((await call(url(), "POST", "/api/admin/protected-data", { token, body })).status).toBe(409)
     expect((await call(url(), "POST", "/api/admin/protected-data", { token, body: { ...body, type: "Not A Type" } })).status).toBe(400)
-    const changed = await call(url(), "PUT", `/api/admin/protected-data/${record._id}`, { token, body: { ...body, value: "rotated-value-never-logged", version: 1 } })
+    const changed = await call(url(), "PUT", `/api/admin/protected-data/${record._id}`, {
+      token,
+      body: { ...body, value: "rotated-value-never-logged", version: 1 }
+    })
     expect(changed.status, changed.text).toBe(200)
     expect((await call(url(), "PUT", `/api/admin/protected-data/${record._id}`, { token, body: { ...body, version: 1 } })).status).toBe(409)
     const listed = await call(url(), "GET", "/api/admin/protected-data?type=api-key", { token })
-    expect((listed.body.data as { records: ReadonlyArray<ProtectedRecord> }).records.find((row) => row._id === record._id)?.value).toBe("rotated-value-never-logged")
+    expect((listed.body.data as { records: ReadonlyArray<ProtectedRecord> }).records.find((row) => row._id === record._id)?.value).toBe(
+      "rotated-value-never-logged"
+    )
     expect((await call(url(), "DELETE", `/api/admin/protected-data/${record._id}?version=2`, { token })).status).toBe(200)
-    const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) =>
-      sql<{ action: string; text: string }>`SELECT action, row_to_json(activity_log)::text AS text FROM activity_log WHERE entity_id = ${record._id} ORDER BY id`))
+    const log = await staff.server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) =>
+          sql<{
+            action: string
+            text: string
+          }>`SELECT action, row_to_json(activity_log)::text AS text FROM activity_log WHERE entity_id = ${record._id} ORDER BY id`
+      )
+    )
     expect(log.map((row) => row.action)).toEqual(["protected-data.create", "protected-data.update", "protected-data.delete"])
     expect(log.some((row) => row.text.includes("never-logged"))).toBe(false)
   })
@@ -220,7 +248,11 @@ describe.each(engines)("admin management on $name", (engine) => {
       expect(outside.body.error).toBe(ipMessages.refused)
       expect((await check(token, "2001:db9::1")).status).toBe(403)
       // A token from outside reads nothing staff-only, even where the public may read too.
-      const draft = await call(url(), "POST", "/api/blog/admin/posts", { token, ip: home, body: { title: `Draft ${freshEmail("post")}`, content: "<p>Not yet</p>", status: "draft" } })
+      const draft = await call(url(), "POST", "/api/blog/admin/posts", {
+        token,
+        ip: home,
+        body: { title: `Draft ${freshEmail("post")}`, content: "<p>Not yet</p>", status: "draft" }
+      })
       expect(draft.status, draft.text).toBe(200)
       const slug = (draft.body.post as { slug: string }).slug
       for (const path of ["/api/blog/posts?status=draft", `/api/blog/posts/${slug}`, "/api/blog/posts?format=csv", "/api/core-team-contact?page=1"]) {
@@ -234,7 +266,9 @@ describe.each(engines)("admin management on $name", (engine) => {
       // Sign-in is an admin endpoint too; the public forms are not.
       const signIn = await call(url(), "POST", "/api/admin/auth", { ip: "198.51.100.8", body: { email: freshEmail("x"), role: "admin" } })
       expect(signIn.status).toBe(403)
-      expect((await call(url(), "POST", "/api/report-scam", { ip: "198.51.100.9", body: { scamType: "other", description: "Public still works" } })).status).toBe(200)
+      expect(
+        (await call(url(), "POST", "/api/report-scam", { ip: "198.51.100.9", body: { scamType: "other", description: "Public still works" } })).status
+      ).toBe(200)
       const listed = await call(url(), "GET", "/api/admin/ip-management", { token, ip: home })
       const data = listed.body.data as { ips: ReadonlyArray<AllowedIp>; yourIp: string }
       expect(data.yourIp).toBe(home)

@@ -8,8 +8,14 @@ import { call, freshIp } from "../support/http.ts"
 import { serverWithStaff } from "../support/session.ts"
 
 const form = (companyName: string, extra: Record<string, unknown> = {}) => ({
-  companyName, contactName: "Grace Hopper", email: "grace@example.com", industry: "Wallet Services", budget: "1000-5000 Pi",
-  website: "https://wallet.example.com", selectedPlan: "Premium", ...extra
+  companyName,
+  contactName: "Grace Hopper",
+  email: "grace@example.com",
+  industry: "Wallet Services",
+  budget: "1000-5000 Pi",
+  website: "https://wallet.example.com",
+  selectedPlan: "Premium",
+  ...extra
 })
 
 describe.each(engines)("advertising inquiries on $name", (engine) => {
@@ -40,7 +46,13 @@ describe.each(engines)("advertising inquiries on $name", (engine) => {
     const rows = (await listed(`?search=${serial}`)).inquiries
     expect(rows.find((row) => row._id === plain)).toMatchObject({ status: "pending", paymentId: "", amount: null })
     expect(rows.find((row) => row._id === paid)).toMatchObject({ status: "paid", paymentId: "pay_123", txid: "tx_abc", amount: 250.5, selectedPlan: "Gold" })
-    for (const body of [form(""), { ...form("x"), email: "nope" }, { ...form("x"), industry: "Casinos" }, { ...form("x"), amount: -1 }, { ...form("x"), website: "ftp://x" }]) {
+    for (const body of [
+      form(""),
+      { ...form("x"), email: "nope" },
+      { ...form("x"), industry: "Casinos" },
+      { ...form("x"), amount: -1 },
+      { ...form("x"), website: "ftp://x" }
+    ]) {
       expect((await call(url(), "POST", "/api/advertising-inquiries", { ip: freshIp(), body })).status, JSON.stringify(body)).toBe(400)
     }
     for (let n = 0; n < 3; n++) await submit(form(`More ${n}`), ip)
@@ -63,19 +75,37 @@ describe.each(engines)("advertising inquiries on $name", (engine) => {
     expect(converted.status, converted.text).toBe(200)
     expect((await put({ status: "rejected", version: 4 })).status).toBe(409)
     expect((await listed(`?search=Funnel ${serial}`, "/api/listings/admin/advertising")).inquiries[0]).toMatchObject({ _id: id, status: "converted" })
-    const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ action: string; fromState: string; toState: string }>`
-      SELECT action, from_state, to_state FROM activity_log WHERE entity_id = ${id} ORDER BY id`))
+    const log = await staff.server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) => sql<{ action: string; fromState: string; toState: string }>`
+      SELECT action, from_state, to_state FROM activity_log WHERE entity_id = ${id} ORDER BY id`
+      )
+    )
     expect(log.map((row) => `${row.action} ${row.fromState ?? ""}>${row.toState}`)).toEqual([
-      "inquiry.create >pending", "inquiry.status pending>contacted", "inquiry.notes contacted>contacted", "inquiry.status contacted>converted"
+      "inquiry.create >pending",
+      "inquiry.status pending>contacted",
+      "inquiry.notes contacted>contacted",
+      "inquiry.status contacted>converted"
     ])
-    expect((await call(url(), "PUT", `/api/advertising-inquiries/00000000-0000-4000-8000-000000000000`, { token: staff.moderator, body: { status: "contacted", version: 1 } })).status).toBe(404)
+    expect(
+      (
+        await call(url(), "PUT", `/api/advertising-inquiries/00000000-0000-4000-8000-000000000000`, {
+          token: staff.moderator,
+          body: { status: "contacted", version: 1 }
+        })
+      ).status
+    ).toBe(404)
     await expectCountsTrue()
   })
 
-  it("holds the funnel's table: every pair of statuses is allowed exactly when the rules say", async () => {
+  it("holds the funnel's table: every pair of statuses is allowed exactly when the rules say", () => {
     for (const from of inquiryStatuses) {
       for (const to of inquiryStatuses) {
-        const expected = from === to || (["pending", "paid", "reviewed"].includes(from) && to === "contacted") || (from === "contacted" && ["converted", "rejected"].includes(to))
+        const expected =
+          from === to ||
+          (["pending", "paid", "reviewed"].includes(from) && to === "contacted") ||
+          (from === "contacted" && ["converted", "rejected"].includes(to))
         expect(canMoveInquiry(from, to), `${from} → ${to}`).toBe(expected)
       }
     }

@@ -33,10 +33,8 @@ describe.each(engines)("sign-in on $name", (engine) => {
     await server.sql(addAdmin(email, role))
     return email
   }
-  const requestCode = (email: string, role: Role, ip = freshIp()) =>
-    call(server.url, "POST", "/api/admin/auth", { body: { email, role }, ip })
-  const verify = (email: string, otp: string, ip = freshIp()) =>
-    call(server.url, "POST", "/api/admin/auth", { body: { email, otp }, ip })
+  const requestCode = (email: string, role: Role, ip = freshIp()) => call(server.url, "POST", "/api/admin/auth", { body: { email, role }, ip })
+  const verify = (email: string, otp: string, ip = freshIp()) => call(server.url, "POST", "/api/admin/auth", { body: { email, otp }, ip })
   const signIn = async (email: string, role: Role = "super_admin") => {
     expect((await requestCode(email, role)).status).toBe(200)
     const answer = await verify(email, await latestCode(server, email))
@@ -50,11 +48,9 @@ describe.each(engines)("sign-in on $name", (engine) => {
       DATA_DIR: server.config.dataDir,
       DATABASE_URL: server.config.databaseUrl ?? ""
     }).exited
-  const query = <A>(statement: (sql: SqlClient) => Effect.Effect<A, unknown>) =>
-    server.sql(Effect.flatMap(SqlClient, statement))
+  const query = <A>(statement: (sql: SqlClient) => Effect.Effect<A, unknown>) => server.sql(Effect.flatMap(SqlClient, statement))
   /** Rows moved back in time by hand; the cache's few seconds of trust are part of that time. */
-  const travelInTime = <A>(statement: (sql: SqlClient) => Effect.Effect<A, unknown>) =>
-    query(statement).then((result) => (forgetSessions(), result))
+  const travelInTime = <A>(statement: (sql: SqlClient) => Effect.Effect<A, unknown>) => query(statement).then((result) => (forgetSessions(), result))
 
   it("signs in with the mailed code, opens admin endpoints, and logs out", async () => {
     const email = await admin()
@@ -79,8 +75,7 @@ describe.each(engines)("sign-in on $name", (engine) => {
     expect(after.status).toBe(401)
     expect(after.body).toMatchObject({ success: false, error: messages.sessionInvalid })
 
-    const actions = await query((sql) =>
-      sql<{ action: string }>`SELECT action FROM activity_log WHERE actor_email = ${email} ORDER BY id`)
+    const actions = await query((sql) => sql<{ action: string }>`SELECT action FROM activity_log WHERE actor_email = ${email} ORDER BY id`)
     expect(actions.map((row) => row.action)).toEqual(["session.sign_in", "session.sign_out"])
   })
 
@@ -90,8 +85,10 @@ describe.each(engines)("sign-in on $name", (engine) => {
     await aMinuteLater(server, email)
     await requestCode(email, "super_admin")
     const code = await latestCode(server, email)
-    const stored = await query((sql) => sql<{ dump: string }>`
-      SELECT (SELECT string_agg(code_hash, ',') FROM one_time_codes) || (SELECT string_agg(token_hash, ',') FROM sessions) AS dump`)
+    const stored = await query(
+      (sql) => sql<{ dump: string }>`
+      SELECT (SELECT string_agg(code_hash, ',') FROM one_time_codes) || (SELECT string_agg(token_hash, ',') FROM sessions) AS dump`
+    )
     expect(stored[0]?.dump).not.toContain(code)
     expect(stored[0]?.dump).not.toContain(token)
   })
@@ -128,8 +125,9 @@ describe.each(engines)("sign-in on $name", (engine) => {
     const wrong = code === "000000" ? "111111" : "000000"
     for (let attempt = 0; attempt < 5; attempt++) expect((await verify(email, wrong)).status).toBe(401)
     expect((await verify(email, code)).status).toBe(401)
-    const failures = await query((sql) =>
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log WHERE actor_email = ${email} AND action = 'session.verify_failed'`)
+    const failures = await query(
+      (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log WHERE actor_email = ${email} AND action = 'session.verify_failed'`
+    )
     expect(failures[0]?.n).toBe(6)
   })
 
@@ -146,7 +144,9 @@ describe.each(engines)("sign-in on $name", (engine) => {
       expect(again.status).toBe(200)
       expect(again.body.resendAfterSeconds).toBeGreaterThanOrEqual(1)
       expect(again.body.resendAfterSeconds).toBeLessThanOrEqual(60)
-      expect(again.body.message).toBe(`If this e-mail belongs to an admin, a code was sent to it less than a minute ago. If that code no longer works, a new one can be sent in ${again.body.resendAfterSeconds as number} second${again.body.resendAfterSeconds === 1 ? "" : "s"}.`)
+      expect(again.body.message).toBe(
+        `If this e-mail belongs to an admin, a code was sent to it less than a minute ago. If that code no longer works, a new one can be sent in ${again.body.resendAfterSeconds as number} second${again.body.resendAfterSeconds === 1 ? "" : "s"}.`
+      )
     }
     expect(await codeMails()).toBe(1)
     expect(await latestCode(server, email)).toBe(first)
@@ -182,8 +182,11 @@ describe.each(engines)("sign-in on $name", (engine) => {
       expect(d.answer.status).toBe(k.answer.status)
       // From the second round on, each is told when a new code can be sent; the seconds may
       // differ by one between two requests made a moment apart.
-      const same = (body: Record<string, unknown>) => ({ ...body, message: String(body.message).replace(/\d+ seconds?/u, "N seconds"),
-        ...(body.resendAfterSeconds === undefined ? {} : { resendAfterSeconds: "N" }) })
+      const same = (body: Record<string, unknown>) => ({
+        ...body,
+        message: String(body.message).replace(/\d+ seconds?/u, "N seconds"),
+        ...(body.resendAfterSeconds === undefined ? {} : { resendAfterSeconds: "N" })
+      })
       expect(same(u.answer.body)).toEqual(same(k.answer.body))
       expect(same(d.answer.body)).toEqual(same(k.answer.body))
       expect(k.answer.body.resendAfterSeconds === undefined).toBe(round === 0)
@@ -268,10 +271,13 @@ describe.each(engines)("sign-in on $name", (engine) => {
     const token = await signIn(await admin())
     const [newest] = await query((sql) => sql<{ id: string }>`SELECT id FROM sessions ORDER BY created_at DESC LIMIT 1`)
     // The clock moves on for this session alone: signed in 11 h 58 min ago, last seen just now.
-    const since = (minutes: number) => travelInTime((sql) => sql`UPDATE sessions
+    const since = (minutes: number) =>
+      travelInTime(
+        (sql) => sql`UPDATE sessions
       SET created_at = created_at - make_interval(mins => ${minutes}), expires_at = expires_at - make_interval(mins => ${minutes}),
         last_seen_at = now()
-      WHERE id = ${newest?.id ?? ""}`)
+      WHERE id = ${newest?.id ?? ""}`
+      )
     await since(11 * 60 + 58)
     expect((await check(token)).status).toBe(200)
     await since(3)
@@ -319,13 +325,14 @@ describe.each(engines)("sign-in on $name", (engine) => {
   })
 
   // Only PostgreSQL has other processes: PGlite's data folder belongs to one.
-  if (engine.name === "postgresql") it("ends a session at once when another process disables its admin", async () => {
-    const email = await admin()
-    const token = await signIn(email)
-    expect((await check(token)).status).toBe(200)
-    expect(await disableFromAnotherProcess(email)).toBe(0)
-    await expect.poll(async () => (await check(token)).status, { timeout: 2_000 }).toBe(401)
-  })
+  if (engine.name === "postgresql")
+    it("ends a session at once when another process disables its admin", async () => {
+      const email = await admin()
+      const token = await signIn(email)
+      expect((await check(token)).status).toBe(200)
+      expect(await disableFromAnotherProcess(email)).toBe(0)
+      await expect.poll(async () => (await check(token)).status, { timeout: 2_000 }).toBe(401)
+    })
 
   it("does not sign in one e-mail with a code issued for another", async () => {
     const owner = await admin()
@@ -344,16 +351,20 @@ describe.each(engines)("sign-in on $name", (engine) => {
     await query((sql) => sql`UPDATE one_time_codes SET expires_at = now() - interval '1 second'`)
     await query((sql) => sql`UPDATE rate_limits SET window_start = now() - interval '2 hours' WHERE key LIKE 'verify-ip:%'`)
     await query((sql) => sql`UPDATE sessions SET revoked_at = now() - interval '2 days' WHERE admin_id = (SELECT id FROM admins WHERE email = ${email})`)
-    await query((sql) => sql`INSERT INTO mail_outbox (recipient, subject, body, expires_at, failed_at) VALUES ('x@example.com', '', '', now(), now() - interval '8 days')`)
+    await query(
+      (sql) => sql`INSERT INTO mail_outbox (recipient, subject, body, expires_at, failed_at) VALUES ('x@example.com', '', '', now(), now() - interval '8 days')`
+    )
     const purged = await server.sql(purgeExpired)
     expect(purged.codes).toBeGreaterThanOrEqual(1)
     expect(purged.limits).toBeGreaterThanOrEqual(1)
     expect(purged.sessions).toBeGreaterThanOrEqual(1)
     expect(purged.mail).toBe(1)
-    const left = await query((sql) => sql<{ codes: number; oldLimits: number; mine: number }>`
+    const left = await query(
+      (sql) => sql<{ codes: number; oldLimits: number; mine: number }>`
       SELECT (SELECT count(*)::int FROM one_time_codes WHERE expires_at <= now()) AS codes,
         (SELECT count(*)::int FROM rate_limits WHERE window_start <= now() - interval '1 hour') AS old_limits,
-        (SELECT count(*)::int FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE a.email = ${email}) AS mine`)
+        (SELECT count(*)::int FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE a.email = ${email}) AS mine`
+    )
     expect(left[0]).toEqual({ codes: 0, oldLimits: 0, mine: 0 })
     forgetSessions()
     expect((await check(token)).status).toBe(401)
@@ -370,16 +381,19 @@ describe.each(engines)("sign-in on $name", (engine) => {
   })
 
   // The listening connection itself drops: the server listens again and still hears revocations.
-  if (engine.name === "postgresql") it("listens again for revocations after its listening connection is killed", async () => {
-    const email = await admin()
-    const token = await signIn(email)
-    await query((sql) => sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-      WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`)
-    await new Promise((resolve) => setTimeout(resolve, 1_500))
-    expect((await check(token)).status).toBe(200)
-    expect(await disableFromAnotherProcess(email)).toBe(0)
-    await expect.poll(async () => (await check(token)).status, { timeout: 3_000 }).toBe(401)
-  })
+  if (engine.name === "postgresql")
+    it("listens again for revocations after its listening connection is killed", async () => {
+      const email = await admin()
+      const token = await signIn(email)
+      await query(
+        (sql) => sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`
+      )
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      expect((await check(token)).status).toBe(200)
+      expect(await disableFromAnotherProcess(email)).toBe(0)
+      await expect.poll(async () => (await check(token)).status, { timeout: 3_000 }).toBe(401)
+    })
 
   it("refuses a missing, malformed or wrong bearer token with 401 JSON", async () => {
     for (const headers of [{} as Record<string, string>, { authorization: "Bearer" }, { authorization: "Basic abc" }, { authorization: "Bearer nope" }]) {
@@ -401,10 +415,11 @@ describe("sign-in when mail cannot be sent", () => {
   it("answers as always, retries the mail after the answer, and shows the failure on /api/health", async () => {
     const database = await engines[0]!.fresh()
     const server = await startTestServer(database, { smtpUrl: "smtp://127.0.0.1:1" })
-    const health = async () => (await call(server.url, "GET", "/api/health")).body as {
-      status: string
-      mail: { transport: string; pending: number; failedLastDay: number; lastError: string | null }
-    }
+    const health = async () =>
+      (await call(server.url, "GET", "/api/health")).body as {
+        status: string
+        mail: { transport: string; pending: number; failedLastDay: number; lastError: string | null }
+      }
     try {
       const ask = async (email: string) => {
         const started = performance.now()
@@ -419,14 +434,15 @@ describe("sign-in when mail cannot be sent", () => {
       expect(real.answer.body).toEqual(stranger.answer.body)
       expect(real.ms).toBeLessThan(server.config.otpResponseFloorMs + 1_000)
 
-      await expect.poll(async () => (await health()).mail, { timeout: 10_000 }).toMatchObject({
-        transport: "smtp",
-        pending: 1,
-        lastError: expect.stringContaining("could not be reached")
-      })
+      await expect
+        .poll(async () => (await health()).mail, { timeout: 10_000 })
+        .toMatchObject({
+          transport: "smtp",
+          pending: 1,
+          lastError: expect.stringContaining("could not be reached")
+        })
       // The last attempt fails too: the mail is given up, its text (the code) is not kept.
-      await server.sql(Effect.flatMap(SqlClient, (sql) =>
-        sql`UPDATE mail_outbox SET attempts = ${MAX_ATTEMPTS - 1}, next_attempt_at = now()`))
+      await server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE mail_outbox SET attempts = ${MAX_ATTEMPTS - 1}, next_attempt_at = now()`))
       await expect.poll(async () => (await health()).mail.failedLastDay, { timeout: 10_000 }).toBe(1)
       expect((await health()).status).toBe("degraded")
       const kept = await server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ body: string; subject: string }>`SELECT body, subject FROM mail_outbox`))

@@ -41,12 +41,14 @@ describe.each(engines)("blog posts on $name", (engine) => {
 
   it("derives a unique slug, the reading time, clean tag lists and a sanitized body", async () => {
     const words = Array.from({ length: 401 }, (_, i) => `w${i}`).join(" ")
-    const first = await created(draft({
-      title: "Mainnet: Q&A!",
-      content: `<p onclick="x()">${words}</p><script>alert(1)</script>`,
-      tags: [" pi ", "Pi", "", "news"],
-      seoKeywords: ["a", " a ", "b"]
-    }))
+    const first = await created(
+      draft({
+        title: "Mainnet: Q&A!",
+        content: `<p onclick="x()">${words}</p><script>alert(1)</script>`,
+        tags: [" pi ", "Pi", "", "news"],
+        seoKeywords: ["a", " a ", "b"]
+      })
+    )
     expect(first.slug).toBe("mainnet-qa")
     expect(first.readingTime).toBe(3)
     expect(first.tags).toEqual(["pi", "news"])
@@ -102,7 +104,7 @@ describe.each(engines)("blog posts on $name", (engine) => {
     await created(draft({ title: "Public post", status: "published" }))
     const publicList = await call(staff.server.url, "GET", "/api/blog/posts")
     const adminList = await call(staff.server.url, "GET", "/api/blog/posts", { token: staff.admin })
-    const titles = (answer: typeof publicList) => (answer.body.posts as Array<{ title: string; status: string }>)
+    const titles = (answer: typeof publicList) => answer.body.posts as Array<{ title: string; status: string }>
     expect(titles(publicList).every((post) => post.status === "published")).toBe(true)
     expect(titles(publicList).map((p) => p.title)).toContain("Public post")
     expect(titles(adminList).map((p) => p.title)).toEqual(expect.arrayContaining(["Secret draft", "Public post"]))
@@ -133,10 +135,15 @@ describe.each(engines)("blog posts on $name", (engine) => {
     await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE blog_posts SET scheduled_at = ${past} WHERE id IN ${sql.in(ids)}`))
     const [first, second] = await staff.server.sql(Effect.all([publishDuePosts, publishDuePosts], { concurrency: 2 }))
     expect(first + second).toBeLessThanOrEqual(3)
-    const rows = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ status: string; publishedAt: Date; scheduledAt: Date | null; events: number }>`
+    const rows = await staff.server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) => sql<{ status: string; publishedAt: Date; scheduledAt: Date | null; events: number }>`
       SELECT p.status, p.published_at, p.scheduled_at,
         (SELECT count(*)::int FROM activity_log a WHERE a.entity_id = p.id::text AND a.action = 'blog.publish_scheduled') AS events
-      FROM blog_posts p WHERE p.id IN ${sql.in(ids)}`))
+      FROM blog_posts p WHERE p.id IN ${sql.in(ids)}`
+      )
+    )
     expect(rows).toHaveLength(3)
     for (const row of rows) {
       expect(row).toMatchObject({ status: "published", scheduledAt: null, events: 1 })
@@ -192,7 +199,9 @@ describe.each(engines)("blog posts on $name", (engine) => {
       expect(answer.body.error).toContain(field)
     }
     expect(await count()).toBe(before)
-    const fine = await created(draft({ title: "Linked", featuredImage: "/uploads/a1.png", sponsorInfo: { name: "S", logo: "https://x.example/l.png", url: "" } }))
+    const fine = await created(
+      draft({ title: "Linked", featuredImage: "/uploads/a1.png", sponsorInfo: { name: "S", logo: "https://x.example/l.png", url: "" } })
+    )
     expect(fine.featuredImage).toBe("/uploads/a1.png")
   })
 
@@ -213,15 +222,20 @@ describe.each(engines)("blog posts on $name", (engine) => {
     // An edit that sends no author keeps the stored one, credentials included.
     const withoutAuthor = draft({ title: "Named" })
     expect(withoutAuthor).not.toHaveProperty("author")
-    const kept = await call(staff.server.url, "PUT", `/api/blog/admin/posts/${named.slug}`, { token: staff.admin, body: { ...withoutAuthor, version: named.version } })
+    const kept = await call(staff.server.url, "PUT", `/api/blog/admin/posts/${named.slug}`, {
+      token: staff.admin,
+      body: { ...withoutAuthor, version: named.version }
+    })
     expect((kept.body.post as Post).author).toEqual({ username: "Ada", credentials: "Chief Editor" })
   })
 
   it("makes every link rel=noopener noreferrer and keeps only target=_blank", async () => {
-    const post = await created(draft({
-      title: "Links",
-      content: `<p><a href="https://a.example" target="_BLANK" rel="opener">a</a> <a href="https://b.example" target="_top">b</a></p>`
-    }))
+    const post = await created(
+      draft({
+        title: "Links",
+        content: `<p><a href="https://a.example" target="_BLANK" rel="opener">a</a> <a href="https://b.example" target="_top">b</a></p>`
+      })
+    )
     expect(post.content).toBe(
       `<p><a href="https://a.example" target="_blank" rel="noopener noreferrer">a</a> <a href="https://b.example" rel="noopener noreferrer">b</a></p>`
     )
@@ -239,7 +253,10 @@ describe.each(engines)("blog posts on $name", (engine) => {
       ["DELETE", "/api/blog/admin/posts/00000000-0000-0000-0000-000000000000?version=1e20"]
     ] as const
     for (const [method, path] of bad) {
-      const answer = await call(staff.server.url, method, path, { token: staff.admin, body: method === "PUT" ? { identifier: "x", name: "x", version: 1 } : undefined })
+      const answer = await call(staff.server.url, method, path, {
+        token: staff.admin,
+        body: method === "PUT" ? { identifier: "x", name: "x", version: 1 } : undefined
+      })
       expect({ path, status: answer.status }).toEqual({ path, status: 400 })
       expect(answer.body.success).toBe(false)
     }
@@ -254,23 +271,31 @@ describe.each(engines)("blog posts on $name", (engine) => {
     const html = fc.oneof(
       fc.string(),
       fc.constantFrom("<p>ok</p>", "<script>x</script>", "<style>a{}</style>", "<p onclick=x>y</p>", "<a href='javascript:x'>z</a>", "&nbsp;", "<p>\ud800</p>"),
-      fc.array(fc.constantFrom("<p>", "</p>", "<b>", "text", "<img src=x onerror=y>", "<h1>", "&amp;", "\u202e"), { maxLength: 12 }).map((parts) => parts.join(""))
+      fc
+        .array(fc.constantFrom("<p>", "</p>", "<b>", "text", "<img src=x onerror=y>", "<h1>", "&amp;", "\u202e"), { maxLength: 12 })
+        .map((parts) => parts.join(""))
     )
     const body = fc.record({
       title: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("Post", "  ", "日本語", "\ud83e")),
       content: html,
       status: fc.constantFrom("draft", "published", "scheduled"),
-      scheduledAt: fc.option(fc.date({ min: new Date("2020-01-01"), max: new Date("2040-01-01"), noInvalidDate: true }).map((date) => date.toISOString()), { nil: undefined }),
+      scheduledAt: fc.option(
+        fc.date({ min: new Date("2020-01-01"), max: new Date("2040-01-01"), noInvalidDate: true }).map((date) => date.toISOString()),
+        { nil: undefined }
+      ),
       tags: fc.option(fc.array(fc.string({ maxLength: 12 }), { maxLength: 5 }), { nil: undefined }),
       excerpt: fc.option(fc.string({ maxLength: 80 }), { nil: undefined })
     })
-    await fc.assert(fc.asyncProperty(body, async (post) => {
-      const before = await count()
-      const answer = await create(post)
-      expect(answer.status).toBeLessThan(500)
-      if (answer.status !== 200) expect(await count()).toBe(before)
-      expect((await call(staff.server.url, "GET", "/api/blog/posts")).status).toBe(200)
-      expect((await call(staff.server.url, "GET", "/api/blog/posts?limit=100", { token: staff.admin })).status).toBe(200)
-    }), { numRuns: 60 })
+    await fc.assert(
+      fc.asyncProperty(body, async (post) => {
+        const before = await count()
+        const answer = await create(post)
+        expect(answer.status).toBeLessThan(500)
+        if (answer.status !== 200) expect(await count()).toBe(before)
+        expect((await call(staff.server.url, "GET", "/api/blog/posts")).status).toBe(200)
+        expect((await call(staff.server.url, "GET", "/api/blog/posts?limit=100", { token: staff.admin })).status).toBe(200)
+      }),
+      { numRuns: 60 }
+    )
   })
 })

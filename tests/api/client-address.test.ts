@@ -22,7 +22,7 @@ describe("the client address", () => {
   })
 
   it("calls anything but one address from a listed proxy invalid", () => {
-    for (const value of ["=HYPERLINK(\"http://evil\")", "203.0.113.0/24", "localhost", "1.2.3.4:80", "999.1.1.1"]) {
+    for (const value of ['=HYPERLINK("http://evil")', "203.0.113.0/24", "localhost", "1.2.3.4:80", "999.1.1.1"]) {
       expect(clientAddress("10.1.2.3", `198.51.100.1, ${value}`, proxies), value).toEqual({ invalid: value })
     }
   })
@@ -52,18 +52,26 @@ describe.each(engines)("the client address over HTTP on $name", (engine) => {
   })
 
   const storedAddress = async (server: TestServer, description: string) => {
-    const rows = await server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ ipAddress: string }>`SELECT ip_address FROM scam_reports WHERE description = ${description}`))
+    const rows = await server.sql(
+      Effect.flatMap(SqlClient, (sql) => sql<{ ipAddress: string }>`SELECT ip_address FROM scam_reports WHERE description = ${description}`)
+    )
     return rows.map((row) => row.ipAddress)
   }
 
   it("ignores the header from a peer that is not a listed proxy", async () => {
-    const answer = await call(untrusted.url, "POST", "/api/report-scam", { ip: "203.0.113.50", body: { scamType: "other", description: "From an unlisted peer" } })
+    const answer = await call(untrusted.url, "POST", "/api/report-scam", {
+      ip: "203.0.113.50",
+      body: { scamType: "other", description: "From an unlisted peer" }
+    })
     expect(answer.status, answer.text).toBe(200)
     expect(await storedAddress(untrusted, "From an unlisted peer")).toEqual(["127.0.0.1"])
   })
 
   it("refuses a listed proxy's header whose last entry is not an address, storing nothing", async () => {
-    const answer = await call(trusted.url, "POST", "/api/report-scam", { ip: "=HYPERLINK(\"http://evil\")", body: { scamType: "other", description: "Forged address" } })
+    const answer = await call(trusted.url, "POST", "/api/report-scam", {
+      ip: '=HYPERLINK("http://evil")',
+      body: { scamType: "other", description: "Forged address" }
+    })
     expect(answer.status).toBe(400)
     expect(answer.body).toMatchObject({ success: false, error: forwardedForMessage })
     expect(answer.headers.get("x-content-type-options")).toBe("nosniff")

@@ -22,13 +22,17 @@ const rawGet = (url: string, headers: Record<string, string>): Promise<RawAnswer
       response.on("data", (chunk: Buffer) => chunks.push(chunk))
       response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, bytes: Buffer.concat(chunks) }))
       response.on("error", reject)
-    }).on("error", reject).end()
+    })
+      .on("error", reject)
+      .end()
   })
 
 const decoded = (answer: RawAnswer) =>
   answer.headers["content-encoding"] === "br"
     ? brotliDecompressSync(answer.bytes)
-    : answer.headers["content-encoding"] === "gzip" ? gunzipSync(answer.bytes) : answer.bytes
+    : answer.headers["content-encoding"] === "gzip"
+      ? gunzipSync(answer.bytes)
+      : answer.bytes
 
 describe.each(engines.slice(0, 1))("compression on the wire ($name)", (engine) => {
   const staff = serverWithStaff(engine)
@@ -36,7 +40,8 @@ describe.each(engines.slice(0, 1))("compression on the wire ($name)", (engine) =
   it("serves the built console's files as Brotli or gzip by Accept-Encoding, with Vary", async () => {
     requireBuiltConsole()
     // The largest script of the build: any compressible file would do, a large one shows the gain.
-    const script = readdirSync(join(consoleDir, "assets")).filter((file) => file.endsWith(".js"))
+    const script = readdirSync(join(consoleDir, "assets"))
+      .filter((file) => file.endsWith(".js"))
       .map((file) => ({ file, size: readFileSync(join(consoleDir, "assets", file)).length }))
       .sort((a, b) => b.size - a.size)[0]?.file
     expect(script).toBeDefined()

@@ -22,18 +22,28 @@ describe.each(engines)("core-team contacts on $name", (engine) => {
     expect(answer.status, answer.text).toBe(200)
     return answer.body.data as { contacts: ReadonlyArray<CoreTeamContact>; pagination: { total: number; limit: number; pages: number } }
   }
-  const one = async (id: string) => ((await call(url(), "GET", `/api/core-team-contact/${id}`, { token: staff.moderator })).body.data as { contact: CoreTeamContact }).contact
+  const one = async (id: string) =>
+    ((await call(url(), "GET", `/api/core-team-contact/${id}`, { token: staff.moderator })).body.data as { contact: CoreTeamContact }).contact
 
   it("takes the public site's message with the spec's defaults, ignoring staff fields, and limits it per address", async () => {
     const ip = freshIp()
     const subject = `Public ${++serial}`
-    const answer = await call(url(), "POST", "/api/core-team-contact", { ip, body: { ...submission(subject), status: "closed", internalNotes: "sneaky", expectedResponseTime: 1 } })
+    const answer = await call(url(), "POST", "/api/core-team-contact", {
+      ip,
+      body: { ...submission(subject), status: "closed", internalNotes: "sneaky", expectedResponseTime: 1 }
+    })
     expect(answer.status, answer.text).toBe(200)
     expect(answer.body.message).toBe(contactMessages.received)
     const contact = await one((answer.body.data as { _id: string })._id)
     expect(contact).toMatchObject({
-      status: "new", internalNotes: "", expectedResponseTime: 72, followUpRequired: false, respondedAt: null, resolvedAt: null,
-      inquiry: { category: "Partnership Proposal", priority: "medium", subject }, projectInfo: { name: "PiPay", website: "https://pipay.example.com" }
+      status: "new",
+      internalNotes: "",
+      expectedResponseTime: 72,
+      followUpRequired: false,
+      respondedAt: null,
+      resolvedAt: null,
+      inquiry: { category: "Partnership Proposal", priority: "medium", subject },
+      projectInfo: { name: "PiPay", website: "https://pipay.example.com" }
     })
     expect(Date.now() - Date.parse(contact.submittedAt)).toBeLessThan(60_000)
     for (let n = 0; n < 4; n++) expect((await call(url(), "POST", "/api/core-team-contact", { ip, body: submission(`More ${n}`) })).status).toBe(200)
@@ -61,16 +71,39 @@ describe.each(engines)("core-team contacts on $name", (engine) => {
   it("lets admins write every field, moderators the handling ones, stamps responded and resolved once, and refuses stale versions", async () => {
     const created = await call(url(), "POST", "/api/core-team-contact", {
       token: staff.admin,
-      body: { ...submission(`Staff ${++serial}`), status: "in_progress", assignedTo: "Bob", followUpRequired: true, expectedResponseTime: 24, submittedAt: "2026-11-01T09:00:00.000Z" }
+      body: {
+        ...submission(`Staff ${++serial}`),
+        status: "in_progress",
+        assignedTo: "Bob",
+        followUpRequired: true,
+        expectedResponseTime: 24,
+        submittedAt: "2026-11-01T09:00:00.000Z"
+      }
     })
     expect(created.status, created.text).toBe(200)
     const id = (created.body.data as { _id: string })._id
     const first = await one(id)
-    expect(first).toMatchObject({ status: "in_progress", assignedTo: "Bob", followUpRequired: true, expectedResponseTime: 24, submittedAt: "2026-11-01T09:00:00.000Z", version: 1 })
+    expect(first).toMatchObject({
+      status: "in_progress",
+      assignedTo: "Bob",
+      followUpRequired: true,
+      expectedResponseTime: 24,
+      submittedAt: "2026-11-01T09:00:00.000Z",
+      version: 1
+    })
     const body = (contact: CoreTeamContact, change: Record<string, unknown>) => ({
-      contactInfo: contact.contactInfo, inquiry: contact.inquiry, projectInfo: contact.projectInfo, status: contact.status,
-      submittedAt: contact.submittedAt, assignedTo: contact.assignedTo, response: contact.response, internalNotes: contact.internalNotes,
-      followUpRequired: contact.followUpRequired, expectedResponseTime: contact.expectedResponseTime, version: contact.version, ...change
+      contactInfo: contact.contactInfo,
+      inquiry: contact.inquiry,
+      projectInfo: contact.projectInfo,
+      status: contact.status,
+      submittedAt: contact.submittedAt,
+      assignedTo: contact.assignedTo,
+      response: contact.response,
+      internalNotes: contact.internalNotes,
+      followUpRequired: contact.followUpRequired,
+      expectedResponseTime: contact.expectedResponseTime,
+      version: contact.version,
+      ...change
     })
     const put = (contact: CoreTeamContact, change: Record<string, unknown>, token = staff.moderator) =>
       call(url(), "PUT", `/api/core-team-contact/${id}`, { token, body: body(contact, change) })
@@ -84,7 +117,9 @@ describe.each(engines)("core-team contacts on $name", (engine) => {
     expect(refused.status).toBe(403)
     expect(refused.body.error).toBe(contactMessages.handlingOnly)
     expect((await one(id)).version).toBe(2)
-    const resolved = (await put(second, { status: "resolved", inquiry: { ...second.inquiry, subject: "Renamed" } }, staff.admin)).body.data as { contact: CoreTeamContact }
+    const resolved = (await put(second, { status: "resolved", inquiry: { ...second.inquiry, subject: "Renamed" } }, staff.admin)).body.data as {
+      contact: CoreTeamContact
+    }
     expect(resolved.contact).toMatchObject({ status: "resolved", inquiry: { subject: "Renamed" }, respondedAt: second.respondedAt, version: 3 })
     // Back to in progress and resolved again: the first stamps stay.
     const back = (await put(resolved.contact, { status: "in_progress" })).body.data as { contact: CoreTeamContact }
@@ -97,14 +132,19 @@ describe.each(engines)("core-team contacts on $name", (engine) => {
     expect((await call(url(), "DELETE", `/api/core-team-contact/${id}?version=4`, { token: staff.admin })).status).toBe(409)
     expect((await call(url(), "DELETE", `/api/core-team-contact/${id}?version=5`, { token: staff.admin })).status).toBe(200)
     expect((await call(url(), "GET", `/api/core-team-contact/${id}`, { token: staff.admin })).status).toBe(404)
-    const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ action: string }>`SELECT action FROM activity_log WHERE entity_id = ${id} ORDER BY id`))
+    const log = await staff.server.sql(
+      Effect.flatMap(SqlClient, (sql) => sql<{ action: string }>`SELECT action FROM activity_log WHERE entity_id = ${id} ORDER BY id`)
+    )
     expect(log.map((row) => row.action)).toEqual(["contact.create", "contact.status", "contact.status", "contact.status", "contact.status", "contact.delete"])
   })
 
   it("lists 10 a page, filters by status and priority ('all' is none), searches name, e-mail and subject, and exports CSV", async () => {
     const marker = `paging${++serial}`
     for (let n = 0; n < 12; n++) {
-      const body = { ...submission(`${marker} subject ${n}`), inquiry: { subject: `${marker} subject ${n}`, details: "d", priority: n % 2 === 0 ? "high" : "low" } }
+      const body = {
+        ...submission(`${marker} subject ${n}`),
+        inquiry: { subject: `${marker} subject ${n}`, details: "d", priority: n % 2 === 0 ? "high" : "low" }
+      }
       expect((await call(url(), "POST", "/api/core-team-contact", { token: staff.admin, body })).status).toBe(200)
     }
     const first = await listed(`?search=${marker}`)

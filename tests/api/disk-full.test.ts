@@ -55,9 +55,13 @@ describe("a full disk under the embedded database", () => {
     rmSync(mount, { recursive: true, force: true })
   })
 
-  const health = async () => (await call(product.url, "GET", "/api/health")).body as { status: string; disk: { status: string; freeMb: number; reserveMb: number } }
+  const health = async () =>
+    (await call(product.url, "GET", "/api/health")).body as { status: string; disk: { status: string; freeMb: number; reserveMb: number } }
   const post = (title: string) =>
-    call(product.url, "POST", "/api/blog/admin/posts", { token, body: { title, content: `<p>${randomBytes(150_000).toString("base64")}</p>`, status: "draft" } })
+    call(product.url, "POST", "/api/blog/admin/posts", {
+      token,
+      body: { title, content: `<p>${randomBytes(150_000).toString("base64")}</p>`, status: "draft" }
+    })
   const expectRefusedAsFull = (answer: Answer) => {
     expect(answer.status, answer.text).toBe(507)
     expect(answer.body).toMatchObject({ success: false, error: diskFull })
@@ -67,13 +71,15 @@ describe("a full disk under the embedded database", () => {
     expect(await health()).toMatchObject({ status: "ok", disk: { status: "ok", reserveMb: RESERVE_MB } })
     fill(filler, RESERVE_MB + 12)
     const statuses: Array<number> = []
-    await Promise.all(Array.from({ length: 8 }, async (_, writer) => {
-      for (let n = 0; n < 40; n++) {
-        const answer = await post(`Writer ${writer} post ${n}`)
-        statuses.push(answer.status)
-        if (answer.status === 507) return expectRefusedAsFull(answer)
-      }
-    }))
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, writer) => {
+        for (let n = 0; n < 40; n++) {
+          const answer = await post(`Writer ${writer} post ${n}`)
+          statuses.push(answer.status)
+          if (answer.status === 507) return expectRefusedAsFull(answer)
+        }
+      })
+    )
     expect(statuses.filter((status) => status !== 200 && status !== 507)).toEqual([])
     expect(statuses).toContain(507)
     expect(await health()).toMatchObject({ status: "degraded", disk: { status: "low", reserveMb: RESERVE_MB } })
@@ -106,7 +112,11 @@ describe("a full disk under the embedded database", () => {
     expect(await start.exited).toBe(1)
     const lines = start.errors().trim().split("\n")
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(new RegExp(`^Cannot start: the disk that holds ${dataDir.replaceAll("/", "\\/")}\\/db has 0 MB free, and the embedded database needs at least ${RESERVE_MB} MB \\(DISK_RESERVE_MB\\)\\. Free some space and start again\\.$`))
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^Cannot start: the disk that holds ${dataDir.replaceAll("/", "\\/")}\\/db has 0 MB free, and the embedded database needs at least ${RESERVE_MB} MB \\(DISK_RESERVE_MB\\)\\. Free some space and start again\\.$`
+      )
+    )
     rmSync(filler)
     product = await startProduct({ DISK_RESERVE_MB: String(RESERVE_MB) }, dataDir)
     expect((await call(product.url, "GET", "/api/blog/posts?status=draft", { token: await signInFirstAdmin(product.url, dataDir) })).status).toBe(200)

@@ -5,7 +5,14 @@ import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { serverWithStaff } from "../support/session.ts"
 
-interface Entry { readonly _id: string; readonly name: string; readonly status: string; readonly featured: boolean; readonly version: number; readonly [field: string]: unknown }
+interface Entry {
+  readonly _id: string
+  readonly name: string
+  readonly status: string
+  readonly featured: boolean
+  readonly version: number
+  readonly [field: string]: unknown
+}
 
 const day = 24 * 3600 * 1000
 const iso = (offsetDays: number) => new Date(Date.now() + offsetDays * day).toISOString()
@@ -19,7 +26,15 @@ describe.each(engines)("events and hackathons on $name", (engine) => {
     const create = async (overrides: Record<string, unknown> = {}) => {
       const answer = await call(url(), "POST", `/api/ecosystem?type=${type}`, {
         token: staff.admin,
-        body: { name: `${type} ${++serial}`, description: "Builders meet", startsAt: iso(10), endsAt: iso(11), location: "online", website: "https://meet.example", ...overrides }
+        body: {
+          name: `${type} ${++serial}`,
+          description: "Builders meet",
+          startsAt: iso(10),
+          endsAt: iso(11),
+          location: "online",
+          website: "https://meet.example",
+          ...overrides
+        }
       })
       expect(answer.status, answer.text).toBe(200)
       return (answer.body.data as { listing: Entry }).listing
@@ -38,10 +53,16 @@ describe.each(engines)("events and hackathons on $name", (engine) => {
       expect(names((await listed("when=upcoming&limit=100"))[type])).toContain(upcoming._id)
       expect(names((await listed("when=upcoming&limit=100"))[type])).not.toContain(past._id)
       expect(names((await listed("when=past&limit=100"))[type])).toContain(past._id)
-      const featured = await call(url(), "PUT", `/api/ecosystem/${upcoming._id}/featured?type=${type}`, { token: staff.moderator, body: { featured: true, version: 1 } })
+      const featured = await call(url(), "PUT", `/api/ecosystem/${upcoming._id}/featured?type=${type}`, {
+        token: staff.moderator,
+        body: { featured: true, version: 1 }
+      })
       expect(featured.status).toBe(200)
       expect(names((await listed("featured=true&limit=100"))[type])).toEqual([upcoming._id])
-      const edited = await call(url(), "PUT", `/api/ecosystem/${upcoming._id}?type=${type}`, { token: staff.admin, body: { name: "Renamed", description: "New", location: "Lagos", version: 2 } })
+      const edited = await call(url(), "PUT", `/api/ecosystem/${upcoming._id}?type=${type}`, {
+        token: staff.admin,
+        body: { name: "Renamed", description: "New", location: "Lagos", version: 2 }
+      })
       expect(edited.status, edited.text).toBe(200)
       // An edit that does not name `featured` keeps it.
       expect((edited.body.data as { listing: Entry }).listing).toMatchObject({ name: "Renamed", location: "Lagos", featured: true, startsAt: "", version: 3 })
@@ -54,21 +75,32 @@ describe.each(engines)("events and hackathons on $name", (engine) => {
       expect(empty.text).toContain("name")
       expect(empty.text).toContain("description")
       for (const bad of [{ startsAt: "next friday" }, { website: "javascript:alert(1)" }, { image: "data:image/png;base64,AAAA" }]) {
-        expect((await call(url(), "POST", `/api/ecosystem?type=${type}`, { token: staff.admin, body: { name: "X", description: "Y", ...bad } })).status, JSON.stringify(bad)).toBe(400)
+        expect(
+          (await call(url(), "POST", `/api/ecosystem?type=${type}`, { token: staff.admin, body: { name: "X", description: "Y", ...bad } })).status,
+          JSON.stringify(bad)
+        ).toBe(400)
       }
       const made = await create()
       expect((await call(url(), "POST", `/api/ecosystem?type=${type}`, { token: staff.moderator, body: { name: "X", description: "Y" } })).status).toBe(403)
-      expect((await call(url(), "PUT", `/api/ecosystem/${made._id}?type=${type}`, { token: staff.moderator, body: { name: "X", description: "Y", version: 1 } })).status).toBe(403)
+      expect(
+        (await call(url(), "PUT", `/api/ecosystem/${made._id}?type=${type}`, { token: staff.moderator, body: { name: "X", description: "Y", version: 1 } }))
+          .status
+      ).toBe(403)
       expect((await call(url(), "DELETE", `/api/ecosystem/${made._id}?type=${type}&version=1`, { token: staff.moderator })).status).toBe(403)
       const approved = await call(url(), "PUT", `/api/admin/listings/${made._id}`, { token: staff.moderator, body: { action: "approve", version: 1 } })
       expect(approved.status).toBe(200)
       const illegal = await call(url(), "PUT", `/api/admin/listings/${made._id}`, { token: staff.moderator, body: { action: "reject", version: 2 } })
       expect(illegal.body.error).toBe(listingMessages.illegal("approved", "rejected"))
       expect((await listed("status=approved")).counts.approved).toBeGreaterThan(0)
-      const stale = await call(url(), "PUT", `/api/ecosystem/${made._id}/featured?type=${type}`, { token: staff.moderator, body: { featured: true, version: 1 } })
+      const stale = await call(url(), "PUT", `/api/ecosystem/${made._id}/featured?type=${type}`, {
+        token: staff.moderator,
+        body: { featured: true, version: 1 }
+      })
       expect(stale.status).toBe(409)
       const other = type === "events" ? "hackathons" : "events"
-      expect((await call(url(), "PUT", `/api/ecosystem/${made._id}/featured?type=${other}`, { token: staff.moderator, body: { featured: true, version: 2 } })).status).toBe(404)
+      expect(
+        (await call(url(), "PUT", `/api/ecosystem/${made._id}/featured?type=${other}`, { token: staff.moderator, body: { featured: true, version: 2 } })).status
+      ).toBe(404)
     })
 
     it("lists a record with only its name and description once approved, with its empty fields", async () => {
@@ -97,7 +129,9 @@ describe.each(engines)("events and hackathons on $name", (engine) => {
 
     it("exports what the filters match as CSV", async () => {
       const made = await create({ name: `+csv ${type} ${++serial}` })
-      const answer = await call(url(), "GET", `/api/ecosystem?type=${type}&format=csv&search=${encodeURIComponent(made.name.slice(1))}`, { token: staff.moderator })
+      const answer = await call(url(), "GET", `/api/ecosystem?type=${type}&format=csv&search=${encodeURIComponent(made.name.slice(1))}`, {
+        token: staff.moderator
+      })
       expect(answer.status).toBe(200)
       expect(csvObjects(answer.text)).toMatchObject([{ _id: made._id, name: `'${made.name}`, location: "online", featured: "false" }])
     })

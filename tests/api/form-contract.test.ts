@@ -28,8 +28,7 @@ const createPath: Readonly<Record<keyof typeof queueKinds, string>> = {
 
 /** What people type wrong: empty, over-long, emoji, HTML, negative, too large, "12abc", `javascript:`. */
 const wrong = fc.oneof(
-  fc.constantFrom("", " ", "12abc", "99999", "-5", "1e3", "🙂 Pi émoji", "<b>bold</b><script>x</script>",
-    "javascript:alert(1)", "http://", "99999999999"),
+  fc.constantFrom("", " ", "12abc", "99999", "-5", "1e3", "🙂 Pi émoji", "<b>bold</b><script>x</script>", "javascript:alert(1)", "http://", "99999999999"),
   fc.string({ maxLength: 20 }),
   fc.constant("x".repeat(10_000))
 )
@@ -54,7 +53,10 @@ const valueFor = (field: FieldSpec): fc.Arbitrary<string | ReadonlyArray<string>
     case "select":
       return fc.constantFrom(...(field.options ?? [""]))
     case "image":
-      return fc.oneof({ arbitrary: fc.constantFrom(...right.image), weight: 4 }, { arbitrary: fc.constantFrom("javascript:alert(1)", "not an address", "/uploads/x.png"), weight: 1 })
+      return fc.oneof(
+        { arbitrary: fc.constantFrom(...right.image), weight: 4 },
+        { arbitrary: fc.constantFrom("javascript:alert(1)", "not an address", "/uploads/x.png"), weight: 1 }
+      )
     default:
       return fc.oneof({ arbitrary: fc.constantFrom(...right[field.kind]), weight: 6 }, { arbitrary: wrong, weight: 1 })
   }
@@ -72,26 +74,33 @@ describe.each(engines)("the listing forms against the server on $name", (engine)
     const values = fc.record(Object.fromEntries(kind.fields.map((field) => [field.name, valueFor(field)])))
     let accepted = 0
     let refused = 0
-    await fc.assert(fc.asyncProperty(values, async (typedValues) => {
-      const payload = payloadOf(kind.fields, typedValues as Record<string, string | ReadonlyArray<string>>)
-      const checked = check(schema, payload)
-      const answer = await call(staff.server.url, "POST", createPath[key], { token: staff.admin, body: payload })
-      if (checked.ok) {
-        accepted++
-        expect(answer.status).toBe(200)
-        return
+    await fc.assert(
+      fc.asyncProperty(values, async (typedValues) => {
+        const payload = payloadOf(kind.fields, typedValues)
+        const checked = check(schema, payload)
+        const answer = await call(staff.server.url, "POST", createPath[key], { token: staff.admin, body: payload })
+        if (checked.ok) {
+          accepted++
+          expect(answer.status).toBe(200)
+          return
+        }
+        refused++
+        // Every problem the form finds shows under one of its fields, never only in the banner.
+        expect(checked.issues.filter((issue) => ownerOf(fields, issue.path) === undefined)).toEqual([])
+        // The server refuses the same payload, naming the same fields (it names ten at most).
+        expect(answer.status).toBe(400)
+        const named = (answer.body as { issues?: ReadonlyArray<{ path: string }> }).issues ?? []
+        if (named.length < 10) expect(distinctPaths(named)).toEqual(distinctPaths(checked.issues))
+      }),
+      {
+        numRuns: 40,
+        seed: 20261124,
+        reporter: (details) => {
+          // The counterexample holds 10,000-character values: say which fields, not the whole form.
+          if (details.failed) throw new Error(`${key}: ${String(details.errorInstance)} (seed ${details.seed}, path ${details.counterexamplePath ?? ""})`)
+        }
       }
-      refused++
-      // Every problem the form finds shows under one of its fields, never only in the banner.
-      expect(checked.issues.filter((issue) => ownerOf(fields, issue.path) === undefined)).toEqual([])
-      // The server refuses the same payload, naming the same fields (it names ten at most).
-      expect(answer.status).toBe(400)
-      const named = (answer.body as { issues?: ReadonlyArray<{ path: string }> }).issues ?? []
-      if (named.length < 10) expect(distinctPaths(named)).toEqual(distinctPaths(checked.issues))
-    }), { numRuns: 40, seed: 20261124, reporter: (details) => {
-      // The counterexample holds 10,000-character values: say which fields, not the whole form.
-      if (details.failed) throw new Error(`${key}: ${String(details.errorInstance)} (seed ${details.seed}, path ${details.counterexamplePath ?? ""})`)
-    } })
+    )
     console.log(`${key}: ${accepted} accepted and stored, ${refused} refused under a field, of 40 typed forms`)
     expect(accepted).toBeGreaterThan(0)
     expect(refused).toBeGreaterThan(0)

@@ -22,6 +22,10 @@ describe.each(engines)("fuzzing the API on $name", (engine) => {
     expect(totals.serverErrors.map((failure) => `${shown(failure.request)} → ${failure.status} ${failure.text}`)).toEqual([])
     expect(totals.leakedWrites.map((leak) => `${shown(leak.request)} → ${leak.status} changed ${leak.changed.join(", ")}`)).toEqual([])
     // The generator must reach past validation, or the suite proves little.
-    expect(Object.entries(totals.statuses).filter(([status]) => status.startsWith("2")).reduce((sum, [, n]) => sum + n, 0)).toBeGreaterThan(REQUESTS / 20)
+    expect(
+      Object.entries(totals.statuses)
+        .filter(([status]) => status.startsWith("2"))
+        .reduce((sum, [, n]) => sum + n, 0)
+    ).toBeGreaterThan(REQUESTS / 20)
   }, 600_000)
 })

@@ -23,7 +23,10 @@ const expectSecured = (headers: Headers) => {
 
 /** Bodies that can never be a valid sign-in request. */
 const badBodies = fc.oneof(
-  fc.anything().filter((value) => value !== undefined).map((value) => JSON.stringify(value)),
+  fc
+    .anything()
+    .filter((value) => value !== undefined)
+    .map((value) => JSON.stringify(value)),
   fc.string().filter((text) => {
     try {
       JSON.parse(text)
@@ -32,18 +35,28 @@ const badBodies = fc.oneof(
       return true
     }
   }),
-  fc.record({
-    email: fc.oneof(fc.string().filter((s) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)), fc.integer(), fc.constant(null)),
-    role: fc.constantFrom("super_admin", "admin", "moderator", "root", 7)
-  }).map((value) => JSON.stringify(value)),
-  fc.record({
-    email: fc.constant("someone@example.com"),
-    role: fc.string().filter((s) => !["super_admin", "admin", "moderator"].includes(s))
-  }).map((value) => JSON.stringify(value)),
-  fc.record({
-    email: fc.constant("someone@example.com"),
-    otp: fc.string().filter((s) => !/^\d{6}$/.test(s))
-  }).map((value) => JSON.stringify(value))
+  fc
+    .record({
+      email: fc.oneof(
+        fc.string().filter((s) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)),
+        fc.integer(),
+        fc.constant(null)
+      ),
+      role: fc.constantFrom("super_admin", "admin", "moderator", "root", 7)
+    })
+    .map((value) => JSON.stringify(value)),
+  fc
+    .record({
+      email: fc.constant("someone@example.com"),
+      role: fc.string().filter((s) => !["super_admin", "admin", "moderator"].includes(s))
+    })
+    .map((value) => JSON.stringify(value)),
+  fc
+    .record({
+      email: fc.constant("someone@example.com"),
+      otp: fc.string().filter((s) => !/^\d{6}$/.test(s))
+    })
+    .map((value) => JSON.stringify(value))
 )
 
 /** An inline script such as the build's early start; its SHA-256, worked out by hand with `openssl dgst -sha256 -binary | base64`. */

@@ -12,11 +12,11 @@ const types = ["community", "influencer", "business", "startup", "project", "eve
 const statuses = ["pending", "approved", "rejected"] as const
 
 type Change =
-  | { readonly op: "insert"; readonly rows: ReadonlyArray<readonly [typeof types[number], typeof statuses[number]]> }
-  | { readonly op: "status"; readonly from: typeof statuses[number]; readonly to: typeof statuses[number]; readonly limit: number }
-  | { readonly op: "retype"; readonly from: typeof types[number]; readonly to: typeof types[number]; readonly limit: number }
+  | { readonly op: "insert"; readonly rows: ReadonlyArray<readonly [(typeof types)[number], (typeof statuses)[number]]> }
+  | { readonly op: "status"; readonly from: (typeof statuses)[number]; readonly to: (typeof statuses)[number]; readonly limit: number }
+  | { readonly op: "retype"; readonly from: (typeof types)[number]; readonly to: (typeof types)[number]; readonly limit: number }
   | { readonly op: "notes"; readonly limit: number }
-  | { readonly op: "delete"; readonly status: typeof statuses[number]; readonly limit: number }
+  | { readonly op: "delete"; readonly status: (typeof statuses)[number]; readonly limit: number }
 
 const change: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ op: fc.constant("insert" as const), rows: fc.array(fc.tuple(fc.constantFrom(...types), fc.constantFrom(...statuses)), { maxLength: 30 }) }),
@@ -26,34 +26,41 @@ const change: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ op: fc.constant("delete" as const), status: fc.constantFrom(...statuses), limit: fc.nat(20) })
 )
 
-const apply = (item: Change): Effect.Effect<unknown, unknown, SqlClient> => Effect.flatMap(SqlClient, (sql): Effect.Effect<unknown, unknown> => {
-  switch (item.op) {
-    case "insert": {
-      const [first, ...rest] = item.rows.map(([type, status]): Record<string, unknown> => ({
-        id: crypto.randomUUID(), type, status, name: "Listing", description: "About it"
-      }))
-      return first === undefined ? Effect.void : sql`INSERT INTO listings ${sql.insert([first, ...rest])}`
-    }
-    case "status":
-      return sql`UPDATE listings SET status = ${item.to}, version = version + 1
+const apply = (item: Change): Effect.Effect<unknown, unknown, SqlClient> =>
+  Effect.flatMap(SqlClient, (sql): Effect.Effect<unknown, unknown> => {
+    switch (item.op) {
+      case "insert": {
+        const [first, ...rest] = item.rows.map(([type, status]): Record<string, unknown> => ({
+          id: crypto.randomUUID(),
+          type,
+          status,
+          name: "Listing",
+          description: "About it"
+        }))
+        return first === undefined ? Effect.void : sql`INSERT INTO listings ${sql.insert([first, ...rest])}`
+      }
+      case "status":
+        return sql`UPDATE listings SET status = ${item.to}, version = version + 1
         WHERE id IN (SELECT id FROM listings WHERE status = ${item.from} ORDER BY random() LIMIT ${item.limit})`
-    case "retype":
-      return sql`UPDATE listings SET type = ${item.to}
+      case "retype":
+        return sql`UPDATE listings SET type = ${item.to}
         WHERE id IN (SELECT id FROM listings WHERE type = ${item.from} ORDER BY random() LIMIT ${item.limit})`
-    case "notes":
-      return sql`UPDATE listings SET moderation_notes = 'seen'
+      case "notes":
+        return sql`UPDATE listings SET moderation_notes = 'seen'
         WHERE id IN (SELECT id FROM listings ORDER BY random() LIMIT ${item.limit})`
-    case "delete":
-      return sql`DELETE FROM listings WHERE id IN (SELECT id FROM listings WHERE status = ${item.status} ORDER BY random() LIMIT ${item.limit})`
-  }
-})
+      case "delete":
+        return sql`DELETE FROM listings WHERE id IN (SELECT id FROM listings WHERE status = ${item.status} ORDER BY random() LIMIT ${item.limit})`
+    }
+  })
 
-const countsOf = Effect.flatMap(SqlClient, (sql) => Effect.all({
-  kept: sql<{ type: string; status: string; total: string }>`SELECT type, status, total::text AS total FROM listing_counts ORDER BY type, status`,
-  actual: sql<{ type: string; status: string; total: string }>`
+const countsOf = Effect.flatMap(SqlClient, (sql) =>
+  Effect.all({
+    kept: sql<{ type: string; status: string; total: string }>`SELECT type, status, total::text AS total FROM listing_counts ORDER BY type, status`,
+    actual: sql<{ type: string; status: string; total: string }>`
     SELECT c.type, c.status, count(l.id)::text AS total FROM listing_counts c
     LEFT JOIN listings l ON l.type = c.type AND l.status = c.status GROUP BY c.type, c.status ORDER BY c.type, c.status`
-}))
+  })
+)
 
 describe.each(engines)("listing counts on $name", (engine) => {
   const staff = serverWithStaff(engine)
@@ -68,12 +75,15 @@ describe.each(engines)("listing counts on $name", (engine) => {
     // The property is only worth something if some runs had rows to count (a run's deletes can
     // empty the table again, so this is asked of the runs, not of the table at the end).
     let countedRows = false
-    await fc.assert(fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 8 }), async (changes) => {
-      for (const item of changes) await server.sql(apply(item))
-      const { kept, actual } = await server.sql(countsOf)
-      expect(kept).toEqual(actual)
-      countedRows ||= actual.some((row) => Number(row.total) > 0)
-    }), { numRuns: 25 })
+    await fc.assert(
+      fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 8 }), async (changes) => {
+        for (const item of changes) await server.sql(apply(item))
+        const { kept, actual } = await server.sql(countsOf)
+        expect(kept).toEqual(actual)
+        countedRows ||= actual.some((row) => Number(row.total) > 0)
+      }),
+      { numRuns: 25 }
+    )
     expect(countedRows).toBe(true)
   })
 
@@ -81,8 +91,9 @@ describe.each(engines)("listing counts on $name", (engine) => {
     // A row to refuse the status change on: the update must meet one to be refused.
     await server.sql(apply({ op: "insert", rows: [["community", "pending"]] }))
     const before = await server.sql(countsOf)
-    await expect(server.sql(Effect.flatMap(SqlClient, (sql) =>
-      sql`INSERT INTO listings (id, type, name, description) VALUES (${crypto.randomUUID()}, 'dao', 'X', 'Y')`))).rejects.toThrow()
+    await expect(
+      server.sql(Effect.flatMap(SqlClient, (sql) => sql`INSERT INTO listings (id, type, name, description) VALUES (${crypto.randomUUID()}, 'dao', 'X', 'Y')`))
+    ).rejects.toThrow()
     await expect(server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE listings SET status = 'archived'`))).rejects.toThrow()
     expect(await server.sql(countsOf)).toEqual(before)
   })

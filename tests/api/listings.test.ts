@@ -15,7 +15,12 @@ interface Listing {
   readonly version: number
   readonly moderationNotes: string
 }
-interface Counts { readonly total: number; readonly pending: number; readonly approved: number; readonly rejected: number }
+interface Counts {
+  readonly total: number
+  readonly pending: number
+  readonly approved: number
+  readonly rejected: number
+}
 
 const screens = [
   { type: "community", path: "/api/admin/communities", field: "communities" },
@@ -27,8 +32,7 @@ describe.each(engines)("listings on $name", (engine) => {
   let serial = 0
   const url = () => staff.server.url
 
-  const sqlRows = <A extends object>(query: (sql: SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
-    staff.server.sql(Effect.flatMap(SqlClient, query))
+  const sqlRows = <A extends object>(query: (sql: SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) => staff.server.sql(Effect.flatMap(SqlClient, query))
 
   /** A listing made by an admin through the screen's call, then moved to `status` by the database. */
   const listing = async (path: string, status: ListingStatus = "pending"): Promise<Listing> => {
@@ -47,7 +51,9 @@ describe.each(engines)("listings on $name", (engine) => {
   }
 
   const actualCounts = async (type: string): Promise<Counts> => {
-    const rows = await sqlRows((sql) => sql<{ status: ListingStatus; n: number }>`SELECT status, count(*)::int AS n FROM listings WHERE type = ${type} GROUP BY status`)
+    const rows = await sqlRows(
+      (sql) => sql<{ status: ListingStatus; n: number }>`SELECT status, count(*)::int AS n FROM listings WHERE type = ${type} GROUP BY status`
+    )
     const of = (status: ListingStatus) => rows.find((row) => row.status === status)?.n ?? 0
     return { total: of("pending") + of("approved") + of("rejected"), pending: of("pending"), approved: of("approved"), rejected: of("rejected") }
   }
@@ -88,7 +94,10 @@ describe.each(engines)("listings on $name", (engine) => {
       expect(created.body.error).toBe(listingMessages.readOnly)
       expect((await call(url(), "PUT", `${path}/${made._id}`, { token: staff.moderator, body: { name: "X", description: "Y", version: 1 } })).status).toBe(403)
       expect((await call(url(), "DELETE", `${path}/${made._id}?version=1`, { token: staff.moderator })).status).toBe(403)
-      const approved = await call(url(), "PUT", `${path}/${made._id}/status`, { token: staff.moderator, body: { status: "approved", version: 1, notes: "Looks fine" } })
+      const approved = await call(url(), "PUT", `${path}/${made._id}/status`, {
+        token: staff.moderator,
+        body: { status: "approved", version: 1, notes: "Looks fine" }
+      })
       expect(approved.status).toBe(200)
       expect((approved.body.data as { listing: Listing }).listing).toMatchObject({ status: "approved", version: 2, moderationNotes: "Looks fine" })
       expect((await call(url(), "GET", `${path}/combined`, {})).status).toBe(401)
@@ -101,10 +110,12 @@ describe.each(engines)("listings on $name", (engine) => {
           const answer = await call(url(), "PUT", `${path}/${made._id}/status`, { token: staff.moderator, body: { status: to, version: made.version } })
           if (legalMoves[from].includes(to)) {
             expect(answer.status, `${from} → ${to}`).toBe(200)
-            const moved = (answer.body.data as { listing: Listing; eventId: string })
+            const moved = answer.body.data as { listing: Listing; eventId: string }
             expect(moved.listing).toMatchObject({ status: to, version: made.version + 1 })
-            const event = await sqlRows((sql) => sql<{ fromState: string; toState: string; action: string }>`
-              SELECT action, from_state, to_state FROM activity_log WHERE id = ${moved.eventId}::bigint`)
+            const event = await sqlRows(
+              (sql) => sql<{ fromState: string; toState: string; action: string }>`
+              SELECT action, from_state, to_state FROM activity_log WHERE id = ${moved.eventId}::bigint`
+            )
             expect(event).toEqual([{ action: "listing.status", fromState: from, toState: to }])
           } else {
             expect(answer.status, `${from} → ${to}`).toBe(409)
@@ -142,7 +153,10 @@ describe.each(engines)("listings on $name", (engine) => {
     const records = csvObjects(answer.text)
     expect(records.map((record) => record.name).sort()).toEqual([`${marker} "quoted", too`, `${marker} one`, `'=HYPERLINK("x") ${marker}`].sort())
     expect(records.every((record) => record.type === "influencer" && record.status === "pending" && record.description === "Line one\nline two")).toBe(true)
-    const byHeader = await call(url(), "GET", `/api/admin/listings?type=influencer&search=${marker}`, { token: staff.moderator, headers: { accept: "text/csv" } })
+    const byHeader = await call(url(), "GET", `/api/admin/listings?type=influencer&search=${marker}`, {
+      token: staff.moderator,
+      headers: { accept: "text/csv" }
+    })
     expect(csvObjects(byHeader.text)).toHaveLength(3)
   })
 
@@ -155,7 +169,10 @@ describe.each(engines)("listings on $name", (engine) => {
   describe("moderation across types", () => {
     it("moderates by action with notes, lists by status and type, and deletes", async () => {
       const made = await listing("/api/admin/influencers")
-      const answer = await call(url(), "PUT", `/api/admin/listings/${made._id}`, { token: staff.moderator, body: { action: "reject", notes: "Spam", version: 1 } })
+      const answer = await call(url(), "PUT", `/api/admin/listings/${made._id}`, {
+        token: staff.moderator,
+        body: { action: "reject", notes: "Spam", version: 1 }
+      })
       expect(answer.status).toBe(200)
       expect((answer.body.data as { listing: Listing }).listing).toMatchObject({ status: "rejected", moderationNotes: "Spam" })
       const listed = await call(url(), "GET", "/api/admin/listings?status=rejected&type=influencer", { token: staff.moderator })
@@ -175,8 +192,10 @@ describe.each(engines)("listings on $name", (engine) => {
       const again = await call(url(), "POST", `/api/admin/listings/${made._id}/undo`, { token: staff.moderator, body: { eventId } })
       expect(again.status).toBe(409)
       expect(again.body.error).toBe(listingMessages.changedAfter)
-      const log = await sqlRows((sql) => sql<{ action: string; fromState: string; toState: string }>`
-        SELECT action, from_state, to_state FROM activity_log WHERE entity_id = ${made._id} AND action <> 'listing.create' ORDER BY id`)
+      const log = await sqlRows(
+        (sql) => sql<{ action: string; fromState: string; toState: string }>`
+        SELECT action, from_state, to_state FROM activity_log WHERE entity_id = ${made._id} AND action <> 'listing.create' ORDER BY id`
+      )
       expect(log).toEqual([
         { action: "listing.status", fromState: "pending", toState: "rejected" },
         { action: "listing.undo", fromState: "rejected", toState: "pending" }
@@ -209,7 +228,10 @@ describe.each(engines)("listings on $name", (engine) => {
       expect(refused.body.offenders).toEqual([{ _id: approvedOne._id, reason: listingMessages.illegal("approved", "rejected") }])
       expect(await actualCounts("community")).toEqual(before)
 
-      const done = await call(url(), "POST", "/api/admin/listings/bulk", { token: staff.moderator, body: { ids: pending.map((row) => row._id), action: "reject", notes: "Batch" } })
+      const done = await call(url(), "POST", "/api/admin/listings/bulk", {
+        token: staff.moderator,
+        body: { ids: pending.map((row) => row._id), action: "reject", notes: "Batch" }
+      })
       expect(done.status).toBe(200)
       const moved = (done.body.data as { listings: ReadonlyArray<{ _id: string; status: string; version: number; eventId: string }> }).listings
       expect(moved.map((row) => [row._id, row.status, row.version]).sort()).toEqual(pending.map((row) => [row._id, "rejected", 2]).sort())
@@ -218,7 +240,10 @@ describe.each(engines)("listings on $name", (engine) => {
       const undone = await call(url(), "POST", `/api/admin/listings/${moved[0]!._id}/undo`, { token: staff.moderator, body: { eventId: moved[0]!.eventId } })
       expect((undone.body.data as { listing: Listing }).listing.status).toBe("pending")
 
-      const duplicate = await call(url(), "POST", "/api/admin/listings/bulk", { token: staff.moderator, body: { ids: [pending[1]!._id, pending[1]!._id], action: "approve" } })
+      const duplicate = await call(url(), "POST", "/api/admin/listings/bulk", {
+        token: staff.moderator,
+        body: { ids: [pending[1]!._id, pending[1]!._id], action: "approve" }
+      })
       expect(duplicate.status).toBe(400)
     })
   })
@@ -256,9 +281,15 @@ describe.each(engines)("listings on $name", (engine) => {
     it("needs an admin token to edit or delete under the public path", async () => {
       const made = await listing("/api/admin/communities")
       expect((await call(url(), "PUT", `/api/listings/community/${made._id}`, { body: { name: "X", description: "Y", version: 1 } })).status).toBe(401)
-      expect((await call(url(), "PUT", `/api/listings/community/${made._id}`, { token: staff.moderator, body: { name: "X", description: "Y", version: 1 } })).status).toBe(403)
-      expect((await call(url(), "PUT", `/api/listings/influencer/${made._id}`, { token: staff.admin, body: { name: "X", description: "Y", version: 1 } })).status).toBe(404)
-      expect((await call(url(), "PUT", `/api/listings/community/${made._id}`, { token: staff.admin, body: { name: "X", description: "Y", version: 1 } })).status).toBe(200)
+      expect(
+        (await call(url(), "PUT", `/api/listings/community/${made._id}`, { token: staff.moderator, body: { name: "X", description: "Y", version: 1 } })).status
+      ).toBe(403)
+      expect(
+        (await call(url(), "PUT", `/api/listings/influencer/${made._id}`, { token: staff.admin, body: { name: "X", description: "Y", version: 1 } })).status
+      ).toBe(404)
+      expect(
+        (await call(url(), "PUT", `/api/listings/community/${made._id}`, { token: staff.admin, body: { name: "X", description: "Y", version: 1 } })).status
+      ).toBe(200)
       expect((await call(url(), "DELETE", `/api/listings/community/${made._id}?version=2`, { token: staff.admin })).status).toBe(200)
     })
   })

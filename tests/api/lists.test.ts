@@ -17,9 +17,11 @@ describe.each(engines)("lists and CSV export on $name", (engine) => {
   const run = <A>(effect: (sql: SqlClient) => Effect.Effect<A, unknown>) => staff.server.sql(Effect.flatMap(SqlClient, effect))
 
   it("exports every matching address of a directory, in the list's order, across batches", async () => {
-    await run((sql) => sql`INSERT INTO addresses (id, kind, identifier, name, rank)
+    await run(
+      (sql) => sql`INSERT INTO addresses (id, kind, identifier, name, rank)
       SELECT gen_random_uuid(), 'generated', 'bulk-' || lpad(n::text, 5, '0'), 'Bulk ' || (n % 97), n % 13
-      FROM generate_series(1, ${BULK}) AS n`)
+      FROM generate_series(1, ${BULK}) AS n`
+    )
     const all = await get("/api/admin/addresses/generated?format=csv")
     expect(all.status).toBe(200)
     expect(all.headers.get("content-type")).toBe("text/csv; charset=utf-8")
@@ -60,7 +62,7 @@ describe.each(engines)("lists and CSV export on $name", (engine) => {
 
   it("quotes as RFC 4180 says and defuses cells a spreadsheet would run as formulas", async () => {
     const awkward = [
-      { identifier: "=HYPERLINK(\"http://evil\")", name: "+SUM(A1)", role: "-2+3", description: "@cmd, \"quoted\"\r\nsecond line" },
+      { identifier: '=HYPERLINK("http://evil")', name: "+SUM(A1)", role: "-2+3", description: '@cmd, "quoted"\r\nsecond line' },
       { identifier: "plain", name: "Comma, inside", role: "ok", description: "\ttab" }
     ]
     for (const body of awkward) {
@@ -69,20 +71,27 @@ describe.each(engines)("lists and CSV export on $name", (engine) => {
     const exported = await get("/api/admin/addresses/core-team?format=csv&sort=identifier&order=asc")
     const rows = csvObjects(exported.text)
     expect(rows.map((row) => [row.identifier, row.name, row.role, row.description])).toEqual([
-      ["'=HYPERLINK(\"http://evil\")", "'+SUM(A1)", "'-2+3", "'@cmd, \"quoted\"\r\nsecond line"],
+      ['\'=HYPERLINK("http://evil")', "'+SUM(A1)", "'-2+3", '\'@cmd, "quoted"\r\nsecond line'],
       ["plain", "Comma, inside", "ok", "'\ttab"]
     ])
-    expect(exported.text).toContain("\"'@cmd, \"\"quoted\"\"\r\nsecond line\"")
+    expect(exported.text).toContain('"\'@cmd, ""quoted""\r\nsecond line"')
   })
 
   it("defuses formulas in list cells and behind the spaces a spreadsheet strips", async () => {
     const project = await call(staff.server.url, "POST", "/api/admin/projects", {
       token: staff.admin,
-      body: { name: "Formula project", category: "Tools", projectStatus: "beta", description: "d", team: ["=HYPERLINK(\"http://evil\")", "Bo"], technologies: ["@SUM(A1)"] }
+      body: {
+        name: "Formula project",
+        category: "Tools",
+        projectStatus: "beta",
+        description: "d",
+        team: ['=HYPERLINK("http://evil")', "Bo"],
+        technologies: ["@SUM(A1)"]
+      }
     })
     expect(project.status, project.text).toBe(200)
     const [row] = csvObjects((await get("/api/admin/projects?format=csv&search=Formula%20project")).text)
-    expect(row).toMatchObject({ team: "'=HYPERLINK(\"http://evil\"); Bo", technologies: "'@SUM(A1)" })
+    expect(row).toMatchObject({ team: '\'=HYPERLINK("http://evil"); Bo', technologies: "'@SUM(A1)" })
 
     const tags = [" =1+1", "\u00a0=2+2", "\ufeff=3+3", "\u200b+4"]
     const post = await call(staff.server.url, "POST", "/api/blog/admin/posts", {
@@ -96,7 +105,10 @@ describe.each(engines)("lists and CSV export on $name", (engine) => {
     const made = post.body.post as { _id: string; version: number }
     expect((await call(staff.server.url, "DELETE", `/api/blog/admin/posts/${made._id}?version=${made.version}`, { token: staff.admin })).status).toBe(200)
     for (const cell of [" =x", "\u00a0=x", "\ufeff@x", "\u3000-1+1", "\uff1dx"]) {
-      const made = await call(staff.server.url, "POST", "/api/admin/addresses/core-team", { token: staff.admin, body: { identifier: `lead-${cell.codePointAt(0)}`, name: cell, role: "r", description: "d" } })
+      const made = await call(staff.server.url, "POST", "/api/admin/addresses/core-team", {
+        token: staff.admin,
+        body: { identifier: `lead-${cell.codePointAt(0)}`, name: cell, role: "r", description: "d" }
+      })
       expect(made.status, made.text).toBe(200)
     }
     const names = csvObjects((await get("/api/admin/addresses/core-team?format=csv&search=lead-")).text).map((line) => line.name)
@@ -111,11 +123,19 @@ describe.each(engines)("lists and CSV export on $name", (engine) => {
       const list = operations.get
       if (list?.parameters?.some((parameter) => parameter.in === "query" && parameter.name === "format") !== true) return []
       // Each required parameter takes every value it may: a list per type.
-      return list.parameters.filter((parameter) => parameter.in === "path" || parameter.required === true).reduce<ReadonlyArray<string>>(
-        (paths, parameter) => paths.flatMap((partial) => (parameter.schema?.enum ?? []).map((value) =>
-          parameter.in === "path" ? partial.replace(`{${parameter.name}}`, value) : `${partial}${partial.includes("?") ? "&" : "?"}${parameter.name}=${value}`)),
-        [path]
-      )
+      return list.parameters
+        .filter((parameter) => parameter.in === "path" || parameter.required === true)
+        .reduce<ReadonlyArray<string>>(
+          (paths, parameter) =>
+            paths.flatMap((partial) =>
+              (parameter.schema?.enum ?? []).map((value) =>
+                parameter.in === "path"
+                  ? partial.replace(`{${parameter.name}}`, value)
+                  : `${partial}${partial.includes("?") ? "&" : "?"}${parameter.name}=${value}`
+              )
+            ),
+          [path]
+        )
     })
     expect(lists.length).toBeGreaterThan(15)
     // Some lists are a super admin's (admin users); moderators' exports are checked below.
@@ -151,19 +171,21 @@ describe.each(engines)("lists and CSV export on $name", (engine) => {
 
   describe("blog posts", () => {
     const seed = async () => {
-      await run((sql) => sql`INSERT INTO blog_posts (id, slug, title, excerpt, content, status, tags, published_at, author)
+      await run(
+        (sql) => sql`INSERT INTO blog_posts (id, slug, title, excerpt, content, status, tags, published_at, author)
         SELECT gen_random_uuid(), 'post-' || n, 'Post ' || n, 'Excerpt ' || n || CASE WHEN n = 7 THEN ' with a needle' ELSE '' END,
           '<p>Body</p>', CASE WHEN n % 10 = 0 THEN 'draft' ELSE 'published' END,
           CASE WHEN n = 11 THEN ARRAY['haystack-tag'] ELSE ARRAY[]::text[] END,
           CASE WHEN n % 10 = 0 THEN NULL ELSE now() - make_interval(mins => n) END, '{"username":"seed"}'::jsonb
-        FROM generate_series(1, 300) AS n`)
+        FROM generate_series(1, 300) AS n`
+      )
     }
 
     it("pages on the server, newest first, so a post far down (251 of 300) can be listed and opened", async () => {
       await seed()
       const first = await get("/api/blog/posts")
       expect(first.body.pagination).toEqual({ page: 1, limit: 20, total: 300, pages: 15 })
-      expect((first.body.posts as Array<unknown>)).toHaveLength(20)
+      expect(first.body.posts as Array<unknown>).toHaveLength(20)
       const onPage = await get("/api/blog/posts?status=published&page=12")
       const slugs = (onPage.body.posts as Array<{ slug: string }>).map((post) => post.slug)
       expect(onPage.body.pagination).toEqual({ page: 12, limit: 20, total: 270, pages: 14 })
@@ -177,8 +199,8 @@ describe.each(engines)("lists and CSV export on $name", (engine) => {
     })
 
     it("searches title, excerpt and tags", async () => {
-      const titled = (search: string) => get(`/api/blog/posts?search=${encodeURIComponent(search)}`)
-        .then((answer) => (answer.body.posts as Array<{ slug: string }>).map((post) => post.slug))
+      const titled = (search: string) =>
+        get(`/api/blog/posts?search=${encodeURIComponent(search)}`).then((answer) => (answer.body.posts as Array<{ slug: string }>).map((post) => post.slug))
       expect(await titled("needle")).toEqual(["post-7"])
       expect(await titled("HAYSTACK")).toEqual(["post-11"])
       expect(await titled("Post 299")).toEqual(["post-299"])

@@ -26,7 +26,9 @@ describe("the OpenAPI document, checked by outside linters", () => {
   })
 
   it("catches what it is meant to catch: an unbounded input string and an unformatted integer", async () => {
-    const spec = JSON.parse(document) as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>> }
+    const spec = JSON.parse(document) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>>
+    }
     const body = spec.paths["/api/blog/admin/posts"]!.post!.requestBody!.content["application/json"]!.schema
     body.properties.title = { type: "string" }
     body.properties.views = { type: "integer" }

@@ -8,7 +8,12 @@ import { serverWithStaff } from "../support/session.ts"
 /** A valid body for each public form, and its refusal when one address sends too many. */
 const forms = [
   { path: "/api/listings/community", body: { name: "Pi Lagos", description: "Meetups" }, refusal: "submissions", table: "listings" },
-  { path: "/api/listings/project", body: { name: "PiScan", category: "Tools", projectStatus: "beta", description: "An explorer" }, refusal: "submissions", table: "listings" },
+  {
+    path: "/api/listings/project",
+    body: { name: "PiScan", category: "Tools", projectStatus: "beta", description: "An explorer" },
+    refusal: "submissions",
+    table: "listings"
+  },
   { path: "/api/report-scam", body: { scamType: "phishing", description: "A fake wallet site" }, refusal: "reports", table: "scam_reports" },
   {
     path: "/api/core-team-contact",
@@ -61,20 +66,23 @@ describe.each(engines)("the public forms under attack on $name", (engine) => {
     expect(answer.body.error).toMatch(/^Invalid request body: team\.0: .*; and 60 more$/)
   })
 
-  it.each(forms)("counts $path against the address before reading the body: bad bodies count, and past the limit nothing is read", async ({ path, body, refusal, table }) => {
-    const ip = freshIp()
-    const before = await rows(table)
-    for (let n = 0; n < 5; n++) expect((await call(url(), "POST", path, { ip, raw: JSON.stringify([body]) })).status).toBe(400)
-    for (const sent of [{ body }, { raw: megabyteOfBadItems(body) }, { raw: "{not json" }]) {
-      const refused = await call(url(), "POST", path, { ip, ...sent })
-      expect(refused.status).toBe(429)
-      expect(refused.body.error).toMatch(new RegExp(`^Too many ${refusal} from your address\\. Try again in \\d+ minutes?\\.$`))
-      expect(refused.body.retryAfterSeconds).toBeGreaterThan(0)
+  it.each(forms)(
+    "counts $path against the address before reading the body: bad bodies count, and past the limit nothing is read",
+    async ({ path, body, refusal, table }) => {
+      const ip = freshIp()
+      const before = await rows(table)
+      for (let n = 0; n < 5; n++) expect((await call(url(), "POST", path, { ip, raw: JSON.stringify([body]) })).status).toBe(400)
+      for (const sent of [{ body }, { raw: megabyteOfBadItems(body) }, { raw: "{not json" }]) {
+        const refused = await call(url(), "POST", path, { ip, ...sent })
+        expect(refused.status).toBe(429)
+        expect(refused.body.error).toMatch(new RegExp(`^Too many ${refusal} from your address\\. Try again in \\d+ minutes?\\.$`))
+        expect(refused.body.retryAfterSeconds).toBeGreaterThan(0)
+      }
+      expect(await rows(table)).toBe(before)
+      // Another address is not affected.
+      expect((await call(url(), "POST", path, { ip: freshIp(), body })).status).toBe(200)
     }
-    expect(await rows(table)).toBe(before)
-    // Another address is not affected.
-    expect((await call(url(), "POST", path, { ip: freshIp(), body })).status).toBe(200)
-  })
+  )
 
   it("lets exactly five of twenty parallel submissions from one address through", async () => {
     const ip = freshIp()
@@ -88,7 +96,10 @@ describe.each(engines)("the public forms under attack on $name", (engine) => {
 
   it("shares one budget among the listing forms, as one address submits listings of any type", async () => {
     const ip = freshIp()
-    for (const [path, body] of [[forms[0].path, forms[0].body], [forms[1].path, forms[1].body]] as const) {
+    for (const [path, body] of [
+      [forms[0].path, forms[0].body],
+      [forms[1].path, forms[1].body]
+    ] as const) {
       for (let n = 0; n < 2; n++) expect((await call(url(), "POST", path, { ip, body })).status).toBe(200)
     }
     expect((await call(url(), "POST", "/api/listings/influencer", { ip, body: forms[0].body })).status).toBe(200)

@@ -7,8 +7,20 @@ import { call, freshIp } from "../support/http.ts"
 import { serverWithStaff } from "../support/session.ts"
 import { csvObjects } from "../support/csv.ts"
 
-interface Report { readonly _id: string; readonly status: string; readonly priority: string; readonly adminNotes: string; readonly ipAddress: string; readonly version: number }
-interface Listed { readonly reports: ReadonlyArray<Report>; readonly pagination: { readonly total: number }; readonly statusCounts: ReadonlyArray<{ _id: string; count: number }>; readonly scamTypeCounts: ReadonlyArray<{ _id: string; count: number }> }
+interface Report {
+  readonly _id: string
+  readonly status: string
+  readonly priority: string
+  readonly adminNotes: string
+  readonly ipAddress: string
+  readonly version: number
+}
+interface Listed {
+  readonly reports: ReadonlyArray<Report>
+  readonly pagination: { readonly total: number }
+  readonly statusCounts: ReadonlyArray<{ _id: string; count: number }>
+  readonly scamTypeCounts: ReadonlyArray<{ _id: string; count: number }>
+}
 
 describe.each(engines)("scam reports on $name", (engine) => {
   const staff = serverWithStaff(engine)
@@ -16,7 +28,10 @@ describe.each(engines)("scam reports on $name", (engine) => {
   let serial = 0
 
   const report = async (body: Record<string, unknown> = {}, ip = freshIp()) => {
-    const answer = await call(url(), "POST", "/api/report-scam", { ip, body: { scamType: "phishing", description: `A fake wallet site ${++serial}`, walletAddress: `GWALLET${serial}`, ...body } })
+    const answer = await call(url(), "POST", "/api/report-scam", {
+      ip,
+      body: { scamType: "phishing", description: `A fake wallet site ${++serial}`, walletAddress: `GWALLET${serial}`, ...body }
+    })
     expect(answer.status, answer.text).toBe(200)
     expect(answer.text).not.toContain(ip)
     return (answer.body.data as { _id: string })._id
@@ -28,9 +43,14 @@ describe.each(engines)("scam reports on $name", (engine) => {
   }
   /** The counts as a count of the rows would give them. */
   const actual = async () => {
-    const rows = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ dimension: string; value: string; n: number }>`
+    const rows = await staff.server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) => sql<{ dimension: string; value: string; n: number }>`
       SELECT 'status' AS dimension, status AS value, count(*)::int AS n FROM scam_reports GROUP BY status
-      UNION ALL SELECT 'scamType', scam_type, count(*)::int FROM scam_reports GROUP BY scam_type`))
+      UNION ALL SELECT 'scamType', scam_type, count(*)::int FROM scam_reports GROUP BY scam_type`
+      )
+    )
     return (dimension: string, value: string) => rows.find((row) => row.dimension === dimension && row.value === value)?.n ?? 0
   }
   const expectCountsTrue = async () => {
@@ -50,7 +70,11 @@ describe.each(engines)("scam reports on $name", (engine) => {
   })
 
   it("refuses unknown types, missing descriptions and overlong fields, and limits reports per address", async () => {
-    for (const body of [{ scamType: "rugpull", description: "x" }, { scamType: "other", description: " " }, { scamType: "other", description: "x", walletAddress: "w".repeat(201) }]) {
+    for (const body of [
+      { scamType: "rugpull", description: "x" },
+      { scamType: "other", description: " " },
+      { scamType: "other", description: "x", walletAddress: "w".repeat(201) }
+    ]) {
       expect((await call(url(), "POST", "/api/report-scam", { ip: freshIp(), body })).status, JSON.stringify(body)).toBe(400)
     }
     const ip = freshIp()
@@ -80,9 +104,15 @@ describe.each(engines)("scam reports on $name", (engine) => {
     expect(both.status).toBe(400)
     expect(both.body.error).toBe(scamReportMessages.oneChange)
     expect((await change({ version: 1 })).status).toBe(400)
-    expect(((await change({ status: "under_review", version: 1 })).body.data as { report: Report }).report).toMatchObject({ status: "under_review", version: 2 })
+    expect(((await change({ status: "under_review", version: 1 })).body.data as { report: Report }).report).toMatchObject({
+      status: "under_review",
+      version: 2
+    })
     expect(((await change({ priority: "urgent", version: 2 })).body.data as { report: Report }).report).toMatchObject({ priority: "urgent", version: 3 })
-    expect(((await change({ notes: " Same wallet as last week ", version: 3 })).body.data as { report: Report }).report).toMatchObject({ adminNotes: "Same wallet as last week", version: 4 })
+    expect(((await change({ notes: " Same wallet as last week ", version: 3 })).body.data as { report: Report }).report).toMatchObject({
+      adminNotes: "Same wallet as last week",
+      version: 4
+    })
     // Status moves freely, back included.
     expect((await change({ status: "new", version: 4 })).status).toBe(200)
     const one = await call(url(), "GET", `/api/report-scam/${id}`, { token: staff.moderator })
@@ -96,9 +126,16 @@ describe.each(engines)("scam reports on $name", (engine) => {
     expect((await call(url(), "DELETE", `/api/report-scam/${id}?version=5`, { token: staff.admin })).status).toBe(200)
     expect((await change({ status: "new", version: 5 })).status).toBe(404)
     expect((await call(url(), "GET", `/api/report-scam/${id}`, { token: staff.moderator })).status).toBe(404)
-    const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ action: string }>`SELECT action FROM activity_log WHERE entity_id = ${id} ORDER BY id`))
+    const log = await staff.server.sql(
+      Effect.flatMap(SqlClient, (sql) => sql<{ action: string }>`SELECT action FROM activity_log WHERE entity_id = ${id} ORDER BY id`)
+    )
     expect(log.map((row) => row.action)).toEqual([
-      "scam-report.create", "scam-report.status", "scam-report.priority", "scam-report.notes", "scam-report.status", "scam-report.delete"
+      "scam-report.create",
+      "scam-report.status",
+      "scam-report.priority",
+      "scam-report.notes",
+      "scam-report.status",
+      "scam-report.delete"
     ])
     await expectCountsTrue()
   })
@@ -110,14 +147,22 @@ describe.each(engines)("scam reports on $name", (engine) => {
     for (let n = 0; n < 12; n++) {
       const id = await report({ scamType: types[n % types.length] })
       if (n % 4 !== 0) await call(url(), "PATCH", `/api/report-scam/${id}`, { token: staff.admin, body: { status: statuses[n % 4], version: 1 } })
-      if (n % 3 !== 0) await call(url(), "PATCH", `/api/report-scam/${id}`, { token: staff.admin, body: { priority: priorities[n % 4], version: n % 4 !== 0 ? 2 : 1 } })
+      if (n % 3 !== 0)
+        await call(url(), "PATCH", `/api/report-scam/${id}`, { token: staff.admin, body: { priority: priorities[n % 4], version: n % 4 !== 0 ? 2 : 1 } })
     }
-    const rows = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ status: string; scamType: string; priority: string }>`SELECT status, scam_type, priority FROM scam_reports`))
+    const rows = await staff.server.sql(
+      Effect.flatMap(SqlClient, (sql) => sql<{ status: string; scamType: string; priority: string }>`SELECT status, scam_type, priority FROM scam_reports`)
+    )
     for (const status of ["all", ...statuses]) {
       for (const scamType of ["all", "phishing", "other"]) {
         for (const priority of ["all", ...priorities]) {
           const data = await listed(`?status=${status}&scamType=${scamType}&priority=${priority}&limit=100`)
-          const expected = rows.filter((row) => (status === "all" || row.status === status) && (scamType === "all" || row.scamType === scamType) && (priority === "all" || row.priority === priority))
+          const expected = rows.filter(
+            (row) =>
+              (status === "all" || row.status === status) &&
+              (scamType === "all" || row.scamType === scamType) &&
+              (priority === "all" || row.priority === priority)
+          )
           expect(data.pagination.total, `${status} ${scamType} ${priority}`).toBe(expected.length)
           expect(data.reports).toHaveLength(Math.min(100, expected.length))
         }

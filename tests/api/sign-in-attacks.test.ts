@@ -23,12 +23,9 @@ describe.each(engines)("sign-in under attack on $name", (engine) => {
     await staff.server.sql(addAdmin(email, "super_admin"))
     return email
   }
-  const requestCode = (email: string, ip = freshIp()) =>
-    call(staff.server.url, "POST", "/api/admin/auth", { body: { email, role: "super_admin" }, ip })
-  const verify = (email: string, otp: string, ip = freshIp()) =>
-    call(staff.server.url, "POST", "/api/admin/auth", { body: { email, otp }, ip })
-  const query = <A>(statement: (sql: SqlClient) => Effect.Effect<A, unknown>) =>
-    staff.server.sql(Effect.flatMap(SqlClient, statement))
+  const requestCode = (email: string, ip = freshIp()) => call(staff.server.url, "POST", "/api/admin/auth", { body: { email, role: "super_admin" }, ip })
+  const verify = (email: string, otp: string, ip = freshIp()) => call(staff.server.url, "POST", "/api/admin/auth", { body: { email, otp }, ip })
+  const query = <A>(statement: (sql: SqlClient) => Effect.Effect<A, unknown>) => staff.server.sql(Effect.flatMap(SqlClient, statement))
   /** `count` different six-digit codes, none of them `code`. */
   const wrongCodes = (code: string, count: number) => {
     const codes = new Set<string>()
@@ -39,10 +36,12 @@ describe.each(engines)("sign-in under attack on $name", (engine) => {
     return [...codes]
   }
   const failedVerifications = (email: string) =>
-    query((sql) => sql<{ compared: number; dead: number }>`
+    query(
+      (sql) => sql<{ compared: number; dead: number }>`
       SELECT count(*) FILTER (WHERE details ? 'attempts')::int AS compared,
              count(*) FILTER (WHERE details->>'reason' = 'no live code')::int AS dead
-      FROM activity_log WHERE actor_email = ${email} AND action = 'session.verify_failed'`).then((rows) => rows[0])
+      FROM activity_log WHERE actor_email = ${email} AND action = 'session.verify_failed'`
+    ).then((rows) => rows[0])
 
   /**
    * Sends `guesses` all at once and reads back how each fared: signed in, compared with the live

@@ -118,12 +118,14 @@ describe.each(engines)("migrations on $name", (engine) => {
     const database = await engine.fresh()
     const config = { dataDir: tempDir(), databaseUrl: undefined, smtpUrl: undefined, mailFrom: "x <x@example.com>" }
     try {
-      const appliedAgain = await Effect.runPromise(Effect.scoped(
-        Effect.gen(function*() {
-          const context = yield* Layer.build(platformLayer(config as never, database.target))
-          return yield* Effect.provideContext(migrate, context)
-        })
-      ))
+      const appliedAgain = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const context = yield* Layer.build(platformLayer(config as never, database.target))
+            return yield* Effect.provideContext(migrate, context)
+          })
+        )
+      )
       expect(appliedAgain).toEqual([])
     } finally {
       await database.drop()
@@ -138,32 +140,45 @@ describe.each(engines)("migration 0009 on a database with history, on $name", (e
     const migrateTo = (record: Record<string, Effect.Effect<void, unknown, SqlClient>>) =>
       Migrator.make({})({ loader: Migrator.fromRecord(record), table: "schema_migrations" })
     try {
-      const rows = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-        const context = yield* Layer.build(databaseLayer(database.target))
-        return yield* Effect.provideContext(Effect.gen(function*() {
-          yield* migrateTo(before)
-          const sql = yield* SqlClient
-          yield* sql`INSERT INTO activity_log (action, entity, entity_id, details) VALUES
+      const rows = await Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const context = yield* Layer.build(databaseLayer(database.target))
+            return yield* Effect.provideContext(
+              Effect.gen(function* () {
+                yield* migrateTo(before)
+                const sql = yield* SqlClient
+                yield* sql`INSERT INTO activity_log (action, entity, entity_id, details) VALUES
             ('auth.sign_in', 'session', 's1', NULL),
             ('address.update', 'address:cex', 'a1', '{"identifier": "BINANCE"}'::jsonb),
             ('listing.status', 'listing:community', 'l1', '{"version": 2}'::jsonb),
             ('blog.publish', 'blog_post', 'b1', NULL)`
-          yield* sql`INSERT INTO listings (id, type, name, description) VALUES (gen_random_uuid(), 'event', 'Meetup', 'x')`
-          yield* migrateTo(migrations)
-          const events = yield* sql<{ action: string; entity: string; details: unknown }>`SELECT action, entity, details FROM activity_log ORDER BY id`
-          const counts = yield* sql<{ entity: string; total: string }>`SELECT entity, total::text FROM activity_counts ORDER BY entity`
-          const daily = yield* sql<{ area: string; total: string }>`SELECT area, sum(total)::text AS total FROM daily_counts GROUP BY area`
-          return { events, counts, daily }
-        }), context)
-      })))
+                yield* sql`INSERT INTO listings (id, type, name, description) VALUES (gen_random_uuid(), 'event', 'Meetup', 'x')`
+                yield* migrateTo(migrations)
+                const events = yield* sql<{ action: string; entity: string; details: unknown }>`SELECT action, entity, details FROM activity_log ORDER BY id`
+                const counts = yield* sql<{ entity: string; total: string }>`SELECT entity, total::text FROM activity_counts ORDER BY entity`
+                const daily = yield* sql<{ area: string; total: string }>`SELECT area, sum(total)::text AS total FROM daily_counts GROUP BY area`
+                return { events, counts, daily }
+              }),
+              context
+            )
+          })
+        )
+      )
       expect(rows.events.map((event) => [event.action, event.entity])).toEqual([
-        ["session.sign_in", "session"], ["address.update", "address"], ["listing.status", "listing"], ["blog.publish", "blog"]
+        ["session.sign_in", "session"],
+        ["address.update", "address"],
+        ["listing.status", "listing"],
+        ["blog.publish", "blog"]
       ])
       const details = rows.events.map((event) => (typeof event.details === "string" ? JSON.parse(event.details) : event.details))
       expect(details[1]).toEqual({ identifier: "BINANCE", kind: "cex" })
       expect(details[2]).toEqual({ version: 2, type: "community" })
       expect(rows.counts).toEqual([
-        { entity: "address", total: "1" }, { entity: "blog", total: "1" }, { entity: "listing", total: "1" }, { entity: "session", total: "1" }
+        { entity: "address", total: "1" },
+        { entity: "blog", total: "1" },
+        { entity: "listing", total: "1" },
+        { entity: "session", total: "1" }
       ])
       expect(rows.daily).toEqual([{ area: "event", total: "1" }])
     } finally {

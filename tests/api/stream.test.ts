@@ -45,11 +45,17 @@ describe.each(engines)("the change stream on $name", (engine) => {
   it("carries advertising inquiries too: a public one arriving and a staff member moving it", async () => {
     const stream = await openStream(url(), staff.moderator)
     await stream.ready()
-    const submitted = await call(url(), "POST", "/api/advertising-inquiries", { ip: freshIp(), body: { companyName: "Streamed", contactName: "A", email: "a@example.com", industry: "Other" } })
+    const submitted = await call(url(), "POST", "/api/advertising-inquiries", {
+      ip: freshIp(),
+      body: { companyName: "Streamed", contactName: "A", email: "a@example.com", industry: "Other" }
+    })
     const id = (submitted.body.data as { _id: string })._id
     expect((await call(url(), "PUT", `/api/advertising-inquiries/${id}`, { token: staff.admin, body: { status: "contacted", version: 1 } })).status).toBe(200)
     await stream.until(() => stream.changes().length === 2, "both")
-    expect(stream.changes().map((event) => event.data)).toEqual([{ type: "inquiry.created", entityId: id }, { type: "inquiry.updated", entityId: id }])
+    expect(stream.changes().map((event) => event.data)).toEqual([
+      { type: "inquiry.created", entityId: id },
+      { type: "inquiry.updated", entityId: id }
+    ])
     await stream.close()
   })
 
@@ -58,17 +64,23 @@ describe.each(engines)("the change stream on $name", (engine) => {
     await stream.ready()
     const submitted = await call(url(), "POST", "/api/listings/community", { ip: freshIp(), body: { name: "Streamed Pioneers", description: "A group" } })
     expect(submitted.status, submitted.text).toBe(200)
-    const id = ((submitted.body.data as { listing: { _id: string } }).listing)._id
+    const id = (submitted.body.data as { listing: { _id: string } }).listing._id
     const moved = await call(url(), "PUT", `/api/admin/listings/${id}`, { token: staff.moderator, body: { action: "approve", version: 1 } })
     expect(moved.status, moved.text).toBe(200)
     expect((await call(url(), "PUT", `/api/admin/listings/${id}`, { token: staff.moderator, body: { action: "approve", version: 1 } })).status).toBe(409)
-    const undone = await call(url(), "POST", `/api/admin/listings/${id}/undo`, { token: staff.moderator, body: { eventId: (moved.body.data as { eventId: string }).eventId } })
+    const undone = await call(url(), "POST", `/api/admin/listings/${id}/undo`, {
+      token: staff.moderator,
+      body: { eventId: (moved.body.data as { eventId: string }).eventId }
+    })
     expect(undone.status, undone.text).toBe(200)
     const bulk = await call(url(), "POST", "/api/admin/listings/bulk", { token: staff.moderator, body: { ids: [id], action: "reject" } })
     expect(bulk.status, bulk.text).toBe(200)
     await stream.until(() => stream.changes().length === 4, "all four")
     expect(stream.changes().map((event) => event.data)).toEqual([
-      { type: "listing.created", entityId: id }, { type: "listing.updated", entityId: id }, { type: "listing.updated", entityId: id }, { type: "listing.updated", entityId: id }
+      { type: "listing.created", entityId: id },
+      { type: "listing.updated", entityId: id },
+      { type: "listing.updated", entityId: id },
+      { type: "listing.updated", entityId: id }
     ])
     await stream.close()
   })
@@ -109,7 +121,7 @@ describe.runIf(engines.length > 1)("the change stream across server processes on
   })
 
   it("delivers a report taken by one server to a console connected to another (NOTIFY)", async () => {
-    const other = await startTestServer({ target: { engine: "postgresql", url: staff.server.config.databaseUrl! }, drop: async () => undefined })
+    const other = await startTestServer({ target: { engine: "postgresql", url: staff.server.config.databaseUrl! }, drop: () => Promise.resolve() })
     others.push(other)
     const stream = await openStream(other.url, staff.moderator)
     await stream.ready()

@@ -81,7 +81,12 @@ describe.each(engines)("image upload on $name", (engine) => {
       [svg, "logo.png", 415, imageMessages.svg],
       [images.bytesOf("alert(document.cookie)"), "cute.jpg", 415, imageMessages.notAnImage],
       [images.bytesOf("<html><script>alert(1)</script></html>"), "cat.gif", 415, imageMessages.notAnImage],
-      [images.withPngChunk(images.smallPng(), images.pngChunk("tEXt", images.bytesOf("c\0<html><body onload=alert(1)>"))), "text.png", 400, imageMessages.foreignData],
+      [
+        images.withPngChunk(images.smallPng(), images.pngChunk("tEXt", images.bytesOf("c\0<html><body onload=alert(1)>"))),
+        "text.png",
+        400,
+        imageMessages.foreignData
+      ],
       [images.withJpegSegment(images.smallJpeg(), images.jpegComment("<script>alert(1)</script>")), "comment.jpg", 400, imageMessages.foreignData],
       [images.withGifComment(images.smallGif(), "<svg onload=alert(1)>"), "comment.gif", 400, imageMessages.foreignData],
       [images.smallPng().subarray(0, 600), "cut.png", 400, imageMessages.damaged],
@@ -148,12 +153,16 @@ describe.each(engines)("image upload on $name", (engine) => {
     const form = new FormData()
     form.set("type", "blog")
     const noFile = await fetch(`${staff.server.url}/api/upload/image`, {
-      method: "POST", body: form, headers: { authorization: `Bearer ${staff.admin}` }
+      method: "POST",
+      body: form,
+      headers: { authorization: `Bearer ${staff.admin}` }
     })
     expect(noFile.status).toBe(400)
     expect(((await noFile.json()) as { error: string }).error).toBe(uploadMessages.missingFile)
     const json = await fetch(`${staff.server.url}/api/upload/image`, {
-      method: "POST", body: "{}", headers: { authorization: `Bearer ${staff.admin}`, "content-type": "application/json" }
+      method: "POST",
+      body: "{}",
+      headers: { authorization: `Bearer ${staff.admin}`, "content-type": "application/json" }
     })
     expect(json.status).toBe(415)
   })

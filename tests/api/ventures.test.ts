@@ -13,7 +13,17 @@ const types = [
     type: "business",
     path: "/api/admin/businesses",
     field: "businesses",
-    valid: { name: "Pi Café", category: "Food", industry: "Hospitality", description: "Coffee for Pi", website: "https://cafe.example", location: "Lisbon", founded: "2021", employees: 12, revenue: "$1M-$5M" },
+    valid: {
+      name: "Pi Café",
+      category: "Food",
+      industry: "Hospitality",
+      description: "Coffee for Pi",
+      website: "https://cafe.example",
+      location: "Lisbon",
+      founded: "2021",
+      employees: 12,
+      revenue: "$1M-$5M"
+    },
     required: ["name", "category", "industry", "description"],
     own: { key: "industry", filter: undefined, bad: { employees: -1 } }
   },
@@ -21,7 +31,17 @@ const types = [
     type: "startup",
     path: "/api/admin/startups",
     field: "startups",
-    valid: { name: "PiPay", category: "Fintech", stage: "mvp", description: "Payments", website: "", location: "Berlin", founded: "2023", teamSize: 4, funding: "Seed" },
+    valid: {
+      name: "PiPay",
+      category: "Fintech",
+      stage: "mvp",
+      description: "Payments",
+      website: "",
+      location: "Berlin",
+      founded: "2023",
+      teamSize: 4,
+      funding: "Seed"
+    },
     required: ["name", "category", "stage", "description"],
     own: { key: "stage", filter: "stage=mvp", bad: { stage: "unicorn" } }
   },
@@ -29,7 +49,15 @@ const types = [
     type: "project",
     path: "/api/admin/projects",
     field: "projects",
-    valid: { name: "PiScan", category: "Tools", projectStatus: "beta", description: "An explorer", github: "https://github.com/pi/scan", team: ["Ana", "Bo"], technologies: ["TypeScript"] },
+    valid: {
+      name: "PiScan",
+      category: "Tools",
+      projectStatus: "beta",
+      description: "An explorer",
+      github: "https://github.com/pi/scan",
+      team: ["Ana", "Bo"],
+      technologies: ["TypeScript"]
+    },
     required: ["name", "category", "projectStatus", "description"],
     own: { key: "projectStatus", filter: "projectStatus=beta", bad: { projectStatus: "abandoned" } }
   }
@@ -53,7 +81,12 @@ describe.each(engines)("businesses, startups and projects on $name", (engine) =>
       const made = await create(body)
       expect(made).toMatchObject({ ...body, type, status: "pending", isActive: true, version: 1, moderationNotes: "" })
       const search = encodeURIComponent(String(body.name))
-      const filtered = await call(url(), "GET", `${path}?search=${search}&category=${encodeURIComponent(valid.category)}${own.filter === undefined ? "" : `&${own.filter}`}&isActive=true`, { token: staff.moderator })
+      const filtered = await call(
+        url(),
+        "GET",
+        `${path}?search=${search}&category=${encodeURIComponent(valid.category)}${own.filter === undefined ? "" : `&${own.filter}`}&isActive=true`,
+        { token: staff.moderator }
+      )
       expect(filtered.status).toBe(200)
       expect((filtered.body.data as Record<string, ReadonlyArray<{ _id: string }>>)[field]!.map((row) => row._id)).toEqual([made._id])
       expect((filtered.body.data as { pagination: { total: number } }).pagination.total).toBe(1)
@@ -65,7 +98,7 @@ describe.each(engines)("businesses, startups and projects on $name", (engine) =>
       const edited = await call(url(), "PUT", `${path}/${made._id}`, { token: staff.admin, body: { ...withoutWebsite, description: "Edited", version: 1 } })
       expect(edited.status, edited.text).toBe(200)
       expect((edited.body.data as { listing: Record<string, unknown> }).listing).toMatchObject({ description: "Edited", version: 2 })
-      expect(((edited.body.data as { listing: Record<string, unknown> }).listing.website ?? "")).toBe("")
+      expect((edited.body.data as { listing: Record<string, unknown> }).listing.website ?? "").toBe("")
 
       const hidden = await call(url(), "PUT", `${path}/${made._id}/active`, { token: staff.moderator, body: { isActive: false, version: 2 } })
       expect(hidden.status).toBe(200)
@@ -74,8 +107,9 @@ describe.each(engines)("businesses, startups and projects on $name", (engine) =>
       expect((inactive.body.data as Record<string, ReadonlyArray<{ _id: string }>>)[field]!.map((row) => row._id)).toEqual([made._id])
 
       expect((await call(url(), "DELETE", `${path}/${made._id}?version=3`, { token: staff.admin })).status).toBe(200)
-      const log = await staff.server.sql(Effect.flatMap(SqlClient, (sql) =>
-        sql<{ action: string }>`SELECT action FROM activity_log WHERE entity_id = ${made._id} ORDER BY id`))
+      const log = await staff.server.sql(
+        Effect.flatMap(SqlClient, (sql) => sql<{ action: string }>`SELECT action FROM activity_log WHERE entity_id = ${made._id} ORDER BY id`)
+      )
       expect(log.map((row) => row.action)).toEqual(["listing.create", "listing.update", "listing.active", "listing.delete"])
     })
 
@@ -95,9 +129,15 @@ describe.each(engines)("businesses, startups and projects on $name", (engine) =>
       expect((await call(url(), "POST", path, { token: staff.moderator, body: fresh() })).status).toBe(403)
       expect((await call(url(), "PUT", `${path}/${made._id}`, { token: staff.moderator, body: { ...fresh(), version: 1 } })).status).toBe(403)
       expect((await call(url(), "DELETE", `${path}/${made._id}?version=1`, { token: staff.moderator })).status).toBe(403)
-      const approved = await call(url(), "PUT", `/api/listings/admin/${type}/${made._id}/status`, { token: staff.moderator, body: { status: "approved", version: 1 } })
+      const approved = await call(url(), "PUT", `/api/listings/admin/${type}/${made._id}/status`, {
+        token: staff.moderator,
+        body: { status: "approved", version: 1 }
+      })
       expect(approved.status).toBe(200)
-      const illegal = await call(url(), "PUT", `/api/listings/admin/${type}/${made._id}/status`, { token: staff.moderator, body: { status: "rejected", version: 2 } })
+      const illegal = await call(url(), "PUT", `/api/listings/admin/${type}/${made._id}/status`, {
+        token: staff.moderator,
+        body: { status: "rejected", version: 2 }
+      })
       expect(illegal.status).toBe(409)
       expect(illegal.body.error).toBe(listingMessages.illegal("approved", "rejected"))
       const queue = await call(url(), "GET", `/api/listings/admin/${type}?status=approved`, { token: staff.moderator })
@@ -113,10 +153,16 @@ describe.each(engines)("businesses, startups and projects on $name", (engine) =>
       const submitted = await call(url(), "POST", `/api/listings/${type}`, { ip, body })
       expect(submitted.status, submitted.text).toBe(200)
       const id = (submitted.body.data as { listing: { _id: string } }).listing._id
-      const [row] = await staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ status: string; submittedFrom: string }>`SELECT status, submitted_from FROM listings WHERE id = ${id}`))
+      const [row] = await staff.server.sql(
+        Effect.flatMap(SqlClient, (sql) => sql<{ status: string; submittedFrom: string }>`SELECT status, submitted_from FROM listings WHERE id = ${id}`)
+      )
       expect(row).toEqual({ status: "pending", submittedFrom: ip })
       const visible = async () =>
-        ((await call(url(), "GET", `/api/listings/${type}?search=${encodeURIComponent(String(body.name))}`)).body.data as { listings: ReadonlyArray<{ _id: string; details: Record<string, unknown> }> }).listings
+        (
+          (await call(url(), "GET", `/api/listings/${type}?search=${encodeURIComponent(String(body.name))}`)).body.data as {
+            listings: ReadonlyArray<{ _id: string; details: Record<string, unknown> }>
+          }
+        ).listings
       expect(await visible()).toEqual([])
       await call(url(), "PUT", `/api/listings/admin/${type}/${id}/status`, { token: staff.admin, body: { status: "approved", version: 1 } })
       const shown = await visible()
@@ -135,11 +181,19 @@ describe.each(engines)("businesses, startups and projects on $name", (engine) =>
       expect(made.status, made.text).toBe(200)
       for (const answer of [submitted, made]) {
         const id = (answer.body.data as { listing: { _id: string } }).listing._id
-        const approved = await call(url(), "PUT", `/api/listings/admin/${type}/${id}/status`, { token: staff.moderator, body: { status: "approved", version: 1 } })
+        const approved = await call(url(), "PUT", `/api/listings/admin/${type}/${id}/status`, {
+          token: staff.moderator,
+          body: { status: "approved", version: 1 }
+        })
         expect(approved.status, approved.text).toBe(200)
       }
       const search = `search=${encodeURIComponent(label)}`
-      for (const [list, token] of [[`/api/listings/${type}`, undefined], [path, staff.moderator], [`/api/listings/admin/${type}`, staff.moderator], ["/api/admin/listings", staff.moderator]] as const) {
+      for (const [list, token] of [
+        [`/api/listings/${type}`, undefined],
+        [path, staff.moderator],
+        [`/api/listings/admin/${type}`, staff.moderator],
+        ["/api/admin/listings", staff.moderator]
+      ] as const) {
         const answer = await call(url(), "GET", `${list}?${search}`, token === undefined ? {} : { token })
         expect(answer.status, `${list}: ${answer.text}`).toBe(200)
         const rows = Object.values(answer.body.data as Record<string, unknown>).find(Array.isArray) as ReadonlyArray<{ name: string }>

@@ -22,7 +22,8 @@ const underWatch = async <A>(pid: number, attack: () => Promise<A>) => {
 
 const histogram = (statuses: ReadonlyArray<number>) =>
   Object.entries(statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {}))
-    .map(([status, count]) => `${count}×${status}`).join(" ")
+    .map(([status, count]) => `${count}×${status}`)
+    .join(" ")
 
 /**
  * `npm run bench -- abuse`: the attacks of issue 30 items 3 and 10 against the product as
@@ -32,7 +33,10 @@ const histogram = (statuses: ReadonlyArray<number>) =>
  */
 export const measureAbuse = async (postgresUrl: string | undefined) => {
   const rows: Record<string, Record<string, string | number>> = {}
-  for (const [name, env] of [["PGlite", {}], ["PostgreSQL", postgresUrl === undefined ? undefined : { DATABASE_URL: postgresUrl }]] as const) {
+  for (const [name, env] of [
+    ["PGlite", {}],
+    ["PostgreSQL", postgresUrl === undefined ? undefined : { DATABASE_URL: postgresUrl }]
+  ] as const) {
     if (env === undefined) continue
     const dataDir = mkdtempSync(join(tmpdir(), "admin-bench-abuse-"))
     const product = await startProduct({ ...env, TRUST_PROXY: "127.0.0.1,::1" }, dataDir)
@@ -44,34 +48,41 @@ export const measureAbuse = async (postgresUrl: string | undefined) => {
       const bodies = await underWatch(product.pid, async () => {
         const answers: Array<{ status: number; bytes: number }> = []
         for (let round = 0; round < 6; round++) {
-          answers.push(...await Promise.all([1, 2, 3, 4].map(async (client) => {
-            const response = await fetch(`${product.url}/api/listings/project`, {
-              method: "POST",
-              headers: { "content-type": "application/json", "x-forwarded-for": `203.0.113.${client}` },
-              body
-            })
-            return { status: response.status, bytes: (await response.text()).length }
-          })))
+          answers.push(
+            ...(await Promise.all(
+              [1, 2, 3, 4].map(async (client) => {
+                const response = await fetch(`${product.url}/api/listings/project`, {
+                  method: "POST",
+                  headers: { "content-type": "application/json", "x-forwarded-for": `203.0.113.${client}` },
+                  body
+                })
+                return { status: response.status, bytes: (await response.text()).length }
+              })
+            ))
+          )
         }
         return answers
       })
       const image = noisePng(1024, 1270)
       const uploads = await underWatch(product.pid, () =>
-        Promise.all(Array.from({ length: 100 }, async () => {
-          const form = new FormData()
-          form.set("image", new Blob([Uint8Array.from(image)], { type: "image/png" }), "big.png")
-          form.set("type", "blog")
-          const response = await fetch(`${product.url}/api/upload/image`, { method: "POST", body: form, headers: { authorization: `Bearer ${token}` } })
-          await response.text()
-          return response.status
-        })))
+        Promise.all(
+          Array.from({ length: 100 }, async () => {
+            const form = new FormData()
+            form.set("image", new Blob([Uint8Array.from(image)], { type: "image/png" }), "big.png")
+            form.set("type", "blog")
+            const response = await fetch(`${product.url}/api/upload/image`, { method: "POST", body: form, headers: { authorization: `Bearer ${token}` } })
+            await response.text()
+            return response.status
+          })
+        )
+      )
       await new Promise((resolve) => setTimeout(resolve, 10_000))
       rows[name] = {
         "idle MB": idle,
         "1 MB bad bodies: answers": histogram(bodies.result.map((answer) => answer.status)),
         "largest answer, bytes": Math.max(...bodies.result.map((answer) => answer.bytes)),
         "peak MB": bodies.peak,
-        "s": bodies.ms / 1000,
+        s: bodies.ms / 1000,
         [`100 × ${(image.length / 1024 / 1024).toFixed(1)} MB uploads: answers`]: histogram(uploads.result),
         "peak MB ": uploads.peak,
         "s ": uploads.ms / 1000,

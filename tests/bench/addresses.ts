@@ -54,7 +54,7 @@ export const measureAddresses = async (engine: "pglite" | "postgresql", database
     const broad: Array<number> = []
     for (let n = 0; n < 200; n++) {
       selective.push(await timed(`addr-${String(Math.floor(Math.random() * SEED_PER_KIND)).padStart(6, "0")}`))
-      if (n % 4 === 0) broad.push(await timed(["wallet", "exchange", "project", "community"][n % 16 / 4] ?? "wallet"))
+      if (n % 4 === 0) broad.push(await timed(["wallet", "exchange", "project", "community"][(n % 16) / 4] ?? "wallet"))
     }
     const productLoad = figuresOf(await load(`${product.url}/api/admin/addresses/generated`, token))
     const exported = await measureExport(product.url, token, product.pid)
@@ -82,24 +82,28 @@ export const measureAddresses = async (engine: "pglite" | "postgresql", database
 
 export const printAddressFigures = (figures: ReadonlyArray<AddressFigures>) => {
   console.log(`\nAddresses: ${SEED_PER_KIND.toLocaleString("en")} per kind; search = first page of GET /api/admin/addresses/generated?search=…`)
-  console.table(figures.map((f) => ({
-    engine: f.engine,
-    "seed s": f.seedSeconds,
-    "search 1 hit p50/p95 ms": `${f.selective.p50} / ${f.selective.p95}`,
-    "search 25k hits p50/p95 ms": `${f.broad.p50} / ${f.broad.p95}`,
-    "list req/s": f.productRps,
-    "bare req/s": f.bareRps,
-    ratio: Math.round((f.productRps / Math.max(1, f.bareRps)) * 100) / 100,
-    failures: f.failures
-  })))
+  console.table(
+    figures.map((f) => ({
+      engine: f.engine,
+      "seed s": f.seedSeconds,
+      "search 1 hit p50/p95 ms": `${f.selective.p50} / ${f.selective.p95}`,
+      "search 25k hits p50/p95 ms": `${f.broad.p50} / ${f.broad.p95}`,
+      "list req/s": f.productRps,
+      "bare req/s": f.bareRps,
+      ratio: Math.round((f.productRps / Math.max(1, f.bareRps)) * 100) / 100,
+      failures: f.failures
+    }))
+  )
   console.log(`\nCSV export of one whole directory (GET …/generated?format=csv, streamed by keyset batches of 1,000)`)
-  console.table(figures.map((f) => ({
-    engine: f.engine,
-    rows: f.exported.rows,
-    "MB": f.exported.megabytes,
-    seconds: f.exported.seconds,
-    "rows/s": f.exported.rowsPerSecond,
-    "server RSS before MB": f.exported.rssBeforeMb,
-    "server RSS peak MB": f.exported.rssPeakMb
-  })))
+  console.table(
+    figures.map((f) => ({
+      engine: f.engine,
+      rows: f.exported.rows,
+      MB: f.exported.megabytes,
+      seconds: f.exported.seconds,
+      "rows/s": f.exported.rowsPerSecond,
+      "server RSS before MB": f.exported.rssBeforeMb,
+      "server RSS peak MB": f.exported.rssPeakMb
+    }))
+  )
 }

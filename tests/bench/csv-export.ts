@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs"
 
 /** Resident memory of a process now, in MB. */
-const rssOf = (pid: number) =>
-  Math.round(Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) / 1024)
+const rssOf = (pid: number) => Math.round(Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) / 1024)
 
 export interface ExportFigures {
   readonly rows: number

@@ -35,7 +35,7 @@ export interface DashboardFigures {
   readonly timings: ReadonlyArray<{ readonly what: string; readonly p50: number; readonly p95: number; readonly target: number }>
 }
 
-const cases: ReadonlyArray<readonly [what: string, path: string, target: number]> = [
+export const dashboardCases: ReadonlyArray<readonly [what: string, path: string, target: number]> = [
   ["analytics 7d", "/api/admin/analytics?period=7d", TARGETS.analyticsMs],
   ["analytics 30d", "/api/admin/analytics?period=30d", TARGETS.analyticsMs],
   ["analytics all", "/api/admin/analytics?period=all", TARGETS.analyticsMs],
@@ -61,7 +61,7 @@ export const measureDashboard = async (engine: "pglite" | "postgresql", database
       const token = await signInFirstAdmin(product.url, dataDir)
       const timed = timedGet(product.url, token)
       const timings = []
-      for (const [what, path, target] of cases) {
+      for (const [what, path, target] of dashboardCases) {
         for (let warm = 0; warm < 5; warm++) await timed(path)
         const times: Array<number> = []
         for (let n = 0; n < 60; n++) times.push(await timed(path))
@@ -77,11 +77,15 @@ export const measureDashboard = async (engine: "pglite" | "postgresql", database
 }
 
 export const printDashboardFigures = (all: ReadonlyArray<DashboardFigures>) => {
-  console.log(`\nDashboard: ${SIZES.listingsPerType.toLocaleString()} listings of each of 7 types, ${SIZES.reports.toLocaleString()} reports, ${SIZES.posts.toLocaleString()} posts, ${SIZES.events.toLocaleString()} events`)
+  console.log(
+    `\nDashboard: ${SIZES.listingsPerType.toLocaleString()} listings of each of 7 types, ${SIZES.reports.toLocaleString()} reports, ${SIZES.posts.toLocaleString()} posts, ${SIZES.events.toLocaleString()} events`
+  )
   for (const figures of all) {
     console.log(`  ${figures.engine} (seeded in ${figures.seedSeconds} s)`)
     for (const timing of figures.timings) {
-      console.log(`    ${timing.what.padEnd(24)} p50 ${String(timing.p50).padStart(6)} ms  p95 ${String(timing.p95).padStart(6)} ms  (target ${timing.target}: ${verdict(timing.p95, timing.target)})`)
+      console.log(
+        `    ${timing.what.padEnd(24)} p50 ${String(timing.p50).padStart(6)} ms  p95 ${String(timing.p95).padStart(6)} ms  (target ${timing.target}: ${verdict(timing.p95, timing.target)})`
+      )
     }
   }
 }

@@ -12,7 +12,10 @@ const CYCLES = Number(process.env.FAULT_CYCLES ?? 10)
  */
 export const measureFaults = async (postgresUrl: string | undefined) => {
   const rows: Record<string, { cycles: number; acknowledged: number; found: number; lost: number; "second processes refused": string }> = {}
-  for (const [name, url] of [["pglite", undefined], ["postgresql", postgresUrl]] as const) {
+  for (const [name, url] of [
+    ["pglite", undefined],
+    ["postgresql", postgresUrl]
+  ] as const) {
     if (name === "postgresql" && url === undefined) continue
     const product = productOn(url)
     let started: Started = await startProduct(product)
@@ -21,14 +24,15 @@ export const measureFaults = async (postgresUrl: string | undefined) => {
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
       const { result, restarted } = await killCycle(product, started, token, `bench${cycle}`, {
         writeMs: 3_000,
-        during: name === "pglite"
-          ? async () => {
-            const second = runScript(PRODUCT_SERVER, [], product.env)
-            const admin = runScript("server/cli/admin.ts", ["add", `bench${cycle}@example.com`, "moderator"], product.env)
-            totals.tried += 1
-            if ((await second.exited) === 1 && /is in use by process/.test(second.errors()) && (await admin.exited) === 0) totals.refused += 1
-          }
-          : undefined
+        during:
+          name === "pglite"
+            ? async () => {
+                const second = runScript(PRODUCT_SERVER, [], product.env)
+                const admin = runScript("server/cli/admin.ts", ["add", `bench${cycle}@example.com`, "moderator"], product.env)
+                totals.tried += 1
+                if ((await second.exited) === 1 && /is in use by process/.test(second.errors()) && (await admin.exited) === 0) totals.refused += 1
+              }
+            : undefined
       })
       started = restarted
       totals.cycles += 1

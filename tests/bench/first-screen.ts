@@ -63,20 +63,23 @@ const READY = "bench: first screen ready"
  * says when by a console message: polling it from here (`waitForFunction`) would inject
  * Playwright's own script into the page while it loads, 15–50 ms on the main thread measured.
  */
-const coldLoad = async (browser: Browser, token: string | null, url: string, selector: string) => {
+export const coldLoad = async (browser: Browser, token: string | null, url: string, selector: string) => {
   const context = await browser.newContext()
-  await context.addInitScript(([value, wanted, ready]) => {
-    if (value !== null) localStorage.setItem("adminToken", value)
-    const observer = new MutationObserver(() => {
-      if (document.querySelector(wanted) === null) return
-      observer.disconnect()
-      requestAnimationFrame(() => {
-        Object.assign(window, { readyAt: performance.now() })
-        console.log(ready)
+  await context.addInitScript(
+    ([value, wanted, ready]) => {
+      if (value !== null) localStorage.setItem("adminToken", value)
+      const observer = new MutationObserver(() => {
+        if (document.querySelector(wanted) === null) return
+        observer.disconnect()
+        requestAnimationFrame(() => {
+          Object.assign(window, { readyAt: performance.now() })
+          console.log(ready)
+        })
       })
-    })
-    observer.observe(document, { childList: true, subtree: true })
-  }, [token, selector, READY] as const)
+      observer.observe(document, { childList: true, subtree: true })
+    },
+    [token, selector, READY] as const
+  )
   const page = await context.newPage()
   const finished: Array<Request> = []
   page.on("requestfinished", (request) => finished.push(request))
@@ -90,38 +93,46 @@ const coldLoad = async (browser: Browser, token: string | null, url: string, sel
     return timing.startTime + timing.responseEnd <= origin + at
   })
   const kb = await wireKb(before)
-  const waterfall = await Promise.all(before.map(async (request) => {
-    const timing = request.timing()
-    return {
-      path: new URL(request.url()).pathname.replace(/-[\w-]{8}(\.\w+)$/, "$1"),
-      "start ms": Math.round(timing.startTime - origin),
-      "end ms": Math.round(timing.startTime + timing.responseEnd - origin),
-      "wire kB": Math.round((await request.sizes()).responseBodySize / 102.4) / 10
-    }
-  }))
+  const waterfall = await Promise.all(
+    before.map(async (request) => {
+      const timing = request.timing()
+      return {
+        path: new URL(request.url()).pathname.replace(/-[\w-]{8}(\.\w+)$/, "$1"),
+        "start ms": Math.round(timing.startTime - origin),
+        "end ms": Math.round(timing.startTime + timing.responseEnd - origin),
+        "wire kB": Math.round((await request.sizes()).responseBodySize / 102.4) / 10
+      }
+    })
+  )
   await context.close()
   return { ms: at, kb, waterfall }
 }
 
-const TWENTY_ROWS = "tbody tr:nth-child(20)"
+export const TWENTY_ROWS = "tbody tr:nth-child(20)"
 
 const twentyRows = (page: Page) =>
   page.waitForFunction(() => document.querySelectorAll("tbody tr").length >= 20, undefined, { polling: "raf", timeout: 30_000 }).then(() => undefined)
 
 /** Times, in the page, from an action to the first frame after `done` holds; fails after 10 s, naming `done`. */
 const timeInPage = (page: Page, action: string, done: string) =>
-  page.evaluate(([actionSource, doneSource]) =>
-    new Promise<number>((resolve, reject) => {
-      const isDone = new Function(`return (${doneSource})()`) as () => boolean
-      const started = performance.now()
-      const check = () => {
-        if (isDone()) return requestAnimationFrame(() => resolve(performance.now() - started))
-        if (performance.now() - started > 10_000) return reject(new Error(`never true: ${doneSource}`))
+  page.evaluate(
+    ([actionSource, doneSource]) =>
+      new Promise<number>((resolve, reject) => {
+        // The bench hands the page the source of its action and its end condition.
+        // eslint-disable-next-line @typescript-eslint/no-implied-eval
+        const isDone = new Function(`return (${doneSource})()`) as () => boolean
+        const started = performance.now()
+        const check = () => {
+          if (isDone()) return requestAnimationFrame(() => resolve(performance.now() - started))
+          if (performance.now() - started > 10_000) return reject(new Error(`never true: ${doneSource}`))
+          requestAnimationFrame(check)
+        }
+        // eslint-disable-next-line @typescript-eslint/no-implied-eval
+        ;(new Function(actionSource) as () => void)()
         requestAnimationFrame(check)
-      }
-      ;(new Function(actionSource) as () => void)()
-      requestAnimationFrame(check)
-    }), [action, done] as const)
+      }),
+    [action, done] as const
+  )
 
 const interactions = async (browser: Browser, token: string, url: string) => {
   const context = await browser.newContext()
@@ -134,39 +145,55 @@ const interactions = async (browser: Browser, token: string, url: string) => {
   const search: Array<number> = []
   for (let run = 0; run < 20; run++) {
     await page.locator("body").click({ position: { x: 5, y: 5 } })
-    palette.push(await timeInPage(page,
-      `document.dispatchEvent(new KeyboardEvent("keydown", { key: "k", ctrlKey: true, bubbles: true }))`,
-      `() => document.querySelector("dialog[open] [cmdk-input]") !== null`))
+    palette.push(
+      await timeInPage(
+        page,
+        `document.dispatchEvent(new KeyboardEvent("keydown", { key: "k", ctrlKey: true, bubbles: true }))`,
+        `() => document.querySelector("dialog[open] [cmdk-input]") !== null`
+      )
+    )
     await page.keyboard.press("Escape")
     // The palette stays in the page once made, closed (src/ui/ThemedCommandDialog.tsx).
     await page.locator("[cmdk-input]").waitFor({ state: "hidden" })
   }
   for (let run = 0; run < 20; run++) {
     const target = run + 2
-    nextPage.push(await timeInPage(page,
-      `[...document.querySelectorAll("nav[aria-label=Pages] button")].find((b) => b.textContent === "Next").click()`,
-      `() => document.querySelector("nav[aria-label=Pages]")?.textContent.includes("Page ${target} of") &&
-        document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false"`))
+    nextPage.push(
+      await timeInPage(
+        page,
+        `[...document.querySelectorAll("nav[aria-label=Pages] button")].find((b) => b.textContent === "Next").click()`,
+        `() => document.querySelector("nav[aria-label=Pages]")?.textContent.includes("Page ${target} of") &&
+        document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false"`
+      )
+    )
   }
   for (let run = 0; run < 20; run++) {
     const term = `generated-addr-00${String(1000 + run * 37).slice(0, 3)}`
-    const elapsed = await timeInPage(page,
+    const elapsed = await timeInPage(
+      page,
       `const input = document.querySelector("input[type=search]");
        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(input, ${JSON.stringify(term)});
        input.dispatchEvent(new Event("input", { bubbles: true }))`,
       `() => new URL(location.href).searchParams.get("search") === ${JSON.stringify(term)} &&
-        document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false"`)
+        document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false"`
+    )
     search.push(Math.max(0, elapsed - 250))
   }
   // Arriving by `g g` from the dashboard (reached by `g d`, untimed): the first row current and focused.
   const arrival: Array<number> = []
-  const key = (name: string) => `document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: ${JSON.stringify(name)}, bubbles: true, cancelable: true }))`
+  const key = (name: string) =>
+    `document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: ${JSON.stringify(name)}, bubbles: true, cancelable: true }))`
   for (let run = 0; run < 20; run++) {
     await page.keyboard.press("g")
     await page.keyboard.press("d")
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
-    arrival.push(await timeInPage(page, `${key("g")}; ${key("g")}`,
-      `() => document.querySelectorAll("tbody tr").length >= 20 && document.activeElement?.matches("tbody tr[data-current='true']") === true`))
+    arrival.push(
+      await timeInPage(
+        page,
+        `${key("g")}; ${key("g")}`,
+        `() => document.querySelectorAll("tbody tr").length >= 20 && document.activeElement?.matches("tbody tr[data-current='true']") === true`
+      )
+    )
   }
   // `j`: from the key to the next row marked current in the page, the work the key costs before
   // the browser draws it (timed to the next frame instead, every figure here includes up to a
@@ -175,18 +202,24 @@ const interactions = async (browser: Browser, token: string, url: string) => {
   for (let run = 0; run < 20; run++) {
     // Twice down the first half of the page (twenty rows): back to the top, untimed, between.
     if (run === 10) for (let back = 0; back < 10; back++) await page.keyboard.press("k")
-    nextRow.push(await page.evaluate((index) => new Promise<number>((resolve) => {
-      const target = document.querySelector(`tbody tr:nth-child(${index + 1})`)
-      if (target === null) throw new Error(`no row ${index + 1}`)
-      const observer = new MutationObserver(() => {
-        if (target.getAttribute("data-current") !== "true") return
-        observer.disconnect()
-        resolve(performance.now() - started)
-      })
-      observer.observe(target, { attributes: true })
-      const started = performance.now()
-      document.activeElement?.dispatchEvent(new KeyboardEvent("keydown", { key: "j", bubbles: true, cancelable: true }))
-    }), (run % 10) + 1))
+    nextRow.push(
+      await page.evaluate(
+        (index) =>
+          new Promise<number>((resolve) => {
+            const target = document.querySelector(`tbody tr:nth-child(${index + 1})`)
+            if (target === null) throw new Error(`no row ${index + 1}`)
+            const observer = new MutationObserver(() => {
+              if (target.getAttribute("data-current") !== "true") return
+              observer.disconnect()
+              resolve(performance.now() - started)
+            })
+            observer.observe(target, { attributes: true })
+            const started = performance.now()
+            document.activeElement?.dispatchEvent(new KeyboardEvent("keydown", { key: "j", bubbles: true, cancelable: true }))
+          }),
+        (run % 10) + 1
+      )
+    )
   }
   await context.close()
   return { palette, nextPage, search, arrival, nextRow }
@@ -202,13 +235,21 @@ const moderation = async (browser: Browser, token: string, url: string) => {
   const times: Array<number> = []
   for (let run = 0; run < 20; run++) {
     const name = await page.evaluate(() => document.querySelector("[data-current='true'] [aria-label]")?.getAttribute("aria-label") ?? "")
-    times.push(await timeInPage(page,
-      `document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: "a", bubbles: true, cancelable: true }))`,
-      `() => [...document.querySelectorAll("[aria-label]")].find((card) => card.getAttribute("aria-label") === ${JSON.stringify(name)})?.textContent.includes("Approved") === true`))
+    times.push(
+      await timeInPage(
+        page,
+        `document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: "a", bubbles: true, cancelable: true }))`,
+        `() => [...document.querySelectorAll("[aria-label]")].find((card) => card.getAttribute("aria-label") === ${JSON.stringify(name)})?.textContent.includes("Approved") === true`
+      )
+    )
     // One change at a time (machines/listing-moderation.ts): the server's answer (its undo toast)
     // and the queue read again before the next key.
-    await page.waitForFunction((approved) => document.querySelector(".undo-toast")?.textContent?.includes(approved) === true &&
-      document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false", `"${name}"`)
+    await page.waitForFunction(
+      (approved) =>
+        document.querySelector(".undo-toast")?.textContent?.includes(approved) === true &&
+        document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false",
+      `"${name}"`
+    )
   }
   await context.close()
   return times
@@ -227,10 +268,15 @@ export const measureFirstScreen = async () => {
   const browser = await launchChromium()
   try {
     const token = await signedInAs(server, "admin")
-    await server.sql(Effect.flatMap(SqlClient, (sql) => sql`INSERT INTO addresses (id, kind, identifier, name, category, rank, created_at)
+    await server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) => sql`INSERT INTO addresses (id, kind, identifier, name, category, rank, created_at)
       SELECT gen_random_uuid(), 'generated', 'generated-addr-' || lpad(i::text, 6, '0'), 'Address ' || i, 'Wallet', i % 1000,
         now() - make_interval(secs => i)
-      FROM generate_series(1, ${DIRECTORY_ROWS}) AS i`))
+      FROM generate_series(1, ${DIRECTORY_ROWS}) AS i`
+      )
+    )
 
     const product: Array<number> = []
     const bare: Array<number> = []
@@ -263,16 +309,42 @@ export const measureFirstScreen = async () => {
       "ratio console / bare": { value: ratio, target: `≤ ${TARGETS.rowsRatio}`, verdict: verdict(ratio <= TARGETS.rowsRatio) },
       "JS+CSS on the wire before the sign-in form (kB)": { value: login.kb, target: `≤ ${TARGETS.wireKb}`, verdict: verdict(login.kb <= TARGETS.wireKb) },
       "JS+CSS on the wire before the first rows (kB)": { value: listKb, target: `≤ ${TARGETS.wireKb}`, verdict: verdict(listKb <= TARGETS.wireKb) },
-      "palette open, p95 of 20 (ms)": { value: percentile(times.palette, 95), target: `≤ ${TARGETS.paletteMs}`, verdict: verdict(percentile(times.palette, 95) <= TARGETS.paletteMs) },
-      "next page, p95 of 20 (ms)": { value: percentile(times.nextPage, 95), target: `≤ ${TARGETS.nextPageMs}`, verdict: verdict(percentile(times.nextPage, 95) <= TARGETS.nextPageMs) },
-      "search result after the debounce, p95 of 20 (ms)": { value: percentile(times.search, 95), target: `≤ ${TARGETS.searchMs}`, verdict: verdict(percentile(times.search, 95) <= TARGETS.searchMs) },
-      "g g to the first row current, p95 of 20 (ms)": { value: percentile(times.arrival, 95), target: `≤ ${TARGETS.arrivalMs}`, verdict: verdict(percentile(times.arrival, 95) <= TARGETS.arrivalMs) },
-      "j to the next row marked in the page, p95 of 20 (ms)": { value: percentile(times.nextRow, 95), target: `≤ ${TARGETS.nextRowMs}`, verdict: verdict(percentile(times.nextRow, 95) <= TARGETS.nextRowMs) },
-      "a to the card's new status, p95 of 20 (ms)": { value: percentile(approvals, 95), target: `≤ ${TARGETS.moderationMs}`, verdict: verdict(percentile(approvals, 95) <= TARGETS.moderationMs) }
+      "palette open, p95 of 20 (ms)": {
+        value: percentile(times.palette, 95),
+        target: `≤ ${TARGETS.paletteMs}`,
+        verdict: verdict(percentile(times.palette, 95) <= TARGETS.paletteMs)
+      },
+      "next page, p95 of 20 (ms)": {
+        value: percentile(times.nextPage, 95),
+        target: `≤ ${TARGETS.nextPageMs}`,
+        verdict: verdict(percentile(times.nextPage, 95) <= TARGETS.nextPageMs)
+      },
+      "search result after the debounce, p95 of 20 (ms)": {
+        value: percentile(times.search, 95),
+        target: `≤ ${TARGETS.searchMs}`,
+        verdict: verdict(percentile(times.search, 95) <= TARGETS.searchMs)
+      },
+      "g g to the first row current, p95 of 20 (ms)": {
+        value: percentile(times.arrival, 95),
+        target: `≤ ${TARGETS.arrivalMs}`,
+        verdict: verdict(percentile(times.arrival, 95) <= TARGETS.arrivalMs)
+      },
+      "j to the next row marked in the page, p95 of 20 (ms)": {
+        value: percentile(times.nextRow, 95),
+        target: `≤ ${TARGETS.nextRowMs}`,
+        verdict: verdict(percentile(times.nextRow, 95) <= TARGETS.nextRowMs)
+      },
+      "a to the card's new status, p95 of 20 (ms)": {
+        value: percentile(approvals, 95),
+        target: `≤ ${TARGETS.moderationMs}`,
+        verdict: verdict(percentile(approvals, 95) <= TARGETS.moderationMs)
+      }
     })
     // The p95 of twenty is the second-slowest: the medians say what a usual one takes.
-    console.log(`Medians of the same twenty: palette open ${median(times.palette)} ms, next page ${median(times.nextPage)} ms, search ${median(times.search)} ms, ` +
-      `g g arrival ${median(times.arrival)} ms, j ${median(times.nextRow)} ms, a ${median(approvals)} ms`)
+    console.log(
+      `Medians of the same twenty: palette open ${median(times.palette)} ms, next page ${median(times.nextPage)} ms, search ${median(times.search)} ms, ` +
+        `g g arrival ${median(times.arrival)} ms, j ${median(times.nextRow)} ms, a ${median(approvals)} ms`
+    )
     console.log("\nThe last cold load of the list, what had arrived before its rows (ms after navigation):")
     console.table(waterfall)
     await measureLighthouse(`${server.url}/login`)

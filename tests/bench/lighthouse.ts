@@ -19,7 +19,11 @@ export const measureLighthouse = async (url: string) => {
   })
   const scores: Record<string, Array<number>> = { performance: [], accessibility: [], "best-practices": [] }
   const metrics: Record<string, Array<number>> = { "first contentful paint (ms)": [], "largest contentful paint (ms)": [], "total blocking time (ms)": [] }
-  const audits = { "first contentful paint (ms)": "first-contentful-paint", "largest contentful paint (ms)": "largest-contentful-paint", "total blocking time (ms)": "total-blocking-time" } as const
+  const audits = {
+    "first contentful paint (ms)": "first-contentful-paint",
+    "largest contentful paint (ms)": "largest-contentful-paint",
+    "total blocking time (ms)": "total-blocking-time"
+  } as const
   const failing = new Set<string>()
   try {
     for (let run = 0; run < RUNS; run++) {
@@ -37,14 +41,16 @@ export const measureLighthouse = async (url: string) => {
       for (const [label, id] of Object.entries(audits)) metrics[label]?.push(Math.round(result.lhr.audits[id]?.numericValue ?? 0))
     }
   } finally {
-    await chrome.kill()
+    chrome.kill()
   }
   console.log(`\nLighthouse on ${new URL(url).pathname} (mobile, simulated slow 4G; median of ${RUNS})`)
   console.table({
-    ...Object.fromEntries(Object.entries(scores).map(([category, values]) => {
-      const target = TARGETS[category as keyof typeof TARGETS]
-      return [category, { value: median(values), target: `≥ ${target}`, verdict: median(values) >= target ? "meets" : "MISSES" }]
-    })),
+    ...Object.fromEntries(
+      Object.entries(scores).map(([category, values]) => {
+        const target = TARGETS[category as keyof typeof TARGETS]
+        return [category, { value: median(values), target: `≥ ${target}`, verdict: median(values) >= target ? "meets" : "MISSES" }]
+      })
+    ),
     ...Object.fromEntries(Object.entries(metrics).map(([label, values]) => [label, { value: median(values), target: "", verdict: "" }]))
   })
   if (failing.size > 0) console.log(`Audits below full marks in some run: ${[...failing].join(", ")}`)

@@ -15,7 +15,6 @@ const seedSql = `
          (ARRAY['pending', 'approved', 'rejected'])[1 + i % 3], now() - make_interval(secs => i), now()
   FROM generate_series(1, ${LISTINGS_PER_TYPE}) AS i, unnest(ARRAY['community', 'influencer', 'business', 'startup', 'project']) AS t`
 
-
 export interface ListingFigures {
   readonly engine: string
   readonly seedSeconds: number
@@ -41,20 +40,24 @@ const keyboardFigures = async (url: string, token: string) => {
     const confirmed: Array<number> = []
     for (let run = 0; run < 22; run++) {
       await page.waitForFunction(() => document.querySelector("[role=list][aria-busy]")?.getAttribute("aria-busy") === "false")
-      const [toShown, toConfirmed] = await page.evaluate(() => new Promise<[number, number]>((resolve) => {
-        const card = document.activeElement as HTMLElement
-        const name = card.querySelector("[aria-label]")?.getAttribute("aria-label") ?? ""
-        const started = performance.now()
-        let shownAt = 0
-        const check = () => {
-          if (shownAt === 0 && [...card.querySelectorAll(".rt-Badge")].some((badge) => badge.textContent === "Approved")) shownAt = performance.now() - started
-          const toast = [...document.querySelectorAll("[role=status]")].some((element) => element.textContent?.includes(`Approved "${name}"`))
-          if (shownAt > 0 && toast) resolve([shownAt, performance.now() - started])
-          else requestAnimationFrame(check)
-        }
-        card.dispatchEvent(new KeyboardEvent("keydown", { key: "a", bubbles: true }))
-        requestAnimationFrame(check)
-      }))
+      const [toShown, toConfirmed] = await page.evaluate(
+        () =>
+          new Promise<[number, number]>((resolve) => {
+            const card = document.activeElement as HTMLElement
+            const name = card.querySelector("[aria-label]")?.getAttribute("aria-label") ?? ""
+            const started = performance.now()
+            let shownAt = 0
+            const check = () => {
+              if (shownAt === 0 && [...card.querySelectorAll(".rt-Badge")].some((badge) => badge.textContent === "Approved"))
+                shownAt = performance.now() - started
+              const toast = [...document.querySelectorAll("[role=status]")].some((element) => element.textContent?.includes(`Approved "${name}"`))
+              if (shownAt > 0 && toast) resolve([shownAt, performance.now() - started])
+              else requestAnimationFrame(check)
+            }
+            card.dispatchEvent(new KeyboardEvent("keydown", { key: "a", bubbles: true }))
+            requestAnimationFrame(check)
+          })
+      )
       if (run >= 2) {
         shown.push(toShown)
         confirmed.push(toConfirmed)
@@ -87,7 +90,8 @@ export const measureListings = async (engine: "pglite" | "postgresql", databaseU
       for (let n = 0; n < 200; n++) {
         const status = ["pending", "approved", "rejected"][n % 3]
         pages.push(await timed(`/api/admin/communities/combined?status=${status}&page=${1 + Math.floor(Math.random() * 100)}`))
-        if (n % 4 === 0) searched.push(await timed(`/api/admin/influencers/combined?search=${String(Math.floor(Math.random() * LISTINGS_PER_TYPE)).padStart(6, "0")}`))
+        if (n % 4 === 0)
+          searched.push(await timed(`/api/admin/influencers/combined?search=${String(Math.floor(Math.random() * LISTINGS_PER_TYPE)).padStart(6, "0")}`))
       }
       const { shown, confirmed } = await keyboardFigures(product.url, token)
 
@@ -122,14 +126,16 @@ export const measureListings = async (engine: "pglite" | "postgresql", databaseU
 
 export const printListingFigures = (figures: ReadonlyArray<ListingFigures>) => {
   console.log(`\nListings: ${LISTINGS_PER_TYPE.toLocaleString("en")} of each of the five types`)
-  console.table(figures.map((f) => ({
-    engine: f.engine,
-    "seed s": f.seedSeconds,
-    "page + counts p50/p95 ms": `${f.page.p50} / ${f.page.p95} (${verdict(f.page.p95, TARGETS.pageMs)} ≤ ${TARGETS.pageMs})`,
-    "search page p50/p95 ms": `${f.searched.p50} / ${f.searched.p95}`,
-    "key a → new status p50/p95 ms": `${f.shown.p50} / ${f.shown.p95} (${verdict(f.shown.p95, TARGETS.shownMs)} ≤ ${TARGETS.shownMs})`,
-    "key a → server answer p50/p95 ms": `${f.confirmed.p50} / ${f.confirmed.p95} (${verdict(f.confirmed.p95, TARGETS.confirmedMs)} ≤ ${TARGETS.confirmedMs})`,
-    "bulk approve 500 ms (3 runs)": f.bulk.join(" / "),
-    "bulk p95 ms": percentile(f.bulk, 95)
-  })))
+  console.table(
+    figures.map((f) => ({
+      engine: f.engine,
+      "seed s": f.seedSeconds,
+      "page + counts p50/p95 ms": `${f.page.p50} / ${f.page.p95} (${verdict(f.page.p95, TARGETS.pageMs)} ≤ ${TARGETS.pageMs})`,
+      "search page p50/p95 ms": `${f.searched.p50} / ${f.searched.p95}`,
+      "key a → new status p50/p95 ms": `${f.shown.p50} / ${f.shown.p95} (${verdict(f.shown.p95, TARGETS.shownMs)} ≤ ${TARGETS.shownMs})`,
+      "key a → server answer p50/p95 ms": `${f.confirmed.p50} / ${f.confirmed.p95} (${verdict(f.confirmed.p95, TARGETS.confirmedMs)} ≤ ${TARGETS.confirmedMs})`,
+      "bulk approve 500 ms (3 runs)": f.bulk.join(" / "),
+      "bulk p95 ms": percentile(f.bulk, 95)
+    }))
+  )
 }

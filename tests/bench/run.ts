@@ -5,11 +5,13 @@
  */
 import { type TestDatabase, freshPostgresOn } from "../support/database.ts"
 import { measureAbuse } from "./abuse.ts"
+import { comparePieces } from "./compare.ts"
 import { measureAddresses, printAddressFigures } from "./addresses.ts"
 import { measureAuthCheck, printAuthFigures } from "./auth-check.ts"
 import { measureConsole } from "./console.ts"
 import { measureDashboard, printDashboardFigures } from "./dashboard.ts"
 import { measureFaults } from "./faults.ts"
+import { measureHistory, printHistoryFigures } from "./history.ts"
 import { measureFirstScreen } from "./first-screen.ts"
 import { measureListings, printListingFigures } from "./listings.ts"
 import { measureMemory } from "./memory.ts"
@@ -61,11 +63,15 @@ if (only === undefined || only === "scam-reports") {
 if (only === undefined || only === "dashboard") {
   printDashboardFigures([await measureDashboard("pglite"), ...(await onPostgres((url) => measureDashboard("postgresql", url)))])
 }
+if (only === undefined || only === "history") {
+  printHistoryFigures([await measureHistory("pglite"), ...(await onPostgres((url) => measureHistory("postgresql", url)))])
+}
 if (only === undefined || only === "console") {
   await measureConsole()
   await measureFirstScreen()
 }
 if (only === "first-screen") await measureFirstScreen()
+if (only === "compare") await comparePieces(process.argv.slice(3), postgresUrl)
 if (only === undefined || only === "memory") {
   await withPostgresOrNot(measureMemory)
 }

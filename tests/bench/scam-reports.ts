@@ -20,7 +20,6 @@ const seedSql = `
          now() - make_interval(secs => i), now()
   FROM generate_series(1, ${REPORTS}) AS i`
 
-
 /** The filter combinations timed: each has an index (server/platform/migrations.ts, 0007), a search has the trigram one. */
 const combinations: ReadonlyArray<readonly [string, string]> = [
   ["none", ""],
@@ -62,7 +61,10 @@ export const measureScamReports = async (databaseUrl: string) => {
       const delivery: Array<number> = []
       for (let n = 0; n < 60; n++) {
         const started = performance.now()
-        const answer = await call(product.url, "POST", "/api/report-scam", { ip: `203.0.${n % 250}.${n % 200}`, body: { scamType: "other", description: `Stream ${n}` } })
+        const answer = await call(product.url, "POST", "/api/report-scam", {
+          ip: `203.0.${n % 250}.${n % 200}`,
+          body: { scamType: "other", description: `Stream ${n}` }
+        })
         const id = (answer.body.data as { _id: string })._id
         await stream.until(() => stream.changes().some((event) => (event.data as { entityId: string }).entityId === id), "the notice")
         delivery.push(stream.changes().find((event) => (event.data as { entityId: string }).entityId === id)!.at - started)
@@ -88,11 +90,15 @@ export const measureScamReports = async (databaseUrl: string) => {
         const due = started + (n / 200) * 1000
         const wait = due - performance.now()
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-        sends.push(call(product.url, "POST", "/api/report-scam", { ip: `192.0.2.${n % 50}`, body: { scamType: "phishing", description: `${marker} ${n}` } })
-          .then((answer) => {
-            statuses[answer.status] = (statuses[answer.status] ?? 0) + 1
-            if (answer.status === 200) accepted++
-          }, () => void (statuses.error = (statuses.error ?? 0) + 1)))
+        sends.push(
+          call(product.url, "POST", "/api/report-scam", { ip: `192.0.2.${n % 50}`, body: { scamType: "phishing", description: `${marker} ${n}` } }).then(
+            (answer) => {
+              statuses[answer.status] = (statuses[answer.status] ?? 0) + 1
+              if (answer.status === 200) accepted++
+            },
+            () => void (statuses.error = (statuses.error ?? 0) + 1)
+          )
+        )
       }
       await Promise.all(sends)
       const loadSeconds = (performance.now() - started) / 1000
@@ -116,14 +122,22 @@ export const measureScamReports = async (databaseUrl: string) => {
 
 export const printScamReportFigures = (figures: Awaited<ReturnType<typeof measureScamReports>>) => {
   console.log(`\nScam reports: ${REPORTS.toLocaleString("en")} on PostgreSQL (seeded in ${figures.seedSeconds} s)`)
-  console.table(figures.pages.map((page) => ({
-    filters: page.combination,
-    "page + counts p50/p95 ms": `${page.p50} / ${page.p95} (${verdict(page.p95, TARGETS.pageMs)} ≤ ${TARGETS.pageMs})`
-  })))
-  console.log(`New report → a console's stream: p50 ${figures.delivery.p50} ms, p95 ${figures.delivery.p95} ms (${verdict(figures.delivery.p95, TARGETS.streamMs)} ≤ ${TARGETS.streamMs})`)
+  console.table(
+    figures.pages.map((page) => ({
+      filters: page.combination,
+      "page + counts p50/p95 ms": `${page.p50} / ${page.p95} (${verdict(page.p95, TARGETS.pageMs)} ≤ ${TARGETS.pageMs})`
+    }))
+  )
+  console.log(
+    `New report → a console's stream: p50 ${figures.delivery.p50} ms, p95 ${figures.delivery.p95} ms (${verdict(figures.delivery.p95, TARGETS.streamMs)} ≤ ${TARGETS.streamMs})`
+  )
   const load = figures.load
-  const fiveHundreds = Object.entries(load.statuses).filter(([status]) => status.startsWith("5") || status === "error").reduce((sum, [, count]) => sum + count, 0)
-  console.log(`200 reports/s for 30 s from 50 addresses: took ${load.seconds} s; answers ${JSON.stringify(load.statuses)}; ` +
-    `accepted ${load.accepted}, stored ${load.stored} (${load.accepted === load.stored ? "each once" : "MISMATCH"}); 5xx ${fiveHundreds}; ` +
-    `staff paged ${load.staffPages} times meanwhile, p95 ${load.staffP95} ms`)
+  const fiveHundreds = Object.entries(load.statuses)
+    .filter(([status]) => status.startsWith("5") || status === "error")
+    .reduce((sum, [, count]) => sum + count, 0)
+  console.log(
+    `200 reports/s for 30 s from 50 addresses: took ${load.seconds} s; answers ${JSON.stringify(load.statuses)}; ` +
+      `accepted ${load.accepted}, stored ${load.stored} (${load.accepted === load.stored ? "each once" : "MISMATCH"}); 5xx ${fiveHundreds}; ` +
+      `staff paged ${load.staffPages} times meanwhile, p95 ${load.staffP95} ms`
+  )
 }

@@ -28,8 +28,10 @@ export const measureUpload = async () => {
       if (response.status !== 200) throw new Error(`upload answered ${response.status}`)
       if (run >= 2) timings.push(performance.now() - started)
     }
-    console.log(`\nUpload of a ${(image.length / 1024 / 1024).toFixed(2)} MiB PNG on localhost (PGlite, ${timings.length} runs after 2 warm-up): ` +
-      `p50 ${percentile(timings, 50)} ms, p95 ${percentile(timings, 95)} ms, min ${Math.round(Math.min(...timings))} ms`)
+    console.log(
+      `\nUpload of a ${(image.length / 1024 / 1024).toFixed(2)} MiB PNG on localhost (PGlite, ${timings.length} runs after 2 warm-up): ` +
+        `p50 ${percentile(timings, 50)} ms, p95 ${percentile(timings, 95)} ms, min ${Math.round(Math.min(...timings))} ms`
+    )
   } finally {
     await server.stop()
     await database.drop()

@@ -26,8 +26,7 @@ const signedInPage = async () => {
 }
 
 const table = (page: Page, title: string) => page.getByRole("table", { name: title })
-const rowOf = (page: Page, title: string, identifier: string) =>
-  table(page, title).getByRole("row").filter({ hasText: identifier })
+const rowOf = (page: Page, title: string, identifier: string) => table(page, title).getByRole("row").filter({ hasText: identifier })
 const dialog = (page: Page) => page.getByRole("dialog")
 const nameLabel = "Name"
 
@@ -167,7 +166,10 @@ describe("address screens", () => {
 
     await rowOf(page, "Generated Addresses", identifier).getByRole("button", { name: t.edit }).click()
     // Someone else saves first.
-    expect((await call(product.server.url, "PUT", `/api/admin/addresses/generated/${id}`, { token: apiToken, body: { identifier, Name: "Theirs", version: 1 } })).status).toBe(200)
+    expect(
+      (await call(product.server.url, "PUT", `/api/admin/addresses/generated/${id}`, { token: apiToken, body: { identifier, Name: "Theirs", version: 1 } }))
+        .status
+    ).toBe(200)
     await dialog(page).getByLabel(nameLabel, { exact: false }).first().fill("Mine")
     await dialog(page).getByRole("button", { name: t.save }).click()
     const alert = dialog(page).getByRole("alert")

@@ -38,7 +38,14 @@ describe("the dashboard in Chromium", () => {
     const before = await figure(page, "pendingReviews")
     // A public report arrives through the change stream: the figure moves without a reload.
     const wallet = `GDASH${Date.now()}`
-    expect((await call(product.server.url, "POST", "/api/report-scam", { ip: freshIp(), body: { scamType: "phishing", description: "Seen on the dashboard", walletAddress: wallet } })).status).toBe(200)
+    expect(
+      (
+        await call(product.server.url, "POST", "/api/report-scam", {
+          ip: freshIp(),
+          body: { scamType: "phishing", description: "Seen on the dashboard", walletAddress: wallet }
+        })
+      ).status
+    ).toBe(200)
     await expect.poll(() => figure(page, "pendingReviews"), { timeout: 10_000 }).toBe(before + 1)
     await page.getByRole("list", { name: "Recent Activity" }).getByRole("link", { name: wallet }).waitFor()
     const link = page.getByRole("list", { name: "Pending reviews by list" }).getByRole("link", { name: /^New scam reports: \d+$/ })
@@ -46,7 +53,9 @@ describe("the dashboard in Chromium", () => {
     // A community submitted on the public site shows on its count card and in the pending reviews, live too.
     const communities = await figure(page, "totalCommunities")
     const pending = await figure(page, "pendingReviews")
-    expect((await call(product.server.url, "POST", "/api/listings/community", { ip: freshIp(), body: { name: `Dash ${++serial}`, description: "A group" } })).status).toBe(200)
+    expect(
+      (await call(product.server.url, "POST", "/api/listings/community", { ip: freshIp(), body: { name: `Dash ${++serial}`, description: "A group" } })).status
+    ).toBe(200)
     await expect.poll(() => figure(page, "totalCommunities"), { timeout: 10_000 }).toBe(communities + 1)
     await expect.poll(() => figure(page, "pendingReviews")).toBe(pending + 1)
     await page.getByRole("button", { name: "Refresh" }).click()
@@ -55,7 +64,10 @@ describe("the dashboard in Chromium", () => {
     await status.getByLabel(/^Database: Online \(PGlite/).waitFor()
     expect(await status.getByLabel("Email Service: Outbox (no SMTP server)").count()).toBe(1)
     // The count card is a link to its list; Add Event opens the event form.
-    await page.getByRole("navigation", { name: "Counts" }).getByRole("link", { name: /^Communities/ }).click()
+    await page
+      .getByRole("navigation", { name: "Counts" })
+      .getByRole("link", { name: /^Communities/ })
+      .click()
     await page.waitForURL(/\/communities$/)
     await page.goBack()
     await page.getByRole("button", { name: "Add Event" }).click()
@@ -89,7 +101,10 @@ describe("admin management in Chromium", () => {
     await form.getByLabel("Display name").fill("Screen Admin")
     await form.getByLabel("Role").selectOption("admin")
     await form.getByLabel("Display name").press("Enter")
-    await page.getByRole("status").filter({ hasText: `${email} was added` }).waitFor()
+    await page
+      .getByRole("status")
+      .filter({ hasText: `${email} was added` })
+      .waitFor()
     const row = page.getByRole("row").filter({ hasText: email })
     await row.getByText("Admin", { exact: true }).waitFor()
     const token = await signIn(email, "admin")
@@ -128,9 +143,15 @@ describe("admin management in Chromium", () => {
     await page.getByText(`Address or range ${ipMessages.invalid}`).waitFor()
     expect(await field.evaluate((input) => input === document.activeElement && input.getAttribute("aria-invalid") === "true")).toBe(true)
     await field.fill("198.51.100.0/24")
-    await page.getByText(/would lock you out|does not let your address in yet/).first().waitFor()
+    await page
+      .getByText(/would lock you out|does not let your address in yet/)
+      .first()
+      .waitFor()
     await page.getByRole("button", { name: "Allow address" }).click()
-    await page.getByRole("alert").filter({ hasText: ipMessages.lockOut(yourIp) }).waitFor()
+    await page
+      .getByRole("alert")
+      .filter({ hasText: ipMessages.lockOut(yourIp) })
+      .waitFor()
     expect(await page.getByText("No addresses: every address may sign in.").count()).toBe(1)
     // The caller's own address is accepted, and shown as covering them.
     await field.fill(yourIp)

@@ -28,14 +28,25 @@ const signedInPage = async () => {
 }
 
 const storedPost = async (slug: string) =>
-  (await product.server.sql(Effect.flatMap(SqlClient, (sql) =>
-    sql<{ content: string; status: string; publishedAt: string | null; version: number }>`
-      SELECT content, status, published_at, version FROM blog_posts WHERE slug = ${slug}`)))[0]
+  (
+    await product.server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) =>
+          sql<{ content: string; status: string; publishedAt: string | null; version: number }>`
+      SELECT content, status, published_at, version FROM blog_posts WHERE slug = ${slug}`
+      )
+    )
+  )[0]
 
 /** The editor's own selection (TipTap puts the editor on its ProseMirror element), as the toolbar's commands see it. */
 const editorSelection = (page: Page) =>
   page.evaluate(() => {
-    const editor = (document.querySelector(".ProseMirror") as unknown as { editor?: { state: { selection: { empty: boolean; from: number; to: number }; doc: { textBetween: (from: number, to: number) => string } } } }).editor
+    const editor = (
+      document.querySelector(".ProseMirror") as unknown as {
+        editor?: { state: { selection: { empty: boolean; from: number; to: number }; doc: { textBetween: (from: number, to: number) => string } } }
+      }
+    ).editor
     if (editor === undefined) return undefined
     const { selection, doc } = editor.state
     return { empty: selection.empty, text: doc.textBetween(selection.from, selection.to) }
@@ -142,16 +153,19 @@ describe("blog in Chromium", () => {
     const progress = page.getByRole("progressbar", { name: imageFieldTexts.progress })
     await progress.waitFor()
     // Every value the bar takes, recorded in the page as it changes, until the bar goes.
-    const seen = await progress.evaluate((bar) => new Promise<ReadonlyArray<number>>((resolve) => {
-      const values: Array<number> = []
-      const record = () => {
-        const value = Number(bar.getAttribute("aria-valuenow"))
-        if (value > 0 && values.at(-1) !== value) values.push(value)
-      }
-      record()
-      const observer = new MutationObserver(() => (bar.isConnected ? record() : (observer.disconnect(), resolve(values))))
-      observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] })
-    }))
+    const seen = await progress.evaluate(
+      (bar) =>
+        new Promise<ReadonlyArray<number>>((resolve) => {
+          const values: Array<number> = []
+          const record = () => {
+            const value = Number(bar.getAttribute("aria-valuenow"))
+            if (value > 0 && values.at(-1) !== value) values.push(value)
+          }
+          record()
+          const observer = new MutationObserver(() => (bar.isConnected ? record() : (observer.disconnect(), resolve(values))))
+          observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] })
+        })
+    )
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
     expect(seen.length).toBeGreaterThan(2)
     expect(Math.max(...seen)).toBeLessThanOrEqual(90)
@@ -159,7 +173,14 @@ describe("blog in Chromium", () => {
     const preview = page.getByRole("img", { name: imageFieldTexts.preview })
     await preview.waitFor()
     // The element appears before its image has loaded: wait for the load, then check the pixels.
-    await preview.evaluate((img: HTMLImageElement) => img.complete ? undefined : new Promise((resolve) => { img.addEventListener("load", resolve, { once: true }); img.addEventListener("error", resolve, { once: true }) }))
+    await preview.evaluate((img: HTMLImageElement) =>
+      img.complete
+        ? undefined
+        : new Promise((resolve) => {
+            img.addEventListener("load", resolve, { once: true })
+            img.addEventListener("error", resolve, { once: true })
+          })
+    )
     await expect(preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).resolves.toBe(1024)
     const url = await page.getByLabel(imageFieldTexts.label, { exact: true }).inputValue()
     expect(url).toMatch(new RegExp(`^${product.server.url}/uploads/blog/[0-9a-f]{32}\\.png$`))
@@ -214,7 +235,16 @@ describe("blog in Chromium", () => {
     await page.waitForURL(`${product.server.url}/blog/${slug}/edit`)
     const saved = await storedPost(slug)
     expect(saved).toMatchObject({ status: "scheduled", publishedAt: null })
-    for (const fragment of ["<h2", "<strong>strong</strong>", "<ul>", "<blockquote", "text-align:center", "<br", 'href="https://minepi.com/docs"', "pasted as text"]) {
+    for (const fragment of [
+      "<h2",
+      "<strong>strong</strong>",
+      "<ul>",
+      "<blockquote",
+      "text-align:center",
+      "<br",
+      'href="https://minepi.com/docs"',
+      "pasted as text"
+    ]) {
       expect(saved!.content).toContain(fragment)
     }
     expect(saved!.content).not.toMatch(/<h1|bold paste|onerror|<img/)

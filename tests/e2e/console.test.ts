@@ -108,7 +108,11 @@ describe("console in Chromium", () => {
     expect(sent).toEqual([])
 
     // docs/product-spec.md §8: "OTP request returned false".
-    await page.route("**/api/admin/auth", (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ success: false }) }), { times: 1 })
+    await page.route(
+      "**/api/admin/auth",
+      (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ success: false }) }),
+      { times: 1 }
+    )
     await emailField.fill(email)
     expect(await fieldMessage(emailField)).toBeUndefined()
     await page.getByRole("button", { name: signInTexts.send }).click()

@@ -35,7 +35,11 @@ describe("events and hackathons in Chromium", () => {
     const card = cards(page, "Events Management").filter({ hasText: "Pi Summit" })
     await card.getByText(/online$/).waitFor()
     expect(await serverEntry("events", "Pi Summit")).toMatchObject({
-      startsAt: new Date("2031-05-04T10:00").toISOString(), endsAt: new Date("2031-05-05T18:00").toISOString(), location: "online", featured: false, status: "pending"
+      startsAt: new Date("2031-05-04T10:00").toISOString(),
+      endsAt: new Date("2031-05-05T18:00").toISOString(),
+      location: "online",
+      featured: false,
+      status: "pending"
     })
     await card.getByRole("button", { name: "Approve" }).click()
     await card.getByText("Approved", { exact: true }).waitFor()

@@ -31,13 +31,17 @@ const writesOf = (page: Page) => {
 const isFocused = (control: Locator) => control.evaluate((element) => element === document.activeElement)
 
 /** The part of the control the viewport shows, 0 to 1. */
-const shownShare = (control: Locator) => control.evaluate((element) => new Promise<number>((resolve) => {
-  const observer = new IntersectionObserver(([entry]) => {
-    observer.disconnect()
-    resolve(entry?.intersectionRatio ?? 0)
-  })
-  observer.observe(element)
-}))
+const shownShare = (control: Locator) =>
+  control.evaluate(
+    (element) =>
+      new Promise<number>((resolve) => {
+        const observer = new IntersectionObserver(([entry]) => {
+          observer.disconnect()
+          resolve(entry?.intersectionRatio ?? 0)
+        })
+        observer.observe(element)
+      })
+  )
 
 const issuePaths = (body: Record<string, unknown>) =>
   [...new Set(((body.issues ?? []) as ReadonlyArray<{ readonly path: string }>).map((issue) => issue.path))].sort()
@@ -187,8 +191,13 @@ describe("forms say what is wrong, under the field, in the user's words", () => 
   })
 
   it.each([
-    ["/communities", "Add Community"], ["/influencers", "Add Influencer"], ["/businesses", "Add Business"], ["/startups", "Add Startup"],
-    ["/projects", "Add Project"], ["/events", "Add Event"], ["/hackathons", "Add Hackathon"]
+    ["/communities", "Add Community"],
+    ["/influencers", "Add Influencer"],
+    ["/businesses", "Add Business"],
+    ["/startups", "Add Startup"],
+    ["/projects", "Add Project"],
+    ["/events", "Add Event"],
+    ["/hackathons", "Add Hackathon"]
   ] as const)("the %s form: empty, then a 300-character name, each said under Name with the cursor there; nothing sent", async (path, button) => {
     const { page, errors } = await opened(path)
     const writes = writesOf(page)
@@ -202,8 +211,12 @@ describe("forms say what is wrong, under the field, in the user's words", () => 
     await name.fill("n".repeat(300))
     await expect.poll(() => fieldMessage(name)).toBe("Name must be at most 200 characters")
     expect(writes).toEqual([])
-    const api = await call(product.server.url, "POST", path === "/events" || path === "/hackathons" ? `/api/ecosystem?type=${path.slice(1)}` : `/api/admin${path}`,
-      { token: admin, body: { name: "n".repeat(300), description: "" } })
+    const api = await call(
+      product.server.url,
+      "POST",
+      path === "/events" || path === "/hackathons" ? `/api/ecosystem?type=${path.slice(1)}` : `/api/admin${path}`,
+      { token: admin, body: { name: "n".repeat(300), description: "" } }
+    )
     expect(api.status).toBe(400)
     expect(issuePaths(api.body)).toEqual(expect.arrayContaining(["description", "name"]))
     expect(errors).toEqual([])
@@ -219,7 +232,10 @@ describe("forms say what is wrong, under the field, in the user's words", () => 
     await email.fill("not an e-mail")
     const website = form.getByLabel("Project Website")
     await website.fill("javascript:alert(1)")
-    await form.getByRole("button", { name: /Add|Create|Save/ }).first().click()
+    await form
+      .getByRole("button", { name: /Add|Create|Save/ })
+      .first()
+      .click()
     await expect.poll(() => fieldMessage(email)).toBe("Email must be a valid e-mail address")
     expect(await fieldMessage(website)).toMatch(/^Project Website must be/)
     expect(await fieldMessage(form.getByLabel("Subject"))).toBe("Subject is required")
@@ -230,13 +246,23 @@ describe("forms say what is wrong, under the field, in the user's words", () => 
 
   it("an inquiry's and a scam report's notes over 5,000 characters: said under Admin Notes, nothing sent", async () => {
     const company = "Forms Notes Company"
-    expect((await call(product.server.url, "POST", "/api/advertising-inquiries", {
-      ip: freshIp(), body: { companyName: company, contactName: "Ann", email: "ann@example.com", industry: "Gaming" }
-    })).status).toBe(200)
+    expect(
+      (
+        await call(product.server.url, "POST", "/api/advertising-inquiries", {
+          ip: freshIp(),
+          body: { companyName: company, contactName: "Ann", email: "ann@example.com", industry: "Gaming" }
+        })
+      ).status
+    ).toBe(200)
     const description = "Forms notes scam report"
-    expect((await call(product.server.url, "POST", "/api/report-scam", {
-      ip: freshIp(), body: { scamType: "phishing", description, walletAddress: "GFORMSNOTES" }
-    })).status).toBe(200)
+    expect(
+      (
+        await call(product.server.url, "POST", "/api/report-scam", {
+          ip: freshIp(),
+          body: { scamType: "phishing", description, walletAddress: "GFORMSNOTES" }
+        })
+      ).status
+    ).toBe(200)
 
     const inquiries = await opened(`/advertising-inquiries?search=${encodeURIComponent(company)}`)
     const inquiryWrites = writesOf(inquiries.page)
@@ -244,7 +270,10 @@ describe("forms say what is wrong, under the field, in the user's words", () => 
     const inquiry = inquiries.page.getByRole("dialog")
     const inquiryNotes = inquiry.getByLabel("Admin Notes")
     await inquiryNotes.fill("a".repeat(5_001))
-    await inquiry.getByRole("button", { name: /Contacted/ }).first().click()
+    await inquiry
+      .getByRole("button", { name: /Contacted/ })
+      .first()
+      .click()
     await expect.poll(() => fieldMessage(inquiryNotes)).toBe("Admin Notes must be at most 5000 characters")
     expect(await isFocused(inquiryNotes)).toBe(true)
     expect(inquiryWrites).toEqual([])

@@ -22,7 +22,18 @@ describe("advertising inquiries in Chromium", () => {
     const company = `Orbit Wallet ${Date.now()}`
     const submitted = await call(product.server.url, "POST", "/api/advertising-inquiries", {
       ip: freshIp(),
-      body: { companyName: company, contactName: "Grace", email: "grace@example.com", industry: "Wallet Services", budget: "5000 Pi", paymentId: "pay_1", txid: "tx_1", amount: 300, selectedPlan: "Gold", website: "https://orbit.example.com" }
+      body: {
+        companyName: company,
+        contactName: "Grace",
+        email: "grace@example.com",
+        industry: "Wallet Services",
+        budget: "5000 Pi",
+        paymentId: "pay_1",
+        txid: "tx_1",
+        amount: 300,
+        selectedPlan: "Gold",
+        website: "https://orbit.example.com"
+      }
     })
     expect(submitted.status).toBe(200)
     const { page, errors } = await openSignedIn(product, moderator, "/advertising-inquiries", { countPointer: true })
@@ -35,7 +46,10 @@ describe("advertising inquiries in Chromium", () => {
     // c on the focused card: the modal opens and the move goes with the notes as they are.
     await card.focus()
     await page.keyboard.press("c")
-    await page.getByRole("status").filter({ hasText: `Contacted: ${company}` }).waitFor()
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Contacted: ${company}` })
+      .waitFor()
     await expect.poll(() => counts(page, "Inquiries by status")).toEqual([before[0], before[1], before[2]! + 1, before[3]])
     expect(await card.getByText("Contacted", { exact: true }).count()).toBe(1)
 
@@ -46,10 +60,15 @@ describe("advertising inquiries in Chromium", () => {
     expect(await page.getByRole("option", { name: /^Mark as Contacted/ }).count()).toBe(0)
     await page.keyboard.type("Mark Converted")
     await page.keyboard.press("Enter")
-    await page.getByRole("status").filter({ hasText: `Converted: ${company}` }).waitFor()
-    const [stored] = ((await call(product.server.url, "GET", `/api/advertising-inquiries?search=${encodeURIComponent(company)}`, { token: admin })).body.data as {
-      inquiries: Array<{ status: string; adminNotes: string }>
-    }).inquiries
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Converted: ${company}` })
+      .waitFor()
+    const [stored] = (
+      (await call(product.server.url, "GET", `/api/advertising-inquiries?search=${encodeURIComponent(company)}`, { token: admin })).body.data as {
+        inquiries: Array<{ status: string; adminNotes: string }>
+      }
+    ).inquiries
     expect(stored).toMatchObject({ status: "converted" })
     await expect.poll(() => counts(page, "Inquiries by status")).toEqual([before[0], before[1], before[2], before[3]! + 1])
     expect(await pointerEventsOf(page)).toBe(0)
@@ -59,7 +78,8 @@ describe("advertising inquiries in Chromium", () => {
   it("keeps the modal open with the spec's failure when the inquiry changed meanwhile, retries with the notes typed, and shows the empty state", async () => {
     const company = `Stale Co ${Date.now()}`
     const answer = await call(product.server.url, "POST", "/api/advertising-inquiries", {
-      ip: freshIp(), body: { companyName: company, contactName: "Ann", email: "ann@example.com", industry: "Gaming" }
+      ip: freshIp(),
+      body: { companyName: company, contactName: "Ann", email: "ann@example.com", industry: "Gaming" }
     })
     const id = (answer.body.data as { _id: string })._id
     const { page, errors } = await openSignedIn(product, admin, `/advertising-inquiries?search=${encodeURIComponent(company)}`)
@@ -68,20 +88,27 @@ describe("advertising inquiries in Chromium", () => {
     const dialog = page.getByRole("dialog")
     // Another admin saves notes while this move is on its way: the server refuses it as stale.
     const held: Array<import("playwright-core").Route> = []
-    await page.route("**/api/advertising-inquiries/*", (route) => route.request().method() === "PUT" ? void held.push(route) : route.continue())
+    await page.route("**/api/advertising-inquiries/*", (route) => (route.request().method() === "PUT" ? void held.push(route) : route.continue()))
     await dialog.getByRole("button", { name: "Mark as Contacted" }).click()
     await dialog.getByRole("button", { name: "Updating..." }).waitFor()
     await expect.poll(() => held.length).toBe(1)
-    await call(product.server.url, "PUT", `/api/advertising-inquiries/${id}`, { token: admin, body: { status: "pending", adminNotes: "elsewhere", version: 1 } })
+    await call(product.server.url, "PUT", `/api/advertising-inquiries/${id}`, {
+      token: admin,
+      body: { status: "pending", adminNotes: "elsewhere", version: 1 }
+    })
     await held[0]!.continue()
     await page.unroute("**/api/advertising-inquiries/*")
     await dialog.getByRole("alert").filter({ hasText: "Failed to update inquiry: This inquiry was changed by someone else" }).waitFor()
     // The notes typed stay; the reloaded copy replaces the stale one, so trying again goes through, notes included.
     await dialog.getByLabel("Admin Notes").fill("Called twice")
     await dialog.getByRole("button", { name: "Mark as Contacted" }).click()
-    await page.getByRole("status").filter({ hasText: `Contacted: ${company}` }).waitFor()
-    expect(((await call(product.server.url, "GET", `/api/advertising-inquiries/${id}`, { token: admin })).body.data as { inquiry: unknown }).inquiry)
-      .toMatchObject({ status: "contacted", adminNotes: "Called twice", version: 3 })
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Contacted: ${company}` })
+      .waitFor()
+    expect(
+      ((await call(product.server.url, "GET", `/api/advertising-inquiries/${id}`, { token: admin })).body.data as { inquiry: unknown }).inquiry
+    ).toMatchObject({ status: "contacted", adminNotes: "Called twice", version: 3 })
     await page.goto(`${product.server.url}/advertising-inquiries?search=nothing-matches-${Date.now()}`)
     await page.getByText("No inquiries found").waitFor()
     expect(errors).toEqual([])
@@ -105,9 +132,19 @@ describe("core-team contacts in Chromium", () => {
     await publicCard.focus()
     await page.keyboard.press("3")
     await publicCard.getByText("Responded", { exact: true }).waitFor()
-    const listed = async (search: string) => ((await call(product.server.url, "GET", `/api/core-team-contact?search=${encodeURIComponent(search)}`, { token: admin })).body.data as {
-      contacts: Array<{ status: string; respondedAt: string | null; resolvedAt: string | null; inquiry: { subject: string }; expectedResponseTime: number; followUpRequired: boolean }>
-    }).contacts
+    const listed = async (search: string) =>
+      (
+        (await call(product.server.url, "GET", `/api/core-team-contact?search=${encodeURIComponent(search)}`, { token: admin })).body.data as {
+          contacts: Array<{
+            status: string
+            respondedAt: string | null
+            resolvedAt: string | null
+            inquiry: { subject: string }
+            expectedResponseTime: number
+            followUpRequired: boolean
+          }>
+        }
+      ).contacts
     expect((await listed(subject))[0]).toMatchObject({ status: "responded" })
     expect((await listed(subject))[0]!.respondedAt).not.toBeNull()
 
@@ -151,7 +188,10 @@ describe("core-team contacts in Chromium", () => {
     await cards.filter({ hasText: `${added} renamed` }).waitFor()
 
     // Delete, confirmed with the spec's words.
-    await cards.filter({ hasText: `${added} renamed` }).getByRole("button", { name: "Delete" }).click()
+    await cards
+      .filter({ hasText: `${added} renamed` })
+      .getByRole("button", { name: "Delete" })
+      .click()
     const confirm = page.getByRole("alertdialog")
     await confirm.getByText("Are you sure you want to delete this core team contact?").waitFor()
     await confirm.getByRole("button", { name: "Delete" }).click()

@@ -56,21 +56,34 @@ const get = (path: string) => call(product.server.url, "GET", path, { token }).t
 
 describe("keyboard-only tasks from the dashboard, keys counted", () => {
   it("approves a pending community in at most 5 keys", async () => {
-    const submitted = await call(product.server.url, "POST", "/api/listings/community", { ip: freshIp(), body: { name: "Pi Keyboard Club", description: "Meets on Fridays" } })
+    const submitted = await call(product.server.url, "POST", "/api/listings/community", {
+      ip: freshIp(),
+      body: { name: "Pi Keyboard Club", description: "Meets on Fridays" }
+    })
     const id = (submitted.body.data as { listing: { _id: string } }).listing._id
     const { page, errors, keys } = await fromDashboard()
     await keys.press("g")
     await keys.press("o")
     await page.getByRole("listitem").filter({ hasText: "Pi Keyboard Club" }).waitFor()
     await keys.press("a")
-    await expect.poll(async () => ((await get(`/api/admin/listings?search=Keyboard%20Club`)).data as { listings: ReadonlyArray<{ _id: string; status: string }> }).listings.find((row) => row._id === id)?.status).toBe("approved")
+    await expect
+      .poll(
+        async () =>
+          ((await get(`/api/admin/listings?search=Keyboard%20Club`)).data as { listings: ReadonlyArray<{ _id: string; status: string }> }).listings.find(
+            (row) => row._id === id
+          )?.status
+      )
+      .toBe("approved")
     console.log(`approve a pending community: ${keys.keys} keys`)
     expect(keys.keys).toBeLessThanOrEqual(5)
     await ends(page, errors)
   })
 
   it("sets one scam report's status and priority in at most 6 keys", async () => {
-    const reported = await call(product.server.url, "POST", "/api/report-scam", { ip: freshIp(), body: { scamType: "phishing", description: "A fake airdrop page" } })
+    const reported = await call(product.server.url, "POST", "/api/report-scam", {
+      ip: freshIp(),
+      body: { scamType: "phishing", description: "A fake airdrop page" }
+    })
     const id = (reported.body.data as { _id: string })._id
     const { page, errors, keys } = await fromDashboard()
     await keys.press("g")
@@ -78,7 +91,8 @@ describe("keyboard-only tasks from the dashboard, keys counted", () => {
     await page.getByRole("listitem").filter({ hasText: "A fake airdrop page" }).waitFor()
     await keys.press("2")
     await keys.press("Shift+Digit4")
-    await expect.poll(async () => ((await get(`/api/report-scam/${id}`)).data as { report: { status: string; priority: string } }).report)
+    await expect
+      .poll(async () => ((await get(`/api/report-scam/${id}`)).data as { report: { status: string; priority: string } }).report)
       .toMatchObject({ status: "under_review", priority: "urgent" })
     console.log(`one report's status and priority: ${keys.keys} keys`)
     expect(keys.keys).toBeLessThanOrEqual(6)
@@ -86,7 +100,14 @@ describe("keyboard-only tasks from the dashboard, keys counted", () => {
   })
 
   it("marks an inquiry contacted with a 25-character note in at most the note + 6 keys", async () => {
-    const form = { companyName: "Keyboard Ads Ltd", contactName: "Ada", email: "ada@example.com", industry: "Wallet Services", budget: "1000-5000 Pi", selectedPlan: "Premium" }
+    const form = {
+      companyName: "Keyboard Ads Ltd",
+      contactName: "Ada",
+      email: "ada@example.com",
+      industry: "Wallet Services",
+      budget: "1000-5000 Pi",
+      selectedPlan: "Premium"
+    }
     const sent = await call(product.server.url, "POST", "/api/advertising-inquiries", { ip: freshIp(), body: form })
     const id = (sent.body.data as { _id: string })._id
     const note = "Called, sending the deck."
@@ -99,7 +120,8 @@ describe("keyboard-only tasks from the dashboard, keys counted", () => {
     await page.getByRole("dialog").getByText("Keyboard Ads Ltd").first().waitFor()
     await keys.type(note)
     await keys.press("Control+Enter")
-    await expect.poll(async () => ((await get(`/api/advertising-inquiries/${id}`)).data as { inquiry: { status: string; adminNotes: string } }).inquiry)
+    await expect
+      .poll(async () => ((await get(`/api/advertising-inquiries/${id}`)).data as { inquiry: { status: string; adminNotes: string } }).inquiry)
       .toMatchObject({ status: "contacted", adminNotes: note })
     console.log(`an inquiry contacted with a note: note + ${keys.keys} keys`)
     expect(keys.keys).toBeLessThanOrEqual(6)
@@ -128,7 +150,10 @@ describe("keyboard-only tasks from the dashboard, keys counted", () => {
     await keys.press("Tab")
     await keys.type(image)
     await keys.press("Control+Enter")
-    await expect.poll(async () => ((await get("/api/blog/posts?search=Keys%20first")).posts as ReadonlyArray<{ status: string; featuredImage: string; title: string }>)[0])
+    await expect
+      .poll(
+        async () => ((await get("/api/blog/posts?search=Keys%20first")).posts as ReadonlyArray<{ status: string; featuredImage: string; title: string }>)[0]
+      )
       .toMatchObject({ title, status: "published", featuredImage: image })
     console.log(`a published post with a featured image: title + body + URL + ${keys.keys} keys`)
     expect(keys.keys).toBeLessThanOrEqual(12)
@@ -146,7 +171,12 @@ describe("keyboard-only tasks from the dashboard, keys counted", () => {
     await keys.press("Tab")
     await keys.type("Keyboard Exchange")
     await keys.press("Enter")
-    await expect.poll(async () => ((await get("/api/admin/addresses/cex?search=keyboard-exchange")).data as { addresses: ReadonlyArray<{ name: string }> }).addresses.map((row) => row.name))
+    await expect
+      .poll(async () =>
+        ((await get("/api/admin/addresses/cex?search=keyboard-exchange")).data as { addresses: ReadonlyArray<{ name: string }> }).addresses.map(
+          (row) => row.name
+        )
+      )
       .toEqual(["Keyboard Exchange"])
     console.log(`a CEX address: fields + ${keys.keys} keys`)
     expect(keys.keys).toBeLessThanOrEqual(5)
@@ -167,7 +197,9 @@ describe("keyboard-only tasks from the dashboard, keys counted", () => {
     // The confirmation opens on its safe button; the key that asked confirms.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Cancel")
     await keys.press("Delete")
-    await expect.poll(async () => ((await get("/api/admin/users?search=taylor")).data as { users: ReadonlyArray<{ disabled: boolean }> }).users[0]?.disabled).toBe(true)
+    await expect
+      .poll(async () => ((await get("/api/admin/users?search=taylor")).data as { users: ReadonlyArray<{ disabled: boolean }> }).users[0]?.disabled)
+      .toBe(true)
     console.log(`disable an admin: ${keys.keys} keys`)
     expect(keys.keys).toBeLessThanOrEqual(8)
     await ends(page, errors)

@@ -15,7 +15,12 @@ beforeAll(async () => {
   moderator = await signedInAs(product.server, "moderator")
 })
 
-interface Counts { readonly total: number; readonly pending: number; readonly approved: number; readonly rejected: number }
+interface Counts {
+  readonly total: number
+  readonly pending: number
+  readonly approved: number
+  readonly rejected: number
+}
 
 const seed = async (path: string, names: ReadonlyArray<string>) => {
   for (const name of names) {
@@ -43,7 +48,12 @@ const focusedName = (page: Page) => page.evaluate(() => document.activeElement?.
 const tabToFirstCard = async (page: Page) => {
   for (let presses = 0; presses < 80; presses++) {
     await page.keyboard.press("Tab")
-    if (await page.evaluate(() => document.activeElement?.closest("[role=list][aria-label$=Management]") !== null && document.activeElement?.getAttribute("role") === "listitem")) return
+    if (
+      await page.evaluate(
+        () => document.activeElement?.closest("[role=list][aria-label$=Management]") !== null && document.activeElement?.getAttribute("role") === "listitem"
+      )
+    )
+      return
   }
   throw new Error("Tab never reached a card")
 }
@@ -110,11 +120,19 @@ describe("community and influencer moderation in Chromium", () => {
     expect(await card.getByText("Approved", { exact: true }).count()).toBe(1)
 
     // Someone else rejects it meanwhile: this screen still shows it approved; Set Pending is refused.
-    const [listing] = ((await call(product.server.url, "GET", "/api/admin/influencers/combined?search=Solo", { token: admin })).body.data as {
-      influencers: Array<{ _id: string; version: number }>
-    }).influencers
-    await call(product.server.url, "PUT", `/api/admin/influencers/${listing!._id}/status`, { token: admin, body: { status: "pending", version: listing!.version } })
-    await call(product.server.url, "PUT", `/api/admin/influencers/${listing!._id}/status`, { token: admin, body: { status: "rejected", version: listing!.version + 1 } })
+    const [listing] = (
+      (await call(product.server.url, "GET", "/api/admin/influencers/combined?search=Solo", { token: admin })).body.data as {
+        influencers: Array<{ _id: string; version: number }>
+      }
+    ).influencers
+    await call(product.server.url, "PUT", `/api/admin/influencers/${listing!._id}/status`, {
+      token: admin,
+      body: { status: "pending", version: listing!.version }
+    })
+    await call(product.server.url, "PUT", `/api/admin/influencers/${listing!._id}/status`, {
+      token: admin,
+      body: { status: "rejected", version: listing!.version + 1 }
+    })
     await page.keyboard.press("p")
     await page.getByRole("alert").filter({ hasText: "Failed to update status: This listing was changed by someone else" }).waitFor()
     await card.getByText("Rejected", { exact: true }).waitFor()
@@ -152,8 +170,11 @@ describe("community and influencer moderation in Chromium", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click()
     await page.getByRole("alertdialog").waitFor({ state: "detached" })
     await renamed.waitFor({ state: "detached" })
-    expect(await call(product.server.url, "GET", "/api/admin/influencers/combined?search=Pi%20Weekly", { token: admin })
-      .then((answer) => (answer.body.data as { influencers: ReadonlyArray<unknown> }).influencers)).toEqual([])
+    expect(
+      await call(product.server.url, "GET", "/api/admin/influencers/combined?search=Pi%20Weekly", { token: admin }).then(
+        (answer) => (answer.body.data as { influencers: ReadonlyArray<unknown> }).influencers
+      )
+    ).toEqual([])
     expect(errors).toEqual([])
   })
 
@@ -164,7 +185,11 @@ describe("community and influencer moderation in Chromium", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()])
     expect(download.suggestedFilename()).toMatch(/^communities-\d{4}-\d{2}-\d{2}\.csv$/)
     const text = await download.path().then((path) => import("node:fs").then((fs) => fs.readFileSync(path, "utf8")))
-    expect(csvObjects(text).map((record) => record.name).sort()).toEqual(["Export me", "Export me too"])
+    expect(
+      csvObjects(text)
+        .map((record) => record.name)
+        .sort()
+    ).toEqual(["Export me", "Export me too"])
     await page.keyboard.press("Control+k")
     await page.keyboard.type("Export communities as CSV")
     const [again] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")])

@@ -76,8 +76,10 @@ describe("the list pattern in Chromium", () => {
     // The console's code waits until both answers are in, as on a fast server; the signed-in
     // screens' chunk comes a moment after the rest of the code.
     const codeWasHeld = await holdStartChunk(page, answers)
-    await page.route(/\/assets\/signed-in-[\w-]+\.js$/, async (route) =>
-      void (await answers, await new Promise((resolve) => setTimeout(resolve, 300)), await route.continue()))
+    await page.route(
+      /\/assets\/signed-in-[\w-]+\.js$/,
+      async (route) => void (await answers, await new Promise((resolve) => setTimeout(resolve, 300)), await route.continue())
+    )
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
     codeWasHeld()
@@ -145,9 +147,14 @@ describe("the list pattern in Chromium", () => {
   it("blurs nothing behind its table or cards, in either theme (a software compositor redraws a blur every frame)", async () => {
     const { page } = await withStoredToken()
     /** Elements (or their ::before / ::after) with a backdrop filter, by class. */
-    const blurred = () => page.evaluate(() => [...document.querySelectorAll("*")].flatMap((element) =>
-      [null, "::before", "::after"].filter((pseudo) => getComputedStyle(element, pseudo).backdropFilter !== "none")
-        .map((pseudo) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")}${pseudo ?? ""}`)))
+    const blurred = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll("*")].flatMap((element) =>
+          [null, "::before", "::after"]
+            .filter((pseudo) => getComputedStyle(element, pseudo).backdropFilter !== "none")
+            .map((pseudo) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")}${pseudo ?? ""}`)
+        )
+      )
     for (const theme of ["light", "dark"]) {
       await page.context().addInitScript((value) => localStorage.setItem("theme", value), theme)
       await page.goto(`${product.server.url}/generated-addresses`)
@@ -176,11 +183,15 @@ describe("the list pattern in Chromium", () => {
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
     // Other screens' chunks (src/ui/deferred.tsx, `loadScreen`) as the page's resource timings list them.
-    const screenChunks = () => page.evaluate(() => performance.getEntriesByType("resource")
-      .filter((entry) => /^\/assets\/(\w+Screen|screens)-[\w-]+\.js$/.test(new URL(entry.name).pathname))
-      .map((entry) => entry.startTime))
+    const screenChunks = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType("resource")
+          .filter((entry) => /^\/assets\/(\w+Screen|screens)-[\w-]+\.js$/.test(new URL(entry.name).pathname))
+          .map((entry) => entry.startTime)
+      )
     await expect.poll(async () => (await screenChunks()).length).toBeGreaterThan(0)
-    const firstAt = Math.min(...await screenChunks())
+    const firstAt = Math.min(...(await screenChunks()))
     const lastKeyAt = await page.evaluate(() => (window as unknown as { lastKeyAt: number }).lastKeyAt)
     expect(firstAt).toBeGreaterThan(lastKeyAt + 1_000)
     // None of them is what the directory screen needed: it was whole before them.
@@ -196,7 +207,11 @@ describe("the list pattern in Chromium", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: listTexts.exportCsv }).click()])
     expect(download.suggestedFilename()).toMatch(/^generated-addresses-\d{4}-\d{2}-\d{2}\.csv$/)
     const text = await download.path().then((path) => import("node:fs").then((fs) => fs.readFileSync(path, "utf8")))
-    expect(csvObjects(text).map((row) => row.identifier).sort()).toEqual(["pi-star-1", "pi-star-2", "pi-star-3"])
+    expect(
+      csvObjects(text)
+        .map((row) => row.identifier)
+        .sort()
+    ).toEqual(["pi-star-1", "pi-star-2", "pi-star-3"])
 
     await page.keyboard.press("Control+k")
     await page.getByPlaceholder("Type a command or search…").fill("Export addresses")
@@ -246,7 +261,7 @@ describe("the blog list", () => {
   })
 })
 
-describe("keys on arrival (docs/architecture.md, \"Keys on a list\")", () => {
+describe('keys on arrival (docs/architecture.md, "Keys on a list")', () => {
   const currentText = (page: import("playwright-core").Page) =>
     page.evaluate(() => document.querySelector("[data-current='true']")?.querySelector("td")?.textContent ?? null)
   const focusedText = (page: import("playwright-core").Page) =>
@@ -270,7 +285,11 @@ describe("keys on arrival (docs/architecture.md, \"Keys on a list\")", () => {
     await page.getByPlaceholder("Type a command or search…").fill("Go to CEX Addresses")
     await page.keyboard.press("Enter")
     await page.getByRole("heading", { level: 1, name: "CEX Addresses" }).waitFor()
-    await expect.poll(() => page.evaluate(() => document.activeElement?.closest("tbody") !== null || document.querySelector("tbody td")?.textContent === "No addresses found")).toBe(true)
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.activeElement?.closest("tbody") !== null || document.querySelector("tbody td")?.textContent === "No addresses found")
+      )
+      .toBe(true)
     // The sidebar, with the pointer, then a key.
     await page.getByRole("link", { name: "Generated Addresses" }).click()
     await expect.poll(() => focusedText(page)).toBe(first)
@@ -342,9 +361,15 @@ describe("the list toolbar", () => {
     await page.goto(`${product.server.url}/scam-reports`)
     const search = page.getByRole("searchbox", { name: "Search reports" })
     await search.waitFor()
-    const tops = await Promise.all([search, ...["Status", "Scam type", "Priority"].map((name) => page.getByRole("combobox", { name }))]
-      .map(async (control) => (await control.boundingBox())?.y ?? -1))
-    expect(tops.every((top) => top >= 0 && Math.abs(top - (tops[0] ?? 0)) < 12), JSON.stringify(tops)).toBe(true)
+    const tops = await Promise.all(
+      [search, ...["Status", "Scam type", "Priority"].map((name) => page.getByRole("combobox", { name }))].map(
+        async (control) => (await control.boundingBox())?.y ?? -1
+      )
+    )
+    expect(
+      tops.every((top) => top >= 0 && Math.abs(top - (tops[0] ?? 0)) < 12),
+      JSON.stringify(tops)
+    ).toBe(true)
     await page.context().close()
   })
 })

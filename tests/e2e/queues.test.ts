@@ -25,9 +25,15 @@ interface Screen {
 }
 
 const screens: ReadonlyArray<Screen> = [
-  { path: "/businesses", title: "Business Listings", noun: "business", fill: { "Category": "Food", "Industry": "Retail" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
-  { path: "/startups", title: "Startup Listings", noun: "startup", fill: { "Category": "Fintech" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
-  { path: "/projects", title: "Project Listings", noun: "project", fill: { "Category": "Tools" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
+  {
+    path: "/businesses",
+    title: "Business Listings",
+    noun: "business",
+    fill: { Category: "Food", Industry: "Retail" },
+    toggle: { key: "t", button: "Hide", badge: "Hidden" }
+  },
+  { path: "/startups", title: "Startup Listings", noun: "startup", fill: { Category: "Fintech" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
+  { path: "/projects", title: "Project Listings", noun: "project", fill: { Category: "Tools" }, toggle: { key: "t", button: "Hide", badge: "Hidden" } },
   { path: "/events", title: "Events Management", noun: "event", fill: {}, toggle: { key: "f", button: "Feature", badge: "Featured" } },
   { path: "/hackathons", title: "Hackathons Management", noun: "hackathon", fill: {}, toggle: { key: "f", button: "Feature", badge: "Featured" } }
 ]
@@ -85,7 +91,10 @@ describe.each(screens)("$path in Chromium", (screen) => {
     await page.keyboard.press("a")
     await mine.getByText("Approved", { exact: true }).waitFor()
     // The toast says the server has it: one change at a time, so the toggle waits for it.
-    await page.getByRole("status").filter({ hasText: `Approved "${name}"` }).waitFor()
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Approved "${name}"` })
+      .waitFor()
     await mine.focus()
     await page.keyboard.press(screen.toggle.key)
     await mine.getByText(screen.toggle.badge, { exact: true }).waitFor()

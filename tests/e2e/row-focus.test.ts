@@ -51,11 +51,13 @@ const model: MachineModel<typeof rowFocusMachine> = {
   events: (snapshot) => {
     const context = contextOf(snapshot)
     const state = stateOf(snapshot)
-    const shows = (Object.keys(lists) as ReadonlyArray<ListName>).filter((name) => name !== nameOf(context.ids))
+    const shows = (Object.keys(lists) as ReadonlyArray<ListName>)
+      .filter((name) => name !== nameOf(context.ids))
       .map((name) => ({ type: "SHOW", ids: lists[name] }))
     if (context.ids.length === 0 && context.currentId === null && state === "rows") return [{ type: "SHOW", ids: lists.full }]
     const pick = context.ids.includes("15") && state !== "away" ? [{ type: "PICK", id: "15" }] : []
-    if (state === "rows") return [...shows, ...pick, { type: "NEXT" }, { type: "PREVIOUS" }, { type: "TYPE" }, ...(context.ids.length > 0 ? [{ type: "OPEN" }] : [])]
+    if (state === "rows")
+      return [...shows, ...pick, { type: "NEXT" }, { type: "PREVIOUS" }, { type: "TYPE" }, ...(context.ids.length > 0 ? [{ type: "OPEN" }] : [])]
     if (state === "typing") return [...shows, ...pick, { type: "LEAVE" }, { type: "OPEN" }]
     return [...shows, { type: "CLOSE" }]
   }
@@ -72,12 +74,9 @@ const urlOf = (run: Run, list: ListName) =>
   `${path}?search=${encodeURIComponent(list === "full" ? run.prefix : list === "narrow" ? `${run.prefix}1` : `${run.prefix}x`)}&sort=identifier&order=asc`
 const shownIdentifiers = (run: Run) =>
   // By CSS, not by role: behind an open dialog the table is hidden from the accessibility tree.
-  run.page.locator("table tbody tr[data-current]")
-    .evaluateAll((rows) => rows.map((row) => row.querySelector("td")?.textContent ?? ""))
-const currentIdentifier = (run: Run) =>
-  run.page.evaluate(() => document.querySelector("tbody tr[data-current='true'] td")?.textContent ?? null)
-const focusedIdentifier = (run: Run) =>
-  run.page.evaluate(() => document.activeElement?.closest("tr")?.querySelector("td")?.textContent ?? null)
+  run.page.locator("table tbody tr[data-current]").evaluateAll((rows) => rows.map((row) => row.querySelector("td")?.textContent ?? ""))
+const currentIdentifier = (run: Run) => run.page.evaluate(() => document.querySelector("tbody tr[data-current='true'] td")?.textContent ?? null)
+const focusedIdentifier = (run: Run) => run.page.evaluate(() => document.activeElement?.closest("tr")?.querySelector("td")?.textContent ?? null)
 const focusIsIn = (run: Run) =>
   run.page.evaluate(() => {
     const active = document.activeElement
@@ -91,7 +90,7 @@ const focusIsIn = (run: Run) =>
 const seeRows = async (run: Run, snapshot: MachineSnapshot, where: "row" | "search" | "dialog", event: unknown) => {
   const context = contextOf(snapshot)
   // Before any step the machine has not heard of the rows yet; the screen is still arriving.
-  if (event === undefined) return void await run.page.getByRole("table", { name: "Generated Addresses" }).waitFor()
+  if (event === undefined) return void (await run.page.getByRole("table", { name: "Generated Addresses" }).waitFor())
   const expected = context.ids.map((id) => `${run.prefix}${id}`)
   await expect.poll(() => shownIdentifiers(run)).toEqual(expected)
   const marked = context.currentId !== null && context.ids.includes(context.currentId)
@@ -105,7 +104,10 @@ const driver: ScreenDriver<Run> = {
   open: async () => {
     const prefix = `row-focus-${++counter}-`
     for (let index = 1; index <= 25; index++) {
-      const made = await call(product.server.url, "POST", "/api/admin/addresses/generated", { token, body: { identifier: `${prefix}${number(index)}`, Name: `Row ${index}` } })
+      const made = await call(product.server.url, "POST", "/api/admin/addresses/generated", {
+        token,
+        body: { identifier: `${prefix}${number(index)}`, Name: `Row ${index}` }
+      })
       expect(made.status).toBe(200)
     }
     const run = { prefix, page: undefined as unknown as Page, errors: [] as Array<string> }
@@ -125,7 +127,13 @@ const driver: ScreenDriver<Run> = {
     },
     NEXT: async (run) => run.page.keyboard.press("j"),
     PREVIOUS: async (run) => run.page.keyboard.press("k"),
-    PICK: async (run) => run.page.getByRole("row").filter({ hasText: `${run.prefix}15` }).locator("td").first().click(),
+    PICK: async (run) =>
+      run.page
+        .getByRole("row")
+        .filter({ hasText: `${run.prefix}15` })
+        .locator("td")
+        .first()
+        .click(),
     TYPE: async (run) => run.page.keyboard.press("s"),
     LEAVE: async (run) => run.page.keyboard.press("Escape"),
     // From the rows, Enter opens the current address; from the search, Ctrl+K opens the palette.

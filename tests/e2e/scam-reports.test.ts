@@ -13,10 +13,20 @@ beforeAll(async () => {
   moderator = await signedInAs(product.server, "moderator")
 })
 
-interface Report { readonly _id: string; readonly status: string; readonly priority: string; readonly adminNotes: string; readonly version: number; readonly description: string }
+interface Report {
+  readonly _id: string
+  readonly status: string
+  readonly priority: string
+  readonly adminNotes: string
+  readonly version: number
+  readonly description: string
+}
 
 const report = async (description: string, scamType = "phishing") => {
-  const answer = await call(product.server.url, "POST", "/api/report-scam", { ip: freshIp(), body: { scamType, description, walletAddress: `G${description.replace(/\W/g, "")}` } })
+  const answer = await call(product.server.url, "POST", "/api/report-scam", {
+    ip: freshIp(),
+    body: { scamType, description, walletAddress: `G${description.replace(/\W/g, "")}` }
+  })
   if (answer.status !== 200) throw new Error(answer.text)
   return (answer.body.data as { _id: string })._id
 }
@@ -27,7 +37,6 @@ const serverReports = async (query = "") =>
 const cards = (page: Page) => page.getByRole("list", { name: "Scam Reports Management" }).getByRole("listitem")
 const titleOf = (id: string) => `Report #${id.slice(-8)}`
 const focusedTitle = (page: Page) => page.evaluate(() => document.activeElement?.querySelector("[aria-label^='Report #']")?.getAttribute("aria-label") ?? null)
-
 
 describe("scam reports in Chromium", () => {
   it("triages 25 reports by keyboard alone: statuses, a priority and notes, each shown at once and kept by the server", async () => {
@@ -40,6 +49,12 @@ describe("scam reports in Chromium", () => {
     // On arrival the first card is current, with no Tab.
     await expect.poll(() => focusedTitle(page)).toBe(titleOf(newest[0]!))
 
+    // List reads answer late, as on a loaded machine: the reload after one change lands among the
+    // next keys, dropping reports that left "new" while the current one is still kept shown.
+    await page.route(/\/api\/report-scam\?/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await route.continue().catch(() => undefined)
+    })
     // 2 = under review, 3 = resolved, 4 = dismissed, each followed by j, typed without waiting:
     // each shows at once, the report stays current (and shown, though it left "new") until j,
     // and the server takes them in order.
@@ -48,7 +63,10 @@ describe("scam reports in Chromium", () => {
       await page.keyboard.press(key)
       await page.keyboard.press("j")
     }
-    expect(await focusedTitle(page)).toBe(titleOf(newest[10]!))
+    // The focus follows the current report in the render the key causes; on a loaded machine that
+    // render may come a task later, so it is awaited (a wrong report is still a failure, named by place).
+    const placeOf = (title: string | null) => newest.findIndex((id) => titleOf(id) === title)
+    await expect.poll(async () => placeOf(await focusedTitle(page)), { timeout: 2_000 }).toBe(10)
     // A status then a priority: both on the one report.
     await page.keyboard.press("2")
     await page.keyboard.press("Shift+Digit4")
@@ -72,15 +90,18 @@ describe("scam reports in Chromium", () => {
 
     // The count cards are the server's, and the pager has gone with the 11 that left "new".
     const counts = await page.getByRole("group", { name: "Reports by status" }).getByRole("button").allTextContents()
-    await expect.poll(async () => (await page.getByRole("group", { name: "Reports by status" }).getByRole("button").allTextContents())
-      .map((text) => Number(text.replace(/\D+/g, "")))).toEqual([25, 14, 6, 3, 2])
+    await expect
+      .poll(async () =>
+        (await page.getByRole("group", { name: "Reports by status" }).getByRole("button").allTextContents()).map((text) => Number(text.replace(/\D+/g, "")))
+      )
+      .toEqual([25, 14, 6, 3, 2])
     expect(counts.length).toBe(5)
     expect(await page.getByText(/^Page \d+ of \d+$/).count()).toBe(0)
     expect(await pointerEventsOf(page)).toBe(0)
     expect(errors).toEqual([])
   })
 
-  it("announces a report posted by the public as \"1 new report\" without moving the list or the focus, and refreshes a card another admin changes", async () => {
+  it('announces a report posted by the public as "1 new report" without moving the list or the focus, and refreshes a card another admin changes', async () => {
     const first = await report("Arrival base", "impersonation")
     const { page, errors } = await openSignedIn(product, admin, "/scam-reports?scamType=impersonation")
     const card = cards(page).filter({ has: page.getByLabel(titleOf(first)) })
@@ -102,7 +123,9 @@ describe("scam reports in Chromium", () => {
     expect(await cards(page).count()).toBe(shown)
 
     await banner.getByRole("button", { name: "Show" }).click()
-    await cards(page).filter({ has: page.getByLabel(titleOf(arrived)) }).waitFor()
+    await cards(page)
+      .filter({ has: page.getByLabel(titleOf(arrived)) })
+      .waitFor()
     await banner.waitFor({ state: "detached" })
     expect(errors).toEqual([])
   })
@@ -112,7 +135,7 @@ describe("scam reports in Chromium", () => {
     const { page, errors } = await openSignedIn(product, admin, "/scam-reports?scamType=fake_giveaway")
     const card = cards(page).filter({ has: page.getByLabel(titleOf(id)) })
     await card.waitFor()
-    await page.route("**/api/report-scam/*", (route) => route.request().method() === "PATCH" ? route.abort("connectionreset") : route.continue())
+    await page.route("**/api/report-scam/*", (route) => (route.request().method() === "PATCH" ? route.abort("connectionreset") : route.continue()))
     await card.getByLabel(`Status of ${titleOf(id)}`).selectOption("dismissed")
     await page.getByRole("alert").filter({ hasText: "Failed to update report status" }).waitFor()
     await expect.poll(() => card.getByLabel(`Status of ${titleOf(id)}`).inputValue()).toBe("new")

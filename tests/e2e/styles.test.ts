@@ -26,9 +26,27 @@ const radixInUse = (page: Page) =>
 
 /** Every signed-in screen, by its path: a new screen is scanned by being listed here. */
 const screens = [
-  "/", "/generated-addresses", "/cex-addresses", "/core-team-addresses", "/blog", "/blog/new", "/settings",
-  "/communities", "/influencers", "/businesses", "/startups", "/projects", "/events", "/hackathons", "/scam-reports",
-  "/core-team", "/advertising-inquiries", "/activity", "/settings/admins", "/settings/ips", "/settings/sessions"
+  "/",
+  "/generated-addresses",
+  "/cex-addresses",
+  "/core-team-addresses",
+  "/blog",
+  "/blog/new",
+  "/settings",
+  "/communities",
+  "/influencers",
+  "/businesses",
+  "/startups",
+  "/projects",
+  "/events",
+  "/hackathons",
+  "/scam-reports",
+  "/core-team",
+  "/advertising-inquiries",
+  "/activity",
+  "/settings/admins",
+  "/settings/ips",
+  "/settings/sessions"
 ]
 
 /** The screens that keep the change stream open (they never go network-idle), and what shows they have loaded. */
@@ -49,19 +67,32 @@ const visitSettled = async (page: Page, network: ReturnType<typeof requestsInFli
   await network.quiet()
 }
 
-
 /** One report and one paid inquiry, so their screens have a card and a modal to scan. */
 const reportOne = async () => {
   await call(product.server.url, "POST", "/api/report-scam", { body: { scamType: "phishing", description: "A scanned report", walletAddress: "GSCANNED" } })
   await call(product.server.url, "POST", "/api/advertising-inquiries", {
-    body: { companyName: "Scanned Co", contactName: "Ann", email: "ann@example.com", industry: "Gaming", paymentId: "p", txid: "t", amount: 5, selectedPlan: "Gold" }
+    body: {
+      companyName: "Scanned Co",
+      contactName: "Ann",
+      email: "ann@example.com",
+      industry: "Gaming",
+      paymentId: "p",
+      txid: "t",
+      amount: 5,
+      selectedPlan: "Gold"
+    }
   })
 }
 
 /** The queue screens' add forms, by the screen and its button. */
 const queueForms = [
-  ["/communities", "Add Community"], ["/influencers", "Add Influencer"], ["/businesses", "Add Business"], ["/startups", "Add Startup"],
-  ["/projects", "Add Project"], ["/events", "Add Event"], ["/hackathons", "Add Hackathon"]
+  ["/communities", "Add Community"],
+  ["/influencers", "Add Influencer"],
+  ["/businesses", "Add Business"],
+  ["/startups", "Add Startup"],
+  ["/projects", "Add Project"],
+  ["/events", "Add Event"],
+  ["/hackathons", "Add Hackathon"]
 ] as const
 
 describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) => {
@@ -128,7 +159,11 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
       await page.keyboard.press("Escape")
     }
     await visitSettled(page, network, "/blog")
-    await page.getByRole("row").filter({ hasText: `Scanned post ${scheme}` }).getByRole("button", { name: "Delete" }).click()
+    await page
+      .getByRole("row")
+      .filter({ hasText: `Scanned post ${scheme}` })
+      .getByRole("button", { name: "Delete" })
+      .click()
     await page.getByRole("alertdialog").waitFor()
     await scan("delete post dialog")
     await page.keyboard.press("Escape")
@@ -136,7 +171,11 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await page.getByRole("button", { name: "Add admin" }).click()
     await page.getByRole("form", { name: "Add an admin" }).waitFor()
     await scan("add admin form")
-    await page.getByRole("form", { name: "Add an admin" }).getByRole("button", { name: /Add|Save/ }).first().click()
+    await page
+      .getByRole("form", { name: "Add an admin" })
+      .getByRole("button", { name: /Add|Save/ })
+      .first()
+      .click()
     await page.getByRole("form", { name: "Add an admin" }).locator("[aria-invalid='true']").first().waitFor()
     await scan("add admin form, refused")
     await page.getByRole("row").filter({ hasText: "@example.com" }).filter({ hasNotText: email }).first().getByRole("button", { name: "Disable" }).click()
@@ -169,7 +208,23 @@ describe("the console's styles", () => {
     await product.server.sql(addAdmin("styles@example.com", "super_admin"))
     await signInThroughScreen(page, product.server, "styles@example.com", "Super Admin")
     await reportOne()
-    for (const path of ["/", "/activity", "/settings/admins", "/settings/ips", "/settings/sessions", "/generated-addresses", "/blog", "/settings", "/blog/new", "/communities", "/projects", "/events", "/scam-reports", "/core-team", "/advertising-inquiries"]) {
+    for (const path of [
+      "/",
+      "/activity",
+      "/settings/admins",
+      "/settings/ips",
+      "/settings/sessions",
+      "/generated-addresses",
+      "/blog",
+      "/settings",
+      "/blog/new",
+      "/communities",
+      "/projects",
+      "/events",
+      "/scam-reports",
+      "/core-team",
+      "/advertising-inquiries"
+    ]) {
       await visitSettled(page, network, path)
       await collect()
     }
@@ -201,7 +256,8 @@ describe("the console's styles", () => {
     await collect()
 
     const components = [...seen.classes].filter((name) =>
-      radixUse.unusedComponents.some((prefix) => name === prefix || (name.startsWith(prefix) && /^[A-Z]/.test(name.slice(prefix.length)))))
+      radixUse.unusedComponents.some((prefix) => name === prefix || (name.startsWith(prefix) && /^[A-Z]/.test(name.slice(prefix.length))))
+    )
     expect(components).toEqual([])
     const breakpoints = [...seen.classes].map((name) => name.match(/^(\w+):rt-/)?.[1]).filter((bp) => bp !== undefined)
     expect(breakpoints.length).toBeGreaterThan(0)

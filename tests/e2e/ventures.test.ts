@@ -51,7 +51,12 @@ describe("business, startup and project screens in Chromium", () => {
     await card.getByText("Approved", { exact: true }).waitFor()
     await card.getByRole("button", { name: "Hide" }).click()
     await card.getByText("Hidden", { exact: true }).waitFor()
-    expect(await serverRecord("/api/admin/businesses", "Pi Bakery")).toMatchObject({ status: "approved", isActive: false, employees: 7, website: "https://bakery.example" })
+    expect(await serverRecord("/api/admin/businesses", "Pi Bakery")).toMatchObject({
+      status: "approved",
+      isActive: false,
+      employees: 7,
+      website: "https://bakery.example"
+    })
     await page.getByRole("combobox", { name: "Visibility" }).selectOption("yes")
     await page.getByText("No businesses found").waitFor()
     await page.getByRole("combobox", { name: "Visibility" }).selectOption("no")
@@ -72,7 +77,10 @@ describe("business, startup and project screens in Chromium", () => {
 
   it("a startup, by keyboard alone: approve, hide with t, edit its stage with e, delete with Delete", async () => {
     for (const name of ["Keyed One", "Keyed Two"]) {
-      const made = await call(product.server.url, "POST", "/api/admin/startups", { token: admin, body: { name, category: "Fintech", stage: "idea", description: "Payments" } })
+      const made = await call(product.server.url, "POST", "/api/admin/startups", {
+        token: admin,
+        body: { name, category: "Fintech", stage: "idea", description: "Payments" }
+      })
       expect(made.status).toBe(200)
     }
     const { page, errors } = await opened("/startups?search=Keyed")
@@ -83,7 +91,10 @@ describe("business, startup and project screens in Chromium", () => {
     const name = await first.locator("[aria-label]").first().getAttribute("aria-label")
     await page.keyboard.press("a")
     await first.getByText("Approved", { exact: true }).waitFor()
-    await page.getByRole("status").filter({ hasText: `Approved "${name}"` }).waitFor()
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Approved "${name}"` })
+      .waitFor()
     await first.focus()
     await page.keyboard.press("t")
     await first.getByText("Hidden", { exact: true }).waitFor()
@@ -127,7 +138,7 @@ describe("business, startup and project screens in Chromium", () => {
     await card.waitFor()
     await card.focus()
     await page.keyboard.press("Control+k")
-    await page.keyboard.type("Hide \"PiScan\"")
+    await page.keyboard.type('Hide "PiScan"')
     await page.keyboard.press("Enter")
     await card.getByText("Hidden", { exact: true }).waitFor()
     expect(await serverRecord("/api/admin/projects", "PiScan")).toMatchObject({ projectStatus: "live", technologies: ["TypeScript", "Rust"], isActive: false })

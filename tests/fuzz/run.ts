@@ -29,7 +29,13 @@ for (const target of targets) {
     const totals = await fuzzServer(server, requests, seed)
     const seconds = (Date.now() - started) / 1000
     console.log(`\n${target.name}: ${totals.requests} requests in ${seconds.toFixed(0)} s, seed ${seed}`)
-    console.table(Object.fromEntries(Object.entries(totals.statuses).sort().map(([status, count]) => [status, { requests: count }])))
+    console.table(
+      Object.fromEntries(
+        Object.entries(totals.statuses)
+          .sort()
+          .map(([status, count]) => [status, { requests: count }])
+      )
+    )
     console.log(`5xx: ${totals.serverErrors.length}; refused writes that changed something: ${totals.leakedWrites.length}`)
     for (const failure of [...totals.serverErrors, ...totals.leakedWrites].slice(0, 20)) console.log(JSON.stringify(failure))
     failures += totals.serverErrors.length + totals.leakedWrites.length

@@ -3,7 +3,7 @@
  * §2 (the screens), with docs/decisions.md's additions, one line per transition:
  * `state --EVENT [guard]--> target (reenter) / named actions`. The unit tests require each
  * machine to declare exactly these (tests/unit/machine-tables.test.ts); the e2e model tests
- * count their coverage against them (tests/e2e/machines.test.ts). Written out here, never
+ * count their coverage against them (tests/e2e/machine-*.test.ts). Written out here, never
  * derived from the machines.
  */
 
@@ -216,4 +216,38 @@ export const inquiryTable = [
   "failed --CLOSE--> closed / close",
   "done --OPEN--> viewing / open",
   "done --DISMISS--> closed / forget"
+]
+
+/**
+ * Issue 34, "What a person can do": `h` or the palette's "Show history" opens a record's history
+ * (its versions, newest first, the newest selected); selecting one shows what it changed;
+ * comparing loads two versions side by side; "Restore this version" first shows what will
+ * change (the record now beside the chosen version), and only a confirmation writes it, at the
+ * version the person saw. The newest version and a removal can't be restored. A refusal says why
+ * and shows the history as it is now (the newer version offered); a success says which version
+ * came back as which, and the screen's list reads the record again. Escape closes, except while
+ * a restore is on its way.
+ */
+export const historyTable = [
+  "closed --OPEN--> loading / open",
+  "loading --xstate.done.actor.loadHistory--> ready / takePage",
+  "loading --xstate.error.actor.loadHistory--> failed / fail",
+  "loading --CLOSE--> closed / close",
+  "failed --RETRY--> loading / clearError",
+  "failed --CLOSE--> closed / close",
+  "ready --SELECT [isVersion]--> (stays) / select",
+  "ready --COMPARE [isOther]--> comparing",
+  "ready --RESTORE [canRestore]--> preparing / clearError",
+  "ready --CLOSE--> closed / close",
+  "comparing --xstate.done.actor.compare--> ready / takePair",
+  "comparing --xstate.error.actor.compare--> ready / fail",
+  "comparing --CLOSE--> closed / close",
+  "preparing --xstate.done.actor.prepare--> confirming / takePair",
+  "preparing --xstate.error.actor.prepare--> ready / fail",
+  "preparing --CLOSE--> closed / close",
+  "confirming --CONFIRM--> restoring",
+  "confirming --CANCEL--> ready / forgetPair",
+  "confirming --CLOSE--> closed / close",
+  "restoring --xstate.done.actor.restore--> loading / takeRestored, recordChanged",
+  "restoring --xstate.error.actor.restore--> loading / fail"
 ]

@@ -92,18 +92,30 @@ export const newPage = async (browser: Browser, options: Parameters<Browser["new
  * `countPointer`, the page counts every pointer event in `window.pointerEvents`, so a test can
  * show it used the keyboard alone (`pointerEventsOf`).
  */
-export const openSignedIn = async (product: { readonly browser: Browser; readonly server: TestServer }, token: string, path: string, options: { readonly countPointer?: boolean } = {}) => {
+export const openSignedIn = async (
+  product: { readonly browser: Browser; readonly server: TestServer },
+  token: string,
+  path: string,
+  options: { readonly countPointer?: boolean } = {}
+) => {
   const { page, errors } = await newPage(product.browser)
-  await page.context().addInitScript(([value, countPointer]) => {
-    localStorage.setItem("adminToken", value)
-    if (!countPointer) return
-    Object.assign(window, { pointerEvents: 0 })
-    for (const type of ["pointerdown", "mousedown", "click"]) {
-      window.addEventListener(type, (event) => {
-        if (event.isTrusted && (event as MouseEvent).detail > 0) (window as unknown as { pointerEvents: number }).pointerEvents++
-      }, true)
-    }
-  }, [token, options.countPointer === true] as const)
+  await page.context().addInitScript(
+    ([value, countPointer]) => {
+      localStorage.setItem("adminToken", value)
+      if (!countPointer) return
+      Object.assign(window, { pointerEvents: 0 })
+      for (const type of ["pointerdown", "mousedown", "click"]) {
+        window.addEventListener(
+          type,
+          (event) => {
+            if (event.isTrusted && (event as MouseEvent).detail > 0) (window as unknown as { pointerEvents: number }).pointerEvents++
+          },
+          true
+        )
+      }
+    },
+    [token, options.countPointer === true] as const
+  )
   await page.goto(`${product.server.url}${path}`)
   return { page, errors }
 }
@@ -175,12 +187,12 @@ export const signInThroughScreen = async (page: Page, server: TestServer, email:
   await page.getByText("Welcome back").waitFor()
 }
 
-/** One test file's product in Chromium: a fresh database, a server on it, and the browser; all closed after. */
-export const chromiumWithServer = () => {
+/** One test file's product in Chromium: a fresh database (PGlite unless another engine is given), a server on it, and the browser; all closed after. */
+export const chromiumWithServer = (engine: (typeof engines)[number] = engines[0]!) => {
   const state = {} as { database: TestDatabase; server: TestServer; browser: Browser }
   beforeAll(async () => {
     requireBuiltConsole()
-    state.database = await engines[0]!.fresh()
+    state.database = await engine.fresh()
     state.server = await startTestServer(state.database)
     state.browser = await launchChromium()
   })
@@ -197,8 +209,9 @@ export const chromiumWithServer = () => {
  * message its control names first in `aria-describedby`, when the control is marked invalid;
  * undefined when it is not.
  */
-export const fieldMessage = (control: Locator) => control.evaluate((element) => {
-  if (element.getAttribute("aria-invalid") !== "true") return undefined
-  const id = (element.getAttribute("aria-describedby") ?? "").split(" ").find((part) => part.endsWith("-error"))
-  return id === undefined ? undefined : document.getElementById(id)?.textContent ?? undefined
-})
+export const fieldMessage = (control: Locator) =>
+  control.evaluate((element) => {
+    if (element.getAttribute("aria-invalid") !== "true") return undefined
+    const id = (element.getAttribute("aria-describedby") ?? "").split(" ").find((part) => part.endsWith("-error"))
+    return id === undefined ? undefined : (document.getElementById(id)?.textContent ?? undefined)
+  })

@@ -10,12 +10,12 @@ export const parseCsv = (text: string): Array<Array<string>> => {
   for (let i = 0; i < text.length; i++) {
     const char = text[i]
     if (quoted) {
-      if (char === "\"" && text[i + 1] === "\"") {
-        field += "\""
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"'
         i++
-      } else if (char === "\"") quoted = false
+      } else if (char === '"') quoted = false
       else field += char
-    } else if (char === "\"" && field === "") quoted = true
+    } else if (char === '"' && field === "") quoted = true
     else if (char === ",") {
       record.push(field)
       field = ""

@@ -14,10 +14,14 @@ export interface TestDatabase {
 const adminUrl = process.env.TEST_DATABASE_URL
 
 const onServer = (url: string, statement: string) =>
-  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const sql = yield* SqlClient
-    yield* sql.unsafe(statement)
-  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))))
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient
+        yield* sql.unsafe(statement)
+      }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
+    )
+  )
 
 /** A throwaway PostgreSQL database on the server `serverUrl` names, dropped after. */
 export const freshPostgresOn = async (serverUrl: string): Promise<TestDatabase> => {
@@ -45,9 +49,8 @@ const clusterImage = (): Blob | undefined => {
 }
 
 /** A new, empty in-memory PGlite database, started from the run's cluster image when there is one. */
-const freshPglite = async (): Promise<TestDatabase> => {
-  return { target: { engine: "pglite", dataDir: undefined, image: clusterImage() }, drop: async () => undefined }
-}
+const freshPglite = (): Promise<TestDatabase> =>
+  Promise.resolve({ target: { engine: "pglite", dataDir: undefined, image: clusterImage() }, drop: () => Promise.resolve() })
 
 /**
  * The engines a database test runs on: PGlite always, PostgreSQL too when

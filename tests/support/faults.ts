@@ -3,12 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseCsv } from "./csv.ts"
 import { call } from "./http.ts"
-import {
-  FIRST_ADMIN,
-  signInFirstAdmin as signInFirstAdminAt,
-  type StartedProduct,
-  startProduct as startProductIn
-} from "./product.ts"
+import { FIRST_ADMIN, signInFirstAdmin as signInFirstAdminAt, type StartedProduct, startProduct as startProductIn } from "./product.ts"
 
 /**
  * The product as `npm start` runs it, in its own process, killed with SIGKILL under concurrent

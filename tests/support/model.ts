@@ -1,4 +1,4 @@
-import { getShortestPaths } from "@xstate/graph"
+import { getShortestPaths } from "xstate/graph"
 import { expect } from "vitest"
 import { lineOf, statesOfTable } from "./transitions.ts"
 import { type AnyStateMachine, createActor, type EventObject, fromPromise, type InputFrom, type InspectionEvent, type Snapshot, transition } from "xstate"
@@ -74,8 +74,8 @@ export const runModel = async <M extends AnyStateMachine>(options: {
         const [next, actions] = transition(options.machine, last, event as never) as [StepLike["state"], ReadonlyArray<unknown>]
         const before = last as StepLike["state"]
         // A re-entry (a load restarted) changes neither value nor context, but does something.
-        const changed = JSON.stringify(next.value) !== JSON.stringify(before.value) || JSON.stringify(next.context) !== JSON.stringify(before.context) ||
-          actions.length > 0
+        const changed =
+          JSON.stringify(next.value) !== JSON.stringify(before.value) || JSON.stringify(next.context) !== JSON.stringify(before.context) || actions.length > 0
         return changed ? [{ steps: [...(path.steps as ReadonlyArray<StepLike>), { state: next, event }] }] : []
       })
     })
@@ -112,7 +112,7 @@ export const runModel = async <M extends AnyStateMachine>(options: {
         const type = step.event.type
         if (type === "xstate.init") {
           previous = live.getSnapshot() as StepLike["state"]
-          expected = options.machine.resolveState({ value: (step.state as StepLike["state"]).value, context: step.state.context } as never) as never
+          expected = options.machine.resolveState({ value: step.state.value, context: step.state.context } as never) as never
           options.check(expected, previous, step.event, input)
           continue
         }
@@ -120,7 +120,10 @@ export const runModel = async <M extends AnyStateMachine>(options: {
         const actorId = options.actorIds.find((id) => type === doneType(id) || type === errorType(id))
         if (actorId !== undefined) {
           const deferred = pending.get(actorId)
-          if (deferred === undefined) throw new Error(`${actorId} is not running at ${JSON.stringify(previous.value)} (path: ${(path.steps as ReadonlyArray<StepLike>).map((one) => one.event.type).join(", ")})`)
+          if (deferred === undefined)
+            throw new Error(
+              `${actorId} is not running at ${JSON.stringify(previous.value)} (path: ${(path.steps as ReadonlyArray<StepLike>).map((one) => one.event.type).join(", ")})`
+            )
           pending.delete(actorId)
           if (type === doneType(actorId)) deferred.resolve((step.event as { output?: unknown }).output)
           else deferred.reject((step.event as { error?: unknown }).error)
@@ -148,8 +151,7 @@ export const runModel = async <M extends AnyStateMachine>(options: {
 /** Prints covered/total from the pinned table and fails unless every state and every line of it was taken. */
 export const expectFullCoverage = (name: string, run: ModelRun) => {
   console.log(
-    `${name}: ${run.paths} paths; states ${run.states.covered}/${run.states.total}; ` +
-      `transitions ${run.transitions.covered}/${run.transitions.total}`
+    `${name}: ${run.paths} paths; states ${run.states.covered}/${run.states.total}; ` + `transitions ${run.transitions.covered}/${run.transitions.total}`
   )
   expect(run.transitions.missing).toEqual([])
   expect(run.states.missing).toEqual([])

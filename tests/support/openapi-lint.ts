@@ -40,15 +40,14 @@ export const spectralSwitchedOff: Record<string, string> = {
     "Applied to what arrives (request bodies and parameters) by request-string-limit below: answers only hold what " +
     "was accepted within those bounds, and the rule is about resource exhaustion by input.",
   "owasp:api4:2023-array-limit": "Applied to what arrives by request-array-limit below, as for strings.",
-  "owasp:api5:2023-admin-security-unique":
-    "There is one kind of token and only staff hold one: the admin paths and the upload path necessarily share it.",
+  "owasp:api5:2023-admin-security-unique": "There is one kind of token and only staff hold one: the admin paths and the upload path necessarily share it.",
   "owasp:api2:2023-write-restricted": "The one write without a token is sign-in itself (POST /api/admin/auth)."
 }
 
 type Node = Record<string, unknown>
 
 /** Every schema under `node` (properties, items, anyOf…), with its path. */
-const schemasIn = function*(node: unknown, path: ReadonlyArray<string | number>): Generator<readonly [Node, ReadonlyArray<string | number>]> {
+const schemasIn = function* (node: unknown, path: ReadonlyArray<string | number>): Generator<readonly [Node, ReadonlyArray<string | number>]> {
   if (typeof node !== "object" || node === null) return
   const schema = node as Node
   yield [schema, path]
@@ -70,9 +69,8 @@ const inputLimit = (kind: "string" | "array") => (input: unknown, _options: unkn
   for (const [schema, path] of schemasIn(input, context.path)) {
     // A file part (format binary) is bounded by the upload limit (413), not by a length.
     if (schema.type !== kind || schema.format === "binary") continue
-    const bounded = kind === "string"
-      ? schema.maxLength !== undefined || schema.enum !== undefined || schema.const !== undefined
-      : schema.maxItems !== undefined
+    const bounded =
+      kind === "string" ? schema.maxLength !== undefined || schema.enum !== undefined || schema.const !== undefined : schema.maxItems !== undefined
     if (!bounded) {
       problems.push({
         message: kind === "string" ? "An input string must specify maxLength, enum or const." : "An input array must specify maxItems.",
@@ -86,7 +84,10 @@ const inputLimit = (kind: "string" | "array") => (input: unknown, _options: unkn
 const inputs = ["$.paths[*][*].requestBody.content[*].schema", "$.paths[*][*].parameters[*].schema"]
 
 const ruleset = {
-  extends: [[spectralRulesets.oas, "recommended"], [owasp, "recommended"]],
+  extends: [
+    [spectralRulesets.oas, "recommended"],
+    [owasp, "recommended"]
+  ],
   rules: {
     ...Object.fromEntries(Object.keys(spectralSwitchedOff).map((rule) => [rule, "off"])),
     "request-string-limit": {

@@ -1,11 +1,11 @@
-import { getShortestPaths } from "@xstate/graph"
+import { getShortestPaths } from "xstate/graph"
 import { expect, it } from "vitest"
 import { type AnyStateMachine, createActor, type EventObject, fromPromise, type InspectionEvent, type Snapshot, transition } from "xstate"
 import { lineOf, statesOfTable } from "./transitions.ts"
 
 /**
  * Model-based tests that drive the real thing (docs/testing.md, "Machines"). Paths are generated
- * from a machine with @xstate/graph: the shortest path to every distinct state, then, for every
+ * from a machine with xstate/graph (xstate's own path generation): the shortest path to every distinct state, then, for every
  * transition those paths leave untaken, the shortest path to its source plus that event; a path
  * that another one starts with is left out (`withoutPrefixes`). Each path is replayed once on
  * the machine alone, to learn which pinned-table lines each step takes (the machine's own
@@ -15,7 +15,11 @@ import { lineOf, statesOfTable } from "./transitions.ts"
  * the pinned table (written from the spec), never against the machine.
  */
 
-export type MachineSnapshot = Snapshot<unknown> & { readonly value: unknown; readonly context: unknown; readonly _nodes?: ReadonlyArray<{ readonly path: ReadonlyArray<string> }> }
+export type MachineSnapshot = Snapshot<unknown> & {
+  readonly value: unknown
+  readonly context: unknown
+  readonly _nodes?: ReadonlyArray<{ readonly path: ReadonlyArray<string> }>
+}
 
 export interface ModelStep {
   readonly event: EventObject
@@ -78,8 +82,7 @@ export interface MachineModel<M extends AnyStateMachine> {
 /** Replays a path's events on the machine alone, recording the table lines each step takes. */
 const replay = async <M extends AnyStateMachine>(model: MachineModel<M>, input: unknown, events: ReadonlyArray<EventObject>): Promise<ModelPath> => {
   const pending = new Map<string, Deferred>()
-  const actors = Object.fromEntries(model.actorIds.map((id) =>
-    [id, fromPromise(() => new Promise((resolve, reject) => pending.set(id, { resolve, reject })))]))
+  const actors = Object.fromEntries(model.actorIds.map((id) => [id, fromPromise(() => new Promise((resolve, reject) => pending.set(id, { resolve, reject })))]))
   const machine = model.machine.provide({ ...model.provide, actors: { ...model.provide?.actors, ...actors } } as never)
   let taken: Array<string> = []
   const live = createActor(machine, {
@@ -137,8 +140,8 @@ export const generatePaths = async <M extends AnyStateMachine>(model: MachineMod
       const end = model.machine.resolveState({ value: reached.value, context: reached.context } as never) as MachineSnapshot
       for (const event of model.events(end)) {
         const [next, actions] = transition(model.machine, end as never, event as never) as unknown as [MachineSnapshot, ReadonlyArray<unknown>]
-        const changed = JSON.stringify(next.value) !== JSON.stringify(end.value) ||
-          JSON.stringify(next.context) !== JSON.stringify(end.context) || actions.length > 0
+        const changed =
+          JSON.stringify(next.value) !== JSON.stringify(end.value) || JSON.stringify(next.context) !== JSON.stringify(end.context) || actions.length > 0
         if (!changed) continue
         const extended = await replay(model, input, [...eventsOf(path), event])
         const last = extended.steps.at(-1)
@@ -258,7 +261,6 @@ export const expectTableCovered = (name: string, run: ScreenRun) => {
   expect(run.states.total.filter((state) => !run.states.covered.includes(state))).toEqual([])
 }
 
-
 /** The test each machine's screen gets: every generated path driven, the pinned table covered. */
 export const drivesEveryPath = <M extends AnyStateMachine, Context>(
   name: string,
@@ -267,6 +269,10 @@ export const drivesEveryPath = <M extends AnyStateMachine, Context>(
   driver: ScreenDriver<Context>,
   timeoutMs = 300_000
 ) =>
-  it("every generated path runs on the screen, covering the spec's table", async () => {
-    expectTableCovered(name, await driveScreen(model, table, driver, await generatePaths(model)))
-  }, timeoutMs)
+  it(
+    "every generated path runs on the screen, covering the spec's table",
+    async () => {
+      expectTableCovered(name, await driveScreen(model, table, driver, await generatePaths(model)))
+    },
+    timeoutMs
+  )

@@ -7,13 +7,14 @@ import { join } from "node:path"
 import { serverLayer } from "../../server/app.ts"
 import { limits } from "../../server/auth/policy.ts"
 import { type AppConfig, parseProxies } from "../../server/platform/config.ts"
+import type { Database } from "../../server/platform/database.ts"
 import type { TestDatabase } from "./database.ts"
 
 export interface TestServer {
   readonly url: string
   readonly config: AppConfig
   /** Runs SQL on the server's own database, e.g. to move a code's expiry into the past. */
-  readonly sql: <A, E>(effect: Effect.Effect<A, E, SqlClient>) => Promise<A>
+  readonly sql: <A, E>(effect: Effect.Effect<A, E, SqlClient | Database>) => Promise<A>
   readonly outbox: () => ReadonlyArray<Mail>
   readonly stop: () => Promise<void>
 }
@@ -25,14 +26,16 @@ export interface Mail {
   readonly body: string
 }
 
-const header = (raw: string, name: string): string =>
-  raw.match(new RegExp(`^${name}: (.*)$`, "mi"))?.[1]?.trim() ?? ""
+const header = (raw: string, name: string): string => raw.match(new RegExp(`^${name}: (.*)$`, "mi"))?.[1]?.trim() ?? ""
 
 export const readOutbox = (dataDir: string): ReadonlyArray<Mail> => {
   const dir = join(dataDir, "outbox")
   let files: Array<string>
   try {
-    files = readdirSync(dir).sort()
+    // A mail being written is a dot file until it is whole (server/platform/mail.ts).
+    files = readdirSync(dir)
+      .filter((file) => !file.startsWith("."))
+      .sort()
   } catch {
     return []
   }
@@ -49,9 +52,14 @@ export const readOutbox = (dataDir: string): ReadonlyArray<Mail> => {
 export const deliveredOutbox = async (server: TestServer, email?: string): Promise<ReadonlyArray<Mail>> => {
   const until = Date.now() + 15_000
   for (;;) {
-    const [row] = await server.sql(Effect.flatMap(SqlClient, (sql) => sql<{ waiting: number }>`
+    const [row] = await server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) => sql<{ waiting: number }>`
       SELECT count(*)::int AS waiting FROM mail_outbox
-      WHERE failed_at IS NULL AND ${email === undefined ? sql`true` : sql`recipient = ${email}`}`))
+      WHERE failed_at IS NULL AND ${email === undefined ? sql`true` : sql`recipient = ${email}`}`
+      )
+    )
     if (row?.waiting === 0) return server.outbox()
     if (Date.now() > until) throw new Error(`mail ${email === undefined ? "" : `to ${email} `}still waiting after 15 s`)
     await new Promise((resolve) => setTimeout(resolve, 10))
@@ -89,9 +97,7 @@ export const startTestServer = async (
     diskReserveMb: 0,
     ...overrides
   }
-  const layer = serverLayer(config, { database: database.target, ...options }).pipe(
-    Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn"))
-  )
+  const layer = serverLayer(config, { database: database.target, ...options }).pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")))
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   const address = Context.get(context, HttpServer.HttpServer).address
@@ -114,7 +120,11 @@ export const startTestServer = async (
  * (server/auth/policy.ts, `OTP_KEEP_SECONDS` and `codeResendsPerEmail`).
  */
 export const aMinuteLater = (server: TestServer, email: string) =>
-  server.sql(Effect.flatMap(SqlClient, (sql) => Effect.andThen(
-    sql`UPDATE one_time_codes SET created_at = now() - interval '61 seconds' WHERE email = ${email}`,
-    sql`UPDATE rate_limits SET window_start = now() - interval '61 seconds' WHERE key = ${`${limits.codeResendsPerEmail.name}:${email}`}`
-  )))
+  server.sql(
+    Effect.flatMap(SqlClient, (sql) =>
+      Effect.andThen(
+        sql`UPDATE one_time_codes SET created_at = now() - interval '61 seconds' WHERE email = ${email}`,
+        sql`UPDATE rate_limits SET window_start = now() - interval '61 seconds' WHERE key = ${`${limits.codeResendsPerEmail.name}:${email}`}`
+      )
+    )
+  )

@@ -1,5 +1,10 @@
 /** One server-sent event, with when it arrived (performance.now()). */
-export interface StreamEvent { readonly id: string; readonly event: string; readonly data: unknown; readonly at: number }
+export interface StreamEvent {
+  readonly id: string
+  readonly event: string
+  readonly data: unknown
+  readonly at: number
+}
 
 /**
  * A change stream read as the console reads it: `fetch` with the bearer header, the body parsed
@@ -29,9 +34,14 @@ export const openStream = async (base: string, token: string | undefined, lastEv
         while ((end = buffer.indexOf("\n\n")) >= 0) {
           const block = buffer.slice(0, end)
           buffer = buffer.slice(end + 2)
-          const field = (name: string) => block.split("\n").find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2)
+          const field = (name: string) =>
+            block
+              .split("\n")
+              .find((line) => line.startsWith(`${name}: `))
+              ?.slice(name.length + 2)
           const data = field("data")
-          if (field("event") !== undefined) events.push({ id: field("id") ?? "", event: field("event")!, data: data === undefined ? null : JSON.parse(data), at: performance.now() })
+          if (field("event") !== undefined)
+            events.push({ id: field("id") ?? "", event: field("event")!, data: data === undefined ? null : JSON.parse(data), at: performance.now() })
           wake()
         }
       }

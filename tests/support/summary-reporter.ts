@@ -34,8 +34,7 @@ export const summaryLine = (summary: ReturnType<typeof summarize>, postgres: boo
     ...(summary.failedFiles > 0 ? [`${summary.failedFiles} test files failed`] : []),
     ...(summary.failedSuites > 0 ? [`${summary.failedSuites} suites failed in a hook`] : []),
     ...(summary.unhandled > 0 ? [`${summary.unhandled} errors outside tests`] : [])
-  ].join(", ") +
-    (postgres ? "" : "\nPostgreSQL runs were skipped: TEST_DATABASE_URL is not set, so the database tests ran on PGlite only.")
+  ].join(", ") + (postgres ? "" : "\nPostgreSQL runs were skipped: TEST_DATABASE_URL is not set, so the database tests ran on PGlite only.")
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {

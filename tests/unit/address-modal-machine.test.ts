@@ -57,12 +57,14 @@ describe("address modal machine, model-based", () => {
 
   it("keeps Save disabled until identifier and name are filled, and words failures as the spec does", async () => {
     const outcomes: Array<unknown> = []
-    const actor = createActor(addressModalMachine.provide({
-      actors: {
-        save: fromPromise(() => Promise.reject(outcomes.shift())),
-        remove: fromPromise(() => Promise.reject(outcomes.shift()))
-      }
-    })).start()
+    const actor = createActor(
+      addressModalMachine.provide({
+        actors: {
+          save: fromPromise(() => Promise.reject(outcomes.shift())),
+          remove: fromPromise(() => Promise.reject(outcomes.shift()))
+        }
+      })
+    ).start()
     const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
     actor.send({ type: "OPEN_ADD", required })
     actor.send({ type: "SAVE", draft: {} })
@@ -79,7 +81,11 @@ describe("address modal machine, model-based", () => {
     await settle()
     expect(actor.getSnapshot().context.error).toBe(addressModalErrors.create)
     // A 400 names its fields: the form shows them under each.
-    const refused = { status: 400, message: "Invalid request body: Name: must be at most 200 characters", issues: [{ path: "Name", message: "must be at most 200 characters" }] }
+    const refused = {
+      status: 400,
+      message: "Invalid request body: Name: must be at most 200 characters",
+      issues: [{ path: "Name", message: "must be at most 200 characters" }]
+    }
     outcomes.push(refused)
     actor.send({ type: "SAVE", draft: { identifier: "x", Name: "y" } })
     await settle()

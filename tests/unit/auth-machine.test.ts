@@ -60,9 +60,12 @@ describe("auth machine, model-based", () => {
   it("starts signed in, with no second check, when start-up's check has already answered", async () => {
     const { createActor, fromPromise } = await import("xstate")
     let checks = 0
-    const actor = createActor(authMachine.provide({
-      actors: { checkSession: fromPromise(() => (checks++, Promise.resolve(user))) }
-    }), { input: { storedToken: "tok-1", checkedUser: user } }).start()
+    const actor = createActor(
+      authMachine.provide({
+        actors: { checkSession: fromPromise(() => (checks++, Promise.resolve(user))) }
+      }),
+      { input: { storedToken: "tok-1", checkedUser: user } }
+    ).start()
     expect(actor.getSnapshot().value).toBe("authenticated")
     expect(actor.getSnapshot().context).toMatchObject({ token: "tok-1", user })
     await new Promise((r) => setTimeout(r, 0))
@@ -73,20 +76,30 @@ describe("auth machine, model-based", () => {
   })
 
   it("declares the spec's states", () => {
-    expect(Object.keys(authMachine.root.states).sort()).toEqual(
-      ["authenticated", "checking", "otpSent", "sendingOtp", "signingOut", "starting", "unauthenticated", "verifying"]
-    )
+    expect(Object.keys(authMachine.root.states).sort()).toEqual([
+      "authenticated",
+      "checking",
+      "otpSent",
+      "sendingOtp",
+      "signingOut",
+      "starting",
+      "unauthenticated",
+      "verifying"
+    ])
   })
 
   it("words each failure as the spec does", async () => {
     const { createActor, fromPromise } = await import("xstate")
     const attempt = async (requestError: unknown, verifyError?: unknown) => {
-      const actor = createActor(authMachine.provide({
-        actors: {
-          requestOtp: fromPromise(() => (requestError === undefined ? Promise.resolve({ success: true as const }) : Promise.reject(requestError))),
-          verifyOtp: fromPromise(() => Promise.reject(verifyError))
-        }
-      }), { input: { storedToken: null } }).start()
+      const actor = createActor(
+        authMachine.provide({
+          actors: {
+            requestOtp: fromPromise(() => (requestError === undefined ? Promise.resolve({ success: true as const }) : Promise.reject(requestError))),
+            verifyOtp: fromPromise(() => Promise.reject(verifyError))
+          }
+        }),
+        { input: { storedToken: null } }
+      ).start()
       actor.send({ type: "SEND_OTP", email: "a@example.com", role: "admin" })
       await new Promise((r) => setTimeout(r, 0))
       if (verifyError !== undefined) {

@@ -80,9 +80,17 @@ describe("blog editor machine, model-based", () => {
       actorIds: ["save"],
       // Snapshots differ for the screen by state, tab, dirtiness, the errors shown and whether the post exists.
       key: (snapshot) => {
-        const context = snapshot.context as BlogEditorContext
-        return JSON.stringify([snapshot.value, context.tab, isDirty(context), Object.keys(context.errors).sort(), context.error !== null,
-          context.post === null, context.draft.title.trim() === "", context.leaveTo])
+        const context = snapshot.context
+        return JSON.stringify([
+          snapshot.value,
+          context.tab,
+          isDirty(context),
+          Object.keys(context.errors).sort(),
+          context.error !== null,
+          context.post === null,
+          context.draft.title.trim() === "",
+          context.leaveTo
+        ])
       },
       // A form's context is open-ended: states are told apart by what the screen shows of it.
       check: (expected, actual) => {
@@ -100,14 +108,17 @@ describe("blog editor machine, model-based", () => {
 
   it("checks before saving, shows the tab holding the first problem, and words failures as the spec does", async () => {
     const outcomes: Array<{ ok: boolean; value: unknown }> = []
-    const actor = createActor(blogEditorMachine.provide({
-      actors: {
-        save: fromPromise(() => {
-          const next = outcomes.shift()!
-          return next.ok ? Promise.resolve(next.value as BlogPost) : Promise.reject(next.value)
-        })
-      }
-    }), { input: { post: null } }).start()
+    const actor = createActor(
+      blogEditorMachine.provide({
+        actors: {
+          save: fromPromise(() => {
+            const next = outcomes.shift()!
+            return next.ok ? Promise.resolve(next.value as BlogPost) : Promise.reject(next.value)
+          })
+        }
+      }),
+      { input: { post: null } }
+    ).start()
     const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
     actor.send({ type: "SET_TAB", tab: "seo" })
     actor.send({ type: "SAVE" })
@@ -136,20 +147,25 @@ describe("blog editor machine, model-based", () => {
   })
 
   it("puts a refusal's problems under their fields, opens the first one's tab and asks for the focus, with a banner only for what no field shows", async () => {
-    const actor = createActor(blogEditorMachine.provide({
-      actors: {
-        save: fromPromise(() => Promise.reject({
-          status: 400,
-          message: "Invalid request",
-          issues: [
-            { path: "seoKeywords.2", message: "must be at most 200 characters" },
-            { path: "author.credentials", message: "must be at most 200 characters" },
-            { path: "sponsorInfo.url", message: "must be an http(s) address" },
-            { path: "version", message: "must be a whole number" }
-          ]
-        }))
-      }
-    }), { input: { post: null } }).start()
+    const actor = createActor(
+      blogEditorMachine.provide({
+        actors: {
+          save: fromPromise(() =>
+            Promise.reject({
+              status: 400,
+              message: "Invalid request",
+              issues: [
+                { path: "seoKeywords.2", message: "must be at most 200 characters" },
+                { path: "author.credentials", message: "must be at most 200 characters" },
+                { path: "sponsorInfo.url", message: "must be an http(s) address" },
+                { path: "version", message: "must be a whole number" }
+              ]
+            })
+          )
+        }
+      }),
+      { input: { post: null } }
+    ).start()
     actor.send({ type: "CHANGE", patch: { title: "T", content: "<p>x</p>" } })
     actor.send({ type: "SAVE" })
     await new Promise((resolve) => setTimeout(resolve, 0))
@@ -162,8 +178,10 @@ describe("blog editor machine, model-based", () => {
     // Correcting one field takes its message away and leaves the others.
     actor.send({ type: "CHANGE", patch: { authorCredentials: "Editor" } })
     expect(Object.keys(actor.getSnapshot().context.errors).sort()).toEqual(["seoKeywords", "sponsorUrl"])
-    expect(refusalOf({ status: 400, message: "x", issues: [{ path: "title", message: "must be at most 200 characters" }] }))
-      .toEqual({ errors: { title: "must be at most 200 characters" }, banner: null })
+    expect(refusalOf({ status: 400, message: "x", issues: [{ path: "title", message: "must be at most 200 characters" }] })).toEqual({
+      errors: { title: "must be at most 200 characters" },
+      banner: null
+    })
     expect(refusalOf({ status: 500, message: "boom" })).toEqual({ errors: {}, banner: "Error saving post: boom" })
     expect(firstInvalid({ seoTitle: "x", excerpt: "y" })).toBe("excerpt")
     expect(draftFieldOf("isFeatured")).toBe("flags")

@@ -5,11 +5,14 @@ import { sanitizePostHtml } from "../../server/blog/sanitize.ts"
 
 describe("slug", () => {
   it("follows the spec's rules for any title", () => {
-    fc.assert(fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), (title) => {
-      const slug = slugify(title)
-      expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
-      expect(slugify(slug)).toBe(slug)
-    }), { numRuns: 500 })
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), (title) => {
+        const slug = slugify(title)
+        expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+        expect(slugify(slug)).toBe(slug)
+      }),
+      { numRuns: 500 }
+    )
   })
 
   it("turns spaces into hyphens, drops punctuation, folds accents", () => {
@@ -28,10 +31,13 @@ describe("slug", () => {
 
 describe("reading time", () => {
   it("is the word count divided by 200, rounded up", () => {
-    fc.assert(fc.property(fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 1200 }), (words) => {
-      const html = `<p>${words.join(" ")}</p>`
-      expect(readingTime(html)).toBe(Math.ceil(words.length / WORDS_PER_MINUTE))
-    }), { numRuns: 200 })
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 1200 }), (words) => {
+        const html = `<p>${words.join(" ")}</p>`
+        expect(readingTime(html)).toBe(Math.ceil(words.length / WORDS_PER_MINUTE))
+      }),
+      { numRuns: 200 }
+    )
   })
 
   it("does not count tags as words", () => {
@@ -42,18 +48,19 @@ describe("reading time", () => {
 
 describe("tag and keyword lists", () => {
   it("are trimmed, without empties or duplicates, in first-seen order", () => {
-    fc.assert(fc.property(fc.array(fc.string({ maxLength: 12 }), { maxLength: 30 }), (values) => {
-      const cleaned = cleanList(values)
-      for (const value of cleaned) {
-        expect(value).toBe(value.trim())
-        expect(value).not.toBe("")
-      }
-      expect(new Set(cleaned.map((v) => v.toLowerCase())).size).toBe(cleaned.length)
-      expect(new Set(cleaned.map((v) => v.toLowerCase()))).toEqual(
-        new Set(values.map((v) => v.trim().toLowerCase()).filter((v) => v !== ""))
-      )
-      expect(cleanList(cleaned)).toEqual(cleaned)
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 12 }), { maxLength: 30 }), (values) => {
+        const cleaned = cleanList(values)
+        for (const value of cleaned) {
+          expect(value).toBe(value.trim())
+          expect(value).not.toBe("")
+        }
+        expect(new Set(cleaned.map((v) => v.toLowerCase())).size).toBe(cleaned.length)
+        expect(new Set(cleaned.map((v) => v.toLowerCase()))).toEqual(new Set(values.map((v) => v.trim().toLowerCase()).filter((v) => v !== "")))
+        expect(cleanList(cleaned)).toEqual(cleaned)
+      }),
+      { numRuns: 300 }
+    )
   })
 })
 
@@ -70,7 +77,7 @@ const hostile = fc.oneof(
     '<p onclick="steal()">hi</p>',
     "<scr<script>ipt>alert(1)</script>",
     '<a href="data:text/html;base64,PHNjcmlwdD4=">x</a>',
-    '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
     '<div><object data="x"></object><embed src="y"></div>'
   ),
   fc.string({ maxLength: 40 })
@@ -78,12 +85,15 @@ const hostile = fc.oneof(
 
 describe("post body sanitizer", () => {
   it("never keeps a script, an event handler or a javascript: URL in generated hostile HTML", () => {
-    fc.assert(fc.property(fc.array(hostile, { minLength: 1, maxLength: 6 }), (parts) => {
-      const clean = sanitizePostHtml(parts.join("")).toLowerCase()
-      expect(clean).not.toMatch(/<script|<iframe|<object|<embed|<svg|<style|<img/)
-      expect(clean).not.toMatch(/\son[a-z]+\s*=/)
-      expect(clean).not.toMatch(/javascript:|data:text/)
-    }), { numRuns: 400 })
+    fc.assert(
+      fc.property(fc.array(hostile, { minLength: 1, maxLength: 6 }), (parts) => {
+        const clean = sanitizePostHtml(parts.join("")).toLowerCase()
+        expect(clean).not.toMatch(/<script|<iframe|<object|<embed|<svg|<style|<img/)
+        expect(clean).not.toMatch(/\son[a-z]+\s*=/)
+        expect(clean).not.toMatch(/javascript:|data:text/)
+      }),
+      { numRuns: 400 }
+    )
   })
 
   it("keeps the editor's formatting, alignment and safe links unchanged, each link marked noopener noreferrer", () => {
@@ -105,17 +115,24 @@ describe("post body sanitizer", () => {
       text.map((t) => `<strong>${encodeURIComponent(t)}</strong>`),
       text.map((t) => `<em>${encodeURIComponent(t)}</em>`),
       text.map((t) => `<code>${encodeURIComponent(t)}</code>`),
-      fc.tuple(fc.webUrl({ validSchemes: ["https"] }), text).map(([url, t]) => `<a href="${encodeURI(url)}" target="_blank" rel="noopener noreferrer nofollow">${encodeURIComponent(t)}</a>`),
+      fc
+        .tuple(fc.webUrl({ validSchemes: ["https"] }), text)
+        .map(([url, t]) => `<a href="${encodeURI(url)}" target="_blank" rel="noopener noreferrer nofollow">${encodeURIComponent(t)}</a>`),
       fc.constant("<br />")
     )
     const align = fc.constantFrom("", ' style="text-align:center"', ' style="text-align:right"')
-    const block = fc.tuple(fc.constantFrom("p", "h1", "h2", "h3", "blockquote"), align, fc.array(inline, { minLength: 1, maxLength: 4 }))
+    const block = fc
+      .tuple(fc.constantFrom("p", "h1", "h2", "h3", "blockquote"), align, fc.array(inline, { minLength: 1, maxLength: 4 }))
       .map(([tag, style, parts]) => `<${tag}${style}>${parts.join("")}</${tag}>`)
-    const list = fc.tuple(fc.constantFrom("ul", "ol"), fc.array(fc.array(inline, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }))
+    const list = fc
+      .tuple(fc.constantFrom("ul", "ol"), fc.array(fc.array(inline, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }))
       .map(([tag, items]) => `<${tag}>${items.map((parts) => `<li><p>${parts.join("")}</p></li>`).join("")}</${tag}>`)
-    fc.assert(fc.property(fc.array(fc.oneof(block, list), { minLength: 1, maxLength: 6 }), (blocks) => {
-      const stored = sanitizePostHtml(blocks.join(""))
-      expect(sanitizePostHtml(stored)).toBe(stored)
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(fc.array(fc.oneof(block, list), { minLength: 1, maxLength: 6 }), (blocks) => {
+        const stored = sanitizePostHtml(blocks.join(""))
+        expect(sanitizePostHtml(stored)).toBe(stored)
+      }),
+      { numRuns: 300 }
+    )
   })
 })

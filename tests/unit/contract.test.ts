@@ -3,7 +3,8 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as activity from "../../contract/activity.ts"
 import * as addresses from "../../contract/addresses.ts"
-import * as admin from "../../contract/admin.ts"
+import * as adminUsers from "../../contract/admin-users.ts"
+import * as allowedIps from "../../contract/allowed-ips.ts"
 import * as auth from "../../contract/auth.ts"
 import * as blog from "../../contract/blog.ts"
 import * as common from "../../contract/common.ts"
@@ -11,11 +12,32 @@ import * as contacts from "../../contract/contacts.ts"
 import * as events from "../../contract/events.ts"
 import * as inquiries from "../../contract/inquiries.ts"
 import * as listings from "../../contract/listings.ts"
+import * as protectedData from "../../contract/protected-data.ts"
 import * as scamReports from "../../contract/scam-reports.ts"
+import * as sessions from "../../contract/sessions.ts"
+import * as siteSettings from "../../contract/site-settings.ts"
 import * as system from "../../contract/system.ts"
 import * as ventures from "../../contract/ventures.ts"
 
-const modules = { activity, addresses, admin, auth, blog, common, contacts, events, inquiries, listings, scamReports, system, ventures }
+const modules = {
+  activity,
+  addresses,
+  adminUsers,
+  allowedIps,
+  auth,
+  blog,
+  common,
+  contacts,
+  events,
+  inquiries,
+  listings,
+  protectedData,
+  scamReports,
+  sessions,
+  siteSettings,
+  system,
+  ventures
+}
 
 /** Every schema the contract exports, by name. */
 const schemas = Object.entries(modules).flatMap(([module, exports]) =>
@@ -29,7 +51,10 @@ const withoutNegativeZero = (value: unknown): unknown => {
   if (Object.is(value, -0)) return 0
   if (Array.isArray(value)) return value.map(withoutNegativeZero)
   if (typeof value === "object" && value !== null) {
-    return Object.assign(Object.create(Object.getPrototypeOf(value) as object) as object, Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNegativeZero(v)])))
+    return Object.assign(
+      Object.create(Object.getPrototypeOf(value) as object) as object,
+      Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNegativeZero(v)]))
+    )
   }
   return value
 }
@@ -37,38 +62,37 @@ const withoutNegativeZero = (value: unknown): unknown => {
 describe("contract schemas", () => {
   it("covers every entity of the spec", () => {
     const names = schemas.map(([name]) => name)
-    for (
-      const entity of [
-        "addresses.GeneratedAddress",
-        "addresses.CexAddress",
-        "addresses.CoreTeamAddress",
-        "blog.BlogPost",
-        "blog.BlogCategory",
-        "blog.TagList",
-        "listings.Listing",
-        "ventures.Business",
-        "ventures.Startup",
-        "ventures.Project",
-        "events.EventEntry",
-        "contacts.CoreTeamContact",
-        "inquiries.AdvertisingInquiry",
-        "scamReports.ScamReport",
-        "scamReports.ScamReportList",
-        "admin.AllowedIp",
-        "activity.ActivityEntry",
-        "activity.DashboardStats",
-        "activity.Analytics",
-        "admin.AdminAccount",
-        "admin.AdminSession",
-        "admin.ProtectedRecord",
-        "admin.SiteSettings",
-        "auth.AdminUser",
-        "auth.AuthRequest",
-        "auth.OtpRequested",
-        "auth.SignedIn",
-        "auth.SessionCheck"
-      ]
-    ) expect(names).toContain(entity)
+    for (const entity of [
+      "addresses.GeneratedAddress",
+      "addresses.CexAddress",
+      "addresses.CoreTeamAddress",
+      "blog.BlogPost",
+      "blog.BlogCategory",
+      "blog.TagList",
+      "listings.Listing",
+      "ventures.Business",
+      "ventures.Startup",
+      "ventures.Project",
+      "events.EventEntry",
+      "contacts.CoreTeamContact",
+      "inquiries.AdvertisingInquiry",
+      "scamReports.ScamReport",
+      "scamReports.ScamReportList",
+      "allowedIps.AllowedIp",
+      "activity.ActivityEntry",
+      "activity.DashboardStats",
+      "activity.Analytics",
+      "adminUsers.AdminAccount",
+      "sessions.AdminSession",
+      "protectedData.ProtectedRecord",
+      "siteSettings.SiteSettings",
+      "auth.AdminUser",
+      "auth.AuthRequest",
+      "auth.OtpRequested",
+      "auth.SignedIn",
+      "auth.SessionCheck"
+    ])
+      expect(names).toContain(entity)
   })
 
   it.each(schemas)("%s decodes what it encodes, through JSON", async (_name, schema) => {

@@ -13,11 +13,13 @@ describe("shortDate", () => {
   })
 
   it("agrees with the local date of any instant, given as a Date or its ISO text", () => {
-    fc.assert(fc.property(fc.date({ min: new Date(1000, 0, 1), max: new Date(9999, 11, 31), noInvalidDate: true }), (date) => {
-      const [year, month, day] = shortDate(date.toISOString()).split("-").map(Number)
-      expect([year, month, day]).toEqual([date.getFullYear(), date.getMonth() + 1, date.getDate()])
-      expect(shortDate(date)).toBe(shortDate(date.toISOString()))
-    }))
+    fc.assert(
+      fc.property(fc.date({ min: new Date(1000, 0, 1), max: new Date(9999, 11, 31), noInvalidDate: true }), (date) => {
+        const [year, month, day] = shortDate(date.toISOString()).split("-").map(Number)
+        expect([year, month, day]).toEqual([date.getFullYear(), date.getMonth() + 1, date.getDate()])
+        expect(shortDate(date)).toBe(shortDate(date.toISOString()))
+      })
+    )
   })
 
   it("writes nothing for a value that is not a date", () => {
@@ -34,10 +36,12 @@ describe("shortDate", () => {
 
   it("writes a datetime-local value: the local day, hour and minute of any instant", () => {
     expect(localDateTime(new Date(2026, 10, 23, 9, 5, 59))).toBe("2026-11-23T09:05")
-    fc.assert(fc.property(fc.date({ min: new Date(1000, 0, 1), max: new Date(9999, 11, 31), noInvalidDate: true }), (date) => {
-      const [day, time] = localDateTime(date).split("T")
-      expect(day).toBe(shortDate(date))
-      expect(time?.split(":").map(Number)).toEqual([date.getHours(), date.getMinutes()])
-    }))
+    fc.assert(
+      fc.property(fc.date({ min: new Date(1000, 0, 1), max: new Date(9999, 11, 31), noInvalidDate: true }), (date) => {
+        const [day, time] = localDateTime(date).split("T")
+        expect(day).toBe(shortDate(date))
+        expect(time?.split(":").map(Number)).toEqual([date.getHours(), date.getMinutes()])
+      })
+    )
   })
 })

@@ -27,7 +27,12 @@ type State = "closed" | "viewing" | "updating" | "failed" | "done"
 
 /** The funnel, written from the spec and the issue, not from contract/inquiry-rules.ts. */
 const legal: Record<string, ReadonlyArray<string>> = {
-  pending: ["contacted"], paid: ["contacted"], reviewed: ["contacted"], contacted: ["converted", "rejected"], converted: [], rejected: []
+  pending: ["contacted"],
+  paid: ["contacted"],
+  reviewed: ["contacted"],
+  contacted: ["converted", "rejected"],
+  converted: [],
+  rejected: []
 }
 
 interface Seen {
@@ -82,19 +87,35 @@ describe("inquiry machine", () => {
       inputs: [undefined as never],
       events: () => events as never,
       actorIds: ["update"],
-      key: (snapshot) => JSON.stringify([snapshot.value, snapshot.context.inquiry?._id ?? null, snapshot.context.inquiry?.version ?? null, snapshot.context.notes, snapshot.context.error !== null]),
+      key: (snapshot) =>
+        JSON.stringify([
+          snapshot.value,
+          snapshot.context.inquiry?._id ?? null,
+          snapshot.context.inquiry?.version ?? null,
+          snapshot.context.notes,
+          snapshot.context.error !== null
+        ]),
       provide: { actions: { listChanged: () => void reloads++ } },
       check: (_expected, actual, event) => {
-        seen = event.type === "xstate.init" ? start : expectedAfter(seen, event as never)
+        seen = event.type === "xstate.init" ? start : expectedAfter(seen, event)
         if (event.type.startsWith("xstate.done.actor") || event.type.startsWith("xstate.error.actor")) answers++
         const context = actual.context as Parameters<typeof movesFor>[0]["context"]
         const pair = (move: { status: string; adminNotes: string } | null) => (move === null ? null : [move.status, move.adminNotes])
-        expect({ state: actual.value, inquiry: context.inquiry, notes: context.notes, error: context.error, move: pair(context.move), done: pair(context.done) })
-          .toEqual({
-            state: seen.state, inquiry: seen.inquiry, notes: seen.notes, error: seen.error,
-            move: seen.state === "updating" ? seen.sent : null,
-            done: seen.state === "done" ? seen.sent : null
-          })
+        expect({
+          state: actual.value,
+          inquiry: context.inquiry,
+          notes: context.notes,
+          error: context.error,
+          move: pair(context.move),
+          done: pair(context.done)
+        }).toEqual({
+          state: seen.state,
+          inquiry: seen.inquiry,
+          notes: seen.notes,
+          error: seen.error,
+          move: seen.state === "updating" ? seen.sent : null,
+          done: seen.state === "done" ? seen.sent : null
+        })
         const snapshot = actual as unknown as Parameters<typeof movesFor>[0]
         expect(detailOpen(snapshot)).toBe(["viewing", "updating", "failed"].includes(seen.state))
         expect(movesFor(snapshot)).toEqual(seen.state === "viewing" || seen.state === "failed" ? legal[seen.inquiry!.status] : [])

@@ -31,9 +31,7 @@ interface Seen {
 const expectedAfter = (seen: Seen, event: { readonly type: string; readonly query?: ListQuery; readonly output?: unknown }): Seen => {
   switch (event.type) {
     case "LOAD":
-      return event.query === undefined || queryKey(event.query) === queryKey(seen.query)
-        ? seen
-        : { ...seen, state: "loading", query: event.query }
+      return event.query === undefined || queryKey(event.query) === queryKey(seen.query) ? seen : { ...seen, state: "loading", query: event.query }
     case "RELOAD":
       return { ...seen, state: "loading" }
     case "xstate.done.actor.fetchPage":
@@ -66,13 +64,18 @@ describe("list machine", () => {
       provide: { actions: { loadFailed: (_: unknown, params: { readonly error: unknown }) => void failures.push(params.error) } },
       check: (_expected, actual, event, input) => {
         // A page that is already here is shown ready: the list is not loading anything.
-        const startedWith: Seen = input.page === undefined
-          ? { state: "loading", query: first, page: null, error: null }
-          : { state: "ready", query: first, page: input.page, error: null }
+        const startedWith: Seen =
+          input.page === undefined
+            ? { state: "loading", query: first, page: null, error: null }
+            : { state: "ready", query: first, page: input.page, error: null }
         seen = event.type === "xstate.init" ? startedWith : expectedAfter(seen, event)
         const context = actual.context as Seen
-        expect({ state: actual.value, query: queryKey(context.query), page: context.page, error: context.error })
-          .toEqual({ state: seen.state, query: queryKey(seen.query), page: seen.page, error: seen.error })
+        expect({ state: actual.value, query: queryKey(context.query), page: context.page, error: context.error }).toEqual({
+          state: seen.state,
+          query: queryKey(seen.query),
+          page: seen.page,
+          error: seen.error
+        })
       }
     })
     expectFullCoverage("list", run)

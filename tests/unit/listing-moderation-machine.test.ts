@@ -60,9 +60,7 @@ const expectedAfter = (seen: Seen, event: { readonly type: string }): Seen => {
     case "ACT": {
       const { action, listings } = event as ActEvent
       const ok = listings.length > 0 && listings.every((listing) => legal[listing.status]!.includes(target[action]))
-      return ok && seen.state !== "moving" && seen.state !== "undoing"
-        ? { state: "moving", changing: action, undoable: false, error: null }
-        : seen
+      return ok && seen.state !== "moving" && seen.state !== "undoing" ? { state: "moving", changing: action, undoable: false, error: null } : seen
     }
     case "UNDO":
       return seen.state === "undoable" ? { ...seen, state: "undoing", undoable: false } : seen
@@ -94,15 +92,15 @@ describe("listing moderation machine", () => {
       inputs: [undefined as never],
       events: () => events as never,
       actorIds: ["move", "undo"],
-      key: (snapshot) => `${JSON.stringify(snapshot.value)} ${snapshot.context.change?.action ?? ""} ${snapshot.context.done === null ? "" : "done"} ${snapshot.context.error ?? ""}`,
+      key: (snapshot) =>
+        `${JSON.stringify(snapshot.value)} ${snapshot.context.change?.action ?? ""} ${snapshot.context.done === null ? "" : "done"} ${snapshot.context.error ?? ""}`,
       provide: { actions: { listChanged: () => void reloads++ } },
       check: (_expected, actual, event) => {
         if (event.type === "xstate.init") seen = { state: "idle", changing: null, undoable: false, error: null }
         else seen = expectedAfter(seen, event)
         if (event.type.startsWith("xstate.done.actor") || event.type.startsWith("xstate.error.actor")) answers++
         const context = actual.context as { change: { action: string } | null; error: string | null }
-        expect({ state: actual.value, changing: context.change?.action ?? null, undoable: canUndo(actual as never), error: context.error })
-          .toEqual(seen)
+        expect({ state: actual.value, changing: context.change?.action ?? null, undoable: canUndo(actual as never), error: context.error }).toEqual(seen)
       }
     })
     expectFullCoverage("listing moderation", run)
@@ -133,7 +131,11 @@ describe("listing moderation machine", () => {
       expect(shownStatus(actor.getSnapshot().context, pendingOne)).toBe("approved")
       expect(currentRef(actor.getSnapshot().context, pendingOne)).toEqual({ ...pendingOne, status: "approved", version: 2 })
       expect(shownStatus(actor.getSnapshot().context, { ...pendingOne, status: "approved", version: 2 })).toBe("approved")
-      expect(currentRef(actor.getSnapshot().context, { ...pendingOne, status: "rejected", version: 3 })).toEqual({ ...pendingOne, status: "rejected", version: 3 })
+      expect(currentRef(actor.getSnapshot().context, { ...pendingOne, status: "rejected", version: 3 })).toEqual({
+        ...pendingOne,
+        status: "rejected",
+        version: 3
+      })
       await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS - 1)
       expect(canUndo(actor.getSnapshot())).toBe(true)
       await vi.advanceTimersByTimeAsync(1)

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { type AnyStateMachine, createActor, fromPromise } from "xstate"
 import { addressModalMachine } from "../../machines/address-modal.ts"
 import { authMachine } from "../../machines/auth.ts"
-import { blogEditorMachine, type BlogEditorContext } from "../../machines/blog-editor.ts"
+import { blogEditorMachine } from "../../machines/blog-editor.ts"
 import { failureOf, serverMessageOf } from "../../machines/call-failure.ts"
 import { listMachine, queryKey } from "../../machines/list.ts"
 import { uploadMachine } from "../../machines/upload.ts"
@@ -62,10 +62,13 @@ describe("auth, step by step", () => {
     const stored: Array<unknown> = []
     let forgotten = 0
     answer("checkSession", true, user)
-    const session = started(authMachine.provide({
-      actors: { checkSession: actor("checkSession"), requestOtp: actor("requestOtp"), verifyOtp: actor("verifyOtp"), endSession: actor("endSession") },
-      actions: { storeToken: (_, params) => void stored.push(params), forgetToken: () => void forgotten++ }
-    }), { storedToken: "tok-1" })
+    const session = started(
+      authMachine.provide({
+        actors: { checkSession: actor("checkSession"), requestOtp: actor("requestOtp"), verifyOtp: actor("verifyOtp"), endSession: actor("endSession") },
+        actions: { storeToken: (_, params) => void stored.push(params), forgetToken: () => void forgotten++ }
+      }),
+      { storedToken: "tok-1" }
+    )
     expect(session.getSnapshot().value).toBe("checking")
     expect(inputs.checkSession).toEqual([{ token: "tok-1" }])
     await settle()
@@ -133,18 +136,27 @@ describe("auth, step by step", () => {
 
   it("forgets a stored token the server refuses, and signs out even when the logout call fails", async () => {
     let forgotten = 0
-    const refused = started(authMachine.provide({
-      actors: { checkSession: fromPromise(() => Promise.reject({ status: 401, message: "Session expired" })) as never },
-      actions: { forgetToken: () => void forgotten++ }
-    }), { storedToken: "tok-old" })
+    const refused = started(
+      authMachine.provide({
+        actors: { checkSession: fromPromise(() => Promise.reject({ status: 401, message: "Session expired" })) as never },
+        actions: { forgetToken: () => void forgotten++ }
+      }),
+      { storedToken: "tok-old" }
+    )
     await settle()
     expect(refused.getSnapshot().value).toBe("unauthenticated")
     expect(refused.getSnapshot().context).toEqual({ ...signedOut, role: "super_admin" })
     expect(forgotten).toBe(1)
 
-    const offline = started(authMachine.provide({
-      actors: { checkSession: fromPromise(async () => user) as never, endSession: fromPromise(() => Promise.reject({ message: "Failed to fetch" })) as never }
-    }), { storedToken: "tok-1" })
+    const offline = started(
+      authMachine.provide({
+        actors: {
+          checkSession: fromPromise(() => Promise.resolve(user)) as never,
+          endSession: fromPromise(() => Promise.reject({ message: "Failed to fetch" })) as never
+        }
+      }),
+      { storedToken: "tok-1" }
+    )
     await settle()
     offline.send({ type: "LOGOUT" })
     await settle()
@@ -166,10 +178,12 @@ describe("address modal, step by step", () => {
   it("opens each mode with the row, saves and deletes with what is shown, and reloads the list once each", async () => {
     const { inputs, actor, answer } = calls()
     let reloads = 0
-    const modal = started(addressModalMachine.provide({
-      actors: { save: actor("save"), remove: actor("remove") },
-      actions: { reloadList: () => void reloads++ }
-    }))
+    const modal = started(
+      addressModalMachine.provide({
+        actors: { save: actor("save"), remove: actor("remove") },
+        actions: { reloadList: () => void reloads++ }
+      })
+    )
     expect(modal.getSnapshot().context).toEqual(closed)
     for (const type of ["OPEN_VIEW", "OPEN_EDIT", "OPEN_DELETE"] as const) {
       modal.send({ type, address, draft, required })
@@ -183,11 +197,11 @@ describe("address modal, step by step", () => {
     modal.send({ type: "SAVE", draft: { identifier: "pi-9", Name: "   " } })
     // A name of spaces is no name: Save stays refused.
     expect(modal.getSnapshot().value).toBe("editing")
-    answer("save", false, { status: 409, message: "An address with the identifier \"pi-9\" already exists in this directory." })
+    answer("save", false, { status: 409, message: 'An address with the identifier "pi-9" already exists in this directory.' })
     modal.send({ type: "SAVE", draft: { identifier: "pi-9", Name: "Pi Nine" } })
     expect(inputs.save).toEqual([{ address: null, draft: { identifier: "pi-9", Name: "Pi Nine" } }])
     await settle()
-    expect(modal.getSnapshot().context.error).toBe("An address with the identifier \"pi-9\" already exists in this directory.")
+    expect(modal.getSnapshot().context.error).toBe('An address with the identifier "pi-9" already exists in this directory.')
     expect(modal.getSnapshot().context.errorDetail).toBeNull()
     answer("save", true, address)
     modal.send({ type: "SAVE", draft: { identifier: "pi-9", Name: "Pi Nine" } })
@@ -320,17 +334,52 @@ describe("list, step by step", () => {
 
 describe("blog editor, step by step", () => {
   const post = {
-    _id: "p1", title: "Mainnet", slug: "mainnet", excerpt: "What it means", content: "<p>Body</p>", featuredImage: "https://example.com/a.png",
-    categories: ["News"], tags: ["pi"], status: "archived" as const, publishedAt: null, scheduledAt: "2026-11-22T08:05:00.000Z",
-    seoTitle: "S", seoDescription: "D", seoKeywords: ["k"], isSponsored: true, isFeatured: false, isEditorsChoice: true, isTrending: false,
-    isResearch: false, isReview: true, sponsorInfo: { name: "Acme", logo: "https://example.com/l.png", url: "https://acme.example" },
-    views: 0, readingTime: 1, author: { username: "Ada", credentials: "Editor" }, createdAt: "", updatedAt: "", version: 4
+    _id: "p1",
+    title: "Mainnet",
+    slug: "mainnet",
+    excerpt: "What it means",
+    content: "<p>Body</p>",
+    featuredImage: "https://example.com/a.png",
+    categories: ["News"],
+    tags: ["pi"],
+    status: "archived" as const,
+    publishedAt: null,
+    scheduledAt: "2026-11-22T08:05:00.000Z",
+    seoTitle: "S",
+    seoDescription: "D",
+    seoKeywords: ["k"],
+    isSponsored: true,
+    isFeatured: false,
+    isEditorsChoice: true,
+    isTrending: false,
+    isResearch: false,
+    isReview: true,
+    sponsorInfo: { name: "Acme", logo: "https://example.com/l.png", url: "https://acme.example" },
+    views: 0,
+    readingTime: 1,
+    author: { username: "Ada", credentials: "Editor" },
+    createdAt: "",
+    updatedAt: "",
+    version: 4
   }
   const blank = {
-    title: "", content: "", excerpt: "", featuredImage: "", status: "draft", scheduledAt: "", authorUsername: "", authorCredentials: "",
-    categories: [], tags: [], seoTitle: "", seoDescription: "", seoKeywords: [],
+    title: "",
+    content: "",
+    excerpt: "",
+    featuredImage: "",
+    status: "draft",
+    scheduledAt: "",
+    authorUsername: "",
+    authorCredentials: "",
+    categories: [],
+    tags: [],
+    seoTitle: "",
+    seoDescription: "",
+    seoKeywords: [],
     flags: { isSponsored: false, isFeatured: false, isEditorsChoice: false, isTrending: false, isResearch: false, isReview: false },
-    sponsorName: "", sponsorLogo: "", sponsorUrl: ""
+    sponsorName: "",
+    sponsorLogo: "",
+    sponsorUrl: ""
   }
   const local = (iso: string) => {
     const date = new Date(iso)
@@ -341,19 +390,39 @@ describe("blog editor, step by step", () => {
   it("opens a new post blank on the Content tab, and a stored one as it was saved", () => {
     const fresh = started(blogEditorMachine, { post: null })
     expect(fresh.getSnapshot().context).toEqual({
-      post: null, draft: blank, baseline: blank, tab: "content", errors: {}, shown: 0, error: null, leaveTo: null, sending: null
+      post: null,
+      draft: blank,
+      baseline: blank,
+      tab: "content",
+      errors: {},
+      shown: 0,
+      error: null,
+      leaveTo: null,
+      sending: null
     })
     const withDefaults = started(blogEditorMachine, { post: null, defaults: { content: "<p>Hi</p>" } })
     expect(withDefaults.getSnapshot().context.draft).toEqual({ ...blank, content: "<p>Hi</p>" })
 
-    const opened = started(blogEditorMachine, { post }).getSnapshot().context as BlogEditorContext
+    const opened = started(blogEditorMachine, { post }).getSnapshot().context
     expect(opened.draft).toEqual({
-      title: "Mainnet", content: "<p>Body</p>", excerpt: "What it means", featuredImage: "https://example.com/a.png",
+      title: "Mainnet",
+      content: "<p>Body</p>",
+      excerpt: "What it means",
+      featuredImage: "https://example.com/a.png",
       // An archived post is edited as a draft.
-      status: "draft", scheduledAt: local("2026-11-22T08:05:00.000Z"), authorUsername: "Ada", authorCredentials: "Editor",
-      categories: ["News"], tags: ["pi"], seoTitle: "S", seoDescription: "D", seoKeywords: ["k"],
+      status: "draft",
+      scheduledAt: local("2026-11-22T08:05:00.000Z"),
+      authorUsername: "Ada",
+      authorCredentials: "Editor",
+      categories: ["News"],
+      tags: ["pi"],
+      seoTitle: "S",
+      seoDescription: "D",
+      seoKeywords: ["k"],
       flags: { isSponsored: true, isFeatured: false, isEditorsChoice: true, isTrending: false, isResearch: false, isReview: true },
-      sponsorName: "Acme", sponsorLogo: "https://example.com/l.png", sponsorUrl: "https://acme.example"
+      sponsorName: "Acme",
+      sponsorLogo: "https://example.com/l.png",
+      sponsorUrl: "https://acme.example"
     })
     expect(opened.draft.scheduledAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/)
     const plain = started(blogEditorMachine, {

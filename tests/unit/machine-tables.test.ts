@@ -5,10 +5,22 @@ import { blogEditorMachine } from "../../machines/blog-editor.ts"
 import { listMachine } from "../../machines/list.ts"
 import { listingModerationMachine } from "../../machines/listing-moderation.ts"
 import { inquiryMachine } from "../../machines/inquiry.ts"
+import { historyMachine } from "../../machines/history.ts"
 import { rowFocusMachine } from "../../machines/row-focus.ts"
 import { scamReportMachine } from "../../machines/scam-report.ts"
 import { uploadMachine } from "../../machines/upload.ts"
-import { addressModalTable, authTable, blogEditorTable, inquiryTable, listingModerationTable, listTable, rowFocusTable, scamReportTable, uploadTable } from "../spec/machine-tables.ts"
+import {
+  addressModalTable,
+  authTable,
+  blogEditorTable,
+  historyTable,
+  inquiryTable,
+  listingModerationTable,
+  listTable,
+  rowFocusTable,
+  scamReportTable,
+  uploadTable
+} from "../spec/machine-tables.ts"
 import { transitionTable } from "../support/transitions.ts"
 
 // Removing, adding or redirecting a transition (or dropping a named action such as forgetToken
@@ -23,7 +35,8 @@ describe("each machine declares exactly the transitions the spec gives it", () =
     ["row focus", rowFocusMachine, rowFocusTable],
     ["listing moderation", listingModerationMachine, listingModerationTable],
     ["scam-report triage", scamReportMachine, scamReportTable],
-    ["inquiry", inquiryMachine, inquiryTable]
+    ["inquiry", inquiryMachine, inquiryTable],
+    ["record history", historyMachine, historyTable]
   ] as const)("%s", (_name, machine, table) => {
     expect(transitionTable(machine as never)).toEqual([...table].sort())
   })

@@ -49,7 +49,7 @@ const expectedAfter = (seen: Seen, event: Event): Seen => {
     case "PREVIOUS":
       return seen.state === "rows" ? { ...seen, ...at(seen.index - 1) } : seen
     case "PICK": {
-      const index = seen.ids.indexOf(event.id as string)
+      const index = seen.ids.indexOf(event.id)
       return { ...seen, state: "rows", ...(index < 0 ? {} : at(index)) }
     }
     case "TYPE":

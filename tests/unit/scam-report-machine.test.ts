@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { createActor, fromPromise } from "xstate"
-import {
-  type ChangedReport,
-  notesOpen,
-  type ReportChange,
-  type ReportRef,
-  scamReportMachine,
-  shownReport,
-  triageErrors
-} from "../../machines/scam-report.ts"
+import { type ChangedReport, notesOpen, type ReportChange, type ReportRef, scamReportMachine, shownReport, triageErrors } from "../../machines/scam-report.ts"
 import { scamReportTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
@@ -77,7 +69,12 @@ const expectedAfter = (seen: Seen, event: { readonly type: string } & Record<str
     }
     case "xstate.error.actor.change":
       return seen.changes === "changing"
-        ? { ...seen, changes: "failed", waiting: [], error: `${seen.waiting[0]!.field === "status" ? triageErrors.status : triageErrors.priority}: ${refusal.message}` }
+        ? {
+            ...seen,
+            changes: "failed",
+            waiting: [],
+            error: `${seen.waiting[0]!.field === "status" ? triageErrors.status : triageErrors.priority}: ${refusal.message}`
+          }
         : seen
     case "xstate.done.actor.saveNotes":
       return seen.notes === "saving" ? { ...seen, notes: "closed", answered: { ...seen.answered, a: notedA } } : seen
@@ -116,7 +113,7 @@ describe("scam-report triage machine", () => {
       },
       provide: { actions: { listChanged: () => void reloads++ } },
       check: (_expected, actual, event) => {
-        seen = event.type === "xstate.init" ? start : expectedAfter(seen, event as never)
+        seen = event.type === "xstate.init" ? start : expectedAfter(seen, event)
         if (event.type.startsWith("xstate.done.actor") || event.type.startsWith("xstate.error.actor")) answers++
         const context = actual.context as Parameters<typeof shownReport>[0]
         const value = actual.value as { changes: Seen["changes"]; notes: Seen["notes"] }
@@ -142,14 +139,16 @@ describe("scam-report triage machine", () => {
   it("sends each waiting change with the version the change before it produced", async () => {
     const calls: Array<ReportChange> = []
     const answers: Array<(report: ChangedReport) => void> = []
-    const actor = createActor(scamReportMachine.provide({
-      actors: {
-        change: fromPromise<ChangedReport, ReportChange>(({ input }) => {
-          calls.push(input)
-          return new Promise((resolve) => answers.push(resolve))
-        })
-      }
-    })).start()
+    const actor = createActor(
+      scamReportMachine.provide({
+        actors: {
+          change: fromPromise<ChangedReport, ReportChange>(({ input }) => {
+            calls.push(input)
+            return new Promise((resolve) => answers.push(resolve))
+          })
+        }
+      })
+    ).start()
     actor.send({ type: "SET", change: { field: "status", value: "resolved", report: reportA } })
     actor.send({ type: "SET", change: { field: "priority", value: "high", report: reportA } })
     actor.send({ type: "SET", change: { field: "status", value: "dismissed", report: reportB } })

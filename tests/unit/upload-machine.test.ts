@@ -59,9 +59,12 @@ describe("upload machine, model-based", () => {
 
   it("holds real progress at 90 until the server answers, then 100", async () => {
     let finish: (value: { url: string }) => void = () => undefined
-    const actor = createActor(uploadMachine.provide({
-      actors: { upload: fromPromise(() => new Promise<{ url: string }>((resolve) => (finish = resolve))) }
-    }), { input: { type: "blog" } }).start()
+    const actor = createActor(
+      uploadMachine.provide({
+        actors: { upload: fromPromise(() => new Promise<{ url: string }>((resolve) => (finish = resolve))) }
+      }),
+      { input: { type: "blog" } }
+    ).start()
     actor.send({ type: "PICK", file: png })
     const seen: Array<number> = []
     for (const loaded of [0, 700, 1400, 2048]) {

@@ -3,12 +3,14 @@ import { Badge, Button, Flex, Text, TextField } from "@radix-ui/themes"
 import { useMemo, useRef } from "react"
 import { Link, useLocation } from "wouter"
 import { activityAreaLabels, activityAreas, type ActivityEntry } from "../../../contract/activity.ts"
-import { activityExportPath, listActivity } from "../../api/admin.ts"
+import { exportActivity, listActivity } from "../../api/admin.ts"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { historyActionLabel, useHistory } from "../../lib/history.ts"
+import { isHistoryKind } from "../../../contract/history-rules.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
-import { filterOf, ListScreen } from "../../ui/list/ListScreen.tsx"
+import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
 import { historyHref, recordHref, verbOf } from "../../lib/record-link.ts"
 import { Actor, RecordLink } from "../../ui/RecordLink.tsx"
@@ -26,7 +28,7 @@ const t = {
   refresh: "Refresh",
   clear: "Clear filters",
   record: (id: string) => `Only record ${id.slice(0, 8)}…`,
-  keyboardHint: "j/k move · Enter open the record · h this record's history · s search"
+  keyboardHint: "j/k move · Enter open the record · h its history · f only its events · s search"
 } as const
 
 const day = /^\d{4}-\d{2}-\d{2}$/
@@ -41,21 +43,55 @@ const spec = {
   querySpec,
   fetchPage: listActivity,
   idOf: (entry: ActivityEntry) => entry._id,
-  csv: { path: activityExportPath, file: "activity-log.csv" }
+  exportCsv: exportActivity
 }
 const filters = [filterOf("area", "Area", t.allAreas, activityAreas, (area) => activityAreaLabels[area])]
 
 const columns: ReadonlyArray<Column<ActivityEntry>> = [
-  { label: "When", cell: (entry) => <time dateTime={entry.at} title={entry.at}>{shortDate(entry.at)} {new Date(entry.at).toLocaleTimeString()}</time> },
+  {
+    label: "When",
+    cell: (entry) => (
+      <time dateTime={entry.at} title={entry.at}>
+        {shortDate(entry.at)} {new Date(entry.at).toLocaleTimeString()}
+      </time>
+    )
+  },
   { label: "Who", cell: (entry) => <Actor entry={entry} /> },
-  { label: "Area", cell: (entry) => <Badge highContrast color="gray">{activityAreaLabels[entry.area as keyof typeof activityAreaLabels] ?? entry.area}</Badge> },
-  { label: "What", cell: (entry) => <Text>{verbOf(entry.action)}{entry.toState !== null && entry.fromState !== null ? ` (${entry.fromState} → ${entry.toState})` : entry.toState !== null ? ` (${entry.toState})` : ""}</Text> },
+  {
+    label: "Area",
+    cell: (entry) => (
+      <Badge highContrast color="gray">
+        {activityAreaLabels[entry.area as keyof typeof activityAreaLabels] ?? entry.area}
+      </Badge>
+    )
+  },
+  {
+    label: "What",
+    cell: (entry) => (
+      <Text>
+        {verbOf(entry.action)}
+        {entry.toState !== null && entry.fromState !== null ? ` (${entry.fromState} → ${entry.toState})` : entry.toState !== null ? ` (${entry.toState})` : ""}
+      </Text>
+    )
+  },
   { label: "Record", cell: (entry) => <RecordLink entry={entry} /> },
   {
     label: "History",
-    cell: (entry) => entry.entityId === null ? null : <Link href={historyHref(entry.entityId)} tabIndex={-1} aria-label={`History of ${entry.record.label ?? entry.entityId}`}>History</Link>
+    cell: (entry) =>
+      entry.entityId === null ? null : (
+        <Link href={historyHref(entry.entityId)} tabIndex={-1} aria-label={`History of ${entry.record.label ?? entry.entityId}`}>
+          History
+        </Link>
+      )
   },
-  { label: "Address", cell: (entry) => <Text size="1" color="gray">{entry.ip ?? ""}</Text> }
+  {
+    label: "Address",
+    cell: (entry) => (
+      <Text size="1" color="gray">
+        {entry.ip ?? ""}
+      </Text>
+    )
+  }
 ]
 
 /**
@@ -65,16 +101,39 @@ const columns: ReadonlyArray<Column<ActivityEntry>> = [
  */
 export const ActivityScreen = () => {
   const [, navigate] = useLocation()
-  const actions = useMemo((): ReadonlyArray<RowAction<ActivityEntry>> => [
-    {
-      id: "activity:open", key: "Enter", label: (entry) => `Open ${entry.record.label ?? "the record"}`, when: (entry) => recordHref(entry) !== null,
-      run: (entry) => {
-        const href = recordHref(entry)
-        if (href !== null) navigate(href)
+  const records = useHistory()
+  const actions = useMemo(
+    (): ReadonlyArray<RowAction<ActivityEntry>> => [
+      {
+        id: "activity:open",
+        key: "Enter",
+        label: (entry) => `Open ${entry.record.label ?? "the record"}`,
+        when: (entry) => recordHref(entry) !== null,
+        run: (entry) => {
+          const href = recordHref(entry)
+          if (href !== null) navigate(href)
+        }
+      },
+      {
+        id: "activity:history",
+        key: "h",
+        label: () => historyActionLabel,
+        when: (entry) => entry.entityId !== null && isHistoryKind(entry.area),
+        run: (entry) => {
+          if (entry.entityId !== null && isHistoryKind(entry.area))
+            records.show({ kind: entry.area, id: entry.entityId, label: entry.record.label ?? entry.entityId })
+        }
+      },
+      {
+        id: "activity:record",
+        key: "f",
+        label: () => "Only this record's events",
+        when: (entry) => entry.entityId !== null,
+        run: (entry) => history.current(entry)
       }
-    },
-    { id: "activity:history", key: "h", label: () => "Show this record's history", when: (entry) => entry.entityId !== null, run: (entry) => history.current(entry) }
-  ], [navigate])
+    ],
+    [navigate, records]
+  )
   const screen = useListScreen(spec, { actions, idle: true })
   const { url, query } = screen
   // The row action is made once; the query it narrows is the one shown when it runs.
@@ -83,43 +142,69 @@ export const ActivityScreen = () => {
     if (entry.entityId !== null) url.go({ filters: { ...query.filters, record: entry.entityId }, page: 1 })
   }
   const filtered = Object.keys(query.filters).length > 0 || query.search !== ""
-  const commands = useMemo((): ReadonlyArray<Command> => [
-    { id: "activity:clear", label: t.clear, group: t.title, guard: () => filtered, run: () => url.go({ filters: {}, search: "", page: 1 }) },
-    ...activityAreas.map((area): Command => ({
-      id: `activity:area:${area}`,
-      label: `Show activity in ${activityAreaLabels[area]}`,
-      group: t.title,
-      guard: () => query.filters.area !== area,
-      run: () => url.filter("area", area)
-    }))
-  ], [query, filtered, url])
+  const commands = useMemo(
+    (): ReadonlyArray<Command> => [
+      { id: "activity:clear", label: t.clear, group: t.title, guard: () => filtered, run: () => url.go({ filters: {}, search: "", page: 1 }) },
+      ...activityAreas.map((area): Command => ({
+        id: `activity:area:${area}`,
+        label: `Show activity in ${activityAreaLabels[area]}`,
+        group: t.title,
+        guard: () => query.filters.area !== area,
+        run: () => url.filter("area", area)
+      }))
+    ],
+    [query, filtered, url]
+  )
   useRegisterCommands(commands)
 
   const dateField = (name: "from" | "to", label: string) => (
     <Flex gap="1" align="center">
-      <Text as="label" size="2" htmlFor={`activity-${name}`}>{label}</Text>
-      <TextField.Root id={`activity-${name}`} type="date" value={query.filters[name] ?? ""} onChange={(event) => url.filter(name, event.target.value)}
-        onKeyDown={(event) => event.key === "Escape" && screen.focus.backToRows()} />
+      <Text as="label" size="2" htmlFor={`activity-${name}`}>
+        {label}
+      </Text>
+      <TextField.Root
+        id={`activity-${name}`}
+        type="date"
+        value={query.filters[name] ?? ""}
+        onChange={(event) => url.filter(name, event.target.value)}
+        onKeyDown={(event) => event.key === "Escape" && screen.focus.backToRows()}
+      />
     </Flex>
   )
 
   return (
     <ListScreen
       screen={screen}
-      texts={{ searchLabel: t.searchLabel, searchPlaceholder: t.searchPlaceholder, loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: t.keyboardHint }}
+      texts={listTextsOf(t)}
       filters={filters}
-      tools={<>
-        {dateField("from", t.from)}
-        {dateField("to", t.to)}
-        <Button variant="soft" onClick={screen.list.reload}><ReloadIcon /> {t.refresh}</Button>
-      </>}
-      notices={(query.filters.record !== undefined || query.filters.action !== undefined || filtered) && (
-        <Flex gap="2" mb="3" align="center" wrap="wrap">
-          {query.filters.record !== undefined && <Badge highContrast color="violet">{t.record(query.filters.record)}</Badge>}
-          {query.filters.action !== undefined && <Badge highContrast color="violet">{query.filters.action}</Badge>}
-          <Button size="1" variant="soft" color="gray" onClick={() => url.go({ filters: {}, search: "", page: 1 })}><Cross2Icon /> {t.clear}</Button>
-        </Flex>
-      )}
+      tools={
+        <>
+          {dateField("from", t.from)}
+          {dateField("to", t.to)}
+          <Button variant="soft" onClick={screen.list.reload}>
+            <ReloadIcon /> {t.refresh}
+          </Button>
+        </>
+      }
+      notices={
+        (query.filters.record !== undefined || query.filters.action !== undefined || filtered) && (
+          <Flex gap="2" mb="3" align="center" wrap="wrap">
+            {query.filters.record !== undefined && (
+              <Badge highContrast color="violet">
+                {t.record(query.filters.record)}
+              </Badge>
+            )}
+            {query.filters.action !== undefined && (
+              <Badge highContrast color="violet">
+                {query.filters.action}
+              </Badge>
+            )}
+            <Button size="1" variant="soft" color="gray" onClick={() => url.go({ filters: {}, search: "", page: 1 })}>
+              <Cross2Icon /> {t.clear}
+            </Button>
+          </Flex>
+        )
+      }
       view={{ table: { caption: t.title, columns } }}
     />
   )

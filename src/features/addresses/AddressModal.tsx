@@ -1,12 +1,10 @@
 import { Button, Callout, DataList, Dialog, Flex, Text } from "@radix-ui/themes"
-import { useEffect, useState } from "react"
 import { useWatch } from "react-hook-form"
-import type { FieldIssue } from "../../../contract/common.ts"
 import type { ActorRefFrom, SnapshotFrom } from "xstate"
 import type { Schema } from "effect"
 import type { AddressKind } from "../../../contract/addresses.ts"
 import { addressModalErrors, type addressModalMachine } from "../../../machines/address-modal.ts"
-import { useContractForm } from "../../lib/form/use-contract-form.ts"
+import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts"
 import { confirmHint } from "../../ui/ConfirmDelete.tsx"
 import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
 import { cellText, type DirectorySpec, toInput } from "./directories.ts"
@@ -20,7 +18,12 @@ const Failure = ({ error, detail }: { readonly error: string | null; readonly de
     <Callout.Root color="red" role="alert" mb="3">
       <Callout.Text>
         <Text weight="bold">{error}</Text>
-        {detail !== null && <><br />{detail}</>}
+        {detail !== null && (
+          <>
+            <br />
+            {detail}
+          </>
+        )}
       </Callout.Text>
     </Callout.Root>
   )
@@ -43,23 +46,29 @@ const EditForm = ({ spec, modal, snapshot }: { readonly spec: DirectorySpec; rea
     values: Object.fromEntries(spec.fields.map((field) => [field.name, snapshot.context.draft[field.name] ?? ""])),
     schema: () => import("../../../contract/addresses.ts").then(inputSchemas[spec.kind]),
     toPayload: (values) => toInput(spec, values),
-    send: async () => void modal.send({ type: "SAVE", draft: contract.form.getValues() }),
+    send: () => void modal.send({ type: "SAVE", draft: contract.form.getValues() }),
     failed: snapshot.context.address === null ? addressModalErrors.create : addressModalErrors.update
   })
   const required = spec.fields.filter((field) => field.required === true).map((field) => field.name)
   const filled = useWatch({ control: contract.form.control, name: required }).every((value) => String(value ?? "").trim() !== "")
   // A refusal's fields, from the machine's save: under the fields; the alert only for the rest.
   const issues = snapshot.context.issues
-  const [stray, setStray] = useState<ReadonlyArray<FieldIssue>>([])
-  useEffect(() => setStray(issues.length === 0 ? [] : contract.showIssues(issues)), [issues])
+  const stray = useRefusal(contract, issues)
   const alerted = issues.length === 0 || stray.length > 0
   return (
     <ContractFormShell form={contract}>
       {alerted && <Failure error={snapshot.context.error} detail={snapshot.context.errorDetail} />}
       <Flex direction="column" gap="3">
         {spec.fields.map((field) => (
-          <TextInput key={field.name} name={field.name} label={field.label} required={field.required === true} disabled={busy}
-            multiline={field.type === "textarea"} kind={field.type === "url" ? "url" : field.type === "integer" ? "number" : "text"} />
+          <TextInput
+            key={field.name}
+            name={field.name}
+            label={field.label}
+            required={field.required === true}
+            disabled={busy}
+            multiline={field.type === "textarea"}
+            kind={field.type === "url" ? "url" : field.type === "integer" ? "number" : "text"}
+          />
         ))}
         <FormBanner />
       </Flex>
@@ -67,7 +76,9 @@ const EditForm = ({ spec, modal, snapshot }: { readonly spec: DirectorySpec; rea
         <Button type="button" variant="soft" color="gray" onClick={() => modal.send({ type: "CLOSE" })} disabled={busy}>
           {t.cancel}
         </Button>
-        <Button type="submit" disabled={busy || !filled}>{busy ? t.saving : t.save}</Button>
+        <Button type="submit" disabled={busy || !filled}>
+          {busy ? t.saving : t.save}
+        </Button>
       </Flex>
     </ContractFormShell>
   )
@@ -78,15 +89,18 @@ const Details = ({ spec, modal, snapshot }: { readonly spec: DirectorySpec; read
   return (
     <>
       <DataList.Root>
-        {address !== null && [...spec.fields.map((f) => ({ label: f.label, field: f.name })), { label: "Created", field: "createdAt" }].map((row) => (
-          <DataList.Item key={row.field}>
-            <DataList.Label>{row.label}</DataList.Label>
-            <DataList.Value>{cellText(address, row.field) || "—"}</DataList.Value>
-          </DataList.Item>
-        ))}
+        {address !== null &&
+          [...spec.fields.map((f) => ({ label: f.label, field: f.name })), { label: "Created", field: "createdAt" }].map((row) => (
+            <DataList.Item key={row.field}>
+              <DataList.Label>{row.label}</DataList.Label>
+              <DataList.Value>{cellText(address, row.field) || "—"}</DataList.Value>
+            </DataList.Item>
+          ))}
       </DataList.Root>
       <Flex gap="3" mt="4" justify="end">
-        <Button variant="soft" color="gray" onClick={() => modal.send({ type: "CLOSE" })}>{t.close}</Button>
+        <Button variant="soft" color="gray" onClick={() => modal.send({ type: "CLOSE" })}>
+          {t.close}
+        </Button>
         <Button onClick={() => modal.send({ type: "EDIT" })}>{t.edit}</Button>
       </Flex>
     </>
@@ -98,10 +112,16 @@ const DeleteConfirmation = ({ modal, snapshot }: { readonly modal: Modal; readon
   return (
     <>
       <Failure error={snapshot.context.error} detail={snapshot.context.errorDetail} />
-      <Text as="p" size="2">{t.confirmDelete}</Text>
-      <Text as="p" size="1" color="gray" mt="2">{confirmHint(t.delete)}</Text>
+      <Text as="p" size="2">
+        {t.confirmDelete}
+      </Text>
+      <Text as="p" size="1" color="gray" mt="2">
+        {confirmHint(t.delete)}
+      </Text>
       <Flex gap="3" mt="4" justify="end">
-        <Button variant="soft" color="gray" onClick={() => modal.send({ type: "CLOSE" })} disabled={busy}>{t.cancel}</Button>
+        <Button variant="soft" color="gray" onClick={() => modal.send({ type: "CLOSE" })} disabled={busy}>
+          {t.cancel}
+        </Button>
         <Button color="red" onClick={() => modal.send({ type: "CONFIRM_DELETE" })} disabled={busy}>
           {busy ? t.deleting : t.delete}
         </Button>
@@ -115,20 +135,26 @@ export const AddressModal = ({ spec, modal, snapshot }: { readonly spec: Directo
   const open = !snapshot.matches("closed")
   const editing = snapshot.matches("editing") || snapshot.matches("saving")
   const deleting = snapshot.matches("confirmingDelete") || snapshot.matches("deleting")
-  const title = editing
-    ? snapshot.context.address === null ? t.addTitle : t.editTitle
-    : deleting ? t.deleteTitle : t.viewTitle
+  const title = editing ? (snapshot.context.address === null ? t.addTitle : t.editTitle) : deleting ? t.deleteTitle : t.viewTitle
   const identifier = snapshot.context.address?.identifier
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && modal.send({ type: "CLOSE" })}>
-      <Dialog.Content maxWidth="520px" aria-describedby={undefined} onKeyDown={(event) => {
-        // The key that asked confirms (docs/architecture.md, "Keys on a list"); the dialog opens on Cancel.
-        if (event.key !== "Delete" || !snapshot.matches("confirmingDelete")) return
-        event.preventDefault()
-        modal.send({ type: "CONFIRM_DELETE" })
-      }}>
+      <Dialog.Content
+        maxWidth="520px"
+        aria-describedby={undefined}
+        onKeyDown={(event) => {
+          // The key that asked confirms (docs/architecture.md, "Keys on a list"); the dialog opens on Cancel.
+          if (event.key !== "Delete" || !snapshot.matches("confirmingDelete")) return
+          event.preventDefault()
+          modal.send({ type: "CONFIRM_DELETE" })
+        }}
+      >
         <Dialog.Title>{title}</Dialog.Title>
-        {identifier !== undefined && !editing && <Text as="p" size="2" color="gray" mb="3">{identifier}</Text>}
+        {identifier !== undefined && !editing && (
+          <Text as="p" size="2" color="gray" mb="3">
+            {identifier}
+          </Text>
+        )}
         {editing && <EditForm spec={spec} modal={modal} snapshot={snapshot} />}
         {deleting && <DeleteConfirmation modal={modal} snapshot={snapshot} />}
         {snapshot.matches("viewing") && <Details spec={spec} modal={modal} snapshot={snapshot} />}

@@ -10,10 +10,13 @@ import { addressTexts as t } from "./texts.ts"
 const SEARCH_DELAY_MS = 200
 
 /** "Find address…": searches the three directories on the server and jumps to the row picked. */
-export const FindAddressDialog = ({ open, onOpenChange, token, onPick }: {
+export const FindAddressDialog = ({
+  open,
+  onOpenChange,
+  onPick
+}: {
   readonly open: boolean
   readonly onOpenChange: (open: boolean) => void
-  readonly token: string
   readonly onPick: (hit: AddressHit) => void
 }) => {
   const [term, setTerm] = useState("")
@@ -26,42 +29,47 @@ export const FindAddressDialog = ({ open, onOpenChange, token, onPick }: {
     }
     let current = true
     const timer = setTimeout(() => {
-      findAddresses(token, term).then((found) => current && setHits(found), () => current && setHits([]))
+      findAddresses(term).then(
+        (found) => current && setHits(found),
+        () => current && setHits([])
+      )
     }, SEARCH_DELAY_MS)
     return () => {
       current = false
       clearTimeout(timer)
     }
-  }, [term, token])
+  }, [term])
   return (
     <ThemedCommandDialog
-        open={open}
-        onOpenChange={(next) => {
-          if (!next) setTerm("")
-          onOpenChange(next)
-        }}
-        label={t.find}
-        shouldFilter={false}
-      >
-        <Cmdk.Input value={term} onValueChange={setTerm} placeholder={t.findPlaceholder} className="palette-input" />
-        <Cmdk.List className="palette-list">
-          {term.trim() !== "" && <Cmdk.Empty className="palette-empty">{t.findEmpty}</Cmdk.Empty>}
-          {hits.map((hit) => (
-            <Cmdk.Item
-              key={hit._id}
-              value={hit._id}
-              className="palette-item"
-              onSelect={() => {
-                onOpenChange(false)
-                setTerm("")
-                onPick(hit)
-              }}
-            >
-              <span>{hit.identifier} — {hit.name}</span>
-              <Badge variant="soft">{directories[hit.kind].title}</Badge>
-            </Cmdk.Item>
-          ))}
-        </Cmdk.List>
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) setTerm("")
+        onOpenChange(next)
+      }}
+      label={t.find}
+      shouldFilter={false}
+    >
+      <Cmdk.Input value={term} onValueChange={setTerm} placeholder={t.findPlaceholder} className="palette-input" />
+      <Cmdk.List className="palette-list">
+        {term.trim() !== "" && <Cmdk.Empty className="palette-empty">{t.findEmpty}</Cmdk.Empty>}
+        {hits.map((hit) => (
+          <Cmdk.Item
+            key={hit._id}
+            value={hit._id}
+            className="palette-item"
+            onSelect={() => {
+              onOpenChange(false)
+              setTerm("")
+              onPick(hit)
+            }}
+          >
+            <span>
+              {hit.identifier} — {hit.name}
+            </span>
+            <Badge variant="soft">{directories[hit.kind].title}</Badge>
+          </Cmdk.Item>
+        ))}
+      </Cmdk.List>
     </ThemedCommandDialog>
   )
 }

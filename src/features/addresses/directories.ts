@@ -3,6 +3,7 @@ import { shortDate } from "../../lib/dates.ts"
 import { addressSorts } from "../../../contract/address-rules.ts"
 import type { AddressKind, AddressSort, AnyAddress } from "../../../contract/addresses.ts"
 import type { Draft } from "../../../machines/address-modal.ts"
+import { plainText } from "../../../contract/text.ts"
 
 export interface FieldSpec {
   readonly name: string
@@ -90,26 +91,27 @@ const valueOf = (address: AnyAddress, field: string): unknown => (address as unk
 
 /** An address as the form's text values. */
 export const toDraft = (spec: DirectorySpec, address: AnyAddress): Draft =>
-  Object.fromEntries(spec.fields.map((field) => [field.name, String(valueOf(address, field.name) ?? "")]))
+  Object.fromEntries(spec.fields.map((field) => [field.name, plainText(valueOf(address, field.name))]))
 
 /** The form's text values as the directory's input: trimmed, Rank an integer defaulting to 0. */
 export const toInput = (spec: DirectorySpec, draft: Draft): Record<string, string | number> =>
-  Object.fromEntries(spec.fields.map((field) => {
-    const text = (draft[field.name] ?? "").trim()
-    // An empty rank is 0; a whole number is sent as one; anything else is sent as typed, so the
-    // contract says "must be a number" rather than the form quietly reading "12abc" as 12.
-    if (field.type === "integer") return [field.name, text === "" ? 0 : /^-?\d+$/u.test(text) ? Number(text) : text]
-    return [field.name, text]
-  }))
+  Object.fromEntries(
+    spec.fields.map((field) => {
+      const text = (draft[field.name] ?? "").trim()
+      // An empty rank is 0; a whole number is sent as one; anything else is sent as typed, so the
+      // contract says "must be a number" rather than the form quietly reading "12abc" as 12.
+      if (field.type === "integer") return [field.name, text === "" ? 0 : /^-?\d+$/u.test(text) ? Number(text) : text]
+      return [field.name, text]
+    })
+  )
 
 export const cellText = (address: AnyAddress, field: string): string => {
   const value = valueOf(address, field)
   if (field === "createdAt" && typeof value === "string") return shortDate(value)
-  return value === undefined || value === null ? "" : String(value)
+  return plainText(value)
 }
 
-export const directoryOfPath = (path: string): DirectorySpec | undefined =>
-  Object.values(directories).find((spec) => spec.path === path)
+export const directoryOfPath = (path: string): DirectorySpec | undefined => Object.values(directories).find((spec) => spec.path === path)
 
 /** What a directory's URL may hold: its sortable columns; newest first by default. */
 export const addressQuerySpec = {

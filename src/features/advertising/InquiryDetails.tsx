@@ -1,11 +1,10 @@
-import { Button, Callout, Dialog, Flex } from "@radix-ui/themes"
-import { useEffect, useState } from "react"
+import { Button, Dialog, Flex } from "@radix-ui/themes"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
 import type { FieldIssue } from "../../../contract/common.ts"
 import type { InquiryStatus } from "../../../contract/inquiry-rules.ts"
 import { inquiryTexts } from "../../../machines/inquiry.ts"
-import { useContractForm } from "../../lib/form/use-contract-form.ts"
-import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
+import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts"
+import { ContractFormShell, MachineRefusal, TextInput } from "../../ui/FormField.tsx"
 import { StatusBadge } from "./StatusBadge.tsx"
 import { advertisingTexts as t } from "./texts.ts"
 
@@ -30,31 +29,44 @@ const NotesForm = ({ notes, updating, error, issues, moves, onNotes, onMove }: N
     schema: () => import("../../../contract/advertising.ts").then((module) => module.InquiryNotesInput),
     toPayload: (values) => ({ adminNotes: values.adminNotes }),
     onChange: (values) => onNotes(values.adminNotes ?? ""),
-    send: async (_checked, status) => {
+    send: (_checked, status) => {
       if (status !== undefined) onMove(status as InquiryStatus)
     },
     failed: inquiryTexts.failed
   })
   // A refusal's fields, from the machine's move: under the notes; the alert only for the rest.
-  const [stray, setStray] = useState<ReadonlyArray<FieldIssue>>([])
-  useEffect(() => setStray(issues.length === 0 ? [] : contract.showIssues(issues)), [issues])
+  const stray = useRefusal(contract, issues)
   return (
     <ContractFormShell form={contract}>
-      <div onKeyDown={(event) => {
-        const first = moves[0]
-        if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || first === undefined) return
-        event.preventDefault()
-        contract.submitWith(first)
-      }}>
+      <div
+        onKeyDown={(event) => {
+          const first = moves[0]
+          if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || first === undefined) return
+          event.preventDefault()
+          contract.submitWith(first)
+        }}
+      >
         <TextInput name="adminNotes" label={t.adminNotes} multiline disabled={updating} />
       </div>
-      {error !== null && (issues.length === 0 || stray.length > 0) && <Callout.Root color="red" role="alert" mt="3"><Callout.Text>{error}</Callout.Text></Callout.Root>}
-      <Flex direction="column" mt="3"><FormBanner /></Flex>
+      <MachineRefusal error={error} issues={issues} stray={stray} />
       <Flex gap="3" mt="4" justify="end" wrap="wrap">
-        <Dialog.Close><Button type="button" variant="soft" color="gray" disabled={updating}>{t.close}</Button></Dialog.Close>
-        {updating && <Button type="button" disabled>{inquiryTexts.updating}</Button>}
+        <Dialog.Close>
+          <Button type="button" variant="soft" color="gray" disabled={updating}>
+            {t.close}
+          </Button>
+        </Dialog.Close>
+        {updating && (
+          <Button type="button" disabled>
+            {inquiryTexts.updating}
+          </Button>
+        )}
         {moves.map((status) => (
-          <Button key={status} type="button" color={status === "rejected" ? "red" : status === "converted" ? "green" : undefined} onClick={() => contract.submitWith(status)}>
+          <Button
+            key={status}
+            type="button"
+            color={status === "rejected" ? "red" : status === "converted" ? "green" : undefined}
+            onClick={() => contract.submitWith(status)}
+          >
             {t.moves[status] ?? status}
           </Button>
         ))}
@@ -69,30 +81,64 @@ const NotesForm = ({ notes, updating, error, issues, moves, onNotes, onMove }: N
  * Ctrl+Enter there makes the first move offered ("Mark as Contacted" for a new inquiry), with the
  * notes typed.
  */
-export const InquiryDetails = ({ open, inquiry, notes, updating, error, issues, moves, onNotes, onMove, onClose }: NotesProps & {
+export const InquiryDetails = ({
+  open,
+  inquiry,
+  notes,
+  updating,
+  error,
+  issues,
+  moves,
+  onNotes,
+  onMove,
+  onClose
+}: NotesProps & {
   readonly open: boolean
   readonly inquiry: AdvertisingInquiry | null
   readonly onClose: () => void
 }) => (
   <Dialog.Root open={open} onOpenChange={(next) => !next && !updating && onClose()}>
-    <Dialog.Content maxWidth="620px" onOpenAutoFocus={(event) => {
-      event.preventDefault()
-      ;(event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>("textarea[name='adminNotes']")?.focus()
-    }}>
+    <Dialog.Content
+      maxWidth="620px"
+      onOpenAutoFocus={(event) => {
+        event.preventDefault()
+        ;(event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>("textarea[name='adminNotes']")?.focus()
+      }}
+    >
       {inquiry !== null && (
         <>
           <Dialog.Title>{inquiry.companyName}</Dialog.Title>
-          <Dialog.Description size="2" color="gray">{inquiry.contactName} · {inquiry.email}</Dialog.Description>
-          <Flex my="3"><StatusBadge status={inquiry.status} /></Flex>
+          <Dialog.Description size="2" color="gray">
+            {inquiry.contactName} · {inquiry.email}
+          </Dialog.Description>
+          <Flex my="3">
+            <StatusBadge status={inquiry.status} />
+          </Flex>
           <dl className="inquiry-facts">
-            {([
-              ["Phone", inquiry.phone], ["Website", inquiry.website], ["Industry", inquiry.industry], ["Budget", inquiry.budget],
-              ["Campaign type", inquiry.campaignType], ["Duration", inquiry.duration], ["Plan", inquiry.selectedPlan],
-              ["Target audience", inquiry.targetAudience], ["Campaign goals", inquiry.campaignGoals], ["Additional info", inquiry.additionalInfo],
-              ["Payment id", inquiry.paymentId], ["Transaction", inquiry.txid], ["Amount", inquiry.paymentId === "" ? "" : t.amount(inquiry.amount)]
-            ] as const).filter(([, value]) => value !== undefined && value !== "").map(([label, value]) => (
-              <div key={label} className="inquiry-fact"><dt>{label}</dt><dd>{value}</dd></div>
-            ))}
+            {(
+              [
+                ["Phone", inquiry.phone],
+                ["Website", inquiry.website],
+                ["Industry", inquiry.industry],
+                ["Budget", inquiry.budget],
+                ["Campaign type", inquiry.campaignType],
+                ["Duration", inquiry.duration],
+                ["Plan", inquiry.selectedPlan],
+                ["Target audience", inquiry.targetAudience],
+                ["Campaign goals", inquiry.campaignGoals],
+                ["Additional info", inquiry.additionalInfo],
+                ["Payment id", inquiry.paymentId],
+                ["Transaction", inquiry.txid],
+                ["Amount", inquiry.paymentId === "" ? "" : t.amount(inquiry.amount)]
+              ] as const
+            )
+              .filter(([, value]) => value !== undefined && value !== "")
+              .map(([label, value]) => (
+                <div key={label} className="inquiry-fact">
+                  <dt>{label}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
           </dl>
           <NotesForm key={inquiry._id} notes={notes} updating={updating} error={error} issues={issues} moves={moves} onNotes={onNotes} onMove={onMove} />
         </>

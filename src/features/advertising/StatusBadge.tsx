@@ -16,5 +16,9 @@ const neutralLook = { color: "gray", Icon: QuestionMarkCircledIcon } as const
 
 export const StatusBadge = ({ status }: { readonly status: string }) => {
   const { color, Icon } = statusLook[status] ?? neutralLook
-  return <Badge highContrast color={color}><Icon aria-hidden /> {t.statuses[status as InquiryStatus] ?? status}</Badge>
+  return (
+    <Badge highContrast color={color}>
+      <Icon aria-hidden /> {t.statuses[status as InquiryStatus] ?? status}
+    </Badge>
+  )
 }

@@ -14,7 +14,10 @@ export const advertisingTexts = {
   allStatuses: "All statuses",
   allIndustries: "All industries",
   heading: (count: number) => `${count} ${count === 1 ? "inquiry" : "inquiries"}`,
-  statuses: { pending: "Pending", paid: "Paid", reviewed: "Reviewed", contacted: "Contacted", converted: "Converted", rejected: "Rejected" } satisfies Record<InquiryStatus, string>,
+  statuses: { pending: "Pending", paid: "Paid", reviewed: "Reviewed", contacted: "Contacted", converted: "Converted", rejected: "Rejected" } satisfies Record<
+    InquiryStatus,
+    string
+  >,
   moves: { contacted: inquiryTexts.markContacted, converted: "Mark Converted", rejected: "Reject" } as Partial<Record<InquiryStatus, string>>,
   done: (status: InquiryStatus, company: string) => `${advertisingTexts.statuses[status]}: ${company}`,
   view: "View",
@@ -27,5 +30,6 @@ export const advertisingTexts = {
   dismiss: "Dismiss",
   refresh: "Refresh",
   submitted: (date: string) => `Submitted ${date}`,
-  keyboardHint: "j/k move · Enter view (type the notes, Ctrl+Enter marks as contacted) · c mark as contacted · the palette marks converted or rejects · s search"
+  keyboardHint:
+    "j/k move · Enter view (type the notes, Ctrl+Enter marks as contacted) · c mark as contacted · the palette marks converted or rejects · s search"
 } as const

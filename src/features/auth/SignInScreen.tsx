@@ -68,19 +68,30 @@ const EmailStep = ({ busy, error }: { readonly busy: boolean; readonly error: st
             {(control) => (
               // The browser's own select: the sign-in form needs no menu library before it can show.
               <select {...control} name="role" className="native-select" value={role} disabled={busy} onChange={(event) => setRole(event.target.value as Role)}>
-                {roleOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+                {roleOptions.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
               </select>
             )}
           </FieldFrame>
         </Box>
-        <Button type="submit" size="3" disabled={busy}>{busy ? t.sending : t.send}</Button>
+        <Button type="submit" size="3" disabled={busy}>
+          {busy ? t.sending : t.send}
+        </Button>
         <BannerView message={error} />
       </Flex>
     </form>
   )
 }
 
-const CodeStep = ({ email, busy, error, resendAfterSeconds }: {
+const CodeStep = ({
+  email,
+  busy,
+  error,
+  resendAfterSeconds
+}: {
   readonly email: string
   readonly busy: boolean
   readonly error: string | null
@@ -98,7 +109,9 @@ const CodeStep = ({ email, busy, error, resendAfterSeconds }: {
   const codeView = step.view("otp", t.codeLabel)
   return (
     <form ref={step.formRef} onSubmit={submit} noValidate aria-label="Verify the code">
-      <Heading as="h2" size="4" mb="1">{t.codeTitle}</Heading>
+      <Heading as="h2" size="4" mb="1">
+        {t.codeTitle}
+      </Heading>
       <Text as="p" size="2" color="gray" mb="3" role="status">
         {resendAfterSeconds === null ? t.codeSent(email) : t.codeKept(email, resendAfterSeconds)}
       </Text>
@@ -121,7 +134,9 @@ const CodeStep = ({ email, busy, error, resendAfterSeconds }: {
             disabled={busy}
           />
         </FieldFrame>
-        <Button type="submit" size="3" disabled={busy}>{busy ? t.verifying : t.verify}</Button>
+        <Button type="submit" size="3" disabled={busy}>
+          {busy ? t.verifying : t.verify}
+        </Button>
         <Button type="button" variant="ghost" disabled={busy} onClick={() => auth.send({ type: "USE_DIFFERENT_EMAIL" })}>
           {t.differentEmail}
         </Button>
@@ -133,13 +148,16 @@ const CodeStep = ({ email, busy, error, resendAfterSeconds }: {
 
 /** docs/product-spec.md §2, "Sign-in screen": two steps, errors in red under the form, buttons disabled while busy. */
 export const SignInScreen = () => {
-  const state = AuthContext.useSelector((snapshot) => ({
-    step: snapshot.matches("otpSent") || snapshot.matches("verifying") ? "code" as const : "email" as const,
-    busy: snapshot.matches("sendingOtp") || snapshot.matches("verifying"),
-    email: snapshot.context.email,
-    error: snapshot.context.error,
-    resendAfterSeconds: snapshot.context.resendAfterSeconds
-  }), (a, b) => a.step === b.step && a.busy === b.busy && a.email === b.email && a.error === b.error && a.resendAfterSeconds === b.resendAfterSeconds)
+  const state = AuthContext.useSelector(
+    (snapshot) => ({
+      step: snapshot.matches("otpSent") || snapshot.matches("verifying") ? ("code" as const) : ("email" as const),
+      busy: snapshot.matches("sendingOtp") || snapshot.matches("verifying"),
+      email: snapshot.context.email,
+      error: snapshot.context.error,
+      resendAfterSeconds: snapshot.context.resendAfterSeconds
+    }),
+    (a, b) => a.step === b.step && a.busy === b.busy && a.email === b.email && a.error === b.error && a.resendAfterSeconds === b.resendAfterSeconds
+  )
   // The form needs nothing more to show; the API client it will send with comes after it is painted.
   useEffect(() => {
     const frame = requestAnimationFrame(() => setTimeout(() => void preloadApi(), 0))
@@ -149,11 +167,17 @@ export const SignInScreen = () => {
     <Flex align="center" justify="center" p="4" style={{ minHeight: "100vh" }}>
       <Card size="4" style={{ width: "min(420px, 100%)" }}>
         <main>
-          <Heading as="h1" size="6" mb="1">{t.title}</Heading>
-          <Text as="p" size="2" color="gray" mb="4">{t.intro}</Text>
-          {state.step === "code"
-            ? <CodeStep email={state.email} busy={state.busy} error={state.error} resendAfterSeconds={state.resendAfterSeconds} />
-            : <EmailStep busy={state.busy} error={state.error} />}
+          <Heading as="h1" size="6" mb="1">
+            {t.title}
+          </Heading>
+          <Text as="p" size="2" color="gray" mb="4">
+            {t.intro}
+          </Text>
+          {state.step === "code" ? (
+            <CodeStep email={state.email} busy={state.busy} error={state.error} resendAfterSeconds={state.resendAfterSeconds} />
+          ) : (
+            <EmailStep busy={state.busy} error={state.error} />
+          )}
         </main>
       </Card>
     </Flex>

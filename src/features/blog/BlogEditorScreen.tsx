@@ -1,20 +1,14 @@
 import { AlertDialog, Box, Button, Callout, Flex, Heading, Spinner, Tabs, Text } from "@radix-ui/themes"
-import { useSelector } from "@xstate/react"
-import { useEffect, useId, useMemo, useRef, useState } from "react"
+import { useActorRef, useSelector } from "@xstate/react"
+import { useEffect, useEffectEvent, useId, useMemo, useRef, useState } from "react"
 import { useLocation } from "wouter"
 import { fromPromise } from "xstate"
 import type { BlogPost } from "../../../contract/blog.ts"
-import {
-  blogEditorMachine,
-  editorTabs,
-  type EditorTab,
-  isDirty,
-  type PostDraft
-} from "../../../machines/blog-editor.ts"
-import { failureOf } from "../../../machines/call-failure.ts"
+import { blogEditorMachine, editorTabs, type EditorTab, isDirty, type PostDraft } from "../../../machines/blog-editor.ts"
+import { type CallFailure, failureOf } from "../../../machines/call-failure.ts"
 import { getPost, inputOf, savePost } from "../../api/blog.ts"
-import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
+import { historyActionLabel, useHistory } from "../../lib/history.ts"
 import { checkLazily } from "../../lib/form/check-lazily.ts"
 import { useFirstInvalidFocus } from "../../lib/form/use-first-invalid-focus.ts"
 import { setLeaveGuard } from "../../lib/leave-guard.ts"
@@ -24,24 +18,25 @@ import { PreviewTab } from "./editor/PreviewTab.tsx"
 import { SeoTab } from "./editor/SeoTab.tsx"
 import { SettingsTab } from "./editor/SettingsTab.tsx"
 import { blogTexts as t } from "./texts.ts"
-import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
 
 /**
  * Saves after the contract's check of what would be sent (contract/blog.ts, `BlogPostInput`,
  * the schema the server decodes the post with): a refused draft is never sent, and its
  * problems come back as a 400's would, for the editor to show under their fields.
  */
-const checkedSave = async (token: string, post: BlogPost | null, draft: PostDraft): Promise<BlogPost> => {
+const checkedSave = async (post: BlogPost | null, draft: PostDraft): Promise<BlogPost> => {
   const checked = await checkLazily(() => import("../../../contract/blog.ts").then((module) => module.BlogPostInput), inputOf(draft))
-  if (!checked.ok) throw { status: undefined, message: "The post has problems to correct", issues: checked.issues }
-  return savePost(token, post, draft)
+  if (!checked.ok) {
+    const refused: CallFailure = { status: undefined, message: "The post has problems to correct", issues: checked.issues }
+    throw refused
+  }
+  return savePost(post, draft)
 }
 
 type Loaded = { readonly phase: "loading" } | { readonly phase: "failed"; readonly error: string } | { readonly phase: "ready"; readonly post: BlogPost | null }
 
 /** /blog/new and /blog/{slug}/edit: the post is found first, then the editor opens on it. */
 export const BlogEditorScreen = ({ slug }: { readonly slug: string | null }) => {
-  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const [loaded, setLoaded] = useState<Loaded>(slug === null ? { phase: "ready", post: null } : { phase: "loading" })
   // The post open in the editor: when the address changes to it after a save, nothing reloads.
   const editing = useRef<string | null>(null)
@@ -55,54 +50,46 @@ export const BlogEditorScreen = ({ slug }: { readonly slug: string | null }) => 
     }
     if (slug === editing.current) return
     setLoaded({ phase: "loading" })
-    getPost(token, slug).then(
+    getPost(slug).then(
       (post) => {
         editing.current = post.slug
         setLoaded({ phase: "ready", post })
       },
       (error: unknown) => setLoaded({ phase: "failed", error: failureOf(error).message })
     )
-  }, [slug, token])
+  }, [slug])
   if (loaded.phase === "loading") {
-    return <Flex p="5" gap="2" align="center" role="status"><Spinner /><Text color="gray">{t.loading}</Text></Flex>
+    return (
+      <Flex p="5" gap="2" align="center" role="status">
+        <Spinner />
+        <Text color="gray">{t.loading}</Text>
+      </Flex>
+    )
   }
   if (loaded.phase === "failed") {
     return (
       <Box p="5">
-        <Callout.Root color="red" role="alert"><Callout.Text>{loaded.error}</Callout.Text></Callout.Root>
+        <Callout.Root color="red" role="alert">
+          <Callout.Text>{loaded.error}</Callout.Text>
+        </Callout.Root>
       </Box>
     )
   }
-  return (
-    <PostEditor
-      key={loaded.post?._id ?? "new"}
-      post={loaded.post}
-      token={token}
-      onSaved={(saved) => void (editing.current = saved.slug)}
-    />
-  )
+  return <PostEditor key={loaded.post?._id ?? "new"} post={loaded.post} onSaved={(saved) => void (editing.current = saved.slug)} />
 }
 
-const PostEditor = ({ post, token, onSaved }: {
-  readonly post: BlogPost | null
-  readonly token: string
-  readonly onSaved: (post: BlogPost) => void
-}) => {
+const PostEditor = ({ post, onSaved }: { readonly post: BlogPost | null; readonly onSaved: (post: BlogPost) => void }) => {
   const [, navigate] = useLocation()
   const id = useId()
-  const editor = useProvidedActorRef<typeof blogEditorMachine>(
-    blogEditorMachine, {
-      actors: { save: fromPromise(({ input }) => checkedSave(token, input.post, input.draft)) }
-    },
-    { input: { post } }
-  )
+  const [editorLogic] = useState(() => blogEditorMachine.provide({ actors: { save: fromPromise(({ input }) => checkedSave(input.post, input.draft)) } }))
+  const editor = useActorRef(editorLogic, { input: { post } })
   const state = useSelector(editor, (snapshot) => snapshot)
   const { draft, tab, errors, error, shown } = state.context
   // Each time problems are shown, the cursor goes to the first (docs/architecture.md, "Forms").
   const { formRef: fieldsRef, focusFirstInvalid } = useFirstInvalidFocus<HTMLDivElement>()
   useEffect(() => {
     if (shown > 0) focusFirstInvalid()
-  }, [shown])
+  }, [shown, focusFirstInvalid])
   const dirty = isDirty(state.context)
   const saving = state.matches("saving")
   const change = (patch: Partial<PostDraft>) => editor.send({ type: "CHANGE", patch })
@@ -124,57 +111,121 @@ const PostEditor = ({ post, token, onSaved }: {
       window.removeEventListener("beforeunload", beforeUnload)
     }
   }, [editor])
+  const left = state.matches("left")
+  const leaveTo = state.context.leaveTo
   useEffect(() => {
-    if (state.matches("left")) navigate(state.context.leaveTo ?? "/blog")
-  }, [state.value])
+    if (left) navigate(leaveTo ?? "/blog")
+  }, [left, leaveTo, navigate])
   // After the first save the address names the post, so a reload reopens it.
-  const savedSlug = state.context.post?.slug
+  const saved = state.context.post
+  const announceSaved = useEffectEvent(() => {
+    if (saved !== null) onSaved(saved)
+  })
+  const savedSlug = saved?.slug
   useEffect(() => {
-    if (savedSlug === undefined || state.context.post === null) return
-    onSaved(state.context.post)
+    if (savedSlug === undefined) return
+    announceSaved()
     if (location.pathname !== `/blog/${encodeURIComponent(savedSlug)}/edit`) {
       history.replaceState(history.state, "", `/blog/${encodeURIComponent(savedSlug)}/edit`)
     }
   }, [savedSlug])
   const [justSaved, setJustSaved] = useState(false)
   const version = state.context.post?.version
+  const [openedVersion] = useState(post?.version)
   useEffect(() => {
-    if (version === undefined || version === post?.version) return
+    if (version === undefined || version === openedVersion) return
     setJustSaved(true)
     const timer = setTimeout(() => setJustSaved(false), 2500)
     return () => clearTimeout(timer)
-  }, [version])
+  }, [version, openedVersion])
 
+  const confirmingLeave = state.matches("confirmingLeave")
+  const records = useHistory()
   const heading = state.context.post === null ? t.createTitle : t.editTitle
   const commands = useMemo((): ReadonlyArray<Command> => {
     const group = "Post editor"
-    const open = () => !state.matches("confirmingLeave")
+    const open = () => !confirmingLeave
     return [
-      { id: "editor:save", label: "Save", group, shortcut: ["mod+s"], keywords: ["store", "write"], guard: () => open() && !saving, run: () => editor.send({ type: "SAVE" }) },
-      { id: "editor:publish", label: "Publish", group, shortcut: ["mod+enter"], keywords: ["go live", "release"], guard: () => open() && !saving, run: () => editor.send({ type: "PUBLISH" }) },
-      { id: "editor:preview", label: "Preview", group, guard: () => open() && tab !== "preview", run: () => editor.send({ type: "SET_TAB", tab: "preview" }) },
-      ...editorTabs.filter((candidate) => candidate !== "preview").map((candidate): Command => ({
-        id: `editor:tab:${candidate}`,
-        label: `Show the ${t.tabs[candidate]} tab`,
+      {
+        id: "editor:save",
+        label: "Save",
         group,
-        guard: () => open() && tab !== candidate,
-        run: () => editor.send({ type: "SET_TAB", tab: candidate })
-      })),
-      { id: "editor:cancel", label: "Back to the posts", group, keywords: ["cancel", "close"], guard: open, run: () => editor.send({ type: "LEAVE", to: "/blog" }) }
+        shortcut: ["mod+s"],
+        keywords: ["store", "write"],
+        guard: () => open() && !saving,
+        run: () => editor.send({ type: "SAVE" })
+      },
+      {
+        id: "editor:publish",
+        label: "Publish",
+        group,
+        shortcut: ["mod+enter"],
+        keywords: ["go live", "release"],
+        guard: () => open() && !saving,
+        run: () => editor.send({ type: "PUBLISH" })
+      },
+      { id: "editor:preview", label: "Preview", group, guard: () => open() && tab !== "preview", run: () => editor.send({ type: "SET_TAB", tab: "preview" }) },
+      ...editorTabs
+        .filter((candidate) => candidate !== "preview")
+        .map((candidate): Command => ({
+          id: `editor:tab:${candidate}`,
+          label: `Show the ${t.tabs[candidate]} tab`,
+          group,
+          guard: () => open() && tab !== candidate,
+          run: () => editor.send({ type: "SET_TAB", tab: candidate })
+        })),
+      ...(saved === null
+        ? []
+        : [
+            {
+              id: "editor:history",
+              label: historyActionLabel,
+              group,
+              keywords: ["versions", "revisions", "restore"],
+              guard: open,
+              run: () => records.show({ kind: "blog", id: saved._id, label: saved.title })
+            }
+          ]),
+      {
+        id: "editor:cancel",
+        label: "Back to the posts",
+        group,
+        keywords: ["cancel", "close"],
+        guard: open,
+        run: () => editor.send({ type: "LEAVE", to: "/blog" })
+      }
     ]
-  }, [state.value, tab, saving])
+  }, [confirmingLeave, tab, saving, editor, saved, records])
   useRegisterCommands(commands)
 
   return (
     <Box p={{ initial: "3", md: "5" }}>
       <Flex justify="between" align="center" mb="4" gap="3" wrap="wrap">
-        <Heading as="h1" size="7">{heading}</Heading>
+        <Heading as="h1" size="7">
+          {heading}
+        </Heading>
         <Flex gap="3" align="center">
-          {justSaved && <Text size="2" color="green" role="status">{t.saved}</Text>}
-          {dirty && !saving && <Text size="1" color="gray">Unsaved changes</Text>}
-          <Button variant="soft" color="gray" onClick={() => editor.send({ type: "LEAVE", to: "/blog" })}>{t.cancel}</Button>
+          {justSaved && (
+            <Text size="2" color="green" role="status">
+              {t.saved}
+            </Text>
+          )}
+          {dirty && !saving && (
+            <Text size="1" color="gray">
+              Unsaved changes
+            </Text>
+          )}
+          <Button variant="soft" color="gray" onClick={() => editor.send({ type: "LEAVE", to: "/blog" })}>
+            {t.cancel}
+          </Button>
           <Button disabled={saving} onClick={() => editor.send({ type: "SAVE" })}>
-            {saving ? <><Spinner size="1" /> {t.saving}</> : t.save}
+            {saving ? (
+              <>
+                <Spinner size="1" /> {t.saving}
+              </>
+            ) : (
+              t.save
+            )}
           </Button>
         </Flex>
       </Flex>
@@ -182,23 +233,29 @@ const PostEditor = ({ post, token, onSaved }: {
         <Callout.Root color="red" role="alert" mb="3">
           <Callout.Text>
             {error}{" "}
-            <Button size="1" variant="ghost" color="red" onClick={() => editor.send({ type: "DISMISS_ERROR" })}>Dismiss</Button>
+            <Button size="1" variant="ghost" color="red" onClick={() => editor.send({ type: "DISMISS_ERROR" })}>
+              Dismiss
+            </Button>
           </Callout.Text>
         </Callout.Root>
       )}
       <Tabs.Root value={tab} onValueChange={(value) => editor.send({ type: "SET_TAB", tab: value as EditorTab })}>
         <Tabs.List className="editor-tabs">
-          {editorTabs.map((value) => <Tabs.Trigger key={value} value={value}>{t.tabs[value]}</Tabs.Trigger>)}
+          {editorTabs.map((value) => (
+            <Tabs.Trigger key={value} value={value}>
+              {t.tabs[value]}
+            </Tabs.Trigger>
+          ))}
         </Tabs.List>
         <Box pt="4" ref={fieldsRef}>
           <Tabs.Content value="content" forceMount hidden={tab !== "content"}>
-            <ContentTab id={id} draft={draft} errors={errors} change={change} initialHtml={post?.content ?? ""} token={token} />
+            <ContentTab id={id} draft={draft} errors={errors} change={change} initialHtml={post?.content ?? ""} />
           </Tabs.Content>
           <Tabs.Content value="settings">
             <SettingsTab id={id} draft={draft} errors={errors} change={change} />
           </Tabs.Content>
           <Tabs.Content value="categories">
-            <CategoriesTab id={id} draft={draft} errors={errors} change={change} token={token} />
+            <CategoriesTab id={id} draft={draft} errors={errors} change={change} />
           </Tabs.Content>
           <Tabs.Content value="seo">
             <SeoTab id={id} draft={draft} errors={errors} change={change} />
@@ -213,8 +270,16 @@ const PostEditor = ({ post, token, onSaved }: {
           <AlertDialog.Title>{t.leaveTitle}</AlertDialog.Title>
           <AlertDialog.Description>{t.leaveText}</AlertDialog.Description>
           <Flex gap="3" mt="4" justify="end">
-            <AlertDialog.Cancel><Button variant="soft" color="gray">{t.stay}</Button></AlertDialog.Cancel>
-            <AlertDialog.Action><Button color="red" onClick={() => editor.send({ type: "CONFIRM_LEAVE" })}>{t.leave}</Button></AlertDialog.Action>
+            <AlertDialog.Cancel>
+              <Button variant="soft" color="gray">
+                {t.stay}
+              </Button>
+            </AlertDialog.Cancel>
+            <AlertDialog.Action>
+              <Button color="red" onClick={() => editor.send({ type: "CONFIRM_LEAVE" })}>
+                {t.leave}
+              </Button>
+            </AlertDialog.Action>
           </Flex>
         </AlertDialog.Content>
       </AlertDialog.Root>

@@ -21,6 +21,8 @@ import { isMac } from "../../lib/commands.tsx"
 import { useTheme } from "../../lib/theme.tsx"
 import { blogTexts as t } from "./texts.ts"
 
+// The tool list drives blocks by their type names, which BlockNote types only per schema.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Editor = BlockNoteEditor<any, any, any>
 
 interface ToolAction {
@@ -40,19 +42,23 @@ const validLink = (url: string) => /^(https?:\/\/|mailto:)\S+$/i.test(url.trim()
 const selectedBlocks = (editor: Editor) => editor.getSelection()?.blocks ?? [editor.getTextCursorPosition().block]
 
 /** Turns the selected blocks into `type` (with `props`), or back into paragraphs when they already are. */
-const toggleBlock = (type: string, props: Record<string, unknown> = {}) => (editor: Editor) => {
-  const blocks = selectedBlocks(editor)
-  const already = blocks.every((block) => block.type === type && Object.entries(props).every(([key, value]) => block.props[key] === value))
-  editor.transact(() => {
-    for (const block of blocks) editor.updateBlock(block, already ? { type: "paragraph" } : { type, props })
-  })
-  editor.focus()
-}
+const toggleBlock =
+  (type: string, props: Record<string, unknown> = {}) =>
+  (editor: Editor) => {
+    const blocks = selectedBlocks(editor)
+    const already = blocks.every((block) => block.type === type && Object.entries(props).every(([key, value]) => block.props[key] === value))
+    editor.transact(() => {
+      for (const block of blocks) editor.updateBlock(block, already ? { type: "paragraph" } : { type, props })
+    })
+    editor.focus()
+  }
 
-const isBlock = (type: string, props: Record<string, unknown> = {}) => (editor: Editor) => {
-  const block = editor.getTextCursorPosition().block
-  return block.type === type && Object.entries(props).every(([key, value]) => block.props[key] === value)
-}
+const isBlock =
+  (type: string, props: Record<string, unknown> = {}) =>
+  (editor: Editor) => {
+    const block = editor.getTextCursorPosition().block
+    return block.type === type && Object.entries(props).every(([key, value]) => block.props[key] === value)
+  }
 
 const align = (textAlignment: "left" | "center" | "right") => (editor: Editor) => {
   editor.transact(() => {
@@ -71,7 +77,14 @@ const toggleStyle = (style: "bold" | "italic" | "code") => (editor: Editor) => {
 /** docs/product-spec.md §2: the toolbar's tools, each with a shortcut and an accessible name. */
 const tools: ReadonlyArray<ToolAction | "separator"> = [
   { id: "bold", label: "Bold", keys: { code: "KeyB" }, glyph: <FontBoldIcon />, run: toggleStyle("bold"), active: (e) => e.getActiveStyles().bold === true },
-  { id: "italic", label: "Italic", keys: { code: "KeyI" }, glyph: <FontItalicIcon />, run: toggleStyle("italic"), active: (e) => e.getActiveStyles().italic === true },
+  {
+    id: "italic",
+    label: "Italic",
+    keys: { code: "KeyI" },
+    glyph: <FontItalicIcon />,
+    run: toggleStyle("italic"),
+    active: (e) => e.getActiveStyles().italic === true
+  },
   { id: "code", label: "Inline code", keys: { code: "KeyE" }, glyph: <CodeIcon />, run: toggleStyle("code"), active: (e) => e.getActiveStyles().code === true },
   { id: "link", label: "Link", keys: { code: "KeyK", shift: true }, glyph: <Link2Icon />, run: (_, openLink) => openLink() },
   "separator",
@@ -84,16 +97,58 @@ const tools: ReadonlyArray<ToolAction | "separator"> = [
     run: toggleBlock("heading", { level }),
     active: isBlock("heading", { level })
   })),
-  { id: "bullets", label: "Bullet list", keys: { code: "Digit8", shift: true }, glyph: <ListBulletIcon />, run: toggleBlock("bulletListItem"), active: isBlock("bulletListItem") },
-  { id: "numbers", label: "Numbered list", keys: { code: "Digit7", shift: true }, glyph: <span>1.</span>, text: "1.", run: toggleBlock("numberedListItem"), active: isBlock("numberedListItem") },
+  {
+    id: "bullets",
+    label: "Bullet list",
+    keys: { code: "Digit8", shift: true },
+    glyph: <ListBulletIcon />,
+    run: toggleBlock("bulletListItem"),
+    active: isBlock("bulletListItem")
+  },
+  {
+    id: "numbers",
+    label: "Numbered list",
+    keys: { code: "Digit7", shift: true },
+    glyph: <span>1.</span>,
+    text: "1.",
+    run: toggleBlock("numberedListItem"),
+    active: isBlock("numberedListItem")
+  },
   { id: "quote", label: "Quote", keys: { code: "Digit9", shift: true }, glyph: <QuoteIcon />, run: toggleBlock("quote"), active: isBlock("quote") },
   "separator",
-  { id: "align-left", label: "Align left", keys: { code: "KeyL", shift: true }, glyph: <TextAlignLeftIcon />, run: align("left"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "left" },
-  { id: "align-center", label: "Align center", keys: { code: "KeyE", shift: true }, glyph: <TextAlignCenterIcon />, run: align("center"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "center" },
-  { id: "align-right", label: "Align right", keys: { code: "KeyR", shift: true }, glyph: <TextAlignRightIcon />, run: align("right"), active: (e) => e.getTextCursorPosition().block.props.textAlignment === "right" },
+  {
+    id: "align-left",
+    label: "Align left",
+    keys: { code: "KeyL", shift: true },
+    glyph: <TextAlignLeftIcon />,
+    run: align("left"),
+    active: (e) => e.getTextCursorPosition().block.props.textAlignment === "left"
+  },
+  {
+    id: "align-center",
+    label: "Align center",
+    keys: { code: "KeyE", shift: true },
+    glyph: <TextAlignCenterIcon />,
+    run: align("center"),
+    active: (e) => e.getTextCursorPosition().block.props.textAlignment === "center"
+  },
+  {
+    id: "align-right",
+    label: "Align right",
+    keys: { code: "KeyR", shift: true },
+    glyph: <TextAlignRightIcon />,
+    run: align("right"),
+    active: (e) => e.getTextCursorPosition().block.props.textAlignment === "right"
+  },
   "separator",
   { id: "undo", label: "Undo", keys: { code: "KeyZ" }, glyph: <ResetIcon />, run: (editor) => void editor.undo() },
-  { id: "redo", label: "Redo", keys: { code: "KeyZ", shift: true }, glyph: <ResetIcon style={{ transform: "scaleX(-1)" }} />, run: (editor) => void editor.redo() }
+  {
+    id: "redo",
+    label: "Redo",
+    keys: { code: "KeyZ", shift: true },
+    glyph: <ResetIcon style={{ transform: "scaleX(-1)" }} />,
+    run: (editor) => void editor.redo()
+  }
 ]
 
 const toolList = tools.filter((tool): tool is ToolAction => tool !== "separator")
@@ -105,10 +160,7 @@ export const shortcutText = (keys: ToolAction["keys"]) => {
 }
 
 const matches = (event: KeyboardEvent, keys: ToolAction["keys"]) =>
-  (isMac() ? event.metaKey : event.ctrlKey) &&
-  event.code === keys.code &&
-  event.shiftKey === (keys.shift === true) &&
-  event.altKey === (keys.alt === true)
+  (isMac() ? event.metaKey : event.ctrlKey) && event.code === keys.code && event.shiftKey === (keys.shift === true) && event.altKey === (keys.alt === true)
 
 export interface RichTextEditorProps {
   /** The stored HTML the editor starts from. */
@@ -135,10 +187,12 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
       return true
     }
   }) as unknown as Editor
-  // The stored HTML is parsed once, when the editor is created.
+  // The stored HTML is parsed once, when the editor is created: later values of the prop are the
+  // editor's own output coming back.
+  const [opened] = useState(initialHtml)
   useMemo(() => {
-    if (initialHtml.trim() !== "") editor.replaceBlocks(editor.document, editor.tryParseHTMLToBlocks(initialHtml))
-  }, [editor])
+    if (opened.trim() !== "") editor.replaceBlocks(editor.document, editor.tryParseHTMLToBlocks(opened))
+  }, [editor, opened])
   const active = useEditorState({
     editor: editor as never,
     selector: ({ editor: current }) =>
@@ -181,7 +235,14 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
   const [toolStop, setToolStop] = useState(0)
   const moveInToolbar = (event: KeyboardEvent<HTMLDivElement>) => {
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key]
-    const target = event.key === "Home" ? 0 : event.key === "End" ? toolList.length - 1 : step === undefined ? undefined : (toolStop + step + toolList.length) % toolList.length
+    const target =
+      event.key === "Home"
+        ? 0
+        : event.key === "End"
+          ? toolList.length - 1
+          : step === undefined
+            ? undefined
+            : (toolStop + step + toolList.length) % toolList.length
     if (target === undefined) return
     event.preventDefault()
     setToolStop(target)
@@ -194,7 +255,8 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
       onLeave()
       return
     }
-    const tool = toolList.find((candidate) => matches(event, candidate.keys)) ??
+    const tool =
+      toolList.find((candidate) => matches(event, candidate.keys)) ??
       (matches(event, { code: "KeyY" }) ? toolList.find((candidate) => candidate.id === "redo") : undefined)
     if (tool === undefined) return
     event.preventDefault()
@@ -206,12 +268,12 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
     <div className="rich-text" data-invalid={invalid === true} onKeyDownCapture={onKeyDownCapture}>
       {/* The console's root theme leaves the tooltip provider out (tools/vite-radix-theme-root.ts). */}
       <TooltipPrimitive.Provider delayDuration={200}>
-      {/* One tab stop (WAI-ARIA toolbar): Tab goes title → toolbar → body, the arrows, Home and End move inside it. */}
-      <div role="toolbar" aria-label={t.toolbar} aria-controls="post-body" className="rich-text-toolbar" onKeyDown={moveInToolbar}>
-        {tools.map((tool, index) =>
-          tool === "separator"
-            ? <Separator key={`separator-${index}`} orientation="vertical" size="1" />
-            : (
+        {/* One tab stop (WAI-ARIA toolbar): Tab goes title → toolbar → body, the arrows, Home and End move inside it. */}
+        <div role="toolbar" aria-label={t.toolbar} aria-controls="post-body" className="rich-text-toolbar" onKeyDown={moveInToolbar}>
+          {tools.map((tool, index) =>
+            tool === "separator" ? (
+              <Separator key={`separator-${index}`} orientation="vertical" size="1" />
+            ) : (
               <Tooltip key={tool.id} content={`${tool.label} (${shortcutText(tool.keys)})`}>
                 <IconButton
                   type="button"
@@ -229,12 +291,12 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
                 </IconButton>
               </Tooltip>
             )
-        )}
-      </div>
+          )}
+        </div>
       </TooltipPrimitive.Provider>
       <BlockNoteView
         id="post-body"
-        editor={editor as never}
+        editor={editor}
         theme={appearance}
         formattingToolbar={false}
         sideMenu={false}
@@ -256,14 +318,29 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
           }}
         >
           <Dialog.Title>{t.linkTitle}</Dialog.Title>
-          <form onSubmit={(event) => { event.preventDefault(); applyLink() }}>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault()
+              applyLink()
+            }}
+          >
             <label>
-              <Text as="div" size="2" mb="1" weight="medium">{t.linkUrl}</Text>
+              <Text as="div" size="2" mb="1" weight="medium">
+                {t.linkUrl}
+              </Text>
               <TextField.Root autoFocus value={link?.url ?? ""} onChange={(event) => link !== null && setLink({ ...link, url: event.target.value })} />
             </label>
-            {!validLink(link?.url ?? "") && <Text size="1" color="gray">{t.linkHint}</Text>}
+            {!validLink(link?.url ?? "") && (
+              <Text size="1" color="gray">
+                {t.linkHint}
+              </Text>
+            )}
             <Flex gap="3" mt="4" justify="end">
-              <Dialog.Close><Button type="button" variant="soft" color="gray">{t.cancel}</Button></Dialog.Close>
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  {t.cancel}
+                </Button>
+              </Dialog.Close>
               <Button type="submit">{t.linkApply}</Button>
             </Flex>
           </form>

@@ -7,4 +7,4 @@ export const blogQuerySpec = { filters: { status: postStatuses } } as const sati
 
 /** The API path of the first page the blog list will show for this address, if it is the list. */
 export const blogFirstPage = (pathname: string, search: string): string | undefined =>
-  pathname === "/blog" ? postPagePath(parseQuery(blogQuerySpec, search), postStatuses) : undefined
+  pathname === "/blog" ? postPagePath(parseQuery(blogQuerySpec, search)) : undefined

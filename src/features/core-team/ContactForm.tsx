@@ -10,20 +10,46 @@ import { coreTeamTexts as t } from "./texts.ts"
 
 /** The form's values as typed: text everywhere but the checkbox. */
 export type FormValues = {
-  readonly name: string; readonly email: string; readonly organization: string; readonly role: string
-  readonly category: string; readonly priority: string; readonly subject: string; readonly details: string
-  readonly projectName: string; readonly stage: string; readonly piIntegration: string; readonly website: string
-  readonly status: string; readonly submittedAt: string; readonly assignedTo: string; readonly response: string
-  readonly internalNotes: string; readonly followUpRequired: boolean; readonly expectedResponseTime: string
+  readonly name: string
+  readonly email: string
+  readonly organization: string
+  readonly role: string
+  readonly category: string
+  readonly priority: string
+  readonly subject: string
+  readonly details: string
+  readonly projectName: string
+  readonly stage: string
+  readonly piIntegration: string
+  readonly website: string
+  readonly status: string
+  readonly submittedAt: string
+  readonly assignedTo: string
+  readonly response: string
+  readonly internalNotes: string
+  readonly followUpRequired: boolean
+  readonly expectedResponseTime: string
 }
 
 export const valuesOf = (contact: CoreTeamContact | null): FormValues => ({
-  name: contact?.contactInfo.name ?? "", email: contact?.contactInfo.email ?? "", organization: contact?.contactInfo.organization ?? "",
-  role: contact?.contactInfo.role ?? "", category: contact?.inquiry.category ?? "Partnership Proposal", priority: contact?.inquiry.priority ?? "medium",
-  subject: contact?.inquiry.subject ?? "", details: contact?.inquiry.details ?? "", projectName: contact?.projectInfo.name ?? "",
-  stage: contact?.projectInfo.stage ?? "", piIntegration: contact?.projectInfo.piIntegration ?? "", website: contact?.projectInfo.website ?? "",
-  status: contact?.status ?? "new", submittedAt: inputDateTime(contact?.submittedAt ?? new Date().toISOString()), assignedTo: contact?.assignedTo ?? "",
-  response: contact?.response ?? "", internalNotes: contact?.internalNotes ?? "", followUpRequired: contact?.followUpRequired ?? false,
+  name: contact?.contactInfo.name ?? "",
+  email: contact?.contactInfo.email ?? "",
+  organization: contact?.contactInfo.organization ?? "",
+  role: contact?.contactInfo.role ?? "",
+  category: contact?.inquiry.category ?? "Partnership Proposal",
+  priority: contact?.inquiry.priority ?? "medium",
+  subject: contact?.inquiry.subject ?? "",
+  details: contact?.inquiry.details ?? "",
+  projectName: contact?.projectInfo.name ?? "",
+  stage: contact?.projectInfo.stage ?? "",
+  piIntegration: contact?.projectInfo.piIntegration ?? "",
+  website: contact?.projectInfo.website ?? "",
+  status: contact?.status ?? "new",
+  submittedAt: inputDateTime(contact?.submittedAt ?? new Date().toISOString()),
+  assignedTo: contact?.assignedTo ?? "",
+  response: contact?.response ?? "",
+  internalNotes: contact?.internalNotes ?? "",
+  followUpRequired: contact?.followUpRequired ?? false,
   expectedResponseTime: String(contact?.expectedResponseTime ?? 72)
 })
 
@@ -31,9 +57,18 @@ export const requiredFields = ["name", "role", "category", "priority", "subject"
 
 /** Where each field's value goes in what is sent: a 400 at `contactInfo.name` belongs to Contact Name. */
 const sentAt: Readonly<Record<string, string>> = {
-  name: "contactInfo.name", email: "contactInfo.email", organization: "contactInfo.organization", role: "contactInfo.role",
-  category: "inquiry.category", priority: "inquiry.priority", subject: "inquiry.subject", details: "inquiry.details",
-  projectName: "projectInfo.name", stage: "projectInfo.stage", piIntegration: "projectInfo.piIntegration", website: "projectInfo.website"
+  name: "contactInfo.name",
+  email: "contactInfo.email",
+  organization: "contactInfo.organization",
+  role: "contactInfo.role",
+  category: "inquiry.category",
+  priority: "inquiry.priority",
+  subject: "inquiry.subject",
+  details: "inquiry.details",
+  projectName: "projectInfo.name",
+  stage: "projectInfo.stage",
+  piIntegration: "projectInfo.piIntegration",
+  website: "projectInfo.website"
 }
 const fieldAt = new Map(Object.entries(sentAt).map(([field, path]) => [path, field]))
 export const fieldOfPath = (path: string): string => fieldAt.get(path) ?? path
@@ -45,7 +80,12 @@ export const inputFrom = (values: FormValues, target: CoreTeamContact | null): C
   const hours = Number.parseInt(values.expectedResponseTime, 10)
   return {
     contactInfo: { name: values.name.trim(), email: values.email.trim(), organization: values.organization.trim(), role: values.role.trim() },
-    inquiry: { category: values.category.trim(), priority: values.priority as ContactInput["inquiry"]["priority"] & string, subject: values.subject.trim(), details: values.details.trim() },
+    inquiry: {
+      category: values.category.trim(),
+      priority: values.priority as ContactInput["inquiry"]["priority"] & string,
+      subject: values.subject.trim(),
+      details: values.details.trim()
+    },
     projectInfo: { name: values.projectName.trim(), stage: values.stage.trim(), piIntegration: values.piIntegration.trim(), website: values.website.trim() },
     status: values.status as ContactStatus,
     // The field shows minutes: an untouched one keeps the stored time to the millisecond.
@@ -75,7 +115,13 @@ const FollowUp = ({ disabled }: { readonly disabled: boolean }) => {
   )
 }
 
-const Choice = ({ name, label, options, labels, disabled }: {
+const Choice = ({
+  name,
+  label,
+  options,
+  labels,
+  disabled
+}: {
   readonly name: "priority" | "status"
   readonly label: string
   readonly options: ReadonlyArray<string>
@@ -87,7 +133,11 @@ const Choice = ({ name, label, options, labels, disabled }: {
     <FormField name={name} label={label} required>
       {(control) => (
         <select {...control} className="native-select" disabled={disabled} {...form.register(name)}>
-          {options.map((option) => <option key={option} value={option}>{labels[option]}</option>)}
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {labels[option]}
+            </option>
+          ))}
         </select>
       )}
     </FormField>
@@ -100,7 +150,12 @@ const Choice = ({ name, label, options, labels, disabled }: {
  * moderators handle it (status, priority, assignee, response, notes, follow-up, hours). It
  * opens with the cursor in its first field; Escape closes it.
  */
-export const ContactForm = ({ target, canEdit, send, onCancel }: {
+export const ContactForm = ({
+  target,
+  canEdit,
+  send,
+  onCancel
+}: {
   /** The contact edited, or null for a new one. */
   readonly target: CoreTeamContact | null
   readonly canEdit: boolean
@@ -116,19 +171,38 @@ export const ContactForm = ({ target, canEdit, send, onCancel }: {
     failed: t.saveFailed
   })
   const busy = contract.busy
-  const field = (name: keyof FormValues, label: string, control: "text" | "email" | "url" | "textarea" | "number" | "datetime" = "text", first = false): ReactNode => (
-    <TextInput key={name} name={name} label={label} kind={control === "textarea" ? "text" : control} multiline={control === "textarea"}
-      required={(requiredFields as ReadonlyArray<string>).includes(name)} autoFocus={first} disabled={busy || (!canEdit && !handling.has(name))} />
+  const field = (
+    name: keyof FormValues,
+    label: string,
+    control: "text" | "email" | "url" | "textarea" | "number" | "datetime" = "text",
+    first = false
+  ): ReactNode => (
+    <TextInput
+      key={name}
+      name={name}
+      label={label}
+      kind={control === "textarea" ? "text" : control}
+      multiline={control === "textarea"}
+      required={(requiredFields as ReadonlyArray<string>).includes(name)}
+      autoFocus={first}
+      disabled={busy || (!canEdit && !handling.has(name))}
+    />
   )
   const title = target === null ? t.addTitle : t.editTitle
   return (
     <Card mb="4" asChild>
-      <div onKeyDown={(event) => {
-        if (event.key === "Escape" && !busy) onCancel()
-      }}>
+      <div
+        onKeyDown={(event) => {
+          if (event.key === "Escape" && !busy) onCancel()
+        }}
+      >
         <ContractFormShell form={contract} label={title}>
-          <Heading as="h2" size="4" mb="1">{title}</Heading>
-          <Text as="p" size="1" color="gray" mb="3">{t.required}</Text>
+          <Heading as="h2" size="4" mb="1">
+            {title}
+          </Heading>
+          <Text as="p" size="1" color="gray" mb="3">
+            {t.required}
+          </Text>
           <Grid columns={{ initial: "1", md: "2" }} gap="3">
             {field("name", "Contact Name", "text", canEdit)}
             {field("email", "Email", "email")}
@@ -150,10 +224,16 @@ export const ContactForm = ({ target, canEdit, send, onCancel }: {
             {field("expectedResponseTime", "Expected Response Time (hours)", "number")}
             <FollowUp disabled={busy} />
           </Grid>
-          <Flex direction="column" gap="3" mt="3"><FormBanner /></Flex>
+          <Flex direction="column" gap="3" mt="3">
+            <FormBanner />
+          </Flex>
           <Flex gap="3" mt="4">
-            <Button type="submit" disabled={busy}>{busy ? t.saving : target === null ? t.create : t.update}</Button>
-            <Button type="button" variant="soft" color="gray" disabled={busy} onClick={onCancel}>{t.cancel}</Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? t.saving : target === null ? t.create : t.update}
+            </Button>
+            <Button type="button" variant="soft" color="gray" disabled={busy} onClick={onCancel}>
+              {t.cancel}
+            </Button>
           </Flex>
         </ContractFormShell>
       </div>

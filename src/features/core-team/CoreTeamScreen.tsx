@@ -1,22 +1,26 @@
 import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Flex, Text } from "@radix-ui/themes"
-import { useMemo, useState } from "react"
+import { useCallback, useMemo, useState } from "react"
 import type { CoreTeamContact } from "../../../contract/contacts.ts"
 import { contactPriorities, contactStatuses, type ContactStatus } from "../../../contract/inquiry-rules.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
-import { contactExportPath, deleteContact, inputOf, listContacts, saveContact } from "../../api/inquiries.ts"
+import { deleteContact, exportContacts, inputOf, listContacts, saveContact } from "../../api/inquiries.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { useStableCallback } from "../../lib/use-stable.ts"
 import { useDialogAction } from "../../lib/use-dialog-action.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
-import { filterOf, ListScreen } from "../../ui/list/ListScreen.tsx"
+import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ContactForm } from "./ContactForm.tsx"
 import { coreTeamTexts as t } from "./texts.ts"
 
-const statusColors = { new: "blue", in_progress: "yellow", responded: "violet", resolved: "green", closed: "gray" } as const satisfies Record<ContactStatus, string>
+const statusColors = { new: "blue", in_progress: "yellow", responded: "violet", resolved: "green", closed: "gray" } as const satisfies Record<
+  ContactStatus,
+  string
+>
 const priorityColors: Record<string, "gray" | "blue" | "orange" | "red"> = { low: "gray", medium: "blue", high: "orange", urgent: "red" }
 
 const spec = {
@@ -25,7 +29,8 @@ const spec = {
   querySpec: { filters: { status: contactStatuses, priority: contactPriorities } },
   fetchPage: listContacts,
   idOf: (contact: CoreTeamContact) => contact._id,
-  csv: { path: contactExportPath, file: "core-team-contacts.csv" }
+  history: { kind: "contact" as const, labelOf: (contact: CoreTeamContact) => contact.inquiry.subject },
+  exportCsv: exportContacts
 }
 const filters = [
   filterOf("status", "Status", t.allStatuses, contactStatuses, (status) => t.statuses[status]),
@@ -39,97 +44,146 @@ const filters = [
  * contacts; what a contact says is an admin's to change, as the server enforces.
  */
 export const CoreTeamScreen = () => {
-  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const canEdit = AuthContext.useSelector((snapshot) => snapshot.context.user?.role !== "moderator")
   /** The contact the form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<CoreTeamContact | null | undefined>(undefined)
   const deleting = useDialogAction<CoreTeamContact>(t.deleteFailed)
+  const openDeleting = deleting.open
   const [statusError, setStatusError] = useState<string | null>(null)
   const openForm = (contact: CoreTeamContact | null) => setEditing(contact)
   // "Add New Contact" is a toggle (docs/product-spec.md §2): pressed again, it closes the form.
-  const toggleAdd = () => setEditing((open) => (open === undefined ? null : undefined))
-  const setStatus = async (contact: CoreTeamContact, status: ContactStatus) => {
+  const toggleAdd = useCallback(() => setEditing((open) => (open === undefined ? null : undefined)), [])
+  const setStatus = useStableCallback(async (contact: CoreTeamContact, status: ContactStatus) => {
     if (contact.status === status) return
     setStatusError(null)
     screen.keepShown(contact)
     try {
-      await saveContact(token, contact, { ...inputOf(contact), status })
+      await saveContact(contact, { ...inputOf(contact), status })
     } catch (error) {
       setStatusError(`${t.statusFailed}: ${failureOf(error).message}`)
     }
     reload()
-  }
-  const actions = useMemo((): ReadonlyArray<RowAction<CoreTeamContact>> => [
-    { id: "core-team:edit", key: "e", label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: openForm },
-    { id: "core-team:open", key: "Enter", inPalette: false, label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: openForm },
-    ...(canEdit ? [{ id: "core-team:delete", key: "Delete", label: (contact: CoreTeamContact) => `${t.delete}: ${contact.contactInfo.name}`, run: deleting.open }] : []),
-    ...contactStatuses.map((status, at): RowAction<CoreTeamContact> => ({
-      id: `core-team:status:${status}`,
-      key: String(at + 1),
-      label: (contact) => `Set status ${t.statuses[status]}: ${contact.contactInfo.name}`,
-      when: (contact) => contact.status !== status,
-      run: (contact) => void setStatus(contact, status)
-    }))
-  ], [canEdit, token])
+  })
+  const actions = useMemo(
+    (): ReadonlyArray<RowAction<CoreTeamContact>> => [
+      { id: "core-team:edit", key: "e", label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: openForm },
+      { id: "core-team:open", key: "Enter", inPalette: false, label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: openForm },
+      ...(canEdit
+        ? [{ id: "core-team:delete", key: "Delete", label: (contact: CoreTeamContact) => `${t.delete}: ${contact.contactInfo.name}`, run: openDeleting }]
+        : []),
+      ...contactStatuses.map((status, at): RowAction<CoreTeamContact> => ({
+        id: `core-team:status:${status}`,
+        key: String(at + 1),
+        label: (contact) => `Set status ${t.statuses[status]}: ${contact.contactInfo.name}`,
+        when: (contact) => contact.status !== status,
+        run: (contact) => void setStatus(contact, status)
+      }))
+    ],
+    [canEdit, openDeleting, setStatus]
+  )
   const screen = useListScreen(spec, { actions, idle: editing === undefined && deleting.state === null })
   const reload = screen.list.reload
-  const commands = useMemo((): ReadonlyArray<Command> =>
-    canEdit ? [{ id: "core-team:new", label: t.add, group: t.title, keywords: ["add", "create"], guard: () => deleting.state === null, run: toggleAdd }] : [],
-  [canEdit, deleting.state])
+  const commands = useMemo(
+    (): ReadonlyArray<Command> =>
+      canEdit ? [{ id: "core-team:new", label: t.add, group: t.title, keywords: ["add", "create"], guard: () => deleting.state === null, run: toggleAdd }] : [],
+    [canEdit, deleting.state, toggleAdd]
+  )
   useRegisterCommands(commands)
 
   return (
     <ListScreen
       screen={screen}
-      texts={{ searchLabel: t.searchLabel, searchPlaceholder: t.searchPlaceholder, loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: t.keyboardHint }}
+      texts={listTextsOf(t)}
       filters={filters}
-      tools={<>
-        {canEdit && <Button onClick={toggleAdd} aria-expanded={editing === null}><PlusIcon /> {t.add}</Button>}
-        <Button variant="soft" onClick={reload}><ReloadIcon /> {t.refresh}</Button>
-      </>}
-      notices={<>
-        {statusError !== null && (
-          <Callout.Root color="red" role="alert" mb="3">
-            <Callout.Text>{statusError} <Button size="1" variant="soft" color="red" onClick={() => setStatusError(null)}>{t.dismiss}</Button></Callout.Text>
-          </Callout.Root>
-        )}
-        {editing !== undefined && (
-          <ContactForm
-            key={editing?._id ?? "new"}
-            target={editing}
-            canEdit={canEdit}
-            send={async (input) => {
-              await saveContact(token, editing, input)
-              setEditing(undefined)
-              reload()
-            }}
-            onCancel={() => setEditing(undefined)}
-          />
-        )}
-      </>}
-      view={{ cards: { label: t.title, card: (contact) => (
-        <div aria-label={contact.contactInfo.name}>
-          <Flex justify="between" align="start" gap="2">
-            <div>
-              <Text as="div" weight="bold">{contact.contactInfo.name}</Text>
-              <Text as="div" size="1" color="gray">{[contact.contactInfo.role, contact.contactInfo.organization].filter((part) => part !== "").join(" · ")}</Text>
+      tools={
+        <>
+          {canEdit && (
+            <Button onClick={toggleAdd} aria-expanded={editing === null}>
+              <PlusIcon /> {t.add}
+            </Button>
+          )}
+          <Button variant="soft" onClick={reload}>
+            <ReloadIcon /> {t.refresh}
+          </Button>
+        </>
+      }
+      notices={
+        <>
+          {statusError !== null && (
+            <Callout.Root color="red" role="alert" mb="3">
+              <Callout.Text>
+                {statusError}{" "}
+                <Button size="1" variant="soft" color="red" onClick={() => setStatusError(null)}>
+                  {t.dismiss}
+                </Button>
+              </Callout.Text>
+            </Callout.Root>
+          )}
+          {editing !== undefined && (
+            <ContactForm
+              key={editing?._id ?? "new"}
+              target={editing}
+              canEdit={canEdit}
+              send={async (input) => {
+                await saveContact(editing, input)
+                setEditing(undefined)
+                reload()
+              }}
+              onCancel={() => setEditing(undefined)}
+            />
+          )}
+        </>
+      }
+      view={{
+        cards: {
+          label: t.title,
+          card: (contact) => (
+            <div aria-label={contact.contactInfo.name}>
+              <Flex justify="between" align="start" gap="2">
+                <div>
+                  <Text as="div" weight="bold">
+                    {contact.contactInfo.name}
+                  </Text>
+                  <Text as="div" size="1" color="gray">
+                    {[contact.contactInfo.role, contact.contactInfo.organization].filter((part) => part !== "").join(" · ")}
+                  </Text>
+                </div>
+                <Flex gap="2">
+                  <Badge color={priorityColors[contact.inquiry.priority] ?? "gray"}>{t.priorities[contact.inquiry.priority]}</Badge>
+                  <Badge color={statusColors[contact.status]}>{t.statuses[contact.status]}</Badge>
+                </Flex>
+              </Flex>
+              <Text as="div" size="2" weight="medium" mt="2">
+                {contact.inquiry.subject}
+              </Text>
+              <Text as="div" size="1" color="gray">
+                {contact.inquiry.category}
+              </Text>
+              <Text as="p" size="2" my="1" className="contact-details">
+                {contact.inquiry.details}
+              </Text>
+              {contact.contactInfo.email !== "" && (
+                <Text as="div" size="1">
+                  {contact.contactInfo.email}
+                </Text>
+              )}
+              <Text as="div" size="1" color="gray">
+                {t.submitted(shortDate(contact.submittedAt))}
+              </Text>
+              <Flex gap="2" mt="3">
+                <Button size="1" variant="soft" color="gray" tabIndex={-1} onClick={() => openForm(contact)}>
+                  {t.edit}
+                </Button>
+                {canEdit && (
+                  <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => openDeleting(contact)}>
+                    {t.delete}
+                  </Button>
+                )}
+              </Flex>
             </div>
-            <Flex gap="2">
-              <Badge color={priorityColors[contact.inquiry.priority] ?? "gray"}>{t.priorities[contact.inquiry.priority]}</Badge>
-              <Badge color={statusColors[contact.status]}>{t.statuses[contact.status]}</Badge>
-            </Flex>
-          </Flex>
-          <Text as="div" size="2" weight="medium" mt="2">{contact.inquiry.subject}</Text>
-          <Text as="div" size="1" color="gray">{contact.inquiry.category}</Text>
-          <Text as="p" size="2" my="1" className="contact-details">{contact.inquiry.details}</Text>
-          {contact.contactInfo.email !== "" && <Text as="div" size="1">{contact.contactInfo.email}</Text>}
-          <Text as="div" size="1" color="gray">{t.submitted(shortDate(contact.submittedAt))}</Text>
-          <Flex gap="2" mt="3">
-            <Button size="1" variant="soft" color="gray" tabIndex={-1} onClick={() => openForm(contact)}>{t.edit}</Button>
-            {canEdit && <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => deleting.open(contact)}>{t.delete}</Button>}
-          </Flex>
-        </div>
-      ) } }}
+          )
+        }
+      }}
     >
       <ConfirmDelete
         state={deleting.state === null ? null : { subject: deleting.state.target.contactInfo.name, busy: deleting.state.busy, error: deleting.state.error }}
@@ -137,7 +191,7 @@ export const CoreTeamScreen = () => {
         question={t.confirmDelete}
         texts={t}
         onClose={deleting.close}
-        onConfirm={() => void deleting.run((contact) => deleteContact(token, contact), reload)}
+        onConfirm={() => void deleting.run((contact) => deleteContact(contact), reload)}
       />
     </ListScreen>
   )

@@ -24,7 +24,11 @@ export const CreatedChart = ({ created }: { readonly created: Analytics["created
   const every = Math.ceil(points.length / 8)
   return (
     <figure className="created-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + AXIS}`} role="img" aria-label={`${created.total} new records; the busiest ${created.bucket} had ${top === 1 && created.total === 0 ? 0 : top}`}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT + AXIS}`}
+        role="img"
+        aria-label={`${created.total} new records; the busiest ${created.bucket} had ${top === 1 && created.total === 0 ? 0 : top}`}
+      >
         <line x1="0" x2={WIDTH} y1={HEIGHT} y2={HEIGHT} className="created-chart-axis" />
         {points.map((point, index) => {
           const height = (point.total / top) * (HEIGHT - 12)
@@ -35,7 +39,9 @@ export const CreatedChart = ({ created }: { readonly created: Analytics["created
                 <title>{`${labelOf(point.start, created.bucket)}: ${point.total}`}</title>
               </rect>
               {index % every === 0 && (
-                <text x={x + bar / 2} y={HEIGHT + 13} textAnchor="middle" className="created-chart-label">{labelOf(point.start, created.bucket)}</text>
+                <text x={x + bar / 2} y={HEIGHT + 13} textAnchor="middle" className="created-chart-label">
+                  {labelOf(point.start, created.bucket)}
+                </text>
               )}
             </g>
           )
@@ -43,8 +49,20 @@ export const CreatedChart = ({ created }: { readonly created: Analytics["created
       </svg>
       <figcaption className="visually-hidden">
         <table>
-          <thead><tr><th scope="col">{created.bucket === "day" ? "Day" : "Month"}</th><th scope="col">New records</th></tr></thead>
-          <tbody>{points.map((point) => <tr key={point.start}><td>{point.start}</td><td>{point.total}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">{created.bucket === "day" ? "Day" : "Month"}</th>
+              <th scope="col">New records</th>
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((point) => (
+              <tr key={point.start}>
+                <td>{point.start}</td>
+                <td>{point.total}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       </figcaption>
       <p className="created-chart-total">{created.total.toLocaleString()} new in this period</p>

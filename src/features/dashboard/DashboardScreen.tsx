@@ -53,23 +53,35 @@ const periods = ["7d", "30d", "all"] as const
 
 /** The spec's names of the listing types' count cards. */
 const listingLabels = {
-  community: "Communities", influencer: "Influencers", business: "Businesses", startup: "Startups", project: "Projects", event: "Events", hackathon: "Hackathons"
+  community: "Communities",
+  influencer: "Influencers",
+  business: "Businesses",
+  startup: "Startups",
+  project: "Projects",
+  event: "Events",
+  hackathon: "Hackathons"
 } as const satisfies Record<keyof typeof listingPaths, string>
 
 /** The eight count cards, each linking to its list. */
 const countCards: ReadonlyArray<{ readonly key: keyof Analytics["statistics"]; readonly label: string; readonly path: string }> = [
   { key: "totalBlogs", label: "Blog Posts", path: "/blog" },
-  ...(Object.keys(listingLabels) as ReadonlyArray<keyof typeof listingLabels>).map((type) => ({ key: listingStatistics[type], label: listingLabels[type], path: listingPaths[type] }))
+  ...(Object.keys(listingLabels) as ReadonlyArray<keyof typeof listingLabels>).map((type) => ({
+    key: listingStatistics[type],
+    label: listingLabels[type],
+    path: listingPaths[type]
+  }))
 ]
 
 const isListingType = (type: string): type is keyof typeof listingPaths => type in listingPaths
 
 /** What makes up the pending reviews, each linked to its list filtered to what waits. */
 const pendingParts = (pending: Analytics["pending"]) => [
-  ...pending.listings.filter((part) => isListingType(part.type)).map((part) => {
-    const type = part.type as keyof typeof listingPaths
-    return { key: type, label: listingLabels[type], count: part.count, href: `${listingPaths[type]}?status=pending` }
-  }),
+  ...pending.listings
+    .filter((part) => isListingType(part.type))
+    .map((part) => {
+      const type = part.type as keyof typeof listingPaths
+      return { key: type, label: listingLabels[type], count: part.count, href: `${listingPaths[type]}?status=pending` }
+    }),
   { key: "scam-reports", label: "New scam reports", count: pending.scamReports, href: "/scam-reports?status=new" },
   { key: "contacts", label: "New core-team contacts", count: pending.contacts, href: "/core-team?status=new" },
   { key: "inquiries", label: "Pending inquiries", count: pending.inquiries, href: "/advertising-inquiries?status=pending" },
@@ -79,10 +91,17 @@ const pendingParts = (pending: Analytics["pending"]) => [
 /** How often the figures and the system status are read again without a change notice. */
 const REFRESH_MS = 30_000
 
-interface Loaded<A> { readonly value: A | null; readonly error: string | null; readonly loading: boolean }
+interface Loaded<A> {
+  readonly value: A | null
+  readonly error: string | null
+  readonly loading: boolean
+}
 
-/** Reads `load` now, when `reload` is called, and every 30 s; keeps the last value through a failure. */
-const useLoaded = <A,>(load: () => Promise<A>, deps: ReadonlyArray<unknown>): Loaded<A> & { readonly reload: () => void } => {
+/**
+ * Reads `load` now, when `reload` is called, and every 30 s; keeps the last value through a
+ * failure. A new `load` (memoized by the caller on what it reads) is a new reading.
+ */
+const useLoaded = <A,>(load: () => Promise<A>): Loaded<A> & { readonly reload: () => void } => {
   const [state, setState] = useState<Loaded<A>>({ value: null, error: null, loading: true })
   const latest = useRef(0)
   const reload = useCallback(() => {
@@ -92,7 +111,7 @@ const useLoaded = <A,>(load: () => Promise<A>, deps: ReadonlyArray<unknown>): Lo
       (value) => request === latest.current && setState({ value, error: null, loading: false }),
       (error: unknown) => request === latest.current && setState((current) => ({ ...current, error: failureOf(error).message, loading: false }))
     )
-  }, deps)
+  }, [load])
   useEffect(() => {
     reload()
     const timer = setInterval(reload, REFRESH_MS)
@@ -104,7 +123,9 @@ const useLoaded = <A,>(load: () => Promise<A>, deps: ReadonlyArray<unknown>): Lo
 const StatusRow = ({ label, ok, text }: { readonly label: string; readonly ok: boolean | null; readonly text: string }) => (
   <Flex justify="between" align="center" py="1">
     <Text size="2">{label}</Text>
-    <Badge highContrast color={ok === null ? "gray" : ok ? "green" : "red"} aria-label={`${label}: ${text}`}>{text}</Badge>
+    <Badge highContrast color={ok === null ? "gray" : ok ? "green" : "red"} aria-label={`${label}: ${text}`}>
+      {text}
+    </Badge>
   </Flex>
 )
 
@@ -112,23 +133,66 @@ const SystemStatus = ({ health }: { readonly health: Loaded<Health> }) => {
   const value = health.value
   if (value === null) return health.error === null ? <Text color="gray">{t.checking}</Text> : <StatusRow label={t.api} ok={false} text={t.offline} />
   const mail = value.mail
-  const mailText = mail.transport === "outbox" ? t.outbox : mail.reachable === false ? `${t.offline}${mail.lastError === null ? "" : `: ${mail.lastError}`}` : t.online
+  const mailText =
+    mail.transport === "outbox" ? t.outbox : mail.reachable === false ? `${t.offline}${mail.lastError === null ? "" : `: ${mail.lastError}`}` : t.online
   return (
     <>
-      <StatusRow label={t.database} ok={value.database.status === "connected"} text={value.database.status === "connected" ? `${t.online} (${value.database.engine === "pglite" ? "PGlite" : "PostgreSQL"}${value.database.latencyMs === null ? "" : `, ${value.database.latencyMs} ms`})` : t.offline} />
+      <StatusRow
+        label={t.database}
+        ok={value.database.status === "connected"}
+        text={
+          value.database.status === "connected"
+            ? `${t.online} (${value.database.engine === "pglite" ? "PGlite" : "PostgreSQL"}${value.database.latencyMs === null ? "" : `, ${value.database.latencyMs} ms`})`
+            : t.offline
+        }
+      />
       <StatusRow label={t.api} ok={health.error === null} text={health.error === null ? `${t.online} (v${value.version})` : t.offline} />
       <StatusRow label={t.email} ok={mail.transport === "outbox" ? null : mail.reachable !== false && mail.failedLastDay === 0} text={mailText} />
-      {mail.pending > 0 && <Text size="1" color="gray">{mail.pending} mail(s) waiting to be sent</Text>}
-      <StatusRow label={t.disk} ok={value.disk.status === "ok"} text={value.disk.status === "ok" ? t.diskFree(value.disk.freeMb) : t.diskLow(value.disk.freeMb)} />
+      {mail.pending > 0 && (
+        <Text size="1" color="gray">
+          {mail.pending} mail(s) waiting to be sent
+        </Text>
+      )}
+      <StatusRow
+        label={t.disk}
+        ok={value.disk.status === "ok"}
+        text={value.disk.status === "ok" ? t.diskFree(value.disk.freeMb) : t.diskLow(value.disk.freeMb)}
+      />
     </>
   )
 }
 
-const Tile = ({ icon, title, children, onClick }: { readonly icon: ReactNode; readonly title: string; readonly children?: ReactNode; readonly onClick?: () => void }) => (
+const Tile = ({
+  icon,
+  title,
+  children,
+  onClick
+}: {
+  readonly icon: ReactNode
+  readonly title: string
+  readonly children?: ReactNode
+  readonly onClick?: () => void
+}) => (
   <Card className="dashboard-tile" asChild={onClick !== undefined}>
-    {onClick === undefined
-      ? <div><Flex gap="2" align="center" mb="2">{icon}<Heading as="h3" size="3">{title}</Heading></Flex>{children}</div>
-      : <button type="button" onClick={onClick}><Flex gap="2" align="center">{icon}<Text weight="bold">{title}</Text></Flex>{children}</button>}
+    {onClick === undefined ? (
+      <div>
+        <Flex gap="2" align="center" mb="2">
+          {icon}
+          <Heading as="h3" size="3">
+            {title}
+          </Heading>
+        </Flex>
+        {children}
+      </div>
+    ) : (
+      <button type="button" onClick={onClick}>
+        <Flex gap="2" align="center">
+          {icon}
+          <Text weight="bold">{title}</Text>
+        </Flex>
+        {children}
+      </button>
+    )}
   </Card>
 )
 
@@ -137,18 +201,18 @@ const Tile = ({ icon, title, children, onClick }: { readonly icon: ReactNode; re
  * the last ten events, and the system's status; read again on every change notice and every 30 s.
  */
 export const DashboardScreen = () => {
-  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const who = AuthContext.useSelector((snapshot) => snapshot.context.user?.name ?? snapshot.context.user?.email ?? "Admin")
   const [, navigate] = useLocation()
   const [period, setPeriod] = useState<AnalyticsPeriod>("7d")
-  const analytics = useLoaded(() => fetchAnalytics(token, period), [token, period])
-  const activity = useLoaded(() => listActivity(token, { search: "", page: 1, filters: {} }, 10), [token])
-  const health = useLoaded(fetchHealth, [])
+  const analytics = useLoaded(useCallback(() => fetchAnalytics(period), [period]))
+  const activity = useLoaded(useCallback(() => listActivity({ search: "", page: 1, filters: {} }, 10), []))
+  const health = useLoaded(fetchHealth)
   // The figures on screen: what waited for the first screen may load now.
-  useEffect(() => void (analytics.value !== null && firstScreenShown()), [analytics.value !== null])
+  const figuresShown = analytics.value !== null
+  useEffect(() => void (figuresShown && firstScreenShown()), [figuresShown])
   // A change anywhere (a report, an inquiry) moves the figures: read them again, once per burst.
   const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
-  useChanges(token, () => {
+  useChanges(() => {
     clearTimeout(pendingReload.current)
     pendingReload.current = setTimeout(() => {
       analytics.reload()
@@ -156,22 +220,30 @@ export const DashboardScreen = () => {
     }, 250)
   })
   useEffect(() => () => clearTimeout(pendingReload.current), [])
-  const reloadAll = () => {
-    analytics.reload()
-    activity.reload()
-    health.reload()
-  }
+  const { reload: reloadAnalytics } = analytics
+  const { reload: reloadActivity } = activity
+  const { reload: reloadHealth } = health
+  const reloadAll = useCallback(() => {
+    reloadAnalytics()
+    reloadActivity()
+    reloadHealth()
+  }, [reloadAnalytics, reloadActivity, reloadHealth])
   const addEvent = () => navigate(listingPaths.event, { state: NEW_RECORD_STATE })
-  const commands = useMemo((): ReadonlyArray<Command> => [
-    { id: "dashboard:refresh", label: "Refresh the dashboard", group: t.title, keywords: ["reload"], run: reloadAll },
-    { id: "dashboard:analytics", label: t.viewAnalytics, group: t.title, keywords: ["activity", "log"], run: () => navigate(ACTIVITY_PATH) },
-    ...periods.filter((next) => next !== period).map((next): Command => ({
-      id: `dashboard:period:${next}`,
-      label: `Show new records for ${t.periods[next].toLowerCase()}`,
-      group: t.title,
-      run: () => setPeriod(next)
-    }))
-  ], [period, analytics.reload, activity.reload, health.reload])
+  const commands = useMemo(
+    (): ReadonlyArray<Command> => [
+      { id: "dashboard:refresh", label: "Refresh the dashboard", group: t.title, keywords: ["reload"], run: reloadAll },
+      { id: "dashboard:analytics", label: t.viewAnalytics, group: t.title, keywords: ["activity", "log"], run: () => navigate(ACTIVITY_PATH) },
+      ...periods
+        .filter((next) => next !== period)
+        .map((next): Command => ({
+          id: `dashboard:period:${next}`,
+          label: `Show new records for ${t.periods[next].toLowerCase()}`,
+          group: t.title,
+          run: () => setPeriod(next)
+        }))
+    ],
+    [period, reloadAll, navigate]
+  )
   useRegisterCommands(commands)
 
   const stats = analytics.value?.statistics
@@ -180,10 +252,16 @@ export const DashboardScreen = () => {
       <Card size="3" mb="4">
         <Flex justify="between" align="center" gap="3" wrap="wrap">
           <div>
-            <Heading as="h2" size="5">{t.welcome(who)}</Heading>
-            <Text as="p" color="gray" size="2">{t.welcomeText}</Text>
+            <Heading as="h2" size="5">
+              {t.welcome(who)}
+            </Heading>
+            <Text as="p" color="gray" size="2">
+              {t.welcomeText}
+            </Text>
           </div>
-          <Button variant="soft" onClick={reloadAll} disabled={analytics.loading}>{analytics.loading ? <Spinner /> : <ReloadIcon />} {t.refresh}</Button>
+          <Button variant="soft" onClick={reloadAll} disabled={analytics.loading}>
+            {analytics.loading ? <Spinner /> : <ReloadIcon />} {t.refresh}
+          </Button>
         </Flex>
       </Card>
       {analytics.error !== null && <FailureCallout title={t.loadFailed} message={analytics.error} onRetry={analytics.reload} />}
@@ -191,18 +269,28 @@ export const DashboardScreen = () => {
         {countCards.map((card) => (
           <Link key={card.key} href={card.path} className="count-card">
             <span className="count-card-label">{card.label}</span>
-            <span className="count-card-value" data-testid={card.key}>{stats === undefined ? "–" : stats[card.key].toLocaleString()}</span>
+            <span className="count-card-value" data-testid={card.key}>
+              {stats === undefined ? "–" : stats[card.key].toLocaleString()}
+            </span>
           </Link>
         ))}
       </nav>
       <Grid columns={{ initial: "1", md: "4" }} gap="3" mb="4">
         <Tile icon={<ClipboardIcon />} title={t.pendingReviews}>
-          <Text as="div" size="7" weight="bold" data-testid="pendingReviews">{stats === undefined ? "–" : stats.pendingReviews.toLocaleString()}</Text>
+          <Text as="div" size="7" weight="bold" data-testid="pendingReviews">
+            {stats === undefined ? "–" : stats.pendingReviews.toLocaleString()}
+          </Text>
           {analytics.value !== null && (
             <ul className="dashboard-pending" aria-label="Pending reviews by list">
-              {pendingParts(analytics.value.pending).filter((part) => part.count > 0).map((part) => (
-                <li key={part.key}><Link href={part.href}>{part.label}: {part.count.toLocaleString()}</Link></li>
-              ))}
+              {pendingParts(analytics.value.pending)
+                .filter((part) => part.count > 0)
+                .map((part) => (
+                  <li key={part.key}>
+                    <Link href={part.href}>
+                      {part.label}: {part.count.toLocaleString()}
+                    </Link>
+                  </li>
+                ))}
             </ul>
           )}
         </Tile>
@@ -213,29 +301,49 @@ export const DashboardScreen = () => {
       <Grid columns={{ initial: "1", md: "3" }} gap="3">
         <Card size="2" className="dashboard-wide">
           <Flex justify="between" align="center" mb="2" gap="2" wrap="wrap">
-            <Heading as="h2" size="4">{t.newRecords}</Heading>
+            <Heading as="h2" size="4">
+              {t.newRecords}
+            </Heading>
             <select className="native-select" aria-label="Period" value={period} onChange={(event) => setPeriod(event.target.value as AnalyticsPeriod)}>
-              {periods.map((option) => <option key={option} value={option}>{t.periods[option]}</option>)}
+              {periods.map((option) => (
+                <option key={option} value={option}>
+                  {t.periods[option]}
+                </option>
+              ))}
             </select>
           </Flex>
           {analytics.value === null ? <Spinner /> : <CreatedChart created={analytics.value.created} />}
         </Card>
         <Card size="2">
-          <Heading as="h2" size="4" mb="2">{t.systemStatus}</Heading>
+          <Heading as="h2" size="4" mb="2">
+            {t.systemStatus}
+          </Heading>
           <SystemStatus health={health} />
         </Card>
         <Card size="2" className="dashboard-full">
           <Flex justify="between" align="center" mb="2">
-            <Heading as="h2" size="4">{t.recentActivity}</Heading>
+            <Heading as="h2" size="4">
+              {t.recentActivity}
+            </Heading>
             <Link href={ACTIVITY_PATH}>{t.allActivity}</Link>
           </Flex>
           {activity.error !== null && <FailureCallout title={t.loadFailed} message={activity.error} onRetry={activity.reload} />}
-          {activity.value === null ? <Spinner /> : activity.value.rows.length === 0 ? <Text color="gray">{t.noActivity}</Text> : (
+          {activity.value === null ? (
+            <Spinner />
+          ) : activity.value.rows.length === 0 ? (
+            <Text color="gray">{t.noActivity}</Text>
+          ) : (
             <ol className="dashboard-activity" aria-label={t.recentActivity}>
               {activity.value.rows.map((entry: ActivityEntry) => (
                 <li key={entry._id}>
-                  <Actor entry={entry} /> <Text color="gray">{verbOf(entry.action)} {entry.area.replace("-", " ")}</Text> <RecordLink entry={entry} />
-                  <Text as="div" size="1" color="gray"><time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time></Text>
+                  <Actor entry={entry} />{" "}
+                  <Text color="gray">
+                    {verbOf(entry.action)} {entry.area.replace("-", " ")}
+                  </Text>{" "}
+                  <RecordLink entry={entry} />
+                  <Text as="div" size="1" color="gray">
+                    <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time>
+                  </Text>
                 </li>
               ))}
             </ol>
@@ -245,4 +353,3 @@ export const DashboardScreen = () => {
     </Screen>
   )
 }
-

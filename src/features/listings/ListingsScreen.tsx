@@ -1,8 +1,8 @@
 import "./listings.css"
 import { PlusIcon } from "@radix-ui/react-icons"
 import { Button, Callout, Flex, Text } from "@radix-ui/themes"
-import { useSelector } from "@xstate/react"
-import { useEffect, useMemo, useRef, useState } from "react"
+import { useActorRef, useSelector } from "@xstate/react"
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import { type ListingStatus, listingStatuses, type ModerationAction } from "../../../contract/listing-rules.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
@@ -13,7 +13,7 @@ import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { useDialogAction } from "../../lib/use-dialog-action.ts"
-import { useProvidedActorRef } from "../../lib/use-provided-actor.ts"
+import { useStableCallback } from "../../lib/use-stable.ts"
 import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
 import { CountCards } from "../../ui/CountCards.tsx"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
@@ -34,37 +34,44 @@ const keyOf = (action: ModerationAction) => Object.entries(actionKeys).find(([, 
  * (docs/architecture.md, "Keys on a list").
  */
 export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
-  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const canEdit = AuthContext.useSelector((snapshot) => snapshot.context.user?.role !== "moderator")
-  const moderation = useProvidedActorRef<typeof listingModerationMachine>(listingModerationMachine, {
-    actors: {
-      move: fromPromise(({ input }) => moveListings(token, input)),
-      undo: fromPromise(({ input }) => undoChange(token, input))
-    },
-    actions: { listChanged: () => reload() }
-  })
+  const listChanged = useStableCallback((): void => reload())
+  const [moderationLogic] = useState(() =>
+    listingModerationMachine.provide({
+      actors: {
+        move: fromPromise(({ input }) => moveListings(input)),
+        undo: fromPromise(({ input }) => undoChange(input))
+      },
+      actions: { listChanged }
+    })
+  )
+  const moderation = useActorRef(moderationLogic)
   const snapshot = useSelector(moderation, (current) => current)
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   /** The record the add/edit form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<QueueRow | null | undefined>(undefined)
   const deleting = useDialogAction<QueueRow>(t.deleteFailed)
+  const openDeleting = deleting.open
   const [visibilityError, setVisibilityError] = useState<string | null>(null)
   const anchor = useRef<string | null>(null)
-  const live = useRef<{ rows: ReadonlyArray<QueueRow>; pick: (id: string) => void }>({ rows: [], pick: () => undefined })
   const idle = editing === undefined && deleting.state === null
-  const spec = useMemo(() => ({
-    title: kind.title,
-    noun: kind.plural,
-    querySpec: kind.querySpec,
-    fetchPage: kind.list,
-    idOf: (listing: QueueRow) => listing._id,
-    csv: { path: kind.exportPath, file: `${kind.plural}.csv` }
-  }), [kind])
+  const spec = useMemo(
+    () => ({
+      title: kind.title,
+      noun: kind.plural,
+      querySpec: kind.querySpec,
+      fetchPage: kind.list,
+      idOf: (listing: QueueRow) => listing._id,
+      history: { kind: "listing" as const, labelOf: (listing: QueueRow) => listing.name },
+      exportCsv: kind.exportCsv
+    }),
+    [kind]
+  )
 
-  const current = (listing: QueueRow) => ({ ...listing, ...currentRef(moderation.getSnapshot().context, listing) })
-  const openEdit = (listing: QueueRow) => setEditing(current(listing))
-  const openAdd = () => setEditing(null)
-  const toggleSelected = (listing: QueueRow) => {
+  const current = (listing: QueueRow) => currentRef(moderation.getSnapshot().context, listing)
+  const openEdit = useStableCallback((listing: QueueRow) => setEditing(current(listing)))
+  const openAdd = useCallback(() => setEditing(null), [])
+  const toggleSelected = useCallback((listing: QueueRow) => {
     anchor.current = listing._id
     setSelected((before) => {
       const next = new Set(before)
@@ -72,49 +79,26 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
       else next.add(listing._id)
       return next
     })
-  }
+  }, [])
   /** Flips a record's public visibility (`t`) or its featured flag (`f`), then reloads the list. */
-  const toggle = async (flag: "isActive" | "featured", listing: QueueRow) => {
+  const toggle = useStableCallback(async (flag: "isActive" | "featured", listing: QueueRow) => {
     const set = flag === "isActive" ? kind.setActive : kind.setFeatured
     // One change at a time: while a status change is in flight the record's next version is unknown.
     if (set === undefined || inFlight(moderation.getSnapshot())) return
     setVisibilityError(null)
     try {
-      await set(token, current(listing), flag === "isActive" ? listing.isActive === false : listing.featured !== true)
+      await set(current(listing), flag === "isActive" ? listing.isActive === false : listing.featured !== true)
     } catch (error) {
       setVisibilityError(`${flag === "isActive" ? t.visibilityFailed : t.featuredFailed}: ${failureOf(error).message}`)
     }
     reload()
-  }
-
-  const actions = useMemo((): ReadonlyArray<RowAction<QueueRow>> => [
-    ...(canEdit ? [
-      { id: "listings:edit", key: "e", label: (listing: QueueRow) => `${t.edit} "${listing.name}"`, run: openEdit },
-      { id: "listings:open", key: "Enter", inPalette: false, label: (listing: QueueRow) => `${t.edit} "${listing.name}"`, run: openEdit },
-      { id: "listings:delete", key: "Delete", label: (listing: QueueRow) => `${t.delete} "${listing.name}"`, run: deleting.open }
-    ] : []),
-    { id: "listings:select", key: "x", label: (listing) => `${selected.has(listing._id) ? t.unselect : t.select} "${listing.name}"`, run: toggleSelected },
-    { id: "listings:extend-down", key: "J", inPalette: false, label: () => t.extendDown, run: (listing) => extend(listing, 1) },
-    { id: "listings:extend-up", key: "K", inPalette: false, label: () => t.extendUp, run: (listing) => extend(listing, -1) },
-    ...(kind.setActive === undefined || selected.size > 0 ? [] : [{
-      id: "listings:toggle-active", key: "t", label: (listing: QueueRow) => `${listing.isActive === false ? t.show : t.hide} "${listing.name}"`, run: (listing: QueueRow) => void toggle("isActive", listing)
-    }]),
-    ...(kind.setFeatured === undefined || selected.size > 0 ? [] : [{
-      id: "listings:toggle-featured", key: "f", label: (listing: QueueRow) => `${listing.featured === true ? t.unfeature : t.feature} "${listing.name}"`, run: (listing: QueueRow) => void toggle("featured", listing)
-    }])
-  ], [canEdit, kind, selected])
-  const screen = useListScreen(spec, { actions, idle })
-  const { url, query, rows } = screen
-  const reload = screen.list.reload
-  const status = query.filters.status as ListingStatus | undefined
-
-  live.current = { rows, pick: screen.focus.pick }
+  })
 
   // The anchor is a record, not a position: a reload between x and Shift+J (a pending queue
   // loses the cards just approved) moves the rows under it. It reads the rows shown now: the
   // row actions that call it are made once per selection, not per page.
-  function extend(listing: QueueRow, step: number) {
-    const { rows, pick } = live.current
+  const extend = useStableCallback((listing: QueueRow, step: number) => {
+    const pick = screen.focus.pick
     const index = rows.findIndex((row) => row._id === listing._id)
     const anchored = anchor.current === null ? -1 : rows.findIndex((row) => row._id === anchor.current)
     const start = anchored >= 0 ? anchored : index
@@ -124,22 +108,66 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
     setSelected(new Set(rows.slice(low, high + 1).map((row) => row._id)))
     const next = rows[target]
     if (next !== undefined) pick(next._id)
-  }
+  })
+
+  const actions = useMemo(
+    (): ReadonlyArray<RowAction<QueueRow>> => [
+      ...(canEdit
+        ? [
+            { id: "listings:edit", key: "e", label: (listing: QueueRow) => `${t.edit} "${listing.name}"`, run: openEdit },
+            { id: "listings:open", key: "Enter", inPalette: false, label: (listing: QueueRow) => `${t.edit} "${listing.name}"`, run: openEdit },
+            { id: "listings:delete", key: "Delete", label: (listing: QueueRow) => `${t.delete} "${listing.name}"`, run: openDeleting }
+          ]
+        : []),
+      { id: "listings:select", key: "x", label: (listing) => `${selected.has(listing._id) ? t.unselect : t.select} "${listing.name}"`, run: toggleSelected },
+      { id: "listings:extend-down", key: "J", inPalette: false, label: () => t.extendDown, run: (listing) => extend(listing, 1) },
+      { id: "listings:extend-up", key: "K", inPalette: false, label: () => t.extendUp, run: (listing) => extend(listing, -1) },
+      ...(kind.setActive === undefined || selected.size > 0
+        ? []
+        : [
+            {
+              id: "listings:toggle-active",
+              key: "t",
+              label: (listing: QueueRow) => `${listing.isActive === false ? t.show : t.hide} "${listing.name}"`,
+              run: (listing: QueueRow) => void toggle("isActive", listing)
+            }
+          ]),
+      ...(kind.setFeatured === undefined || selected.size > 0
+        ? []
+        : [
+            {
+              id: "listings:toggle-featured",
+              key: "f",
+              label: (listing: QueueRow) => `${listing.featured === true ? t.unfeature : t.feature} "${listing.name}"`,
+              run: (listing: QueueRow) => void toggle("featured", listing)
+            }
+          ])
+    ],
+    [canEdit, kind, selected, openEdit, openDeleting, toggleSelected, extend, toggle]
+  )
+  const screen = useListScreen(spec, { actions, idle })
+  const { url, query, rows } = screen
+  const reload = screen.list.reload
+  const status = query.filters.status as ListingStatus | undefined
 
   // Arriving from the palette's "New event" (anywhere): the form opens, once.
-  useEffect(() => {
+  const openAsked = useEffectEvent(() => {
     const state = history.state as { openNewRecord?: boolean } | null
     if (state?.openNewRecord !== true || !canEdit) return
     history.replaceState({ ...state, openNewRecord: false }, "")
     openAdd()
-  }, [])
+  })
+  useEffect(() => openAsked(), [])
   // Another page or filter is another queue: the selection does not follow.
   useEffect(() => setSelected(new Set()), [query])
 
-  const selection = rows.filter((row) => selected.has(row._id)).map(current)
+  const selection = useMemo(() => rows.filter((row) => selected.has(row._id)).map((row) => currentRef(snapshot.context, row)), [rows, selected, snapshot])
   const focused = screen.focus.current
-  const targets = selection.length > 0 ? selection : focused === undefined ? [] : [current(focused)]
-  const act = (action: ModerationAction, listings: ReadonlyArray<QueueRow>, moveOn: boolean) => {
+  const targets = useMemo(
+    () => (selection.length > 0 ? selection : focused === undefined ? [] : [currentRef(snapshot.context, focused)]),
+    [selection, focused, snapshot]
+  )
+  const act = useStableCallback((action: ModerationAction, listings: ReadonlyArray<QueueRow>, moveOn: boolean) => {
     if (!actionsFor(moderation.getSnapshot(), listings).includes(action)) return
     moderation.send({ type: "ACT", action, listings })
     if (listings.length > 1) setSelected(new Set())
@@ -149,7 +177,7 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
     const after = moderation.getSnapshot().context
     const next = rows.find((row, index) => index > from && shownStatus(after, row) === "pending")
     if (next !== undefined) screen.focus.pick(next._id)
-  }
+  })
 
   const commands = useMemo((): ReadonlyArray<Command> => {
     const group = kind.title
@@ -163,15 +191,24 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
         guard: () => idle,
         run: () => act(action, targets, selection.length === 0)
       })),
-      ...(canUndo(snapshot) && snapshot.context.done !== null ? [{
-        id: "listings:undo",
-        label: `${t.undo}: ${changeText(snapshot.context.done.action, snapshot.context.done.moves.map((move) => move.name))}`,
-        group,
-        shortcut: ["z"],
-        guard: () => idle,
-        run: () => moderation.send({ type: "UNDO" })
-      }] : []),
-      ...(selection.length > 0 ? [{ id: "listings:clear-selection", label: t.clearSelection, group, shortcut: ["Escape"], guard: () => idle, run: () => setSelected(new Set()) }] : []),
+      ...(canUndo(snapshot) && snapshot.context.done !== null
+        ? [
+            {
+              id: "listings:undo",
+              label: `${t.undo}: ${changeText(
+                snapshot.context.done.action,
+                snapshot.context.done.moves.map((move) => move.name)
+              )}`,
+              group,
+              shortcut: ["z"],
+              guard: () => idle,
+              run: () => moderation.send({ type: "UNDO" })
+            }
+          ]
+        : []),
+      ...(selection.length > 0
+        ? [{ id: "listings:clear-selection", label: t.clearSelection, group, shortcut: ["Escape"], guard: () => idle, run: () => setSelected(new Set()) }]
+        : []),
       ...(canEdit ? [{ id: `listings:new-${kind.key}`, label: `New ${kind.noun}`, group, keywords: ["add", "create"], guard: () => idle, run: openAdd }] : []),
       ...listingStatuses.map((value): Command => ({
         id: `listings:filter:${value}`,
@@ -182,9 +219,8 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
       })),
       { id: "listings:filter:all", label: `Show all ${kind.plural}`, group, guard: () => idle && status !== undefined, run: () => url.filter("status", "") }
     ]
-  }, [snapshot, targets.map((listing) => `${listing._id}:${listing.status}:${listing.version}`).join(), selection.length, idle, status, canEdit, kind, url])
+  }, [snapshot, targets, selection.length, idle, status, canEdit, kind, url, act, openAdd, moderation])
   useRegisterCommands(commands)
-
 
   const counts = screen.list.page?.counts
   const done = snapshot.context.done
@@ -200,61 +236,95 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
         empty: kind.empty,
         hint: `${t.keyboardHint}${kind.setActive === undefined ? "" : t.visibilityHint}${kind.setFeatured === undefined ? "" : t.featuredHint}`
       }}
-      above={<CountCards label={t.countsLabel} cards={(["total", ...listingStatuses] as const).map((key) => ({
-        key,
-        label: t.counts[key],
-        value: counts?.[key],
-        active: key === "total" ? status === undefined : status === key,
-        onClick: () => url.filter("status", key === "total" ? "" : key)
-      }))} />}
-      filters={kind.filters.map((filter) => ({ ...filter, allLabel: t.allOptions(filter.label) }))}
-      tools={<>
-        {canEdit && <Button onClick={openAdd}><PlusIcon /> {kind.add}</Button>}
-        {selection.length > 0 && (
-          <Flex gap="2" align="center">
-            <Text size="2" weight="medium">{t.selected(selection.length)}</Text>
-            <Button size="1" variant="soft" color="gray" onClick={() => setSelected(new Set())}>{t.clearSelection}</Button>
-          </Flex>
-        )}
-      </>}
-      notices={[visibilityError, failure].map((message, index) => message !== null && (
-        <Callout.Root key={index} color="red" role="alert" mb="3">
-          <Callout.Text>
-            {message}{" "}
-            <Button size="1" variant="soft" color="red" onClick={() => (index === 0 ? setVisibilityError(null) : moderation.send({ type: "DISMISS" }))}>{t.dismiss}</Button>
-          </Callout.Text>
-        </Callout.Root>
-      ))}
-      view={{ cards: { label: kind.title, card: (listing) => (
-        <ListingCard
-          kind={kind}
-          listing={listing}
-          shown={shownStatus(snapshot.context, listing)}
-          selected={selected.has(listing._id)}
-          actions={actionsFor(snapshot, [current(listing)])}
-          busy={inFlight(snapshot)}
-          canEdit={canEdit}
-          on={{
-            act: (action) => act(action, [current(listing)], false),
-            toggleFeatured: () => void toggle("featured", listing),
-            toggleActive: () => void toggle("isActive", listing),
-            edit: () => openEdit(listing),
-            remove: () => deleting.open(listing)
-          }}
+      above={
+        <CountCards
+          label={t.countsLabel}
+          cards={(["total", ...listingStatuses] as const).map((key) => ({
+            key,
+            label: t.counts[key],
+            value: counts?.[key],
+            active: key === "total" ? status === undefined : status === key,
+            onClick: () => url.filter("status", key === "total" ? "" : key)
+          }))}
         />
-      ) } }}
+      }
+      filters={kind.filters.map((filter) => ({ ...filter, allLabel: t.allOptions(filter.label) }))}
+      tools={
+        <>
+          {canEdit && (
+            <Button onClick={openAdd}>
+              <PlusIcon /> {kind.add}
+            </Button>
+          )}
+          {selection.length > 0 && (
+            <Flex gap="2" align="center">
+              <Text size="2" weight="medium">
+                {t.selected(selection.length)}
+              </Text>
+              <Button size="1" variant="soft" color="gray" onClick={() => setSelected(new Set())}>
+                {t.clearSelection}
+              </Button>
+            </Flex>
+          )}
+        </>
+      }
+      notices={[visibilityError, failure].map(
+        (message, index) =>
+          message !== null && (
+            <Callout.Root key={index} color="red" role="alert" mb="3">
+              <Callout.Text>
+                {message}{" "}
+                <Button size="1" variant="soft" color="red" onClick={() => (index === 0 ? setVisibilityError(null) : moderation.send({ type: "DISMISS" }))}>
+                  {t.dismiss}
+                </Button>
+              </Callout.Text>
+            </Callout.Root>
+          )
+      )}
+      view={{
+        cards: {
+          label: kind.title,
+          card: (listing) => (
+            <ListingCard
+              kind={kind}
+              listing={listing}
+              shown={shownStatus(snapshot.context, listing)}
+              selected={selected.has(listing._id)}
+              actions={actionsFor(snapshot, [current(listing)])}
+              busy={inFlight(snapshot)}
+              canEdit={canEdit}
+              on={{
+                act: (action) => act(action, [current(listing)], false),
+                toggleFeatured: () => void toggle("featured", listing),
+                toggleActive: () => void toggle("isActive", listing),
+                edit: () => openEdit(listing),
+                remove: () => openDeleting(listing)
+              }}
+            />
+          )
+        }
+      }}
     >
       {canUndo(snapshot) && done !== null && (
         <div className="undo-toast" role="status">
-          <Text size="2">{changeText(done.action, done.moves.map((move) => move.name))}</Text>
-          <Button size="1" variant="soft" onClick={() => moderation.send({ type: "UNDO" })}>{t.undo} (z)</Button>
-          <Button size="1" variant="ghost" color="gray" onClick={() => moderation.send({ type: "DISMISS" })}>{t.dismiss}</Button>
+          <Text size="2">
+            {changeText(
+              done.action,
+              done.moves.map((move) => move.name)
+            )}
+          </Text>
+          <Button size="1" variant="soft" onClick={() => moderation.send({ type: "UNDO" })}>
+            {t.undo} (z)
+          </Button>
+          <Button size="1" variant="ghost" color="gray" onClick={() => moderation.send({ type: "DISMISS" })}>
+            {t.dismiss}
+          </Button>
         </div>
       )}
       <QueueForm
         open={editing}
         kind={kind}
-        token={token}
+
         onClose={() => setEditing(undefined)}
         onSaved={() => {
           setEditing(undefined)
@@ -267,7 +337,7 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
         question={kind.confirmDelete}
         texts={t}
         onClose={deleting.close}
-        onConfirm={() => void deleting.run((listing) => kind.remove(token, listing), reload)}
+        onConfirm={() => void deleting.run((listing) => kind.remove(listing), reload)}
       />
     </ListScreen>
   )

@@ -9,18 +9,21 @@ import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/Fo
 import type { FieldSpec, QueueKind, QueueRow } from "./kinds.ts"
 import { optionLabel } from "./kinds.ts"
 import { listingTexts as t } from "./texts.ts"
+import { plainText } from "../../../contract/text.ts"
 
 /** What the form holds while it is open: every field as typed. */
 export type FormValues = Record<string, string | ReadonlyArray<string>>
 
 /** The form's values for a record (or empty ones for a new record). */
 export const valuesOf = (fields: ReadonlyArray<FieldSpec>, row: QueueRow | null): FormValues =>
-  Object.fromEntries(fields.map((field) => {
-    const value = row?.[field.name]
-    if (field.kind === "list") return [field.name, Array.isArray(value) ? value.map(String) : []]
-    if (field.kind === "datetime") return [field.name, typeof value === "string" ? inputDateTime(value) : ""]
-    return [field.name, value === undefined || value === null ? (field.kind === "select" ? field.options?.[0] ?? "" : "") : String(value)]
-  }))
+  Object.fromEntries(
+    fields.map((field): [string, string | ReadonlyArray<string>] => {
+      const value: unknown = row?.[field.name]
+      if (field.kind === "list") return [field.name, Array.isArray(value) ? value.map(plainText) : []]
+      if (field.kind === "datetime") return [field.name, typeof value === "string" ? inputDateTime(value) : ""]
+      return [field.name, value === undefined || value === null ? (field.kind === "select" ? (field.options?.[0] ?? "") : "") : plainText(value)]
+    })
+  )
 
 const NUMBER = /^-?\d+(?:\.\d+)?$/u
 
@@ -30,20 +33,22 @@ const NUMBER = /^-?\d+(?:\.\d+)?$/u
  * rather than the form guessing.
  */
 export const payloadOf = (fields: ReadonlyArray<FieldSpec>, values: FormValues): Readonly<Record<string, unknown>> =>
-  Object.fromEntries(fields.flatMap((field): ReadonlyArray<readonly [string, unknown]> => {
-    const value = values[field.name]
-    if (field.kind === "list") return [[field.name, value ?? []]]
-    const text = String(value ?? "").trim()
-    if (field.kind === "number") return text === "" ? [] : [[field.name, NUMBER.test(text) ? Number(text) : text]]
-    if (field.kind === "datetime") return [[field.name, text === "" || Number.isNaN(Date.parse(text)) ? text : new Date(text).toISOString()]]
-    return [[field.name, text]]
-  }))
+  Object.fromEntries(
+    fields.flatMap((field): ReadonlyArray<readonly [string, unknown]> => {
+      const value = values[field.name]
+      if (field.kind === "list") return [[field.name, value ?? []]]
+      const text = String(value ?? "").trim()
+      if (field.kind === "number") return text === "" ? [] : [[field.name, NUMBER.test(text) ? Number(text) : text]]
+      if (field.kind === "datetime") return [[field.name, text === "" || Number.isNaN(Date.parse(text)) ? text : new Date(text).toISOString()]]
+      return [[field.name, text]]
+    })
+  )
 
 const inputKind = { text: "text", url: "url", year: "text", number: "number", datetime: "datetime" } as const
 const placeholders: Partial<Record<FieldSpec["kind"], string>> = { url: "https://", year: "2021" }
 
 /** The fields whose controls are not a text input: a list, an image, a choice. */
-const SpecialField = ({ field, token }: { readonly field: FieldSpec; readonly token: string }) => {
+const SpecialField = ({ field }: { readonly field: FieldSpec }) => {
   const contract = useContractFormContext()
   const { field: value } = useController({ name: field.name, control: contract.form.control })
   const view = contract.field(field.name, field.label, { required: field.required === true, ...(field.kind === "list" ? { hint: t.listHint } : {}) })
@@ -51,14 +56,34 @@ const SpecialField = ({ field, token }: { readonly field: FieldSpec; readonly to
     case "list":
       return <ChipsInput view={view} values={(value.value as ReadonlyArray<string> | undefined) ?? []} onChange={value.onChange} inputRef={value.ref} />
     case "image":
-      return <FeaturedImageField view={view} type="events" upload={(...args) => uploadImage(token, ...args)} value={String(value.value ?? "")} onChange={value.onChange} inputRef={value.ref} />
+      return (
+        <FeaturedImageField
+          view={view}
+          type="events"
+          upload={(...args) => uploadImage(...args)}
+          value={String(value.value ?? "")}
+          onChange={value.onChange}
+          inputRef={value.ref}
+        />
+      )
     default:
       return (
         <FormField name={field.name} label={field.label} required={field.required === true}>
           {(control) => (
-            <select {...control} className="native-select" ref={value.ref} name={value.name} value={String(value.value ?? "")}
-              onChange={(event) => value.onChange(event.target.value)} onBlur={value.onBlur}>
-              {(field.options ?? []).map((option) => <option key={option} value={option}>{optionLabel(option)}</option>)}
+            <select
+              {...control}
+              className="native-select"
+              ref={value.ref}
+              name={value.name}
+              value={String(value.value ?? "")}
+              onChange={(event) => value.onChange(event.target.value)}
+              onBlur={value.onBlur}
+            >
+              {(field.options ?? []).map((option) => (
+                <option key={option} value={option}>
+                  {optionLabel(option)}
+                </option>
+              ))}
             </select>
           )}
         </FormField>
@@ -66,10 +91,14 @@ const SpecialField = ({ field, token }: { readonly field: FieldSpec; readonly to
   }
 }
 
-const QueueFormBody = ({ kind, record, token, onClose, onSaved }: {
+const QueueFormBody = ({
+  kind,
+  record,
+  onClose,
+  onSaved
+}: {
   readonly kind: QueueKind
   readonly record: QueueRow | null
-  readonly token: string
   readonly onClose: () => void
   readonly onSaved: () => void
 }) => {
@@ -78,7 +107,7 @@ const QueueFormBody = ({ kind, record, token, onClose, onSaved }: {
     schema: kind.schema,
     toPayload: (values) => payloadOf(kind.fields, values),
     send: async (payload) => {
-      await kind.save(token, record, payload)
+      await kind.save(record, payload)
       onSaved()
     },
     failed: t.saveFailed
@@ -88,19 +117,36 @@ const QueueFormBody = ({ kind, record, token, onClose, onSaved }: {
     <Dialog.Root open onOpenChange={(open) => !open && !contract.busy && onClose()}>
       <Dialog.Content maxWidth="560px">
         <Dialog.Title>{record === null ? kind.add : kind.editTitle}</Dialog.Title>
-        <Dialog.Description size="2" color="gray">{t.requiredFields(requiredNames)}</Dialog.Description>
+        <Dialog.Description size="2" color="gray">
+          {t.requiredFields(requiredNames)}
+        </Dialog.Description>
         <ContractFormShell form={contract}>
           <Flex direction="column" gap="3" mt="3">
             {kind.fields.map((field) =>
-              field.kind === "list" || field.kind === "image" || field.kind === "select"
-                ? <SpecialField key={field.name} field={field} token={token} />
-                : <TextInput key={field.name} name={field.name} label={field.label} required={field.required === true}
-                    multiline={field.kind === "textarea"} kind={field.kind === "textarea" ? "text" : inputKind[field.kind]}
-                    {...(placeholders[field.kind] === undefined ? {} : { placeholder: placeholders[field.kind] })} />)}
+              field.kind === "list" || field.kind === "image" || field.kind === "select" ? (
+                <SpecialField key={field.name} field={field} />
+              ) : (
+                <TextInput
+                  key={field.name}
+                  name={field.name}
+                  label={field.label}
+                  required={field.required === true}
+                  multiline={field.kind === "textarea"}
+                  kind={field.kind === "textarea" ? "text" : inputKind[field.kind]}
+                  {...(placeholders[field.kind] === undefined ? {} : { placeholder: placeholders[field.kind] })}
+                />
+              )
+            )}
             <FormBanner />
             <Flex gap="3" justify="end">
-              <Dialog.Close><Button type="button" variant="soft" color="gray" disabled={contract.busy}>{t.cancel}</Button></Dialog.Close>
-              <Button type="submit" disabled={contract.busy}>{contract.busy ? t.saving : t.save}</Button>
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray" disabled={contract.busy}>
+                  {t.cancel}
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={contract.busy}>
+                {contract.busy ? t.saving : t.save}
+              </Button>
             </Flex>
           </Flex>
         </ContractFormShell>
@@ -114,13 +160,16 @@ const QueueFormBody = ({ kind, record, token, onClose, onSaved }: {
  * pattern: checked against the kind's contract schema before anything is sent, each problem
  * under its field (docs/architecture.md, "Forms"). A new form for every record opened.
  */
-export const QueueForm = ({ open, kind, token, onClose, onSaved }: {
+export const QueueForm = ({
+  open,
+  kind,
+  onClose,
+  onSaved
+}: {
   /** The record being edited (null: a new one), or undefined when the dialog is closed. */
   readonly open: QueueRow | null | undefined
   readonly kind: QueueKind
   /** For image uploads. */
-  readonly token: string
   readonly onClose: () => void
   readonly onSaved: () => void
-}) =>
-  open === undefined ? null : <QueueFormBody key={open?._id ?? "new"} kind={kind} record={open} token={token} onClose={onClose} onSaved={onSaved} />
+}) => (open === undefined ? null : <QueueFormBody key={open?._id ?? "new"} kind={kind} record={open} onClose={onClose} onSaved={onSaved} />)

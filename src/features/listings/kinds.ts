@@ -2,15 +2,17 @@ import { type ListingStatus, listingStatuses } from "../../../contract/listing-r
 import type { ListingCounts } from "../../../contract/listings.ts"
 import { projectStatuses, startupStages } from "../../../contract/venture-rules.ts"
 import type { AnyVenture, VentureType } from "../../../contract/ventures.ts"
+import type { CsvFile } from "../../../contract/lists.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
 import type { ListingRef } from "../../../machines/listing-moderation.ts"
-import { type CommunityType, deleteListing, listingExportPath, listListings, saveListing } from "../../api/listings.ts"
-import { deleteVenture, listVentures, saveVenture, setVentureActive, ventureExportPath } from "../../api/ventures.ts"
-import { deleteEvent, eventsExportPath, listEvents, saveEvent, setEventFeatured } from "../../api/events.ts"
+import { type CommunityType, deleteListing, exportListings, listListings, saveListing } from "../../api/listings.ts"
+import { deleteVenture, listVentures, saveVenture, setVentureActive, exportVentures } from "../../api/ventures.ts"
+import { deleteEvent, exportEvents, listEvents, saveEvent, setEventFeatured } from "../../api/events.ts"
 import type { EventEntry, EventType } from "../../../contract/events.ts"
 import { shortDate } from "../../lib/dates.ts"
 import type { QuerySpec } from "../../lib/list/query-string.ts"
 import type { Schema } from "effect"
+import { plainText } from "../../../contract/text.ts"
 
 /** One field of a queue's add/edit form. */
 export interface FieldSpec {
@@ -55,19 +57,23 @@ export interface QueueKind {
   readonly facts: (row: QueueRow) => ReadonlyArray<string>
   /** Select filters beside the search, by query parameter. */
   readonly filters: ReadonlyArray<{ readonly name: string; readonly label: string; readonly options: ReadonlyArray<readonly [string, string]> }>
-  readonly list: (token: string, q: ListQuery) => Promise<QueuePage>
-  readonly save: (token: string, target: QueueRow | null, values: Readonly<Record<string, unknown>>) => Promise<unknown>
-  readonly remove: (token: string, row: QueueRow) => Promise<void>
+  readonly list: (q: ListQuery) => Promise<QueuePage>
+  readonly save: (target: QueueRow | null, values: Readonly<Record<string, unknown>>) => Promise<unknown>
+  readonly remove: (row: QueueRow) => Promise<void>
   /** Shows or hides a record on the public site (`t`); only the venture types have it. */
-  readonly setActive?: (token: string, row: QueueRow, isActive: boolean) => Promise<unknown>
+  readonly setActive?: (row: QueueRow, isActive: boolean) => Promise<unknown>
   /** Features a record or stops featuring it (`f`); events and hackathons have it. */
-  readonly setFeatured?: (token: string, row: QueueRow, featured: boolean) => Promise<unknown>
-  readonly exportPath: (q: ListQuery) => string
+  readonly setFeatured?: (row: QueueRow, featured: boolean) => Promise<unknown>
+  readonly exportCsv: (q: ListQuery) => Promise<CsvFile>
 }
 
 const statusFilter = { status: listingStatuses } as const
 /** "early-traction" → "Early Traction": an enumeration's value as a label. */
-const labelOf = (value: string) => value.split("-").map((word) => `${word[0]!.toUpperCase()}${word.slice(1)}`).join(" ")
+const labelOf = (value: string) =>
+  value
+    .split("-")
+    .map((word) => `${word[0]!.toUpperCase()}${word.slice(1)}`)
+    .join(" ")
 const required = (name: string, label: string, kind: FieldSpec["kind"] = "text"): FieldSpec => ({ name, label, kind, required: true })
 const nameAndDescription = [required("name", "Name"), required("description", "Description", "textarea")]
 
@@ -86,14 +92,22 @@ const community = (type: CommunityType, title: string, noun: string, plural: str
   schema: () => import("../../../contract/listings.ts").then((contract) => contract.ListingInput),
   facts: () => [],
   filters: [],
-  list: (token, q) => listListings(token, type, q) as Promise<QueuePage>,
-  save: (token, target, values) => saveListing(token, type, target as never, { name: String(values.name), description: String(values.description) }),
-  remove: (token, row) => deleteListing(token, type, row as never),
-  exportPath: (q) => listingExportPath(type, q)
+  list: (q) => listListings(type, q),
+  save: (target, values) => saveListing(type, target as never, { name: String(values.name), description: String(values.description) }),
+  remove: (row) => deleteListing(type, row as never),
+  exportCsv: (q) => exportListings(type, q)
 })
 
-const activeFilter = { name: "active", label: "Visibility", options: [["yes", "Shown"], ["no", "Hidden"]] } as const
-const present = (...values: ReadonlyArray<unknown>) => values.filter((value): value is string | number => (typeof value === "string" && value !== "") || typeof value === "number").map(String)
+const activeFilter = {
+  name: "active",
+  label: "Visibility",
+  options: [
+    ["yes", "Shown"],
+    ["no", "Hidden"]
+  ]
+} as const
+const present = (...values: ReadonlyArray<unknown>) =>
+  values.filter((value): value is string | number => (typeof value === "string" && value !== "") || typeof value === "number").map(String)
 
 const ventureSchemas = {
   business: () => import("../../../contract/ventures.ts").then((contract) => contract.BusinessInput),
@@ -101,7 +115,13 @@ const ventureSchemas = {
   project: () => import("../../../contract/ventures.ts").then((contract) => contract.ProjectInput)
 } as const satisfies Record<VentureType, QueueKind["schema"]>
 
-const venture = (type: VentureType, base: Omit<QueueKind, "list" | "save" | "remove" | "setActive" | "exportPath" | "empty" | "loadFailed" | "confirmDelete" | "add" | "editTitle" | "key" | "schema">): QueueKind => ({
+const venture = (
+  type: VentureType,
+  base: Omit<
+    QueueKind,
+    "list" | "save" | "remove" | "setActive" | "exportCsv" | "empty" | "loadFailed" | "confirmDelete" | "add" | "editTitle" | "key" | "schema"
+  >
+): QueueKind => ({
   ...base,
   key: type,
   schema: ventureSchemas[type],
@@ -110,11 +130,11 @@ const venture = (type: VentureType, base: Omit<QueueKind, "list" | "save" | "rem
   empty: `No ${base.plural} found`,
   loadFailed: `Failed to fetch ${base.plural}`,
   confirmDelete: `Are you sure you want to delete this ${base.noun}?`,
-  list: (token, q) => listVentures(token, type, q) as Promise<QueuePage>,
-  save: (token, target, values) => saveVenture(token, type, target as AnyVenture | null, values),
-  remove: (token, row) => deleteVenture(token, type, row as unknown as AnyVenture),
-  setActive: (token, row, isActive) => setVentureActive(token, type, row as unknown as AnyVenture, isActive),
-  exportPath: (q) => ventureExportPath(type, q)
+  list: (q) => listVentures(type, q),
+  save: (target, values) => saveVenture(type, target as AnyVenture | null, values),
+  remove: (row) => deleteVenture(type, row as unknown as AnyVenture),
+  setActive: (row, isActive) => setVentureActive(type, row as unknown as AnyVenture, isActive),
+  exportCsv: (q) => exportVentures(type, q)
 })
 
 const dateRange = (row: QueueRow) => {
@@ -136,21 +156,38 @@ const happening = (type: EventType, noun: string, plural: string, title: string)
   querySpec: { filters: { ...statusFilter, when: ["upcoming", "past"], featured: ["yes", "no"] } },
   schema: () => import("../../../contract/events.ts").then((contract) => contract.EventInput),
   fields: [
-    required("name", "Name"), required("description", "Description", "textarea"),
-    { name: "startsAt", label: "Starts", kind: "datetime" }, { name: "endsAt", label: "Ends", kind: "datetime" },
-    { name: "location", label: "Location (a place, or online)", kind: "text" }, { name: "website", label: "Website", kind: "url" },
+    required("name", "Name"),
+    required("description", "Description", "textarea"),
+    { name: "startsAt", label: "Starts", kind: "datetime" },
+    { name: "endsAt", label: "Ends", kind: "datetime" },
+    { name: "location", label: "Location (a place, or online)", kind: "text" },
+    { name: "website", label: "Website", kind: "url" },
     { name: "image", label: "Image", kind: "image" }
   ],
   facts: (row) => present(dateRange(row), row.location),
   filters: [
-    { name: "when", label: "When", options: [["upcoming", "Upcoming"], ["past", "Past"]] },
-    { name: "featured", label: "Featured", options: [["yes", "Featured"], ["no", "Not featured"]] }
+    {
+      name: "when",
+      label: "When",
+      options: [
+        ["upcoming", "Upcoming"],
+        ["past", "Past"]
+      ]
+    },
+    {
+      name: "featured",
+      label: "Featured",
+      options: [
+        ["yes", "Featured"],
+        ["no", "Not featured"]
+      ]
+    }
   ],
-  list: (token, q) => listEvents(token, type, q) as Promise<QueuePage>,
-  save: (token, target, values) => saveEvent(token, type, target as unknown as EventEntry | null, values),
-  remove: (token, row) => deleteEvent(token, type, row as unknown as EventEntry),
-  setFeatured: (token, row, featured) => setEventFeatured(token, type, row as unknown as EventEntry, featured),
-  exportPath: (q) => eventsExportPath(type, q)
+  list: (q) => listEvents(type, q),
+  save: (target, values) => saveEvent(type, target as unknown as EventEntry | null, values),
+  remove: (row) => deleteEvent(type, row as unknown as EventEntry),
+  setFeatured: (row, featured) => setEventFeatured(type, row as unknown as EventEntry, featured),
+  exportCsv: (q) => exportEvents(type, q)
 })
 
 export const queueKinds = {
@@ -162,13 +199,25 @@ export const queueKinds = {
     plural: "businesses",
     querySpec: { filters: { ...statusFilter, active: ["yes", "no"] } },
     fields: [
-      required("name", "Name"), required("category", "Category"), required("industry", "Industry"), required("description", "Description", "textarea"),
-      { name: "website", label: "Website", kind: "url" }, { name: "location", label: "Location", kind: "text" },
-      { name: "founded", label: "Founded (year)", kind: "year" }, { name: "employees", label: "Employees", kind: "number" },
+      required("name", "Name"),
+      required("category", "Category"),
+      required("industry", "Industry"),
+      required("description", "Description", "textarea"),
+      { name: "website", label: "Website", kind: "url" },
+      { name: "location", label: "Location", kind: "text" },
+      { name: "founded", label: "Founded (year)", kind: "year" },
+      { name: "employees", label: "Employees", kind: "number" },
       { name: "revenue", label: "Revenue range", kind: "text" }
     ],
-    facts: (row) => present(row.category, row.industry, row.location, typeof row.founded === "string" && row.founded !== "" ? `Founded ${row.founded}` : "",
-      typeof row.employees === "number" ? `${row.employees} employees` : "", row.revenue),
+    facts: (row) =>
+      present(
+        row.category,
+        row.industry,
+        row.location,
+        typeof row.founded === "string" && row.founded !== "" ? `Founded ${row.founded}` : "",
+        typeof row.employees === "number" ? `${row.employees} employees` : "",
+        row.revenue
+      ),
     filters: [activeFilter]
   }),
   startup: venture("startup", {
@@ -177,11 +226,18 @@ export const queueKinds = {
     plural: "startups",
     querySpec: { filters: { ...statusFilter, active: ["yes", "no"], stage: startupStages } },
     fields: [
-      required("name", "Name"), required("category", "Category"), { name: "stage", label: "Stage", kind: "select", required: true, options: startupStages },
-      required("description", "Description", "textarea"), { name: "website", label: "Website", kind: "url" }, { name: "location", label: "Location", kind: "text" },
-      { name: "founded", label: "Founded (year)", kind: "year" }, { name: "teamSize", label: "Team size", kind: "number" }, { name: "funding", label: "Funding", kind: "text" }
+      required("name", "Name"),
+      required("category", "Category"),
+      { name: "stage", label: "Stage", kind: "select", required: true, options: startupStages },
+      required("description", "Description", "textarea"),
+      { name: "website", label: "Website", kind: "url" },
+      { name: "location", label: "Location", kind: "text" },
+      { name: "founded", label: "Founded (year)", kind: "year" },
+      { name: "teamSize", label: "Team size", kind: "number" },
+      { name: "funding", label: "Funding", kind: "text" }
     ],
-    facts: (row) => present(row.category, labelOf(String(row.stage ?? "")), row.location, typeof row.teamSize === "number" ? `Team of ${row.teamSize}` : "", row.funding),
+    facts: (row) =>
+      present(row.category, labelOf(plainText(row.stage)), row.location, typeof row.teamSize === "number" ? `Team of ${row.teamSize}` : "", row.funding),
     filters: [{ name: "stage", label: "Stage", options: startupStages.map((stage) => [stage, labelOf(stage)] as const) }, activeFilter]
   }),
   project: venture("project", {
@@ -190,12 +246,21 @@ export const queueKinds = {
     plural: "projects",
     querySpec: { filters: { ...statusFilter, active: ["yes", "no"], projectStatus: projectStatuses } },
     fields: [
-      required("name", "Name"), required("category", "Category"), { name: "projectStatus", label: "Status", kind: "select", required: true, options: projectStatuses },
-      required("description", "Description", "textarea"), { name: "website", label: "Website", kind: "url" }, { name: "github", label: "GitHub", kind: "url" },
-      { name: "team", label: "Team", kind: "list" }, { name: "technologies", label: "Technologies", kind: "list" }
+      required("name", "Name"),
+      required("category", "Category"),
+      { name: "projectStatus", label: "Status", kind: "select", required: true, options: projectStatuses },
+      required("description", "Description", "textarea"),
+      { name: "website", label: "Website", kind: "url" },
+      { name: "github", label: "GitHub", kind: "url" },
+      { name: "team", label: "Team", kind: "list" },
+      { name: "technologies", label: "Technologies", kind: "list" }
     ],
-    facts: (row) => present(row.category, labelOf(String(row.projectStatus ?? "")),
-      Array.isArray(row.technologies) && row.technologies.length > 0 ? row.technologies.join(", ") : ""),
+    facts: (row) =>
+      present(
+        row.category,
+        labelOf(plainText(row.projectStatus)),
+        Array.isArray(row.technologies) && row.technologies.length > 0 ? row.technologies.join(", ") : ""
+      ),
     filters: [{ name: "projectStatus", label: "Project status", options: projectStatuses.map((status) => [status, labelOf(status)] as const) }, activeFilter]
   }),
   event: happening("events", "event", "events", "Events Management"),

@@ -44,7 +44,8 @@ export const listingTexts = {
   extendDown: "Extend the selection down",
   extendUp: "Extend the selection up",
   selectedMark: "Selected",
-  keyboardHint: "j/k move · a approve · r reject · p set pending (each moves on to the next pending card) · x select · Shift+J/K extend the selection · z undo · e edit · Delete delete · s search",
+  keyboardHint:
+    "j/k move · a approve · r reject · p set pending (each moves on to the next pending card) · x select · Shift+J/K extend the selection · z undo · e edit · Delete delete · s search",
   visibilityHint: " · t show or hide"
 } as const
 

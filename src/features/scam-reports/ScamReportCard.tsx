@@ -1,10 +1,22 @@
 import { Badge, Button, Flex, Text } from "@radix-ui/themes"
-import { type ScamReport, type ScamReportPriority, ScamReportPriority as PrioritySchema, type ScamReportStatus, ScamReportStatus as StatusSchema, scamTypeLabels } from "../../../contract/scam-reports.ts"
+import {
+  type ScamReport,
+  type ScamReportPriority,
+  ScamReportPriority as PrioritySchema,
+  type ScamReportStatus,
+  ScamReportStatus as StatusSchema,
+  scamTypeLabels
+} from "../../../contract/scam-reports.ts"
 import { shortDate } from "../../lib/dates.ts"
 import { priorityColors, scamTexts as t, statusColors } from "./texts.ts"
 
 /** One report as a card: its status and priority dropdowns in the spec's colours (out of the tab order: keys do the same), and Details. */
-export const ScamReportCard = ({ report, deleted, onSet, onDetails }: {
+export const ScamReportCard = ({
+  report,
+  deleted,
+  onSet,
+  onDetails
+}: {
   /** The report as the screen shows it: the latest copy with this screen's own changes on it. */
   readonly report: ScamReport
   readonly deleted: boolean
@@ -15,25 +27,61 @@ export const ScamReportCard = ({ report, deleted, onSet, onDetails }: {
   return (
     <div className="scam-card" aria-label={title} data-deleted={deleted}>
       <Flex justify="between" align="start" gap="2">
-        <Text as="div" weight="bold">{title}</Text>
+        <Text as="div" weight="bold">
+          {title}
+        </Text>
         <Flex gap="2" align="center">
           {deleted && <Badge color="gray">{t.deleted}</Badge>}
-          <Badge color="gray" variant="outline">{scamTypeLabels[report.scamType]}</Badge>
+          <Badge color="gray" variant="outline">
+            {scamTypeLabels[report.scamType]}
+          </Badge>
         </Flex>
       </Flex>
-      <Text as="p" size="2" my="2" className="scam-description">{report.description}</Text>
-      {report.walletAddress !== "" && <Text as="div" size="1" className="scam-wallet">{t.wallet}: {report.walletAddress}</Text>}
-      <Text as="div" size="1" color="gray">{t.reported(shortDate(report.createdAt))}</Text>
+      <Text as="p" size="2" my="2" className="scam-description">
+        {report.description}
+      </Text>
+      {report.walletAddress !== "" && (
+        <Text as="div" size="1" className="scam-wallet">
+          {t.wallet}: {report.walletAddress}
+        </Text>
+      )}
+      <Text as="div" size="1" color="gray">
+        {t.reported(shortDate(report.createdAt))}
+      </Text>
       <Flex gap="2" mt="3" wrap="wrap" align="center">
-        <select className="native-select scam-select" data-color={statusColors[report.status]} aria-label={t.statusOf(title)} tabIndex={-1}
-          value={report.status} disabled={deleted} onChange={(event) => onSet({ field: "status", value: event.target.value as ScamReportStatus })}>
-          {StatusSchema.literals.map((value) => <option key={value} value={value}>{t.statuses[value]}</option>)}
+        <select
+          className="native-select scam-select"
+          data-color={statusColors[report.status]}
+          aria-label={t.statusOf(title)}
+          tabIndex={-1}
+          value={report.status}
+          disabled={deleted}
+          onChange={(event) => onSet({ field: "status", value: event.target.value as ScamReportStatus })}
+        >
+          {StatusSchema.literals.map((value) => (
+            <option key={value} value={value}>
+              {t.statuses[value]}
+            </option>
+          ))}
         </select>
-        <select className="native-select scam-select" data-color={priorityColors[report.priority]} aria-label={t.priorityOf(title)} tabIndex={-1}
-          value={report.priority} disabled={deleted} onChange={(event) => onSet({ field: "priority", value: event.target.value as ScamReportPriority })}>
-          {PrioritySchema.literals.map((value) => <option key={value} value={value}>{t.priorities[value]}</option>)}
+        <select
+          className="native-select scam-select"
+          data-color={priorityColors[report.priority]}
+          aria-label={t.priorityOf(title)}
+          tabIndex={-1}
+          value={report.priority}
+          disabled={deleted}
+          onChange={(event) => onSet({ field: "priority", value: event.target.value as ScamReportPriority })}
+        >
+          {PrioritySchema.literals.map((value) => (
+            <option key={value} value={value}>
+              {t.priorities[value]}
+            </option>
+          ))}
         </select>
-        <Button size="1" variant="soft" color="gray" tabIndex={-1} disabled={deleted} onClick={onDetails}>{t.details}</Button>
+        <Button size="1" variant="soft" color="gray" tabIndex={-1} disabled={deleted} onClick={onDetails}>
+          {t.details}
+        </Button>
       </Flex>
     </div>
   )

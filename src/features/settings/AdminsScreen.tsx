@@ -1,10 +1,10 @@
 import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes"
 import { useMemo, useState } from "react"
-import type { AdminAccount, AdminAccountInput } from "../../../contract/admin.ts"
+import type { AdminAccount, AdminAccountInput } from "../../../contract/admin-users.ts"
 import { type Role, roleLabels, Roles } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
-import { adminUsersExportPath, createAdminUser, listAdminUsers, updateAdminUser } from "../../api/admin.ts"
+import { createAdminUser, exportAdminUsers, listAdminUsers, updateAdminUser } from "../../api/admin.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
@@ -14,7 +14,7 @@ import { useDialogAction } from "../../lib/use-dialog-action.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
 import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
-import { ListScreen } from "../../ui/list/ListScreen.tsx"
+import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
 
 const t = {
@@ -58,14 +58,18 @@ type AdminValues = { readonly email: string; readonly name: string; readonly rol
  * (docs/architecture.md, "Forms"), checked against the contract's AdminAccountInput; an edit
  * checks with the admin's own e-mail, which it does not change.
  */
-const AdminForm = ({ record, send, onCancel }: {
+const AdminForm = ({
+  record,
+  send,
+  onCancel
+}: {
   readonly record: AdminAccount | null
   readonly send: (input: AdminAccountInput) => Promise<unknown>
   readonly onCancel: () => void
 }) => {
   const contract = useContractForm<AdminValues, AdminAccountInput>({
     values: { email: record?.email ?? "", name: record?.name ?? "", role: record?.role ?? "admin" },
-    schema: () => import("../../../contract/admin.ts").then((module) => module.AdminAccountInput),
+    schema: () => import("../../../contract/admin-users.ts").then((module) => module.AdminAccountInput),
     toPayload: (values) => ({ email: record?.email ?? values.email.trim(), name: values.name.trim() === "" ? null : values.name.trim(), role: values.role }),
     send,
     failed: t.saveFailed
@@ -76,22 +80,34 @@ const AdminForm = ({ record, send, onCancel }: {
     <Card mb="4" asChild>
       <div onKeyDown={(event) => event.key === "Escape" && !busy && onCancel()}>
         <ContractFormShell form={contract} label={title}>
-          <Heading as="h2" size="4" mb="3">{record === null ? t.addTitle : `${t.editTitle}: ${record.email}`}</Heading>
+          <Heading as="h2" size="4" mb="3">
+            {record === null ? t.addTitle : `${t.editTitle}: ${record.email}`}
+          </Heading>
           <Grid columns={{ initial: "1", md: "3" }} gap="3">
             {record === null && <TextInput name="email" label={t.email} kind="email" required autoFocus disabled={busy} />}
             <TextInput name="name" label={t.name} hint={t.nameHint} autoFocus={record !== null} disabled={busy} />
             <FormField name="role" label={t.role}>
               {(control) => (
                 <select {...control} className="native-select" disabled={busy} {...contract.form.register("role")}>
-                  {Roles.map((role) => <option key={role} value={role}>{roleLabels[role]}</option>)}
+                  {Roles.map((role) => (
+                    <option key={role} value={role}>
+                      {roleLabels[role]}
+                    </option>
+                  ))}
                 </select>
               )}
             </FormField>
           </Grid>
-          <Flex direction="column" mt="3"><FormBanner /></Flex>
+          <Flex direction="column" mt="3">
+            <FormBanner />
+          </Flex>
           <Flex gap="3" mt="4">
-            <Button type="submit" disabled={busy}>{busy ? t.saving : record === null ? t.create : t.update}</Button>
-            <Button type="button" variant="soft" color="gray" disabled={busy} onClick={onCancel}>{t.cancel}</Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? t.saving : record === null ? t.create : t.update}
+            </Button>
+            <Button type="button" variant="soft" color="gray" disabled={busy} onClick={onCancel}>
+              {t.cancel}
+            </Button>
           </Flex>
         </ContractFormShell>
       </div>
@@ -105,7 +121,8 @@ const spec = {
   querySpec: {},
   fetchPage: listAdminUsers,
   idOf: (admin: AdminAccount) => admin._id,
-  csv: { path: adminUsersExportPath, file: "admins.csv" }
+  history: { kind: "admin" as const, labelOf: (admin: AdminAccount) => admin.email },
+  exportCsv: exportAdminUsers
 }
 
 /**
@@ -115,7 +132,6 @@ const spec = {
  * refuses, and says so).
  */
 export const AdminsScreen = () => {
-  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const me = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
   /** The admin the form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<AdminAccount | null | undefined>(undefined)
@@ -125,10 +141,12 @@ export const AdminsScreen = () => {
   const openForm = (admin: AdminAccount | null) => setEditing(admin)
   /** A change from a row or the palette (enable, a role): a refusal shows above the list, which reloads either way. */
   const change = (admin: AdminAccount, update: { readonly disabled?: boolean; readonly role?: Role }) =>
-    void updateAdminUser(token, admin, update).then(
-      () => setNotice(null),
-      (error: unknown) => setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })
-    ).finally(reload)
+    void updateAdminUser(admin, update)
+      .then(
+        () => setNotice(null),
+        (error: unknown) => setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })
+      )
+      .finally(reload)
   // Disabling asks first; one's own account is not one's to disable (the server refuses it too).
   const toggle = (admin: AdminAccount) => {
     if (admin._id === me) return
@@ -138,7 +156,13 @@ export const AdminsScreen = () => {
   const actions: ReadonlyArray<RowAction<AdminAccount>> = [
     { id: "admins:edit", key: "e", label: (admin) => `Edit ${admin.email}`, run: openForm },
     { id: "admins:open", key: "Enter", inPalette: false, label: (admin) => `Edit ${admin.email}`, run: openForm },
-    { id: "admins:toggle", key: "Delete", label: (admin) => `${admin.disabled ? t.enable : t.disable} ${admin.email}`, when: (admin) => admin._id !== me, run: toggle },
+    {
+      id: "admins:toggle",
+      key: "Delete",
+      label: (admin) => `${admin.disabled ? t.enable : t.disable} ${admin.email}`,
+      when: (admin) => admin._id !== me,
+      run: toggle
+    },
     ...Roles.map((role): RowAction<AdminAccount> => ({
       id: `admins:role:${role}`,
       label: (admin) => `Make ${admin.email} ${roleLabels[role]}`,
@@ -151,54 +175,110 @@ export const AdminsScreen = () => {
 
   const save = async (record: AdminAccount | null, input: AdminAccountInput) => {
     if (record === null) {
-      const made = await createAdminUser(token, input)
+      const made = await createAdminUser(input)
       setNotice({ text: t.added(made.email), failed: false })
-    } else await updateAdminUser(token, record, { name: input.name ?? null, role: input.role })
+    } else await updateAdminUser(record, { name: input.name ?? null, role: input.role })
     setEditing(undefined)
     reload()
   }
-  const commands = useMemo((): ReadonlyArray<Command> => [
-    { id: "admins:new", label: t.add, group: t.title, shortcut: ["n"], keywords: ["invite", "create", "user"], guard: () => editing === undefined && disabling.state === null, run: () => openForm(null) }
-  ], [editing, disabling.state])
+  const commands = useMemo(
+    (): ReadonlyArray<Command> => [
+      {
+        id: "admins:new",
+        label: t.add,
+        group: t.title,
+        shortcut: ["n"],
+        keywords: ["invite", "create", "user"],
+        guard: () => editing === undefined && disabling.state === null,
+        run: () => openForm(null)
+      }
+    ],
+    [editing, disabling.state]
+  )
   useRegisterCommands(commands)
 
-  const columns = useMemo((): ReadonlyArray<Column<AdminAccount>> => [
-    { label: "E-mail", cell: (admin) => <Text>{admin.email}{admin._id === me && <Badge highContrast ml="2" color="gray">{t.you}</Badge>}</Text> },
-    { label: "Name", cell: (admin) => admin.name ?? "" },
-    { label: "Role", cell: (admin) => <Badge highContrast color={admin.role === "super_admin" ? "violet" : admin.role === "admin" ? "blue" : "gray"}>{roleLabels[admin.role]}</Badge> },
-    { label: "Status", cell: (admin) => <Badge highContrast color={admin.disabled ? "red" : "green"}>{admin.disabled ? "Disabled" : "Enabled"}</Badge> },
-    { label: "Sessions", cell: (admin) => admin.activeSessions },
-    { label: "Last seen", cell: (admin) => (admin.lastSeenAt === null ? t.never : shortDate(admin.lastSeenAt)) }
-  ], [me])
+  const columns = useMemo(
+    (): ReadonlyArray<Column<AdminAccount>> => [
+      {
+        label: "E-mail",
+        cell: (admin) => (
+          <Text>
+            {admin.email}
+            {admin._id === me && (
+              <Badge highContrast ml="2" color="gray">
+                {t.you}
+              </Badge>
+            )}
+          </Text>
+        )
+      },
+      { label: "Name", cell: (admin) => admin.name ?? "" },
+      {
+        label: "Role",
+        cell: (admin) => (
+          <Badge highContrast color={admin.role === "super_admin" ? "violet" : admin.role === "admin" ? "blue" : "gray"}>
+            {roleLabels[admin.role]}
+          </Badge>
+        )
+      },
+      {
+        label: "Status",
+        cell: (admin) => (
+          <Badge highContrast color={admin.disabled ? "red" : "green"}>
+            {admin.disabled ? "Disabled" : "Enabled"}
+          </Badge>
+        )
+      },
+      { label: "Sessions", cell: (admin) => admin.activeSessions },
+      { label: "Last seen", cell: (admin) => (admin.lastSeenAt === null ? t.never : shortDate(admin.lastSeenAt)) }
+    ],
+    [me]
+  )
 
   return (
     <ListScreen
       screen={screen}
-      texts={{ searchLabel: t.searchLabel, searchPlaceholder: t.searchPlaceholder, loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: t.keyboardHint }}
-      tools={<>
-        <Button onClick={() => openForm(null)}><PlusIcon /> {t.add}</Button>
-        <Button variant="soft" onClick={reload}><ReloadIcon /> {t.refresh}</Button>
-      </>}
-      notices={<>
-        {notice !== null && (
-          <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3">
-            <Callout.Text>{notice.text}</Callout.Text>
-          </Callout.Root>
-        )}
-        {editing !== undefined && (
-          <AdminForm key={editing?._id ?? "new"} record={editing} send={(input) => save(editing, input)} onCancel={() => setEditing(undefined)} />
-        )}
-      </>}
-      view={{ table: { caption: t.title, columns, actions: (admin) => (
-        <Flex gap="2">
-          <Button size="1" variant="soft" color="gray" tabIndex={-1} onClick={() => openForm(admin)}>{t.edit}</Button>
-          {admin._id !== me && (
-            <Button size="1" variant="soft" color={admin.disabled ? "green" : "red"} tabIndex={-1} onClick={() => toggle(admin)}>
-              {admin.disabled ? t.enable : t.disable}
-            </Button>
+      texts={listTextsOf(t)}
+      tools={
+        <>
+          <Button onClick={() => openForm(null)}>
+            <PlusIcon /> {t.add}
+          </Button>
+          <Button variant="soft" onClick={reload}>
+            <ReloadIcon /> {t.refresh}
+          </Button>
+        </>
+      }
+      notices={
+        <>
+          {notice !== null && (
+            <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3">
+              <Callout.Text>{notice.text}</Callout.Text>
+            </Callout.Root>
           )}
-        </Flex>
-      ) } }}
+          {editing !== undefined && (
+            <AdminForm key={editing?._id ?? "new"} record={editing} send={(input) => save(editing, input)} onCancel={() => setEditing(undefined)} />
+          )}
+        </>
+      }
+      view={{
+        table: {
+          caption: t.title,
+          columns,
+          actions: (admin) => (
+            <Flex gap="2">
+              <Button size="1" variant="soft" color="gray" tabIndex={-1} onClick={() => openForm(admin)}>
+                {t.edit}
+              </Button>
+              {admin._id !== me && (
+                <Button size="1" variant="soft" color={admin.disabled ? "green" : "red"} tabIndex={-1} onClick={() => toggle(admin)}>
+                  {admin.disabled ? t.enable : t.disable}
+                </Button>
+              )}
+            </Flex>
+          )
+        }
+      }}
     >
       <ConfirmDelete
         state={disabling.state === null ? null : { subject: disabling.state.target.email, busy: disabling.state.busy, error: disabling.state.error }}
@@ -206,10 +286,15 @@ export const AdminsScreen = () => {
         question={t.confirmDisable}
         texts={{ cancel: t.cancel, delete: t.disable, deleting: t.disabling }}
         onClose={disabling.close}
-        onConfirm={() => void disabling.run((admin) => updateAdminUser(token, admin, { disabled: true }), () => {
-          setNotice(null)
-          reload()
-        })}
+        onConfirm={() =>
+          void disabling.run(
+            (admin) => updateAdminUser(admin, { disabled: true }),
+            () => {
+              setNotice(null)
+              reload()
+            }
+          )
+        }
       />
     </ListScreen>
   )

@@ -2,10 +2,9 @@ import { PlusIcon, ReloadIcon, TrashIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Card, Flex, Grid, Text } from "@radix-ui/themes"
 import { useMemo } from "react"
 import { useWatch } from "react-hook-form"
-import type { AllowedIp, AllowedIpInput } from "../../../contract/admin.ts"
+import type { AllowedIp, AllowedIpInput } from "../../../contract/allowed-ips.ts"
 import { ipInRange, normalizeIpRange, parseIpRange } from "../../../contract/ip-rules.ts"
 import { addAllowedIp, listAllowedIps, removeAllowedIp } from "../../api/admin.ts"
-import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
@@ -18,7 +17,8 @@ import { ListScreen } from "../../ui/list/ListScreen.tsx"
 
 const t = {
   title: "Allowed IP Addresses",
-  intro: "While this list is empty, staff may sign in from anywhere. Once it holds an address, the admin console and its API answer only the addresses and ranges listed here.",
+  intro:
+    "While this list is empty, staff may sign in from anywhere. Once it holds an address, the admin console and its API answer only the addresses and ranges listed here.",
   yourIp: (ip: string) => `Your address, as the server sees it: ${ip}`,
   empty: "No addresses: every address may sign in.",
   loading: "Loading allowed addresses...",
@@ -47,7 +47,12 @@ const t = {
  * contract checks the address as the server reads it; it warns, as it is typed, when the first
  * entry would not let the caller in.
  */
-const IpForm = ({ yourIp, listEmpty, send, reload }: {
+const IpForm = ({
+  yourIp,
+  listEmpty,
+  send,
+  reload
+}: {
   readonly yourIp: string | undefined
   readonly listEmpty: boolean
   readonly send: (input: AllowedIpInput) => Promise<unknown>
@@ -55,7 +60,7 @@ const IpForm = ({ yourIp, listEmpty, send, reload }: {
 }) => {
   const contract = useContractForm<{ readonly ip: string; readonly description: string }, AllowedIpInput>({
     values: { ip: "", description: "" },
-    schema: () => import("../../../contract/admin.ts").then((module) => module.AllowedIpInput),
+    schema: () => import("../../../contract/allowed-ips.ts").then((module) => module.AllowedIpInput),
     toPayload: (values) => ({ ip: values.ip.trim(), description: values.description.trim() }),
     send: async (input) => {
       await send(input)
@@ -75,11 +80,21 @@ const IpForm = ({ yourIp, listEmpty, send, reload }: {
             <TextInput name="ip" label={t.ip} hint={t.ipHint} required disabled={contract.busy} />
             <TextInput name="description" label={t.description} disabled={contract.busy} />
           </Grid>
-          {lockOutWarning && <Callout.Root color="orange" mt="3" role="status"><Callout.Text>{t.wouldLockOut}</Callout.Text></Callout.Root>}
-          <Flex direction="column" mt="3"><FormBanner /></Flex>
+          {lockOutWarning && (
+            <Callout.Root color="orange" mt="3" role="status">
+              <Callout.Text>{t.wouldLockOut}</Callout.Text>
+            </Callout.Root>
+          )}
+          <Flex direction="column" mt="3">
+            <FormBanner />
+          </Flex>
           <Flex gap="3" mt="3">
-            <Button type="submit" disabled={contract.busy}><PlusIcon /> {contract.busy ? t.adding : t.add}</Button>
-            <Button type="button" variant="soft" onClick={reload}><ReloadIcon /> {t.refresh}</Button>
+            <Button type="submit" disabled={contract.busy}>
+              <PlusIcon /> {contract.busy ? t.adding : t.add}
+            </Button>
+            <Button type="button" variant="soft" onClick={reload}>
+              <ReloadIcon /> {t.refresh}
+            </Button>
           </Flex>
         </ContractFormShell>
       </div>
@@ -88,7 +103,15 @@ const IpForm = ({ yourIp, listEmpty, send, reload }: {
 }
 
 /** The list has no search or filters: the whole list is one page. */
-const spec = { title: t.title, noun: "allowed addresses", querySpec: {}, fetchPage: listAllowedIps, idOf: (entry: AllowedIp) => entry._id, searchable: false }
+const spec = {
+  title: t.title,
+  noun: "allowed addresses",
+  querySpec: {},
+  fetchPage: listAllowedIps,
+  idOf: (entry: AllowedIp) => entry._id,
+  searchable: false,
+  history: { kind: "ip" as const, labelOf: (entry: AllowedIp) => entry.ip }
+}
 
 /**
  * The allowed-address list (super admins; docs/api.md, "Allowed addresses") on the one list
@@ -96,7 +119,6 @@ const spec = { title: t.title, noun: "allowed addresses", querySpec: {}, fetchPa
  * caller is refused by the server, and the screen says why before it is sent.
  */
 export const IpsScreen = () => {
-  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const removing = useDialogAction<AllowedIp>(t.removeFailed)
   const askRemove = removing.open
   const actions: ReadonlyArray<RowAction<AllowedIp>> = [
@@ -110,36 +132,69 @@ export const IpsScreen = () => {
     const entryRange = parseIpRange(entry)
     return yourIp !== undefined && entryRange !== undefined && ipInRange(yourIp, entryRange)
   }
-  const commands = useMemo((): ReadonlyArray<Command> => [
-    { id: "ips:add", label: t.add, group: t.title, keywords: ["whitelist", "ip"], run: () => document.querySelector<HTMLInputElement>("input[name='ip']")?.focus() }
-  ], [])
+  const commands = useMemo(
+    (): ReadonlyArray<Command> => [
+      {
+        id: "ips:add",
+        label: t.add,
+        group: t.title,
+        keywords: ["whitelist", "ip"],
+        run: () => document.querySelector<HTMLInputElement>("input[name='ip']")?.focus()
+      }
+    ],
+    []
+  )
   useRegisterCommands(commands)
 
   return (
     <ListScreen
       screen={screen}
       texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: `${t.keyboardHint} ${t.lockedOutHelp}` }}
-      above={<>
-        <Text as="p" size="2" mb="2" style={{ maxWidth: 720 }}>{t.intro}</Text>
-        {yourIp !== undefined && <Text as="p" size="2" mb="3" weight="medium">{t.yourIp(yourIp)}</Text>}
-        <IpForm yourIp={yourIp} listEmpty={list.rows.length === 0} send={(input) => addAllowedIp(token, input.ip, input.description ?? "").then(list.reload)} reload={list.reload} />
-      </>}
-      view={{ table: { caption: "Allowed addresses", columns: [
-        {
-          label: "Address",
-          cell: (entry) => (
-            <Text weight="bold" style={{ fontFamily: "var(--code-font-family)" }}>
-              {entry.ip}{coversCaller(entry.ip) && <Badge highContrast color="green" ml="2">{t.covers}</Badge>}
+      above={
+        <>
+          <Text as="p" size="2" mb="2" style={{ maxWidth: 720 }}>
+            {t.intro}
+          </Text>
+          {yourIp !== undefined && (
+            <Text as="p" size="2" mb="3" weight="medium">
+              {t.yourIp(yourIp)}
             </Text>
+          )}
+          <IpForm
+            yourIp={yourIp}
+            listEmpty={list.rows.length === 0}
+            send={(input) => addAllowedIp(input.ip, input.description ?? "").then(list.reload)}
+            reload={list.reload}
+          />
+        </>
+      }
+      view={{
+        table: {
+          caption: "Allowed addresses",
+          columns: [
+            {
+              label: "Address",
+              cell: (entry) => (
+                <Text weight="bold" style={{ fontFamily: "var(--code-font-family)" }}>
+                  {entry.ip}
+                  {coversCaller(entry.ip) && (
+                    <Badge highContrast color="green" ml="2">
+                      {t.covers}
+                    </Badge>
+                  )}
+                </Text>
+              )
+            },
+            { label: "Description", cell: (entry) => entry.description },
+            { label: "Added", cell: (entry) => `${shortDate(entry.createdAt)}${entry.createdBy === null ? "" : ` · ${entry.createdBy}`}` }
+          ],
+          actions: (entry) => (
+            <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => askRemove(entry)} aria-label={`${t.remove} ${entry.ip}`}>
+              <TrashIcon /> {t.remove}
+            </Button>
           )
-        },
-        { label: "Description", cell: (entry) => entry.description },
-        { label: "Added", cell: (entry) => `${shortDate(entry.createdAt)}${entry.createdBy === null ? "" : ` · ${entry.createdBy}`}` }
-      ], actions: (entry) => (
-        <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => askRemove(entry)} aria-label={`${t.remove} ${entry.ip}`}>
-          <TrashIcon /> {t.remove}
-        </Button>
-      ) } }}
+        }
+      }}
     >
       <ConfirmDelete
         state={removing.state === null ? null : { subject: removing.state.target.ip, busy: removing.state.busy, error: removing.state.error }}
@@ -147,7 +202,7 @@ export const IpsScreen = () => {
         question={t.confirmRemove}
         texts={{ cancel: t.cancel, delete: t.remove, deleting: t.removing }}
         onClose={removing.close}
-        onConfirm={() => void removing.run((entry) => removeAllowedIp(token, entry), list.reload)}
+        onConfirm={() => void removing.run((entry) => removeAllowedIp(entry), list.reload)}
       />
     </ListScreen>
   )

@@ -1,13 +1,14 @@
 import { ExitIcon, ReloadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Text } from "@radix-ui/themes"
 import { useMemo, useState } from "react"
-import type { AdminSession } from "../../../contract/admin.ts"
+import type { AdminSession } from "../../../contract/sessions.ts"
 import { roleLabels } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { endOtherSessions, endSession, listSessions } from "../../api/admin.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { useStableCallback } from "../../lib/use-stable.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import { describeUserAgent } from "./user-agent.ts"
@@ -29,7 +30,14 @@ const t = {
 } as const
 
 /** Whose sessions, in the URL: none is one's own, `all` everyone's (super admins). No search: they are few. */
-const spec = { title: t.title, noun: "sessions", querySpec: { filters: { scope: ["all"] } }, fetchPage: listSessions, idOf: (session: AdminSession) => session._id, searchable: false }
+const spec = {
+  title: t.title,
+  noun: "sessions",
+  querySpec: { filters: { scope: ["all"] } },
+  fetchPage: listSessions,
+  idOf: (session: AdminSession) => session._id,
+  searchable: false
+}
 
 const when = (iso: string) => new Date(iso).toLocaleString()
 
@@ -39,26 +47,50 @@ const when = (iso: string) => new Date(iso).toLocaleString()
  * but this one together; super admins also see, and end, everyone's.
  */
 export const SessionsScreen = () => {
-  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   const isSuper = AuthContext.useSelector((snapshot) => snapshot.context.user?.role === "super_admin")
   const [notice, setNotice] = useState<{ readonly text: string; readonly failed: boolean } | null>(null)
-  const settle = (done: Promise<string | null>) =>
-    void done.then(
-      (text) => setNotice(text === null ? null : { text, failed: false }),
-      (failure: unknown) => setNotice({ text: `${t.failed}: ${failureOf(failure).message}`, failed: true })
-    ).finally(() => screen.list.reload())
-  const end = (session: AdminSession) => !session.current && settle(endSession(token, session).then(() => null))
-  const endOthers = () => settle(endOtherSessions(token).then(t.ended))
-  const actions: ReadonlyArray<RowAction<AdminSession>> = [
-    { id: "sessions:end", key: "Delete", label: (session) => `Sign out ${describeUserAgent(session.userAgent)} (${session.email})`, when: (session) => !session.current, run: end }
-  ]
+  const settle = useStableCallback(
+    (done: Promise<string | null>) =>
+      void done
+        .then(
+          (text) => setNotice(text === null ? null : { text, failed: false }),
+          (failure: unknown) => setNotice({ text: `${t.failed}: ${failureOf(failure).message}`, failed: true })
+        )
+        .finally(() => screen.list.reload())
+  )
+  const end = useStableCallback((session: AdminSession) => !session.current && settle(endSession(session).then(() => null)))
+  const endOthers = useStableCallback(() => settle(endOtherSessions().then(t.ended)))
+  const actions = useMemo(
+    (): ReadonlyArray<RowAction<AdminSession>> => [
+      {
+        id: "sessions:end",
+        key: "Delete",
+        label: (session) => `Sign out ${describeUserAgent(session.userAgent)} (${session.email})`,
+        when: (session) => !session.current,
+        run: end
+      }
+    ],
+    [end]
+  )
   const screen = useListScreen(spec, { actions, idle: true })
   const { url } = screen
   const everyone = url.query.filters.scope === "all"
-  const commands = useMemo((): ReadonlyArray<Command> => [
-    { id: "sessions:end-others", label: t.signOutOthers, group: t.title, keywords: ["logout", "sign out", "revoke"], run: endOthers },
-    ...(isSuper ? [{ id: "sessions:scope", label: everyone ? `Show ${t.mine.toLowerCase()}` : `Show ${t.everyone.toLowerCase()}`, group: t.title, run: () => url.filter("scope", everyone ? "" : "all") }] : [])
-  ], [everyone, isSuper, url])
+  const commands = useMemo(
+    (): ReadonlyArray<Command> => [
+      { id: "sessions:end-others", label: t.signOutOthers, group: t.title, keywords: ["logout", "sign out", "revoke"], run: endOthers },
+      ...(isSuper
+        ? [
+            {
+              id: "sessions:scope",
+              label: everyone ? `Show ${t.mine.toLowerCase()}` : `Show ${t.everyone.toLowerCase()}`,
+              group: t.title,
+              run: () => url.filter("scope", everyone ? "" : "all")
+            }
+          ]
+        : [])
+    ],
+    [everyone, isSuper, url, endOthers]
+  )
   useRegisterCommands(commands)
 
   return (
@@ -66,23 +98,54 @@ export const SessionsScreen = () => {
       screen={screen}
       texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: t.keyboardHint }}
       filters={isSuper ? [{ name: "scope", label: "Whose sessions", allLabel: t.mine, options: [["all", t.everyone]] }] : []}
-      tools={<>
-        <Button color="red" variant="soft" onClick={endOthers}><ExitIcon /> {t.signOutOthers}</Button>
-        <Button variant="soft" onClick={screen.list.reload}><ReloadIcon /> {t.refresh}</Button>
-      </>}
-      notices={notice !== null && (
-        <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3"><Callout.Text>{notice.text}</Callout.Text></Callout.Root>
-      )}
-      view={{ table: { caption: everyone ? t.everyone : t.mine, columns: [
-        { label: "Browser", cell: (session) => <Text>{describeUserAgent(session.userAgent)}{session.current && <Badge highContrast ml="2" color="green">{t.current}</Badge>}</Text> },
-        ...(everyone ? [{ label: "Admin", cell: (session: AdminSession) => session.name ?? session.email }] : []),
-        { label: "Role", cell: (session) => roleLabels[session.role] },
-        { label: "Address", cell: (session) => session.ip ?? "" },
-        { label: "Signed in", cell: (session) => when(session.createdAt) },
-        { label: "Last seen", cell: (session) => when(session.lastSeenAt) }
-      ], actions: (session) => session.current ? null : (
-        <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => end(session)}>{t.signOut}</Button>
-      ) } }}
+      tools={
+        <>
+          <Button color="red" variant="soft" onClick={endOthers}>
+            <ExitIcon /> {t.signOutOthers}
+          </Button>
+          <Button variant="soft" onClick={screen.list.reload}>
+            <ReloadIcon /> {t.refresh}
+          </Button>
+        </>
+      }
+      notices={
+        notice !== null && (
+          <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3">
+            <Callout.Text>{notice.text}</Callout.Text>
+          </Callout.Root>
+        )
+      }
+      view={{
+        table: {
+          caption: everyone ? t.everyone : t.mine,
+          columns: [
+            {
+              label: "Browser",
+              cell: (session) => (
+                <Text>
+                  {describeUserAgent(session.userAgent)}
+                  {session.current && (
+                    <Badge highContrast ml="2" color="green">
+                      {t.current}
+                    </Badge>
+                  )}
+                </Text>
+              )
+            },
+            ...(everyone ? [{ label: "Admin", cell: (session: AdminSession) => session.name ?? session.email }] : []),
+            { label: "Role", cell: (session) => roleLabels[session.role] },
+            { label: "Address", cell: (session) => session.ip ?? "" },
+            { label: "Signed in", cell: (session) => when(session.createdAt) },
+            { label: "Last seen", cell: (session) => when(session.lastSeenAt) }
+          ],
+          actions: (session) =>
+            session.current ? null : (
+              <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => end(session)}>
+                {t.signOut}
+              </Button>
+            )
+        }
+      }}
     />
   )
 }

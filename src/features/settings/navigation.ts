@@ -2,9 +2,7 @@ import { GearIcon, GlobeIcon, LaptopIcon, PersonIcon } from "@radix-ui/react-ico
 import type { Destination } from "../../lib/navigation.ts"
 import { settingsPaths } from "../../lib/paths.ts"
 
-export const settingsDestinations: ReadonlyArray<Destination> = [
-  { path: "/settings", label: "Settings", title: "Settings", icon: GearIcon, key: "," }
-]
+export const settingsDestinations: ReadonlyArray<Destination> = [{ path: "/settings", label: "Settings", title: "Settings", icon: GearIcon, key: "," }]
 
 /** The settings' own screens: under Settings in the sidebar (active by prefix), and in the palette. */
 export const settingsScreens: ReadonlyArray<Destination> = [

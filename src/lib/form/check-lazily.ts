@@ -13,5 +13,4 @@ export const checkLazily = async <A>(schema: () => Promise<Schema.Decoder<A>>, p
 }
 
 /** The message of the first issue at `path`, if any. */
-export const issueAt = (issues: ReadonlyArray<FieldIssue>, path: string): string | undefined =>
-  issues.find((issue) => issue.path === path)?.message
+export const issueAt = (issues: ReadonlyArray<FieldIssue>, path: string): string | undefined => issues.find((issue) => issue.path === path)?.message

@@ -3,9 +3,7 @@ import type { FieldIssue } from "../../../contract/common.ts"
 import { issueWords } from "../../../contract/issue-words.ts"
 
 /** What a form's values came to against the contract: the value to send, or the problems by field. */
-export type Checked<A> =
-  | { readonly ok: true; readonly value: A }
-  | { readonly ok: false; readonly issues: ReadonlyArray<FieldIssue> }
+export type Checked<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly issues: ReadonlyArray<FieldIssue> }
 
 type Checkable = Schema.Decoder<unknown>
 const standards = new WeakMap<Checkable, ReturnType<typeof Schema.toStandardSchemaV1<Checkable>>>()

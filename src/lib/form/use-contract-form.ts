@@ -26,7 +26,7 @@ export interface ContractFormOptions<Values extends FieldValues, Payload> {
    * Sends the checked value; a refusal rejects with the API layer's failure (src/api/failure.ts).
    * `intent` is what the button pressed asked for (`submitWith`), for forms with several.
    */
-  readonly send: (payload: Payload, intent?: string) => Promise<unknown>
+  readonly send: (payload: Payload, intent?: string) => Promise<unknown> | void
   /** Told of every change as it is typed, for a machine that follows the values (the inquiry's notes). */
   readonly onChange?: (values: Values) => void
   /**
@@ -79,11 +79,28 @@ export const ownerOf = (fields: ReadonlyMap<string, string>, path: string): stri
   return undefined
 }
 
+/** The message RHF holds for the field at `name` of its (nested) errors. */
+const messageAt = (errors: FieldErrors, name: string): string | undefined => {
+  const found: unknown = get(errors, name)
+  return typeof found === "object" && found !== null && "message" in found && typeof found.message === "string" ? found.message : undefined
+}
+
 const loadCheck = () => import("./check.ts").then((module) => module.check)
 
 /** A failure as the banner says it. */
 const bannerOf = (failed: ContractFormOptions<FieldValues, unknown>["failed"], failure: CallFailure) =>
   typeof failed === "string" ? `${failed}: ${failure.message}` : failed(failure)
+
+/**
+ * A refusal a machine's call brought back (`issues` from its context), shown under the form's
+ * fields whenever it changes; returns the issues no field owns, for the form's alert.
+ */
+export const useRefusal = (form: Pick<ContractForm<FieldValues>, "showIssues">, issues: ReadonlyArray<FieldIssue>): ReadonlyArray<FieldIssue> => {
+  const { showIssues } = form
+  const [stray, setStray] = useState<ReadonlyArray<FieldIssue>>([])
+  useEffect(() => setStray(issues.length === 0 ? [] : showIssues(issues)), [issues, showIssues])
+  return stray
+}
 
 export const useContractForm = <Values extends FieldValues, Payload>(options: ContractFormOptions<Values, Payload>): ContractForm<Values> => {
   const prefix = useId()
@@ -109,15 +126,18 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
   const strayText = (stray: ReadonlyArray<FieldIssue>) =>
     stray.map((issue) => (issue.path === "" ? issue.message : inLabelWords(issue.path, issue.message))).join("; ")
 
-  const resolver: Resolver<Values, unknown, Values> = useCallback(async (values) => {
-    const [schema, run] = await Promise.all([latest.current.schema(), loadCheck()])
-    const result = run(schema, latest.current.toPayload(values))
-    if (result.ok) return { values: result.value as unknown as Values, errors: {} }
-    const { errors, stray } = place(result.issues, "contract")
-    // A problem no field on show owns still refuses the form, and says so in the banner.
-    if (stray.length > 0) set(errors, "root.contract", { type: "contract", message: strayText(stray) })
-    return { values: {}, errors }
-  }, [place])
+  const resolver: Resolver<Values, unknown, Values> = useCallback(
+    async (values) => {
+      const [schema, run] = await Promise.all([latest.current.schema(), loadCheck()])
+      const result = run(schema, latest.current.toPayload(values))
+      if (result.ok) return { values: result.value as unknown as Values, errors: {} }
+      const { errors, stray } = place(result.issues, "contract")
+      // A problem no field on show owns still refuses the form, and says so in the banner.
+      if (stray.length > 0) set(errors, "root.contract", { type: "contract", message: strayText(stray) })
+      return { values: {}, errors }
+    },
+    [place]
+  )
 
   const form = useForm<Values, unknown, Values>({
     defaultValues: options.values as DefaultValues<Values>,
@@ -129,36 +149,45 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
   })
 
   /** Puts a refusal's issues under their fields and asks for the focus; returns the ones no field owns. */
-  const showIssues = useCallback((issues: ReadonlyArray<FieldIssue>): ReadonlyArray<FieldIssue> => {
-    const { errors, stray } = place(issues, "server")
-    for (const name of fields.current.keys()) {
-      const owned = get(errors, name) as { readonly message: string } | undefined
-      if (owned !== undefined) form.setError(name as never, { type: "server", message: owned.message })
-    }
-    focusFirstInvalid()
-    return stray
-  }, [place, focusFirstInvalid])
+  const showIssues = useCallback(
+    (issues: ReadonlyArray<FieldIssue>): ReadonlyArray<FieldIssue> => {
+      const { errors, stray } = place(issues, "server")
+      for (const name of fields.current.keys()) {
+        const owned = messageAt(errors, name)
+        if (owned !== undefined) form.setError(name as never, { type: "server", message: owned })
+      }
+      focusFirstInvalid()
+      return stray
+    },
+    [place, focusFirstInvalid, form]
+  )
 
   const intent = useRef<string | undefined>(undefined)
-  const onValid = useCallback(async (payload: Values) => {
-    setBanner(null)
-    try {
-      await latest.current.send(payload as unknown as Payload, intent.current)
-    } catch (error) {
-      const failure = failureOf(error)
-      const issues = issuesOf(error)
-      const stray = showIssues(issues)
-      // Every problem under its field: no banner. Otherwise the banner says what no field can.
-      if (issues.length === 0) setBanner(bannerOf(latest.current.failed, failure))
-      else if (stray.length > 0) setBanner(bannerOf(latest.current.failed, { ...failure, message: strayText(stray) }))
-    }
-  }, [showIssues])
+  const onValid = useCallback(
+    async (payload: Values) => {
+      setBanner(null)
+      try {
+        await latest.current.send(payload as unknown as Payload, intent.current)
+      } catch (error) {
+        const failure = failureOf(error)
+        const issues = issuesOf(error)
+        const stray = showIssues(issues)
+        // Every problem under its field: no banner. Otherwise the banner says what no field can.
+        if (issues.length === 0) setBanner(bannerOf(latest.current.failed, failure))
+        else if (stray.length > 0) setBanner(bannerOf(latest.current.failed, { ...failure, message: strayText(stray) }))
+      }
+    },
+    [showIssues]
+  )
 
-  const onInvalid = useCallback((errors: FieldErrors<Values>) => {
-    const stray = get(errors, "root.contract") as { readonly message?: string } | undefined
-    setBanner(stray?.message === undefined ? null : bannerOf(latest.current.failed, { status: undefined, message: stray.message }))
-    focusFirstInvalid()
-  }, [focusFirstInvalid])
+  const onInvalid = useCallback(
+    (errors: FieldErrors<Values>) => {
+      const stray = messageAt(errors, "root.contract")
+      setBanner(stray === undefined ? null : bannerOf(latest.current.failed, { status: undefined, message: stray }))
+      focusFirstInvalid()
+    },
+    [focusFirstInvalid]
+  )
 
   const onSubmit = useMemo(() => form.handleSubmit(onValid, onInvalid), [form, onValid, onInvalid])
   useEffect(() => {
@@ -169,16 +198,20 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
 
   const field = (name: string, label: string, fieldOptions?: { readonly required?: boolean; readonly hint?: string }): FieldView => {
     fields.current.set(name, label)
-    const message = (get(errors, name) as { readonly message?: string } | undefined)?.message
+    const message = messageAt(errors, name)
     return fieldView(`${prefix}-${name.replace(/\W/gu, "-")}`, label, message, fieldOptions)
   }
 
   return {
     form,
-    formProps: { ref: formRef, noValidate: true, onSubmit: (event) => {
-      intent.current = undefined
-      void onSubmit(event)
-    } },
+    formProps: {
+      ref: formRef,
+      noValidate: true,
+      onSubmit: (event) => {
+        intent.current = undefined
+        void onSubmit(event)
+      }
+    },
     submit: () => {
       intent.current = undefined
       void onSubmit()

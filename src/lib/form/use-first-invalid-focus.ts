@@ -7,7 +7,10 @@ import { type RefObject, useCallback, useEffect, useRef, useState } from "react"
  * view. The request is carried out after the render that shows the messages, so the field is
  * already marked when it is looked for.
  */
-export const useFirstInvalidFocus = <Root extends HTMLElement = HTMLFormElement>(): { readonly formRef: RefObject<Root | null>; readonly focusFirstInvalid: () => void } => {
+export const useFirstInvalidFocus = <Root extends HTMLElement = HTMLFormElement>(): {
+  readonly formRef: RefObject<Root | null>
+  readonly focusFirstInvalid: () => void
+} => {
   const formRef = useRef<Root | null>(null)
   const [request, setRequest] = useState(0)
   useEffect(() => {

@@ -4,8 +4,7 @@
  * "Founded (year) must be a year such as 2021". A message that is a sentence of its own (the
  * spec's "Title is required") is said as it is.
  */
-export const inLabelWords = (label: string, message: string): string =>
-  /^[a-z]/u.test(message) ? `${label} ${message}` : message
+export const inLabelWords = (label: string, message: string): string => (/^[a-z]/u.test(message) ? `${label} ${message}` : message)
 
 /** A field as the form pattern shows it: its control's id and ARIA, and its message in the label's words. */
 export interface FieldView {
@@ -28,10 +27,16 @@ export interface FieldView {
  * undefined. Forms whose values a machine holds (the blog editor) build their fields with this
  * too, so every form reads and announces its problems alike.
  */
-export const fieldView = (id: string, label: string, message: string | undefined, options?: { readonly required?: boolean; readonly hint?: string }): FieldView => {
+export const fieldView = (
+  id: string,
+  label: string,
+  message: string | undefined,
+  options?: { readonly required?: boolean; readonly hint?: string }
+): FieldView => {
   const error = message === undefined ? undefined : inLabelWords(label, message)
-  const described = [error === undefined ? undefined : `${id}-error`, options?.hint === undefined ? undefined : `${id}-hint`]
-    .filter((part) => part !== undefined)
+  const described = [error === undefined ? undefined : `${id}-error`, options?.hint === undefined ? undefined : `${id}-hint`].filter(
+    (part) => part !== undefined
+  )
   return {
     id,
     label,

@@ -6,7 +6,13 @@ import type { ListState } from "./use-list.ts"
  * The palette commands every list has: reload, the next and previous page (offered only
  * when there is one), and the CSV export of what the filters match.
  */
-export const listCommands = ({ group, noun, list, url, csv }: {
+export const listCommands = ({
+  group,
+  noun,
+  list,
+  url,
+  csv
+}: {
   readonly group: string
   /** What the list holds, for the labels: "Reload the {noun}", "Export {noun} as CSV". */
   readonly noun: string
@@ -28,13 +34,17 @@ export const listCommands = ({ group, noun, list, url, csv }: {
       run: () => url.go({ page: page + 1 })
     },
     { id: `${prefix}:previous-page`, label: "Previous page", group, guard: () => page > 1, run: () => url.go({ page: page - 1 }) },
-    ...(csv === undefined ? [] : [{
-      id: `${prefix}:export-csv`,
-      label: `Export ${noun} as CSV`,
-      group,
-      keywords: ["download", "spreadsheet", "csv"],
-      guard: () => !csv.busy,
-      run: csv.run
-    }])
+    ...(csv === undefined
+      ? []
+      : [
+          {
+            id: `${prefix}:export-csv`,
+            label: `Export ${noun} as CSV`,
+            group,
+            keywords: ["download", "spreadsheet", "csv"],
+            guard: () => !csv.busy,
+            run: csv.run
+          }
+        ])
   ]
 }

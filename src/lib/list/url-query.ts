@@ -27,19 +27,24 @@ export const useUrlQuery = (spec: QuerySpec): UrlQuery => {
   const search = useSearch()
   const query = useMemo(() => parseQuery(spec, search), [search, spec])
   const urlFor = useCallback((next: Partial<ListQuery>) => urlOf(location, { ...query, ...next }), [location, query])
-  const go = useCallback((next: Partial<ListQuery>, options: { readonly replace?: boolean } = {}) =>
-    navigate(urlFor(next), { replace: options.replace === true }), [navigate, urlFor])
-  const sort = query.sort ?? spec.defaultSort?.sort
-  const sorted = {
-    sort,
-    order: query.order ?? (sort !== undefined && sort === spec.defaultSort?.sort ? spec.defaultSort.order : "asc")
-  }
-  return {
-    query,
-    sorted,
-    go,
-    urlFor,
-    filter: (name, value) => go({ filters: { ...query.filters, [name]: value }, page: 1 }),
-    sortBy: (sort) => go({ sort, order: sorted.sort === sort && sorted.order === "asc" ? "desc" : "asc", page: 1 })
-  }
+  const go = useCallback(
+    (next: Partial<ListQuery>, options: { readonly replace?: boolean } = {}) => navigate(urlFor(next), { replace: options.replace === true }),
+    [navigate, urlFor]
+  )
+  // One object per query: screens memoize their commands on it.
+  return useMemo(() => {
+    const sort = query.sort ?? spec.defaultSort?.sort
+    const sorted = {
+      sort,
+      order: query.order ?? (sort !== undefined && sort === spec.defaultSort?.sort ? spec.defaultSort.order : "asc")
+    }
+    return {
+      query,
+      sorted,
+      go,
+      urlFor,
+      filter: (name, value) => go({ filters: { ...query.filters, [name]: value }, page: 1 }),
+      sortBy: (sort) => go({ sort, order: sorted.sort === sort && sorted.order === "asc" ? "desc" : "asc", page: 1 })
+    }
+  }, [query, spec, go, urlFor])
 }

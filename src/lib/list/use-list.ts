@@ -1,12 +1,12 @@
-import { useSelector } from "@xstate/react"
-import { useEffect, useState } from "react"
+import { useActorRef, useSelector } from "@xstate/react"
+import { useCallback, useEffect, useState } from "react"
 import { fromPromise } from "xstate"
 import type { Pagination } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { type ListPage, type ListQuery, listMachine, queryKey } from "../../../machines/list.ts"
 import { AuthContext } from "../auth.tsx"
 import { firstScreenShown } from "../first-screen.ts"
-import { useProvidedActorRef } from "../use-provided-actor.ts"
+import { useStableCallback } from "../use-stable.ts"
 
 export interface ListState<Row, P extends ListPage<Row> = ListPage<Row>> {
   /** The last page that arrived, with whatever else its answer carries (a queue's counts). */
@@ -31,38 +31,41 @@ type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 
 export const useList = <P extends ListPage>(
   query: ListQuery,
-  fetchPage: (token: string, query: ListQuery) => Promise<P>,
+  fetchPage: (query: ListQuery) => Promise<P>,
   /** The first page if it is already here (start-up's answer): shown in the first render, not asked for again. */
-  arrivedPage?: (token: string, query: ListQuery) => P | undefined
+  arrivedPage?: (query: ListQuery) => P | undefined
 ): ListState<RowOf<P>, P & ListPage<RowOf<P>>> => {
   const auth = AuthContext.useActorRef()
-  const token = AuthContext.useSelector((snapshot) => snapshot.context.token) ?? ""
   // Read once, at mount: with it the machine starts ready, and asks for nothing.
-  const [arrived] = useState(() => (arrivedPage === undefined ? undefined : arrivedPage(token, query)))
-  const list = useProvidedActorRef<typeof listMachine>(
-    listMachine, {
+  const [arrived] = useState(() => (arrivedPage === undefined ? undefined : arrivedPage(query)))
+  // Provided once: the screen's call is read when the machine makes it (a directory screen's kind can change under it).
+  const fetchLatest = useStableCallback(fetchPage)
+  const [logic] = useState(() =>
+    listMachine.provide({
       actors: {
-        fetchPage: fromPromise(({ input }) => fetchPage(token, input))
+        fetchPage: fromPromise(({ input }) => fetchLatest(input))
       },
       actions: {
         loadFailed: (_, { error }) => {
           if (failureOf(error).status === 401) auth.send({ type: "SESSION_EXPIRED" })
         }
       }
-    },
-    { input: { query, page: arrived } }
+    })
   )
+  const list = useActorRef(logic, { input: { query, page: arrived } })
   useEffect(() => list.send({ type: "LOAD", query }), [query, list])
   // Each value is its own selection, so a snapshot that changes none of them renders nothing. The
   // list counts as loading from the render its new query arrived in: the machine hears of the
   // query in the effect after that render, and its own `loading` then changes nothing on screen
   // (one render fewer a page turn or search, docs/architecture.md, "Interactions").
   const key = queryKey(query)
+  const reload = useCallback(() => list.send({ type: "RELOAD" }), [list])
   const page = useSelector(list, (current) => current.context.page) as (P & ListPage<RowOf<P>>) | null
   const loading = useSelector(list, (current) => current.matches("loading") || queryKey(current.context.query) !== key)
   const error = useSelector(list, (current) => (current.matches("failed") ? current.context.error : null))
   // The first page on screen: what waited for the first screen may load now.
-  useEffect(() => void (page !== null && firstScreenShown()), [page !== null])
+  const shown = page !== null
+  useEffect(() => void (shown && firstScreenShown()), [shown])
   return {
     page,
     rows: page?.rows ?? [],
@@ -70,6 +73,6 @@ export const useList = <P extends ListPage>(
     loading,
     firstLoad: loading && page === null,
     error,
-    reload: () => list.send({ type: "RELOAD" })
+    reload
   }
 }

@@ -2,6 +2,15 @@ import { useActorRef, useSelector } from "@xstate/react"
 import { useCallback, useEffect, useMemo, useRef } from "react"
 import { rowFocusMachine } from "../../../machines/row-focus.ts"
 import type { Command } from "../commands.tsx"
+import { useStableCallback } from "../use-stable.ts"
+
+/** What the current row's actions offer, as the palette lists them (as JSON: the commands are made again only when it changes). */
+interface Offered {
+  readonly id: string
+  readonly key?: string
+  readonly label: string
+  readonly inPalette?: boolean
+}
 
 /**
  * One thing a person can do to the current row: a command the palette offers for it, and its key
@@ -40,7 +49,7 @@ const REMEMBERED = "currentRow"
 const rowsByEntry = new Map<string, string>()
 const stateOf = (): Record<string, unknown> => {
   const state: unknown = history.state
-  return typeof state === "object" && state !== null ? state as Record<string, unknown> : {}
+  return typeof state === "object" && state !== null ? (state as Record<string, unknown>) : {}
 }
 const entryKey = (): string => {
   const key = stateOf()[ENTRY]
@@ -61,8 +70,7 @@ const rememberForReload = (id: string | null) => {
 
 const isEditable = (element: Element | null): boolean =>
   element instanceof HTMLElement && (element.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName))
-const inDialog = (element: Element | null): boolean =>
-  element?.closest("[role=dialog], [role=alertdialog], dialog[open]") != null
+const inDialog = (element: Element | null): boolean => element?.closest("[role=dialog], [role=alertdialog], dialog[open]") != null
 /** Where the focus may be taken from for the current row: nowhere a person is typing or deciding. */
 const mayTakeFocus = (active: Element | null) => !isEditable(active) && !inDialog(active)
 
@@ -100,8 +108,7 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
   const wanted = useRef<"arrival" | "moved" | "kept" | null>("arrival")
   const restoring = useRef<string | null>(null)
   useEffect(() => {
-    const hadFocus = elements.current.some((element) => element !== null && element === document.activeElement) ||
-      document.activeElement === document.body
+    const hadFocus = elements.current.some((element) => element !== null && element === document.activeElement) || document.activeElement === document.body
     if (wanted.current === null && hadFocus) wanted.current = "kept"
     focus.send({ type: "SHOW", ids })
     if (restoring.current !== null && ids.includes(restoring.current)) {
@@ -169,13 +176,14 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
   const latest = useRef({ ids })
   latest.current = { ids }
   const handlers = useRef<Array<{ ref: (element: E | null) => void; onFocus: () => void }>>([])
-  const handlersOf = (index: number) => (handlers.current[index] ??= {
-    ref: (element) => void (elements.current[index] = element),
-    onFocus: () => {
-      const id = latest.current.ids[index]
-      if (id !== undefined) focus.send({ type: "PICK", id })
-    }
-  })
+  const handlersOf = (index: number) =>
+    (handlers.current[index] ??= {
+      ref: (element) => void (elements.current[index] = element),
+      onFocus: () => {
+        const id = latest.current.ids[index]
+        if (id !== undefined) focus.send({ type: "PICK", id })
+      }
+    })
   const rowProps = (index: number): RowProps<E> => {
     const isCurrent = index === currentIndex
     return {
@@ -189,10 +197,13 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
   }
 
   /** Makes `id` current (a screen moving on after a change, "Find address" landing on a row). */
-  const pick = useCallback((id: string) => {
-    wanted.current = "moved"
-    focus.send({ type: "PICK", id })
-  }, [focus])
+  const pick = useCallback(
+    (id: string) => {
+      wanted.current = "moved"
+      focus.send({ type: "PICK", id })
+    },
+    [focus]
+  )
   /** Escape in the search field: the rows have the keyboard again, on the current row. */
   const backToRows = useCallback(() => {
     wanted.current = "moved"
@@ -203,30 +214,60 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
 
   // A screen gives its actions afresh each render (their closures read its state as it is); the
   // commands are made again only when what they offer changes, and each runs the newest action.
-  const live = useRef({ actions, current })
-  live.current = { actions, current }
-  const offered = current === undefined ? [] : actions
-    .filter((action) => action.when === undefined || action.when(current))
-    .map((action) => ({ id: action.id, key: action.key, label: action.label(current), inPalette: action.inPalette }))
-  const signature = JSON.stringify(offered)
+  const runNewest = useStableCallback((id: string) => {
+    const newest = actions.find((candidate) => candidate.id === id)
+    if (current !== undefined && newest !== undefined) newest.run(current)
+  })
+  const signature = JSON.stringify(
+    current === undefined
+      ? []
+      : actions
+          .filter((action) => action.when === undefined || action.when(current))
+          .map((action) => ({ id: action.id, key: action.key, label: action.label(current), inPalette: action.inPalette }))
+  )
+  const offered = useMemo(() => JSON.parse(signature) as ReadonlyArray<Offered>, [signature])
+  const empty = rows.length === 0
   const commands = useMemo((): ReadonlyArray<Command> => {
     const guard = () => idle
     const move = (type: "NEXT" | "PREVIOUS") => () => {
       wanted.current = "moved"
       focus.send({ type })
     }
-    const moves: ReadonlyArray<Command> = rows.length === 0 ? [] : [
-      ...(["j", "ArrowDown"] as const).map((key): Command => ({ id: `${group}:row:next:${key}`, label: "Next row", group, shortcut: [key], inPalette: false, guard, run: move("NEXT") })),
-      ...(["k", "ArrowUp"] as const).map((key): Command => ({ id: `${group}:row:previous:${key}`, label: "Previous row", group, shortcut: [key], inPalette: false, guard, run: move("PREVIOUS") }))
-    ]
-    const searching: ReadonlyArray<Command> = search === undefined ? [] : [{
-      id: `${group}:search`,
-      label: `Search ${noun}`,
-      group,
-      shortcut: ["s"],
-      guard,
-      run: () => search.current?.focus()
-    }]
+    const moves: ReadonlyArray<Command> = empty
+      ? []
+      : [
+          ...(["j", "ArrowDown"] as const).map((key): Command => ({
+            id: `${group}:row:next:${key}`,
+            label: "Next row",
+            group,
+            shortcut: [key],
+            inPalette: false,
+            guard,
+            run: move("NEXT")
+          })),
+          ...(["k", "ArrowUp"] as const).map((key): Command => ({
+            id: `${group}:row:previous:${key}`,
+            label: "Previous row",
+            group,
+            shortcut: [key],
+            inPalette: false,
+            guard,
+            run: move("PREVIOUS")
+          }))
+        ]
+    const searching: ReadonlyArray<Command> =
+      search === undefined
+        ? []
+        : [
+            {
+              id: `${group}:search`,
+              label: `Search ${noun}`,
+              group,
+              shortcut: ["s"],
+              guard,
+              run: () => search.current?.focus()
+            }
+          ]
     const rowCommands = offered.map((action): Command => ({
       id: `${group}:${action.id}`,
       label: action.label,
@@ -234,14 +275,10 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
       ...(action.key === undefined ? {} : { shortcut: [action.key] }),
       ...(action.inPalette === false ? { inPalette: false } : {}),
       guard,
-      run: () => {
-        const row = live.current.current
-        const newest = live.current.actions.find((candidate) => candidate.id === action.id)
-        if (row !== undefined && newest !== undefined) newest.run(row)
-      }
+      run: () => runNewest(action.id)
     }))
     return [...rowCommands, ...moves, ...searching]
-  }, [signature, currentId, idle, rows.length === 0, group, noun, search, focus])
+  }, [offered, idle, empty, group, noun, search, focus, runNewest])
 
   return {
     /** The row the list keys act on. */

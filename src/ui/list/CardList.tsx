@@ -17,7 +17,11 @@ export interface CardListProps<Row> {
 /** The card variant of a list (the spec's card screens): same keys, same focus rules as the table. */
 export const CardList = <Row,>(props: CardListProps<Row>) => (
   <Grid role="list" aria-label={props.label} aria-busy={props.list.loading} columns={{ initial: "1", md: "2" }} gap="3">
-    {props.list.rows.length === 0 && !props.list.loading && <Text color="gray" role="listitem">{props.empty}</Text>}
+    {props.list.rows.length === 0 && !props.list.loading && (
+      <Text color="gray" role="listitem">
+        {props.empty}
+      </Text>
+    )}
     {props.list.rows.map((row, index) => (
       <Card key={props.rowKey(row)} role="listitem" className="list-row" {...props.rowProps(index)}>
         {props.card(row)}

@@ -4,7 +4,14 @@ import type { UrlQuery } from "../../lib/list/url-query.ts"
  * One of a list's filters as a compact select in the toolbar, beside the search: the value lives
  * in the URL (`name`), the empty option is "all". Escape gives the keyboard back to the rows.
  */
-export const FilterSelect = ({ url, name, label, allLabel, options, onEscape }: {
+export const FilterSelect = ({
+  url,
+  name,
+  label,
+  allLabel,
+  options,
+  onEscape
+}: {
   readonly url: Pick<UrlQuery, "query" | "filter">
   readonly name: string
   readonly label: string
@@ -24,6 +31,10 @@ export const FilterSelect = ({ url, name, label, allLabel, options, onEscape }: 
     }}
   >
     <option value="">{allLabel}</option>
-    {options.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+    {options.map(([value, text]) => (
+      <option key={value} value={value}>
+        {text}
+      </option>
+    ))}
   </select>
 )

@@ -9,23 +9,27 @@ export const Pager = ({ pagination, onPage }: { readonly pagination: Pagination 
   pagination === undefined || pagination.pages <= 1 ? null : (
     <Flex gap="3" align="center" justify="center" mt="3" asChild>
       <nav aria-label="Pages">
-        <Button variant="soft" disabled={pagination.page <= 1} onClick={() => onPage(pagination.page - 1)}>{t.previous}</Button>
+        <Button variant="soft" disabled={pagination.page <= 1} onClick={() => onPage(pagination.page - 1)}>
+          {t.previous}
+        </Button>
         <Text size="2">{t.page(pagination.page, pagination.pages)}</Text>
-        <Button variant="soft" disabled={pagination.page >= pagination.pages} onClick={() => onPage(pagination.page + 1)}>{t.next}</Button>
+        <Button variant="soft" disabled={pagination.page >= pagination.pages} onClick={() => onPage(pagination.page + 1)}>
+          {t.next}
+        </Button>
       </nav>
     </Flex>
   )
 
 /** A failed load or action, with what went wrong and, for a load, Retry. */
-export const FailureCallout = ({ title, message, onRetry }: {
-  readonly title: string
-  readonly message: string
-  readonly onRetry?: () => void
-}) => (
+export const FailureCallout = ({ title, message, onRetry }: { readonly title: string; readonly message: string; readonly onRetry?: () => void }) => (
   <Callout.Root color="red" role="alert" mb="3">
     <Callout.Text>
       {title}: {message}{" "}
-      {onRetry !== undefined && <Button size="1" variant="soft" color="red" onClick={onRetry}><ReloadIcon /> {t.retry}</Button>}
+      {onRetry !== undefined && (
+        <Button size="1" variant="soft" color="red" onClick={onRetry}>
+          <ReloadIcon /> {t.retry}
+        </Button>
+      )}
     </Callout.Text>
   </Callout.Root>
 )
@@ -55,9 +59,14 @@ export const ListFrame = ({ list, loadingText, loadFailedText, onPage, exportErr
   <>
     {exportError != null && <FailureCallout title={t.exportFailed} message={exportError} />}
     {list.error !== null && <FailureCallout title={loadFailedText} message={list.error} onRetry={list.reload} />}
-    {list.firstLoad
-      ? <Flex gap="2" align="center" role="status"><Spinner /><Text color="gray">{loadingText}</Text></Flex>
-      : list.pagination === undefined ? null : children}
+    {list.firstLoad ? (
+      <Flex gap="2" align="center" role="status">
+        <Spinner />
+        <Text color="gray">{loadingText}</Text>
+      </Flex>
+    ) : list.pagination === undefined ? null : (
+      children
+    )}
     <Pager pagination={list.pagination} onPage={onPage} />
   </>
 )

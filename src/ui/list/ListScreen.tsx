@@ -21,8 +21,13 @@ export interface ListFilter {
 }
 
 /** A filter whose options are `values`, each shown as `labelOf` names it. */
-export const filterOf = <V extends string>(name: string, label: string, allLabel: string, values: ReadonlyArray<V>, labelOf: (value: V) => string = (value) => value): ListFilter =>
-  ({ name, label, allLabel, options: values.map((value) => [value, labelOf(value)] as const) })
+export const filterOf = <V extends string>(
+  name: string,
+  label: string,
+  allLabel: string,
+  values: ReadonlyArray<V>,
+  labelOf: (value: V) => string = (value) => value
+): ListFilter => ({ name, label, allLabel, options: values.map((value) => [value, labelOf(value)] as const) })
 
 /** How the rows are shown: a table with columns (and the last column's buttons), or cards. */
 export type ListView<Row> =
@@ -40,13 +45,39 @@ export interface ListScreenTexts {
   readonly hint: string
 }
 
+/** A feature's texts as the list screen takes them: its search, loading, failure, empty and keys lines. */
+export const listTextsOf = (texts: {
+  readonly searchLabel?: string
+  readonly searchPlaceholder?: string
+  readonly loading: string
+  readonly loadFailed: string
+  readonly empty: string
+  readonly keyboardHint: string
+}): ListScreenTexts => ({
+  ...(texts.searchLabel === undefined ? {} : { searchLabel: texts.searchLabel }),
+  ...(texts.searchPlaceholder === undefined ? {} : { searchPlaceholder: texts.searchPlaceholder }),
+  loading: texts.loading,
+  loadFailed: texts.loadFailed,
+  empty: texts.empty,
+  hint: texts.keyboardHint
+})
+
 /**
  * The one list screen (docs/architecture.md, "The list pattern"): the title, what sits above the
  * list (count cards), one toolbar row (search, filters, the screen's buttons, Export CSV), the
  * screen's notices, the rows as a table or cards with their loading, empty and failed states and
  * the pager, the keys' hint, and the screen's dialogs (`children`).
  */
-export const ListScreen = <P extends ListPage>({ screen, texts, view, above, filters, tools, notices, children }: {
+export const ListScreen = <P extends ListPage>({
+  screen,
+  texts,
+  view,
+  above,
+  filters,
+  tools,
+  notices,
+  children
+}: {
   readonly screen: ListScreenState<P>
   readonly texts: ListScreenTexts
   readonly view: ListView<RowOf<P>>
@@ -75,21 +106,43 @@ export const ListScreen = <P extends ListPage>({ screen, texts, view, above, fil
           />
         )}
         {filters?.map((filter) => (
-          <FilterSelect key={filter.name} url={url} name={filter.name} label={filter.label} allLabel={filter.allLabel} options={filter.options} onEscape={focus.backToRows} />
+          <FilterSelect
+            key={filter.name}
+            url={url}
+            name={filter.name}
+            label={filter.label}
+            allLabel={filter.allLabel}
+            options={filter.options}
+            onEscape={focus.backToRows}
+          />
         ))}
         {tools}
         {csv !== undefined && <ExportCsvButton busy={csv.busy} onExport={csv.run} />}
       </Flex>
       {search.cut && (
-        <Callout.Root color="amber" role="status" mb="3"><Callout.Text>{listTexts.searchCut(MAX_SEARCH)}</Callout.Text></Callout.Root>
+        <Callout.Root color="amber" role="status" mb="3">
+          <Callout.Text>{listTexts.searchCut(MAX_SEARCH)}</Callout.Text>
+        </Callout.Root>
       )}
       {notices}
       <ListFrame list={list} loadingText={texts.loading} loadFailedText={texts.loadFailed} onPage={(page) => url.go({ page })} exportError={csv?.error ?? null}>
-        {"table" in view
-          ? <ListTable caption={view.table.caption} columns={view.table.columns} list={rowsList} rowProps={focus.rowProps} empty={texts.empty} url={url} {...(view.table.actions === undefined ? {} : { actions: view.table.actions })} />
-          : <CardList label={view.cards.label} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} card={view.cards.card} />}
+        {"table" in view ? (
+          <ListTable
+            caption={view.table.caption}
+            columns={view.table.columns}
+            list={rowsList}
+            rowProps={focus.rowProps}
+            empty={texts.empty}
+            url={url}
+            {...(view.table.actions === undefined ? {} : { actions: view.table.actions })}
+          />
+        ) : (
+          <CardList label={view.cards.label} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} card={view.cards.card} />
+        )}
       </ListFrame>
-      <Text as="p" size="1" color="gray" mt="3">{texts.hint}</Text>
+      <Text as="p" size="1" color="gray" mt="3">
+        {screen.spec.history === undefined ? texts.hint : `${texts.hint} · ${listTexts.historyKey}`}
+      </Text>
       {children}
     </Screen>
   )

@@ -31,7 +31,12 @@ export interface ListTableProps<Row> {
   readonly url?: { readonly sorted: { readonly sort: string | undefined; readonly order: "asc" | "desc" }; readonly sortBy: (sort: string) => void }
 }
 
-const SortHeader = ({ label, active, order, onSort }: {
+const SortHeader = ({
+  label,
+  active,
+  order,
+  onSort
+}: {
   readonly label: string
   readonly active: boolean
   readonly order: "asc" | "desc"
@@ -47,14 +52,22 @@ type TableRowProps<Row> = RowElementProps<HTMLTableRowElement> & Pick<ListTableP
 
 const TableRow = memo(<Row,>({ row, columns, actions, ref, ...keyboard }: TableRowProps<Row>) => (
   <tr className="rt-TableRow list-row" ref={ref} {...keyboard}>
-    {columns.map((column) => <td key={column.label} className="rt-TableCell">{column.cell(row)}</td>)}
+    {columns.map((column) => (
+      <td key={column.label} className="rt-TableCell">
+        {column.cell(row)}
+      </td>
+    ))}
     {actions !== undefined && <td className="rt-TableCell">{actions(row)}</td>}
   </tr>
 )) as <Row>(props: TableRowProps<Row>) => ReactNode
 
 /** A list as a table: sortable headers, one focusable row per record, the empty text in the body. */
 export const ListTable = <Row,>(props: ListTableProps<Row>) => {
-  const { columns, list: { rows, loading }, rowProps } = props
+  const {
+    columns,
+    list: { rows, loading },
+    rowProps
+  } = props
   const sorted = props.url?.sorted
   const onSort = props.url?.sortBy
   const span = columns.length + (props.actions === undefined ? 0 : 1)
@@ -72,21 +85,33 @@ export const ListTable = <Row,>(props: ListTableProps<Row>) => {
                 const active = column.sort !== undefined && sorted?.sort === column.sort
                 const order = sorted?.order ?? "asc"
                 return (
-                  <th key={column.label} scope="col" className="rt-TableCell rt-TableColumnHeaderCell"
-                    aria-sort={active ? (order === "asc" ? "ascending" : "descending") : undefined}>
-                    {column.sort === undefined || onSort === undefined
-                      ? column.label
-                      : <SortHeader label={column.label} active={active} order={order} onSort={() => column.sort !== undefined && onSort(column.sort)} />}
+                  <th
+                    key={column.label}
+                    scope="col"
+                    className="rt-TableCell rt-TableColumnHeaderCell"
+                    aria-sort={active ? (order === "asc" ? "ascending" : "descending") : undefined}
+                  >
+                    {column.sort === undefined || onSort === undefined ? (
+                      column.label
+                    ) : (
+                      <SortHeader label={column.label} active={active} order={order} onSort={() => column.sort !== undefined && onSort(column.sort)} />
+                    )}
                   </th>
                 )
               })}
-              {props.actions !== undefined && <th scope="col" className="rt-TableCell rt-TableColumnHeaderCell">{listTexts.actions}</th>}
+              {props.actions !== undefined && (
+                <th scope="col" className="rt-TableCell rt-TableColumnHeaderCell">
+                  {listTexts.actions}
+                </th>
+              )}
             </tr>
           </thead>
           <tbody className="rt-TableBody">
             {rows.length === 0 && !loading && (
               <tr className="rt-TableRow">
-                <td className="rt-TableCell" colSpan={span}><Text color="gray">{props.empty}</Text></td>
+                <td className="rt-TableCell" colSpan={span}>
+                  <Text color="gray">{props.empty}</Text>
+                </td>
               </tr>
             )}
             {/* Rows are keyed by place: the next page writes its records into the same rows,

@@ -8,5 +8,6 @@ export const listTexts = {
   exporting: "Exporting…",
   exportFailed: "Could not export",
   actions: "Actions",
-  searchCut: (max: number) => `A search is at most ${max} characters: the list shows what the first ${max} find.`
+  searchCut: (max: number) => `A search is at most ${max} characters: the list shows what the first ${max} find.`,
+  historyKey: "h history"
 } as const

@@ -16,7 +16,7 @@ interface Row {
 const BareList = () => {
   const [rows, setRows] = useState<ReadonlyArray<Row>>([])
   useEffect(() => {
-    fetch("/api/admin/addresses/generated", { headers: { authorization: `Bearer ${localStorage.getItem("adminToken") ?? ""}` } })
+    void fetch("/api/admin/addresses/generated", { headers: { authorization: `Bearer ${localStorage.getItem("adminToken") ?? ""}` } })
       .then((response) => response.json() as Promise<{ data: { addresses: ReadonlyArray<Row> } }>)
       .then((body) => setRows(body.data.addresses))
   }, [])
@@ -24,7 +24,12 @@ const BareList = () => {
     <table>
       <tbody>
         {rows.map((row) => (
-          <tr key={row._id}><td>{row.identifier}</td><td>{row.Name}</td><td>{row.Category}</td><td>{row.Rank}</td></tr>
+          <tr key={row._id}>
+            <td>{row.identifier}</td>
+            <td>{row.Name}</td>
+            <td>{row.Category}</td>
+            <td>{row.Rank}</td>
+          </tr>
         ))}
       </tbody>
     </table>

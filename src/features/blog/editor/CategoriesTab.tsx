@@ -12,24 +12,24 @@ import type { TabProps } from "./tab.ts"
 import { fieldView } from "../../../lib/form/words.ts"
 
 /** Categories (a new one created in place), the six flags, the sponsor and the tags. */
-export const CategoriesTab = ({ id, draft, errors, change, token }: TabProps & { readonly token: string }) => {
+export const CategoriesTab = ({ id, draft, errors, change }: TabProps) => {
   const sponsorName = fieldView(`${id}-sponsor-name`, t.sponsorName, errors.sponsorName)
   const sponsorLogo = fieldView(`${id}-sponsor-logo`, t.sponsorLogo, errors.sponsorLogo)
   const sponsorUrl = fieldView(`${id}-sponsor-url`, t.sponsorUrl, errors.sponsorUrl)
   const [categories, setCategories] = useState<ReadonlyArray<BlogCategory>>([])
   const [tags, setTags] = useState<ReadonlyArray<string>>([])
   useEffect(() => {
-    listCategories(token).then(setCategories, () => undefined)
-    listTags(token).then(setTags, () => undefined)
-  }, [token])
+    listCategories().then(setCategories, () => undefined)
+    listTags().then(setTags, () => undefined)
+  }, [])
   const [newCategory, setNewCategory] = useState("")
   const [categoryError, setCategoryError] = useState<string | null>(null)
   const addCategory = async () => {
     const name = newCategory.trim()
     if (name === "") return
     try {
-      const category = await createCategory(token, name)
-      setCategories((current) => current.some((c) => c.slug === category.slug) ? current : [...current, category])
+      const category = await createCategory(name)
+      setCategories((current) => (current.some((c) => c.slug === category.slug) ? current : [...current, category]))
       if (!draft.categories.includes(category.slug)) change({ categories: [...draft.categories, category.slug] })
       setNewCategory("")
       setCategoryError(null)
@@ -40,8 +40,16 @@ export const CategoriesTab = ({ id, draft, errors, change, token }: TabProps & {
   return (
     <Flex direction="column" gap="5" maxWidth="620px">
       <fieldset className="plain-fieldset">
-        <legend><Text size="2" weight="medium">{t.categories}</Text></legend>
-        {categories.length === 0 && <Text size="2" color="gray">{t.noCategories}</Text>}
+        <legend>
+          <Text size="2" weight="medium">
+            {t.categories}
+          </Text>
+        </legend>
+        {categories.length === 0 && (
+          <Text size="2" color="gray">
+            {t.noCategories}
+          </Text>
+        )}
         <Flex direction="column" gap="2" mt="2">
           {categories.map((category) => (
             <Text as="label" size="2" key={category.slug}>
@@ -49,7 +57,8 @@ export const CategoriesTab = ({ id, draft, errors, change, token }: TabProps & {
                 <Checkbox
                   checked={draft.categories.includes(category.slug)}
                   onCheckedChange={(checked) =>
-                    change({ categories: checked === true ? [...draft.categories, category.slug] : draft.categories.filter((c) => c !== category.slug) })}
+                    change({ categories: checked === true ? [...draft.categories, category.slug] : draft.categories.filter((c) => c !== category.slug) })
+                  }
                 />
                 {category.name}
               </Flex>
@@ -71,12 +80,22 @@ export const CategoriesTab = ({ id, draft, errors, change, token }: TabProps & {
               }}
             />
           </Box>
-          <Button type="button" variant="soft" disabled={newCategory.trim() === ""} onClick={() => void addCategory()}><PlusIcon /> {t.addCategory}</Button>
+          <Button type="button" variant="soft" disabled={newCategory.trim() === ""} onClick={() => void addCategory()}>
+            <PlusIcon /> {t.addCategory}
+          </Button>
         </Flex>
-        {categoryError !== null && <Text size="1" color="red" role="alert">{categoryError}</Text>}
+        {categoryError !== null && (
+          <Text size="1" color="red" role="alert">
+            {categoryError}
+          </Text>
+        )}
       </fieldset>
       <fieldset className="plain-fieldset">
-        <legend><Text size="2" weight="medium">{t.flagsTitle}</Text></legend>
+        <legend>
+          <Text size="2" weight="medium">
+            {t.flagsTitle}
+          </Text>
+        </legend>
         <Flex gap="4" wrap="wrap" mt="2">
           {flagNames.map((flag) => (
             <Text as="label" size="2" key={flag}>
@@ -89,7 +108,11 @@ export const CategoriesTab = ({ id, draft, errors, change, token }: TabProps & {
         </Flex>
       </fieldset>
       <fieldset className="plain-fieldset">
-        <legend><Text size="2" weight="medium">{t.sponsorTitle}</Text></legend>
+        <legend>
+          <Text size="2" weight="medium">
+            {t.sponsorTitle}
+          </Text>
+        </legend>
         <Flex direction="column" gap="3" mt="2">
           <FieldFrame view={sponsorName}>
             <TextField.Root {...sponsorName.control} value={draft.sponsorName} onChange={(event) => change({ sponsorName: event.target.value })} />
@@ -102,7 +125,12 @@ export const CategoriesTab = ({ id, draft, errors, change, token }: TabProps & {
           </FieldFrame>
         </Flex>
       </fieldset>
-      <ChipsInput view={fieldView(`${id}-tags`, t.tags, errors.tags, { hint: t.tagsHint })} values={draft.tags} suggestions={tags} onChange={(values) => change({ tags: values })} />
+      <ChipsInput
+        view={fieldView(`${id}-tags`, t.tags, errors.tags, { hint: t.tagsHint })}
+        values={draft.tags}
+        suggestions={tags}
+        onChange={(values) => change({ tags: values })}
+      />
     </Flex>
   )
 }

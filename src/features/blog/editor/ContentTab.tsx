@@ -11,7 +11,7 @@ import type { TabProps } from "./tab.ts"
 const RichTextEditor = lazy(() => import("../RichTextEditor.tsx"))
 
 /** Title, body, excerpt and featured image. */
-export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: TabProps & { readonly initialHtml: string; readonly token: string }) => {
+export const ContentTab = ({ id, draft, errors, change, initialHtml }: TabProps & { readonly initialHtml: string }) => {
   const title = fieldView(`${id}-title`, t.postTitle, errors.title, { required: true })
   const excerpt = fieldView(`${id}-excerpt`, t.excerpt, errors.excerpt)
   const bodyLabel = `${id}-body-label`
@@ -23,9 +23,20 @@ export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: Ta
         <TextField.Root {...title.control} size="3" autoFocus value={draft.title} onChange={(event) => change({ title: event.target.value })} />
       </FieldFrame>
       <Flex direction="column" gap="1">
-        <Text id={bodyLabel} size="2" weight="medium">{t.body}</Text>
-        <Text size="1" color="gray">{t.bodyKeys}</Text>
-        <Suspense fallback={<Flex gap="2" align="center" role="status"><Spinner /><Text color="gray">Loading the editor…</Text></Flex>}>
+        <Text id={bodyLabel} size="2" weight="medium">
+          {t.body}
+        </Text>
+        <Text size="1" color="gray">
+          {t.bodyKeys}
+        </Text>
+        <Suspense
+          fallback={
+            <Flex gap="2" align="center" role="status">
+              <Spinner />
+              <Text color="gray">Loading the editor…</Text>
+            </Flex>
+          }
+        >
           <RichTextEditor
             initialHtml={initialHtml}
             labelledBy={bodyLabel}
@@ -35,7 +46,11 @@ export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: Ta
             onLeave={() => document.getElementById(excerpt.id)?.focus()}
           />
         </Suspense>
-        {bodyError !== undefined && <Text id={`${id}-body-error`} size="1" color="red" weight="medium">{bodyError}</Text>}
+        {bodyError !== undefined && (
+          <Text id={`${id}-body-error`} size="1" color="red" weight="medium">
+            {bodyError}
+          </Text>
+        )}
       </Flex>
       <FieldFrame view={excerpt}>
         <TextArea {...excerpt.control} rows={3} value={draft.excerpt} onChange={(event) => change({ excerpt: event.target.value })} />
@@ -44,7 +59,7 @@ export const ContentTab = ({ id, draft, errors, change, initialHtml, token }: Ta
         view={fieldView(`${id}-featured-image`, imageFieldTexts.label, errors.featuredImage)}
         value={draft.featuredImage}
         onChange={(featuredImage) => change({ featuredImage })}
-        upload={(...args) => uploadImage(token, ...args)}
+        upload={(...args) => uploadImage(...args)}
       />
     </Flex>
   )

@@ -17,7 +17,11 @@ export const SeoTab = ({ id, draft, errors, change }: TabProps) => {
       <FieldFrame view={description}>
         <TextArea {...description.control} rows={3} value={draft.seoDescription} onChange={(event) => change({ seoDescription: event.target.value })} />
       </FieldFrame>
-      <ChipsInput view={fieldView(`${id}-keywords`, t.seoKeywords, errors.seoKeywords, { hint: t.keywordsHint })} values={draft.seoKeywords} onChange={(values) => change({ seoKeywords: values })} />
+      <ChipsInput
+        view={fieldView(`${id}-keywords`, t.seoKeywords, errors.seoKeywords, { hint: t.keywordsHint })}
+        values={draft.seoKeywords}
+        onChange={(values) => change({ seoKeywords: values })}
+      />
     </Flex>
   )
 }

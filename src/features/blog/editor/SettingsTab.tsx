@@ -19,13 +19,22 @@ export const SettingsTab = ({ id, draft, errors, change }: TabProps) => {
         <Select.Root value={draft.status} onValueChange={(value) => change({ status: value as PostDraft["status"] })}>
           <Select.Trigger {...status.control} />
           <Select.Content>
-            {(["draft", "published", "scheduled"] as const).map((value) => <Select.Item key={value} value={value}>{t.statuses[value]}</Select.Item>)}
+            {(["draft", "published", "scheduled"] as const).map((value) => (
+              <Select.Item key={value} value={value}>
+                {t.statuses[value]}
+              </Select.Item>
+            ))}
           </Select.Content>
         </Select.Root>
       </FieldFrame>
       {draft.status === "scheduled" && (
         <FieldFrame view={schedule}>
-          <TextField.Root {...schedule.control} type="datetime-local" value={draft.scheduledAt} onChange={(event) => change({ scheduledAt: event.target.value })} />
+          <TextField.Root
+            {...schedule.control}
+            type="datetime-local"
+            value={draft.scheduledAt}
+            onChange={(event) => change({ scheduledAt: event.target.value })}
+          />
         </FieldFrame>
       )}
       <FieldFrame view={author}>

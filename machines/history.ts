@@ -1,0 +1,220 @@
+import { type ActorRefFrom, assign, fromPromise, setup } from "xstate"
+import type { HistoryEntry } from "../contract/history.ts"
+import type { HistoryKind } from "../contract/history-rules.ts"
+import { failureOf } from "./call-failure.ts"
+
+/** The record whose history is shown. */
+export interface HistoryRecord {
+  readonly kind: HistoryKind
+  readonly id: string
+  /** What the dialog's title calls it ("Pi Lagos"). */
+  readonly label: string
+}
+
+export interface HistoryPageLoaded {
+  readonly entries: ReadonlyArray<HistoryEntry>
+  readonly current: { readonly version: number; readonly removed: boolean }
+}
+
+/** A version's content, as the API rebuilds it. */
+export interface VersionContent {
+  readonly version: number
+  readonly removed: boolean
+  readonly content: Readonly<Record<string, unknown>>
+  readonly hidden: ReadonlyArray<string>
+}
+
+export interface HistoryContext {
+  readonly record: HistoryRecord | null
+  readonly page: HistoryPageLoaded | null
+  /** The version selected in the list. */
+  readonly selected: number | null
+  /** Two versions side by side, as a change from the first to the second: a comparison (older first), or a restore (the record now, then the version brought back). */
+  readonly pair: readonly [VersionContent, VersionContent] | null
+  readonly error: string | null
+  /** The last restore: which version came back as which. */
+  readonly restored: { readonly from: number; readonly as: number } | null
+}
+
+export type HistoryEvent =
+  | { readonly type: "OPEN"; readonly record: HistoryRecord }
+  | { readonly type: "CLOSE" }
+  | { readonly type: "SELECT"; readonly version: number }
+  | { readonly type: "COMPARE"; readonly with: number }
+  | { readonly type: "RESTORE" }
+  | { readonly type: "CONFIRM" }
+  | { readonly type: "CANCEL" }
+  | { readonly type: "RETRY" }
+
+/** Two versions of the record to load (older first for a comparison; the one to bring back, then the newest, for a restore). */
+export interface PairInput {
+  readonly record: HistoryRecord
+  readonly versions: readonly [number, number]
+}
+
+export const historyTexts = {
+  loading: "Loading history...",
+  failed: "Couldn't load the history",
+  comparing: "Loading both versions...",
+  restoreFailed: "Couldn't restore this version",
+  restoring: "Restoring..."
+} as const
+
+/** Whether `version` may be restored: a version of the record that is neither its newest nor a removal. */
+export const restorable = (page: HistoryPageLoaded | null, version: number | null): boolean => {
+  if (page === null || version === null) return false
+  const entry = page.entries.find((candidate) => candidate.version === version)
+  return entry !== undefined && !entry.removed && (version !== page.current.version || page.current.removed)
+}
+
+/**
+ * A record's history and restore (docs/architecture.md, "Record history"): closed → loading its
+ * versions → ready (one selected, the newest first); selecting another shows what it changed;
+ * comparing loads two versions side by side; restoring first loads what the record is now and
+ * the version to bring back (confirming shows what will change), then writes it at the version
+ * the person saw. A refusal (someone changed the record since, a slug now taken) says why in the
+ * dialog and reloads the history, so the newest version is offered. The host provides the three
+ * calls.
+ */
+export const historyMachine = setup({
+  // Stryker disable next-line all: types only, nothing at run time
+  types: { context: {} as HistoryContext, events: {} as HistoryEvent },
+  // Stryker disable next-line all: placeholder actors: the console and the tests provide them
+  actors: {
+    // Stryker disable next-line all: placeholder actor: always provided
+    loadHistory: fromPromise<HistoryPageLoaded, HistoryRecord>(() => Promise.reject(new Error("loadHistory not provided"))),
+    // Stryker disable next-line all: placeholder actor: always provided
+    compare: fromPromise<readonly [VersionContent, VersionContent], PairInput>(() => Promise.reject(new Error("compare not provided"))),
+    // Stryker disable next-line all: placeholder actor: always provided
+    prepare: fromPromise<readonly [VersionContent, VersionContent], PairInput>(() => Promise.reject(new Error("prepare not provided"))),
+    // Stryker disable next-line all: placeholder actor: always provided
+    restore: fromPromise<{ readonly version: number }, { readonly record: HistoryRecord; readonly version: number; readonly expectedVersion: number }>(() =>
+      Promise.reject(new Error("restore not provided"))
+    )
+  },
+  guards: {
+    // Stryker disable next-line ConditionalExpression: narrowing for the type checker; this runs only on the events named
+    isVersion: ({ context, event }) => event.type === "SELECT" && (context.page?.entries.some((entry) => entry.version === event.version) ?? false),
+    isOther: ({ context, event }) =>
+      event.type === "COMPARE" && event.with !== context.selected && (context.page?.entries.some((entry) => entry.version === event.with) ?? false),
+    canRestore: ({ context }) => restorable(context.page, context.selected)
+  },
+  actions: {
+    // Stryker disable next-line ConditionalExpression: narrowing for the type checker; this runs only on the events named
+    open: assign({ record: ({ event }) => (event.type === "OPEN" ? event.record : null), page: null, selected: null, pair: null, error: null, restored: null }),
+    takePage: assign({
+      page: (_, params: { readonly page: HistoryPageLoaded }) => params.page,
+      selected: (_, params: { readonly page: HistoryPageLoaded }) => params.page.entries[0]?.version ?? null,
+      pair: null
+    }),
+    // Stryker disable next-line ConditionalExpression: narrowing for the type checker; this runs only on the events named
+    select: assign({ selected: ({ context, event }) => (event.type === "SELECT" ? event.version : context.selected), pair: null, error: null }),
+    takePair: assign({ pair: (_, params: { readonly pair: readonly [VersionContent, VersionContent] }) => params.pair }),
+    fail: assign({ error: (_, params: { readonly message: string }) => params.message }),
+    clearError: assign({ error: null }),
+    forgetPair: assign({ pair: null }),
+    takeRestored: assign({ restored: (_, params: { readonly from: number; readonly as: number }) => params }),
+    close: assign({ record: null, page: null, selected: null, pair: null, error: null, restored: null }),
+    // Stryker disable next-line all: placeholder action: the console provides it (the screen's list reloads)
+    recordChanged: () => undefined
+  }
+}).createMachine({
+  // Stryker disable next-line all: the machine's name: nothing reads it
+  id: "history",
+  context: { record: null, page: null, selected: null, pair: null, error: null, restored: null },
+  initial: "closed",
+  states: {
+    closed: { on: { OPEN: { target: "loading", actions: "open" } } },
+    loading: {
+      invoke: {
+        id: "loadHistory",
+        src: "loadHistory",
+        // Stryker disable next-line all: the record is set on OPEN; the fallback satisfies the type checker
+        input: ({ context }) => context.record!,
+        onDone: { target: "ready", actions: { type: "takePage", params: ({ event }) => ({ page: event.output }) } },
+        onError: {
+          target: "failed",
+          actions: { type: "fail", params: ({ event }) => ({ message: `${historyTexts.failed}: ${failureOf(event.error).message}` }) }
+        }
+      },
+      on: { CLOSE: { target: "closed", actions: "close" } }
+    },
+    failed: {
+      on: {
+        RETRY: { target: "loading", actions: "clearError" },
+        CLOSE: { target: "closed", actions: "close" }
+      }
+    },
+    ready: {
+      on: {
+        SELECT: { guard: "isVersion", actions: "select" },
+        COMPARE: { guard: "isOther", target: "comparing" },
+        RESTORE: { guard: "canRestore", target: "preparing", actions: "clearError" },
+        CLOSE: { target: "closed", actions: "close" }
+      }
+    },
+    comparing: {
+      invoke: {
+        id: "compare",
+        src: "compare",
+        input: ({ context, event }) => {
+          // Stryker disable next-line all: COMPARE is the only way in; the fallback satisfies the type checker
+          const other = event.type === "COMPARE" ? event.with : 0
+          const selected = context.selected ?? 0
+          return { record: context.record!, versions: [Math.min(selected, other), Math.max(selected, other)] as const }
+        },
+        onDone: { target: "ready", actions: { type: "takePair", params: ({ event }) => ({ pair: event.output }) } },
+        onError: { target: "ready", actions: { type: "fail", params: ({ event }) => ({ message: failureOf(event.error).message }) } }
+      },
+      on: { CLOSE: { target: "closed", actions: "close" } }
+    },
+    preparing: {
+      invoke: {
+        id: "prepare",
+        src: "prepare",
+        // The record now beside the version to bring back: what the confirmation shows will change.
+        input: ({ context }) => ({ record: context.record!, versions: [context.selected!, context.page!.current.version] as const }),
+        onDone: { target: "confirming", actions: { type: "takePair", params: ({ event }) => ({ pair: [event.output[1], event.output[0]] as const }) } },
+        onError: { target: "ready", actions: { type: "fail", params: ({ event }) => ({ message: failureOf(event.error).message }) } }
+      },
+      on: { CLOSE: { target: "closed", actions: "close" } }
+    },
+    confirming: {
+      on: {
+        CONFIRM: "restoring",
+        CANCEL: { target: "ready", actions: "forgetPair" },
+        CLOSE: { target: "closed", actions: "close" }
+      }
+    },
+    restoring: {
+      invoke: {
+        id: "restore",
+        src: "restore",
+        input: ({ context }) => ({ record: context.record!, version: context.selected!, expectedVersion: context.page!.current.version }),
+        onDone: {
+          target: "loading",
+          actions: [{ type: "takeRestored", params: ({ context, event }) => ({ from: context.selected!, as: event.output.version }) }, "recordChanged"]
+        },
+        // Refused: say why, and show the history as it is now (someone else's newer version first).
+        onError: {
+          target: "loading",
+          actions: { type: "fail", params: ({ event }) => ({ message: `${historyTexts.restoreFailed}: ${failureOf(event.error).message}` }) }
+        }
+      }
+    }
+  }
+})
+
+/** The machine running, as the dialog reads and drives it. */
+export type HistoryActor = ActorRefFrom<typeof historyMachine>
+
+type Snapshot = {
+  readonly matches: (state: "closed" | "loading" | "failed" | "ready" | "comparing" | "preparing" | "confirming" | "restoring") => boolean
+  readonly context: HistoryContext
+}
+
+/** The dialog is open. */
+export const historyOpen = (snapshot: Snapshot): boolean => !snapshot.matches("closed")
+
+/** The restore may be asked for now: the selected version can come back and nothing else is on its way. */
+export const canRestoreNow = (snapshot: Snapshot): boolean => snapshot.matches("ready") && restorable(snapshot.context.page, snapshot.context.selected)

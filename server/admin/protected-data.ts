@@ -1,0 +1,69 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { randomUUID } from "node:crypto"
+import { protectedMessages } from "../../contract/protected-data.ts"
+import { AdminApi } from "../../contract/api.ts"
+import { Conflict } from "../../contract/common.ts"
+import { type ChangeEvent, createRecord, removeRecord, updateRecord } from "../platform/record-writes.ts"
+import { superAdmin } from "./shared.ts"
+import { type ProtectedRow, protectedOf, protectedTable, listProtected } from "./repository.ts"
+
+// Protected data (docs/api.md, "Admin management"): records only super admins read; their values never enter a log.
+/** Which record changed, never what it holds: the value stays out of every log. */
+const protectedEvent = (
+  action: "protected-data.create" | "protected-data.update" | "protected-data.delete",
+  row: ProtectedRow,
+  valueChanged: boolean
+): ChangeEvent => ({ action, entityId: row.id, details: { type: row.type, key: row.key, valueChanged } })
+
+const protectedValues = (payload: { readonly type: string; readonly key: string; readonly value: string; readonly description?: string | undefined }) => ({
+  type: payload.type,
+  key: payload.key.trim(),
+  value: payload.value,
+  description: payload.description?.trim() ?? ""
+})
+
+export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedData", (handlers) =>
+  handlers
+    .handle("list", ({ query }) =>
+      Effect.gen(function* () {
+        yield* superAdmin
+        const rows = yield* listProtected(query.type)
+        return { success: true as const, data: { records: rows.map(protectedOf) } }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+    .handle("create", ({ payload }) =>
+      Effect.gen(function* () {
+        yield* superAdmin
+        const { row } = yield* createRecord<ProtectedRow, Conflict>(protectedTable, {
+          values: { id: randomUUID(), ...protectedValues(payload) },
+          unique: { index: "type, key", taken: () => new Conflict({ error: protectedMessages.exists }) },
+          events: (created) => protectedEvent("protected-data.create", created, true)
+        })
+        return { success: true as const, data: { record: protectedOf(row) } }
+      })
+    )
+    .handle("update", ({ params, payload }) =>
+      Effect.gen(function* () {
+        yield* superAdmin
+        const { after } = yield* updateRecord<ProtectedRow>(protectedTable, {
+          id: params.id,
+          expectedVersion: payload.version,
+          changes: () => protectedValues(payload),
+          events: (before, row) => protectedEvent("protected-data.update", row, before.value !== row.value)
+        })
+        return { success: true as const, data: { record: protectedOf(after) } }
+      })
+    )
+    .handle("remove", ({ params, query }) =>
+      Effect.gen(function* () {
+        yield* superAdmin
+        yield* removeRecord<ProtectedRow>(protectedTable, {
+          id: params.id,
+          expectedVersion: query.version,
+          events: (before) => protectedEvent("protected-data.delete", before, false)
+        })
+        return { success: true as const }
+      })
+    )
+)

@@ -1,0 +1,154 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { AdminApi } from "../../contract/api.ts"
+import { CurrentSession } from "../../contract/auth.ts"
+import { BadRequest, Conflict, Forbidden, NotFound, type Role, roleCovers } from "../../contract/common.ts"
+import { type HistoryKind, historyKindLabels, historyMessages, isHistoryKind } from "../../contract/history-rules.ts"
+import { changeAdmin } from "../auth/admins.ts"
+import { restoreAllowedIp } from "../auth/allowed-ips.ts"
+import { pageWindow, paginate } from "../platform/lists.ts"
+import { type Content, contentOf } from "../platform/record-history.ts"
+import { type ChangeEvent, createRecord, updateRecord, type VersionedRow } from "../platform/record-writes.ts"
+import { kinds, type KindRules } from "./kinds.ts"
+import { currentOf, historyPage, lastChangeBy, newestAuthor, removedRecords, versionAt } from "./repository.ts"
+
+// Every record's history (docs/api.md, "Record history"): its versions, any version as it was,
+// and a restore that writes an old version as the newest, on the one write path.
+
+const allowed = (role: Role, refusal: string) =>
+  Effect.gen(function* () {
+    const session = yield* CurrentSession
+    if (!roleCovers(session.user.role, role)) return yield* new Forbidden({ error: refusal })
+    return session
+  })
+
+const label = (kind: HistoryKind) => historyKindLabels[kind]
+
+/** A version's content as columns to write: jsonb columns as JSON text. */
+const columnsOf = (rules: KindRules, content: Content): Record<string, unknown> => {
+  const json = new Set(rules.table.history?.json ?? [])
+  return Object.fromEntries(Object.entries(content).map(([field, value]) => [field, json.has(field) && value !== null ? JSON.stringify(value) : value]))
+}
+
+/** The columns of `target` that differ from the record as it is. */
+const differing = (rules: KindRules, target: Content, now: VersionedRow) => {
+  const current = contentOf(rules.table.history ?? {}, now)
+  const columns = columnsOf(rules, target)
+  return Object.fromEntries(Object.entries(columns).filter(([field]) => JSON.stringify(target[field]) !== JSON.stringify(current[field] ?? null)))
+}
+
+const restore = (kind: HistoryKind, id: string, version: number, expectedVersion: number) =>
+  Effect.gen(function* () {
+    const rules = kinds[kind]
+    const session = yield* allowed(rules.restore, historyMessages.restoreRole(label(kind)))
+    if ((rules.table.history?.hidden?.length ?? 0) > 0) return yield* new BadRequest({ error: historyMessages.hiddenValues })
+    const current = yield* currentOf(kind, id)
+    if (current === undefined) return yield* new NotFound({ error: historyMessages.notFound })
+    const target = yield* versionAt(kind, id, version)
+    if (target === undefined) return yield* new NotFound({ error: historyMessages.noVersion(version) })
+    if (target.removed) return yield* new BadRequest({ error: historyMessages.removedVersion(version) })
+    if (expectedVersion !== current.version) {
+      return yield* new Conflict({ error: historyMessages.changedBy(yield* newestAuthor(kind, id)), currentVersion: current.version })
+    }
+    const rowId = rules.rowId?.(id) ?? id
+    const actor = { session }
+    const restored = (details: Record<string, unknown> = {}): ChangeEvent => ({
+      action: `${kind}.restore`,
+      entityId: id,
+      details: { restoredVersion: version, ...details }
+    })
+    const taken = (constraint: string) => {
+      const field = rules.unique?.[constraint]
+      if (field !== undefined) return new Conflict({ error: historyMessages.taken(field) })
+      // Someone else brought the removed record back first.
+      return constraint.endsWith("_pkey") ? new Conflict({ error: historyMessages.stale, currentVersion: current.version + 1 }) : undefined
+    }
+    const content = target.content
+    if (kind === "admin") {
+      // An admin account keeps its own rules: the last super admin, the sessions a change ends.
+      const changed = yield* changeAdmin(
+        rowId,
+        { name: content["name"] as string | null, role: content["role"] as Role, disabled: content["disabled"] as boolean },
+        { version: expectedVersion, actor }
+      )
+      if (changed.eventIds.length === 0) return yield* new BadRequest({ error: historyMessages.sameContent(version) })
+      return { version: changed.version, eventId: changed.eventIds[0] ?? "" }
+    }
+    if (!current.removed) {
+      if (kind === "ip") return yield* new BadRequest({ error: historyMessages.sameContent(version) })
+      const { after, eventIds } = yield* updateRecord<VersionedRow, Conflict>(rules.table, {
+        id: rowId,
+        expectedVersion,
+        changes: (before) => differing(rules, content, before),
+        events: (_, after) => restored({ version: after.version }),
+        taken,
+        actor
+      })
+      if (eventIds.length === 0) return yield* new BadRequest({ error: historyMessages.sameContent(version) })
+      return { version: after.version, eventId: eventIds[0] ?? "" }
+    }
+    if (kind === "ip") {
+      const { row, eventIds } = yield* restoreAllowedIp(
+        rowId,
+        { ip: content["ip"] as string, description: content["description"] as string },
+        current.version + 1,
+        version,
+        actor
+      )
+      return { version: row.version, eventId: eventIds[0] ?? "" }
+    }
+    const { row, eventIds } = yield* createRecord<VersionedRow, Conflict>(rules.table, {
+      values: { ...columnsOf(rules, content), id: rowId, version: current.version + 1 },
+      events: (made) => restored({ version: made.version }),
+      taken,
+      actor
+    })
+    return { version: row.version, eventId: eventIds[0] ?? "" }
+  })
+
+export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handlers) =>
+  handlers
+    .handle("last", () =>
+      Effect.gen(function* () {
+        const session = yield* CurrentSession
+        const row = yield* lastChangeBy(session.user._id)
+        const change =
+          row === undefined || !isHistoryKind(row.entity)
+            ? null
+            : { kind: row.entity, id: row.entityId, version: row.version, action: row.action, at: row.at.toISOString() }
+        return { success: true as const, data: { change } }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+    .handle("removed", ({ params, query }) =>
+      Effect.gen(function* () {
+        yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
+        const { page, limit, offset } = pageWindow(query)
+        const { records, total } = yield* removedRecords(params.kind, limit, offset)
+        return { success: true as const, data: { records, pagination: paginate(page, limit, total) } }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+    .handle("list", ({ params, query }) =>
+      Effect.gen(function* () {
+        yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
+        const current = yield* currentOf(params.kind, params.id)
+        if (current === undefined) return yield* new NotFound({ error: historyMessages.notFound })
+        const { page, limit, offset } = pageWindow(query)
+        const { entries, total } = yield* historyPage(params.kind, params.id, limit, offset)
+        return { success: true as const, data: { entries, pagination: paginate(page, limit, total), current } }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+    .handle("version", ({ params }) =>
+      Effect.gen(function* () {
+        yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
+        const found = yield* versionAt(params.kind, params.id, params.version)
+        if (found === undefined) return yield* new NotFound({ error: historyMessages.noVersion(params.version) })
+        const hidden = kinds[params.kind].table.history?.hidden ?? []
+        return { success: true as const, data: { ...found, hidden } }
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    )
+    .handle("restore", ({ params, payload }) =>
+      Effect.map(restore(params.kind, params.id, payload.version, payload.expectedVersion), (data) => ({ success: true as const, data })).pipe(
+        Effect.catchTag("SqlError", Effect.die)
+      )
+    )
+)

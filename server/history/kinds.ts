@@ -1,0 +1,38 @@
+import type { HistoryKind } from "../../contract/history-rules.ts"
+import { type Role } from "../../contract/common.ts"
+import { addressTable } from "../addresses/repository.ts"
+import { inquiryTable } from "../advertising/repository.ts"
+import { protectedTable, settingsTable } from "../admin/repository.ts"
+import { adminTable } from "../auth/admins.ts"
+import { ipTable } from "../auth/allowed-ips.ts"
+import { postTable } from "../blog/posts.ts"
+import { contactTable } from "../contacts/repository.ts"
+import { listingTable } from "../listings/writes.ts"
+import type { VersionedTable } from "../platform/record-writes.ts"
+import { reportTable } from "../scam-reports/repository.ts"
+
+/** What history needs to know of each kind of record (docs/api.md, "Record history"). */
+export interface KindRules {
+  readonly table: VersionedTable
+  /** Who may see its history: moderators see what they may moderate (a status they change). */
+  readonly see: Role
+  /** Who may restore a version: who may change the record's content. */
+  readonly restore: Role
+  /** Its row's id for the id its events name (the settings document is `site`, row 1). */
+  readonly rowId?: (id: string) => string
+  /** Unique indexes a restored version may collide with, by constraint name: the field's words. */
+  readonly unique?: Readonly<Record<string, string>>
+}
+
+export const kinds: Record<HistoryKind, KindRules> = {
+  blog: { table: postTable, see: "admin", restore: "admin", unique: { blog_posts_slug_key: "The slug" } },
+  address: { table: addressTable, see: "admin", restore: "admin", unique: { addresses_identifier_key: "The identifier" } },
+  listing: { table: listingTable, see: "moderator", restore: "admin" },
+  "scam-report": { table: reportTable, see: "moderator", restore: "admin" },
+  contact: { table: contactTable, see: "moderator", restore: "admin" },
+  inquiry: { table: inquiryTable, see: "moderator", restore: "admin" },
+  admin: { table: adminTable, see: "super_admin", restore: "super_admin", unique: { admins_email_key: "The e-mail" } },
+  ip: { table: ipTable, see: "super_admin", restore: "super_admin", unique: { allowed_ips_ip_key: "The address" } },
+  "protected-data": { table: protectedTable, see: "super_admin", restore: "super_admin", unique: { protected_data_key: "The type and key" } },
+  settings: { table: settingsTable, see: "super_admin", restore: "super_admin", rowId: () => "1" }
+}

@@ -1,0 +1,169 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { type FieldChange, type HistoryEntry } from "../../contract/history.ts"
+import { type HistoryKind, historyKinds } from "../../contract/history-rules.ts"
+import type { Changes, Content, Kept } from "../platform/record-history.ts"
+
+/**
+ * A record's history in the database (docs/architecture.md, "Record history"): its events that
+ * carry a version (newest first), the snapshot it began with, and any version rebuilt from the
+ * latest snapshot at or before it and the changes since.
+ */
+
+interface EntryRow {
+  readonly eventId: string
+  readonly version: number
+  readonly at: Date
+  readonly actorEmail: string | null
+  readonly actorName: string | null
+  readonly action: string
+  readonly removed: boolean
+  readonly changes: Changes | string | null
+}
+
+const changesOf = (stored: Changes | string | null): Changes => (stored === null ? {} : typeof stored === "string" ? (JSON.parse(stored) as Changes) : stored)
+
+const fieldChanges = (changes: Changes): ReadonlyArray<FieldChange> =>
+  Object.entries(changes).map(([field, pair]) =>
+    pair === null ? { field, before: null, after: null, hidden: true } : { field, before: pair[0], after: pair[1], hidden: false }
+  )
+
+const entryOf = (row: EntryRow): HistoryEntry => ({
+  eventId: row.eventId,
+  version: row.version,
+  at: row.at.toISOString(),
+  actorEmail: row.actorEmail,
+  actorName: row.actorName,
+  action: row.action,
+  removed: row.removed,
+  changes: fieldChanges(changesOf(row.changes))
+})
+
+/**
+ * The versions of a record, newest first: its events, and the snapshot history began with (a
+ * snapshot no event made: the record as it was when its history started), last. Each version
+ * has one event, so a page is found on the index alone (`activity_log_history_idx`): the newest
+ * version of the page by its offset, then the page's rows from there.
+ */
+export const historyPage = (kind: HistoryKind, id: string, limit: number, offset: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const record = sql`entity = ${kind} AND entity_id = ${id} AND version IS NOT NULL`
+    const [counted] = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM activity_log WHERE ${record}`
+    const events = counted?.total ?? 0
+    const [start] =
+      offset < events
+        ? yield* sql<{ version: number }>`
+      SELECT version FROM activity_log WHERE ${record} ORDER BY version DESC OFFSET ${offset} LIMIT 1`
+        : []
+    const rows =
+      start === undefined
+        ? []
+        : yield* sql<EntryRow>`
+      SELECT l.id::text AS event_id, l.version, l.at, l.actor_email, (SELECT name FROM admins WHERE id = l.actor_id) AS actor_name,
+        l.action, l.removed, l.changes
+      FROM activity_log l WHERE l.entity = ${kind} AND l.entity_id = ${id} AND l.version IS NOT NULL AND l.version <= ${start.version}
+      ORDER BY l.version DESC LIMIT ${limit}`
+    // The first kept version, when no event made it (the snapshot history began with comes
+    // before any event; later snapshots are of versions events made): one more entry, last.
+    const [first] = yield* sql<{ version: number; at: Date }>`
+      SELECT version, at FROM record_snapshots WHERE entity = ${kind} AND entity_id = ${id} ORDER BY version LIMIT 1`
+    const [oldest] = events === 0 ? [] : yield* sql<{ version: number }>`SELECT min(version) AS version FROM activity_log WHERE ${record}`
+    const baseline = first !== undefined && (oldest === undefined || first.version < oldest.version) ? first : undefined
+    const entries = rows.map(entryOf)
+    const baselineEntry: ReadonlyArray<HistoryEntry> =
+      baseline !== undefined && offset + limit > events && offset <= events
+        ? [
+            {
+              eventId: "",
+              version: baseline.version,
+              at: baseline.at.toISOString(),
+              actorEmail: null,
+              actorName: null,
+              action: `${kind}.baseline`,
+              removed: false,
+              changes: []
+            }
+          ]
+        : []
+    return { entries: [...entries, ...baselineEntry].slice(0, limit), total: events + (baseline === undefined ? 0 : 1) }
+  })
+
+/** The record now, as history knows it: its newest version and whether that is its removal; undefined without history. */
+export const currentOf = (kind: HistoryKind, id: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const [event] = yield* sql<{ version: number; removed: boolean }>`
+      SELECT version, removed FROM activity_log WHERE entity = ${kind} AND entity_id = ${id} AND version IS NOT NULL
+      ORDER BY version DESC, id DESC LIMIT 1`
+    const [snapshot] = yield* sql<{ version: number }>`
+      SELECT version FROM record_snapshots WHERE entity = ${kind} AND entity_id = ${id} ORDER BY version DESC LIMIT 1`
+    if (event === undefined && snapshot === undefined) return undefined
+    if (event === undefined || (snapshot !== undefined && snapshot.version > event.version)) return { version: snapshot!.version, removed: false }
+    return event
+  })
+
+/** A version as it was: its content, when it was made, whether it is the removal. Undefined when there is no such version. */
+export const versionAt = (kind: HistoryKind, id: string, version: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const [snapshot] = yield* sql<{ version: number; content: Content | string; at: Date }>`
+      SELECT version, content, at FROM record_snapshots WHERE entity = ${kind} AND entity_id = ${id} AND version <= ${version}
+      ORDER BY version DESC LIMIT 1`
+    const since = snapshot?.version ?? 0
+    const events = yield* sql<{ version: number; changes: Changes | string | null; removed: boolean; at: Date }>`
+      SELECT version, changes, removed, at FROM activity_log
+      WHERE entity = ${kind} AND entity_id = ${id} AND version IS NOT NULL AND version > ${since} AND version <= ${version}
+      ORDER BY version, id`
+    const last = events.at(-1)
+    const reached = last?.version ?? snapshot?.version
+    if (reached !== version) return undefined
+    const content: Record<string, Kept> =
+      snapshot === undefined ? {} : { ...(typeof snapshot.content === "string" ? (JSON.parse(snapshot.content) as Content) : snapshot.content) }
+    for (const event of events) {
+      for (const [field, pair] of Object.entries(changesOf(event.changes))) if (pair !== null) content[field] = pair[1]
+    }
+    return { version, at: (last?.at ?? snapshot!.at).toISOString(), removed: last?.removed ?? false, content: content }
+  })
+
+/** The newest change `adminId` made to a record of a kind with history, or undefined. */
+export const lastChangeBy = (adminId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const [row] = yield* sql<{ entity: string; entityId: string; version: number; action: string; at: Date }>`
+      SELECT entity, entity_id, version, action, at FROM activity_log
+      WHERE actor_id = ${adminId} AND version IS NOT NULL AND entity IN ${sql.in(historyKinds)}
+      ORDER BY id DESC LIMIT 1`
+    return row
+  })
+
+/** Who made a record's newest version (their name or e-mail; "the site" when no one signed in). */
+export const newestAuthor = (kind: HistoryKind, id: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const [row] = yield* sql<{ who: string | null }>`
+      SELECT coalesce((SELECT name FROM admins WHERE id = l.actor_id), l.actor_email) AS who FROM activity_log l
+      WHERE l.entity = ${kind} AND l.entity_id = ${id} AND l.version IS NOT NULL ORDER BY l.version DESC LIMIT 1`
+    return row?.who ?? "the site"
+  })
+
+/** What a removed record was called: the first of its naming fields its last content had. */
+const labelFields = ["title", "name", "Name", "subject", "companyName", "identifier", "ip", "email", "key", "walletAddress", "scamType"]
+
+/** Records of a kind removed and not brought back since, newest removal first, and how many. */
+export const removedRecords = (kind: HistoryKind, limit: number, offset: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const still = sql`l.entity = ${kind} AND l.removed AND l.version IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM activity_log n WHERE n.entity = l.entity AND n.entity_id = l.entity_id AND n.version IS NOT NULL AND n.version > l.version)`
+    const rows = yield* sql<{ entityId: string; version: number; at: Date; by: string | null; changes: Changes | string | null }>`
+      SELECT l.entity_id, l.version, l.at, coalesce((SELECT name FROM admins WHERE id = l.actor_id), l.actor_email) AS by, l.changes
+      FROM activity_log l WHERE ${still} ORDER BY l.id DESC LIMIT ${limit} OFFSET ${offset}`
+    const [counted] = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM activity_log l WHERE ${still}`
+    const records = rows.map((row) => {
+      const before = Object.fromEntries(Object.entries(changesOf(row.changes)).map(([field, pair]) => [field, pair?.[0]]))
+      const named = labelFields.map((field) => before[field]).find((value) => typeof value === "string" && value !== "")
+      return { id: row.entityId, label: typeof named === "string" ? named : row.entityId, version: row.version, at: row.at.toISOString(), by: row.by }
+    })
+    return { records, total: counted?.total ?? 0 }
+  })

@@ -1,0 +1,210 @@
+import type { Page } from "playwright-core"
+import { beforeAll, describe, expect, it } from "vitest"
+import type { CoreTeamContact } from "../../contract/contacts.ts"
+import { seriousViolations } from "../support/axe.ts"
+import { chromiumWithServer, isDark, newPage } from "../support/browser.ts"
+import { call } from "../support/http.ts"
+import { signedInAs } from "../support/session.ts"
+import { engines } from "../support/database.ts"
+
+/**
+ * A record's history in the browser (docs/architecture.md, "Record history"): `h` on a list's
+ * current row, or the palette's "Show history", opens it; the versions, what each changed as a
+ * word diff, a comparison, and a restore behind a confirmation, by keyboard. The dialog is
+ * scanned by axe in both themes.
+ */
+// On both engines: the dialog's answers come from the history each one keeps.
+describe.each(engines)("record history in the console on $name", (engine) => {
+  const product = chromiumWithServer(engine)
+  let token: string
+
+  beforeAll(async () => {
+    token = await signedInAs(product.server, "admin")
+  })
+
+  const api = (method: string, path: string, body?: object) => call(product.server.url, method, path, { token, ...(body === undefined ? {} : { body }) })
+
+  /** A contact with three versions: created, then two notes. */
+  const contactWithVersions = async (subject: string) => {
+    const made = await api("POST", "/api/core-team-contact", { contactInfo: { name: "Grace", role: "Founder" }, inquiry: { subject, details: "Details" } })
+    const id = (made.body.data as { _id: string })._id
+    const read = async () => ((await api("GET", `/api/core-team-contact/${id}`)).body.data as { contact: CoreTeamContact }).contact
+    for (const [version, notes] of [
+      [1, "Called the founder on Monday"],
+      [2, "Called the founder on Tuesday about the grant"]
+    ] as const) {
+      const contact = await read()
+      const saved = await api("PUT", `/api/core-team-contact/${id}`, {
+        contactInfo: contact.contactInfo,
+        inquiry: contact.inquiry,
+        status: contact.status,
+        internalNotes: notes,
+        version
+      })
+      expect(saved.status, saved.text).toBe(200)
+    }
+    return { id, read }
+  }
+
+  const openScreen = async (scheme: "light" | "dark" = "light") => {
+    const { page, errors } = await newPage(product.browser, { colorScheme: scheme })
+    await page.context().addInitScript((value) => localStorage.setItem("adminToken", value), token)
+    await page.goto(`${product.server.url}/core-team`)
+    await page.getByRole("heading", { level: 1 }).waitFor()
+    return { page, errors }
+  }
+
+  const dialogOf = (page: Page) => page.getByRole("dialog")
+
+  describe("by keyboard, palette and undo", () => {
+    it("opens with h on the current row, shows what each version changed, and restores one by keyboard", async () => {
+      const { read } = await contactWithVersions("History by keyboard")
+      const { page, errors } = await openScreen()
+      await page.locator("[data-current=true]").waitFor()
+      await page.keyboard.press("h")
+      const dialog = dialogOf(page)
+      await dialog.getByRole("heading", { name: "History of core-team contact “History by keyboard”" }).waitFor()
+      const versions = dialog.getByRole("listbox", { name: "Versions, newest first" }).getByRole("option")
+      await expect.poll(() => versions.count()).toBe(3)
+      expect(await versions.first().getAttribute("aria-selected")).toBe("true")
+      // The newest version's change, word by word.
+      const changes = dialog.getByRole("table", { name: "What version 3 changed" })
+      await changes.waitFor()
+      expect(await changes.locator("del").allTextContents()).toEqual(["deleted: Monday"])
+      expect(await changes.locator("ins").allTextContents()).toEqual(["inserted: Tuesday about the grant"])
+      // Down to the first version, and restore it.
+      await versions.first().focus()
+      await page.keyboard.press("j")
+      await page.keyboard.press("j")
+      expect(await versions.nth(2).getAttribute("aria-selected")).toBe("true")
+      await page.keyboard.press("r")
+      await dialog.getByText("Restore version 1?").waitFor()
+      await dialog.getByRole("table", { name: "What the restore will change" }).getByRole("rowheader", { name: "Internal notes" }).waitFor()
+      await page.keyboard.press("Enter")
+      await dialog.getByText("Version 1 is restored as version 4.").waitFor()
+      await expect.poll(() => versions.count()).toBe(4)
+      const now = await read()
+      expect([now.internalNotes, now.version]).toEqual(["", 4])
+      await page.keyboard.press("Escape")
+      await dialog.waitFor({ state: "hidden" })
+      expect(errors).toEqual([])
+      await page.context().close()
+    })
+
+    it("opens from the palette, compares any two versions, and says why a restore was refused", async () => {
+      const { id } = await contactWithVersions("History from the palette")
+      const { page, errors } = await openScreen()
+      await page.locator("[data-current=true]").waitFor()
+      await page.keyboard.press("Control+k")
+      await page.keyboard.type("Show history")
+      await page.keyboard.press("Enter")
+      const dialog = dialogOf(page)
+      await dialog.getByRole("heading", { name: "History of core-team contact “History from the palette”" }).waitFor()
+      await dialog.getByRole("combobox", { name: "Compare with" }).click()
+      await page.getByRole("option", { name: "Version 1" }).click()
+      const compared = dialog.getByRole("table", { name: "From version 1 to version 3" })
+      await compared.waitFor()
+      expect(await compared.getByRole("rowheader").allTextContents()).toEqual(["Internal notes"])
+      // Someone else changes the record while the dialog is open: the restore is refused, and the
+      // newest version is shown.
+      await dialog.getByRole("option", { name: /Version 1/ }).click()
+      const contact = ((await api("GET", `/api/core-team-contact/${id}`)).body.data as { contact: CoreTeamContact }).contact
+      expect(
+        (
+          await api("PUT", `/api/core-team-contact/${id}`, {
+            contactInfo: contact.contactInfo,
+            inquiry: contact.inquiry,
+            internalNotes: "Meanwhile",
+            version: 3
+          })
+        ).status
+      ).toBe(200)
+      await dialog.getByRole("button", { name: /Restore this version/ }).click()
+      await dialog.getByRole("button", { name: "Restore", exact: true }).click()
+      await dialog
+        .getByRole("alert")
+        .getByText(/Couldn't restore this version: Someone changed this record since/)
+        .waitFor()
+      await expect.poll(() => dialog.getByRole("option").count()).toBe(4)
+      expect(errors).toEqual([])
+      await page.context().close()
+    })
+
+    it("undoes the person's last change with z on any screen, and says who changed the record since when it can't", async () => {
+      const { id, read } = await contactWithVersions("Undo with z")
+      const { page, errors } = await openScreen()
+      await page.locator("[data-current=true]").waitFor()
+      await page.keyboard.press("z")
+      await page.getByRole("status").getByText("Undone: the core-team contact is back as it was at version 2 (now version 4).").waitFor()
+      expect((await read()).internalNotes).toBe("Called the founder on Monday")
+      // A colleague changes the record after the person's last change: z refuses, naming them, and offers the history.
+      const colleague = await signedInAs(product.server, "admin")
+      const contact = await read()
+      expect(
+        (
+          await call(product.server.url, "PUT", `/api/core-team-contact/${id}`, {
+            token: colleague,
+            body: { contactInfo: contact.contactInfo, inquiry: contact.inquiry, internalNotes: "A colleague's note", version: 4 }
+          })
+        ).status
+      ).toBe(200)
+      await page.getByRole("button", { name: "Dismiss" }).click()
+      await page.locator("[data-current=true]").focus()
+      await page.keyboard.press("z")
+      const refusal = page.getByRole("alert").filter({ hasText: "Couldn't undo your last change: Someone changed this record since: admin-" })
+      await refusal.waitFor()
+      await refusal.getByRole("button", { name: "Show history" }).click()
+      await dialogOf(page).getByRole("heading", { name: "History of core-team contact “Core-team contact”" }).waitFor()
+      expect((await read()).internalNotes).toBe("A colleague's note")
+      expect(errors).toEqual([])
+      await page.context().close()
+    })
+
+    it('finds a deleted record from the palette\'s "Deleted" and brings it back from its history', async () => {
+      const { id, read } = await contactWithVersions("Deleted and back")
+      expect((await api("DELETE", `/api/core-team-contact/${id}?version=3`)).status).toBe(200)
+      const { page, errors } = await openScreen()
+      await page.getByRole("heading", { level: 1 }).waitFor()
+      await page.keyboard.press("Control+k")
+      await page.keyboard.type("Deleted core team")
+      await page.keyboard.press("Enter")
+      const removed = page.getByRole("dialog").getByRole("listbox", { name: "Deleted: core-team contacts" })
+      await removed.getByRole("option", { name: /Deleted and back/ }).waitFor()
+      await removed.getByRole("option", { name: /Deleted and back/ }).click()
+      const dialog = dialogOf(page)
+      await dialog.getByRole("heading", { name: "History of core-team contact “Deleted and back”" }).waitFor()
+      const versions = dialog.getByRole("listbox", { name: "Versions, newest first" }).getByRole("option")
+      await expect.poll(() => versions.count()).toBe(4)
+      await versions.nth(1).click()
+      await page.keyboard.press("r")
+      await dialog.getByText("Restore version 3?").waitFor()
+      await page.keyboard.press("Enter")
+      await dialog.getByText("Version 3 is restored as version 5.").waitFor()
+      expect(await read()).toMatchObject({ version: 5, internalNotes: "Called the founder on Tuesday about the grant" })
+      expect(errors).toEqual([])
+      await page.context().close()
+    })
+
+    it.each(["light", "dark"] as const)("has no serious or critical axe violations in %s mode, the confirmation included", async (scheme) => {
+      await contactWithVersions(`History scanned ${scheme}`)
+      const { page } = await openScreen(scheme)
+      expect(await isDark(page)).toBe(scheme === "dark")
+      await page.locator("[data-current=true]").waitFor()
+      await page.keyboard.press("h")
+      const dialog = dialogOf(page)
+      await dialog.getByRole("table").waitFor()
+      const settled = () => page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"))
+      await settled()
+      const found = await seriousViolations(page)
+      console.log(found)
+      expect(found).toEqual([])
+      await dialog.getByRole("option").last().click()
+      await dialog.getByRole("button", { name: /Restore this version/ }).click()
+      await dialog.getByText(/Restore version \d+\?/).waitFor()
+      await page.mouse.move(0, 0)
+      await settled()
+      expect(await seriousViolations(page)).toEqual([])
+      await page.context().close()
+    })
+  })
+})

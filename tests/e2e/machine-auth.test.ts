@@ -1,0 +1,209 @@
+import type { BrowserContext, Page, Request, Route } from "playwright-core"
+import { describe, expect } from "vitest"
+import type { EventObject } from "xstate"
+import { authMachine } from "../../machines/auth.ts"
+import { addAdmin } from "../../server/auth/admins.ts"
+import { authTable } from "../spec/machine-tables.ts"
+import { holdStartChunk } from "../support/browser.ts"
+import { call, freshIp } from "../support/http.ts"
+import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
+import { deliveredOutbox, latestCode } from "../support/server.ts"
+import { signedInAs } from "../support/session.ts"
+import { product, nextNumber, firstHeld, closeRun } from "../support/machine-screens.ts"
+
+/**
+ * The auth machine's generated paths, executed on the real screen in Chromium against the real
+ * server (docs/testing.md, "Machines"), on the shared harness (tests/support/machine-screens.ts).
+ */
+describe("auth: generated paths on the sign-in screen and the shell", () => {
+  const user = { _id: "u", email: "someone@example.com", role: "admin" }
+  const model: MachineModel<typeof authMachine> = {
+    machine: authMachine,
+    inputs: [{ storedToken: null }, { storedToken: "stored" }, { storedToken: "stored", checkedUser: user }],
+    actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession"],
+    key: (snapshot) => JSON.stringify([snapshot.value, (snapshot.context as { token: unknown }).token !== null]),
+    events: () =>
+      [
+        { type: "SEND_OTP", email: "someone@example.com", role: "admin" },
+        { type: "VERIFY", otp: "123456" },
+        { type: "USE_DIFFERENT_EMAIL" },
+        { type: "LOGOUT" },
+        { type: "SESSION_EXPIRED" },
+        { type: "xstate.done.actor.checkSession", output: user },
+        { type: "xstate.error.actor.checkSession", error: { status: 401, message: "Session expired" } },
+        { type: "xstate.done.actor.requestOtp", output: { success: true } },
+        { type: "xstate.done.actor.requestOtp", output: { success: false } },
+        { type: "xstate.error.actor.requestOtp", error: { status: undefined, message: "Failed to fetch" } },
+        { type: "xstate.done.actor.verifyOtp", output: { token: "fresh", user } },
+        { type: "xstate.error.actor.verifyOtp", error: { status: 401, message: "Invalid OTP" } },
+        { type: "xstate.done.actor.endSession", output: {} },
+        { type: "xstate.error.actor.endSession", error: { status: undefined, message: "Failed to fetch" } }
+      ] as ReadonlyArray<EventObject>
+  }
+
+  interface Run {
+    readonly context: BrowserContext
+    readonly page: Page
+    readonly errors: Array<string>
+    /** A staff member who exists on the server, for this path alone. */
+    readonly email: string
+    /** The client address the server sees for this path (sign-in is rate limited per address). */
+    readonly ip: string
+    readonly held: Array<{ readonly route: Route; readonly request: Request }>
+    wrongCode: boolean
+    /** The session checks the page asked for; start-up's own check, when it had answered first, is let through. */
+    checks: number
+  }
+
+  const storedToken = (run: Run) => run.page.evaluate(() => localStorage.getItem("adminToken"))
+  const nextHeld = (run: Run) => firstHeld(run.held)
+  const release = async (run: Run) => (await nextHeld(run)).route.continue()
+  const cutOff = async (run: Run) => (await nextHeld(run)).route.abort("connectionfailed")
+  const sessionAnswer = async (value: string | null) =>
+    value === null ? 401 : (await call(product.server.url, "GET", "/api/admin/auth/check", { token: value })).status
+
+  const driver: ScreenDriver<Run> = {
+    open: async (path) => {
+      const email = `model-auth-${nextNumber()}@example.com`
+      await product.server.sql(addAdmin(email, "admin"))
+      const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 } })
+      if ((path.input as { storedToken: string | null }).storedToken !== null) {
+        // Start-up checks the stored token: a live session's token, or one whose session has ended.
+        const live = await signedInAs(product.server, "admin")
+        if (path.steps[0]?.event.type === "xstate.error.actor.checkSession") {
+          expect((await call(product.server.url, "POST", "/api/admin/auth/logout", { token: live })).status).toBe(200)
+        }
+        await context.addInitScript((value) => localStorage.setItem("adminToken", value), live)
+      }
+      // Start-up's check has answered before the console starts: its answer is let through, and
+      // the console's code waits until it is in.
+      const checkedAtStart = (path.input as { checkedUser?: unknown }).checkedUser !== undefined
+      await context.addInitScript(() => {
+        const seen = new MutationObserver(() => {
+          if (document.body?.textContent?.includes("Checking your session") === true) Object.assign(window, { sawChecking: true })
+        })
+        seen.observe(document, { childList: true, subtree: true, characterData: true })
+      })
+      const page = await context.newPage()
+      const errors: Array<string> = []
+      page.on("pageerror", (error) => errors.push(error.message))
+      const run: Run = { context, page, errors, email, ip: freshIp(), held: [], wrongCode: false, checks: 0 }
+      const checkAnswered = checkedAtStart ? page.waitForResponse("**/api/admin/auth/check") : undefined
+      const codeWasHeld = checkAnswered === undefined ? undefined : await holdStartChunk(page, checkAnswered)
+      await page.route("**/api/admin/auth**", (route, request) => {
+        if (request.url().endsWith("/api/admin/auth/check")) run.checks++
+        const held = {
+          route: {
+            continue: () => route.continue({ headers: { ...request.headers(), "x-forwarded-for": run.ip } }),
+            abort: (code?: string) => route.abort(code),
+            fulfill: (options) => route.fulfill(options)
+          } as Route,
+          request
+        }
+        if (checkedAtStart && run.checks === 1 && request.url().endsWith("/api/admin/auth/check")) void held.route.continue()
+        else run.held.push(held)
+      })
+      await page.goto(`${product.server.url}/`)
+      codeWasHeld?.()
+      return run
+    },
+    close: closeRun,
+    arrange: {
+      "xstate.done.actor.verifyOtp": (run) => {
+        run.wrongCode = false
+        return Promise.resolve()
+      },
+      "xstate.error.actor.verifyOtp": (run) => {
+        run.wrongCode = true
+        return Promise.resolve()
+      }
+    },
+    act: {
+      SEND_OTP: async (run) => {
+        await run.page.getByLabel("Email").fill(run.email)
+        await run.page.getByLabel("Role").selectOption({ label: "Admin" })
+        await run.page.getByRole("button", { name: "Send OTP" }).click()
+      },
+      VERIFY: async (run) => {
+        const code = await latestCode(product.server, run.email)
+        const wrong = code === "000000" ? "000001" : "000000"
+        await run.page.getByPlaceholder("Enter 6-digit code").fill(run.wrongCode ? wrong : code)
+        await run.page.getByRole("button", { name: "Verify & Login" }).click()
+      },
+      USE_DIFFERENT_EMAIL: async (run) => run.page.getByRole("button", { name: "Use different email" }).click(),
+      LOGOUT: async (run) => run.page.getByRole("button", { name: "Logout" }).click(),
+      SESSION_EXPIRED: async (run) => {
+        // The session ends elsewhere; the next call the screen makes is refused.
+        const value = await storedToken(run)
+        expect((await call(product.server.url, "POST", "/api/admin/auth/logout", { token: value ?? "" })).status).toBe(200)
+        await run.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "CEX Addresses" }).click()
+      },
+      "xstate.done.actor.checkSession": release,
+      "xstate.error.actor.checkSession": release,
+      // An answer that sent no code (docs/product-spec.md §8, "OTP request returned false").
+      "xstate.done.actor.requestOtp": async (run, event) =>
+        (event as unknown as { output: { success: boolean } }).output.success
+          ? release(run)
+          : (await nextHeld(run)).route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ success: false }) }),
+      "xstate.error.actor.requestOtp": cutOff,
+      "xstate.done.actor.verifyOtp": release,
+      "xstate.error.actor.verifyOtp": release,
+      "xstate.done.actor.endSession": release,
+      "xstate.error.actor.endSession": cutOff
+    },
+    see: {
+      checking: async (run) => {
+        await run.page.getByRole("status").getByText("Checking your session…").waitFor()
+        expect((await nextHeld(run).then((held) => (run.held.unshift(held), held))).request.url()).toContain("/api/admin/auth/check")
+      },
+      unauthenticated: async (run, _snapshot, event) => {
+        await run.page.getByRole("button", { name: "Send OTP" }).waitFor()
+        await run.page.waitForURL("**/login")
+        expect(await storedToken(run)).toBeNull()
+        if (event?.type === "xstate.error.actor.requestOtp") {
+          await run.page.getByRole("alert").getByText("An error occurred while requesting OTP.").waitFor()
+        }
+        if (event?.type === "xstate.done.actor.requestOtp") {
+          await run.page.getByRole("alert").getByText("Failed to send OTP. Please check your email and try again.").waitFor()
+        }
+        if (event?.type === "USE_DIFFERENT_EMAIL") expect(await run.page.getByLabel("Email").inputValue()).toBe("")
+      },
+      sendingOtp: async (run) => {
+        const sending = run.page.getByRole("button", { name: "Sending OTP..." })
+        await sending.waitFor()
+        expect(await sending.isDisabled()).toBe(true)
+      },
+      otpSent: async (run, _snapshot, event) => {
+        await run.page.getByRole("heading", { name: "Enter OTP Code" }).waitFor()
+        // The server has mailed a code to this address.
+        expect((await deliveredOutbox(product.server, run.email)).length).toBeGreaterThan(0)
+        if (event?.type === "xstate.error.actor.verifyOtp") {
+          await run.page.getByRole("alert").getByText("Invalid OTP. Please check your email and try again.").waitFor()
+        }
+      },
+      verifying: async (run) => {
+        const verifying = run.page.getByRole("button", { name: "Verifying..." })
+        await verifying.waitFor()
+        expect(await verifying.isDisabled()).toBe(true)
+      },
+      authenticated: async (run, _snapshot, event) => {
+        await run.page.getByText("Welcome back").waitFor()
+        await expect.poll(() => storedToken(run).then(sessionAnswer)).toBe(200)
+        if (event === undefined && run.checks > 0) {
+          // Started signed in from start-up's answer: no second check, and no spinner shown.
+          expect(run.checks).toBe(1)
+          expect(await run.page.evaluate(() => "sawChecking" in window)).toBe(false)
+        }
+      },
+      signingOut: async (run) => {
+        // The token is gone before the server has answered the logout (held here).
+        const held = await nextHeld(run)
+        run.held.unshift(held)
+        expect(held.request.url()).toContain("/api/admin/auth/logout")
+        expect(await storedToken(run)).toBeNull()
+      }
+    }
+  }
+
+  drivesEveryPath("auth", model, authTable, driver)
+})

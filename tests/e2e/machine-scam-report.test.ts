@@ -1,0 +1,245 @@
+import type { BrowserContext, Page, Request, Route } from "playwright-core"
+import { describe, expect } from "vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import type { EventObject } from "xstate"
+import { scamReportMachine } from "../../machines/scam-report.ts"
+import { scamReportTable } from "../spec/machine-tables.ts"
+import { call } from "../support/http.ts"
+import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
+import { product, token, nextNumber, quiet, firstHeld, pathPage, closeRun } from "../support/machine-screens.ts"
+
+/**
+ * The scam-report triage machine's generated paths, executed on the real screen in Chromium against the real
+ * server (docs/testing.md, "Machines"), on the shared harness (tests/support/machine-screens.ts).
+ */
+describe("scam-report triage: generated paths on /scam-reports", () => {
+  // Each SET names a report no earlier step named (the model's ids count up), as each key press
+  // on screen takes the next untouched card: every SET is a change in both. While the details
+  // are open the cards are behind the modal, so the paths set nothing and dismiss nothing then
+  // (the machine allows it; tests/unit/scam-report-machine.test.ts takes those paths).
+  const model: MachineModel<typeof scamReportMachine> = {
+    machine: scamReportMachine,
+    actorIds: ["change", "saveNotes"],
+    key: (snapshot) => {
+      const context = snapshot.context as { queue: ReadonlyArray<{ field: string }>; notesOf: unknown; error: unknown; notesError: unknown }
+      // One change waiting or more than one (the re-entry), not which: the driver knows which it sent.
+      return JSON.stringify([snapshot.value, Math.min(context.queue.length, 2), context.error !== null, context.notesError !== null])
+    },
+    events: (snapshot) => {
+      const context = snapshot.context as { queue: ReadonlyArray<unknown>; answered: Record<string, unknown> }
+      const open = (snapshot.value as { notes: string }).notes !== "closed"
+      const serial = context.queue.length + Object.keys(context.answered).length
+      const ref = (id: string) => ({ _id: id, status: "new", priority: "normal", adminNotes: "", version: 1 })
+      const answer = { _id: "x", status: "resolved", priority: "normal", adminNotes: "", version: 2 }
+      return [
+        ...(open
+          ? []
+          : [
+              { type: "SET", change: { field: "status", value: "resolved", report: ref(`s${serial}`) } },
+              { type: "SET", change: { field: "priority", value: "urgent", report: ref(`p${serial}`) } },
+              { type: "DISMISS" }
+            ]),
+        { type: "OPEN_NOTES", report: ref("notes") },
+        { type: "SAVE_NOTES", notes: "Checked" },
+        { type: "CLOSE" },
+        { type: "xstate.done.actor.change", output: answer },
+        { type: "xstate.error.actor.change", error: { status: 409, message: "stale" } },
+        { type: "xstate.done.actor.saveNotes", output: answer },
+        { type: "xstate.error.actor.saveNotes", error: { status: 409, message: "stale" } }
+      ] as ReadonlyArray<EventObject>
+    }
+  }
+
+  interface Acted {
+    readonly id: string
+    readonly field: "status" | "priority"
+  }
+  interface Held {
+    readonly route: Route
+    readonly request: Request
+  }
+  interface Run {
+    readonly context: BrowserContext
+    readonly page: Page
+    readonly errors: Array<string>
+    /** Status and priority changes the screen sent, held until the step that decides their answer. */
+    readonly heldChanges: Array<Held>
+    /** Saves of the notes, likewise. */
+    readonly heldNotes: Array<Held>
+    /** Reports no step has touched yet, newest first (the screen's order). */
+    readonly untouched: Array<string>
+    /** The changes sent or waiting, in order, as the machine's queue has them. */
+    queue: Array<Acted>
+    /** The change whose refusal the last failure showed. */
+    refused: Acted | null
+    notesOf: string | null
+  }
+
+  const titleOf = (id: string) => `Report #${id.slice(-8)}`
+  const card = (run: Run, id: string) =>
+    run.page
+      .getByRole("list", { name: "Scam Reports Management", includeHidden: true })
+      .getByRole("listitem", { includeHidden: true })
+      .filter({ has: run.page.getByLabel(titleOf(id), { exact: true }) })
+  const select = (run: Run, id: string, field: "status" | "priority") =>
+    card(run, id).getByLabel(`${field === "status" ? "Status" : "Priority"} of ${titleOf(id)}`)
+  /** The banner of a failed change (behind the details' modal when they are open). */
+  const banner = (run: Run) => run.page.getByRole("alert", { includeHidden: true }).filter({ hasText: /Failed to update report/ })
+  const onServer = async (id: string) =>
+    (
+      (await call(product.server.url, "GET", `/api/report-scam/${id}`, { token })).body.data as {
+        report: { status: string; priority: string; adminNotes: string; version: number }
+      }
+    ).report
+  /** Someone else changes the report first: the screen's version is stale, so the server refuses. */
+  const changeElsewhere = async (id: string) => {
+    const report = await onServer(id)
+    expect(
+      (await call(product.server.url, "PATCH", `/api/report-scam/${id}`, { token, body: { notes: `Elsewhere ${report.version}`, version: report.version } }))
+        .status
+    ).toBe(200)
+  }
+  const take = (run: Run) => {
+    const id = run.untouched.shift()
+    if (id === undefined) throw new Error("the path used every seeded report")
+    return id
+  }
+  const press = async (run: Run, id: string, key: string) => {
+    await card(run, id).focus()
+    await run.page.keyboard.press(key)
+  }
+  const shownValue = (field: "status" | "priority") => (field === "status" ? "resolved" : "urgent")
+  const formerValue = (field: "status" | "priority") => (field === "status" ? "new" : "normal")
+
+  const seeChanges: Record<string, (run: Run, event: EventObject | undefined) => Promise<void>> = {
+    idle: async (run) => {
+      await banner(run).waitFor({ state: "detached" })
+      // Nothing waits, and no change is on its way.
+      await quiet(run.page)
+      expect(run.heldChanges).toEqual([])
+    },
+    changing: async (run) => {
+      // Every change made shows at once; the first is the one held before the server.
+      for (const change of run.queue) await expect.poll(() => select(run, change.id, change.field).inputValue()).toBe(shownValue(change.field))
+      const held = await firstHeld(run.heldChanges)
+      run.heldChanges.unshift(held)
+      expect(held.request.url()).toContain(run.queue[0]!.id)
+      expect(JSON.parse(held.request.postData() ?? "{}")).toMatchObject(run.queue[0]!.field === "status" ? { status: "resolved" } : { priority: "urgent" })
+    },
+    failed: async (run) => {
+      const refused = run.refused!
+      await banner(run)
+        .filter({ hasText: refused.field === "status" ? "Failed to update report status" : "Failed to update report priority" })
+        .waitFor({ state: "attached" })
+      // Rolled back: the card shows what the server has, which the refused change did not touch.
+      const server = await onServer(refused.id)
+      expect(server[refused.field]).toBe(formerValue(refused.field))
+      await expect.poll(() => select(run, refused.id, refused.field).inputValue()).toBe(formerValue(refused.field))
+    }
+  }
+  const seeNotes: Record<string, (run: Run, event: EventObject | undefined) => Promise<void>> = {
+    closed: async (run, event) => {
+      await run.page.getByRole("dialog").waitFor({ state: "detached" })
+      if (event?.type === "xstate.done.actor.saveNotes") {
+        await expect.poll(async () => (await onServer(run.notesOf!)).adminNotes).toBe("Checked")
+        run.notesOf = null
+      }
+      expect(run.heldNotes).toEqual([])
+    },
+    open: async (run, event) => {
+      const dialog = run.page.getByRole("dialog")
+      await dialog.getByText(titleOf(run.notesOf!)).first().waitFor()
+      if (event?.type === "xstate.error.actor.saveNotes") await dialog.getByRole("alert").filter({ hasText: "Failed to add admin notes" }).waitFor()
+      else expect(await dialog.getByRole("alert").count()).toBe(0)
+    },
+    saving: async (run) => {
+      await run.page.getByRole("dialog").getByRole("button", { name: "Saving…" }).waitFor()
+      const held = await firstHeld(run.heldNotes)
+      run.heldNotes.unshift(held)
+      expect(JSON.parse(held.request.postData() ?? "{}")).toMatchObject({ notes: "Checked" })
+    }
+  }
+
+  const driver: ScreenDriver<Run> = {
+    open: async () => {
+      const { context, page, errors } = await pathPage()
+      const marker = `triage-model-${nextNumber()}`
+      // Seeded in one statement (the public POST is tested elsewhere), newest first as the screen lists them.
+      const rows = await product.server.sql(
+        Effect.flatMap(
+          SqlClient,
+          (sql) => sql<{ id: string }>`
+        INSERT INTO scam_reports (id, scam_type, description, created_at)
+        SELECT gen_random_uuid(), 'other', ${marker} || ' ' || i, now() - make_interval(secs => i)
+        FROM generate_series(1, 14) AS i RETURNING id::text AS id`
+        )
+      )
+      const run: Run = { context, page, errors, heldChanges: [], heldNotes: [], untouched: rows.map((row) => row.id), queue: [], refused: null, notesOf: null }
+      const ids = run.untouched.slice()
+      await page.route("**/api/report-scam/*", (route, request) => {
+        if (request.method() !== "PATCH") return route.continue()
+        const notes = (JSON.parse(request.postData() ?? "{}") as { notes?: unknown }).notes !== undefined
+        ;(notes ? run.heldNotes : run.heldChanges).push({ route, request })
+      })
+      await page.goto(`${product.server.url}/scam-reports?search=${marker}`)
+      await card(run, ids[0]!).waitFor()
+      return run
+    },
+    close: closeRun,
+    act: {
+      SET: async (run, event) => {
+        const field = (event as unknown as { change: { field: "status" | "priority" } }).change.field
+        const id = take(run)
+        run.queue.push({ id, field })
+        await press(run, id, field === "status" ? "3" : "Shift+Digit4")
+      },
+      OPEN_NOTES: async (run) => {
+        const id = take(run)
+        run.notesOf = id
+        await press(run, id, "n")
+      },
+      SAVE_NOTES: async (run) => {
+        await run.page.getByLabel("Admin Notes").fill("Checked")
+        await run.page.getByRole("dialog").getByRole("button", { name: "Save notes" }).click()
+      },
+      CLOSE: async (run) => {
+        await run.page.getByRole("dialog").getByRole("button", { name: "Close" }).click()
+        run.notesOf = null
+      },
+      DISMISS: async (run) => banner(run).getByRole("button", { name: "Dismiss" }).click(),
+      "xstate.done.actor.change": async (run) => {
+        run.queue.shift()
+        await (await firstHeld(run.heldChanges)).route.continue()
+      },
+      "xstate.error.actor.change": async (run) => {
+        const held = await firstHeld(run.heldChanges)
+        run.refused = run.queue[0]!
+        // The rest of the queue is dropped by the screen: their requests are never sent.
+        run.queue = []
+        await changeElsewhere(run.refused.id)
+        await held.route.continue()
+      },
+      "xstate.done.actor.saveNotes": async (run) => (await firstHeld(run.heldNotes)).route.continue(),
+      "xstate.error.actor.saveNotes": async (run) => {
+        const held = await firstHeld(run.heldNotes)
+        await changeElsewhere(run.notesOf!)
+        await held.route.continue()
+      }
+    },
+    // Each combination of the two regions: the changes' banner and cards, then the details.
+    see: Object.fromEntries(
+      Object.keys(seeChanges).flatMap((changes) =>
+        Object.keys(seeNotes).map((notes) => [
+          `changes.${changes}|notes.${notes}`,
+          async (run: Run, _snapshot: MachineSnapshot, event: EventObject | undefined) => {
+            await seeChanges[changes]!(run, event)
+            await seeNotes[notes]!(run, event)
+          }
+        ])
+      )
+    )
+  }
+
+  drivesEveryPath("scam-report triage", model, scamReportTable, driver)
+})

@@ -1,0 +1,82 @@
+import type { BrowserContext, Page } from "playwright-core"
+import { beforeAll, expect } from "vitest"
+import { chromiumWithServer } from "../support/browser.ts"
+import { signedInAs } from "../support/session.ts"
+
+/**
+ * The shared harness of the machines' generated paths on the real screens (one test file per
+ * machine: tests/e2e/machine-*.test.ts; docs/testing.md, "Machines"): each file that imports it
+ * gets its own server and Chromium, a signed-in admin's token, and one page reused from path to path.
+ */
+export const product = chromiumWithServer()
+/** The admin's session token (set before the file's tests run; a live binding). */
+export let token: string
+let counter = 0
+/** A number no other path of this file has used, for names and markers. */
+export const nextNumber = () => ++counter
+
+beforeAll(async () => {
+  token = await signedInAs(product.server, "admin")
+})
+
+/** A fresh browser context with the session token stored, as after a sign-in. */
+export const signedInContext = async (): Promise<{ readonly context: BrowserContext; readonly page: Page; readonly errors: Array<string> }> => {
+  const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 } })
+  await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  page.on("pageerror", (error) => errors.push(error.message))
+  return { context, page, errors }
+}
+
+/** Resolves at the next animation frame after `settled` stays true for two frames: nothing more is coming from this step. */
+export const quiet = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+
+/** The oldest request a path is holding before the server, once the screen has sent one. */
+export const firstHeld = async <T>(held: Array<T>): Promise<T> => {
+  await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0)
+  return held.shift() as T
+}
+
+/** Exactly one more request than `before`: the one the step asked for, and none behind it. */
+export const exactlyOneMore = async (page: Page, count: () => number, before: number) => {
+  await expect.poll(count, { timeout: 10_000 }).toBe(before + 1)
+  await quiet(page)
+  expect(count()).toBe(before + 1)
+}
+
+let reused: { readonly context: BrowserContext; readonly page: Page } | undefined
+
+/**
+ * The page a path runs on, where nothing of the browser is arranged beyond routes and listeners:
+ * one signed-in page for the whole file, reused from path to path. A new context and page cost
+ * about 2 s a path on this machine kind against half a second for a load of the same page
+ * (docs/testing.md, "Running time"); each path still starts with a full load of its screen, so no
+ * state of the last path's console is left, and `closeRun` takes its routes and listeners off.
+ */
+export const pathPage = async (): Promise<{ readonly context: BrowserContext; readonly page: Page; readonly errors: Array<string> }> => {
+  if (reused === undefined) {
+    const { context, page } = await signedInContext()
+    page.removeAllListeners("pageerror")
+    // Leaving a screen with unsaved changes asks before unloading: the next path's load goes ahead.
+    page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()))
+    reused = { context, page }
+  }
+  const errors: Array<string> = []
+  reused.page.on("pageerror", (error) => errors.push(error.message))
+  return { ...reused, errors }
+}
+
+/** A path's end: no error was thrown in the page; its browser context goes, or its reused page is emptied. */
+export const closeRun = async (run: { readonly errors: ReadonlyArray<string>; readonly context: BrowserContext; readonly page: Page }) => {
+  try {
+    expect(run.errors).toEqual([])
+  } finally {
+    if (run.page === reused?.page) {
+      run.page.removeAllListeners("pageerror")
+      run.page.removeAllListeners("request")
+      await run.page.unrouteAll({ behavior: "ignoreErrors" })
+      await run.page.goto("about:blank")
+    } else await run.context.close()
+  }
+}

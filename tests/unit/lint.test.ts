@@ -1,0 +1,59 @@
+import { ESLint } from "eslint"
+import { join, resolve } from "node:path"
+import * as prettier from "prettier"
+import { describe, expect, it } from "vitest"
+
+/**
+ * `npm run lint` (run first by `npm test`) runs ESLint (eslint.config.js) and Prettier's check
+ * (.prettierrc.json) over the whole tree besides the layer rules (tests/unit/layers.test.ts). Both
+ * must refuse a planted violation: files that are not on disk, linted as if they were in `src/`
+ * and `server/`, with the project's own configuration.
+ */
+const root = resolve(import.meta.dirname, "../..")
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ["src/lib/planted-*.ts", "server/planted-*.ts", "server/*/planted-*.ts"], defaultProject: "tsconfig.json" }
+      }
+    }
+  }
+})
+const rulesBroken = async (path: string, code: string) => {
+  const [result] = await eslint.lintText(code, { filePath: join(root, path) })
+  return (result?.messages ?? []).map((message) => message.ruleId)
+}
+
+describe("the code rules", () => {
+  it("refuse an effect that reads a value it does not list", async () => {
+    const code =
+      'import { useEffect, useState } from "react"\nexport const useShown = (n: number) => {\n  const [shown, setShown] = useState(0)\n  useEffect(() => setShown(n), [])\n  return shown\n}\n'
+    expect(await rulesBroken("src/lib/planted-hook.ts", code)).toEqual(["react-hooks/exhaustive-deps"])
+    expect(await rulesBroken("src/lib/planted-hook.ts", code.replace("[])", "[n])"))).toEqual([])
+  }, 60_000)
+
+  it("refuse a promise left floating and an Error-less throw", async () => {
+    expect(await rulesBroken("server/planted-promise.ts", "export const f = (x: Promise<number>) => {\n  x.then(() => 1)\n}\n")).toEqual([
+      "@typescript-eslint/no-floating-promises"
+    ])
+    expect(await rulesBroken("server/planted-throw.ts", 'export const f = () => {\n  throw { message: "no" }\n}\n')).toEqual([
+      "@typescript-eslint/only-throw-error"
+    ])
+  }, 60_000)
+
+  it("refuse SQL in a handler file, and take it in the area's repository", async () => {
+    const code =
+      'import { Effect } from "effect"\nimport { SqlClient } from "effect/sql/SqlClient"\nexport const one = Effect.flatMap(SqlClient, (sql) => sql`SELECT 1`)\n'
+    expect(await rulesBroken("server/contacts/http.ts", code)).toEqual(["no-restricted-syntax"])
+    expect(await rulesBroken("server/admin/planted-group.ts", code)).toEqual(["no-restricted-syntax"])
+    expect(await rulesBroken("server/contacts/repository.ts", code)).toEqual([])
+  }, 60_000)
+
+  it("refuse code not in the formatter's layout", async () => {
+    const filepath = join(root, "src/lib/planted-format.ts")
+    const options = { ...(await prettier.resolveConfig(filepath)), filepath }
+    expect(await prettier.check("export const a = { b: 1 }\n", options)).toBe(true)
+    expect(await prettier.check("export const a = {b: 1};\n", options)).toBe(false)
+  })
+})
