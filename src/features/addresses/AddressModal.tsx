@@ -1,4 +1,5 @@
 import { Button, Callout, DataList, Dialog, Flex, Text } from "@radix-ui/themes"
+import { HistoryButton } from "../../ui/HistoryButton.tsx"
 import { useWatch } from "react-hook-form"
 import type { ActorRefFrom, SnapshotFrom } from "xstate"
 import type { Schema } from "effect"
@@ -8,7 +9,7 @@ import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts
 import { confirmHint } from "../../ui/ConfirmDelete.tsx"
 import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
 import { cellText, type DirectorySpec, toInput } from "./directories.ts"
-import { addressTexts as t } from "./texts.ts"
+import { addressLabel, addressTexts as t } from "./texts.ts"
 
 type Modal = ActorRefFrom<typeof addressModalMachine>
 type Snapshot = SnapshotFrom<typeof addressModalMachine>
@@ -98,6 +99,7 @@ const Details = ({ spec, modal, snapshot }: { readonly spec: DirectorySpec; read
           ))}
       </DataList.Root>
       <Flex gap="3" mt="4" justify="end">
+        {address !== null && <HistoryButton kind="address" id={address._id} label={addressLabel(address)} />}
         <Button variant="soft" color="gray" onClick={() => modal.send({ type: "CLOSE" })}>
           {t.close}
         </Button>

@@ -18,7 +18,7 @@ import type { Column } from "../../ui/list/ListTable.tsx"
 import { RowActions } from "../../ui/list/RowActions.tsx"
 import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
 import { FindAddressDialog } from "./FindAddressDialog.tsx"
-import { addressTexts as t } from "./texts.ts"
+import { addressLabel, addressTexts as t } from "./texts.ts"
 import type { ListQuery } from "../../../machines/list.ts"
 
 // Saves, deletes and "Find address" go through effect's client: its chunk loads in a quiet moment.
@@ -45,7 +45,7 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
       fetchPage: (query: ListQuery) => listAddresses(kind, query),
       arrivedPage: (query: ListQuery) => arrivedAddresses(kind, query),
       idOf: (address: AnyAddress) => address._id,
-      history: { kind: "address" as const, labelOf: (address: AnyAddress) => ("Name" in address ? address.Name : address.name) },
+      history: { kind: "address" as const, labelOf: addressLabel },
       exportCsv: (query: ListQuery) => exportAddresses(kind, query)
     }),
     [kind, directory]

@@ -1,3 +1,8 @@
+import type { AnyAddress } from "../../../contract/addresses.ts"
+
+/** What the history dialog calls an address: its name (the CEX list spells it "Name"). */
+export const addressLabel = (address: AnyAddress) => ("Name" in address ? address.Name : address.name)
+
 /** The address screens' words; quoted ones are the spec's, exact. */
 export const addressTexts = {
   add: "Add Address",

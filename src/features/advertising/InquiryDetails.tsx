@@ -5,6 +5,7 @@ import type { InquiryStatus } from "../../../contract/inquiry-rules.ts"
 import { inquiryTexts } from "../../../machines/inquiry.ts"
 import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts"
 import { ContractFormShell, MachineRefusal, TextInput } from "../../ui/FormField.tsx"
+import { HistoryButton } from "../../ui/HistoryButton.tsx"
 import { StatusBadge } from "./StatusBadge.tsx"
 import { advertisingTexts as t } from "./texts.ts"
 
@@ -19,11 +20,13 @@ interface NotesProps {
   readonly error: string | null
   readonly issues: ReadonlyArray<FieldIssue>
   readonly moves: ReadonlyArray<InquiryStatus>
+  /** The inquiry shown, for its history. */
+  readonly inquiry: AdvertisingInquiry
   readonly onNotes: (notes: string) => void
   readonly onMove: (status: InquiryStatus) => void
 }
 
-const NotesForm = ({ notes, updating, error, issues, moves, onNotes, onMove }: NotesProps) => {
+const NotesForm = ({ notes, updating, error, issues, moves, inquiry, onNotes, onMove }: NotesProps) => {
   const contract = useContractForm<{ readonly adminNotes: string }, unknown>({
     values: { adminNotes: notes },
     schema: () => import("../../../contract/advertising.ts").then((module) => module.InquiryNotesInput),
@@ -50,6 +53,7 @@ const NotesForm = ({ notes, updating, error, issues, moves, onNotes, onMove }: N
       </div>
       <MachineRefusal error={error} issues={issues} stray={stray} />
       <Flex gap="3" mt="4" justify="end" wrap="wrap">
+        <HistoryButton kind="inquiry" id={inquiry._id} label={inquiry.companyName} disabled={updating} />
         <Dialog.Close>
           <Button type="button" variant="soft" color="gray" disabled={updating}>
             {t.close}
@@ -92,7 +96,7 @@ export const InquiryDetails = ({
   onNotes,
   onMove,
   onClose
-}: NotesProps & {
+}: Omit<NotesProps, "inquiry"> & {
   readonly open: boolean
   readonly inquiry: AdvertisingInquiry | null
   readonly onClose: () => void
@@ -140,7 +144,17 @@ export const InquiryDetails = ({
                 </div>
               ))}
           </dl>
-          <NotesForm key={inquiry._id} notes={notes} updating={updating} error={error} issues={issues} moves={moves} onNotes={onNotes} onMove={onMove} />
+          <NotesForm
+            key={inquiry._id}
+            notes={notes}
+            updating={updating}
+            error={error}
+            issues={issues}
+            moves={moves}
+            inquiry={inquiry}
+            onNotes={onNotes}
+            onMove={onMove}
+          />
         </>
       )}
     </Dialog.Content>

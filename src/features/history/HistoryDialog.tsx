@@ -1,6 +1,6 @@
 import { Badge, Button, Callout, Dialog, Flex, Select, Spinner, Table, Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
-import type { KeyboardEvent } from "react"
+import { type KeyboardEvent, useRef } from "react"
 import type { FieldChange, HistoryEntry } from "../../../contract/history.ts"
 import { historyKindLabels } from "../../../contract/history-rules.ts"
 import { plainText } from "../../../contract/text.ts"
@@ -97,6 +97,13 @@ const summaryOf = (entry: HistoryEntry) => {
   return fields.length === 0 ? historyCopy.noChanges : historyCopy.changed(fields)
 }
 
+/** Focuses `element` if it is still shown, else the dialog still open below, else nothing (a list's rows take the focus). */
+const focusBack = (element: HTMLElement | null) => {
+  if (element?.isConnected === true && element.closest("[role=dialog][data-state=closed]") === null) return element.focus()
+  const below = [...document.querySelectorAll("[role=dialog][data-state=open]")].at(-1)
+  if (below instanceof HTMLElement) below.focus()
+}
+
 const whoOf = (entry: HistoryEntry) => entry.actorName ?? entry.actorEmail ?? historyCopy.nobody
 const whenOf = (at: string) => new Date(at).toLocaleString()
 
@@ -110,6 +117,7 @@ const whenOf = (at: string) => new Date(at).toLocaleString()
 export default function HistoryDialog({ actor }: { readonly actor: HistoryActor }) {
   const snapshot = useSelector(actor, (current) => current)
   const open = historyOpen(snapshot)
+  const returnTo = useRef<HTMLElement | null>(null)
   const { record, page, selected, pair, error, restored } = snapshot.context
   const entries = page?.entries ?? []
   const entry = entries.find((candidate) => candidate.version === selected)
@@ -138,7 +146,19 @@ export default function HistoryDialog({ actor }: { readonly actor: HistoryActor 
 
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && !snapshot.matches("restoring") && actor.send({ type: "CLOSE" })}>
-      <Dialog.Content maxWidth="960px" onKeyDown={onKeyDown} aria-describedby={undefined}>
+      <Dialog.Content
+        maxWidth="960px"
+        onKeyDown={onKeyDown}
+        aria-describedby={undefined}
+        // No trigger of its own: the focus goes back where it was when the history opened (a
+        // list's row, a modal's "Show history"), or to the dialog still open below it (opened
+        // from the palette, the focus was in the palette, gone since).
+        onOpenAutoFocus={() => (returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null)}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault()
+          focusBack(returnTo.current)
+        }}
+      >
         <Dialog.Title>{record === null ? historyCopy.title : historyCopy.titleOf(historyKindLabels[record.kind], record.label)}</Dialog.Title>
         {snapshot.matches("loading") && (
           <Flex gap="2" align="center" role="status">

@@ -1,4 +1,5 @@
 import { Button, Dialog, Flex } from "@radix-ui/themes"
+import { HistoryButton } from "../../ui/HistoryButton.tsx"
 import { useController } from "react-hook-form"
 import { uploadImage } from "../../api/uploads.ts"
 import { inputDateTime } from "../../lib/dates.ts"
@@ -139,6 +140,7 @@ const QueueFormBody = ({
             )}
             <FormBanner />
             <Flex gap="3" justify="end">
+              {record !== null && <HistoryButton kind="listing" id={record._id} label={record.name} disabled={contract.busy} />}
               <Dialog.Close>
                 <Button type="button" variant="soft" color="gray" disabled={contract.busy}>
                   {t.cancel}

@@ -6,7 +6,8 @@ import { triageErrors } from "../../../machines/scam-report.ts"
 import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts"
 import { ContractFormShell, MachineRefusal, TextInput } from "../../ui/FormField.tsx"
 import { shortDate } from "../../lib/dates.ts"
-import { priorityColors, scamTexts as t, statusColors } from "./texts.ts"
+import { priorityColors, reportLabel, scamTexts as t, statusColors } from "./texts.ts"
+import { HistoryButton } from "../../ui/HistoryButton.tsx"
 
 /** The notes, on the one form pattern (docs/architecture.md, "Forms"): checked against the contract before they are saved. */
 const NotesForm = ({
@@ -46,6 +47,7 @@ const NotesForm = ({
       </div>
       <MachineRefusal error={error} issues={issues} stray={stray} />
       <Flex gap="3" mt="4" justify="end">
+        <HistoryButton kind="scam-report" id={details._id} label={reportLabel(details)} disabled={saving} />
         <Dialog.Close>
           <Button type="button" variant="soft" color="gray" disabled={saving}>
             {t.close}

@@ -24,7 +24,7 @@ import { CountCards } from "../../ui/CountCards.tsx"
 import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ScamReportCard } from "./ScamReportCard.tsx"
 import { ScamReportDetails } from "./ScamReportDetails.tsx"
-import { scamTexts as t } from "./texts.ts"
+import { reportLabel, scamTexts as t } from "./texts.ts"
 
 const statuses = StatusSchema.literals
 const priorities = PrioritySchema.literals
@@ -34,7 +34,7 @@ const spec = {
   querySpec: { filters: { status: statuses, scamType: ScamType.literals, priority: priorities } },
   fetchPage: listScamReports,
   idOf: (report: ScamReport) => report._id,
-  history: { kind: "scam-report" as const, labelOf: (report: ScamReport) => report.walletAddress || report.scamType },
+  history: { kind: "scam-report" as const, labelOf: reportLabel },
   exportCsv: exportScamReports
 }
 const filters = [

@@ -1,4 +1,7 @@
-import type { ScamReportPriority, ScamReportStatus } from "../../../contract/scam-reports.ts"
+import type { ScamReport, ScamReportPriority, ScamReportStatus } from "../../../contract/scam-reports.ts"
+
+/** What the history dialog calls a report: its wallet address, or its type when it named none. */
+export const reportLabel = (report: ScamReport) => report.walletAddress || report.scamType
 
 /** The scam-report screen's texts; quoted ones are docs/product-spec.md's exact words (§2, §8). */
 export const scamTexts = {

@@ -73,6 +73,12 @@ const isEditable = (element: Element | null): boolean =>
 const inDialog = (element: Element | null): boolean => element?.closest("[role=dialog], [role=alertdialog], dialog[open]") != null
 /** Where the focus may be taken from for the current row: nowhere a person is typing or deciding. */
 const mayTakeFocus = (active: Element | null) => !isEditable(active) && !inDialog(active)
+/**
+ * A dialog still open (not one closing): when a dialog over another one closes (a record's
+ * history over its modal), the focus passes through the page on its way back to the one below,
+ * and the rows must not take it.
+ */
+const dialogOpen = () => document.querySelector("[role=dialog][data-state=open], [role=alertdialog][data-state=open], dialog[open]") !== null
 
 /**
  * The current row of a list (machines/row-focus.ts): the first row on arrival, the one a history
@@ -140,7 +146,7 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
     if (currentId !== null) remember(currentId)
     const reason = wanted.current
     const element = currentIndex < 0 ? null : elements.current[currentIndex]
-    if (reason === null || element === null || element === undefined || !onRows) return
+    if (reason === null || element === null || element === undefined || !onRows || dialogOpen()) return
     wanted.current = null
     if (reason === "moved" || mayTakeFocus(document.activeElement)) element.focus()
   }, [currentId, currentIndex, onRows, rows])
@@ -158,6 +164,7 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
       if (event.relatedTarget !== null) return
       queueMicrotask(() => {
         if (document.activeElement !== document.body && document.activeElement !== null) return
+        if (dialogOpen()) return
         const state = focus.getSnapshot()
         if (state.matches({ keys: "rows" })) return
         if (state.matches("away")) focus.send({ type: "CLOSE" })
