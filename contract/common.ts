@@ -207,7 +207,8 @@ export const Url = Schema.String.check(
  */
 export const PublicUrl = Schema.String.check(
   Schema.isMaxLength(MAX_URL, { message: `must be at most ${MAX_URL} characters` }),
-  Schema.isPattern(/^(https?:\/\/[^\s\u0000]+|\/uploads\/[A-Za-z0-9._-]+)$/u, {
+  // An upload is answered as /uploads/{type}/{name}; no part of it may start with a dot (no `..`).
+  Schema.isPattern(/^(https?:\/\/[^\s\u0000]+|\/uploads(\/[A-Za-z0-9_-][A-Za-z0-9._-]*){1,2})$/u, {
     message: "must be an http:// or https:// address, or an uploaded image (/uploads/…)"
   })
 )

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./auth.ts"
-import { Id } from "./common.ts"
+import { Id, ServiceBusy } from "./common.ts"
 
 /** An activity-log event id: what `Last-Event-ID` names. */
 export const EventId = Schema.String.check(
@@ -33,7 +33,9 @@ export class StreamApi extends HttpApiGroup.make("stream")
   .add(
     HttpApiEndpoint.get("changes", "/api/admin/stream", {
       headers: { "last-event-id": Schema.optionalKey(EventId) },
-      success: EventStream
+      success: EventStream,
+      // The server is stopping: the console comes back and the proxy sends it to another one.
+      error: ServiceBusy
     })
       .middleware(Authorization)
       .annotate(OpenApi.Summary, "Server-sent change notices for signed-in staff; Last-Event-ID resumes after a reconnect; ends with the session")

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Forbidden, ServiceBusy } from "./common.ts"
 
 export const DatabaseStatus = Schema.Literals(["connected", "disconnected"])
 export type DatabaseStatus = typeof DatabaseStatus.Type
@@ -34,7 +35,43 @@ export const Health = Schema.Struct({
 })
 export type Health = typeof Health.Type
 
+/** The process answers: it need not be restarted (docs/deploy.md, "Health"). */
+export const Alive = Schema.Struct({ success: Schema.Literal(true), status: Schema.Literal("alive") })
+
+/** The server takes work: its database answers and it is not stopping. */
+export const Ready = Schema.Struct({ success: Schema.Literal(true), status: Schema.Literal("ready") })
+
+export const serverStates = {
+  stopping: "This server is stopping: send requests to another one.",
+  databaseDown: "This server's database does not answer."
+} as const
+
+export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+/** Prometheus's text exposition format (https://prometheus.io/docs/instrumenting/exposition_formats/). */
+const MetricsText = Schema.String.pipe(HttpApiSchema.asText({ contentType: METRICS_CONTENT_TYPE }))
+
+export const metricsMessages = {
+  refused: "Metrics are read from this host, or with the bearer token METRICS_TOKEN names"
+} as const
+
 export class SystemApi extends HttpApiGroup.make("system")
   .add(HttpApiEndpoint.get("health", "/api/health", { success: Health }).annotate(OpenApi.Summary, "Health of the database, mail and server"))
+  .add(HttpApiEndpoint.get("live", "/api/health/live", { success: Alive }).annotate(OpenApi.Summary, "Liveness: the process answers"))
+  .add(
+    HttpApiEndpoint.get("ready", "/api/health/ready", { success: Ready, error: ServiceBusy }).annotate(
+      OpenApi.Summary,
+      "Readiness: the database answers and the server is not stopping (503 otherwise)"
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("metrics", "/metrics", { success: MetricsText, error: Forbidden })
+      .annotate(OpenApi.Summary, "The server's metrics in Prometheus's text format")
+      .annotate(
+        OpenApi.Description,
+        "Requests by route and status, their latency, open change streams, the mail outbox and the database pool. " +
+          "Answered to the server's own host, or to a bearer token equal to METRICS_TOKEN; 403 otherwise."
+      )
+  )
   .annotate(OpenApi.Title, "System")
   .annotate(OpenApi.Description, "Health and version.") {}

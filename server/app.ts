@@ -29,7 +29,10 @@ import { listenForRevocations } from "./auth/session-cache.ts"
 import { SignIn } from "./auth/sign-in.ts"
 import { adminChannelLayer } from "./platform/admin-channel.ts"
 import { executeAdminCommand } from "./auth/admin-commands.ts"
-import { apiDocs } from "./platform/api-docs.ts"
+import { API_DOCS_PATH, apiDocs } from "./platform/api-docs.ts"
+import { drainFirst, makeLifecycle, ServerLifecycle } from "./platform/lifecycle.ts"
+import { makeMetrics, ServerMetrics } from "./platform/metrics.ts"
+import { endpointsOf, observeRequests, routeMatcher } from "./platform/request-log.ts"
 import { type AppConfig, Config } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
@@ -42,6 +45,7 @@ import { housekeepingLayer } from "./platform/housekeeping.ts"
 import { migrate } from "./platform/migrations.ts"
 import { RequestValidationLive } from "./platform/validation.ts"
 import { SystemHandlers } from "./system/http.ts"
+import { importDiskUploads } from "./uploads/disk-import.ts"
 import { UploadHandlers, uploadRoutes } from "./uploads/http.ts"
 import { HistoryHandlers } from "./history/http.ts"
 
@@ -58,9 +62,15 @@ const bootstrapFirstAdmin = Effect.gen(function* () {
   )
 })
 
-/** Configuration, a migrated database and mail. */
+/**
+ * Configuration, a migrated database and mail. Migrating includes moving the images an older
+ * server kept on its disk into the database (server/uploads/disk-import.ts).
+ */
 export const platformLayer = (config: AppConfig, database: DatabaseTarget = targetFrom(config)) =>
-  Layer.provideMerge(Layer.effectDiscard(migrate), Layer.mergeAll(databaseLayer(database), mailerLayer(config), Layer.succeed(Config, config)))
+  Layer.provideMerge(
+    Layer.effectDiscard(Effect.andThen(migrate, importDiskUploads)),
+    Layer.mergeAll(databaseLayer(database), mailerLayer(config), Layer.succeed(Config, config))
+  )
 
 const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.json" }).pipe(
   Layer.provide([
@@ -115,15 +125,38 @@ export interface ServerOptions {
   readonly database?: DatabaseTarget
   /** The built console; by default `dist/`. */
   readonly consoleDir?: string
+  /** Where the request log's lines go (platform/request-log.ts); by default standard output. */
+  readonly requestLog?: (line: string) => void
 }
+
+/** Every route the server answers, for the request log and the metrics: the contract's, and the few beside it. */
+const routeOf = routeMatcher([
+  ...endpointsOf(AdminApi),
+  { method: "GET", path: "/uploads/:type/:name" },
+  { method: "GET", path: "/api/openapi.json" },
+  { method: "GET", path: API_DOCS_PATH },
+  { method: "*", path: "/api/*" }
+])
+
+/**
+ * How long a stopping server gives the requests it has begun before it closes their
+ * connections (docs/deploy.md, "Stopping a server"). Writes take milliseconds; this is for an
+ * upload on a slow link.
+ */
+const DRAIN_TIMEOUT = "10 seconds"
 
 /** The whole product on one port: API, docs and console. */
 export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
   const database = options.database ?? targetFrom(config)
   // With the embedded database on a folder, the admin tools reach it through this server.
   const adminChannel = database.engine === "pglite" && database.dataDir !== undefined ? adminChannelLayer(config.dataDir, executeAdminCommand) : Layer.empty
-  return HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true, routerConfig: { maxParamLength: MAX_PATH_PARAM } }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host, gracefulShutdownTimeout: "4 seconds" })),
+  const metrics = makeMetrics()
+  const lifecycle = makeLifecycle()
+  const write = options.requestLog ?? ((line: string) => void process.stdout.write(`${line}\n`))
+  const listening = () => observeRequests(createServer(), { write, metrics, routeOf, draining: lifecycle.draining })
+  return drainFirst(lifecycle).pipe(
+    Layer.provideMerge(HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true, routerConfig: { maxParamLength: MAX_PATH_PARAM } })),
+    Layer.provideMerge(NodeHttpServer.layer(listening, { port: config.port, host: config.host, gracefulShutdownTimeout: DRAIN_TIMEOUT })),
     Layer.provideMerge(
       Layer.provideMerge(
         Layer.mergeAll(
@@ -139,6 +172,6 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
         platformLayer(config, database)
       )
     ),
-    Layer.provide(bodyLimit)
+    Layer.provide([bodyLimit, Layer.succeed(ServerMetrics, metrics), Layer.succeed(ServerLifecycle, lifecycle)])
   )
 }

@@ -10,6 +10,7 @@ import { requireAllowedIp } from "./allowed-ips.ts"
 import { messages } from "./policy.ts"
 import { closeSession, findSession } from "./sessions.ts"
 import { SignIn } from "./sign-in.ts"
+import { noteAdmin } from "../platform/request-log.ts"
 
 /** Resolves the bearer token to a live session, or answers 401. */
 export const AuthorizationLive = Layer.effect(
@@ -24,6 +25,7 @@ export const AuthorizationLive = Layer.effect(
           const token = Redacted.value(credential)
           const session = yield* findSession(token, ip).pipe(Effect.provideContext(services), Effect.catchTag("SqlError", Effect.die))
           if (session === undefined) return yield* new Unauthorized({ error: messages.sessionInvalid })
+          noteAdmin((yield* HttpServerRequest.HttpServerRequest).source, session.user._id)
           return yield* Effect.provideService(httpEffect, CurrentSession, { id: session.id, user: session.user, ip })
         })
     })
@@ -43,6 +45,7 @@ export const optionalSession = Effect.gen(function* () {
   const token = /^Bearer (.+)$/i.exec(header)?.[1]?.trim() ?? ""
   const session = yield* findSession(token, ip)
   if (session === undefined) return yield* new Unauthorized({ error: messages.sessionInvalid })
+  noteAdmin(request.source, session.user._id)
   return { id: session.id, user: session.user, ip }
 })
 

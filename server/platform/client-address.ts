@@ -51,3 +51,21 @@ export const forwardedForCheck = HttpRouter.middleware(
   }),
   { global: true }
 )
+
+const loopback = ["127.0.0.0/8", "::1"].map((range) => parseIpRange(range)).filter((range) => range !== undefined)
+
+/**
+ * The request comes from this server's own host, straight or through a proxy `TRUST_PROXY`
+ * names on behalf of a client on this host. A request some other proxy relayed (it carries
+ * `X-Forwarded-For` from a peer that is not a trusted proxy) is from somewhere else, even when
+ * that proxy runs on this host.
+ */
+export const fromThisHost = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const config = yield* Config
+  const peer = Option.getOrElse(request.remoteAddress, () => "unknown")
+  const forwardedFor = request.headers["x-forwarded-for"]
+  if (forwardedFor !== undefined && !config.trustedProxies.some((range) => ipInRange(peer, range))) return false
+  const address = clientAddress(peer, forwardedFor, config.trustedProxies)
+  return "ip" in address && loopback.some((range) => ipInRange(address.ip, range))
+})

@@ -1,4 +1,4 @@
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, Redacted, Schema } from "effect"
 import { Email, type FieldIssue } from "../../contract/common.ts"
 import { type IpRange, parseIpRange } from "../../contract/ip-rules.ts"
 import { describeIssues, fieldIssues } from "./issues.ts"
@@ -47,7 +47,8 @@ const EnvSchema = Schema.Struct({
     ),
     "64"
   ),
-  OTP_SECRET: Schema.optionalKey(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" })))
+  OTP_SECRET: Schema.optionalKey(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" }))),
+  METRICS_TOKEN: Schema.optionalKey(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" })))
 })
 
 export interface AppConfig {
@@ -65,6 +66,8 @@ export interface AppConfig {
   readonly otpResponseFloorMs: number
   /** Below this much free space on the data folder's disk, nothing is written (disk.ts). */
   readonly diskReserveMb: number
+  /** Who else may read `/metrics` (this host always may): a bearer token; none by default. */
+  readonly metricsToken?: Redacted.Redacted<string> | undefined
 }
 
 export class Config extends Context.Service<Config, AppConfig>()("platform/Config") {}
@@ -91,7 +94,8 @@ export const readConfig = (env: Record<string, string | undefined>): Effect.Effe
       trustedProxies: parseProxies(decoded.TRUST_PROXY) ?? [],
       otpSecret: decoded.OTP_SECRET,
       otpResponseFloorMs: 200,
-      diskReserveMb: decoded.DISK_RESERVE_MB
+      diskReserveMb: decoded.DISK_RESERVE_MB,
+      metricsToken: decoded.METRICS_TOKEN === undefined ? undefined : Redacted.make(decoded.METRICS_TOKEN)
     }))
   )
 }

@@ -4,6 +4,7 @@ import { Context, Effect, Layer, Redacted, String as Str } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient as SqlClientTag, type SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { randomBytes } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { acquireDataLock, DataFolderInUse } from "./data-lock.ts"
@@ -13,6 +14,10 @@ export type Engine = "pglite" | "postgresql"
 
 export interface DatabaseInfo {
   readonly engine: Engine
+  /** The connections this server may open at most. */
+  readonly maxConnections: number
+  /** PostgreSQL: the name this server's connections give themselves (pg_stat_activity). */
+  readonly applicationName?: string
   /**
    * PGlite on a folder: a consistent copy of the whole database as a gzipped tar, taken after a
    * checkpoint while no statement runs (docs/architecture.md, "Backup and restore").
@@ -92,6 +97,7 @@ const pgliteLayer = (dataDir: string | undefined, image: Blob | undefined) =>
       })
       const info: DatabaseInfo = {
         engine: "pglite",
+        maxConnections: 1,
         // The tar is read from the files in one synchronous step, so it is the state of one
         // instant: what a crash would leave, which PostgreSQL recovers from its WAL; the
         // checkpoint first makes that recovery short.
@@ -101,13 +107,18 @@ const pgliteLayer = (dataDir: string | undefined, image: Blob | undefined) =>
     })
   ).pipe(Layer.provide(Reactivity.layer))
 
-const postgresClient = (url: string) => PgClient.layer({ url: Redacted.make(url), maxConnections: 10, ...names })
+const POSTGRES_CONNECTIONS = 10
 
 /** The SQL client for the configured engine, plus which engine it is. */
-export const databaseLayer = (target: DatabaseTarget): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError | Error> =>
-  target.engine === "postgresql"
-    ? Layer.merge(postgresClient(target.url), Layer.succeed(Database, { engine: "postgresql" }))
-    : pgliteLayer(target.dataDir, target.image)
+export const databaseLayer = (target: DatabaseTarget): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError | Error> => {
+  if (target.engine === "pglite") return pgliteLayer(target.dataDir, target.image)
+  // Each server's connections carry a name of their own, so its pool can be told apart.
+  const applicationName = `admin-console ${process.pid} ${randomBytes(4).toString("hex")}`
+  return Layer.merge(
+    PgClient.layer({ url: Redacted.make(target.url), maxConnections: POSTGRES_CONNECTIONS, applicationName, ...names }),
+    Layer.succeed(Database, { engine: "postgresql", maxConnections: POSTGRES_CONNECTIONS, applicationName })
+  )
+}
 
 /** Runs `effect` in one transaction: all of its writes land, or none do. */
 export const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -122,4 +133,14 @@ export const pingDatabase = Effect.gen(function* () {
   const started = performance.now()
   yield* sql`SELECT 1`
   return Math.round((performance.now() - started) * 100) / 100
+})
+
+/** This server's connections by state (`active`, `idle`…): PostgreSQL's own view of them; PGlite is one, open. */
+export const connectionsByState = Effect.gen(function* () {
+  const database = yield* Database
+  if (database.applicationName === undefined) return [{ state: "open", count: 1 }]
+  const sql = yield* SqlClientTag
+  return yield* sql<{ state: string; count: number }>`
+    SELECT coalesce(state, 'unknown') AS state, count(*)::int AS count FROM pg_stat_activity
+    WHERE application_name = ${database.applicationName} GROUP BY 1 ORDER BY 1`
 })

@@ -566,6 +566,29 @@ export const migrations = {
       REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_actor_counts_added()`,
     // Removals, newest first: the records of a kind that were deleted (docs/api.md, "Record history").
     `CREATE INDEX activity_log_removed_idx ON activity_log (entity, id DESC) WHERE removed`
+  ),
+  // Uploaded images live in the database, not on one server's disk, so every server behind a
+  // proxy serves them and a backup holds them (docs/architecture.md, "Uploads"). The bytes are
+  // kept in chunks so a download is streamed a chunk at a time, a range read from the chunks it
+  // covers; images are compressed already, so PostgreSQL is told not to try again (EXTERNAL).
+  // Files a server kept in DATA_DIR/uploads before this are moved in at its next start
+  // (server/uploads/disk-import.ts), under the same URLs.
+  "0013_uploads": statements(
+    `CREATE TABLE uploads (
+      path text PRIMARY KEY,
+      mime text NOT NULL,
+      size integer NOT NULL CHECK (size >= 0),
+      sha256 text NOT NULL,
+      chunk_size integer NOT NULL CHECK (chunk_size > 0),
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`,
+    `CREATE TABLE upload_chunks (
+      path text NOT NULL REFERENCES uploads (path) ON DELETE CASCADE,
+      seq integer NOT NULL,
+      bytes bytea NOT NULL,
+      PRIMARY KEY (path, seq)
+    )`,
+    `ALTER TABLE upload_chunks ALTER COLUMN bytes SET STORAGE EXTERNAL`
   )
 }
 

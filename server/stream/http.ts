@@ -7,12 +7,24 @@ import { CurrentSession } from "../../contract/auth.ts"
 import { type ChangeNotice, EVENT_STREAM_CONTENT_TYPE, streamEvents } from "../../contract/stream.ts"
 import { onSessionsEnded } from "../auth/session-cache.ts"
 import { isSessionLive } from "../auth/sessions.ts"
+import { ServiceBusy } from "../../contract/common.ts"
+import { serverStates } from "../../contract/system.ts"
 import { ChangeFeed, latestEventId, noticesAfter } from "../platform/change-feed.ts"
+import { ServerLifecycle } from "../platform/lifecycle.ts"
+import { ServerMetrics } from "../platform/metrics.ts"
 
 /** A comment line every 15 s keeps proxies from closing a quiet stream, and re-checks the session. */
 export const HEARTBEAT = "15 seconds"
 /** How long a console waits before reconnecting (the `retry` field). */
 const RETRY_MS = 2000
+/**
+ * When this server stops, how soon its streams' consoles reconnect (through the proxy, to
+ * another server): at once, spread over a second so they don't all come in the same instant.
+ */
+const reconnectSoon = () => `retry: ${100 + Math.floor(Math.random() * 900)}\n\n`
+
+/** The metrics' name for the streams open on this server. */
+export const CHANGE_STREAMS_OPEN = "change_streams_open"
 
 const event = (name: string, id: string, data: unknown) => `id: ${id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`
 const change = (notice: ChangeNotice) => event(streamEvents.change, notice.id, { type: notice.type, entityId: notice.entityId })
@@ -22,17 +34,28 @@ const later = (id: string, than: string) => BigInt(id) > BigInt(than)
  * `GET /api/admin/stream` (docs/api.md, "Live changes"). The stream subscribes to the feed
  * before it reads the log, so nothing falls between catch-up and live notices; a notice already
  * sent by the catch-up is not sent twice. It ends when the session does: at once when a session
- * is revoked anywhere (the revocation notice), at the next heartbeat when it times out.
+ * is revoked anywhere (the revocation notice), at the next heartbeat when it times out, and when
+ * this server stops (telling the console to come back at once, docs/deploy.md).
  */
 export const StreamHandlers = HttpApiBuilder.group(AdminApi, "stream", (handlers) =>
   handlers.handle("changes", ({ headers }) =>
     Effect.gen(function* () {
       const session = yield* CurrentSession
       const feed = yield* ChangeFeed
+      const lifecycle = yield* ServerLifecycle
+      const open = (yield* ServerMetrics).level(CHANGE_STREAMS_OPEN)
+      if (lifecycle.draining()) return yield* new ServiceBusy({ error: serverStates.stopping, retryAfterSeconds: 1 })
       const context = yield* Effect.context<SqlClient>()
       const resumeAfter = headers["last-event-id"]
       const body = Stream.callback<string, never, SqlClient>((queue) =>
         Effect.gen(function* () {
+          open.up()
+          yield* Effect.addFinalizer(() => Effect.sync(open.down))
+          const stopping = lifecycle.onDrain(() => {
+            Queue.offerUnsafe(queue, reconnectSoon())
+            Queue.endUnsafe(queue)
+          })
+          yield* Effect.addFinalizer(() => Effect.sync(stopping))
           const subscription = yield* PubSub.subscribe(feed.hub)
           const caughtUp = resumeAfter === undefined ? [] : yield* noticesAfter(resumeAfter)
           let last = caughtUp.at(-1)?.id ?? resumeAfter ?? (yield* latestEventId)

@@ -1,13 +1,21 @@
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql/SqlClient"
+import { timingSafeEqual } from "node:crypto"
 import packageJson from "../../package.json" with { type: "json" }
 import { AdminApi } from "../../contract/api.ts"
-import type { Health } from "../../contract/system.ts"
-import { Database, pingDatabase } from "../platform/database.ts"
+import { Forbidden, ServiceBusy } from "../../contract/common.ts"
+import { type Health, metricsMessages, serverStates } from "../../contract/system.ts"
+import { fromThisHost } from "../platform/client-address.ts"
+import { Config } from "../platform/config.ts"
+import { connectionsByState, Database, pingDatabase } from "../platform/database.ts"
 import { diskReading } from "../platform/disk.ts"
+import { ServerLifecycle } from "../platform/lifecycle.ts"
 import { Mailer } from "../platform/mail.ts"
 import { mailHealth } from "../platform/mail-outbox.ts"
+import { type Gauge, ServerMetrics } from "../platform/metrics.ts"
+import { CHANGE_STREAMS_OPEN } from "../stream/http.ts"
 
 const startedAt = Date.now()
 
@@ -31,34 +39,83 @@ export const SystemHandlers = HttpApiBuilder.group(
         return mailCheck
       })
     })
-    return handlers.handle("health", () =>
-      Effect.map(
-        Effect.all([ping, mailHealth.pipe(Effect.option), reachable, diskReading], { concurrency: "unbounded" }),
-        ([latency, mail, smtp, disk]) =>
-          ({
-            success: true as const,
-            status:
-              latency._tag === "Some" && smtp?.reachable !== false && (mail._tag === "None" || mail.value.failedLastDay === 0) && !disk.low
-                ? ("ok" as const)
-                : ("degraded" as const),
-            version: packageJson.version,
-            database: {
-              status: latency._tag === "Some" ? ("connected" as const) : ("disconnected" as const),
-              engine: database.engine,
-              latencyMs: latency._tag === "Some" ? latency.value : null
-            },
-            mail: {
-              transport: mailer.transport,
-              pending: mail._tag === "Some" ? mail.value.pending : 0,
-              failedLastDay: mail._tag === "Some" ? mail.value.failedLastDay : 0,
-              lastError: mail._tag === "Some" ? mail.value.lastError : null,
-              reachable: smtp?.reachable ?? null,
-              checkedAt: smtp?.at.toISOString() ?? null
-            },
-            disk: { status: disk.low ? ("low" as const) : ("ok" as const), freeMb: disk.freeMb, reserveMb: disk.reserveMb },
-            uptimeSeconds: Math.round((Date.now() - startedAt) / 1000)
-          }) satisfies Health
+    const lifecycle = yield* ServerLifecycle
+    const metrics = yield* ServerMetrics
+    const config = yield* Config
+    const context = yield* Effect.context<SqlClient | Database | Config>()
+    const run = <A>(effect: Effect.Effect<A, unknown, SqlClient | Database | Config>) => Effect.runPromise(Effect.provideContext(effect, context))
+    const gauges: ReadonlyArray<Gauge> = [
+      {
+        name: "change_streams_open",
+        help: "Change streams (server-sent events) open on this server.",
+        read: () => [{ value: metrics.level(CHANGE_STREAMS_OPEN).value() }]
+      },
+      {
+        name: "mail_outbox_pending",
+        help: "Mails waiting to be sent or retried, by every server on this database.",
+        read: async () => [{ value: (await run(mailHealth)).pending }]
+      },
+      {
+        name: "db_pool_connections",
+        help: "This server's database connections, by state.",
+        read: async () => (await run(connectionsByState)).map(({ state, count }) => ({ labels: { state }, value: count }))
+      },
+      { name: "db_pool_max_connections", help: "The connections this server may open at most.", read: () => [{ value: database.maxConnections }] },
+      { name: "server_draining", help: "1 while this server is stopping.", read: () => [{ value: lifecycle.draining() ? 1 : 0 }] },
+      { name: "process_resident_memory_bytes", help: "Resident memory of this server's process.", read: () => [{ value: process.memoryUsage.rss() }] },
+      { name: "process_uptime_seconds", help: "Seconds since this server started.", read: () => [{ value: Math.round((Date.now() - startedAt) / 1000) }] }
+    ]
+    /** The bearer token METRICS_TOKEN names, compared in constant time. */
+    const tokenMatches = (header: string | undefined) => {
+      const expected = config.metricsToken === undefined ? undefined : Buffer.from(Redacted.value(config.metricsToken))
+      const given = Buffer.from(/^Bearer (.+)$/i.exec(header ?? "")?.[1]?.trim() ?? "")
+      return expected !== undefined && given.length === expected.length && timingSafeEqual(given, expected)
+    }
+    return handlers
+      .handle("live", () => Effect.succeed({ success: true as const, status: "alive" as const }))
+      .handle("ready", () =>
+        Effect.gen(function* () {
+          if (lifecycle.draining()) return yield* new ServiceBusy({ error: serverStates.stopping, retryAfterSeconds: 1 })
+          if ((yield* ping)._tag === "None") return yield* new ServiceBusy({ error: serverStates.databaseDown, retryAfterSeconds: 5 })
+          return { success: true as const, status: "ready" as const }
+        })
       )
-    )
+      .handle("metrics", () =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const local = yield* Effect.provideService(fromThisHost, Config, config)
+          if (!local && !tokenMatches(request.headers.authorization)) return yield* new Forbidden({ error: metricsMessages.refused })
+          return yield* Effect.promise(() => metrics.render(gauges))
+        })
+      )
+      .handle("health", () =>
+        Effect.map(
+          Effect.all([ping, mailHealth.pipe(Effect.option), reachable, diskReading], { concurrency: "unbounded" }),
+          ([latency, mail, smtp, disk]) =>
+            ({
+              success: true as const,
+              status:
+                latency._tag === "Some" && smtp?.reachable !== false && (mail._tag === "None" || mail.value.failedLastDay === 0) && !disk.low
+                  ? ("ok" as const)
+                  : ("degraded" as const),
+              version: packageJson.version,
+              database: {
+                status: latency._tag === "Some" ? ("connected" as const) : ("disconnected" as const),
+                engine: database.engine,
+                latencyMs: latency._tag === "Some" ? latency.value : null
+              },
+              mail: {
+                transport: mailer.transport,
+                pending: mail._tag === "Some" ? mail.value.pending : 0,
+                failedLastDay: mail._tag === "Some" ? mail.value.failedLastDay : 0,
+                lastError: mail._tag === "Some" ? mail.value.lastError : null,
+                reachable: smtp?.reachable ?? null,
+                checkedAt: smtp?.at.toISOString() ?? null
+              },
+              disk: { status: disk.low ? ("low" as const) : ("ok" as const), freeMb: disk.freeMb, reserveMb: disk.reserveMb },
+              uptimeSeconds: Math.round((Date.now() - startedAt) / 1000)
+            }) satisfies Health
+        )
+      )
   })
 )

@@ -1,26 +1,25 @@
-import { ByteSize, Effect, Schema } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerResponse } from "effect/http"
+import { ByteSize, Effect, Schema, Stream } from "effect"
+import { HttpIncomingMessage, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { randomBytes } from "node:crypto"
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
-import { join } from "node:path"
+import type { SqlClient } from "effect/sql/SqlClient"
 import { AdminApi } from "../../contract/api.ts"
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../contract/common.ts"
 import { UploadType } from "../../contract/upload.ts"
 import { MAX_IMAGE_BYTES, uploadMessages } from "../../contract/upload-rules.ts"
 import { requireEditor } from "../auth/roles.ts"
 import { recordAdminActivity } from "../platform/activity-log.ts"
-import { Config } from "../platform/config.ts"
 import { makeAdmission } from "../platform/admission.ts"
 import { inTransaction } from "../platform/database.ts"
+import { byteRange, contentRange } from "./byte-range.ts"
+import { storedName } from "./disk-import.ts"
 import { imageMessages, imageTypes, inspectImage } from "./image.ts"
+import { findUpload, insertUpload, type StoredUpload, uploadChunk } from "./repository.ts"
 
 /** The multipart envelope around a 5 MB file is a few hundred bytes; anything far beyond is refused unread. */
 const MAX_UPLOAD_BODY = MAX_IMAGE_BYTES + 64 * 1024
 
 const tooLarge = new PayloadTooLarge({ error: uploadMessages.tooLarge })
-
-const uploadsDir = Effect.map(Config, (config) => join(config.dataDir, "uploads"))
 
 /** What the headers alone refuse, before the upload waits for its turn. */
 const checkHeaders = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
@@ -61,16 +60,12 @@ const store = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
       const unsupported = inspection.error === imageMessages.notAnImage || inspection.error === imageMessages.svg
       return yield* unsupported ? new UnsupportedMediaType({ error: inspection.error }) : new BadRequest({ error: inspection.error })
     }
-    const folder = join(yield* uploadsDir, type.value)
     const name = `${randomBytes(16).toString("hex")}.${imageTypes[inspection.kind].extension}`
-    yield* Effect.promise(async () => {
-      await mkdir(folder, { recursive: true })
-      const partial = join(folder, `.${name}.partial`)
-      await writeFile(partial, inspection.bytes)
-      await rename(partial, join(folder, name))
-    })
     const url = `/uploads/${type.value}/${name}`
-    yield* recordAdminActivity({ action: "upload.image", entityId: url, fromState: null, toState: inspection.kind }).pipe(inTransaction, Effect.orDie)
+    yield* Effect.andThen(
+      insertUpload(`${type.value}/${name}`, imageTypes[inspection.kind].mime, inspection.bytes),
+      recordAdminActivity({ action: "upload.image", entityId: url, fromState: null, toState: inspection.kind })
+    ).pipe(inTransaction, Effect.orDie)
     return { success: true as const, url }
   })
 
@@ -97,20 +92,54 @@ export const UploadHandlers = HttpApiBuilder.group(
   })
 )
 
-const mimeByExtension = new Map(Object.values(imageTypes).map(({ extension, mime }) => [extension, mime]))
-const storedName = /^[0-9a-f]{32}\.(jpg|png|gif|webp)$/
+/** A stored file's bytes from `start` to `end` (both included), read a chunk at a time as the client takes them. */
+const bytesOf = (upload: StoredUpload, start: number, end: number) =>
+  // One chunk of the file at a time (the range in chunks of one number), so a download holds one.
+  Stream.range(Math.floor(start / upload.chunkSize), Math.floor(end / upload.chunkSize), 1).pipe(
+    Stream.mapEffect((seq) =>
+      Effect.map(uploadChunk(upload.path, seq), (chunk) => {
+        const offset = seq * upload.chunkSize
+        return chunk.subarray(Math.max(0, start - offset), Math.min(chunk.length, end - offset + 1))
+      })
+    )
+  )
 
-/** Stored uploads: only names the server gave, with their real type, cached for a year. */
-export const uploadRoutes = HttpRouter.add("GET", "/uploads/:type/:name", (request) =>
+const notFound = HttpServerResponse.text("Not found", { status: 404 })
+
+/**
+ * Stored uploads, from the database (docs/architecture.md, "Uploads"): only names the server
+ * gave, with their real type, cached for a year, an ETag from their hash (a matching
+ * If-None-Match is a 304), and one byte range when asked (206, or 416 past the end). The
+ * security headers (nosniff, a sandboxing policy) are the HTTP hygiene's (platform/http.ts).
+ */
+const serveUpload = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function* () {
     const [, , type = "", name = ""] = (request.url.split("?")[0] ?? "").split("/")
-    const extension = storedName.exec(name)?.[1]
-    if (extension === undefined || !Schema.is(UploadType)(type)) return HttpServerResponse.text("Not found", { status: 404 })
-    const dir = yield* uploadsDir
-    const bytes = yield* Effect.tryPromise(() => readFile(join(dir, type, name)))
-    return HttpServerResponse.uint8Array(bytes, {
-      contentType: mimeByExtension.get(extension)!,
-      headers: { "cache-control": "public, max-age=31536000, immutable" }
-    })
-  }).pipe(Effect.catch(() => Effect.succeed(HttpServerResponse.text("Not found", { status: 404 }))))
-)
+    if (!storedName.test(name) || !Schema.is(UploadType)(type)) return notFound
+    const upload = yield* findUpload(`${type}/${name}`)
+    if (upload === undefined) return notFound
+    const etag = `"${upload.sha256}"`
+    const headers = { etag, "accept-ranges": "bytes", "cache-control": "public, max-age=31536000, immutable" }
+    const known = request.headers["if-none-match"]
+    if (known !== undefined && (known.trim() === "*" || known.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))) {
+      return HttpServerResponse.empty({ status: 304, headers })
+    }
+    // A range of an older copy (If-Range naming another ETag) is the whole file instead.
+    const ifRange = request.headers["if-range"]
+    const range = ifRange === undefined || ifRange.trim() === etag ? byteRange(request.headers.range, upload.size) : ({ kind: "whole" } as const)
+    if (range.kind === "unsatisfiable") {
+      return HttpServerResponse.text("Range not satisfiable", { status: 416, headers: { ...headers, "content-range": contentRange(range, upload.size) } })
+    }
+    const [start, end] = range.kind === "part" ? [range.start, range.end] : [0, upload.size - 1]
+    const partHeaders = range.kind === "part" ? { ...headers, "content-range": contentRange(range, upload.size) } : headers
+    const status = range.kind === "part" ? 206 : 200
+    const options = { status, contentType: upload.mime, contentLength: end - start + 1, headers: partHeaders }
+    if (request.method === "HEAD" || upload.size === 0) {
+      // An empty response names no type or length of its own: a HEAD says the GET's.
+      return HttpServerResponse.empty({ status, headers: { ...partHeaders, "content-type": upload.mime, "content-length": String(options.contentLength) } })
+    }
+    const context = yield* Effect.context<SqlClient>()
+    return HttpServerResponse.stream(bytesOf(upload, start, end).pipe(Stream.provideContext(context)), options)
+  }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+export const uploadRoutes = HttpRouter.add("GET", "/uploads/:type/:name", serveUpload)

@@ -1,10 +1,18 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs"
 import { request as httpRequest } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { MAX_IMAGE_BYTES, uploadMessages } from "../spec/texts.ts"
 import { imageMessages, inspectImage } from "../../server/uploads/image.ts"
+import { CHUNK_BYTES } from "../../server/uploads/repository.ts"
 import { engines } from "../support/database.ts"
 import { freshIp } from "../support/http.ts"
 import * as images from "../support/images.ts"
+import { startTestServer } from "../support/server.ts"
 import { serverWithStaff } from "../support/session.ts"
 
 describe.each(engines)("image upload on $name", (engine) => {
@@ -215,6 +223,111 @@ describe.each(engines)("image upload on $name", (engine) => {
       const response = await fetch(`${staff.server.url}${path}`)
       expect(response.status, path).toBe(404)
       expect(response.headers.get("content-type") ?? "").not.toMatch(/^image\//)
+    }
+  })
+
+  it("keeps what it stores in the database, not on the server's disk: type, size, hash and bytes", async () => {
+    const image = images.noisePng(300, 1000)
+    const answer = await upload(image, "stored.png")
+    expect(answer.status).toBe(200)
+    const path = answer.body.url!.slice("/uploads/".length)
+    const [row] = await staff.server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) => sql<{ mime: string; size: number; sha256: string; chunks: number }>`
+        SELECT mime, size, sha256, (SELECT count(*)::int FROM upload_chunks c WHERE c.path = u.path) AS chunks FROM uploads u WHERE path = ${path}`
+      )
+    )
+    const served = await fetchStored(answer.body.url!)
+    expect(row).toEqual({
+      mime: "image/png",
+      size: served.bytes.length,
+      sha256: createHash("sha256").update(served.bytes).digest("hex"),
+      chunks: Math.ceil(served.bytes.length / CHUNK_BYTES)
+    })
+    expect(row!.chunks).toBeGreaterThan(1)
+    expect(existsSync(join(staff.server.config.dataDir, "uploads"))).toBe(false)
+  })
+
+  it("answers a download with an ETag (304 when it matches), one byte range (206, 416 past the end), HEAD, and the whole file for any other range", async () => {
+    const image = images.noisePng(300, 1000)
+    const url = (await upload(image, "ranged.png")).body.url!
+    const whole = await fetchStored(url)
+    const size = whole.bytes.length
+    const etag = whole.response.headers.get("etag")!
+    expect(etag).toBe(`"${createHash("sha256").update(whole.bytes).digest("hex")}"`)
+    expect(whole.response.headers.get("accept-ranges")).toBe("bytes")
+    expect(whole.response.headers.get("content-length")).toBe(String(size))
+
+    const get = (headers: Record<string, string>, method = "GET") => fetch(`${staff.server.url}${url}`, { method, headers })
+    const cached = await get({ "if-none-match": `"other", ${etag}` })
+    expect([cached.status, cached.headers.get("etag"), (await cached.arrayBuffer()).byteLength]).toEqual([304, etag, 0])
+    expect((await get({ "if-none-match": '"other"' })).status).toBe(200)
+
+    // Ranges that start and end inside chunks and across their borders, a suffix and an open end.
+    const cases: ReadonlyArray<readonly [string, number, number]> = [
+      ["bytes=0-99", 0, 99],
+      [`bytes=${CHUNK_BYTES - 10}-${CHUNK_BYTES + 9}`, CHUNK_BYTES - 10, CHUNK_BYTES + 9],
+      [`bytes=${CHUNK_BYTES}-`, CHUNK_BYTES, size - 1],
+      ["bytes=-500", size - 500, size - 1],
+      [`bytes=10-${size * 2}`, 10, size - 1]
+    ]
+    for (const [range, start, end] of cases) {
+      const part = await get({ range })
+      const bytes = new Uint8Array(await part.arrayBuffer())
+      expect([range, part.status, part.headers.get("content-range"), part.headers.get("content-length")]).toEqual([
+        range,
+        206,
+        `bytes ${start}-${end}/${size}`,
+        String(end - start + 1)
+      ])
+      expect(Buffer.from(bytes).equals(Buffer.from(whole.bytes.subarray(start, end + 1))), range).toBe(true)
+    }
+    const past = await get({ range: `bytes=${size}-` })
+    expect([past.status, past.headers.get("content-range")]).toEqual([416, `bytes */${size}`])
+    for (const range of ["bytes=0-1,5-9", "bytes=9-1", "items=0-1", "bytes=x-"]) {
+      const answer = await get({ range })
+      expect([range, answer.status, (await answer.arrayBuffer()).byteLength]).toEqual([range, 200, size])
+    }
+    // A range of another copy is the whole of this one.
+    expect((await get({ range: "bytes=0-9", "if-range": '"older"' })).status).toBe(200)
+    expect((await get({ range: "bytes=0-9", "if-range": etag })).status).toBe(206)
+    const head = await get({}, "HEAD")
+    expect([head.status, head.headers.get("content-length"), head.headers.get("content-type"), (await head.arrayBuffer()).byteLength]).toEqual([
+      200,
+      String(size),
+      "image/png",
+      0
+    ])
+  })
+})
+
+describe.each(engines)("images kept on the disk by an older server, on $name", (engine) => {
+  it("are moved into the database at start, served under the same URLs, and the old folder is set aside", async () => {
+    const database = await engine.fresh()
+    const dataDir = mkdtempSync(join(tmpdir(), "admin-uploads-"))
+    const names = { png: `${"a".repeat(32)}.png`, jpeg: `${"b".repeat(32)}.jpg` }
+    const files = { png: images.smallPng(), jpeg: images.smallJpeg() }
+    mkdirSync(join(dataDir, "uploads", "blog"), { recursive: true })
+    mkdirSync(join(dataDir, "uploads", "listings"), { recursive: true })
+    writeFileSync(join(dataDir, "uploads", "blog", names.png), files.png)
+    writeFileSync(join(dataDir, "uploads", "listings", names.jpeg), files.jpeg)
+    // A write the old server never finished is not an upload.
+    writeFileSync(join(dataDir, "uploads", "blog", `.${"c".repeat(32)}.png.partial`), "half")
+    const server = await startTestServer(database, { dataDir })
+    try {
+      for (const [path, bytes, mime] of [
+        [`/uploads/blog/${names.png}`, files.png, "image/png"],
+        [`/uploads/listings/${names.jpeg}`, files.jpeg, "image/jpeg"]
+      ] as const) {
+        const response = await fetch(`${server.url}${path}`)
+        expect([path, response.status, response.headers.get("content-type")]).toEqual([path, 200, mime])
+        expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true)
+      }
+      expect(readdirSync(dataDir).filter((entry) => entry.startsWith("uploads"))).toEqual(["uploads.moved-to-database"])
+    } finally {
+      await server.stop()
+      await database.drop()
     }
   })
 })

@@ -16,6 +16,8 @@ export interface TestServer {
   /** Runs SQL on the server's own database, e.g. to move a code's expiry into the past. */
   readonly sql: <A, E>(effect: Effect.Effect<A, E, SqlClient | Database>) => Promise<A>
   readonly outbox: () => ReadonlyArray<Mail>
+  /** The request log's lines so far (server/platform/request-log.ts), as written. */
+  readonly requestLog: () => ReadonlyArray<string>
   readonly stop: () => Promise<void>
 }
 
@@ -97,7 +99,8 @@ export const startTestServer = async (
     diskReserveMb: 0,
     ...overrides
   }
-  const layer = serverLayer(config, { database: database.target, ...options }).pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")))
+  const logged: Array<string> = []
+  const layer = serverLayer(config, { database: database.target, requestLog: (line) => void logged.push(line), ...options }).pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")))
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   const address = Context.get(context, HttpServer.HttpServer).address
@@ -107,6 +110,7 @@ export const startTestServer = async (
     config,
     sql: (effect) => Effect.runPromise(Effect.provideContext(effect, context)),
     outbox: () => readOutbox(dataDir),
+    requestLog: () => logged,
     stop: async () => {
       await Effect.runPromise(Scope.close(scope, Exit.void))
       rmSync(dataDir, { recursive: true, force: true })
