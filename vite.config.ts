@@ -54,6 +54,8 @@ export default defineConfig({
   server: { proxy: { "/api": "http://127.0.0.1:8080", "/uploads": "http://127.0.0.1:8080" } },
   test: {
     include: ["tests/**/*.test.ts"],
+    // The two-server test needs nginx: npm run test:cluster (vitest.cluster.config.ts).
+    exclude: ["tests/cluster/**"],
     globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,4 +1,4 @@
-import { Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Runtime } from "effect"
 import { join } from "node:path"
 import { readConfig, serverConfigProblem } from "./platform/config.ts"
 import { startProblem } from "./platform/disk.ts"
@@ -34,5 +34,10 @@ Layer.launch(serverLayer(config.value)).pipe(
         })
       : Effect.fail(error)
   ),
-  NodeRuntime.runMain
+  // Stopped by SIGTERM or SIGINT, once everything has closed in order, is a clean exit
+  // (docs/deploy.md, "Stopping a server"): 0, not the 130 of an interrupted program.
+  (main) =>
+    NodeRuntime.runMain(main, {
+      teardown: (exit, onExit) => (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit))
+    })
 )

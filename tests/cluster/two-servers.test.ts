@@ -1,0 +1,306 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import pg from "pg"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { RequestLine } from "../../server/platform/request-log.ts"
+import { launchChromium, newPage, requireBuiltConsole } from "../support/browser.ts"
+import { freshPostgresOn, type TestDatabase } from "../support/database.ts"
+import { storedIdentifiers } from "../support/faults.ts"
+import { call, freshIp } from "../support/http.ts"
+import { noisePng } from "../support/images.ts"
+import { startNginx, type RunningNginx } from "../support/nginx.ts"
+import { FIRST_ADMIN, startProduct, type StartedProduct } from "../support/product.ts"
+import { readOutbox } from "../support/server.ts"
+import { openStream } from "../support/stream.ts"
+import { signInTexts } from "../spec/texts.ts"
+
+/**
+ * Two servers on one PostgreSQL behind nginx, configured as docs/deploy.md shows, and Chromium
+ * driving the console through the proxy (docs/deploy.md, "What the servers share"). Each server
+ * is `npm start`'s bundle in its own process with its own data folder; nginx sends requests to
+ * them in turn. `npm run test:cluster` runs it (.ci/run too, after `npm test`).
+ */
+const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+interface Server {
+  readonly name: string
+  readonly dataDir: string
+  process: StartedProduct
+}
+
+let database: TestDatabase
+let servers: [Server, Server]
+let nginx: RunningNginx
+let browser: Browser
+let page: Page
+let token: string
+const folders: Array<string> = []
+
+const databaseUrl = () => (database.target.engine === "postgresql" ? database.target.url : "")
+const query = async <Row>(text: string, values: ReadonlyArray<unknown> = []): Promise<ReadonlyArray<Row>> => {
+  const client = new pg.Client({ connectionString: databaseUrl() })
+  await client.connect()
+  try {
+    return (await client.query(text, [...values])).rows as ReadonlyArray<Row>
+  } finally {
+    await client.end()
+  }
+}
+
+/** Every mail to `email` either server sent (each writes its own outbox folder without SMTP). */
+const mailsTo = (email: string) => servers.flatMap((server) => readOutbox(server.dataDir)).filter((mail) => mail.to === email)
+const waitForOutbox = async (email: string) =>
+  expect
+    .poll(async () => (await query<{ n: number }>("SELECT count(*)::int AS n FROM mail_outbox WHERE recipient = $1 AND failed_at IS NULL", [email]))[0]?.n)
+    .toBe(0)
+
+/** Signs `email` in through `url`, reading the code from whichever server sent it. */
+const signIn = async (url: string, email: string, role: string) => {
+  const codesBefore = mailsTo(email).length
+  const ip = freshIp()
+  expect((await call(url, "POST", "/api/admin/auth", { ip, body: { email, role } })).status).toBe(200)
+  await expect.poll(() => mailsTo(email).length).toBe(codesBefore + 1)
+  const code = /(\d{6})/.exec(mailsTo(email).at(-1)!.subject)![1]!
+  const answer = await call(url, "POST", "/api/admin/auth", { ip, body: { email, otp: code } })
+  expect(answer.status, answer.text).toBe(200)
+  return answer.body.token as string
+}
+
+/** The request log lines a server wrote to its standard output. */
+const requestsOf = (server: Server): ReadonlyArray<RequestLine> =>
+  server.process.run
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith('{"time"'))
+    .map((line) => JSON.parse(line) as RequestLine)
+
+const metric = async (server: Server, name: string) =>
+  Number(new RegExp(`^${name} (\\S+)$`, "m").exec(await (await fetch(`${server.process.url}/metrics`)).text())?.[1])
+
+const report = async (url: string, description: string) => {
+  const answer = await call(url, "POST", "/api/report-scam", { ip: freshIp(), body: { scamType: "phishing", description } })
+  expect(answer.status, answer.text).toBe(200)
+}
+
+const addAdmin = async (email: string, role: string) => {
+  const answer = await call(nginx.url, "POST", "/api/admin/users", { token, body: { email, role } })
+  expect(answer.status, answer.text).toBe(200)
+  return (answer.body.data as { user: { _id: string; version: number } }).user
+}
+
+beforeAll(async () => {
+  requireBuiltConsole()
+  database = await freshPostgresOn(adminUrl)
+  const start = async (name: string): Promise<Server> => {
+    const dataDir = mkdtempSync(join(tmpdir(), `admin-cluster-${name}-`))
+    folders.push(dataDir)
+    const env = { DATABASE_URL: databaseUrl(), TRUST_PROXY: "127.0.0.1", ADMIN_EMAIL: FIRST_ADMIN }
+    return { name, dataDir, process: await startProduct(env, dataDir) }
+  }
+  // One after the other: the first creates the first admin.
+  const a = await start("a")
+  servers = [a, await start("b")]
+  nginx = await startNginx(servers.map((server) => Number(new URL(server.process.url).port)))
+  browser = await launchChromium()
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await nginx?.stop()
+  for (const server of servers ?? []) await server.process.stop()
+  await database?.drop()
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
+})
+
+describe("two servers behind nginx on one PostgreSQL", () => {
+  it("signs in through the proxy in Chromium, with the sign-in mail sent once, and both servers serve the console", async () => {
+    ;({ page } = await newPage(browser))
+    await page.goto(`${nginx.url}/login`)
+    await page.getByLabel("Email").fill(FIRST_ADMIN)
+    await page.getByRole("button", { name: signInTexts.send }).click()
+    await page.getByPlaceholder(signInTexts.codePlaceholder).waitFor()
+    await waitForOutbox(FIRST_ADMIN)
+    const mails = mailsTo(FIRST_ADMIN)
+    expect(mails).toHaveLength(1)
+    await page.getByPlaceholder(signInTexts.codePlaceholder).fill(/(\d{6})/.exec(mails[0]!.subject)![1]!)
+    await page.getByRole("button", { name: signInTexts.verify }).click()
+    await page.getByText("Welcome back").waitFor()
+    token = (await page.evaluate(() => localStorage.getItem("adminToken")))!
+    expect(token).toMatch(/\S{20,}/)
+    // Round robin: each server answered some of the console's requests.
+    for (const server of servers) expect(requestsOf(server).filter((line) => line.route.startsWith("/api/")).length, server.name).toBeGreaterThan(0)
+  })
+
+  it("serves an image uploaded through one server from the other, byte for byte", async () => {
+    const form = new FormData()
+    form.set("image", new Blob([Uint8Array.from(noisePng(400, 400))]), "shared.png")
+    form.set("type", "blog")
+    const [a, b] = servers
+    const uploaded = await fetch(`${a.process.url}/api/upload/image`, { method: "POST", body: form, headers: { authorization: `Bearer ${token}` } })
+    expect(uploaded.status).toBe(200)
+    const { url } = (await uploaded.json()) as { url: string }
+    const bytes = async (base: string) => {
+      const response = await fetch(`${base}${url}`)
+      expect(response.status).toBe(200)
+      return Buffer.from(await response.arrayBuffer())
+    }
+    const original = await bytes(a.process.url)
+    expect((await bytes(b.process.url)).equals(original)).toBe(true)
+    for (let n = 0; n < 4; n++) expect((await bytes(nginx.url)).equals(original)).toBe(true)
+    expect(await page.evaluate(async (path) => (await fetch(path)).status, url)).toBe(200)
+  })
+
+  it("brings a change made through one server to the other's change stream at once, and to the console", async () => {
+    const [a, b] = servers
+    const onB = await openStream(b.process.url, token)
+    const onA = await openStream(a.process.url, token)
+    await Promise.all([onA.ready(), onB.ready()])
+    const posted = performance.now()
+    await report(a.process.url, "Posted through server a")
+    await onB.until(() => onB.changes().length === 1, "a's report on b's stream", 2_000)
+    await report(b.process.url, "Posted through server b")
+    await onA.until(() => onA.changes().length === 2, "b's report on a's stream", 2_000)
+    console.log(`a change through one server on the other's stream after ${Math.round(onB.changes()[0]!.at - posted)} ms`)
+    await Promise.all([onA.close(), onB.close()])
+
+    await page.goto(`${nginx.url}/scam-reports`)
+    await page.locator("[data-current=true]").waitFor()
+    await report(a.process.url, "Shown by the console one")
+    await report(b.process.url, "Shown by the console two")
+    await page.getByRole("status").filter({ hasText: "new report" }).getByText("2 new reports ·").waitFor()
+  })
+
+  it("ends a session on both servers at once when it logs out or its admin is disabled", async () => {
+    const [a, b] = servers
+    const check = (server: Server, session: string) =>
+      call(server.process.url, "GET", "/api/admin/auth/check", { token: session }).then((answer) => answer.status)
+    await addAdmin("leaving@example.com", "admin")
+    const leaving = await signIn(a.process.url, "leaving@example.com", "admin")
+    expect([await check(a, leaving), await check(b, leaving)]).toEqual([200, 200])
+    expect((await call(b.process.url, "POST", "/api/admin/auth/logout", { token: leaving })).status).toBe(200)
+    expect([await check(a, leaving), await check(b, leaving)]).toEqual([401, 401])
+
+    const account = await addAdmin("disabled@example.com", "admin")
+    const disabled = await signIn(b.process.url, "disabled@example.com", "admin")
+    const stream = await openStream(a.process.url, disabled)
+    await stream.ready()
+    expect([await check(a, disabled), await check(b, disabled)]).toEqual([200, 200])
+    const answer = await call(b.process.url, "PUT", `/api/admin/users/${account._id}`, { token, body: { disabled: true, version: account.version } })
+    expect(answer.status, answer.text).toBe(200)
+    expect([await check(a, disabled), await check(b, disabled)]).toEqual([401, 401])
+    await stream.until(() => stream.ended(), "the disabled admin's stream on the other server ends", 2_000)
+  })
+
+  it("counts a public form's rate limit across both servers", async () => {
+    const ip = freshIp()
+    const statuses: Array<number> = []
+    for (let n = 0; n < 6; n++) {
+      const answer = await call(servers[n % 2]!.process.url, "POST", "/api/report-scam", { ip, body: { scamType: "phishing", description: `Limited ${n}` } })
+      statuses.push(answer.status)
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+  })
+
+  it("applies a change of the allowed addresses on both servers at once", async () => {
+    const [a, b] = servers
+    const allowed = "198.51.100.7"
+    const add = async (ip: string) => {
+      const answer = await call(nginx.url, "POST", "/api/admin/ip-management", { token, body: { ip, description: "cluster test" } })
+      expect(answer.status, answer.text).toBe(200)
+      return (answer.body.data as { ip: { _id: string; version: number } }).ip
+    }
+    // The proxy's own client (this machine) first: a change that locks its maker out is refused.
+    const entries = [await add("127.0.0.1"), await add(allowed)]
+    const from = (server: Server, ip: string) => call(server.process.url, "GET", "/api/admin/auth/check", { token, ip }).then((answer) => answer.status)
+    const stranger = freshIp()
+    expect([await from(a, stranger), await from(b, stranger), await from(a, allowed), await from(b, allowed)]).toEqual([403, 403, 200, 200])
+    for (const entry of entries.reverse()) {
+      const removed = await call(nginx.url, "DELETE", `/api/admin/ip-management/${entry._id}?version=${entry.version}`, { token })
+      expect(removed.status, removed.text).toBe(200)
+    }
+    expect([await from(a, stranger), await from(b, stranger)]).toEqual([200, 200])
+  })
+
+  it("publishes each due scheduled post once, whichever server's job comes first", async () => {
+    const at = new Date(Date.now() + 1_000).toISOString()
+    const slugs: Array<string> = []
+    for (let n = 0; n < 6; n++) {
+      const answer = await call(nginx.url, "POST", "/api/blog/admin/posts", {
+        token,
+        body: { title: `Due ${n}`, content: "<p>Due</p>", status: "scheduled", scheduledAt: at }
+      })
+      expect(answer.status, answer.text).toBe(200)
+      slugs.push((answer.body.post as { slug: string }).slug)
+    }
+    // Each server's job runs every 15 s: within 20 s both have looked.
+    await expect
+      .poll(
+        async () => (await query<{ n: number }>("SELECT count(*)::int AS n FROM blog_posts WHERE status = 'published' AND slug = ANY($1)", [slugs]))[0]?.n,
+        { timeout: 25_000 }
+      )
+      .toBe(slugs.length)
+    await new Promise((resolve) => setTimeout(resolve, 16_000))
+    const published = await query<{ slug: string; times: number }>(
+      `SELECT p.slug, count(*)::int AS times FROM activity_log l JOIN blog_posts p ON p.id::text = l.entity_id
+       WHERE l.action = 'blog.publish_scheduled' AND p.slug = ANY($1) GROUP BY p.slug ORDER BY p.slug`,
+      [slugs]
+    )
+    expect(published).toEqual([...slugs].sort().map((slug) => ({ slug, times: 1 })))
+  }, 60_000)
+
+  it("stops one server with SIGTERM under 8 writers through the proxy: no request fails, no acknowledged write is lost, the console's stream comes back on the other", async () => {
+    // The server that holds the console's change stream is the one stopped.
+    await expect.poll(async () => (await metric(servers[0], "change_streams_open")) + (await metric(servers[1], "change_streams_open"))).toBe(1)
+    const victim = (await metric(servers[0], "change_streams_open")) === 1 ? servers[0] : servers[1]
+    const survivor = victim === servers[0] ? servers[1] : servers[0]
+    const handledBefore = requestsOf(victim).length
+    // Every report posted so far is announced on the console's /scam-reports ("N new reports · Show").
+    const newReports = async () => Number(/(\d+) new reports? ·/.exec((await page.getByRole("status").allTextContents()).join(" "))?.[1] ?? 0)
+    await expect.poll(newReports).toBeGreaterThan(0)
+    const announcedBefore = await newReports()
+
+    let writing = true
+    const acknowledged: Array<string> = []
+    const failures: Array<string> = []
+    const writer = async (w: number) => {
+      for (let i = 0; writing; i++) {
+        const identifier = `sigterm-${w}-${i}`
+        try {
+          const answer = await call(nginx.url, "POST", "/api/admin/addresses/generated", { token, body: { identifier, Name: identifier } })
+          if (answer.status === 200) acknowledged.push(identifier)
+          else failures.push(`${identifier}: ${answer.status} ${answer.text.slice(0, 200)}`)
+        } catch (error) {
+          failures.push(`${identifier}: ${String(error)}`)
+        }
+      }
+    }
+    const writers = Promise.all(Array.from({ length: 8 }, (_, w) => writer(w)))
+    await expect.poll(() => acknowledged.length, { timeout: 30_000 }).toBeGreaterThan(200)
+    const stopAsked = performance.now()
+    const atStop = acknowledged.length
+    victim.process.run.child.kill("SIGTERM")
+    const code = await victim.process.run.exited
+    const stoppedMs = performance.now() - stopAsked
+    await expect.poll(() => acknowledged.length, { timeout: 30_000 }).toBeGreaterThan(atStop + 200)
+    writing = false
+    await writers
+    console.log(
+      `SIGTERM under 8 writers: ${acknowledged.length} writes acknowledged (${atStop} before the signal), ${failures.length} failed; ` +
+        `the stopped server took ${Math.round(stoppedMs)} ms and served ${requestsOf(victim).length - handledBefore} of them`
+    )
+    expect(failures).toEqual([])
+    expect(code).toBe(0)
+    expect(stoppedMs).toBeLessThan(12_000)
+    // The stopped server was taking the writers' requests until it stopped.
+    expect(requestsOf(victim).filter((line) => line.route === "/api/admin/addresses/generated").length).toBeGreaterThan(20)
+    const stored = await storedIdentifiers(survivor.process.url, token)
+    expect(acknowledged.filter((identifier) => !stored.has(identifier))).toEqual([])
+
+    // The console reconnected to the server left, which now holds its stream and tells it news.
+    await expect.poll(() => metric(survivor, "change_streams_open"), { timeout: 10_000 }).toBe(1)
+    await report(survivor.process.url, "After the stop")
+    await expect.poll(newReports).toBe(announcedBefore + 1)
+  }, 120_000)
+})
