@@ -1,4 +1,4 @@
-import { ByteSize, Effect, Schema, Stream } from "effect"
+import { ByteSize, Effect, Layer, Schema, Stream } from "effect"
 import { HttpIncomingMessage, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { randomBytes } from "node:crypto"
@@ -12,6 +12,7 @@ import { recordAdminActivity } from "../platform/activity-log.ts"
 import { makeAdmission } from "../platform/admission.ts"
 import { inTransaction } from "../platform/database.ts"
 import { byteRange, contentRange } from "./byte-range.ts"
+import { makeUploadCache, type UploadCache } from "./cache.ts"
 import { storedName } from "./disk-import.ts"
 import { imageMessages, imageTypes, inspectImage } from "./image.ts"
 import { findUpload, insertUpload, type StoredUpload, uploadChunk } from "./repository.ts"
@@ -96,15 +97,34 @@ export const UploadHandlers = HttpApiBuilder.group(
 const bytesOf = (upload: StoredUpload, start: number, end: number) =>
   // One chunk of the file at a time (the range in chunks of one number), so a download holds one.
   Stream.range(Math.floor(start / upload.chunkSize), Math.floor(end / upload.chunkSize), 1).pipe(
-    Stream.mapEffect((seq) =>
-      Effect.map(uploadChunk(upload.path, seq), (chunk) => {
-        const offset = seq * upload.chunkSize
-        return chunk.subarray(Math.max(0, start - offset), Math.min(chunk.length, end - offset + 1))
-      })
+    Stream.mapEffect(
+      (seq) =>
+        Effect.map(uploadChunk(upload.path, seq), (chunk) => {
+          const offset = seq * upload.chunkSize
+          return chunk.subarray(Math.max(0, start - offset), Math.min(chunk.length, end - offset + 1))
+        }),
+      // The next chunk is read while one is sent (in order): a download holds two at most.
+      { concurrency: 2 }
     )
   )
 
 const notFound = HttpServerResponse.text("Not found", { status: 404 })
+
+/**
+ * What each server keeps in memory of what it served (cache.ts): every file's facts, and the
+ * bytes of files up to 1 MiB, 32 MiB in all, so a page's images come without the database.
+ */
+const CACHE_LIMITS = { maxBytes: 32 * 1024 * 1024, maxFileBytes: 1024 * 1024, maxEntries: 10_000 }
+
+/** A whole file small enough to keep, read from its chunks. */
+const wholeFile = (upload: StoredUpload) =>
+  Effect.map(
+    Effect.forEach(
+      Array.from({ length: Math.ceil(upload.size / upload.chunkSize) }, (_, seq) => seq),
+      (seq) => uploadChunk(upload.path, seq)
+    ),
+    (chunks) => Buffer.concat(chunks)
+  )
 
 /**
  * Stored uploads, from the database (docs/architecture.md, "Uploads"): only names the server
@@ -112,12 +132,14 @@ const notFound = HttpServerResponse.text("Not found", { status: 404 })
  * If-None-Match is a 304), and one byte range when asked (206, or 416 past the end). The
  * security headers (nosniff, a sandboxing policy) are the HTTP hygiene's (platform/http.ts).
  */
-const serveUpload = (request: HttpServerRequest.HttpServerRequest) =>
+const serveUpload = (cache: UploadCache) => (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function* () {
     const [, , type = "", name = ""] = (request.url.split("?")[0] ?? "").split("/")
     if (!storedName.test(name) || !Schema.is(UploadType)(type)) return notFound
-    const upload = yield* findUpload(`${type}/${name}`)
+    const cached = cache.get(`${type}/${name}`)
+    const upload = cached?.upload ?? (yield* findUpload(`${type}/${name}`))
     if (upload === undefined) return notFound
+    if (cached === undefined) cache.put(upload)
     const etag = `"${upload.sha256}"`
     const headers = { etag, "accept-ranges": "bytes", "cache-control": "public, max-age=31536000, immutable" }
     const known = request.headers["if-none-match"]
@@ -138,8 +160,13 @@ const serveUpload = (request: HttpServerRequest.HttpServerRequest) =>
       // An empty response names no type or length of its own: a HEAD says the GET's.
       return HttpServerResponse.empty({ status, headers: { ...partHeaders, "content-type": upload.mime, "content-length": String(options.contentLength) } })
     }
+    const small = cached?.bytes ?? (upload.size <= CACHE_LIMITS.maxFileBytes ? yield* wholeFile(upload) : undefined)
+    if (small !== undefined) {
+      if (cached?.bytes === undefined) cache.put(upload, small)
+      return HttpServerResponse.uint8Array(small.subarray(start, end + 1), options)
+    }
     const context = yield* Effect.context<SqlClient>()
     return HttpServerResponse.stream(bytesOf(upload, start, end).pipe(Stream.provideContext(context)), options)
   }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-export const uploadRoutes = HttpRouter.add("GET", "/uploads/:type/:name", serveUpload)
+export const uploadRoutes = Layer.suspend(() => HttpRouter.add("GET", "/uploads/:type/:name", serveUpload(makeUploadCache(CACHE_LIMITS))))

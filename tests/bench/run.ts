@@ -75,7 +75,7 @@ if (only === "compare") await comparePieces(process.argv.slice(3), postgresUrl)
 if (only === undefined || only === "memory") {
   await withPostgresOrNot(measureMemory)
 }
-if (only === undefined || only === "upload") await measureUpload()
+if (only === undefined || only === "upload") await withPostgresOrNot(measureUpload)
 if (only === undefined || only === "faults") {
   await withPostgresOrNot(measureFaults)
 }
