@@ -49,12 +49,18 @@ import { importDiskUploads } from "./uploads/disk-import.ts"
 import { UploadHandlers, uploadRoutes } from "./uploads/http.ts"
 import { HistoryHandlers } from "./history/http.ts"
 
-/** On a database without admins, the first one comes from `ADMIN_EMAIL`. */
+/** On a database without admins, the first one comes from `ADMIN_EMAIL`, added by one server only. */
 const bootstrapFirstAdmin = Effect.gen(function* () {
   const config = yield* Config
   const mailer = yield* Mailer
   if ((yield* countAdmins) > 0) return
-  yield* addAdmin(config.adminEmail, "super_admin", null, commandLine)
+  // Servers started at the same moment on one new database each find none: one adds it, and
+  // for the others it is already there (docs/deploy.md).
+  const added = yield* addAdmin(config.adminEmail, "super_admin", null, commandLine).pipe(
+    Effect.as(true),
+    Effect.catchTag("Conflict", () => Effect.succeed(false))
+  )
+  if (!added) return
   const where = mailer.transport === "outbox" ? `the outbox (${config.dataDir}/outbox) and this log` : "that mailbox"
   yield* Effect.logInfo(
     `Created the first admin ${config.adminEmail} (Super Admin). Sign in at http://localhost:${config.port}/login ` +

@@ -24,29 +24,39 @@ export const movedFolder = (dataDir: string) => join(dataDir, "uploads.moved-to-
  * `uploads.moved-to-database` (nothing reads it again; delete it once satisfied). Files the
  * server did not name itself are left where they are, and said.
  */
+/** `read()`, or undefined when the file or folder is gone: another server moved the folder meanwhile. */
+const unlessGone = <A>(read: () => A): A | undefined => {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return undefined
+    throw error
+  }
+}
+
 export const importDiskUploads = Effect.gen(function* () {
   const config = yield* Config
   const folder = diskFolder(config.dataDir)
-  if (!existsSync(folder)) return
+  const listed = unlessGone(() =>
+    readdirSync(folder).flatMap((type) => (Schema.is(UploadType)(type) ? readdirSync(join(folder, type)).map((name) => `${type}/${name}`) : [type]))
+  )
+  if (listed === undefined) return
   let moved = 0
   const left: Array<string> = []
-  for (const type of readdirSync(folder)) {
-    if (!Schema.is(UploadType)(type)) {
-      left.push(type)
+  for (const path of listed) {
+    const name = path.split("/")[1]
+    // A dot file is a write the old server never finished, so never answered with a URL.
+    if (name?.startsWith(".") === true) continue
+    const extension = name === undefined ? undefined : storedName.exec(name)?.[1]
+    const mime = extension === undefined ? undefined : mimeByExtension.get(extension)
+    if (mime === undefined) {
+      left.push(path)
       continue
     }
-    for (const name of readdirSync(join(folder, type))) {
-      // A dot file is a write the old server never finished, so never answered with a URL.
-      if (name.startsWith(".")) continue
-      const extension = storedName.exec(name)?.[1]
-      const mime = extension === undefined ? undefined : mimeByExtension.get(extension)
-      if (mime === undefined) {
-        left.push(`${type}/${name}`)
-        continue
-      }
-      const bytes = readFileSync(join(folder, type, name))
-      if (yield* inTransaction(insertUpload(`${type}/${name}`, mime, bytes))) moved += 1
-    }
+    const bytes = unlessGone(() => readFileSync(join(folder, path)))
+    // Another server sharing this folder moved every file in and set the folder aside.
+    if (bytes === undefined) return
+    if (yield* inTransaction(insertUpload(path, mime, bytes))) moved += 1
   }
   if (left.length > 0) {
     yield* Effect.logWarning(
@@ -55,7 +65,10 @@ export const importDiskUploads = Effect.gen(function* () {
     return
   }
   const target = existsSync(movedFolder(config.dataDir)) ? `${movedFolder(config.dataDir)}-${Date.now()}` : movedFolder(config.dataDir)
-  // Another server on the same folder may have renamed it first: then there is nothing left to do.
-  yield* Effect.sync(() => renameSync(folder, target)).pipe(Effect.catchDefect(() => Effect.void))
+  const renamed = unlessGone(() => {
+    renameSync(folder, target)
+    return true
+  })
+  if (renamed === undefined) return
   yield* Effect.logInfo(`Moved ${moved} uploads from ${folder} into the database; the old folder is now ${target}.`)
 })

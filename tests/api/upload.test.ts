@@ -331,3 +331,32 @@ describe.each(engines)("images kept on the disk by an older server, on $name", (
     }
   })
 })
+
+describe.runIf(engines.length > 1)("images on a disk two servers share, on postgresql", () => {
+  it("are moved in once when both servers start at the same moment, and both serve every one", async () => {
+    const database = await engines[1]!.fresh()
+    const dataDir = mkdtempSync(join(tmpdir(), "admin-uploads-shared-"))
+    const files = Array.from({ length: 40 }, (_, n) => ({
+      name: `${n.toString(16).padStart(32, "0")}.png`,
+      bytes: images.storedPng(8, 8 + n, new Uint8Array(0))
+    }))
+    mkdirSync(join(dataDir, "uploads", "blog"), { recursive: true })
+    for (const file of files) writeFileSync(join(dataDir, "uploads", "blog", file.name), file.bytes)
+    const servers = await Promise.all([startTestServer(database, { dataDir }), startTestServer(database, { dataDir })])
+    try {
+      for (const server of servers) {
+        for (const file of files) {
+          const response = await fetch(`${server.url}/uploads/blog/${file.name}`)
+          expect(response.status).toBe(200)
+          expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(file.bytes))).toBe(true)
+        }
+      }
+      const [row] = await servers[0].sql(Effect.flatMap(SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM uploads`))
+      expect(row?.n).toBe(files.length)
+      expect(readdirSync(dataDir).filter((entry) => entry.startsWith("uploads"))).toEqual(["uploads.moved-to-database"])
+    } finally {
+      for (const server of servers) await server.stop()
+      await database.drop()
+    }
+  })
+})
