@@ -11,7 +11,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["vitest.mutation.config.ts", "vitest.cluster.config.ts", "tests/bench/*.mjs"] }, tsconfigRootDir: import.meta.dirname }
+      parserOptions: {
+        projectService: { allowDefaultProject: ["vitest.mutation.config.ts", "vitest.cluster.config.ts", "tests/bench/*.mjs"] },
+        tsconfigRootDir: import.meta.dirname
+      }
     },
     rules: {
       // A leading underscore names what is left out on purpose (a destructured field dropped, a

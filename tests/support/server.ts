@@ -100,7 +100,9 @@ export const startTestServer = async (
     ...overrides
   }
   const logged: Array<string> = []
-  const layer = serverLayer(config, { database: database.target, requestLog: (line) => void logged.push(line), ...options }).pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")))
+  const layer = serverLayer(config, { database: database.target, requestLog: (line) => void logged.push(line), ...options }).pipe(
+    Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn"))
+  )
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   const address = Context.get(context, HttpServer.HttpServer).address
