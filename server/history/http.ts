@@ -130,11 +130,10 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
     .handle("list", ({ params, query }) =>
       Effect.gen(function* () {
         yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
-        const current = yield* currentOf(params.kind, params.id)
-        if (current === undefined) return yield* new NotFound({ error: historyMessages.notFound })
         const { page, limit, offset } = pageWindow(query)
-        const { entries, total } = yield* historyPage(params.kind, params.id, limit, offset)
-        return { success: true as const, data: { entries, pagination: paginate(page, limit, total), current } }
+        const history = yield* historyPage(params.kind, params.id, limit, offset)
+        if (history === undefined) return yield* new NotFound({ error: historyMessages.notFound })
+        return { success: true as const, data: { entries: history.entries, pagination: paginate(page, limit, history.total), current: history.current } }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
     )
     .handle("version", ({ params }) =>

@@ -39,40 +39,74 @@ const entryOf = (row: EntryRow): HistoryEntry => ({
   changes: fieldChanges(changesOf(row.changes))
 })
 
+interface Facts {
+  /** Events that made a version. */
+  readonly events: number
+  readonly oldest: number | null
+  readonly newest: number | null
+  readonly newestRemoved: boolean | null
+  readonly lastSnapshot: number | null
+  readonly firstSnapshot: number | null
+  readonly firstSnapshotAt: Date | null
+}
+
 /**
- * The versions of a record, newest first: its events, and the snapshot history began with (a
- * snapshot no event made: the record as it was when its history started), last. Each version
- * has one event, so a page is found on the index alone (`activity_log_history_idx`): the newest
- * version of the page by its offset, then the page's rows from there.
+ * What a record's history is, in one round trip, each part on an index
+ * (`activity_log_history_idx`, the snapshots' key): how many versions events made, the oldest
+ * and newest of them, and the first and last snapshot.
+ */
+const factsOf = (kind: HistoryKind, id: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const record = sql`entity = ${kind} AND entity_id = ${id} AND version IS NOT NULL`
+    const snapshots = sql`entity = ${kind} AND entity_id = ${id}`
+    const [facts] = yield* sql<Facts>`
+      SELECT counted.events, counted.oldest, newest.version AS newest, newest.removed AS newest_removed,
+        (SELECT max(version) FROM record_snapshots WHERE ${snapshots}) AS last_snapshot,
+        first.version AS first_snapshot, first.at AS first_snapshot_at
+      FROM (SELECT count(*)::int AS events, min(version) AS oldest FROM activity_log WHERE ${record}) counted
+      LEFT JOIN LATERAL (SELECT version, removed FROM activity_log WHERE ${record} ORDER BY version DESC, id DESC LIMIT 1) newest ON true
+      LEFT JOIN LATERAL (SELECT version, at FROM record_snapshots WHERE ${snapshots} ORDER BY version LIMIT 1) first ON true`
+    return facts!
+  })
+
+/** The record now, as history knows it: its newest version and whether that is its removal; undefined without history. */
+const currentIn = (facts: Facts) => {
+  if (facts.newest === null && facts.lastSnapshot === null) return undefined
+  if (facts.newest === null || (facts.lastSnapshot !== null && facts.lastSnapshot > facts.newest)) return { version: facts.lastSnapshot!, removed: false }
+  return { version: facts.newest, removed: facts.newestRemoved === true }
+}
+
+export const currentOf = (kind: HistoryKind, id: string) => Effect.map(factsOf(kind, id), currentIn)
+
+/**
+ * The versions of a record, newest first, and the record now: its events, and the snapshot
+ * history began with (a snapshot no event made: the record as it was when its history started),
+ * last. Each version has one event, so a page is read on the index alone. Two round trips: the
+ * facts (factsOf), then the page's rows. Undefined when the record has no history.
  */
 export const historyPage = (kind: HistoryKind, id: string, limit: number, offset: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
-    const record = sql`entity = ${kind} AND entity_id = ${id} AND version IS NOT NULL`
-    const [counted] = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM activity_log WHERE ${record}`
-    const events = counted?.total ?? 0
-    const [start] =
-      offset < events
-        ? yield* sql<{ version: number }>`
-      SELECT version FROM activity_log WHERE ${record} ORDER BY version DESC OFFSET ${offset} LIMIT 1`
-        : []
+    const facts = yield* factsOf(kind, id)
+    const current = currentIn(facts)
+    if (current === undefined) return undefined
     const rows =
-      start === undefined
-        ? []
-        : yield* sql<EntryRow>`
+      offset < facts.events
+        ? yield* sql<EntryRow>`
       SELECT l.id::text AS event_id, l.version, l.at, l.actor_email, (SELECT name FROM admins WHERE id = l.actor_id) AS actor_name,
         l.action, l.removed, l.changes
-      FROM activity_log l WHERE l.entity = ${kind} AND l.entity_id = ${id} AND l.version IS NOT NULL AND l.version <= ${start.version}
-      ORDER BY l.version DESC LIMIT ${limit}`
+      FROM activity_log l WHERE l.entity = ${kind} AND l.entity_id = ${id} AND l.version IS NOT NULL
+      ORDER BY l.version DESC OFFSET ${offset} LIMIT ${limit}`
+        : []
     // The first kept version, when no event made it (the snapshot history began with comes
     // before any event; later snapshots are of versions events made): one more entry, last.
-    const [first] = yield* sql<{ version: number; at: Date }>`
-      SELECT version, at FROM record_snapshots WHERE entity = ${kind} AND entity_id = ${id} ORDER BY version LIMIT 1`
-    const [oldest] = events === 0 ? [] : yield* sql<{ version: number }>`SELECT min(version) AS version FROM activity_log WHERE ${record}`
-    const baseline = first !== undefined && (oldest === undefined || first.version < oldest.version) ? first : undefined
-    const entries = rows.map(entryOf)
+    const baseline =
+      facts.firstSnapshot !== null && (facts.oldest === null || facts.firstSnapshot < facts.oldest)
+        ? { version: facts.firstSnapshot, at: facts.firstSnapshotAt! }
+        : undefined
     const baselineEntry: ReadonlyArray<HistoryEntry> =
-      baseline !== undefined && offset + limit > events && offset <= events
+      baseline !== undefined && offset + limit > facts.events && offset <= facts.events
         ? [
             {
               eventId: "",
@@ -86,21 +120,7 @@ export const historyPage = (kind: HistoryKind, id: string, limit: number, offset
             }
           ]
         : []
-    return { entries: [...entries, ...baselineEntry].slice(0, limit), total: events + (baseline === undefined ? 0 : 1) }
-  })
-
-/** The record now, as history knows it: its newest version and whether that is its removal; undefined without history. */
-export const currentOf = (kind: HistoryKind, id: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient
-    const [event] = yield* sql<{ version: number; removed: boolean }>`
-      SELECT version, removed FROM activity_log WHERE entity = ${kind} AND entity_id = ${id} AND version IS NOT NULL
-      ORDER BY version DESC, id DESC LIMIT 1`
-    const [snapshot] = yield* sql<{ version: number }>`
-      SELECT version FROM record_snapshots WHERE entity = ${kind} AND entity_id = ${id} ORDER BY version DESC LIMIT 1`
-    if (event === undefined && snapshot === undefined) return undefined
-    if (event === undefined || (snapshot !== undefined && snapshot.version > event.version)) return { version: snapshot!.version, removed: false }
-    return event
+    return { entries: [...rows.map(entryOf), ...baselineEntry].slice(0, limit), total: facts.events + (baseline === undefined ? 0 : 1), current }
   })
 
 /** A version as it was: its content, when it was made, whether it is the removal. Undefined when there is no such version. */

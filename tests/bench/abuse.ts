@@ -1,24 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { noisePng } from "../support/images.ts"
 import { signInFirstAdmin, startProduct } from "../support/product.ts"
-
-/** Resident memory of a process now, in MB. */
-const rssOf = (pid: number) => Math.round(Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) / 1024)
-
-/** Runs `attack` while sampling the server's resident memory every 20 ms; the highest sample and how long it took. */
-const underWatch = async <A>(pid: number, attack: () => Promise<A>) => {
-  let peak = rssOf(pid)
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20)
-  const started = performance.now()
-  try {
-    const result = await attack()
-    return { result, peak, ms: Math.round(performance.now() - started) }
-  } finally {
-    clearInterval(sampler)
-  }
-}
+import { rssOf, underWatch } from "./product.ts"
 
 const histogram = (statuses: ReadonlyArray<number>) =>
   Object.entries(statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {}))

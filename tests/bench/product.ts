@@ -1,6 +1,7 @@
 import { PGlite } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import autocannon from "autocannon"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
 import { call } from "../support/http.ts"
@@ -54,4 +55,19 @@ export const timedGet = (url: string, token: string) => async (path: string) => 
   const answer = await call(url, "GET", path, { token })
   if (answer.status !== 200) throw new Error(answer.text)
   return performance.now() - started
+}
+
+/** Resident memory of a process now, in MB. */
+export const rssOf = (pid: number) => Math.round(Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) / 1024)
+
+/** Runs `work` while sampling a server's resident memory every 20 ms: its result, the highest sample, and how long it took in ms. */
+export const underWatch = async <A>(pid: number, work: () => Promise<A>) => {
+  let peak = rssOf(pid)
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20)
+  const started = performance.now()
+  try {
+    return { result: await work(), peak, ms: Math.round(performance.now() - started) }
+  } finally {
+    clearInterval(sampler)
+  }
 }

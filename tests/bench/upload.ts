@@ -1,25 +1,10 @@
 import autocannon from "autocannon"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { noisePng } from "../support/images.ts"
 import { signInFirstAdmin, startProduct } from "../support/product.ts"
-import { percentile } from "./product.ts"
-
-/** Resident memory of a process now, in MB. */
-const rssOf = (pid: number) => Math.round(Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) / 1024)
-
-/** Runs `work` while sampling the server's resident memory every 20 ms: its result, the highest sample, how long it took. */
-const underWatch = async <A>(pid: number, work: () => Promise<A>) => {
-  let peak = rssOf(pid)
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20)
-  const started = performance.now()
-  try {
-    return { result: await work(), peak, s: Math.round(performance.now() - started) / 1000 }
-  } finally {
-    clearInterval(sampler)
-  }
-}
+import { percentile, rssOf, underWatch } from "./product.ts"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -105,9 +90,9 @@ export const measureUpload = async (postgresUrl: string | undefined) => {
         "first download p95 ms": percentile(downloads, 95),
         "idle MB": idle,
         "100 uploads: peak MB": parallelUploads.peak,
-        "100 uploads: s (tries)": `${parallelUploads.s} (${parallelUploads.result.reduce((sum, { tries }) => sum + tries, 0)})`,
+        "100 uploads: s (tries)": `${parallelUploads.ms / 1000} (${parallelUploads.result.reduce((sum, { tries }) => sum + tries, 0)})`,
         "100 downloads: peak MB": parallelDownloads.peak,
-        "100 downloads: s": parallelDownloads.s,
+        "100 downloads: s": parallelDownloads.ms / 1000,
         "whole 140 kB req/s": `${whole.perSecond} (${whole.share})`,
         "If-None-Match req/s": `${cached.perSecond} (${cached.share})`,
         "64 KiB range req/s": `${ranged.perSecond} (${ranged.share})`
