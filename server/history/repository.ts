@@ -82,8 +82,9 @@ export const currentOf = (kind: HistoryKind, id: string) => Effect.map(factsOf(k
 /**
  * The versions of a record, newest first, and the record now: its events, and the snapshot
  * history began with (a snapshot no event made: the record as it was when its history started),
- * last. Each version has one event, so a page is read on the index alone. Two round trips: the
- * facts (factsOf), then the page's rows. Undefined when the record has no history.
+ * last. Each version has one event, so where a page starts is found on the index alone (its
+ * newest version, by the offset) and only the page's rows are read. Two round trips: the facts
+ * (factsOf), then the page. Undefined when the record has no history.
  */
 export const historyPage = (kind: HistoryKind, id: string, limit: number, offset: number) =>
   Effect.gen(function* () {
@@ -97,7 +98,9 @@ export const historyPage = (kind: HistoryKind, id: string, limit: number, offset
       SELECT l.id::text AS event_id, l.version, l.at, l.actor_email, (SELECT name FROM admins WHERE id = l.actor_id) AS actor_name,
         l.action, l.removed, l.changes
       FROM activity_log l WHERE l.entity = ${kind} AND l.entity_id = ${id} AND l.version IS NOT NULL
-      ORDER BY l.version DESC OFFSET ${offset} LIMIT ${limit}`
+        AND l.version <= (SELECT version FROM activity_log WHERE entity = ${kind} AND entity_id = ${id} AND version IS NOT NULL
+          ORDER BY version DESC OFFSET ${offset} LIMIT 1)
+      ORDER BY l.version DESC LIMIT ${limit}`
         : []
     // The first kept version, when no event made it (the snapshot history began with comes
     // before any event; later snapshots are of versions events made): one more entry, last.
