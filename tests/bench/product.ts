@@ -1,11 +1,12 @@
 import { PGlite } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import autocannon from "autocannon"
-import { readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
 import { call } from "../support/http.ts"
-import { startProduct } from "../support/product.ts"
+import { type StartedProduct, startProduct } from "../support/product.ts"
 
 export { signInFirstAdmin, startProduct } from "../support/product.ts"
 
@@ -70,4 +71,34 @@ export const underWatch = async <A>(pid: number, work: () => Promise<A>) => {
   } finally {
     clearInterval(sampler)
   }
+}
+
+export type BenchRow = Record<string, string | number>
+
+/**
+ * Runs `measure` on the product as `npm start` runs it, in a new data folder, on PGlite and, when
+ * a URL is given, on PostgreSQL: its row of figures per database, the server stopped and the
+ * folder removed after each.
+ */
+export const onEachDatabase = async (
+  postgresUrl: string | undefined,
+  env: Record<string, string>,
+  measure: (product: StartedProduct, dataDir: string) => Promise<BenchRow>
+): Promise<Record<string, BenchRow>> => {
+  const rows: Record<string, BenchRow> = {}
+  for (const [name, database] of [
+    ["PGlite", {}],
+    ["PostgreSQL", postgresUrl === undefined ? undefined : { DATABASE_URL: postgresUrl }]
+  ] as const) {
+    if (database === undefined) continue
+    const dataDir = mkdtempSync(join(tmpdir(), "admin-bench-"))
+    const product = await startProduct({ ...database, ...env }, dataDir)
+    try {
+      rows[name] = await measure(product, dataDir)
+    } finally {
+      await product.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+  return rows
 }

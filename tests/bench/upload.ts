@@ -1,10 +1,7 @@
 import autocannon from "autocannon"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { noisePng } from "../support/images.ts"
-import { signInFirstAdmin, startProduct } from "../support/product.ts"
-import { percentile, rssOf, underWatch } from "./product.ts"
+import { signInFirstAdmin } from "../support/product.ts"
+import { onEachDatabase, percentile, rssOf, underWatch } from "./product.ts"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -51,57 +48,45 @@ const rate = async (url: string, headers: Record<string, string>, status: number
 export const measureUpload = async (postgresUrl: string | undefined) => {
   const large = noisePng(1024, 1270)
   const small = noisePng(200, 175)
-  const rows: Record<string, Record<string, string | number>> = {}
-  for (const [name, env] of [
-    ["PGlite", {}],
-    ["PostgreSQL", postgresUrl === undefined ? undefined : { DATABASE_URL: postgresUrl }]
-  ] as const) {
-    if (env === undefined) continue
-    const dataDir = mkdtempSync(join(tmpdir(), "admin-bench-upload-"))
-    const product = await startProduct(env, dataDir)
-    try {
-      const token = await signInFirstAdmin(product.url, dataDir)
-      const uploads: Array<number> = []
-      const downloads: Array<number> = []
-      for (let run = 0; run < 12; run++) {
-        let started = performance.now()
-        const { path } = await uploadUntilStored(product.url, token, large)
-        const uploaded = performance.now() - started
-        started = performance.now()
-        await download(`${product.url}${path}`)
-        if (run < 2) continue
-        uploads.push(uploaded)
-        downloads.push(performance.now() - started)
-      }
-      await sleep(3_000)
-      const idle = rssOf(product.pid)
-      const parallelUploads = await underWatch(product.pid, () => Promise.all(Array.from({ length: 100 }, () => uploadUntilStored(product.url, token, large))))
-      const parallelDownloads = await underWatch(product.pid, () => Promise.all(parallelUploads.result.map(({ path }) => download(`${product.url}${path}`))))
-      const { path: smallPath } = await uploadUntilStored(product.url, token, small)
-      const largePath = parallelUploads.result[0]!.path
-      const etag = (await fetch(`${product.url}${smallPath}`)).headers.get("etag") ?? '"none"'
-      const whole = await rate(`${product.url}${smallPath}`, {}, 200)
-      const cached = await rate(`${product.url}${smallPath}`, { "if-none-match": etag }, 304)
-      const ranged = await rate(`${product.url}${largePath}`, { range: "bytes=1048576-1114111" }, 206)
-      rows[name] = {
-        "upload p50 ms": percentile(uploads, 50),
-        "upload p95 ms": percentile(uploads, 95),
-        "first download p50 ms": percentile(downloads, 50),
-        "first download p95 ms": percentile(downloads, 95),
-        "idle MB": idle,
-        "100 uploads: peak MB": parallelUploads.peak,
-        "100 uploads: s (tries)": `${parallelUploads.ms / 1000} (${parallelUploads.result.reduce((sum, { tries }) => sum + tries, 0)})`,
-        "100 downloads: peak MB": parallelDownloads.peak,
-        "100 downloads: s": parallelDownloads.ms / 1000,
-        "whole 140 kB req/s": `${whole.perSecond} (${whole.share})`,
-        "If-None-Match req/s": `${cached.perSecond} (${cached.share})`,
-        "64 KiB range req/s": `${ranged.perSecond} (${ranged.share})`
-      }
-    } finally {
-      await product.stop()
-      rmSync(dataDir, { recursive: true, force: true })
+  const rows = await onEachDatabase(postgresUrl, {}, async (product, dataDir) => {
+    const token = await signInFirstAdmin(product.url, dataDir)
+    const uploads: Array<number> = []
+    const downloads: Array<number> = []
+    for (let run = 0; run < 12; run++) {
+      let started = performance.now()
+      const { path } = await uploadUntilStored(product.url, token, large)
+      const uploaded = performance.now() - started
+      started = performance.now()
+      await download(`${product.url}${path}`)
+      if (run < 2) continue
+      uploads.push(uploaded)
+      downloads.push(performance.now() - started)
     }
-  }
+    await sleep(3_000)
+    const idle = rssOf(product.pid)
+    const parallelUploads = await underWatch(product.pid, () => Promise.all(Array.from({ length: 100 }, () => uploadUntilStored(product.url, token, large))))
+    const parallelDownloads = await underWatch(product.pid, () => Promise.all(parallelUploads.result.map(({ path }) => download(`${product.url}${path}`))))
+    const { path: smallPath } = await uploadUntilStored(product.url, token, small)
+    const largePath = parallelUploads.result[0]!.path
+    const etag = (await fetch(`${product.url}${smallPath}`)).headers.get("etag") ?? '"none"'
+    const whole = await rate(`${product.url}${smallPath}`, {}, 200)
+    const cached = await rate(`${product.url}${smallPath}`, { "if-none-match": etag }, 304)
+    const ranged = await rate(`${product.url}${largePath}`, { range: "bytes=1048576-1114111" }, 206)
+    return {
+      "upload p50 ms": percentile(uploads, 50),
+      "upload p95 ms": percentile(uploads, 95),
+      "first download p50 ms": percentile(downloads, 50),
+      "first download p95 ms": percentile(downloads, 95),
+      "idle MB": idle,
+      "100 uploads: peak MB": parallelUploads.peak,
+      "100 uploads: s (tries)": `${parallelUploads.ms / 1000} (${parallelUploads.result.reduce((sum, { tries }) => sum + tries, 0)})`,
+      "100 downloads: peak MB": parallelDownloads.peak,
+      "100 downloads: s": parallelDownloads.ms / 1000,
+      "whole 140 kB req/s": `${whole.perSecond} (${whole.share})`,
+      "If-None-Match req/s": `${cached.perSecond} (${cached.share})`,
+      "64 KiB range req/s": `${ranged.perSecond} (${ranged.share})`
+    }
+  })
   console.log(`\nUploads of a ${(large.length / 1024 / 1024).toFixed(2)} MiB PNG and their downloads, the product as npm start runs it`)
   console.table(rows)
 }

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs"
 import { call } from "./http.ts"
 import { type Running, runScript } from "./process.ts"
 import { readOutbox } from "./server.ts"
@@ -21,6 +22,7 @@ export interface StartedProduct {
 }
 
 export const startProduct = async (env: Record<string, string>, dataDir: string): Promise<StartedProduct> => {
+  if (!existsSync(PRODUCT_SERVER)) throw new Error(`${PRODUCT_SERVER} is not built: run npm run build first (npm test builds it too)`)
   const secret: Record<string, string> = env.DATABASE_URL === undefined ? {} : { OTP_SECRET: SHARED_OTP_SECRET }
   const run = runScript(PRODUCT_SERVER, [], { DATA_DIR: dataDir, PORT: "0", ...secret, ...env })
   const [, url] = await run.waitFor(/Listening on (http:\/\/\S+)/, 120_000)
