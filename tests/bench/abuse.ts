@@ -1,6 +1,6 @@
 import { noisePng } from "../support/images.ts"
 import { signInFirstAdmin } from "../support/product.ts"
-import { onEachDatabase, rssOf, underWatch } from "./product.ts"
+import { onEachDatabase, rssOf, statusOrClosed, underWatch } from "./product.ts"
 
 const histogram = (statuses: ReadonlyArray<number | string>) =>
   Object.entries(statuses.reduce<Record<string, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {}))
@@ -11,21 +11,10 @@ const histogram = (statuses: ReadonlyArray<number | string>) =>
  * `npm run bench -- abuse`: the attacks of issue 30 items 3 and 10 against the product as
  * `npm start` runs it, with its resident memory sampled throughout: four parallel 1 MB bodies of
  * bad items to a public form (no token), from four addresses, then four more from each past its
- * limit; and 100 parallel 5 MB uploads with an admin token. A refusal is sent before the body is
- * read and the server then closes the connection (Node's server does not keep one whose request
- * was left unread), so a sender still writing its body may see the connection closed instead of
- * the answer: counted as "closed".
+ * limit; and 100 parallel 5 MB uploads with an admin token. A refusal sent before the body is
+ * read may reach its sender as a closed connection (`statusOrClosed`).
  */
 
-/** A request's status, or "closed" when the server closed the connection while it was still being sent. */
-const statusOrClosed = async (answer: () => Promise<{ status: number; bytes: number }>) => {
-  try {
-    return await answer()
-  } catch (error) {
-    if (error instanceof TypeError && (error.cause as { code?: string } | undefined)?.code !== undefined) return { status: "closed", bytes: 0 }
-    throw error
-  }
-}
 export const measureAbuse = async (postgresUrl: string | undefined) => {
   const rows = await onEachDatabase(postgresUrl, { TRUST_PROXY: "127.0.0.1,::1" }, async (product, dataDir) => {
     const token = await signInFirstAdmin(product.url, dataDir)
@@ -33,7 +22,7 @@ export const measureAbuse = async (postgresUrl: string | undefined) => {
     const idle = rssOf(product.pid)
     const body = JSON.stringify({ name: "p", category: "c", projectStatus: "beta", description: "d", team: Array(499_990).fill(1) })
     const bodies = await underWatch(product.pid, async () => {
-      const answers: Array<{ status: number | string; bytes: number }> = []
+      const answers: Array<{ status: number; bytes: number } | { status: "closed" }> = []
       for (let round = 0; round < 6; round++) {
         answers.push(
           ...(await Promise.all(
@@ -70,7 +59,7 @@ export const measureAbuse = async (postgresUrl: string | undefined) => {
     return {
       "idle MB": idle,
       "1 MB bad bodies: answers": histogram(bodies.result.map((answer) => answer.status)),
-      "largest answer, bytes": Math.max(...bodies.result.map((answer) => answer.bytes)),
+      "largest answer, bytes": Math.max(...bodies.result.map((answer) => ("bytes" in answer ? answer.bytes : 0))),
       "peak MB": bodies.peak,
       s: bodies.ms / 1000,
       [`100 × ${(image.length / 1024 / 1024).toFixed(1)} MB uploads: answers`]: histogram(uploads.result.map((answer) => answer.status)),

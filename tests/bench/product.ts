@@ -102,3 +102,18 @@ export const onEachDatabase = async (
   }
   return rows
 }
+
+/**
+ * A request's answer, or status "closed" when the server closed the connection while the body
+ * was still being sent: a refusal (429, 503) is answered before the body is read, and Node's
+ * server then closes a connection whose request it left unread, so a sender still writing may
+ * see the close before the answer.
+ */
+export const statusOrClosed = async <A extends { status: number }>(answer: () => Promise<A>): Promise<A | { status: "closed" }> => {
+  try {
+    return await answer()
+  } catch (error) {
+    if (error instanceof TypeError && (error.cause as { code?: string } | undefined)?.code !== undefined) return { status: "closed" }
+    throw error
+  }
+}

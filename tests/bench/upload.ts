@@ -1,11 +1,11 @@
 import autocannon from "autocannon"
 import { noisePng } from "../support/images.ts"
 import { signInFirstAdmin } from "../support/product.ts"
-import { onEachDatabase, percentile, rssOf, underWatch } from "./product.ts"
+import { onEachDatabase, percentile, rssOf, statusOrClosed, underWatch } from "./product.ts"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** One upload; a 503 (the server's four at a time and twelve in line are taken) is tried again after the wait it names. */
+/** One upload; a 503 (the server's four at a time and twelve in line are taken) is tried again after the wait it names, a closed connection (the 503 seen as a close) after a second. */
 const uploadOnce = async (url: string, token: string, image: Uint8Array) => {
   const form = new FormData()
   form.set("image", new Blob([Uint8Array.from(image)], { type: "image/png" }), "big.png")
@@ -16,7 +16,11 @@ const uploadOnce = async (url: string, token: string, image: Uint8Array) => {
 }
 const uploadUntilStored = async (url: string, token: string, image: Uint8Array) => {
   for (let tries = 1; ; tries++) {
-    const answer = await uploadOnce(url, token, image)
+    const answer = await statusOrClosed(() => uploadOnce(url, token, image))
+    if (answer.status === "closed") {
+      await sleep(1000)
+      continue
+    }
     if (answer.status === 200 && answer.url !== undefined) return { path: answer.url, tries }
     if (answer.status !== 503) throw new Error(`upload answered ${answer.status}`)
     await sleep(answer.retryAfterSeconds * 1000)
