@@ -1,7 +1,9 @@
-import { existsSync } from "node:fs"
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { chromium } from "playwright-core"
 import { afterEach, describe, expect, it } from "vitest"
-import { findChromium } from "../support/browser.ts"
+import { findChromium, systemBrowsers } from "../support/browser.ts"
 
 /** The order the browser tests find Chromium in (README, "Run it"): each step is taken when the one before is missing. */
 describe("finding Chromium", () => {
@@ -17,6 +19,25 @@ describe("finding Chromium", () => {
     await expect(findChromium()).rejects.toThrow("CHROMIUM_PATH is /nowhere/chromium")
     process.env.CHROMIUM_PATH = process.execPath
     expect(await findChromium()).toEqual({ path: process.execPath, source: "CHROMIUM_PATH" })
+  })
+
+  it("takes the headless shell before the full browser on PATH, and the full browser when it is alone", async () => {
+    delete process.env.CHROMIUM_PATH
+    const dir = mkdtempSync(join(tmpdir(), "chromium-lookup-"))
+    try {
+      const place = (name: string) => {
+        writeFileSync(join(dir, name), "#!/bin/sh\n")
+        chmodSync(join(dir, name), 0o755)
+      }
+      process.env.PATH = dir
+      place("chromium")
+      expect(await findChromium()).toEqual({ path: join(dir, "chromium"), source: "system" })
+      place("chromium-headless-shell")
+      expect(await findChromium()).toEqual({ path: join(dir, "chromium-headless-shell"), source: "system" })
+      expect(systemBrowsers.indexOf("chromium-headless-shell")).toBeLessThan(systemBrowsers.indexOf("chromium"))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it("falls back to the build inside @sparticuz/chromium when no browser is on PATH, and that build runs a page", async () => {
