@@ -1,4 +1,4 @@
-import type { BrowserContext, Page, Request, Route } from "playwright-core"
+import type { Request } from "playwright-core"
 import { describe, expect } from "vitest"
 import type { EventObject } from "xstate"
 import type { CoreTeamContact } from "../../contract/contacts.ts"
@@ -7,7 +7,7 @@ import { type HistoryContext, historyMachine, type HistoryPageLoaded, historyTex
 import { historyTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
-import { closeRun, nextNumber, pathPage, product, quiet, token } from "../support/machine-screens.ts"
+import { closeRun, type HeldCall, nextNumber, pathPage, type PathRun, product, quiet, token } from "../support/machine-screens.ts"
 
 /**
  * The record-history machine's generated paths, executed on the real history dialog in Chromium
@@ -72,15 +72,10 @@ describe("record history: generated paths on /core-team", () => {
   }
 
   type Call = "load" | "version" | "restore"
-  interface Held {
+  interface Held extends HeldCall {
     readonly kind: Call
-    readonly route: Route
-    readonly request: Request
   }
-  interface Run {
-    readonly context: BrowserContext
-    readonly page: Page
-    readonly errors: Array<string>
+  interface Run extends PathRun {
     readonly id: string
     readonly subject: string
     readonly held: Array<Held>

@@ -1,4 +1,3 @@
-import type { BrowserContext, Page, Request, Route } from "playwright-core"
 import { describe, expect } from "vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -7,7 +6,7 @@ import { scamReportMachine } from "../../machines/scam-report.ts"
 import { scamReportTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, quiet, firstHeld, pathPage, closeRun } from "../support/machine-screens.ts"
+import { product, token, nextNumber, quiet, firstHeld, pathPage, closeRun, type HeldCall, type PathRun } from "../support/machine-screens.ts"
 
 /**
  * The scam-report triage machine's generated paths, executed on the real screen in Chromium against the real
@@ -55,18 +54,12 @@ describe("scam-report triage: generated paths on /scam-reports", () => {
     readonly id: string
     readonly field: "status" | "priority"
   }
-  interface Held {
-    readonly route: Route
-    readonly request: Request
-  }
-  interface Run {
-    readonly context: BrowserContext
-    readonly page: Page
-    readonly errors: Array<string>
+
+  interface Run extends PathRun {
     /** Status and priority changes the screen sent, held until the step that decides their answer. */
-    readonly heldChanges: Array<Held>
+    readonly heldChanges: Array<HeldCall>
     /** Saves of the notes, likewise. */
-    readonly heldNotes: Array<Held>
+    readonly heldNotes: Array<HeldCall>
     /** Reports no step has touched yet, newest first (the screen's order). */
     readonly untouched: Array<string>
     /** The changes sent or waiting, in order, as the machine's queue has them. */

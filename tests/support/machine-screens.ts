@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "playwright-core"
+import type { BrowserContext, Page, Request, Route } from "playwright-core"
 import { beforeAll, expect } from "vitest"
 import { chromiumWithServer } from "../support/browser.ts"
 import { signedInAs } from "../support/session.ts"
@@ -19,8 +19,21 @@ beforeAll(async () => {
   token = await signedInAs(product.server, "admin")
 })
 
+/** A call the screen made, held by its route until the path's step decides its answer. */
+export interface HeldCall {
+  readonly route: Route
+  readonly request: Request
+}
+
+/** A browser context and its page as one path's run uses them. */
+export interface PathRun {
+  readonly context: BrowserContext
+  readonly page: Page
+  readonly errors: Array<string>
+}
+
 /** A fresh browser context with the session token stored, as after a sign-in. */
-export const signedInContext = async (): Promise<{ readonly context: BrowserContext; readonly page: Page; readonly errors: Array<string> }> => {
+export const signedInContext = async (): Promise<PathRun> => {
   const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 } })
   await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
   const page = await context.newPage()
