@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { runScript } from "../support/process.ts"
-import { startProduct } from "./product.ts"
+import { benchDatabases, startProduct } from "./product.ts"
 
 /** Resident and peak resident memory of a process, in MB, from /proc. */
 const memoryOf = (pid: number) => {
@@ -29,11 +29,7 @@ const engineAlone = async (dbDir: string | undefined) => {
  */
 export const measureMemory = async (postgresUrl: string | undefined) => {
   const rows: Record<string, Record<string, number | string>> = {}
-  const modes: ReadonlyArray<readonly [string, Record<string, string>]> = [
-    ["PGlite", {}],
-    ...(postgresUrl === undefined ? [] : [["PostgreSQL", { DATABASE_URL: postgresUrl }] as const])
-  ]
-  for (const [name, env] of modes) {
+  for (const [name, env] of benchDatabases(postgresUrl)) {
     const dataDir = mkdtempSync(join(tmpdir(), "admin-bench-mem-"))
     try {
       const first = await startProduct(env, dataDir)

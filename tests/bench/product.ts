@@ -75,6 +75,12 @@ export const underWatch = async <A>(pid: number, work: () => Promise<A>) => {
 
 export type BenchRow = Record<string, string | number>
 
+/** The databases a product bench runs on, each with the environment that selects it: PGlite, and PostgreSQL when a URL is given. */
+export const benchDatabases = (postgresUrl: string | undefined): ReadonlyArray<readonly [string, Record<string, string>]> => [
+  ["PGlite", {}],
+  ...(postgresUrl === undefined ? [] : [["PostgreSQL", { DATABASE_URL: postgresUrl }] as const])
+]
+
 /**
  * Runs `measure` on the product as `npm start` runs it, in a new data folder, on PGlite and, when
  * a URL is given, on PostgreSQL: its row of figures per database, the server stopped and the
@@ -86,11 +92,7 @@ export const onEachDatabase = async (
   measure: (product: StartedProduct, dataDir: string) => Promise<BenchRow>
 ): Promise<Record<string, BenchRow>> => {
   const rows: Record<string, BenchRow> = {}
-  for (const [name, database] of [
-    ["PGlite", {}],
-    ["PostgreSQL", postgresUrl === undefined ? undefined : { DATABASE_URL: postgresUrl }]
-  ] as const) {
-    if (database === undefined) continue
+  for (const [name, database] of benchDatabases(postgresUrl)) {
     const dataDir = mkdtempSync(join(tmpdir(), "admin-bench-"))
     const product = await startProduct({ ...database, ...env }, dataDir)
     try {
@@ -113,7 +115,9 @@ export const statusOrClosed = async <A extends { status: number }>(answer: () =>
   try {
     return await answer()
   } catch (error) {
-    if (error instanceof TypeError && (error.cause as { code?: string } | undefined)?.code !== undefined) return { status: "closed" }
+    const code = error instanceof TypeError ? (error.cause as { code?: string } | undefined)?.code : undefined
+    // Only a connection closed under the sender: a server that is not there (ECONNREFUSED) is a failure.
+    if (code === "EPIPE" || code === "ECONNRESET") return { status: "closed" }
     throw error
   }
 }

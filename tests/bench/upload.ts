@@ -5,7 +5,7 @@ import { onEachDatabase, percentile, rssOf, statusOrClosed, underWatch } from ".
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** One upload; a 503 (the server's four at a time and twelve in line are taken) is tried again after the wait it names, a closed connection (the 503 seen as a close) after a second. */
+/** One upload: its status, the stored file's URL, and the wait a 503 names. */
 const uploadOnce = async (url: string, token: string, image: Uint8Array) => {
   const form = new FormData()
   form.set("image", new Blob([Uint8Array.from(image)], { type: "image/png" }), "big.png")
@@ -14,6 +14,7 @@ const uploadOnce = async (url: string, token: string, image: Uint8Array) => {
   const body = (await response.json()) as { url?: string; retryAfterSeconds?: number }
   return { status: response.status, url: body.url, retryAfterSeconds: body.retryAfterSeconds ?? 1 }
 }
+/** An upload tried until it is stored: a 503 (the server's four at a time and twelve in line are taken) again after the wait it names, a closed connection (a 503 seen as a close) after a second. */
 const uploadUntilStored = async (url: string, token: string, image: Uint8Array) => {
   for (let tries = 1; ; tries++) {
     const answer = await statusOrClosed(() => uploadOnce(url, token, image))

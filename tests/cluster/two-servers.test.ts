@@ -231,7 +231,7 @@ describe("two servers behind nginx on one PostgreSQL", () => {
     const from = (server: Server, ip: string) => call(server.process.url, "GET", "/api/admin/auth/check", { token, ip }).then((answer) => answer.status)
     const stranger = freshIp()
     expect([await from(a, stranger), await from(a, allowed)]).toEqual([403, 200])
-    const afterAdding = await onOtherServer(async () => JSON.stringify([await from(b, stranger), await from(b, allowed)]), JSON.stringify([403, 200]))
+    const afterAdding = await onOtherServer(async () => [await from(b, stranger), await from(b, allowed)], [403, 200])
     for (const entry of entries.reverse()) {
       const removed = await call(a.process.url, "DELETE", `/api/admin/ip-management/${entry._id}?version=${entry.version}`, { token })
       expect(removed.status, removed.text).toBe(200)
