@@ -140,6 +140,9 @@ describe("keyboard-only tasks from the dashboard, keys counted", () => {
     await page.getByRole("heading", { level: 1, name: "Create New Post" }).waitFor()
     await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? "")).toMatch(/Title/)
     await keys.type(title)
+    // The editor's code loads while the title is typed; a person tabs on once it shows (these keys
+    // come faster than a slow machine loads it, and a Tab before it is there lands on the excerpt).
+    await page.locator(".bn-editor").waitFor()
     // Tab: the toolbar (one stop), Tab: the body.
     await keys.press("Tab")
     await keys.press("Tab")
