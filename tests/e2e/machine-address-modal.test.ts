@@ -5,7 +5,9 @@ import { addressModalMachine } from "../../machines/address-modal.ts"
 import { addressModalTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, firstHeld, exactlyOneMore, pathPage, closeRun } from "../support/machine-screens.ts"
+import { product, token, nextNumber, firstHeld, exactlyOneMore, pathPage, closeRun, pathHarness } from "../support/machine-screens.ts"
+
+pathHarness()
 
 /**
  * The address modal machine's generated paths, executed on the real screen in Chromium against the real

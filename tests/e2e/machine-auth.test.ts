@@ -9,7 +9,9 @@ import { call, freshIp } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
 import { deliveredOutbox, latestCode } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
-import { product, nextNumber, firstHeld, closeRun } from "../support/machine-screens.ts"
+import { product, nextNumber, firstHeld, closeRun, pathHarness } from "../support/machine-screens.ts"
+
+pathHarness()
 
 /**
  * The auth machine's generated paths, executed on the real screen in Chromium against the real

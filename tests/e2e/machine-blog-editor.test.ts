@@ -5,7 +5,9 @@ import { blogEditorMachine } from "../../machines/blog-editor.ts"
 import { blogEditorTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, firstHeld, pathPage, closeRun } from "../support/machine-screens.ts"
+import { product, token, nextNumber, firstHeld, pathPage, closeRun, pathHarness } from "../support/machine-screens.ts"
+
+pathHarness()
 
 /**
  * The blog editor machine's generated paths, executed on the real screen in Chromium against the real

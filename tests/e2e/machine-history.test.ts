@@ -7,7 +7,9 @@ import { type HistoryContext, historyMachine, type HistoryPageLoaded, historyTex
 import { historyTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
-import { closeRun, type HeldCall, nextNumber, pathPage, type PathRun, product, quiet, token } from "../support/machine-screens.ts"
+import { closeRun, type HeldCall, nextNumber, pathPage, type PathRun, product, quiet, token, pathHarness } from "../support/machine-screens.ts"
+
+pathHarness()
 
 /**
  * The record-history machine's generated paths, executed on the real history dialog in Chromium

@@ -5,7 +5,9 @@ import { inquiryMachine } from "../../machines/inquiry.ts"
 import { inquiryTable } from "../spec/machine-tables.ts"
 import { call, freshIp } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, quiet, firstHeld, pathPage, closeRun } from "../support/machine-screens.ts"
+import { product, token, nextNumber, quiet, firstHeld, pathPage, closeRun, pathHarness } from "../support/machine-screens.ts"
+
+pathHarness()
 
 /**
  * The inquiry machine's generated paths, executed on the real screen in Chromium against the real

@@ -6,7 +6,9 @@ import { listTable } from "../spec/machine-tables.ts"
 import { holdStartChunk } from "../support/browser.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, firstHeld, exactlyOneMore, pathPage, closeRun } from "../support/machine-screens.ts"
+import { product, token, nextNumber, firstHeld, exactlyOneMore, pathPage, closeRun, pathHarness } from "../support/machine-screens.ts"
+
+pathHarness()
 
 /**
  * The list machine's generated paths, executed on the real screen in Chromium against the real

@@ -5,7 +5,9 @@ import { listingModerationMachine } from "../../machines/listing-moderation.ts"
 import { listingModerationTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, signedInContext, firstHeld, closeRun } from "../support/machine-screens.ts"
+import { product, token, nextNumber, signedInContext, firstHeld, closeRun, pathHarness } from "../support/machine-screens.ts"
+
+pathHarness()
 
 /**
  * The listing moderation machine's generated paths, executed on the real screen in Chromium against the real

@@ -6,7 +6,9 @@ import { scamReportMachine } from "../../machines/scam-report.ts"
 import { scamReportTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, quiet, firstHeld, pathPage, closeRun, type HeldCall, type PathRun } from "../support/machine-screens.ts"
+import { product, token, nextNumber, quiet, firstHeld, pathPage, closeRun, type HeldCall, type PathRun, pathHarness } from "../support/machine-screens.ts"
+
+pathHarness()
 
 /**
  * The scam-report triage machine's generated paths, executed on the real screen in Chromium against the real

@@ -5,7 +5,9 @@ import { uploadMachine } from "../../machines/upload.ts"
 import { uploadTable } from "../spec/machine-tables.ts"
 import { noisePng } from "../support/images.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
-import { product, signedInContext, closeRun } from "../support/machine-screens.ts"
+import { product, signedInContext, closeRun, pathHarness } from "../support/machine-screens.ts"
+
+pathHarness()
 
 /**
  * The image upload machine's generated paths, executed on the real screen in Chromium against the real

@@ -5,19 +5,31 @@ import { signedInAs } from "../support/session.ts"
 
 /**
  * The shared harness of the machines' generated paths on the real screens (one test file per
- * machine: tests/e2e/machine-*.test.ts; docs/testing.md, "Machines"): each file that imports it
- * gets its own server and Chromium, a signed-in admin's token, and one page reused from path to path.
+ * machine: tests/e2e/machine-*.test.ts; docs/testing.md, "Machines"): each file calls
+ * `pathHarness()` once, which gives it its own server and Chromium, a signed-in admin's token, and
+ * one page reused from path to path. The test files share a process (`isolate: false` in
+ * vite.config.ts), so this module is loaded once for several files: what is a file's own is set
+ * up again by each file's call, never at import.
  */
-export const product = chromiumWithServer()
+export const product = {} as ReturnType<typeof chromiumWithServer>
 /** The admin's session token (set before the file's tests run; a live binding). */
 export let token: string
 let counter = 0
+/** The page the paths of the running file share (`pathPage`). */
+let reused: { readonly context: BrowserContext; readonly page: Page } | undefined
 /** A number no other path of this file has used, for names and markers. */
 export const nextNumber = () => ++counter
 
-beforeAll(async () => {
-  token = await signedInAs(product.server, "admin")
-})
+/** Registers the calling file's server, browser and signed-in admin (its `beforeAll`), and forgets the last file's page. */
+export const pathHarness = () => {
+  const own = chromiumWithServer()
+  beforeAll(async () => {
+    Object.assign(product, own)
+    reused = undefined
+    counter = 0
+    token = await signedInAs(own.server, "admin")
+  })
+}
 
 /** A call the screen made, held by its route until the path's step decides its answer. */
 export interface HeldCall {
@@ -57,8 +69,6 @@ export const exactlyOneMore = async (page: Page, count: () => number, before: nu
   await quiet(page)
   expect(count()).toBe(before + 1)
 }
-
-let reused: { readonly context: BrowserContext; readonly page: Page } | undefined
 
 /**
  * The page a path runs on, where nothing of the browser is arranged beyond routes and listeners:
