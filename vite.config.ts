@@ -67,9 +67,10 @@ export default defineConfig({
     // Two files at a time: most of the suite waits on a browser, a server or a timer, so two
     // share the 2-core CI machine well (serial, the suite passed 15 minutes; docs/testing.md).
     maxWorkers: 2,
-    // Each worker process runs file after file without starting again: a fresh process per file
-    // cost 18 % of the suite's time (docs/testing.md, "Running time"). What a file sets up is in
-    // its own hooks; a shared test module never holds a file's state from its import.
+    // Each worker process runs file after file without starting again: with a fresh process per
+    // file, one of the two workers was starting a file for 166 of 500 s (64 of 452 s now;
+    // docs/testing.md, "Running time"). What a file sets up is in hooks the file registers; a
+    // shared test module never sets a file's state at its import.
     isolate: false,
     reporters: ["default", "./tests/support/summary-reporter.ts"]
   }

@@ -11,7 +11,8 @@ import { signedInAs } from "../support/session.ts"
  * vite.config.ts), so this module is loaded once for several files: what is a file's own is set
  * up again by each file's call, never at import.
  */
-export const product = {} as ReturnType<typeof chromiumWithServer>
+/** The running file's server and browser (set before its tests run; a live binding). */
+export let product: ReturnType<typeof chromiumWithServer>
 /** The admin's session token (set before the file's tests run; a live binding). */
 export let token: string
 let counter = 0
@@ -24,7 +25,7 @@ export const nextNumber = () => ++counter
 export const pathHarness = () => {
   const own = chromiumWithServer()
   beforeAll(async () => {
-    Object.assign(product, own)
+    product = own
     reused = undefined
     counter = 0
     token = await signedInAs(own.server, "admin")
