@@ -21,14 +21,23 @@ export const OtpCode = Schema.String.check(
   Schema.isPattern(/^\d{6}$/u, { message: `must be ${OTP_LENGTH} digits` })
 )
 
+/** 256 random bits, URL-safe: a sign-in attempt's name, or a browser's key. */
+const RandomKey = (what: string) => Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{43}$/u, { message: `must be the ${what}: 43 URL-safe characters` }))
+
 /**
- * `POST /api/admin/auth` takes `{ email, role }` to ask for a code and `{ email, otp }` to
- * sign in with it. One struct with both optional keeps the messages naming the field.
+ * `POST /api/admin/auth` takes `{ email, role }` to ask for a code and `{ email, otp, attempt }`
+ * to sign in with it, `attempt` being what the request's answer named: a code belongs to the
+ * attempts that asked for it, and a wrong guess counts against the attempt it names only
+ * (docs/security.md, "Sign-in"). `browser` is the console's key for this browser, sent with both
+ * steps: a browser that signed in as an e-mail before keeps its own way in while strangers guess.
+ * One struct with every key optional keeps the messages naming the field.
  */
 export const AuthRequest = Schema.Struct({
   email: Email,
   role: Schema.optionalKey(Role),
-  otp: Schema.optionalKey(OtpCode)
+  otp: Schema.optionalKey(OtpCode),
+  attempt: Schema.optionalKey(RandomKey("attempt the code request answered with")),
+  browser: Schema.optionalKey(RandomKey("browser's key"))
 })
 export type AuthRequest = typeof AuthRequest.Type
 
@@ -36,6 +45,8 @@ export const OtpRequested = Schema.Struct({
   success: Schema.Literal(true),
   requiresOTP: Schema.Literal(true),
   message: Schema.String,
+  /** The attempt to name when signing in with the code (absent from a server that has none). */
+  attempt: Schema.optionalKey(Schema.String),
   /**
    * Set when no new code was sent because one was asked for less than a minute ago (for any
    * e-mail, admin or not, so the answer says nothing of who is one): the seconds until a new
@@ -95,7 +106,10 @@ export class AuthApi extends HttpApiGroup.make("auth")
       error: [BadRequest, Unauthorized, Forbidden, TooManyRequests, MailUnavailable]
     })
       .annotate(OpenApi.Summary, "Ask for a one-time code, or sign in with it")
-      .annotate(OpenApi.Description, "Ask for a one-time code ({email, role}) or sign in with it ({email, otp})."),
+      .annotate(
+        OpenApi.Description,
+        "Ask for a one-time code ({email, role, browser?}) or sign in with it ({email, otp, attempt, browser?}); the first answer names the attempt."
+      ),
     HttpApiEndpoint.get("check", "/api/admin/auth/check", {
       success: SessionCheck
     })

@@ -22,10 +22,16 @@ export interface AuthContext {
    * seconds until a new one can be asked for (the code sent before still works).
    */
   readonly resendAfterSeconds: number | null
+  /** The attempt the code request's answer named: the code is sent with it (docs/security.md, "Sign-in"). */
+  readonly attempt: string | null
 }
 
 /** What asking for a code came to: sent (or kept, with when to ask again), or "returned false". */
-export type OtpAnswer = { readonly success: true; readonly resendAfterSeconds?: number } | { readonly success: false }
+export interface OtpAnswer {
+  readonly success: boolean
+  readonly attempt?: string | undefined
+  readonly resendAfterSeconds?: number | undefined
+}
 
 export type AuthEvent =
   | { readonly type: "SEND_OTP"; readonly email: string; readonly role: Role }
@@ -41,7 +47,7 @@ const messageFor = (error: unknown, refused: string, threw: string): string => {
   return failure.status === undefined ? threw : refused
 }
 
-const signedOut = { token: null, user: null, email: "", error: null, resendAfterSeconds: null } as const
+const signedOut = { token: null, user: null, email: "", error: null, resendAfterSeconds: null, attempt: null } as const
 
 /**
  * docs/product-spec.md §4, "Auth": a stored token is checked at start (spinner; none when start-up's
@@ -67,7 +73,7 @@ export const authMachine = setup({
     // Stryker disable next-line all: placeholder actor: always provided
     requestOtp: fromPromise<OtpAnswer, { email: string; role: Role }>(() => Promise.reject(new Error("requestOtp not provided"))),
     // Stryker disable next-line all: placeholder actor: always provided
-    verifyOtp: fromPromise<{ token: string; user: AdminUser }, { email: string; otp: string }>(() =>
+    verifyOtp: fromPromise<{ token: string; user: AdminUser }, { email: string; otp: string; attempt: string | null }>(() =>
       // Stryker disable next-line all: placeholder actor: always provided
       Promise.reject(new Error("verifyOtp not provided"))
     ),
@@ -108,7 +114,7 @@ export const authMachine = setup({
       on: {
         SEND_OTP: {
           target: "sendingOtp",
-          actions: assign({ email: ({ event }) => event.email, role: ({ event }) => event.role, error: null, resendAfterSeconds: null })
+          actions: assign({ email: ({ event }) => event.email, role: ({ event }) => event.role, error: null, resendAfterSeconds: null, attempt: null })
         }
       }
     },
@@ -121,7 +127,10 @@ export const authMachine = setup({
           {
             guard: { type: "codeAsked", params: ({ event }) => ({ answer: event.output }) },
             target: "otpSent",
-            actions: assign({ resendAfterSeconds: ({ event }) => (event.output.success ? (event.output.resendAfterSeconds ?? null) : null) })
+            actions: assign({
+              resendAfterSeconds: ({ event }) => event.output.resendAfterSeconds ?? null,
+              attempt: ({ event }) => event.output.attempt ?? null
+            })
           },
           // docs/product-spec.md §8, "OTP request returned false".
           { target: "unauthenticated", actions: assign({ error: authErrors.sendRefused }) }
@@ -135,7 +144,7 @@ export const authMachine = setup({
     otpSent: {
       on: {
         VERIFY: { target: "verifying", actions: assign({ error: null }) },
-        USE_DIFFERENT_EMAIL: { target: "unauthenticated", actions: assign({ email: "", error: null, resendAfterSeconds: null }) }
+        USE_DIFFERENT_EMAIL: { target: "unauthenticated", actions: assign({ email: "", error: null, resendAfterSeconds: null, attempt: null }) }
       }
     },
     verifying: {
@@ -143,7 +152,7 @@ export const authMachine = setup({
         id: "verifyOtp",
         src: "verifyOtp",
         // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
-        input: ({ context, event }) => ({ email: context.email, otp: event.type === "VERIFY" ? event.otp : "" }),
+        input: ({ context, event }) => ({ email: context.email, otp: event.type === "VERIFY" ? event.otp : "", attempt: context.attempt }),
         onDone: {
           target: "authenticated",
           actions: [

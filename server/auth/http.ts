@@ -60,8 +60,11 @@ export const AuthHandlers = HttpApiBuilder.group(
           const ip = yield* clientIp
           yield* requireAllowedIp(ip)
           const request = yield* HttpServerRequest.HttpServerRequest
-          if (payload.otp !== undefined) return yield* signIn.verifyCode(payload.email, payload.otp, ip, request.headers["user-agent"] ?? null)
-          if (payload.role !== undefined) return yield* signIn.requestCode(payload.email, payload.role, ip)
+          if (payload.otp !== undefined) {
+            const userAgent = request.headers["user-agent"] ?? null
+            return yield* signIn.verifyCode({ email: payload.email, code: payload.otp, attempt: payload.attempt, ip, userAgent, browserKey: payload.browser })
+          }
+          if (payload.role !== undefined) return yield* signIn.requestCode(payload.email, payload.role, ip, payload.browser)
           return yield* new BadRequest({ error: messages.missingStep })
         }).pipe(Effect.catchTag("SqlError", Effect.die))
       )

@@ -5,12 +5,23 @@ export const OTP_TTL_MINUTES = 10
 export const OTP_MAX_ATTEMPTS = 5
 /** A code this young is kept when another is asked for, so nobody can kill the code an admin is typing. */
 export const OTP_KEEP_SECONDS = 60
+/** A browser that signed in as an e-mail stays known for it this long after its last sign-in. */
+export const KNOWN_BROWSER_DAYS = 90
+/**
+ * Codes typed for one e-mail from browsers it has not signed in from, per day, whatever their
+ * addresses: each is one chance in a million, so a day holds at most 2 x 20 (a window's end and
+ * the next one's start) = 40 in a million, under the 1 in 10,000 docs/security.md promises.
+ */
+export const GUESSES_PER_DAY = 20
+/** After this many codes typed in a day, the admin is told (and again when the day's are used up). */
+export const GUESS_NOTICE_AT = 10
 export const SESSION_ABSOLUTE_HOURS = 12
 export const SESSION_IDLE_MINUTES = 120
 /** A session's last-seen time is written at most this often, so checks stay reads. */
 export const SESSION_TOUCH_SECONDS = 60
 
 const FIFTEEN_MINUTES = 15 * 60
+const ONE_DAY = 24 * 60 * 60
 
 export const limits = {
   /** One person at one address asking again and again. */
@@ -30,6 +41,12 @@ export const limits = {
    */
   codeResendsPerEmail: { name: "otp-resend", limit: 1, windowSeconds: OTP_KEEP_SECONDS },
   codeRequestsPerIp: { name: "otp-ip", limit: 20, windowSeconds: FIFTEEN_MINUTES },
+  /**
+   * Codes typed for one e-mail, from every address together: from browsers not known for it as
+   * one budget, from each known browser as its own (counted under `email|browser`), so
+   * strangers using up the first never keep the admin out of a browser they signed in from.
+   */
+  codeGuesses: { name: "otp-guess", limit: GUESSES_PER_DAY, windowSeconds: ONE_DAY },
   verificationsPerIp: { name: "verify-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES }
 } satisfies Record<string, RateLimitRule>
 
@@ -41,5 +58,8 @@ export const messages = {
   missingStep: "Send either role (to get a code) or otp (to sign in with it).",
   mailFailed: "Failed to send OTP: the e-mail could not be delivered. Try again later.",
   sessionInvalid: "Your session has expired or is not valid. Please sign in again.",
-  tooMany: (wait: string) => `Too many attempts. Try again ${wait}.`
+  tooMany: (wait: string) => `Too many attempts. Try again ${wait}.`,
+  /** The day's codes for an e-mail are used up: said alike for every e-mail, admin or not. */
+  paused: (wait: string) => `Too many codes were tried for this e-mail today. Sign in from a browser you have signed in from before, or try again ${wait}.`,
+  attemptMissing: "is missing: ask for a code first, and send the attempt its answer names"
 } as const

@@ -1,27 +1,29 @@
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
 import type { OtpRequested, SignedIn } from "../../contract/auth.ts"
-import { type Role, roleCovers, roleLabels, Unauthorized } from "../../contract/common.ts"
+import { BadRequest, type Role, roleCovers, roleLabels, TooManyRequests, Unauthorized } from "../../contract/common.ts"
 import { recordActivity } from "../platform/activity-log.ts"
 import { Config } from "../platform/config.ts"
 import { inTransaction } from "../platform/database.ts"
+import { describeIssues } from "../platform/issues.ts"
 import { Mailer } from "../platform/mail.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
-import { guard, hit, type RateLimitRule, release } from "../platform/rate-limit.ts"
-import { hashOtp, loadOtpKey, newOtpCode } from "../platform/secrets.ts"
+import { exhausted, guard, hit, type RateLimitRule, type RateLimitVerdict, release, waitText } from "../platform/rate-limit.ts"
+import { hashOtp, hashToken, loadOtpKey, newOtpCode, newSessionToken } from "../platform/secrets.ts"
 import { findAdmin, normalizeEmail } from "./admins.ts"
-import { limits, messages, OTP_KEEP_SECONDS, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
+import { GUESS_NOTICE_AT, limits, messages, OTP_TTL_MINUTES } from "./policy.ts"
+import { channelOf, countGuess, joinCode, rememberBrowser, storeCode, useCode } from "./repository.ts"
 import { openSession } from "./sessions.ts"
 
 const limited = (rule: RateLimitRule, subject: string) => guard(rule, subject, messages.tooMany)
 
-const codeMail = (email: string, code: string, role: Role) => ({
+const codeMail = (email: string, code: string) => ({
   to: email,
   subject: `Your sign-in code: ${code}`,
   text: [
     `Your one-time code for the admin console is ${code}.`,
     "",
-    `It signs you in as ${roleLabels[role]}, works once and expires in ${OTP_TTL_MINUTES} minutes.`,
+    `Type it on the sign-in screen where you asked for it. It works once and expires in ${OTP_TTL_MINUTES} minutes.`,
     "If you did not ask for it, ignore this e-mail: nobody can sign in without the code."
   ].join("\n")
 })
@@ -36,79 +38,103 @@ const roleMail = (email: string, requested: Role, granted: Role) => ({
   ].join("\n")
 })
 
+const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`
+
+/** Told to the admin when codes are being tried for their e-mail: at `GUESS_NOTICE_AT`, and when the day's are used up. */
+const guessedMail = (email: string, tried: number, pausedUntil: Date | undefined) => ({
+  to: email,
+  subject: pausedUntil === undefined ? "Sign-in codes are being tried for your account" : "Sign-in codes for your account are paused",
+  text: [
+    `${tried} sign-in codes have been typed for ${email} in the last day.`,
+    pausedUntil === undefined
+      ? "If that was not you, someone is guessing. They cannot sign in without a code mailed here: each code takes five tries, and the day's tries are few."
+      : `No more codes are taken for this e-mail until ${utc(pausedUntil)}, except from browsers you have signed in from before: yours keep working.`,
+    "Nothing else is needed. If it keeps happening, tell a super admin: the activity log shows each try with its address."
+  ].join("\n")
+})
+
 const makeSignIn = Effect.gen(function* () {
   const config = yield* Config
   const mailer = yield* Mailer
   const worker = yield* MailWorker
-  const sql = yield* SqlClient
   const otpKey = loadOtpKey(config)
 
   /**
-   * Stores a new code unless a code younger than `OTP_KEEP_SECONDS` exists: a request made by
-   * someone else cannot kill the code the admin is typing. True when a code was stored.
+   * Where a browser's codes and guesses are counted for `email`: apart, when it signed in as
+   * `email` before; otherwise with every other browser not known for it, strangers' included.
    */
-  const storeCode = (email: string, code: string, role: Role) =>
-    Effect.map(
-      sql<{ email: string }>`
-      INSERT INTO one_time_codes (email, code_hash, role, attempts, created_at, expires_at)
-      VALUES (${email}, ${hashOtp(otpKey, email, code)}, ${role}, 0, now(),
-              now() + make_interval(mins => ${OTP_TTL_MINUTES}::int))
-      ON CONFLICT (email) DO UPDATE SET
-        code_hash = EXCLUDED.code_hash, role = EXCLUDED.role, attempts = 0,
-        created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-      WHERE one_time_codes.created_at <= now() - make_interval(secs => ${OTP_KEEP_SECONDS}::int)
-         OR one_time_codes.expires_at <= now()
-      RETURNING email`,
-      (rows) => rows.length > 0
-    )
+  const browserOf = (email: string, key: string | undefined) =>
+    Effect.gen(function* () {
+      const keyHash = key === undefined ? undefined : hashToken(key)
+      const channel = yield* channelOf(email, keyHash)
+      return { keyHash, channel, subject: channel === "" ? email : `${email}|${channel}` }
+    })
+
+  const pausedError = (seconds: number) => new TooManyRequests({ error: messages.paused(waitText(seconds)), retryAfterSeconds: seconds })
 
   /**
-   * Queues a code only for an enabled admin asking for a role they hold, the code and its mail
-   * in one transaction; the mail leaves after the answer (mail-outbox.ts).
+   * Queues a code only for an enabled admin asking for a role they hold, the code, its first
+   * attempt and its mail together; the mail leaves after the answer (mail-outbox.ts).
    */
-  const issue = (email: string, role: Role) =>
+  const issue = (email: string, channel: string, attempt: { tokenHash: string; role: Role }) =>
     Effect.gen(function* () {
       const admin = yield* findAdmin(email)
       if (admin === undefined || admin.disabled) return false
-      if (!roleCovers(admin.role, role)) {
+      if (!roleCovers(admin.role, attempt.role)) {
         if (!(yield* hit(limits.roleNoticesPerEmail, email)).allowed) return false
-        yield* enqueueMail(roleMail(email, role, admin.role), OTP_TTL_MINUTES)
+        yield* enqueueMail(roleMail(email, attempt.role, admin.role), OTP_TTL_MINUTES)
         return true
       }
       const code = newOtpCode()
-      if (!(yield* storeCode(email, code, role))) return false
-      yield* enqueueMail(codeMail(email, code, role), OTP_TTL_MINUTES)
+      yield* storeCode({ id: randomUUID(), email, channel, codeHash: hashOtp(otpKey, email, code) }, attempt)
+      yield* enqueueMail(codeMail(email, code), OTP_TTL_MINUTES)
       if (mailer.transport === "outbox") yield* Effect.logInfo(`OTP for ${email}: ${code}`)
       return true
+    })
+
+  /**
+   * One request's code, in one transaction with the browser's minute: the first request of a
+   * minute issues one, the others are attempts on it. The minute's row stays locked until the code
+   * is stored, so a request that arrives meanwhile waits and then finds the code to join; a request
+   * that failed rolls its minute back with it, so the next one is acted on at once.
+   */
+  const codeFor = (email: string, browser: { channel: string; subject: string }, attempt: { tokenHash: string; role: Role }) =>
+    Effect.gen(function* () {
+      const fresh = yield* hit(limits.codeResendsPerEmail, browser.subject)
+      if (!fresh.allowed) {
+        yield* joinCode(email, browser.channel, attempt)
+        return { mailed: false, resendAfterSeconds: fresh.retryAfterSeconds }
+      }
+      return { mailed: yield* issue(email, browser.channel, attempt), resendAfterSeconds: undefined }
     }).pipe(inTransaction)
 
   /**
    * Known, unknown and disabled e-mails get the same answer after the same minimum time; the
-   * request only writes rows, so nothing it does takes longer for a real admin.
+   * request only writes rows, so nothing it does takes longer for a real admin. Every answer
+   * names a new attempt; within the minute it is an attempt on the code already mailed.
    */
-  const requestCode = (rawEmail: string, role: Role, ip: string) =>
+  const requestCode = (rawEmail: string, role: Role, ip: string, browserKey?: string) =>
     Effect.gen(function* () {
       const email = normalizeEmail(rawEmail)
       yield* limited(limits.codeRequestsPerIp, ip)
       yield* limited(limits.codeRequestsPerEmailAndIp, `${email}|${ip}`)
+      const browser = yield* browserOf(email, browserKey)
+      // No code is sent that could not be typed: the day's guesses for this browser are used up.
+      const paused = yield* exhausted(limits.codeGuesses, browser.subject)
+      if (paused !== undefined) return yield* pausedError(paused.retryAfterSeconds)
       const floor = Effect.sleep(`${config.otpResponseFloorMs} millis`)
-      const fresh = yield* hit(limits.codeResendsPerEmail, email)
-      if (!fresh.allowed) {
-        // Nothing is sent: the answer says so, and when a new code can be asked for.
-        const seconds = fresh.retryAfterSeconds
-        yield* Effect.logInfo(`No new code for ${email}: one was asked for less than ${OTP_KEEP_SECONDS} s ago; a new one can be asked for in ${seconds} s`)
-        yield* floor
-        return { success: true, requiresOTP: true, message: messages.codeKept(seconds), resendAfterSeconds: seconds } satisfies OtpRequested
+      const attempt = newSessionToken()
+      const [outcome] = yield* Effect.all([codeFor(email, browser, { tokenHash: hashToken(attempt), role }), floor], { concurrency: 2 })
+      if (outcome.mailed) yield* worker.wake
+      if (outcome.resendAfterSeconds === undefined) {
+        return { success: true, requiresOTP: true, attempt, message: messages.codeRequested } satisfies OtpRequested
       }
-      const [outcome] = yield* Effect.all([Effect.exit(issue(email, role)), floor], { concurrency: 2 })
-      if (outcome._tag === "Success" && outcome.value) yield* worker.wake
-      // A request that failed sent nothing: the next one is acted on at once.
-      if (outcome._tag === "Failure") yield* Effect.ignore(release(limits.codeResendsPerEmail, email))
-      yield* Effect.orDie(outcome)
-      return { success: true, requiresOTP: true, message: messages.codeRequested } satisfies OtpRequested
+      // Nothing new is sent: the answer says so, and when a new code can be asked for.
+      const seconds = outcome.resendAfterSeconds
+      return { success: true, requiresOTP: true, attempt, message: messages.codeKept(seconds), resendAfterSeconds: seconds } satisfies OtpRequested
     })
 
-  /** Logs a refused verification: how many guesses the code has met, or that none was live. */
+  /** Logs a refused verification: how many guesses its attempt has met, or that none was live. */
   const refuse = (email: string, ip: string, attempts: number | undefined) =>
     Effect.gen(function* () {
       yield* recordActivity({
@@ -123,40 +149,75 @@ const makeSignIn = Effect.gen(function* () {
     })
 
   /**
-   * Counts the guess and compares it in one statement: the row lock makes guesses that arrive
-   * together take turns, and each one sees the count the one before it left, so no more than
-   * `OTP_MAX_ATTEMPTS` guesses are ever compared with one code, whatever the concurrency. The
-   * right guess uses the code up in the same statement, so of two simultaneous right guesses
-   * exactly one wins.
+   * Tells an admin, in the log and by mail, that codes are being tried for their e-mail: when
+   * `GUESS_NOTICE_AT` have been, and with the day's last one (no more are taken until the window
+   * ends). Once each a day, whatever the concurrency: each count is met by exactly one guess.
    */
-  const guess = (email: string, code: string) =>
+  const warnOf = (email: string, ip: string, verdict: RateLimitVerdict) =>
     Effect.gen(function* () {
-      const hash = hashOtp(otpKey, email, code)
-      const rows = yield* sql<{ matched: boolean; role: Role; attempts: number }>`
-        UPDATE one_time_codes
-        SET attempts = CASE WHEN code_hash = ${hash} THEN ${OTP_MAX_ATTEMPTS} ELSE attempts + 1 END
-        WHERE email = ${email} AND expires_at > now() AND attempts < ${OTP_MAX_ATTEMPTS}
-        RETURNING code_hash = ${hash} AS matched, role, attempts`
-      const row = rows[0]
-      // A used or killed code can no longer be guessed; its row goes (a newer code has 0 tries).
-      if (row !== undefined && row.attempts >= OTP_MAX_ATTEMPTS) {
-        yield* sql`DELETE FROM one_time_codes WHERE email = ${email} AND attempts >= ${OTP_MAX_ATTEMPTS}`
-      }
-      return row
-    })
-
-  const verifyCode = (rawEmail: string, code: string, ip: string, userAgent: string | null = null) =>
-    Effect.gen(function* () {
-      const email = normalizeEmail(rawEmail)
-      yield* limited(limits.verificationsPerIp, ip)
-      const outcome = yield* guess(email, code)
-      if (outcome === undefined || !outcome.matched) return yield* refuse(email, ip, outcome?.attempts)
+      const last = verdict.hits === limits.codeGuesses.limit
+      if (verdict.hits !== GUESS_NOTICE_AT && !last) return
       const admin = yield* findAdmin(email)
-      if (admin === undefined || admin.disabled || !roleCovers(admin.role, outcome.role)) return yield* refuse(email, ip, outcome.attempts)
-      const session = yield* openSession(admin, outcome.role, ip, userAgent)
+      if (admin === undefined || admin.disabled) return
+      const pausedUntil = last ? new Date(Date.now() + verdict.retryAfterSeconds * 1000) : undefined
+      const tried = verdict.hits
+      yield* recordActivity({
+        actorId: admin.id,
+        actorEmail: email,
+        action: "session.codes_tried",
+        entityId: null,
+        ip,
+        details: { codesTried: tried, ...(pausedUntil === undefined ? {} : { pausedUntil: pausedUntil.toISOString() }) }
+      })
+      yield* enqueueMail(guessedMail(email, tried, pausedUntil), 24 * 60)
+      yield* worker.wake
+    }).pipe(inTransaction)
+
+  /**
+   * The guess's attempt, its code and the session it opens, in one transaction: of two attempts
+   * typing the same code at once, one uses it up and the other finds it gone.
+   */
+  const tryCode = (email: string, code: string, attempt: string, ip: string, userAgent: string | null, browserHash: string | undefined) =>
+    Effect.gen(function* () {
+      const guess = yield* countGuess(email, hashToken(attempt), hashOtp(otpKey, email, code))
+      if (guess === undefined || !guess.matched) return { tries: guess?.tries }
+      const admin = yield* findAdmin(email)
+      if (admin === undefined || admin.disabled || !roleCovers(admin.role, guess.role)) return { tries: guess.tries }
+      if (!(yield* useCode(guess.codeId))) return { tries: undefined }
+      if (browserHash !== undefined) yield* rememberBrowser(browserHash, email)
+      return { tries: guess.tries, session: yield* openSession(admin, guess.role, ip, userAgent) }
+    }).pipe(inTransaction)
+
+  /**
+   * A code typed for an e-mail first counts against the day's codes of its browser (or of all
+   * browsers not known for the e-mail), whatever its address; past them it is refused uncompared.
+   * Then it counts against its attempt (`countGuess`).
+   */
+  const verifyCode = (input: {
+    readonly email: string
+    readonly code: string
+    readonly attempt: string | undefined
+    readonly ip: string
+    readonly userAgent: string | null
+    readonly browserKey: string | undefined
+  }) =>
+    Effect.gen(function* () {
+      const email = normalizeEmail(input.email)
+      if (input.attempt === undefined) {
+        const issues = [{ path: "attempt", message: messages.attemptMissing }]
+        return yield* new BadRequest({ error: `Invalid request body: ${describeIssues(issues)}`, issues })
+      }
+      yield* limited(limits.verificationsPerIp, input.ip)
+      const browser = yield* browserOf(email, input.browserKey)
+      const budget = yield* hit(limits.codeGuesses, browser.subject)
+      yield* warnOf(email, input.ip, budget)
+      if (!budget.allowed) return yield* pausedError(budget.retryAfterSeconds)
+      const outcome = yield* tryCode(email, input.code, input.attempt, input.ip, input.userAgent, browser.keyHash)
+      if (outcome.session === undefined) return yield* refuse(email, input.ip, outcome.tries)
       // The code is used: the next request (another device) is acted on at once. Only the
       // mailbox's owner can get here, so this tells nobody anything.
-      yield* Effect.ignore(release(limits.codeResendsPerEmail, email))
+      yield* Effect.ignore(release(limits.codeResendsPerEmail, browser.subject))
+      const { session } = outcome
       return { success: true, token: session.token, user: session.user, expiresAt: session.expiresAt } satisfies SignedIn
     })
 

@@ -589,6 +589,39 @@ export const migrations = {
       PRIMARY KEY (path, seq)
     )`,
     `ALTER TABLE upload_chunks ALTER COLUMN bytes SET STORAGE EXTERNAL`
+  ),
+  // A code belongs to the sign-in attempts that may type it, and guesses count against the
+  // attempt they name, so a stranger's wrong guesses never end the code an admin is typing;
+  // browsers an e-mail signed in from keep codes and a day's guesses of their own
+  // (docs/security.md, "Sign-in"). Codes live ten minutes: the old table's are simply dropped.
+  "0014_sign_in_attempts": statements(
+    `DROP TABLE one_time_codes`,
+    `CREATE TABLE sign_in_codes (
+      id uuid PRIMARY KEY,
+      email text NOT NULL,
+      channel text NOT NULL,
+      code_hash text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX sign_in_codes_channel_idx ON sign_in_codes (email, channel, created_at DESC)`,
+    `CREATE INDEX sign_in_codes_expiry_idx ON sign_in_codes (expires_at)`,
+    `CREATE TABLE sign_in_attempts (
+      token_hash text PRIMARY KEY,
+      code_id uuid NOT NULL REFERENCES sign_in_codes (id) ON DELETE CASCADE,
+      role text NOT NULL CHECK (role IN ('super_admin', 'admin', 'moderator')),
+      tries integer NOT NULL DEFAULT 0
+    )`,
+    `CREATE INDEX sign_in_attempts_code_idx ON sign_in_attempts (code_id)`,
+    `CREATE TABLE known_browsers (
+      key_hash text NOT NULL,
+      email text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      last_used_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL,
+      PRIMARY KEY (key_hash, email)
+    )`,
+    `CREATE INDEX known_browsers_expiry_idx ON known_browsers (expires_at)`
   )
 }
 

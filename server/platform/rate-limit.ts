@@ -11,6 +11,8 @@ export interface RateLimitRule {
 
 export interface RateLimitVerdict {
   readonly allowed: boolean
+  /** This hit's number in its window: 1 for the first. */
+  readonly hits: number
   readonly retryAfterSeconds: number
 }
 
@@ -34,18 +36,32 @@ export const hit = (rule: RateLimitRule, subject: string) =>
     const row = rows[0]
     return {
       allowed: row !== undefined && row.hits <= rule.limit,
+      hits: row?.hits ?? 0,
       retryAfterSeconds: row?.retryAfter ?? window
     } satisfies RateLimitVerdict
+  })
+
+/** Whether `subject`'s next hit under `rule` would be refused, without counting one. */
+export const exhausted = (rule: RateLimitRule, subject: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const rows = yield* sql<{ retryAfter: number }>`
+      SELECT greatest(1, ceil(extract(epoch FROM (window_start + make_interval(secs => ${rule.windowSeconds}::int) - now()))))::int AS retry_after
+      FROM rate_limits
+      WHERE key = ${`${rule.name}:${subject}`} AND hits >= ${rule.limit}
+        AND window_start > now() - make_interval(secs => ${rule.windowSeconds}::int)`
+    return rows[0] === undefined ? undefined : { retryAfterSeconds: rows[0].retryAfter }
   })
 
 /** Takes back `subject`'s count under `rule`: what it counted did not happen after all. */
 export const release = (rule: RateLimitRule, subject: string) =>
   Effect.flatMap(SqlClient, (sql) => sql`DELETE FROM rate_limits WHERE key = ${`${rule.name}:${subject}`}`)
 
-/** "in 3 minutes": how long a refused client waits, in whole minutes (at least one). */
+/** "in 3 minutes", "in 5 hours": how long a refused client waits, rounded up (at least a minute). */
 export const waitText = (seconds: number): string => {
   const minutes = Math.max(1, Math.ceil(seconds / 60))
-  return `in ${minutes} minute${minutes > 1 ? "s" : ""}`
+  if (minutes <= 120) return `in ${minutes} minute${minutes > 1 ? "s" : ""}`
+  return `in ${Math.ceil(minutes / 60)} hours`
 }
 
 /**

@@ -15,17 +15,22 @@ const api = () => import("./client.ts")
 const refused = (message: string): CallFailure => ({ status: 401, message })
 const unexpected: CallFailure = { status: undefined, message: "Unexpected answer from the server" }
 
-/** A code was asked for (`success: true`), or the answer says none was sent (`success: false`). */
-export const requestOtp = async (email: string, role: Role): Promise<OtpRequested | OtpNotSent> => {
+/**
+ * A code was asked for (`success: true`, naming the attempt to sign in with), or the answer says
+ * none was sent (`success: false`). `browser` is this browser's key (src/app/auth.ts): one it
+ * signed in as `email` from keeps its own codes while strangers guess (docs/security.md).
+ */
+export const requestOtp = async (email: string, role: Role, browser: string | undefined): Promise<OtpRequested | OtpNotSent> => {
   const { callApi } = await api()
-  const answer = await callApi((client) => client.auth.signIn({ payload: { email, role } }))
+  const answer = await callApi((client) => client.auth.signIn({ payload: { email, role, ...(browser === undefined ? {} : { browser }) } }))
   if ("token" in answer) throw unexpected
   return answer
 }
 
-export const verifyOtp = async (email: string, otp: string): Promise<SignedIn> => {
+export const verifyOtp = async (email: string, otp: string, attempt: string | null, browser: string | undefined): Promise<SignedIn> => {
   const { callApi } = await api()
-  const answer = await callApi((client) => client.auth.signIn({ payload: { email, otp } }))
+  const payload = { email, otp, ...(attempt === null ? {} : { attempt }), ...(browser === undefined ? {} : { browser }) }
+  const answer = await callApi((client) => client.auth.signIn({ payload }))
   if (!("token" in answer)) throw answer.success ? unexpected : refused(answer.message ?? "")
   return answer
 }

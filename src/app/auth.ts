@@ -3,7 +3,22 @@ import { authMachine } from "../../machines/auth.ts"
 import { arrivedSession, checkSession, endSession, requestOtp, verifyOtp } from "../api/auth.ts"
 import type { AuthInput } from "../lib/auth.tsx"
 import { holdSession } from "../api/session.ts"
-import { TOKEN_KEY } from "../lib/token.ts"
+import { BROWSER_KEY, TOKEN_KEY } from "../lib/token.ts"
+
+/** This browser's key, made (32 random bytes, URL-safe) the first time it is needed; none without storage. */
+const browserKey = (): string | undefined => {
+  const storage = globalThis.localStorage
+  if (storage === undefined) return undefined
+  const kept = storage.getItem(BROWSER_KEY)
+  if (kept !== null && /^[\w-]{43}$/u.test(kept)) return kept
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  const made = btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/u, "")
+  storage.setItem(BROWSER_KEY, made)
+  return made
+}
 
 /** The auth machine with the real API and browser storage (src/lib/auth.tsx holds its context). */
 export const consoleAuthMachine = authMachine.provide({
@@ -12,8 +27,8 @@ export const consoleAuthMachine = authMachine.provide({
       holdSession(input.token)
       return checkSession()
     }),
-    requestOtp: fromPromise(({ input }) => requestOtp(input.email, input.role)),
-    verifyOtp: fromPromise(({ input }) => verifyOtp(input.email, input.otp)),
+    requestOtp: fromPromise(({ input }) => requestOtp(input.email, input.role, browserKey())),
+    verifyOtp: fromPromise(({ input }) => verifyOtp(input.email, input.otp, input.attempt, browserKey())),
     // Signing out: the token was forgotten as LOGOUT arrived; the logout call still carries it.
     endSession: fromPromise(({ input }) => {
       holdSession(input.token)

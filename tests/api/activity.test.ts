@@ -7,6 +7,7 @@ import { csvObjects } from "../support/csv.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
 import { serverWithStaff } from "../support/session.ts"
+import { newBrowserKey } from "../support/sign-in.ts"
 
 describe.each(engines)("the activity log and the dashboard's figures on $name", (engine) => {
   const staff = serverWithStaff(engine)
@@ -95,7 +96,9 @@ describe.each(engines)("the activity log and the dashboard's figures on $name", 
     expect((await logs("?username=nobody-at-all")).pagination.total).toBe(0)
     // Someone who is not an admin is found by the exact e-mail they typed.
     const stranger = `stranger-${++serial}@example.com`
-    expect((await call(url(), "POST", "/api/admin/auth", { ip: freshIp(), body: { email: stranger, otp: "123456" } })).status).toBe(401)
+    expect((await call(url(), "POST", "/api/admin/auth", { ip: freshIp(), body: { email: stranger, otp: "123456", attempt: newBrowserKey() } })).status).toBe(
+      401
+    )
     const strangers = await logs(`?username=${encodeURIComponent(stranger)}`)
     expect(strangers.logs.map((entry) => entry.action)).toEqual(["session.verify_failed"])
     expect(strangers.pagination.total).toBe(1)

@@ -10,7 +10,8 @@ import { purgeExpired } from "../../server/platform/housekeeping.ts"
 import { runScript } from "../support/process.ts"
 import { engines, type TestDatabase } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
-import { aMinuteLater, deliveredOutbox, latestCode, startTestServer, type TestServer } from "../support/server.ts"
+import { deliveredOutbox, latestCode, startTestServer, type TestServer } from "../support/server.ts"
+import { aMinuteLater, askForCode, attemptOf, sendCode } from "../support/sign-in.ts"
 
 let counter = 0
 const freshEmail = (label: string) => `${label}-${++counter}-${process.pid}@example.com`
@@ -33,11 +34,17 @@ describe.each(engines)("sign-in on $name", (engine) => {
     await server.sql(addAdmin(email, role))
     return email
   }
-  const requestCode = (email: string, role: Role, ip = freshIp()) => call(server.url, "POST", "/api/admin/auth", { body: { email, role }, ip })
-  const verify = (email: string, otp: string, ip = freshIp()) => call(server.url, "POST", "/api/admin/auth", { body: { email, otp }, ip })
+  const requestCode = (email: string, role: Role, ip = freshIp()) => askForCode(server.url, email, role, { ip })
+  /** Asks for a code and answers the attempt it names. */
+  const attemptFor = async (email: string, role: Role = "super_admin") => {
+    const answer = await requestCode(email, role)
+    expect(answer.status).toBe(200)
+    return attemptOf(answer)
+  }
+  const verify = (email: string, otp: string, attempt: string, ip = freshIp()) => sendCode(server.url, email, otp, attempt, { ip })
   const signIn = async (email: string, role: Role = "super_admin") => {
-    expect((await requestCode(email, role)).status).toBe(200)
-    const answer = await verify(email, await latestCode(server, email))
+    const attempt = await attemptFor(email, role)
+    const answer = await verify(email, await latestCode(server, email), attempt)
     expect(answer.status).toBe(200)
     return answer.body.token as string
   }
@@ -56,11 +63,11 @@ describe.each(engines)("sign-in on $name", (engine) => {
     const email = await admin()
     const requested = await requestCode(email, "super_admin")
     expect(requested.status).toBe(200)
-    expect(requested.body).toMatchObject({ success: true, requiresOTP: true })
+    expect(requested.body).toMatchObject({ success: true, requiresOTP: true, attempt: expect.stringMatching(/^[\w-]{43}$/) })
     const code = await latestCode(server, email)
     expect(code).toMatch(/^\d{6}$/)
 
-    const signedIn = await verify(email, code)
+    const signedIn = await verify(email, code, attemptOf(requested))
     expect(signedIn.status).toBe(200)
     expect(signedIn.body).toMatchObject({ success: true, user: { email, role: "super_admin", grantedRole: "super_admin" } })
     const token = signedIn.body.token as string
@@ -83,48 +90,57 @@ describe.each(engines)("sign-in on $name", (engine) => {
     const email = await admin()
     const token = await signIn(email)
     await aMinuteLater(server, email)
-    await requestCode(email, "super_admin")
+    const attempt = await attemptFor(email)
     const code = await latestCode(server, email)
     const stored = await query(
       (sql) => sql<{ dump: string }>`
-      SELECT (SELECT string_agg(code_hash, ',') FROM one_time_codes) || (SELECT string_agg(token_hash, ',') FROM sessions) AS dump`
+      SELECT (SELECT string_agg(code_hash, ',') FROM sign_in_codes) || (SELECT string_agg(token_hash, ',') FROM sign_in_attempts)
+        || (SELECT string_agg(token_hash, ',') FROM sessions) AS dump`
     )
     expect(stored[0]?.dump).not.toContain(code)
     expect(stored[0]?.dump).not.toContain(token)
+    expect(stored[0]?.dump).not.toContain(attempt)
   })
 
   it("refuses an expired code", async () => {
     const email = await admin()
-    await requestCode(email, "super_admin")
-    await query((sql) => sql`UPDATE one_time_codes SET expires_at = now() - interval '1 second' WHERE email = ${email}`)
-    const answer = await verify(email, await latestCode(server, email))
+    const attempt = await attemptFor(email)
+    await query((sql) => sql`UPDATE sign_in_codes SET expires_at = now() - interval '1 second' WHERE email = ${email}`)
+    const answer = await verify(email, await latestCode(server, email), attempt)
     expect(answer.status).toBe(401)
     expect(answer.body).toMatchObject({ success: false, error: messages.invalidCode })
   })
 
   it("refuses a replayed code", async () => {
     const email = await admin()
-    await requestCode(email, "super_admin")
+    const attempt = await attemptFor(email)
     const code = await latestCode(server, email)
-    expect((await verify(email, code)).status).toBe(200)
-    expect((await verify(email, code)).status).toBe(401)
+    expect((await verify(email, code, attempt)).status).toBe(200)
+    expect((await verify(email, code, attempt)).status).toBe(401)
   })
 
-  it("lets exactly one of two simultaneous verifications of one code win", async () => {
+  it("lets exactly one of simultaneous verifications of one code win, through one attempt or several", async () => {
     const email = await admin()
-    await requestCode(email, "super_admin")
+    const attempt = await attemptFor(email)
     const code = await latestCode(server, email)
-    const answers = await Promise.all([verify(email, code), verify(email, code), verify(email, code)])
+    const answers = await Promise.all([verify(email, code, attempt), verify(email, code, attempt), verify(email, code, attempt)])
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401])
+    // Attempts made within the minute are attempts on the code already mailed: it still works once.
+    await aMinuteLater(server, email)
+    const first = await attemptFor(email)
+    const joined = await Promise.all([attemptFor(email), attemptFor(email)])
+    const shared = await latestCode(server, email)
+    const race = await Promise.all([first, ...joined].map((each) => verify(email, shared, each)))
+    expect(race.map((a) => a.status).sort()).toEqual([200, 401, 401])
   })
 
-  it("kills the code after 5 wrong tries, so even the right code then fails", async () => {
+  it("kills the attempt after 5 wrong tries, so even the right code then fails through it", async () => {
     const email = await admin()
-    await requestCode(email, "super_admin")
+    const attempt = await attemptFor(email)
     const code = await latestCode(server, email)
     const wrong = code === "000000" ? "111111" : "000000"
-    for (let attempt = 0; attempt < 5; attempt++) expect((await verify(email, wrong)).status).toBe(401)
-    expect((await verify(email, code)).status).toBe(401)
+    for (let n = 0; n < 5; n++) expect((await verify(email, wrong, attempt)).status).toBe(401)
+    expect((await verify(email, code, attempt)).status).toBe(401)
     const failures = await query(
       (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log WHERE actor_email = ${email} AND action = 'session.verify_failed'`
     )
@@ -151,14 +167,17 @@ describe.each(engines)("sign-in on $name", (engine) => {
     expect(await codeMails()).toBe(1)
     expect(await latestCode(server, email)).toBe(first)
 
+    // A minute on, a new code is mailed; the first stays good for the attempts made on it.
     let second = first
+    let secondAttempt = ""
     while (second === first) {
       await aMinuteLater(server, email)
-      expect((await requestCode(email, "super_admin")).status).toBe(200)
+      secondAttempt = await attemptFor(email)
       second = await latestCode(server, email)
     }
-    expect((await verify(email, first)).status).toBe(401)
-    expect((await verify(email, second)).status).toBe(200)
+    expect((await verify(email, first, secondAttempt)).status).toBe(401)
+    expect((await verify(email, second, secondAttempt)).status).toBe(200)
+    expect((await verify(email, first, attemptOf(firstAnswer))).status).toBe(200)
   })
 
   it("gives an unknown or disabled e-mail the same answer, status and timing, and sends no mail", async () => {
@@ -182,8 +201,9 @@ describe.each(engines)("sign-in on $name", (engine) => {
       expect(d.answer.status).toBe(k.answer.status)
       // From the second round on, each is told when a new code can be sent; the seconds may
       // differ by one between two requests made a moment apart.
-      const same = (body: Record<string, unknown>) => ({
+      const same = ({ attempt, ...body }: Record<string, unknown>) => ({
         ...body,
+        attempt: typeof attempt === "string" && /^[\w-]{43}$/.test(attempt),
         message: String(body.message).replace(/\d+ seconds?/u, "N seconds"),
         ...(body.resendAfterSeconds === undefined ? {} : { resendAfterSeconds: "N" })
       })
@@ -213,8 +233,8 @@ describe.each(engines)("sign-in on $name", (engine) => {
     expect(limited.body.retryAfterSeconds).toBeGreaterThan(0)
     // The admin, at their own address, still gets a code and signs in.
     await aMinuteLater(server, email)
-    expect((await requestCode(email, "super_admin")).status).toBe(200)
-    expect((await verify(email, await latestCode(server, email))).status).toBe(200)
+    const attempt = await attemptFor(email)
+    expect((await verify(email, await latestCode(server, email), attempt)).status).toBe(200)
   })
 
   it("answers 40 code requests for one e-mail from 40 addresses alike, mailing one code, then one role notice, a minute", async () => {
@@ -234,7 +254,7 @@ describe.each(engines)("sign-in on $name", (engine) => {
     const again = await requestCode(email, "super_admin")
     expect(again.status).toBe(200)
     expect(again.body.resendAfterSeconds).toBeUndefined()
-    expect((await verify(email, await latestCode(server, email))).status).toBe(200)
+    expect((await verify(email, await latestCode(server, email), attemptOf(again))).status).toBe(200)
   })
 
   it("acts on one of 12 simultaneous code requests for one e-mail and tells the others when to ask again", async () => {
@@ -244,9 +264,11 @@ describe.each(engines)("sign-in on $name", (engine) => {
       expect(answers.filter((answer) => answer.body.resendAfterSeconds === undefined)).toHaveLength(1)
     }
     const email = await admin()
-    await Promise.all(Array.from({ length: 12 }, () => requestCode(email, "super_admin")))
+    const attempts = await Promise.all(Array.from({ length: 12 }, () => requestCode(email, "super_admin")))
     expect((await deliveredOutbox(server, email)).filter((mail) => mail.to === email && /code: \d{6}/.test(mail.subject))).toHaveLength(1)
-    expect((await verify(email, await latestCode(server, email))).status).toBe(200)
+    // Every one of the twelve screens can type the one code mailed (once, between them).
+    const anyScreen = attempts[Math.floor(Math.random() * attempts.length)]!
+    expect((await verify(email, await latestCode(server, email), attemptOf(anyScreen))).status).toBe(200)
   })
 
   it("answers the (N+1)th code request from one address within the window with 429", async () => {
@@ -302,7 +324,7 @@ describe.each(engines)("sign-in on $name", (engine) => {
     expect(mails).toHaveLength(1)
     expect(mails[0]?.subject).not.toMatch(/\d{6}/)
     expect(mails[0]?.body).toContain("holds the Moderator role")
-    const codes = await query((sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM one_time_codes WHERE email = ${email}`)
+    const codes = await query((sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM sign_in_codes WHERE email = ${email}`)
     expect(codes[0]?.n).toBe(0)
 
     await aMinuteLater(server, email)
@@ -334,22 +356,31 @@ describe.each(engines)("sign-in on $name", (engine) => {
       await expect.poll(async () => (await check(token)).status, { timeout: 2_000 }).toBe(401)
     })
 
-  it("does not sign in one e-mail with a code issued for another", async () => {
+  it("does not sign in one e-mail with a code or an attempt issued for another", async () => {
     const owner = await admin()
     const other = await admin()
-    await requestCode(owner, "super_admin")
-    await requestCode(other, "super_admin")
+    const ownersAttempt = await attemptFor(owner)
+    const othersAttempt = await attemptFor(other)
     const ownersCode = await latestCode(server, owner)
-    if (ownersCode !== (await latestCode(server, other))) expect((await verify(other, ownersCode)).status).toBe(401)
-    expect((await verify(owner, ownersCode)).status).toBe(200)
+    if (ownersCode !== (await latestCode(server, other))) expect((await verify(other, ownersCode, othersAttempt)).status).toBe(401)
+    expect((await verify(other, ownersCode, ownersAttempt)).status).toBe(401)
+    expect((await verify(owner, ownersCode, ownersAttempt)).status).toBe(200)
+  })
+
+  it("refuses a code sent without the attempt that asked for it, naming the field", async () => {
+    const email = await admin()
+    await attemptFor(email)
+    const answer = await call(server.url, "POST", "/api/admin/auth", { body: { email, otp: await latestCode(server, email) }, ip: freshIp() })
+    expect(answer.status).toBe(400)
+    expect(answer.body).toMatchObject({ issues: [{ path: "attempt", message: expect.stringContaining("is missing") }] })
   })
 
   it("purges expired codes, old rate-limit windows, long-ended sessions and week-old failed mail", async () => {
     const email = await admin()
     const token = await signIn(email)
     await requestCode(await admin(), "super_admin")
-    await query((sql) => sql`UPDATE one_time_codes SET expires_at = now() - interval '1 second'`)
-    await query((sql) => sql`UPDATE rate_limits SET window_start = now() - interval '2 hours' WHERE key LIKE 'verify-ip:%'`)
+    await query((sql) => sql`UPDATE sign_in_codes SET expires_at = now() - interval '1 second'`)
+    await query((sql) => sql`UPDATE rate_limits SET window_start = now() - interval '25 hours' WHERE key LIKE 'verify-ip:%'`)
     await query((sql) => sql`UPDATE sessions SET revoked_at = now() - interval '2 days' WHERE admin_id = (SELECT id FROM admins WHERE email = ${email})`)
     await query(
       (sql) => sql`INSERT INTO mail_outbox (recipient, subject, body, expires_at, failed_at) VALUES ('x@example.com', '', '', now(), now() - interval '8 days')`
@@ -361,8 +392,8 @@ describe.each(engines)("sign-in on $name", (engine) => {
     expect(purged.mail).toBe(1)
     const left = await query(
       (sql) => sql<{ codes: number; oldLimits: number; mine: number }>`
-      SELECT (SELECT count(*)::int FROM one_time_codes WHERE expires_at <= now()) AS codes,
-        (SELECT count(*)::int FROM rate_limits WHERE window_start <= now() - interval '1 hour') AS old_limits,
+      SELECT (SELECT count(*)::int FROM sign_in_codes WHERE expires_at <= now()) AS codes,
+        (SELECT count(*)::int FROM rate_limits WHERE window_start <= now() - interval '1 day') AS old_limits,
         (SELECT count(*)::int FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE a.email = ${email}) AS mine`
     )
     expect(left[0]).toEqual({ codes: 0, oldLimits: 0, mine: 0 })
@@ -431,7 +462,10 @@ describe("sign-in when mail cannot be sent", () => {
       const real = await ask("admin@example.com")
       const stranger = await ask("nobody@example.com")
       expect(real.answer.status).toBe(200)
-      expect(real.answer.body).toEqual(stranger.answer.body)
+      const { attempt: realAttempt, ...realBody } = real.answer.body
+      const { attempt: strangerAttempt, ...strangerBody } = stranger.answer.body
+      expect(realBody).toEqual(strangerBody)
+      expect([typeof realAttempt, typeof strangerAttempt]).toEqual(["string", "string"])
       expect(real.ms).toBeLessThan(server.config.otpResponseFloorMs + 1_000)
 
       await expect

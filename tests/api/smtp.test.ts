@@ -97,7 +97,7 @@ describe("sign-in codes over a real SMTP exchange", () => {
     const code = /code: (\d{6})/.exec(mail?.data ?? "")?.[1]
     expect(code).toMatch(/^\d{6}$/)
     // The code that crossed the wire is the one that signs in.
-    const signedIn = await call(server.url, "POST", "/api/admin/auth", { body: { email, otp: code }, ip: freshIp() })
+    const signedIn = await call(server.url, "POST", "/api/admin/auth", { body: { email, otp: code, attempt: answer.body.attempt }, ip: freshIp() })
     expect(signedIn.status).toBe(200)
     expect(typeof signedIn.body.token).toBe("string")
     // Nothing was written to the outbox folder: SMTP replaced it.

@@ -57,7 +57,7 @@ describe("start-up", () => {
       const mail = readOutbox(dataDir).at(-1)
       expect(mail?.to).toBe("admin@example.com")
       expect(mail?.subject).toContain(logged)
-      const signedIn = await call(url!, "POST", "/api/admin/auth", { body: { email: "admin@example.com", otp: logged } })
+      const signedIn = await call(url!, "POST", "/api/admin/auth", { body: { email: "admin@example.com", otp: logged, attempt: requested.body.attempt } })
       expect(signedIn.status).toBe(200)
       const token = signedIn.body.token as string
       expect((await call(url!, "GET", "/api/admin/auth/check", { token })).status).toBe(200)

@@ -72,10 +72,11 @@ const waitForOutbox = async (email: string) =>
 const signIn = async (url: string, email: string, role: string) => {
   const codesBefore = mailsTo(email).length
   const ip = freshIp()
-  expect((await call(url, "POST", "/api/admin/auth", { ip, body: { email, role } })).status).toBe(200)
+  const asked = await call(url, "POST", "/api/admin/auth", { ip, body: { email, role } })
+  expect(asked.status).toBe(200)
   await expect.poll(() => mailsTo(email).length).toBe(codesBefore + 1)
   const code = /(\d{6})/.exec(mailsTo(email).at(-1)!.subject)![1]!
-  const answer = await call(url, "POST", "/api/admin/auth", { ip, body: { email, otp: code } })
+  const answer = await call(url, "POST", "/api/admin/auth", { ip, body: { email, otp: code, attempt: asked.body.attempt } })
   expect(answer.status, answer.text).toBe(200)
   return answer.body.token as string
 }
@@ -143,6 +144,59 @@ describe("two servers behind nginx on one PostgreSQL", () => {
     expect(token).toMatch(/\S{20,}/)
     // Round robin: each server answered some of the console's requests.
     for (const server of servers) expect(requestsOf(server).filter((line) => line.route.startsWith("/api/")).length, server.name).toBeGreaterThan(0)
+  })
+
+  it("lets the admin in on the first try from their browser while 200 addresses ask for codes and guess at both servers", async () => {
+    // The same browser as the first sign-in: its key, and a new tab with no session.
+    const browserKey = await page.evaluate(() => localStorage.getItem("knownBrowser"))
+    expect(browserKey).toMatch(/^[\w-]{43}$/)
+    const own = await newPage(browser)
+    await own.context.addInitScript((key) => localStorage.setItem("knownBrowser", key), browserKey!)
+    const strangers = Array.from({ length: 200 }, () => freshIp())
+    const pick = <A>(items: ReadonlyArray<A>) => items[Math.floor(Math.random() * items.length)]!
+    // Straight at the servers, past nginx: each stranger's address as a proxy in front would pass it on.
+    const direct = (body: Record<string, unknown>) => call(pick(servers).process.url, "POST", "/api/admin/auth", { ip: pick(strangers), body })
+    const statuses: Array<number> = []
+    let attacking = true
+    const attack = (async () => {
+      while (attacking) {
+        const asked = await direct({ email: FIRST_ADMIN, role: "super_admin" })
+        const attempt = typeof asked.body.attempt === "string" ? asked.body.attempt : "x".repeat(43)
+        const guesses = await Promise.all(Array.from({ length: 5 }, (_, n) => direct({ email: FIRST_ADMIN, otp: String(100_000 + n), attempt })))
+        statuses.push(asked.status, ...guesses.map((answer) => answer.status))
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+      }
+    })()
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2_500))
+      await waitForOutbox(FIRST_ADMIN)
+      const before = new Set(mailsTo(FIRST_ADMIN).map((mail) => mail.file))
+      await own.page.goto(`${nginx.url}/login`)
+      await own.page.getByLabel("Email").fill(FIRST_ADMIN)
+      await own.page.getByRole("button", { name: signInTexts.send }).click()
+      await own.page.getByRole("heading", { name: signInTexts.codeTitle }).waitFor()
+      await waitForOutbox(FIRST_ADMIN)
+      // The one new mail is the admin's: within the strangers' minute nothing else is mailed.
+      const mailed = mailsTo(FIRST_ADMIN).filter((mail) => !before.has(mail.file))
+      expect(mailed.map((mail) => mail.subject)).toEqual([expect.stringMatching(/code: \d{6}/)])
+      const code = /(\d{6})/.exec(mailed[0]!.subject)![1]!
+      await new Promise((resolve) => setTimeout(resolve, 2_000))
+      await own.page.getByPlaceholder(signInTexts.codePlaceholder).fill(code)
+      await own.page.getByRole("button", { name: signInTexts.verify }).click()
+      await own.page.getByText("Welcome back").waitFor()
+    } finally {
+      attacking = false
+      await attack
+      await own.context.close()
+    }
+    expect(statuses.filter((status) => ![200, 401, 429].includes(status))).toEqual([])
+    // The strangers' guesses were compared until the day's were used up, then refused.
+    expect(statuses.filter((status) => status === 401).length).toBeGreaterThan(0)
+    const [compared] = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM activity_log WHERE actor_email = $1 AND action = 'session.verify_failed' AND details ? 'attempts'",
+      [FIRST_ADMIN]
+    )
+    expect(compared?.n).toBeLessThanOrEqual(20)
   })
 
   it("serves an image uploaded through one server from the other, byte for byte", async () => {

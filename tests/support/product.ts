@@ -52,8 +52,10 @@ export const FIRST_ADMIN = "admin@example.com"
 /** Signs the first admin in with the code from the outbox; returns the bearer token. */
 export const signInFirstAdmin = async (url: string, dataDir: string): Promise<string> => {
   const before = readOutbox(dataDir).filter((mail) => mail.to === FIRST_ADMIN && /code: \d{6}/.test(mail.subject)).length
-  await call(url, "POST", "/api/admin/auth", { body: { email: FIRST_ADMIN, role: "super_admin" } })
-  const answer = await call(url, "POST", "/api/admin/auth", { body: { email: FIRST_ADMIN, otp: await mailedCode(dataDir, FIRST_ADMIN, before) } })
+  const asked = await call(url, "POST", "/api/admin/auth", { body: { email: FIRST_ADMIN, role: "super_admin" } })
+  const answer = await call(url, "POST", "/api/admin/auth", {
+    body: { email: FIRST_ADMIN, otp: await mailedCode(dataDir, FIRST_ADMIN, before), attempt: asked.body.attempt }
+  })
   if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.text}`)
   return answer.body.token as string
 }

@@ -5,7 +5,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serverLayer } from "../../server/app.ts"
-import { limits } from "../../server/auth/policy.ts"
 import { type AppConfig, parseProxies } from "../../server/platform/config.ts"
 import type { Database } from "../../server/platform/database.ts"
 import type { TestDatabase } from "./database.ts"
@@ -119,18 +118,3 @@ export const startTestServer = async (
     }
   }
 }
-
-/**
- * As if a minute had passed for `email`'s sign-in: its code is older than the minute a code is
- * kept, and the minute in which one code request per e-mail is acted on is over
- * (server/auth/policy.ts, `OTP_KEEP_SECONDS` and `codeResendsPerEmail`).
- */
-export const aMinuteLater = (server: TestServer, email: string) =>
-  server.sql(
-    Effect.flatMap(SqlClient, (sql) =>
-      Effect.andThen(
-        sql`UPDATE one_time_codes SET created_at = now() - interval '61 seconds' WHERE email = ${email}`,
-        sql`UPDATE rate_limits SET window_start = now() - interval '61 seconds' WHERE key = ${`${limits.codeResendsPerEmail.name}:${email}`}`
-      )
-    )
-  )

@@ -1,6 +1,7 @@
 import type { Role } from "../../contract/common.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
-import { call, freshIp } from "./http.ts"
+import { freshIp } from "./http.ts"
+import { askForCode, sendCode } from "./sign-in.ts"
 import { afterAll, beforeAll } from "vitest"
 import type { TestDatabase } from "./database.ts"
 import { latestCode, startTestServer, type TestServer } from "./server.ts"
@@ -12,8 +13,8 @@ export const signedInAs = async (server: TestServer, role: Role): Promise<string
   const email = `${role}-${++counter}-${process.pid}@example.com`
   await server.sql(addAdmin(email, role))
   const ip = freshIp()
-  await call(server.url, "POST", "/api/admin/auth", { body: { email, role }, ip })
-  const answer = await call(server.url, "POST", "/api/admin/auth", { body: { email, otp: await latestCode(server, email) }, ip })
+  const asked = await askForCode(server.url, email, role, { ip })
+  const answer = await sendCode(server.url, email, await latestCode(server, email), asked.body.attempt, { ip })
   if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.text}`)
   return answer.body.token as string
 }

@@ -55,7 +55,7 @@ describe("how a failed call reads", () => {
 
 describe("auth, step by step", () => {
   const user = { _id: "u1", email: "ada@example.com", name: null, role: "admin" }
-  const signedOut = { token: null, user: null, email: "", error: null, resendAfterSeconds: null }
+  const signedOut = { token: null, user: null, email: "", error: null, resendAfterSeconds: null, attempt: null }
 
   it("checks a stored token, signs out, signs in again with a code, and ends on an expired session", async () => {
     const { inputs, actor, answer } = calls()
@@ -73,7 +73,15 @@ describe("auth, step by step", () => {
     expect(inputs.checkSession).toEqual([{ token: "tok-1" }])
     await settle()
     expect(session.getSnapshot().value).toBe("authenticated")
-    expect(session.getSnapshot().context).toEqual({ token: "tok-1", user, email: "", role: "super_admin", error: null, resendAfterSeconds: null })
+    expect(session.getSnapshot().context).toEqual({
+      token: "tok-1",
+      user,
+      email: "",
+      role: "super_admin",
+      error: null,
+      resendAfterSeconds: null,
+      attempt: null
+    })
 
     answer("endSession", true, {})
     session.send({ type: "LOGOUT" })
@@ -85,7 +93,7 @@ describe("auth, step by step", () => {
     expect(session.getSnapshot().value).toBe("unauthenticated")
     expect(session.getSnapshot().context).toEqual({ ...signedOut, role: "super_admin" })
 
-    answer("requestOtp", true, { success: true, requiresOTP: true })
+    answer("requestOtp", true, { success: true, requiresOTP: true, attempt: "attempt-1" })
     session.send({ type: "SEND_OTP", email: "ada@example.com", role: "admin" })
     expect(session.getSnapshot().context).toEqual({ ...signedOut, email: "ada@example.com", role: "admin" })
     expect(inputs.requestOtp).toEqual([{ email: "ada@example.com", role: "admin" }])
@@ -94,7 +102,8 @@ describe("auth, step by step", () => {
 
     answer("verifyOtp", false, { status: 401, message: "Invalid OTP" })
     session.send({ type: "VERIFY", otp: "000000" })
-    expect(inputs.verifyOtp).toEqual([{ email: "ada@example.com", otp: "000000" }])
+    // The code goes with the attempt the request's answer named.
+    expect(inputs.verifyOtp).toEqual([{ email: "ada@example.com", otp: "000000", attempt: "attempt-1" }])
     await settle()
     expect(session.getSnapshot().value).toBe("otpSent")
     expect(session.getSnapshot().context.error).toBe("Invalid OTP. Please check your email and try again.")
@@ -103,10 +112,18 @@ describe("auth, step by step", () => {
     session.send({ type: "VERIFY", otp: "123456" })
     // A new attempt clears the last error while it runs.
     expect(session.getSnapshot().context.error).toBeNull()
-    expect(inputs.verifyOtp?.[1]).toEqual({ email: "ada@example.com", otp: "123456" })
+    expect(inputs.verifyOtp?.[1]).toEqual({ email: "ada@example.com", otp: "123456", attempt: "attempt-1" })
     await settle()
     expect(session.getSnapshot().value).toBe("authenticated")
-    expect(session.getSnapshot().context).toEqual({ token: "tok-2", user, email: "ada@example.com", role: "admin", error: null, resendAfterSeconds: null })
+    expect(session.getSnapshot().context).toEqual({
+      token: "tok-2",
+      user,
+      email: "ada@example.com",
+      role: "admin",
+      error: null,
+      resendAfterSeconds: null,
+      attempt: "attempt-1"
+    })
     expect(stored).toEqual([{ token: "tok-2" }])
 
     session.send({ type: "SESSION_EXPIRED" })
@@ -122,16 +139,18 @@ describe("auth, step by step", () => {
     expect(session.getSnapshot().context.error).toBe("Failed to send OTP. Please check your email and try again.")
 
     // A code asked for again within the minute: the code step says when a new one can be sent.
-    answer("requestOtp", true, { success: true, requiresOTP: true, resendAfterSeconds: 42 })
+    answer("requestOtp", true, { success: true, requiresOTP: true, attempt: "attempt-2", resendAfterSeconds: 42 })
     session.send({ type: "SEND_OTP", email: "bob@example.com", role: "moderator" })
     expect(session.getSnapshot().context.error).toBeNull()
     await settle()
     expect(session.getSnapshot().value).toBe("otpSent")
     expect(session.getSnapshot().context.resendAfterSeconds).toBe(42)
+    expect(session.getSnapshot().context.attempt).toBe("attempt-2")
     session.send({ type: "USE_DIFFERENT_EMAIL" })
     expect(session.getSnapshot().value).toBe("unauthenticated")
     expect(session.getSnapshot().context.email).toBe("")
     expect(session.getSnapshot().context.resendAfterSeconds).toBeNull()
+    expect(session.getSnapshot().context.attempt).toBeNull()
   })
 
   it("forgets a stored token the server refuses, and signs out even when the logout call fails", async () => {

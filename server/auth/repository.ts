@@ -1,0 +1,108 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { timingSafeEqual } from "node:crypto"
+import type { Role } from "../../contract/common.ts"
+import { KNOWN_BROWSER_DAYS, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
+
+/**
+ * The sign-in's rows (docs/security.md, "Sign-in"): codes, the attempts that may be typed
+ * against them, and the browsers an e-mail has signed in from. Codes of one e-mail are kept
+ * apart by channel: `""` for every browser not known for that e-mail, a known browser's key
+ * hash for that browser alone, so strangers' requests never touch a known browser's codes.
+ */
+
+/** The channel a browser key names for `email`: its hash when that browser signed in as `email` lately, else `""`. */
+export const channelOf = (email: string, browserHash: string | undefined) =>
+  Effect.gen(function* () {
+    if (browserHash === undefined) return ""
+    const sql = yield* SqlClient
+    const rows = yield* sql<{ keyHash: string }>`
+      SELECT key_hash FROM known_browsers
+      WHERE key_hash = ${browserHash} AND email = ${email} AND expires_at > now()`
+    return rows[0]?.keyHash ?? ""
+  })
+
+/** Stores a new code for a channel with its first attempt. */
+export const storeCode = (code: { id: string; email: string; channel: string; codeHash: string }, attempt: { tokenHash: string; role: Role }) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    yield* sql`
+      INSERT INTO sign_in_codes (id, email, channel, code_hash, expires_at)
+      VALUES (${code.id}, ${code.email}, ${code.channel}, ${code.codeHash}, now() + make_interval(mins => ${OTP_TTL_MINUTES}::int))`
+    yield* sql`INSERT INTO sign_in_attempts (token_hash, code_id, role) VALUES (${attempt.tokenHash}, ${code.id}, ${attempt.role})`
+  })
+
+/**
+ * A new attempt on the channel's newest live code (a request within the minute mails nothing,
+ * so the code already mailed is the one to type). False when the channel has none.
+ */
+export const joinCode = (email: string, channel: string, attempt: { tokenHash: string; role: Role }) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const rows = yield* sql`
+      INSERT INTO sign_in_attempts (token_hash, code_id, role)
+      SELECT ${attempt.tokenHash}, id, ${attempt.role} FROM sign_in_codes
+      WHERE email = ${email} AND channel = ${channel} AND expires_at > now()
+      ORDER BY created_at DESC LIMIT 1
+      RETURNING token_hash`
+    return rows.length > 0
+  })
+
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+
+export interface Guess {
+  readonly matched: boolean
+  readonly role: Role
+  readonly tries: number
+  readonly codeId: string
+}
+
+/**
+ * Counts a guess against the attempt it names and compares it with that attempt's code; run it
+ * in the transaction that uses the code. The code's row is locked first, so guesses at every
+ * attempt on one code take turns (and in one order: no two can wait on each other), each seeing
+ * the count the one before left: no more than `OTP_MAX_ATTEMPTS` are compared per attempt, and
+ * other attempts, a stranger's, never count against this one. Undefined: no live attempt of
+ * that name for `email`.
+ */
+export const countGuess = (email: string, attemptHash: string, codeHash: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const codes = yield* sql<{ id: string; codeHash: string }>`
+      SELECT c.id, c.code_hash FROM sign_in_codes c JOIN sign_in_attempts a ON a.code_id = c.id
+      WHERE a.token_hash = ${attemptHash} AND c.email = ${email} AND c.expires_at > now()
+      FOR UPDATE OF c`
+    const live = codes[0]
+    if (live === undefined) return undefined
+    const matched = sameHash(live.codeHash, codeHash)
+    const rows = yield* sql<{ role: Role; tries: number }>`
+      UPDATE sign_in_attempts SET tries = ${matched ? sql`${OTP_MAX_ATTEMPTS}` : sql`tries + 1`}
+      WHERE token_hash = ${attemptHash} AND tries < ${OTP_MAX_ATTEMPTS}
+      RETURNING role, tries`
+    const row = rows[0]
+    if (row === undefined) return undefined
+    // An attempt that can no longer be guessed goes; its code stays for the attempts beside it.
+    if (!matched && row.tries >= OTP_MAX_ATTEMPTS) yield* sql`DELETE FROM sign_in_attempts WHERE token_hash = ${attemptHash}`
+    return { matched, role: row.role, tries: row.tries, codeId: live.id } satisfies Guess
+  })
+
+/**
+ * Uses a code up, with every attempt on it: true for the one caller that did, so two attempts
+ * guessing the same code right at once open one session between them.
+ */
+export const useCode = (codeId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const rows = yield* sql`DELETE FROM sign_in_codes WHERE id = ${codeId} RETURNING id`
+    return rows.length > 0
+  })
+
+/** Remembers that this browser signed in as `email` (or that it did again). */
+export const rememberBrowser = (browserHash: string, email: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    yield* sql`
+      INSERT INTO known_browsers (key_hash, email, expires_at)
+      VALUES (${browserHash}, ${email}, now() + make_interval(days => ${KNOWN_BROWSER_DAYS}::int))
+      ON CONFLICT (key_hash, email) DO UPDATE SET last_used_at = now(), expires_at = EXCLUDED.expires_at`
+  })
