@@ -1,10 +1,9 @@
+import { OTP_RESEND_SECONDS } from "../../contract/auth.ts"
 import type { RateLimitRule } from "../platform/rate-limit.ts"
 
 /** The sign-in numbers of docs/decisions.md, in one place. */
 export const OTP_TTL_MINUTES = 10
 export const OTP_MAX_ATTEMPTS = 5
-/** A code this young is kept when another is asked for, so nobody can kill the code an admin is typing. */
-export const OTP_KEEP_SECONDS = 60
 /** A browser that signed in as an e-mail stays known for it this long after its last sign-in. */
 export const KNOWN_BROWSER_DAYS = 90
 /**
@@ -27,19 +26,12 @@ export const limits = {
   /** One person at one address asking again and again. */
   codeRequestsPerEmailAndIp: { name: "otp-email-ip", limit: 5, windowSeconds: FIFTEEN_MINUTES },
   /**
-   * Mail about one e-mail's sign-in is slowed, never refused: a code is replaced at most once
-   * every `OTP_KEEP_SECONDS`, and a role notice is sent as rarely. Nothing is counted for an
-   * e-mail from all addresses together, so strangers with any number of addresses cannot make
-   * the admin's own request a 429 (docs/security.md).
-   */
-  roleNoticesPerEmail: { name: "otp-role-notice", limit: 1, windowSeconds: OTP_KEEP_SECONDS },
-  /**
    * One code request per e-mail a minute is acted on; the others are answered (200) with when a
    * new code can be asked for. Counted for every e-mail asked about, admin or not, so the answer
    * tells nobody who is an admin; never a 429, so it cannot lock an admin out. Signing in with
    * the code ends the minute, so a second device asks at once.
    */
-  codeResendsPerEmail: { name: "otp-resend", limit: 1, windowSeconds: OTP_KEEP_SECONDS },
+  codeResendsPerEmail: { name: "otp-resend", limit: 1, windowSeconds: OTP_RESEND_SECONDS },
   codeRequestsPerIp: { name: "otp-ip", limit: 20, windowSeconds: FIFTEEN_MINUTES },
   /**
    * Codes typed for one e-mail, from every address together: from browsers not known for it as

@@ -17,24 +17,21 @@ import { openSession } from "./sessions.ts"
 
 const limited = (rule: RateLimitRule, subject: string) => guard(rule, subject, messages.tooMany)
 
-const codeMail = (email: string, code: string) => ({
+/**
+ * The code, and the role it signs in with. A role asked for above the one held signs in with the
+ * one held, and only this mail says so: the screen answers alike for every e-mail.
+ */
+const codeMail = (email: string, code: string, asked: Role, role: Role) => ({
   to: email,
   subject: `Your sign-in code: ${code}`,
   text: [
     `Your one-time code for the admin console is ${code}.`,
     "",
+    asked === role
+      ? `It signs you in as ${roleLabels[role]}.`
+      : `You asked to sign in as ${roleLabels[asked]}; your account holds the ${roleLabels[role]} role, so this code signs you in as ${roleLabels[role]}.`,
     `Type it on the sign-in screen where you asked for it. It works once and expires in ${OTP_TTL_MINUTES} minutes.`,
     "If you did not ask for it, ignore this e-mail: nobody can sign in without the code."
-  ].join("\n")
-})
-
-const roleMail = (email: string, requested: Role, granted: Role) => ({
-  to: email,
-  subject: "Sign-in request: choose the role you hold",
-  text: [
-    `Someone asked to sign in to the admin console as ${roleLabels[requested]} with this e-mail address.`,
-    `Your account holds the ${roleLabels[granted]} role, so no code was sent.`,
-    `To sign in, choose "${roleLabels[granted]}" (or a lower role) on the sign-in screen and ask for a new code.`
   ].join("\n")
 })
 
@@ -72,40 +69,34 @@ const makeSignIn = Effect.gen(function* () {
 
   const pausedError = (seconds: number) => new TooManyRequests({ error: messages.paused(waitText(seconds)), retryAfterSeconds: seconds })
 
-  /**
-   * Queues a code only for an enabled admin asking for a role they hold, the code, its first
-   * attempt and its mail together; the mail leaves after the answer (mail-outbox.ts).
-   */
-  const issue = (email: string, channel: string, attempt: { tokenHash: string; role: Role }) =>
+  /** Stores a code with its first attempt and queues its mail; the mail leaves after the answer (mail-outbox.ts). */
+  const issue = (email: string, channel: string, asked: Role, attempt: { tokenHash: string; role: Role }) =>
     Effect.gen(function* () {
-      const admin = yield* findAdmin(email)
-      if (admin === undefined || admin.disabled) return false
-      if (!roleCovers(admin.role, attempt.role)) {
-        if (!(yield* hit(limits.roleNoticesPerEmail, email)).allowed) return false
-        yield* enqueueMail(roleMail(email, attempt.role, admin.role), OTP_TTL_MINUTES)
-        return true
-      }
       const code = newOtpCode()
       yield* storeCode({ id: randomUUID(), email, channel, codeHash: hashOtp(otpKey, email, code) }, attempt)
-      yield* enqueueMail(codeMail(email, code), OTP_TTL_MINUTES)
+      yield* enqueueMail(codeMail(email, code, asked, attempt.role), OTP_TTL_MINUTES)
       if (mailer.transport === "outbox") yield* Effect.logInfo(`OTP for ${email}: ${code}`)
-      return true
     })
 
   /**
    * One request's code, in one transaction with the browser's minute: the first request of a
-   * minute issues one, the others are attempts on it. The minute's row stays locked until the code
+   * minute issues one, the others are attempts on it. Only an enabled admin gets one, for the role
+   * asked or, above the one held, for the one held. The minute's row stays locked until the code
    * is stored, so a request that arrives meanwhile waits and then finds the code to join; a request
    * that failed rolls its minute back with it, so the next one is acted on at once.
    */
-  const codeFor = (email: string, browser: { channel: string; subject: string }, attempt: { tokenHash: string; role: Role }) =>
+  const codeFor = (email: string, browser: { channel: string; subject: string }, asked: Role, tokenHash: string) =>
     Effect.gen(function* () {
       const fresh = yield* hit(limits.codeResendsPerEmail, browser.subject)
+      const admin = yield* findAdmin(email)
+      if (admin === undefined || admin.disabled) return { mailed: false, resendAfterSeconds: fresh.allowed ? undefined : fresh.retryAfterSeconds }
+      const attempt = { tokenHash, role: roleCovers(admin.role, asked) ? asked : admin.role }
       if (!fresh.allowed) {
         yield* joinCode(email, browser.channel, attempt)
         return { mailed: false, resendAfterSeconds: fresh.retryAfterSeconds }
       }
-      return { mailed: yield* issue(email, browser.channel, attempt), resendAfterSeconds: undefined }
+      yield* issue(email, browser.channel, asked, attempt)
+      return { mailed: true, resendAfterSeconds: undefined }
     }).pipe(inTransaction)
 
   /**
@@ -124,7 +115,7 @@ const makeSignIn = Effect.gen(function* () {
       if (paused !== undefined) return yield* pausedError(paused.retryAfterSeconds)
       const floor = Effect.sleep(`${config.otpResponseFloorMs} millis`)
       const attempt = newSessionToken()
-      const [outcome] = yield* Effect.all([codeFor(email, browser, { tokenHash: hashToken(attempt), role }), floor], { concurrency: 2 })
+      const [outcome] = yield* Effect.all([codeFor(email, browser, role, hashToken(attempt)), floor], { concurrency: 2 })
       if (outcome.mailed) yield* worker.wake
       if (outcome.resendAfterSeconds === undefined) {
         return { success: true, requiresOTP: true, attempt, message: messages.codeRequested } satisfies OtpRequested

@@ -29,6 +29,13 @@ export interface Mail {
 
 const header = (raw: string, name: string): string => raw.match(new RegExp(`^${name}: (.*)$`, "mi"))?.[1]?.trim() ?? ""
 
+/** A quoted-printable body as it reads (RFC 2045 §6.7): soft line breaks joined, `=XX` bytes decoded. */
+const unquote = (body: string) =>
+  Buffer.from(
+    body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    "latin1"
+  ).toString("utf8")
+
 export const readOutbox = (dataDir: string): ReadonlyArray<Mail> => {
   const dir = join(dataDir, "outbox")
   let files: Array<string>
@@ -42,7 +49,13 @@ export const readOutbox = (dataDir: string): ReadonlyArray<Mail> => {
   }
   return files.map((file) => {
     const raw = readFileSync(join(dir, file), "utf8")
-    return { file, to: header(raw, "To"), subject: header(raw, "Subject"), body: raw.split(/\n\n/).slice(1).join("\n\n") }
+    const body = raw.split(/\n\n/).slice(1).join("\n\n")
+    return {
+      file,
+      to: header(raw, "To"),
+      subject: header(raw, "Subject"),
+      body: /quoted-printable/i.test(header(raw, "Content-Transfer-Encoding")) ? unquote(body) : body
+    }
   })
 }
 
