@@ -7,7 +7,7 @@ import { type HistoryKind, historyKindLabels, historyMessages, isHistoryKind } f
 import { changeAdmin } from "../auth/admins.ts"
 import { restoreAllowedIp } from "../auth/allowed-ips.ts"
 import { pageWindow, paginate } from "../platform/lists.ts"
-import { type Content, contentOf } from "../platform/record-history.ts"
+import { type Content, contentOf, type Kept } from "../platform/record-history.ts"
 import { type ChangeEvent, createRecord, updateRecord, type VersionedRow } from "../platform/record-writes.ts"
 import { kinds, type KindRules } from "./kinds.ts"
 import { currentOf, historyPage, lastChangeBy, newestAuthor, removedRecords, versionAt } from "./repository.ts"
@@ -24,17 +24,33 @@ const allowed = (role: Role, refusal: string) =>
 
 const label = (kind: HistoryKind) => historyKindLabels[kind]
 
+const isObject = (value: Kept | undefined): value is { readonly [key: string]: unknown } => typeof value === "object" && value !== null && !Array.isArray(value)
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+
+/**
+ * The fields whose values differ between two contents, a JSON object's keys as `field.key`. A
+ * field a version does not name was null then: a create keeps only the fields it gave a value.
+ */
+const changedFields = (target: Content, now: Content): ReadonlyArray<string> =>
+  [...new Set([...Object.keys(target), ...Object.keys(now)])].flatMap((field) => {
+    const [a, b] = [target[field], now[field]]
+    if (same(a, b)) return []
+    if (!isObject(a) || !isObject(b)) return [field]
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !same(a[key], b[key])).map((key) => `${field}.${key}`)
+  })
+
 /** A version's content as columns to write: jsonb columns as JSON text. */
 const columnsOf = (rules: KindRules, content: Content): Record<string, unknown> => {
   const json = new Set(rules.table.history?.json ?? [])
   return Object.fromEntries(Object.entries(content).map(([field, value]) => [field, json.has(field) && value !== null ? JSON.stringify(value) : value]))
 }
 
-/** The columns of `target` that differ from the record as it is. */
-const differing = (rules: KindRules, target: Content, now: VersionedRow) => {
-  const current = contentOf(rules.table.history ?? {}, now)
+/** The columns to write to make the record as it is (`now`) what it was in `target`. */
+const differing = (rules: KindRules, target: Content, now: Content) => {
   const columns = columnsOf(rules, target)
-  return Object.fromEntries(Object.entries(columns).filter(([field]) => JSON.stringify(target[field]) !== JSON.stringify(current[field] ?? null)))
+  const fields = new Set(changedFields(target, now).map((path) => path.split(".")[0] ?? path))
+  return Object.fromEntries([...fields].map((field) => [field, columns[field] ?? null]))
 }
 
 const restore = (kind: HistoryKind, id: string, version: number, expectedVersion: number) =>
@@ -68,7 +84,8 @@ const restore = (kind: HistoryKind, id: string, version: number, expectedVersion
       // An admin account keeps its own rules: the last super admin, the sessions a change ends.
       const changed = yield* changeAdmin(
         rowId,
-        { name: content["name"] as string | null, role: content["role"] as Role, disabled: content["disabled"] as boolean },
+        // A version from before the admin had a name does not name one: it had none.
+        { name: (content["name"] ?? null) as string | null, role: content["role"] as Role, disabled: content["disabled"] as boolean },
         { version: expectedVersion, actor }
       )
       if (changed.eventIds.length === 0) return yield* new BadRequest({ error: historyMessages.sameContent(version) })
@@ -79,7 +96,7 @@ const restore = (kind: HistoryKind, id: string, version: number, expectedVersion
       const { after, eventIds } = yield* updateRecord<VersionedRow, Conflict>(rules.table, {
         id: rowId,
         expectedVersion,
-        changes: (before) => differing(rules, content, before),
+        changes: (before) => differing(rules, content, contentOf(rules.table.history ?? {}, before)),
         events: (_, after) => restored({ version: after.version }),
         taken,
         actor
