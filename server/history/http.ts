@@ -6,6 +6,7 @@ import { BadRequest, Conflict, Forbidden, NotFound, type Role, roleCovers } from
 import { type HistoryKind, historyKindLabels, historyMessages, isHistoryKind } from "../../contract/history-rules.ts"
 import { changeAdmin } from "../auth/admins.ts"
 import { restoreAllowedIp } from "../auth/allowed-ips.ts"
+import { mayRead } from "../auth/roles.ts"
 import { pageWindow, paginate } from "../platform/lists.ts"
 import { type Content, contentOf, type Kept } from "../platform/record-history.ts"
 import { type ChangeEvent, createRecord, updateRecord, type VersionedRow } from "../platform/record-writes.ts"
@@ -15,14 +16,15 @@ import { currentOf, historyPage, lastChangeBy, newestAuthor, removedRecords, ver
 // Every record's history (docs/api.md, "Record history"): its versions, any version as it was,
 // and a restore that writes an old version as the newest, on the one write path.
 
-const allowed = (role: Role, refusal: string) =>
+const label = (kind: HistoryKind) => historyKindLabels[kind]
+
+/** Whoever may read a kind's records may read their history (server/auth/roles.ts). */
+const reader = (kind: HistoryKind) =>
   Effect.gen(function* () {
     const session = yield* CurrentSession
-    if (!roleCovers(session.user.role, role)) return yield* new Forbidden({ error: refusal })
+    if (!mayRead(session.user.role, kind)) return yield* new Forbidden({ error: historyMessages.readOnly(label(kind)) })
     return session
   })
-
-const label = (kind: HistoryKind) => historyKindLabels[kind]
 
 const isObject = (value: Kept | undefined): value is { readonly [key: string]: unknown } => typeof value === "object" && value !== null && !Array.isArray(value)
 
@@ -56,7 +58,8 @@ const differing = (rules: KindRules, target: Content, now: Content) => {
 const restore = (kind: HistoryKind, id: string, version: number, expectedVersion: number) =>
   Effect.gen(function* () {
     const rules = kinds[kind]
-    const session = yield* allowed(rules.restore, historyMessages.restoreRole(label(kind)))
+    const session = yield* reader(kind)
+    if (!roleCovers(session.user.role, rules.restore)) return yield* new Forbidden({ error: historyMessages.restoreRole(label(kind)) })
     if ((rules.table.history?.hidden?.length ?? 0) > 0) return yield* new BadRequest({ error: historyMessages.hiddenValues })
     const current = yield* currentOf(kind, id)
     if (current === undefined) return yield* new NotFound({ error: historyMessages.notFound })
@@ -138,7 +141,7 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
     )
     .handle("removed", ({ params, query }) =>
       Effect.gen(function* () {
-        yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
+        yield* reader(params.kind)
         const { page, limit, offset } = pageWindow(query)
         const { records, total } = yield* removedRecords(params.kind, limit, offset)
         return { success: true as const, data: { records, pagination: paginate(page, limit, total) } }
@@ -146,7 +149,7 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
     )
     .handle("list", ({ params, query }) =>
       Effect.gen(function* () {
-        yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
+        yield* reader(params.kind)
         const { page, limit, offset } = pageWindow(query)
         const history = yield* historyPage(params.kind, params.id, limit, offset)
         if (history === undefined) return yield* new NotFound({ error: historyMessages.notFound })
@@ -155,7 +158,7 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
     )
     .handle("version", ({ params }) =>
       Effect.gen(function* () {
-        yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
+        yield* reader(params.kind)
         const found = yield* versionAt(params.kind, params.id, params.version)
         if (found === undefined) return yield* new NotFound({ error: historyMessages.noVersion(params.version) })
         const hidden = kinds[params.kind].table.history?.hidden ?? []

@@ -11,11 +11,12 @@ import { listingTable } from "../listings/writes.ts"
 import type { VersionedTable } from "../platform/record-writes.ts"
 import { reportTable } from "../scam-reports/repository.ts"
 
-/** What history needs to know of each kind of record (docs/api.md, "Record history"). */
+/**
+ * What history needs to know of each kind of record (docs/api.md, "Record history"). Who may
+ * read a kind's history is who may read its records (`mayRead`, server/auth/roles.ts).
+ */
 export interface KindRules {
   readonly table: VersionedTable
-  /** Who may see its history: moderators see what they may moderate (a status they change). */
-  readonly see: Role
   /** Who may restore a version: who may change the record's content. */
   readonly restore: Role
   /** Its row's id for the id its events name (the settings document is `site`, row 1). */
@@ -25,14 +26,14 @@ export interface KindRules {
 }
 
 export const kinds: Record<HistoryKind, KindRules> = {
-  blog: { table: postTable, see: "admin", restore: "admin", unique: { blog_posts_slug_key: "The slug" } },
-  address: { table: addressTable, see: "admin", restore: "admin", unique: { addresses_identifier_key: "The identifier" } },
-  listing: { table: listingTable, see: "moderator", restore: "admin" },
-  "scam-report": { table: reportTable, see: "moderator", restore: "admin" },
-  contact: { table: contactTable, see: "moderator", restore: "admin" },
-  inquiry: { table: inquiryTable, see: "moderator", restore: "admin" },
-  admin: { table: adminTable, see: "super_admin", restore: "super_admin", unique: { admins_email_key: "The e-mail" } },
-  ip: { table: ipTable, see: "super_admin", restore: "super_admin", unique: { allowed_ips_ip_key: "The address" } },
-  "protected-data": { table: protectedTable, see: "super_admin", restore: "super_admin", unique: { protected_data_key: "The type and key" } },
-  settings: { table: settingsTable, see: "super_admin", restore: "super_admin", rowId: () => "1" }
+  blog: { table: postTable, restore: "admin", unique: { blog_posts_slug_key: "The slug" } },
+  address: { table: addressTable, restore: "admin", unique: { addresses_identifier_key: "The identifier" } },
+  listing: { table: listingTable, restore: "admin" },
+  "scam-report": { table: reportTable, restore: "admin" },
+  contact: { table: contactTable, restore: "admin" },
+  inquiry: { table: inquiryTable, restore: "admin" },
+  admin: { table: adminTable, restore: "super_admin", unique: { admins_email_key: "The e-mail" } },
+  ip: { table: ipTable, restore: "super_admin", unique: { allowed_ips_ip_key: "The address" } },
+  "protected-data": { table: protectedTable, restore: "super_admin", unique: { protected_data_key: "The type and key" } },
+  settings: { table: settingsTable, restore: "super_admin", rowId: () => "1" }
 }
