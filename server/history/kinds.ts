@@ -19,6 +19,12 @@ export interface KindRules {
   readonly table: VersionedTable
   /** Who may restore a version: who may change the record's content. */
   readonly restore: Role
+  /**
+   * What staff below `restore` may change of a record (status, priority, notes: docs/security.md,
+   * "Roles"), as the endpoints that make those changes allow; a JSON field's key as `field.key`.
+   * Such a person may undo their own last change of these fields.
+   */
+  readonly handling?: ReadonlyArray<string>
   /** Its row's id for the id its events name (the settings document is `site`, row 1). */
   readonly rowId?: (id: string) => string
   /** Unique indexes a restored version may collide with, by constraint name: the field's words. */
@@ -28,10 +34,18 @@ export interface KindRules {
 export const kinds: Record<HistoryKind, KindRules> = {
   blog: { table: postTable, restore: "admin", unique: { blog_posts_slug_key: "The slug" } },
   address: { table: addressTable, restore: "admin", unique: { addresses_identifier_key: "The identifier" } },
-  listing: { table: listingTable, restore: "admin" },
-  "scam-report": { table: reportTable, restore: "admin" },
-  contact: { table: contactTable, restore: "admin" },
-  inquiry: { table: inquiryTable, restore: "admin" },
+  // server/listings/writes.ts: a status and its notes, a venture's visibility, an event's feature.
+  listing: { table: listingTable, restore: "admin", handling: ["status", "moderationNotes", "isActive", "details.featured"] },
+  // server/scam-reports/http.ts: one of status, priority or notes.
+  "scam-report": { table: reportTable, restore: "admin", handling: ["status", "priority", "adminNotes"] },
+  // server/contacts/http.ts: how a contact is handled, with the times its status stamps.
+  contact: {
+    table: contactTable,
+    restore: "admin",
+    handling: ["status", "priority", "assignedTo", "response", "internalNotes", "followUpRequired", "expectedResponseTime", "respondedAt", "resolvedAt"]
+  },
+  // server/advertising/http.ts: a status and its notes.
+  inquiry: { table: inquiryTable, restore: "admin", handling: ["status", "adminNotes"] },
   admin: { table: adminTable, restore: "super_admin", unique: { admins_email_key: "The e-mail" } },
   ip: { table: ipTable, restore: "super_admin", unique: { allowed_ips_ip_key: "The address" } },
   "protected-data": { table: protectedTable, restore: "super_admin", unique: { protected_data_key: "The type and key" } },

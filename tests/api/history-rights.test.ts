@@ -1,15 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import type { Role } from "../../contract/common.ts"
+import type { CoreTeamContact } from "../../contract/contacts.ts"
 import { historyKinds, type HistoryKind } from "../../contract/history-rules.ts"
+import { addAdmin } from "../../server/auth/admins.ts"
 import { clearAllowedIps } from "../../server/auth/allowed-ips.ts"
 import { engines } from "../support/database.ts"
 import { type Answer, call, freshIp } from "../support/http.ts"
-import { serverWithStaff, signedInAs } from "../support/session.ts"
+import { serverWithStaff, signedInAs, signIn } from "../support/session.ts"
 
 /**
- * Who reads a record's history (docs/api.md, "Record history"; docs/security.md, "Roles"):
- * whoever may read a record reads its history, its versions and the removed records of its kind,
- * without protected values.
+ * Who reads a record's history and who undoes a change (docs/api.md, "Record history";
+ * docs/security.md, "Roles"): whoever may read a record reads its history, its versions and the
+ * removed records of its kind, without protected values; a person undoes their own last change
+ * (the console's `z`) within their role's rights, as long as nobody changed the record since.
  */
 describe.each(engines)("who reads and undoes record history on $name", (engine) => {
   const staff = serverWithStaff(engine)
@@ -125,5 +128,211 @@ describe.each(engines)("who reads and undoes record history on $name", (engine) 
     })
     for (const value of storedValues) expect(answers.join("\n")).not.toContain(value)
     expect(answers.join("\n")).toContain('"hidden":true')
+  })
+
+  describe("a moderator's z", () => {
+    /** One person granted admin, signed in twice: as an admin and as a moderator. */
+    const person = { email: "", asAdmin: "", asModerator: "" }
+    beforeAll(async () => {
+      person.email = `${fresh("both")}@example.com`
+      await staff.server.sql(addAdmin(person.email, "admin"))
+      person.asAdmin = await signIn(staff.server, person.email, "admin")
+      person.asModerator = await signIn(staff.server, person.email, "moderator")
+    })
+    /** What the console's `z` does (src/features/history/HistoryHost.tsx): the person's last change, restored to the version before it. */
+    const undo = async (token: string) => {
+      const last = await call(url(), "GET", "/api/admin/history/last", { token })
+      const change = (last.body.data as { change: { kind: HistoryKind; id: string; version: number } | null }).change
+      if (change === null) throw new Error("nothing to undo")
+      return call(url(), "POST", `/api/admin/history/${change.kind}/${change.id}/restore`, {
+        token,
+        body: { version: change.version - 1, expectedVersion: change.version }
+      })
+    }
+    const newest = async (kind: HistoryKind, id: string) =>
+      (
+        ok(await call(url(), "GET", `/api/admin/history/${kind}/${id}?limit=1`, { token: staff.admin })).data as unknown as {
+          entries: ReadonlyArray<{ action: string; actorEmail: string | null; version: number }>
+        }
+      ).entries[0]
+
+    interface Kind {
+      readonly kind: HistoryKind
+      readonly make: () => Promise<string>
+      /** The record's handling fields as its screen reads them, and its version. */
+      readonly read: (id: string) => Promise<{ readonly state: Record<string, unknown>; readonly version: number }>
+      /** Changes a moderator may make (status, priority, notes), each from the record as read. */
+      readonly handling: ReadonlyArray<(id: string, version: number, token: string) => Promise<Answer>>
+      /** Someone else's change after the first handling change. */
+      readonly meanwhile: (id: string, version: number, token: string) => Promise<Answer>
+      /** A change only an admin may make, when the kind has one. */
+      readonly adminOnly?: (id: string, version: number, token: string) => Promise<Answer>
+    }
+    const contactBody = (contact: CoreTeamContact, change: Record<string, unknown>) => ({
+      contactInfo: contact.contactInfo,
+      inquiry: contact.inquiry,
+      projectInfo: contact.projectInfo,
+      status: contact.status,
+      submittedAt: contact.submittedAt,
+      assignedTo: contact.assignedTo,
+      response: contact.response,
+      internalNotes: contact.internalNotes,
+      followUpRequired: contact.followUpRequired,
+      expectedResponseTime: contact.expectedResponseTime,
+      version: contact.version,
+      ...change
+    })
+    const readContact = async (id: string) =>
+      (ok(await call(url(), "GET", `/api/core-team-contact/${id}`, { token: staff.admin })).data as unknown as { contact: CoreTeamContact }).contact
+    const kinds: ReadonlyArray<Kind> = [
+      {
+        kind: "listing",
+        make: async () =>
+          madeId(await call(url(), "POST", "/api/admin/communities", { token: staff.admin, body: { name: fresh("Undo"), description: "Meetups" } }), "listing"),
+        read: async (id) => {
+          const answer = await call(url(), "GET", `/api/admin/listings?limit=100`, { token: staff.admin })
+          const found = (
+            answer.body.data as { listings: ReadonlyArray<{ _id: string; status: string; moderationNotes: string; version: number }> }
+          ).listings.find((listing) => listing._id === id)!
+          return { state: { status: found.status, notes: found.moderationNotes }, version: found.version }
+        },
+        handling: [
+          (id, version, token) => call(url(), "PUT", `/api/admin/listings/${id}`, { token, body: { action: "approve", version } }),
+          (id, version, token) => call(url(), "PUT", `/api/admin/listings/${id}`, { token, body: { action: "reject", notes: "Spam", version } })
+        ],
+        meanwhile: (id, version, token) => call(url(), "PUT", `/api/admin/listings/${id}`, { token, body: { action: "pending", version } }),
+        adminOnly: (id, version, token) =>
+          call(url(), "PUT", `/api/admin/communities/${id}`, { token, body: { name: fresh("Renamed"), description: "Meetups", version } })
+      },
+      {
+        kind: "scam-report",
+        make: async () => madeId(await call(url(), "POST", "/api/report-scam", { ip: freshIp(), body: { scamType: "phishing", description: "Fake wallet" } })),
+        read: async (id) => {
+          const report = (
+            ok(await call(url(), "GET", `/api/report-scam/${id}`, { token: staff.admin })).data as unknown as {
+              report: { status: string; priority: string; adminNotes: string; version: number }
+            }
+          ).report
+          return { state: { status: report.status, priority: report.priority, notes: report.adminNotes }, version: report.version }
+        },
+        handling: [
+          (id, version, token) => call(url(), "PATCH", `/api/report-scam/${id}`, { token, body: { status: "under_review", version } }),
+          (id, version, token) => call(url(), "PATCH", `/api/report-scam/${id}`, { token, body: { priority: "urgent", version } }),
+          (id, version, token) => call(url(), "PATCH", `/api/report-scam/${id}`, { token, body: { notes: "Wallet checked", version } })
+        ],
+        meanwhile: (id, version, token) => call(url(), "PATCH", `/api/report-scam/${id}`, { token, body: { priority: "high", version } }),
+        adminOnly: (id, version, token) => call(url(), "DELETE", `/api/report-scam/${id}?version=${version}`, { token })
+      },
+      {
+        kind: "contact",
+        make: async () =>
+          madeId(
+            await call(url(), "POST", "/api/core-team-contact", {
+              ip: freshIp(),
+              body: { contactInfo: { name: "Ada", role: "Founder" }, inquiry: { subject: fresh("Hello"), details: "Partnership" } }
+            })
+          ),
+        read: async (id) => {
+          const contact = await readContact(id)
+          return { state: { status: contact.status, priority: contact.inquiry.priority, notes: contact.internalNotes }, version: contact.version }
+        },
+        handling: [
+          async (id, _, token) =>
+            call(url(), "PUT", `/api/core-team-contact/${id}`, { token, body: contactBody(await readContact(id), { status: "responded" }) }),
+          async (id, _, token) => {
+            const contact = await readContact(id)
+            return call(url(), "PUT", `/api/core-team-contact/${id}`, {
+              token,
+              body: contactBody(contact, { inquiry: { ...contact.inquiry, priority: "urgent" } })
+            })
+          },
+          async (id, _, token) =>
+            call(url(), "PUT", `/api/core-team-contact/${id}`, { token, body: contactBody(await readContact(id), { internalNotes: "Called" }) })
+        ],
+        meanwhile: async (id, _, token) =>
+          call(url(), "PUT", `/api/core-team-contact/${id}`, { token, body: contactBody(await readContact(id), { assignedTo: "Grace" }) }),
+        adminOnly: async (id, _, token) => {
+          const contact = await readContact(id)
+          return call(url(), "PUT", `/api/core-team-contact/${id}`, {
+            token,
+            body: contactBody(contact, { inquiry: { ...contact.inquiry, subject: fresh("Changed") } })
+          })
+        }
+      },
+      {
+        kind: "inquiry",
+        make: async () =>
+          madeId(
+            await call(url(), "POST", "/api/advertising-inquiries", {
+              ip: freshIp(),
+              body: { companyName: "Orbit", contactName: "Grace", email: "grace@example.com", industry: "Gaming" }
+            })
+          ),
+        read: async (id) => {
+          const inquiry = (
+            ok(await call(url(), "GET", `/api/advertising-inquiries/${id}`, { token: staff.admin })).data as unknown as {
+              inquiry: { status: string; adminNotes: string; version: number }
+            }
+          ).inquiry
+          return { state: { status: inquiry.status, notes: inquiry.adminNotes }, version: inquiry.version }
+        },
+        handling: [
+          (id, version, token) => call(url(), "PUT", `/api/advertising-inquiries/${id}`, { token, body: { status: "contacted", version } }),
+          (id, version, token) =>
+            call(url(), "PUT", `/api/advertising-inquiries/${id}`, { token, body: { status: "contacted", adminNotes: "Called", version } })
+        ],
+        meanwhile: (id, version, token) => call(url(), "PUT", `/api/advertising-inquiries/${id}`, { token, body: { status: "converted", version } })
+      }
+    ]
+
+    it.each(kinds)(
+      "undoes their own $kind change (200, logged), not one made after by someone else (409), not one their role may not make (403)",
+      async (kind) => {
+        const id = await kind.make()
+        // Each handling change, then z: the record is as it was, at a new version, the undo logged as theirs.
+        for (const change of kind.handling) {
+          const before = await kind.read(id)
+          expect((await change(id, before.version, person.asModerator)).status).toBe(200)
+          const undone = await undo(person.asModerator)
+          expect(undone.status, undone.text).toBe(200)
+          const after = await kind.read(id)
+          expect(after.state).toEqual(before.state)
+          expect(after.version).toBe(before.version + 2)
+          expect(await newest(kind.kind, id)).toMatchObject({ action: `${kind.kind}.restore`, actorEmail: person.email, version: after.version })
+        }
+        // Someone else changed the record since: 409, nothing written.
+        const seen = await kind.read(id)
+        expect((await kind.handling[0]!(id, seen.version, person.asModerator)).status).toBe(200)
+        const meanwhile = await kind.read(id)
+        expect((await kind.meanwhile(id, meanwhile.version, staff.admin)).status).toBe(200)
+        const late = await undo(person.asModerator)
+        expect(late.status, late.text).toBe(409)
+        expect((await kind.read(id)).version).toBe(meanwhile.version + 1)
+        // Restoring a version over someone else's change is an editor's restore, not an undo.
+        const current = await kind.read(id)
+        const others = await call(url(), "POST", `/api/admin/history/${kind.kind}/${id}/restore`, {
+          token: person.asModerator,
+          body: { version: current.version - 1, expectedVersion: current.version }
+        })
+        expect(others.status, others.text).toBe(403)
+        if (kind.adminOnly === undefined) return
+        // A change made as an admin stays theirs to undo as an admin only.
+        expect((await kind.adminOnly(id, current.version, person.asAdmin)).status).toBe(200)
+        const refused = await undo(person.asModerator)
+        expect(refused.status, refused.text).toBe(403)
+        expect(await newest(kind.kind, id)).toMatchObject({ actorEmail: person.email, version: current.version + 1 })
+        expect((await undo(person.asAdmin)).status).toBe(200)
+      }
+    )
+
+    it("undoes a listing's status change through the queue's own undo too", async () => {
+      const id = await kinds[0]!.make()
+      const approved = await call(url(), "PUT", `/api/admin/listings/${id}`, { token: person.asModerator, body: { action: "approve", version: 1 } })
+      expect(approved.status).toBe(200)
+      const eventId = (approved.body.data as { eventId: string }).eventId
+      const undone = await call(url(), "POST", `/api/admin/listings/${id}/undo`, { token: person.asModerator, body: { eventId } })
+      expect(undone.status, undone.text).toBe(200)
+      expect((await kinds[0]!.read(id)).state).toMatchObject({ status: "pending" })
+    })
   })
 })
