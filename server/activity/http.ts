@@ -2,15 +2,17 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
+import { CurrentSession } from "../../contract/auth.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
-import { type LogRow, entryOf, listEvents, exportEvents, analyticsOf } from "./repository.ts"
+import { type LogRow, type Reader, entryOf, listEvents, exportEvents, analyticsOf } from "./repository.ts"
 
 /**
- * The activity log as a list (docs/api.md, "Activity log") and the dashboard's figures, read
- * from the counts the database keeps as records change ("Analytics").
+ * The activity log as a list (docs/api.md, "Activity log"), each reader's within their role's
+ * rights, and the dashboard's figures, read from the counts the database keeps as records change
+ * ("Analytics").
  */
-const exportRecord = (row: LogRow) => {
-  const entry = entryOf(row)
+const exportRecord = (reader: Reader) => (row: LogRow) => {
+  const entry = entryOf(row, reader)
   return { ...entry, record: entry.record.label, recordKind: entry.record.kind }
 }
 const exportFields = [
@@ -26,18 +28,19 @@ const exportFields = [
   "fromState",
   "toState",
   "ip"
-] as const satisfies ReadonlyArray<keyof ReturnType<typeof exportRecord>>
+] as const satisfies ReadonlyArray<keyof ReturnType<ReturnType<typeof exportRecord>>>
 
 // ---------------------------------------------------------------------------
 // Analytics
 // ---------------------------------------------------------------------------
 export const ActivityHandlers = HttpApiBuilder.group(AdminApi, "activity", (handlers) =>
   handlers.handle("list", ({ query }) =>
-    Effect.flatMap(wantsCsv(query.format), (csv) =>
-      csv
-        ? csvResponse({ name: "activity-log", fields: exportFields, record: exportRecord, rows: exportEvents(query) })
-        : Effect.map(listEvents(query), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))
-    ).pipe(Effect.orDie)
+    Effect.gen(function* () {
+      const { user } = yield* CurrentSession
+      return yield* (yield* wantsCsv(query.format))
+        ? csvResponse({ name: "activity-log", fields: exportFields, record: exportRecord(user), rows: exportEvents(query, user) })
+        : Effect.map(listEvents(query, user), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))
+    }).pipe(Effect.orDie)
   )
 )
 

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { type ActivityEntry, type Analytics, type AnalyticsPeriod, listingStatistics } from "../../contract/activity.ts"
+import { type ActivityEntry, type Analytics, type AnalyticsPeriod, activityAreas, listingStatistics } from "../../contract/activity.ts"
+import type { AdminUser } from "../../contract/auth.ts"
+import { readableAreas, seesStaffAddresses } from "../auth/roles.ts"
 import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
 import { containsPattern } from "../platform/search.ts"
 
@@ -18,9 +20,13 @@ interface LogQuery {
   readonly to?: string | undefined
 }
 
+/** Who reads the log: what they see of it follows their role (server/auth/roles.ts). */
+export type Reader = Pick<AdminUser, "_id" | "email" | "role">
+
 export interface LogRow {
   readonly id: string
   readonly at: Date
+  readonly actorId: string | null
   readonly actorEmail: string | null
   readonly actorName: string | null
   readonly action: string
@@ -51,10 +57,35 @@ const validDate = (date: Date) => !Number.isNaN(date.getTime())
 const narrowed = (query: LogQuery) =>
   [query.username, query.action, query.record, query.from, query.to].some((value) => value !== undefined && value.trim() !== "")
 
-/** The query's filters, and the e-mails of the actors it names (when it names some). */
-const filtersOf = (sql: SqlClient, query: LogQuery) =>
+const areaOf = (query: LogQuery) => (query.area === undefined || query.area === "all" ? undefined : query.area)
+
+/**
+ * What of the query's area (or the whole log) the reader may read: the areas they read whole, the
+ * areas of which they read the events they did (their own sessions), and whether that is everything.
+ */
+const scopeOf = (reader: Reader, query: LogQuery) => {
+  const { all, own } = readableAreas(reader.role)
+  const area = areaOf(query)
+  const whole = area === undefined ? all : all.filter((name) => name === area)
+  const mine = area === undefined ? own : own.filter((name) => name === area)
+  return { whole, mine, everything: mine.length === 0 && whole.length === (area === undefined ? activityAreas.length : 1) }
+}
+
+/** The reader's rights as one filter: the areas they read whole, and of the others the events they did. */
+const rightsOf = (sql: SqlClient, reader: Reader, query: LogQuery) => {
+  const { whole, mine, everything } = scopeOf(reader, query)
+  if (everything) return sql`true`
+  const parts = [
+    ...(whole.length === 0 ? [] : [sql`l.entity IN ${sql.in(whole)}`]),
+    ...(mine.length === 0 ? [] : [sql`(l.entity IN ${sql.in(mine)} AND l.actor_email = ${reader.email})`])
+  ]
+  return parts.length === 0 ? sql`false` : sql.or(parts)
+}
+
+/** The query's filters within the reader's rights, and the e-mails of the actors it names (when it names some). */
+const filtersOf = (sql: SqlClient, query: LogQuery, reader: Reader) =>
   Effect.gen(function* () {
-    const filters = [sql`true`]
+    const filters = [rightsOf(sql, reader, query)]
     let actorEmails: ReadonlyArray<string> | undefined
     const username = query.username?.trim() ?? ""
     if (username !== "") {
@@ -82,25 +113,31 @@ const filtersOf = (sql: SqlClient, query: LogQuery) =>
 
 /** Whether the query narrows by the actor alone: its total is then the actors' kept counts. */
 const onlyActors = (query: LogQuery) =>
-  (query.area === undefined || query.area === "all") &&
-  [query.action, query.record, query.from, query.to].every((value) => value === undefined || value.trim() === "")
+  areaOf(query) === undefined && [query.action, query.record, query.from, query.to].every((value) => value === undefined || value.trim() === "")
 
-/** How many events match: read from the kept counts for the whole log, one area or some actors, counted otherwise. */
+/**
+ * How many events match: read from the kept counts for the whole log, one area or some actors
+ * (with the reader's own events of an area they read only their own of counted on the actor's
+ * index), counted otherwise.
+ */
 const totalOf = (
   sql: SqlClient,
   query: LogQuery,
+  reader: Reader,
   { filters, actorEmails }: { readonly filters: ReadonlyArray<ReturnType<SqlClient["and"]>>; readonly actorEmails: ReadonlyArray<string> | undefined }
-) =>
-  Effect.map(
-    actorEmails !== undefined && onlyActors(query)
+) => {
+  const { whole, mine, everything } = scopeOf(reader, query)
+  const kept = whole.length === 0 ? sql`0` : sql`(SELECT coalesce(sum(total), 0) FROM activity_counts WHERE entity IN ${sql.in(whole)})`
+  const own = mine.length === 0 ? sql`0` : sql`(SELECT count(*) FROM activity_log WHERE actor_email = ${reader.email} AND entity IN ${sql.in(mine)})`
+  return Effect.map(
+    actorEmails !== undefined && onlyActors(query) && everything
       ? sql<{ n: number }>`SELECT coalesce(sum(total), 0)::int AS n FROM activity_actor_counts WHERE actor_email IN ${sql.in(actorEmails)}`
       : narrowed(query)
         ? sql<{ n: number }>`SELECT count(*)::int AS n FROM activity_log l WHERE ${sql.and(filters)}`
-        : query.area !== undefined && query.area !== "all"
-          ? sql<{ n: number }>`SELECT coalesce(sum(total), 0)::int AS n FROM activity_counts WHERE entity = ${query.area}`
-          : sql<{ n: number }>`SELECT coalesce(sum(total), 0)::int AS n FROM activity_counts`,
+        : sql<{ n: number }>`SELECT (${kept} + ${own})::int AS n`,
     (rows) => rows[0]?.n ?? 0
   )
+}
 
 /**
  * What each event's record is called now, for a page of events only (`l`, with `uid` the id as
@@ -121,7 +158,7 @@ const recordColumns = `
   coalesce(l.details->>'kind', l.details->>'type') AS record_kind,
   CASE WHEN l.entity = 'blog' THEN (SELECT slug FROM blog_posts WHERE id = l.uid) END AS record_slug`
 
-const logColumns = `l.id::text AS id, l.at, l.actor_email, (SELECT name FROM admins WHERE id = l.actor_id) AS actor_name, l.action, l.entity,
+const logColumns = `l.id::text AS id, l.at, l.actor_id::text AS actor_id, l.actor_email, (SELECT name FROM admins WHERE id = l.actor_id) AS actor_name, l.action, l.entity,
   l.entity_id, l.from_state, l.to_state, l.ip, ${recordColumns}`
 
 /** The events matching `filters`, newest first, with their records' names. */
@@ -132,7 +169,8 @@ const eventsWhere = (sql: SqlClient, filters: ReadonlyArray<ReturnType<SqlClient
       FROM activity_log l WHERE ${sql.and(filters)} ORDER BY l.id DESC LIMIT ${limit} OFFSET ${offset}
     ) l ORDER BY l.id DESC`
 
-export const entryOf = (row: LogRow): ActivityEntry => ({
+/** An event as `reader` sees it: another staff member's address only when they may read everyone's sessions. */
+export const entryOf = (row: LogRow, reader: Reader): ActivityEntry => ({
   _id: row.id,
   at: row.at.toISOString(),
   actorEmail: row.actorEmail,
@@ -142,24 +180,26 @@ export const entryOf = (row: LogRow): ActivityEntry => ({
   entityId: row.entityId,
   fromState: row.fromState,
   toState: row.toState,
-  ip: row.ip,
+  ip: row.actorId === null || row.actorId === reader._id || seesStaffAddresses(reader.role) ? row.ip : null,
   record: { label: row.recordLabel, kind: row.recordKind, slug: row.recordSlug }
 })
 
-export const listEvents = (query: LogQuery & { readonly page?: number | undefined; readonly limit?: number | undefined }) =>
+/** A page of the events `reader` may read (the log's screen and the dashboard's Recent Activity). */
+export const listEvents = (query: LogQuery & { readonly page?: number | undefined; readonly limit?: number | undefined }, reader: Reader) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
     const { page, limit, offset } = pageWindow(query)
-    const filtered = yield* filtersOf(sql, query)
+    const filtered = yield* filtersOf(sql, query, reader)
     const rows = yield* eventsWhere(sql, filtered.filters, limit, offset)
-    return { logs: rows.map(entryOf), pagination: paginate(page, limit, yield* totalOf(sql, query, filtered)) }
+    return { logs: rows.map((row) => entryOf(row, reader)), pagination: paginate(page, limit, yield* totalOf(sql, query, reader, filtered)) }
   })
 
-export const exportEvents = (query: LogQuery) =>
+/** Every event `reader` may read that matches, for the CSV. */
+export const exportEvents = (query: LogQuery, reader: Reader) =>
   keysetRows((after: LogRow | undefined) =>
     Effect.gen(function* () {
       const sql = yield* SqlClient
-      const { filters } = yield* filtersOf(sql, query)
+      const { filters } = yield* filtersOf(sql, query, reader)
       return yield* eventsWhere(sql, [...filters, ...(after === undefined ? [] : [sql`l.id < ${after.id}::bigint`])], EXPORT_BATCH, 0)
     })
   )

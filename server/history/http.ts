@@ -6,8 +6,9 @@ import { BadRequest, Conflict, Forbidden, NotFound, type Role, roleCovers } from
 import { type HistoryKind, historyKindLabels, historyMessages, isHistoryKind } from "../../contract/history-rules.ts"
 import { changeAdmin } from "../auth/admins.ts"
 import { restoreAllowedIp } from "../auth/allowed-ips.ts"
+import { mayRead } from "../auth/roles.ts"
 import { pageWindow, paginate } from "../platform/lists.ts"
-import { type Content, contentOf } from "../platform/record-history.ts"
+import { type Content, contentOf, type Kept } from "../platform/record-history.ts"
 import { type ChangeEvent, createRecord, updateRecord, type VersionedRow } from "../platform/record-writes.ts"
 import { kinds, type KindRules } from "./kinds.ts"
 import { currentOf, historyPage, lastChangeBy, newestAuthor, removedRecords, versionAt } from "./repository.ts"
@@ -15,14 +16,31 @@ import { currentOf, historyPage, lastChangeBy, newestAuthor, removedRecords, ver
 // Every record's history (docs/api.md, "Record history"): its versions, any version as it was,
 // and a restore that writes an old version as the newest, on the one write path.
 
-const allowed = (role: Role, refusal: string) =>
+const label = (kind: HistoryKind) => historyKindLabels[kind]
+
+/** Whoever may read a kind's records may read their history (server/auth/roles.ts). */
+const reader = (kind: HistoryKind) =>
   Effect.gen(function* () {
     const session = yield* CurrentSession
-    if (!roleCovers(session.user.role, role)) return yield* new Forbidden({ error: refusal })
+    if (!mayRead(session.user.role, kind)) return yield* new Forbidden({ error: historyMessages.readOnly(label(kind)) })
     return session
   })
 
-const label = (kind: HistoryKind) => historyKindLabels[kind]
+const isObject = (value: Kept | undefined): value is { readonly [key: string]: unknown } => typeof value === "object" && value !== null && !Array.isArray(value)
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+
+/**
+ * The fields whose values differ between two contents, a JSON object's keys as `field.key`. A
+ * field a version does not name was null then: a create keeps only the fields it gave a value.
+ */
+const changedFields = (target: Content, now: Content): ReadonlyArray<string> =>
+  [...new Set([...Object.keys(target), ...Object.keys(now)])].flatMap((field) => {
+    const [a, b] = [target[field], now[field]]
+    if (same(a, b)) return []
+    if (!isObject(a) || !isObject(b)) return [field]
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !same(a[key], b[key])).map((key) => `${field}.${key}`)
+  })
 
 /** A version's content as columns to write: jsonb columns as JSON text. */
 const columnsOf = (rules: KindRules, content: Content): Record<string, unknown> => {
@@ -30,26 +48,33 @@ const columnsOf = (rules: KindRules, content: Content): Record<string, unknown> 
   return Object.fromEntries(Object.entries(content).map(([field, value]) => [field, json.has(field) && value !== null ? JSON.stringify(value) : value]))
 }
 
-/** The columns of `target` that differ from the record as it is. */
-const differing = (rules: KindRules, target: Content, now: VersionedRow) => {
-  const current = contentOf(rules.table.history ?? {}, now)
+/** The columns to write to make the record as it is (`now`) what it was in `target`. */
+const differing = (rules: KindRules, target: Content, now: Content) => {
   const columns = columnsOf(rules, target)
-  return Object.fromEntries(Object.entries(columns).filter(([field]) => JSON.stringify(target[field]) !== JSON.stringify(current[field] ?? null)))
+  const fields = new Set(changedFields(target, now).map((path) => path.split(".")[0] ?? path))
+  return Object.fromEntries([...fields].map((field) => [field, columns[field] ?? null]))
 }
+
+/** Whether going from `now` to `target` changes only what staff below the kind's `restore` may change. */
+const withinHandling = (rules: KindRules, target: Content, now: Content) => changedFields(target, now).every((path) => rules.handling?.includes(path) === true)
 
 const restore = (kind: HistoryKind, id: string, version: number, expectedVersion: number) =>
   Effect.gen(function* () {
     const rules = kinds[kind]
-    const session = yield* allowed(rules.restore, historyMessages.restoreRole(label(kind)))
+    const session = yield* reader(kind)
+    const editor = roleCovers(session.user.role, rules.restore)
+    const refused = new Forbidden({ error: historyMessages.restoreRole(label(kind)) })
     if ((rules.table.history?.hidden?.length ?? 0) > 0) return yield* new BadRequest({ error: historyMessages.hiddenValues })
     const current = yield* currentOf(kind, id)
     if (current === undefined) return yield* new NotFound({ error: historyMessages.notFound })
     const target = yield* versionAt(kind, id, version)
     if (target === undefined) return yield* new NotFound({ error: historyMessages.noVersion(version) })
     if (target.removed) return yield* new BadRequest({ error: historyMessages.removedVersion(version) })
-    if (expectedVersion !== current.version) {
-      return yield* new Conflict({ error: historyMessages.changedBy(yield* newestAuthor(kind, id)), currentVersion: current.version })
-    }
+    const newest = yield* newestAuthor(kind, id)
+    if (expectedVersion !== current.version) return yield* new Conflict({ error: historyMessages.changedBy(newest.who), currentVersion: current.version })
+    // Below `restore`, a person undoes their own last change only, of what their role may
+    // change (checked on the locked row below): the console's `z` (docs/api.md, "Record history").
+    if (!editor && (current.removed || version !== current.version - 1 || newest.id !== session.user._id)) return yield* refused
     const rowId = rules.rowId?.(id) ?? id
     const actor = { session }
     const restored = (details: Record<string, unknown> = {}): ChangeEvent => ({
@@ -68,7 +93,8 @@ const restore = (kind: HistoryKind, id: string, version: number, expectedVersion
       // An admin account keeps its own rules: the last super admin, the sessions a change ends.
       const changed = yield* changeAdmin(
         rowId,
-        { name: content["name"] as string | null, role: content["role"] as Role, disabled: content["disabled"] as boolean },
+        // A version from before the admin had a name does not name one: it had none.
+        { name: (content["name"] ?? null) as string | null, role: content["role"] as Role, disabled: content["disabled"] as boolean },
         { version: expectedVersion, actor }
       )
       if (changed.eventIds.length === 0) return yield* new BadRequest({ error: historyMessages.sameContent(version) })
@@ -76,10 +102,12 @@ const restore = (kind: HistoryKind, id: string, version: number, expectedVersion
     }
     if (!current.removed) {
       if (kind === "ip") return yield* new BadRequest({ error: historyMessages.sameContent(version) })
-      const { after, eventIds } = yield* updateRecord<VersionedRow, Conflict>(rules.table, {
+      const contentNow = (row: VersionedRow) => contentOf(rules.table.history ?? {}, row)
+      const { after, eventIds } = yield* updateRecord<VersionedRow, Conflict | Forbidden>(rules.table, {
         id: rowId,
         expectedVersion,
-        changes: (before) => differing(rules, content, before),
+        refuse: (before) => (editor || withinHandling(rules, content, contentNow(before)) ? Effect.void : Effect.fail(refused)),
+        changes: (before) => differing(rules, content, contentNow(before)),
         events: (_, after) => restored({ version: after.version }),
         taken,
         actor
@@ -121,7 +149,7 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
     )
     .handle("removed", ({ params, query }) =>
       Effect.gen(function* () {
-        yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
+        yield* reader(params.kind)
         const { page, limit, offset } = pageWindow(query)
         const { records, total } = yield* removedRecords(params.kind, limit, offset)
         return { success: true as const, data: { records, pagination: paginate(page, limit, total) } }
@@ -129,7 +157,7 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
     )
     .handle("list", ({ params, query }) =>
       Effect.gen(function* () {
-        yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
+        yield* reader(params.kind)
         const { page, limit, offset } = pageWindow(query)
         const history = yield* historyPage(params.kind, params.id, limit, offset)
         if (history === undefined) return yield* new NotFound({ error: historyMessages.notFound })
@@ -138,7 +166,7 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
     )
     .handle("version", ({ params }) =>
       Effect.gen(function* () {
-        yield* allowed(kinds[params.kind].see, historyMessages.readOnly(label(params.kind)))
+        yield* reader(params.kind)
         const found = yield* versionAt(params.kind, params.id, params.version)
         if (found === undefined) return yield* new NotFound({ error: historyMessages.noVersion(params.version) })
         const hidden = kinds[params.kind].table.history?.hidden ?? []

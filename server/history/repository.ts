@@ -160,14 +160,14 @@ export const lastChangeBy = (adminId: string) =>
     return row
   })
 
-/** Who made a record's newest version (their name or e-mail; "the site" when no one signed in). */
+/** Who made a record's newest version: their id, and their name or e-mail ("the site" when no one signed in). */
 export const newestAuthor = (kind: HistoryKind, id: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
-    const [row] = yield* sql<{ who: string | null }>`
-      SELECT coalesce((SELECT name FROM admins WHERE id = l.actor_id), l.actor_email) AS who FROM activity_log l
+    const [row] = yield* sql<{ actorId: string | null; who: string | null }>`
+      SELECT l.actor_id::text AS actor_id, coalesce((SELECT name FROM admins WHERE id = l.actor_id), l.actor_email) AS who FROM activity_log l
       WHERE l.entity = ${kind} AND l.entity_id = ${id} AND l.version IS NOT NULL ORDER BY l.version DESC LIMIT 1`
-    return row?.who ?? "the site"
+    return { id: row?.actorId ?? null, who: row?.who ?? "the site" }
   })
 
 /** What a removed record was called: the first of its naming fields its last content had. */

@@ -1,12 +1,15 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
-import type { ActivityEntry, Analytics } from "../../contract/activity.ts"
+import { type ActivityEntry, activityAreas, type Analytics } from "../../contract/activity.ts"
+import type { Role } from "../../contract/common.ts"
 import type { Listing } from "../../contract/listings.ts"
+import { addAdmin } from "../../server/auth/admins.ts"
+import { clearAllowedIps } from "../../server/auth/allowed-ips.ts"
 import { csvObjects } from "../support/csv.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
-import { serverWithStaff } from "../support/session.ts"
+import { serverWithStaff, signedInAs, signIn } from "../support/session.ts"
 import { newBrowserKey } from "../support/sign-in.ts"
 
 describe.each(engines)("the activity log and the dashboard's figures on $name", (engine) => {
@@ -19,8 +22,10 @@ describe.each(engines)("the activity log and the dashboard's figures on $name", 
     expect(answer.status, answer.text).toBe(200)
     return answer.body.data as Analytics
   }
-  const logs = async (query: string) => {
-    const answer = await call(url(), "GET", `/api/admin/activity-logs${query}`, { token: staff.moderator })
+  let superToken = ""
+  const logs = async (query: string, token?: string) => {
+    superToken ||= await signedInAs(staff.server, "super_admin")
+    const answer = await call(url(), "GET", `/api/admin/activity-logs${query}`, { token: token ?? superToken })
     expect(answer.status, answer.text).toBe(200)
     return answer.body.data as { logs: ReadonlyArray<ActivityEntry>; pagination: { total: number; pages: number } }
   }
@@ -83,7 +88,7 @@ describe.each(engines)("the activity log and the dashboard's figures on $name", 
       body: { name: "Renamed Pioneers", description: "A group", version: made.version }
     })
     expect(renamed.status, renamed.text).toBe(200)
-    const history = await logs(`?record=${made._id}`)
+    const history = await logs(`?record=${made._id}`, staff.moderator)
     expect(history.logs.map((entry) => entry.action)).toEqual(["listing.update", "listing.create"])
     expect(history.logs[0]).toMatchObject({ area: "listing", entityId: made._id, record: { label: "Renamed Pioneers", kind: "community", slug: null } })
     const post = await call(url(), "POST", "/api/blog/admin/posts", { token: staff.admin, body: { title: "Slug Me", content: "<p>Body</p>", status: "draft" } })
@@ -133,5 +138,101 @@ describe.each(engines)("the activity log and the dashboard's figures on $name", 
       ["listing.update", "Renamed Pioneers", "community"],
       ["listing.create", "Renamed Pioneers", "community"]
     ])
+  })
+
+  it("shows each reader only the events of records their role may read, and of their own sessions: every area, the CSV, the dashboard's recent activity", async () => {
+    const person = (role: Role) => `reader-${role}-${++serial}-${process.pid}@example.com`
+    const readers = { moderator: person("moderator"), admin: person("admin"), super_admin: person("super_admin") }
+    for (const [role, email] of Object.entries(readers)) await staff.server.sql(addAdmin(email, role as Role))
+    const bossAddress = "192.0.2.77"
+    const boss = await signIn(staff.server, readers.super_admin, "super_admin", bossAddress)
+    // What only super admins may read: an admin account, a protected record, an allowed address.
+    const secretEmail = `secret-admin-${serial}@example.com`
+    const secretKey = `secret-key-${serial}`
+    const storedValue = `stored-protected-value-${serial}`
+    const allowed = "203.0.113.0/24"
+    const made = [
+      await call(url(), "POST", "/api/admin/users", { token: boss, body: { email: secretEmail, name: "Secret Name", role: "admin" } }),
+      await call(url(), "POST", "/api/admin/protected-data", { token: boss, body: { type: "api-key", key: secretKey, value: storedValue, description: "" } }),
+      await call(url(), "POST", "/api/admin/ip-management", { token: boss, ip: "203.0.113.9", body: { ip: allowed, description: "Office" } })
+    ]
+    await staff.server.sql(clearAllowedIps)
+    for (const answer of made) expect(answer.status, answer.text).toBe(200)
+    // What everyone may read, and each reader's own sign-in; a stranger's wrong code for the moderator's e-mail is about their account.
+    await community()
+    const tokens = {
+      moderator: await signIn(staff.server, readers.moderator, "moderator"),
+      admin: await signIn(staff.server, readers.admin, "admin"),
+      super_admin: boss
+    }
+    expect(
+      (await call(url(), "POST", "/api/admin/auth", { ip: freshIp(), body: { email: readers.moderator, otp: "000000", attempt: newBrowserKey() } })).status
+    ).toBe(401)
+
+    // The role table of docs/security.md: super admins' records are theirs to read; sign-ins are each person's own.
+    const superOnly = ["admin", "ip", "protected-data"]
+    const readable = (role: Role, own: string, entry: Pick<ActivityEntry, "area" | "actorEmail">) =>
+      role === "super_admin" || (entry.area === "session" ? entry.actorEmail === own : !superOnly.includes(entry.area))
+    const everyPage = async (token: string, query: string) => {
+      const events: Array<ActivityEntry> = []
+      for (let page = 1; ; page++) {
+        const answer = await logs(`?limit=100&page=${page}${query}`, token)
+        events.push(...answer.logs)
+        if (page >= answer.pagination.pages) return { events, total: answer.pagination.total, text: JSON.stringify(answer) }
+      }
+    }
+    const seen: Record<string, Array<ActivityEntry>> = {}
+    for (const role of ["moderator", "admin", "super_admin"] as const) {
+      const own = readers[role]
+      const texts: Array<string> = []
+      for (const area of ["", ...activityAreas]) {
+        const { events, total, text } = await everyPage(tokens[role], area === "" ? "" : `&area=${area}`)
+        texts.push(text)
+        expect(total, `${role} ${area}`).toBe(events.length)
+        expect(
+          events.filter((entry) => !readable(role, own, entry)),
+          `${role} ${area}`
+        ).toEqual([])
+        // A staff member's address is their session's: others see it only as super admins.
+        if (role !== "super_admin") {
+          expect(
+            events.filter((entry) => entry.ip !== null && entry.actorEmail !== null && entry.actorEmail !== own),
+            `${role} ${area}`
+          ).toEqual([])
+        }
+        if (area === "") seen[role] = events
+      }
+      const csv = await call(url(), "GET", "/api/admin/activity-logs?format=csv", { token: tokens[role] })
+      expect(csv.status, csv.text).toBe(200)
+      const rows = csvObjects(csv.text)
+      expect(rows.length).toBe(seen[role]!.length)
+      expect(
+        rows.filter((row) => !readable(role, own, { area: row.area!, actorEmail: row.actorEmail === "" ? null : row.actorEmail! })),
+        role
+      ).toEqual([])
+      texts.push(csv.text)
+      // The dashboard's Recent Activity is the log's first ten (src/api/admin.ts).
+      const recent = await logs("?limit=10", tokens[role])
+      expect(
+        recent.logs.filter((entry) => !readable(role, own, entry)),
+        role
+      ).toEqual([])
+      expect(recent.logs).toEqual(seen[role]!.slice(0, 10))
+      texts.push(JSON.stringify(recent))
+      const all = texts.join("\n")
+      expect(all).not.toContain(storedValue)
+      if (role === "super_admin") continue
+      for (const secret of [secretEmail, "Secret Name", secretKey, allowed, bossAddress, readers.super_admin])
+        expect(all, `${role}: ${secret}`).not.toContain(secret)
+      expect(seen[role]!.some((entry) => entry.area === "session" && entry.actorEmail === own && entry.action === "session.sign_in")).toBe(true)
+    }
+    expect(seen.moderator!.some((entry) => entry.action === "session.verify_failed")).toBe(true)
+    expect(seen.admin!.some((entry) => entry.action === "session.verify_failed")).toBe(false)
+    // The super admin sees all of it.
+    for (const action of ["admin.create", "protected-data.create", "ip.allow", "session.verify_failed"])
+      expect(seen.super_admin!.map((entry) => entry.action)).toContain(action)
+    expect(seen.super_admin!.filter((entry) => entry.action === "session.sign_in").map((entry) => entry.actorEmail)).toEqual(
+      expect.arrayContaining(Object.values(readers))
+    )
   })
 })

@@ -153,15 +153,48 @@ describe.each(engines)("record history on $name", (engine) => {
     expect((await restore("protected-data", id, { version: 1, expectedVersion: 2 }, superToken)).body).toMatchObject({ error: historyMessages.hiddenValues })
   })
 
-  it("shows moderators the history of what they moderate, and lets only editors restore", async () => {
+  it("shows each role the history of what it may read, and lets only editors restore another's change", async () => {
     const made = await call(url(), "POST", "/api/admin/communities", { token: staff.admin, body: { name: "Pi Accra", description: "Meetups" } })
     const id = (made.body.data as { listing: { _id: string } }).listing._id
     expect((await history("listing", id, staff.moderator)).entries).toHaveLength(1)
     expect((await restore("listing", id, { version: 1, expectedVersion: 1 }, staff.moderator)).status).toBe(403)
     const contact = await newContact("Rights")
-    expect((await call(url(), "GET", `/api/admin/history/blog/${contact._id}`, { token: staff.moderator })).status).toBe(403)
-    expect((await call(url(), "GET", `/api/admin/history/settings/site`, { token: staff.admin })).status).toBe(403)
+    // A kind the role reads: no such post is a 404; a kind it does not: 403 (tests/api/history-rights.test.ts has every kind).
+    expect((await call(url(), "GET", `/api/admin/history/blog/${contact._id}`, { token: staff.moderator })).status).toBe(404)
+    expect((await call(url(), "GET", `/api/admin/history/admin/${contact._id}`, { token: staff.admin })).status).toBe(403)
     expect((await call(url(), "GET", `/api/admin/history/contact/00000000-0000-4000-8000-000000000000`, { token: staff.admin })).status).toBe(404)
+  })
+
+  it("restores a version without a value the record has now: an admin's name, a post's publication time", async () => {
+    const superToken = await signedInAs(staff.server, "super_admin")
+    const email = `nameless-${Date.now()}@example.com`
+    const made = await call(url(), "POST", "/api/admin/users", { token: superToken, body: { email, role: "moderator" } })
+    expect(made.status, made.text).toBe(200)
+    const id = (made.body.data as { user: { _id: string } }).user._id
+    expect((await call(url(), "PUT", `/api/admin/users/${id}`, { token: superToken, body: { name: "Grace Hopper", version: 1 } })).status).toBe(200)
+    const restored = await restore("admin", id, { version: 1, expectedVersion: 2 }, superToken)
+    expect(restored.status, restored.text).toBe(200)
+    const users = await call(url(), "GET", `/api/admin/users?search=${encodeURIComponent(email)}`, { token: superToken })
+    expect((users.body.data as { users: ReadonlyArray<{ name: string | null; version: number }> }).users).toEqual([
+      expect.objectContaining({ name: null, version: 3 })
+    ])
+    // Logged as the change it makes to the account (admin accounts restore through their own rules).
+    expect((await history("admin", id, superToken)).entries[0]).toMatchObject({
+      version: 3,
+      action: "admin.rename",
+      changes: [{ field: "name", before: "Grace Hopper", after: null, hidden: false }]
+    })
+
+    const draft = { title: `Unpublished ${Date.now()}`, content: "<p>Body</p>", status: "draft" }
+    const post = (await call(url(), "POST", "/api/blog/admin/posts", { token: staff.admin, body: draft })).body.post as { _id: string; slug: string }
+    const published = await call(url(), "PUT", `/api/blog/admin/posts/${post.slug}`, {
+      token: staff.admin,
+      body: { ...draft, status: "published", version: 1 }
+    })
+    expect(published.status, published.text).toBe(200)
+    expect((await restore("blog", post._id, { version: 1, expectedVersion: 2 })).status).toBe(200)
+    const back = await call(url(), "GET", `/api/blog/posts/${post.slug}`, { token: staff.admin })
+    expect(back.body.post).toMatchObject({ status: "draft", publishedAt: null, version: 3 })
   })
 
   it("rebuilds every one of 230 versions exactly, across its snapshots", async () => {

@@ -104,6 +104,34 @@ describe("community and influencer moderation in Chromium", () => {
     expect(errors).toEqual([])
   })
 
+  it("lets a moderator undo their own approval with z once its toast is gone: the listing is back in pending", async () => {
+    await seed("/api/admin/communities", ["Undo my approval"])
+    const { page, errors } = await opened(moderator, "/communities?search=Undo%20my%20approval")
+    const card = cardsOf(page, t.titles.community).filter({ hasText: "Undo my approval" })
+    await card.getByText("Pending", { exact: true }).waitFor()
+    await card.focus()
+    await page.keyboard.press("a")
+    const toast = page.getByRole("status").filter({ hasText: 'Approved "Undo my approval"' })
+    await toast.getByRole("button", { name: "Dismiss" }).click()
+    await toast.waitFor({ state: "detached" })
+    await card.getByText("Approved", { exact: true }).waitFor()
+    // Without the screen's own undo, z undoes the person's last change through the record's history.
+    await card.focus()
+    await page.keyboard.press("z")
+    await page.getByRole("status").getByText("Undone: the listing is back as it was at version 1 (now version 3).").waitFor()
+    await card.getByText("Pending", { exact: true }).waitFor()
+    await expect
+      .poll(async () =>
+        (
+          (await call(product.server.url, "GET", "/api/admin/communities/combined?search=Undo%20my%20approval", { token: admin })).body.data as {
+            communities: ReadonlyArray<{ status: string; version: number }>
+          }
+        ).communities.map((listing) => [listing.status, listing.version])
+      )
+      .toEqual([["pending", 3]])
+    expect(errors).toEqual([])
+  })
+
   it("offers only the legal actions and keys by status, and rolls back a refused change with the server's words", async () => {
     await seed("/api/admin/influencers", ["Solo"])
     const { page, errors } = await opened(admin, "/influencers")

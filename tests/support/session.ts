@@ -12,7 +12,11 @@ let counter = 0
 export const signedInAs = async (server: TestServer, role: Role): Promise<string> => {
   const email = `${role}-${++counter}-${process.pid}@example.com`
   await server.sql(addAdmin(email, role))
-  const ip = freshIp()
+  return signIn(server, email, role)
+}
+
+/** An existing admin signed in as `role` (at most their granted one) from `ip`; returns the bearer token. */
+export const signIn = async (server: TestServer, email: string, role: Role, ip = freshIp()): Promise<string> => {
   const asked = await askForCode(server.url, email, role, { ip })
   const answer = await sendCode(server.url, email, await latestCode(server, email), asked.body.attempt, { ip })
   if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.text}`)
