@@ -36,6 +36,7 @@ export interface OtpAnswer {
 export type AuthEvent =
   | { readonly type: "SEND_OTP"; readonly email: string; readonly role: Role }
   | { readonly type: "VERIFY"; readonly otp: string }
+  | { readonly type: "RESEND" }
   | { readonly type: "USE_DIFFERENT_EMAIL" }
   | { readonly type: "LOGOUT" }
   | { readonly type: "SESSION_EXPIRED" }
@@ -144,7 +145,32 @@ export const authMachine = setup({
     otpSent: {
       on: {
         VERIFY: { target: "verifying", actions: assign({ error: null }) },
+        // "Send a new code", offered on the code step once the minute between codes is over.
+        RESEND: { target: "resendingOtp", actions: assign({ error: null }) },
         USE_DIFFERENT_EMAIL: { target: "unauthenticated", actions: assign({ email: "", error: null, resendAfterSeconds: null, attempt: null }) }
+      }
+    },
+    // A new code for the same e-mail and role: whatever the answer, the code step stays, saying it.
+    resendingOtp: {
+      invoke: {
+        id: "requestOtp",
+        src: "requestOtp",
+        input: ({ context }) => ({ email: context.email, role: context.role }),
+        onDone: [
+          {
+            guard: { type: "codeAsked", params: ({ event }) => ({ answer: event.output }) },
+            target: "otpSent",
+            actions: assign({
+              resendAfterSeconds: ({ event }) => event.output.resendAfterSeconds ?? null,
+              attempt: ({ event }) => event.output.attempt ?? null
+            })
+          },
+          { target: "otpSent", actions: assign({ error: authErrors.sendRefused }) }
+        ],
+        onError: {
+          target: "otpSent",
+          actions: assign({ error: ({ event }) => messageFor(event.error, authErrors.sendRefused, authErrors.sendThrew) })
+        }
       }
     },
     verifying: {

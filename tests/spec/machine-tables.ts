@@ -15,7 +15,8 @@
  * server refuses as expired (401 on any call) signs out too; logout tells the server. Ours
  * (docs/architecture.md, "First screen"): when start-up's own check of the stored token has
  * already answered by the time the console starts, the console starts signed in, with no
- * second check and no spinner.
+ * second check and no spinner. Issue 41: the code step offers "Send a new code" once the minute
+ * between codes is over; whatever its answer, the code step stays and says it.
  */
 export const authTable = [
   "starting --(always) [isChecked]--> authenticated",
@@ -29,6 +30,10 @@ export const authTable = [
   "sendingOtp --xstate.error.actor.requestOtp--> unauthenticated",
   "otpSent --VERIFY--> verifying",
   "otpSent --USE_DIFFERENT_EMAIL--> unauthenticated",
+  "otpSent --RESEND--> resendingOtp",
+  "resendingOtp --xstate.done.actor.requestOtp [codeAsked]--> otpSent",
+  "resendingOtp --xstate.done.actor.requestOtp--> otpSent",
+  "resendingOtp --xstate.error.actor.requestOtp--> otpSent",
   "verifying --xstate.done.actor.verifyOtp--> authenticated / storeToken",
   "verifying --xstate.error.actor.verifyOtp--> otpSent",
   "authenticated --LOGOUT--> signingOut / forgetToken",

@@ -84,7 +84,10 @@ export const signInTexts = {
   codePlaceholder: "Enter 6-digit code",
   verify: "Verify & Login",
   verifying: "Verifying...",
-  differentEmail: "Use different email"
+  differentEmail: "Use different email",
+  resend: "Send a new code",
+  resendIn: (seconds: number) => `Send a new code in ${seconds} s`,
+  resending: "Sending a new code..."
 } as const
 
 export const listTexts = {

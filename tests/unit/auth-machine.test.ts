@@ -12,6 +12,7 @@ const network = { status: undefined, message: "Failed to fetch" }
 const events = (): ReadonlyArray<AuthEvent | ReturnType<typeof actorDone> | ReturnType<typeof actorError>> => [
   { type: "SEND_OTP", email: "a@example.com", role: "admin" },
   { type: "VERIFY", otp: "123456" },
+  { type: "RESEND" },
   { type: "USE_DIFFERENT_EMAIL" },
   { type: "LOGOUT" },
   { type: "SESSION_EXPIRED" },
@@ -19,6 +20,7 @@ const events = (): ReadonlyArray<AuthEvent | ReturnType<typeof actorDone> | Retu
   actorError("checkSession", refused(401)),
   actorDone("requestOtp", { success: true }),
   actorDone("requestOtp", { success: true, resendAfterSeconds: 30 }),
+  actorDone("requestOtp", { success: true, attempt: "attempt-2" }),
   actorDone("requestOtp", { success: false }),
   actorError("requestOtp", refused(400, "bad")),
   actorError("requestOtp", refused(429, "Too many attempts. Try again in 3 minutes.")),
@@ -80,6 +82,7 @@ describe("auth machine, model-based", () => {
       "authenticated",
       "checking",
       "otpSent",
+      "resendingOtp",
       "sendingOtp",
       "signingOut",
       "starting",

@@ -1,5 +1,6 @@
 import { Box, Button, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes"
 import { type FormEvent, useEffect, useId, useState } from "react"
+import { OTP_RESEND_SECONDS } from "../../../contract/auth.ts"
 import type { FieldIssue, Role } from "../../../contract/common.ts"
 import { preloadApi } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
@@ -86,18 +87,38 @@ const EmailStep = ({ busy, error }: { readonly busy: boolean; readonly error: st
   )
 }
 
+/** Seconds left of `seconds`, counted down once a second from each new `start`. */
+const useCountdown = (seconds: number, start: unknown) => {
+  const [left, setLeft] = useState(seconds)
+  useEffect(() => {
+    const until = Date.now() + seconds * 1000
+    const tick = () => setLeft(Math.max(0, Math.ceil((until - Date.now()) / 1000)))
+    tick()
+    const timer = setInterval(tick, 1000)
+    return () => clearInterval(timer)
+  }, [seconds, start])
+  return left
+}
+
 const CodeStep = ({
   email,
   busy,
+  resending,
   error,
-  resendAfterSeconds
+  resendAfterSeconds,
+  attempt
 }: {
   readonly email: string
   readonly busy: boolean
+  readonly resending: boolean
   readonly error: string | null
   readonly resendAfterSeconds: number | null
+  /** The attempt the last answer named: each new one starts the minute again. */
+  readonly attempt: string | null
 }) => {
   const auth = AuthContext.useActorRef()
+  // One code a minute is mailed (docs/security.md, "Sign-in"): the server says what is left of it when it sent none.
+  const secondsLeft = useCountdown(resendAfterSeconds ?? OTP_RESEND_SECONDS, attempt)
   const [otp, setOtp] = useState("")
   const step = useStep()
   const submit = (event: FormEvent) => {
@@ -137,6 +158,9 @@ const CodeStep = ({
         <Button type="submit" size="3" disabled={busy}>
           {busy ? t.verifying : t.verify}
         </Button>
+        <Button type="button" variant="soft" disabled={busy || secondsLeft > 0} onClick={() => auth.send({ type: "RESEND" })}>
+          {resending ? t.resending : secondsLeft > 0 ? t.resendIn(secondsLeft) : t.resend}
+        </Button>
         <Button type="button" variant="ghost" disabled={busy} onClick={() => auth.send({ type: "USE_DIFFERENT_EMAIL" })}>
           {t.differentEmail}
         </Button>
@@ -150,13 +174,22 @@ const CodeStep = ({
 export const SignInScreen = () => {
   const state = AuthContext.useSelector(
     (snapshot) => ({
-      step: snapshot.matches("otpSent") || snapshot.matches("verifying") ? ("code" as const) : ("email" as const),
-      busy: snapshot.matches("sendingOtp") || snapshot.matches("verifying"),
+      step: snapshot.matches("otpSent") || snapshot.matches("verifying") || snapshot.matches("resendingOtp") ? ("code" as const) : ("email" as const),
+      busy: snapshot.matches("sendingOtp") || snapshot.matches("verifying") || snapshot.matches("resendingOtp"),
+      resending: snapshot.matches("resendingOtp"),
       email: snapshot.context.email,
       error: snapshot.context.error,
-      resendAfterSeconds: snapshot.context.resendAfterSeconds
+      resendAfterSeconds: snapshot.context.resendAfterSeconds,
+      attempt: snapshot.context.attempt
     }),
-    (a, b) => a.step === b.step && a.busy === b.busy && a.email === b.email && a.error === b.error && a.resendAfterSeconds === b.resendAfterSeconds
+    (a, b) =>
+      a.step === b.step &&
+      a.busy === b.busy &&
+      a.resending === b.resending &&
+      a.email === b.email &&
+      a.error === b.error &&
+      a.resendAfterSeconds === b.resendAfterSeconds &&
+      a.attempt === b.attempt
   )
   // The form needs nothing more to show; the API client it will send with comes after it is painted.
   useEffect(() => {
@@ -174,7 +207,14 @@ export const SignInScreen = () => {
             {t.intro}
           </Text>
           {state.step === "code" ? (
-            <CodeStep email={state.email} busy={state.busy} error={state.error} resendAfterSeconds={state.resendAfterSeconds} />
+            <CodeStep
+              email={state.email}
+              busy={state.busy}
+              resending={state.resending}
+              error={state.error}
+              resendAfterSeconds={state.resendAfterSeconds}
+              attempt={state.attempt}
+            />
           ) : (
             <EmailStep busy={state.busy} error={state.error} />
           )}

@@ -16,7 +16,11 @@ export const signInTexts = {
   codePlaceholder: "Enter 6-digit code",
   verify: "Verify & Login",
   verifying: "Verifying...",
-  differentEmail: "Use different email"
+  differentEmail: "Use different email",
+  /** Offered on the code step once the minute between codes is over, counted down until then. */
+  resend: "Send a new code",
+  resendIn: (seconds: number) => `Send a new code in ${seconds} s`,
+  resending: "Sending a new code..."
 } as const
 
 export const roleOptions = [
