@@ -24,16 +24,26 @@ const { NodeRuntime } = await import("@effect/platform-node")
 const { Layer } = await import("effect")
 const { serverLayer } = await import("./app.ts")
 const { DataFolderInUse } = await import("./platform/data-lock.ts")
+const { port, host } = config.value
+/** What stops the server before it serves, in one line: a data folder another process holds (data-lock.ts), a port taken. */
+const oneLine = (error: unknown): string | undefined => {
+  if (error instanceof DataFolderInUse) return error.message
+  const code = (error as { readonly cause?: { readonly code?: unknown } } | undefined)?.cause?.code
+  if (code === "EADDRINUSE")
+    return `Port ${port} on ${host} is in use by another program: stop it, or start on another port with PORT (PORT=${port + 1} npm start).`
+  if (code === "EACCES") return `Port ${port} on ${host} needs privileges this user does not have: set PORT to 1024 or above.`
+  return undefined
+}
 Layer.launch(serverLayer(config.value)).pipe(
-  // A data folder another process holds: one line naming it, nothing touched (data-lock.ts).
-  Effect.catch((error) =>
-    error instanceof DataFolderInUse
-      ? Effect.sync(() => {
-          console.error(error.message)
+  Effect.catch((error) => {
+    const line = oneLine(error)
+    return line === undefined
+      ? Effect.fail(error)
+      : Effect.sync(() => {
+          console.error(line)
           process.exit(1)
         })
-      : Effect.fail(error)
-  ),
+  }),
   // Stopped by SIGTERM or SIGINT, once everything has closed in order, is a clean exit
   // (docs/deploy.md, "Stopping a server"): 0, not the 130 of an interrupted program.
   (main) =>

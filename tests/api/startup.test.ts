@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
+import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -37,6 +38,21 @@ describe("start-up", () => {
     const lines = run.errors().trim().split("\n")
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(new RegExp(`^Invalid configuration: ${name}: `))
+  })
+
+  it("stops with one line naming the port and PORT when the port is taken", async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
+    const port = (taken.address() as AddressInfo).port
+    try {
+      const run = runScript(PRODUCT_SERVER, [], { DATA_DIR: tempDir(), PORT: String(port) })
+      expect(await run.exited).toBe(1)
+      expect(run.errors().trim().split("\n")).toEqual([
+        `Port ${port} on 127.0.0.1 is in use by another program: stop it, or start on another port with PORT (PORT=${port + 1} npm start).`
+      ])
+    } finally {
+      taken.close()
+    }
   })
 
   it("creates the first admin on an empty data folder, mails and logs codes, and stops on SIGTERM within 5 s", async () => {
