@@ -20,20 +20,23 @@ export const blogMessages = {
 export const WORDS_PER_MINUTE = 200
 
 /**
- * The slug of a title: lowercase; accents folded; characters other than letters, digits,
- * spaces and hyphens removed; spaces turned into hyphens; repeated hyphens collapsed; no
- * hyphen at either end. A title with nothing left gives "post".
+ * The slug of a title: characters other than letters, digits, spaces and hyphens removed, letters
+ * of every script kept (docs/product-spec.md §5); lowercase where the script has case; accents on
+ * Latin letters folded ("Café" → "cafe"), marks that belong to other scripts' letters kept, in
+ * NFC; spaces turned into hyphens; repeated hyphens collapsed; no hyphen at either end. A title
+ * with nothing left gives "post". `slugify(slugify(t)) === slugify(t)`: a slug is its own slug.
  */
 export const slugify = (title: string): string => {
   const slug = title
     .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/([A-Za-z])[\u0300-\u036f]+/gu, "$1")
     .toLowerCase()
-    .replace(/[^a-z0-9\s-]/g, "")
+    .replace(/[^\p{L}\p{M}\p{N}\s-]/gu, "")
     .trim()
-    .replace(/\s+/g, "-")
-    .replace(/-+/g, "-")
-    .replace(/^-|-$/g, "")
+    .replace(/\s+/gu, "-")
+    .replace(/-+/gu, "-")
+    .replace(/^-|-$/gu, "")
+    .normalize("NFC")
   return slug === "" ? "post" : slug
 }
 

@@ -1,14 +1,14 @@
 import { Schema } from "effect"
 import { Id, LongText, OptionalPublicUrl, PublicUrl, RequiredText, ShortText, Text, TextList, Timestamp, Version } from "./common.ts"
-import { postStatuses } from "./blog-rules.ts"
+import { postStatuses, slugify } from "./blog-rules.ts"
 
 /** Statuses a post can be saved with; "archived" exists in old data and is displayed. */
 export const PostStatus = Schema.Literals(postStatuses)
 
-/** A post's slug where a request names one: what `slugify` makes. */
+/** A post's slug where a request names one: what `slugify` makes, of any script. */
 export const Slug = Schema.String.check(
   Schema.isMaxLength(220, { message: "must be a post slug" }),
-  Schema.isPattern(/^[a-z0-9-]+$/u, { message: "must be a post slug" })
+  Schema.makeFilter((text: string) => (text !== "" && slugify(text) === text) || "must be a post slug")
 )
 
 /** A post body: the editor's HTML, bounded well below the 1 MiB request limit. */

@@ -58,6 +58,35 @@ describe.each(engines)("blog posts on $name", (engine) => {
     expect(second.slug).toBe("mainnet-qa-2")
   })
 
+  it("keeps the letters of Russian, Japanese and Arabic titles in their slugs, and opens, saves, restores and finds such a post by it", async () => {
+    const url = staff.server.url
+    const titles = { ru: "Новости сети Пи", ja: "パイネットワークのニュース", ar: "أخبار شبكة باي" }
+    const slugs = { ru: "новости-сети-пи", ja: "パイネットワークのニュース", ar: "أخبار-شبكة-باي" }
+    for (const [language, title] of Object.entries(titles) as ReadonlyArray<[keyof typeof titles, string]>) {
+      const post = await created(draft({ title, status: "published" }))
+      expect(post.slug).toBe(slugs[language])
+      const path = `/api/blog/posts/${encodeURIComponent(post.slug)}`
+      const opened = await call(url, "GET", path)
+      expect(opened.status, opened.text).toBe(200)
+      expect((opened.body.post as Post)._id).toBe(post._id)
+      const saved = await call(url, "PUT", `/api/blog/admin/posts/${encodeURIComponent(post.slug)}`, {
+        token: staff.admin,
+        body: { ...draft({ title, status: "published" }), excerpt: "Changed", version: post.version }
+      })
+      expect(saved.status, saved.text).toBe(200)
+      expect(saved.body.post).toMatchObject({ slug: post.slug, excerpt: "Changed", version: 2 })
+      const restored = await call(url, "POST", `/api/admin/history/blog/${post._id}/restore`, { token: staff.admin, body: { version: 1, expectedVersion: 2 } })
+      expect(restored.status, restored.text).toBe(200)
+      expect(((await call(url, "GET", path)).body.post as Post).excerpt).not.toBe("Changed")
+      const found = await call(url, "GET", `/api/blog/posts?search=${encodeURIComponent(title.split(" ")[0]!)}`, { token: staff.admin })
+      expect((found.body.posts as ReadonlyArray<Post>).map((each) => each.slug)).toContain(post.slug)
+    }
+    // A second post of the same title is told apart as Latin ones are.
+    expect((await created(draft({ title: titles.ru }))).slug).toBe(`${slugs.ru}-2`)
+    // Not a slug: refused, naming it, in any script.
+    expect((await call(url, "GET", `/api/blog/posts/${encodeURIComponent("Новости Сети")}`)).status).toBe(400)
+  })
+
   it("sets publishedAt only when published and keeps scheduledAt only when scheduled", async () => {
     const at = new Date(Date.now() + 60_000).toISOString()
     const scheduled = await created(draft({ title: "Later", status: "scheduled", scheduledAt: at }))

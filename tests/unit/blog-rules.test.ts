@@ -4,15 +4,42 @@ import { cleanList, readingTime, slugify, uniqueSlug, WORDS_PER_MINUTE } from ".
 import { sanitizePostHtml } from "../../server/blog/sanitize.ts"
 
 describe("slug", () => {
-  it("follows the spec's rules for any title", () => {
+  it("follows the spec's rules for any title, of any script", () => {
+    const words = fc.string({
+      unit: fc.constantFrom(..."Привет мир パイネットワーク أخبار شبكة हिन्दी समाचार Ελληνικά 中文新闻 Ünïcödé".split("")),
+      minLength: 1
+    })
+    const titles = fc.oneof(fc.string({ unit: "grapheme", maxLength: 80 }), fc.string({ unit: "binary", maxLength: 80 }), words)
     fc.assert(
-      fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), (title) => {
+      fc.property(titles, (title) => {
         const slug = slugify(title)
-        expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+        // Letters (of any script, with their marks) and digits, in hyphen-joined runs.
+        expect(slug).toMatch(/^[\p{L}\p{M}\p{N}]+(-[\p{L}\p{M}\p{N}]+)*$/u)
+        expect(slug).toBe(slug.toLowerCase())
+        expect(slug).toBe(slug.normalize("NFC"))
         expect(slugify(slug)).toBe(slug)
+        // Every letter and digit of the title is kept, but for Latin accents folded.
+        const kept = [
+          ...title
+            .normalize("NFKD")
+            .replace(/([A-Za-z])[\u0300-\u036f]+/gu, "$1")
+            .toLowerCase()
+            .normalize("NFC")
+        ].filter((c) => /[\p{L}\p{N}]/u.test(c))
+        if (kept.length > 0) expect([...slug].filter((c) => /[\p{L}\p{N}]/u.test(c))).toEqual(kept)
       }),
-      { numRuns: 500 }
+      { numRuns: 1_000 }
     )
+  })
+
+  it("keeps the letters of every script: Russian, Japanese, Arabic, Hindi, Greek", () => {
+    expect(slugify("Привет, мир! Новости Pi")).toBe("привет-мир-новости-pi")
+    expect(slugify("パイネットワークのニュース")).toBe("パイネットワークのニュース")
+    expect(slugify("ﾊﾟｲ ﾈｯﾄﾜｰｸ")).toBe("パイ-ネットワーク")
+    expect(slugify("أخبار شبكة باي")).toBe("أخبار-شبكة-باي")
+    expect(slugify("हिन्दी समाचार")).toBe("हिन्दी-समाचार")
+    expect(slugify("ΝΈΑ ΤΟΥ ΔΙΚΤΎΟΥ")).toBe("νέα-του-δικτύου")
+    expect(slugify("Йогурт")).toBe("йогурт")
   })
 
   it("turns spaces into hyphens, drops punctuation, folds accents", () => {
