@@ -60,7 +60,7 @@ export type AdminAccountUpdate = typeof AdminAccountUpdate.Type
 
 export const adminMessages = {
   superOnly: "Only super admins may manage admins, allowed addresses, protected data and settings.",
-  exists: (email: string) => `${email} is already an admin.`,
+  exists: (email: string) => `An admin with the e-mail ${email} exists already.`,
   notFound: "This admin no longer exists. Reload the list.",
   stale: "This admin was changed by someone else. Reload and try again.",
   lastSuperAdmin: "The last enabled super admin can't be disabled or demoted. Make another super admin first.",

@@ -25,7 +25,11 @@ export const OtpCode = Schema.String.check(
 )
 
 /** 256 random bits, URL-safe: a sign-in attempt's name, or a browser's key. */
-const RandomKey = (what: string) => Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{43}$/u, { message: `must be the ${what}: 43 URL-safe characters` }))
+const RandomKey = (what: string) =>
+  Schema.String.check(
+    Schema.isMaxLength(43, { message: `must be the ${what}: 43 URL-safe characters` }),
+    Schema.isPattern(/^[A-Za-z0-9_-]{43}$/u, { message: `must be the ${what}: 43 URL-safe characters` })
+  )
 
 /**
  * `POST /api/admin/auth` takes `{ email, role }` to ask for a code and `{ email, otp, attempt }`

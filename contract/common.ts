@@ -50,6 +50,8 @@ export class Conflict extends Schema.TaggedError<Conflict>()(
   {
     ...failureFields,
     offenders: Schema.optionalKey(Schema.Array(Offender)),
+    /** A value another record holds (an e-mail, an address): the field, so a form says it under it. */
+    issues: Schema.optionalKey(Schema.Array(FieldIssue)),
     /** A change made at an old version: the version the record is at now, to read it again at. */
     currentVersion: Schema.optionalKey(Schema.Int)
   },

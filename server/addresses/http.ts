@@ -8,7 +8,7 @@ import { addressMessages, type AddressKind } from "../../contract/addresses.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { Conflict, type Pagination } from "../../contract/common.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
-import { type ChangeEvent, createRecord, removeRecord, updateRecord } from "../platform/record-writes.ts"
+import { type ChangeEvent, createRecord, removeRecord, takenBy, updateRecord } from "../platform/record-writes.ts"
 import { encodableAs } from "../platform/encodable.ts"
 import { type AddressColumns, type AddressRow, kinds } from "./kinds.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
@@ -60,7 +60,7 @@ const directory = <A, I>(
         const values = toColumns(payload)
         const { row } = yield* createRecord<AddressRow, Conflict>(addressTable, {
           values: { id: randomUUID(), kind, ...values },
-          unique: { index: "kind, lower(identifier)", taken: () => new Conflict({ error: addressMessages.duplicate(values.identifier) }) },
+          unique: { index: "kind, lower(identifier)", taken: () => takenBy("identifier", addressMessages.duplicate(values.identifier)) },
           check: (created) => answerable(fromRow(created)),
           events: (created) => logChange("create", kind, created, undefined)
         })
@@ -76,7 +76,7 @@ const directory = <A, I>(
           scope: ofKind(kind),
           refuse: () =>
             Effect.flatMap(identifierTaken(kind, values.identifier, params.id), (taken) =>
-              taken ? Effect.fail(new Conflict({ error: addressMessages.duplicate(values.identifier) })) : Effect.void
+              taken ? Effect.fail(takenBy("identifier", addressMessages.duplicate(values.identifier))) : Effect.void
             ),
           changes: () => values,
           check: (changed) => answerable(fromRow(changed)),

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto"
 import { protectedMessages } from "../../contract/protected-data.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { Conflict } from "../../contract/common.ts"
-import { type ChangeEvent, createRecord, removeRecord, updateRecord } from "../platform/record-writes.ts"
+import { type ChangeEvent, createRecord, removeRecord, takenBy, updateRecord } from "../platform/record-writes.ts"
 import { superAdmin } from "./shared.ts"
 import { type ProtectedRow, protectedOf, protectedTable, listProtected } from "./repository.ts"
 
@@ -37,7 +37,7 @@ export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedDa
         yield* superAdmin
         const { row } = yield* createRecord<ProtectedRow, Conflict>(protectedTable, {
           values: { id: randomUUID(), ...protectedValues(payload) },
-          unique: { index: "type, key", taken: () => new Conflict({ error: protectedMessages.exists }) },
+          unique: { index: "type, key", taken: () => takenBy("key", protectedMessages.exists) },
           events: (created) => protectedEvent("protected-data.create", created, true)
         })
         return { success: true as const, data: { record: protectedOf(row) } }

@@ -4,7 +4,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import { randomUUID } from "node:crypto"
 import { type AdminAccount, adminMessages } from "../../contract/admin-users.ts"
 import { Conflict, NotFound, type Role, roleCovers } from "../../contract/common.ts"
-import { type Actor, type ChangeEvent, createRecord, updateRecord, type VersionedTable } from "../platform/record-writes.ts"
+import { type Actor, type ChangeEvent, createRecord, takenBy, updateRecord, type VersionedTable } from "../platform/record-writes.ts"
 import { containsPattern } from "../platform/search.ts"
 import { announceRevocation, endingSessions } from "./session-cache.ts"
 import { SESSION_IDLE_MINUTES } from "./policy.ts"
@@ -114,7 +114,7 @@ export const addAdmin = (email: string, role: Role, name: string | null = null, 
     const normalized = normalizeEmail(email)
     const { row } = yield* createRecord<AdminRow, Conflict>(adminTable, {
       values: { id: randomUUID(), email: normalized, name, role },
-      unique: { index: "(lower(email))", taken: () => new Conflict({ error: adminMessages.exists(normalized) }) },
+      unique: { index: "(lower(email))", taken: () => takenBy("email", adminMessages.exists(normalized)) },
       events: (made) => ({ action: "admin.create", entityId: made.id, toState: role, details: { email: normalized } }),
       actor
     })

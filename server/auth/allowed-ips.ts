@@ -6,7 +6,7 @@ import type { AllowedIp } from "../../contract/allowed-ips.ts"
 import { Conflict, Forbidden } from "../../contract/common.ts"
 import { type IpRange, ipInRange, ipMessages, normalizeIpRange, parseIpRange } from "../../contract/ip-rules.ts"
 import { forgetOnNotify } from "../platform/notify.ts"
-import { type Actor, createRecord, removeRecord, removeRecords, type VersionedTable } from "../platform/record-writes.ts"
+import { type Actor, createRecord, removeRecord, removeRecords, takenBy, type VersionedTable } from "../platform/record-writes.ts"
 import { commandLine } from "./admins.ts"
 
 /**
@@ -111,7 +111,7 @@ export const allowIp = (text: string, description: string, by: Actor) =>
     if (ip === undefined) return yield* new IpInvalid({ message: ipMessages.invalid })
     const { row } = yield* createRecord<IpRow, Conflict | SqlError, SqlClient>(ipTable, {
       values: { id: randomUUID(), ip, description: description.trim(), createdBy: "session" in by ? by.session.user.email : null },
-      unique: { index: "ip", taken: () => new Conflict({ error: ipMessages.duplicate(ip) }) },
+      unique: { index: "ip", taken: () => takenBy("ip", ipMessages.duplicate(ip)) },
       lockFirst: holdList,
       check: () => keepsCallerIn(by),
       events: (made) => ({ action: "ip.allow", entityId: made.id, toState: made.ip }),

@@ -145,6 +145,9 @@ const asChange = <A, E, R>(change: Effect.Effect<A, E, R>, taken?: Taken<E>) =>
  */
 export type Taken<E> = (constraint: string) => E | undefined
 
+/** The refusal of a value another record holds (409), naming its field so a form says it under it. */
+export const takenBy = (field: string, message: string) => new Conflict({ error: message, issues: [{ path: field, message }] })
+
 /** Adds a record with `values` (its id among them) and records `event`; answers the new row. */
 export const createRecord = <Row extends VersionedRow, E = never, R = never>(
   table: VersionedTable,

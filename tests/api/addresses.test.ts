@@ -84,6 +84,7 @@ describe.each(engines)("addresses on $name", (engine) => {
       const again = await create(fresh({ identifier: first.identifier.toUpperCase() }))
       expect(again.status).toBe(409)
       expect(again.body.error).toBe(addressMessages.duplicate(first.identifier.toUpperCase()))
+      expect(again.body.issues).toEqual([{ path: "identifier", message: addressMessages.duplicate(first.identifier.toUpperCase()) }])
     })
 
     it("refuses an update or delete against an old version with 409 and overwrites nothing", async () => {

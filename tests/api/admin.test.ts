@@ -68,6 +68,8 @@ describe.each(engines)("admin management on $name", (engine) => {
     const again = await call(url(), "POST", "/api/admin/users", { token: await superToken(), body: { email: email.toUpperCase(), role: "moderator" } })
     expect(again.status).toBe(409)
     expect(again.body.error).toBe(adminMessages.exists(email.toLowerCase()))
+    // The refusal names its field, so the form says it under the e-mail.
+    expect(again.body.issues).toEqual([{ path: "email", message: adminMessages.exists(email.toLowerCase()) }])
     expect((await call(url(), "POST", "/api/admin/users", { token: await superToken(), body: { email: "not-mail", role: "admin" } })).status).toBe(400)
     expect((await call(url(), "POST", "/api/admin/users", { token: await superToken(), body: { email: freshEmail("y"), role: "owner" } })).status).toBe(400)
     expect((await users(`?search=${encodeURIComponent("wendy writer")}`)).users.map((user) => user.email)).toEqual([email.toLowerCase()])

@@ -98,7 +98,7 @@ describe("start-up", () => {
     }
     // No server: the command opens the data folder.
     expect(await admin("add", "Ops@Example.com", "admin")).toMatchObject({ code: 0, out: "Added ops@example.com as admin.\n" })
-    expect(await admin("add", "ops@example.com", "moderator")).toMatchObject({ code: 1, err: "ops@example.com is already an admin.\n" })
+    expect(await admin("add", "ops@example.com", "moderator")).toMatchObject({ code: 1, err: "An admin with the e-mail ops@example.com exists already.\n" })
     // Refused from their words alone, before the folder is opened: they may run side by side.
     expect(await Promise.all([admin("add", "ops2@example.com", "root"), admin("add", "not-an-email", "admin"), admin("frobnicate")])).toMatchObject([
       { code: 1, err: expect.stringContaining('"root" is not a role') },

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { ipMessages } from "../../contract/ip-rules.ts"
 import { clearAllowedIps } from "../../server/auth/allowed-ips.ts"
-import { chromiumWithServer, openSignedIn, pointerEventsOf } from "../support/browser.ts"
+import { chromiumWithServer, fieldMessage, openSignedIn, pointerEventsOf } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { latestCode } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
@@ -130,6 +130,26 @@ describe("admin management in Chromium", () => {
     await row.getByText("Disabled", { exact: true }).waitFor()
     expect(await roleOf(token)).toBe(401)
     expect(await pointerEventsOf(page)).toBe(0)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("keeps the add form open with what was typed when the e-mail is already an admin's, saying so under the e-mail", async () => {
+    const email = `taken-${++serial}-${process.pid}@example.com`
+    await signedInAs(product.server, "moderator")
+    expect((await call(product.server.url, "POST", "/api/admin/users", { token: superAdmin, body: { email, role: "admin" } })).status).toBe(200)
+    const { page, errors } = await openSignedIn(product, superAdmin, "/settings/admins")
+    await page.getByRole("table", { name: "Admin Users" }).getByRole("row").nth(1).waitFor()
+    await page.keyboard.press("n")
+    const form = page.getByRole("form", { name: "Add an admin" })
+    await form.getByLabel("E-mail").fill(email.toUpperCase())
+    await form.getByLabel("Display name").fill("Typed Name")
+    await form.getByLabel("Display name").press("Enter")
+    const emailField = form.getByLabel("E-mail")
+    await expect.poll(() => fieldMessage(emailField)).toBe(`An admin with the e-mail ${email} exists already.`)
+    expect(await form.getByLabel("Display name").inputValue()).toBe("Typed Name")
+    expect(await emailField.evaluate((input) => input === document.activeElement)).toBe(true)
+    expect(await page.getByRole("form", { name: "Add an admin" }).isVisible()).toBe(true)
     expect(errors).toEqual([])
     await page.context().close()
   })
