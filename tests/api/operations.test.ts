@@ -5,6 +5,7 @@ import { metricsMessages, serverStates } from "../../contract/system.ts"
 import type { RequestLine } from "../../server/platform/request-log.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
+import { apiOperations } from "../support/openapi.ts"
 import { latestCode, startTestServer } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
@@ -52,6 +53,32 @@ describe.each(engines)("running a server, on $name", (engine) => {
       expect(byId(missing.headers.get("x-request-id"))).toMatchObject({ route: "/uploads/:type/:name", status: 404 })
       // Every request its own id.
       expect(new Set(lines.map((line) => line.requestId)).size).toBe(lines.length)
+    } finally {
+      await server.stop()
+      await database.drop()
+    }
+  })
+
+  it("logs and counts every route of the OpenAPI document, history's included, under its own pattern, never /api/*", async () => {
+    const database = await engine.fresh()
+    const server = await startTestServer(database)
+    try {
+      const operations = await apiOperations(server.url)
+      expect(operations.map((operation) => operation.path)).toContain("/api/admin/history/{kind}/{id}/restore")
+      const sent = new Map<string, string>()
+      for (const operation of operations) {
+        // Without a token: refused or not, the request is logged, and under its route.
+        const answer = await call(server.url, operation.method, operation.example, { ip: freshIp(), body: operation.method === "GET" ? undefined : {} })
+        sent.set(answer.headers.get("x-request-id") ?? "", `${operation.method} ${operation.pattern}`)
+      }
+      await expect.poll(() => server.requestLog().length).toBeGreaterThanOrEqual(operations.length)
+      const logged = new Map(linesOf(server.requestLog()).map((line) => [line.requestId, `${line.method} ${line.route}`]))
+      expect([...sent].map(([id]) => logged.get(id))).toEqual([...sent.values()])
+      const scrape = await (await fetch(`${server.url}/metrics`)).text()
+      for (const operation of operations) {
+        expect(scrape, operation.pattern).toContain(`http_request_duration_seconds_count{route="${operation.pattern}"}`)
+      }
+      expect(scrape).not.toContain('route="/api/*"')
     } finally {
       await server.stop()
       await database.drop()
