@@ -129,6 +129,25 @@ describe.each(engines)("running a server, on $name", (engine) => {
     }
   })
 
+  it("answers its metrics at /metrics exactly, not at another spelling of it", async () => {
+    const database = await engine.fresh()
+    const server = await startTestServer(database)
+    try {
+      const exact = await call(server.url, "GET", "/metrics")
+      expect(exact.status).toBe(200)
+      expect(exact.text).toContain("http_requests_total")
+      // Spellings the router folds onto /metrics (case, slashes, a `;` parameter, an escaped letter).
+      for (const path of ["/metrics/", "/METRICS", "/Metrics", "/metrics;x", "//metrics", "/%6detrics", "/metrics/?x=1"]) {
+        const answer = await call(server.url, "GET", path)
+        expect(answer.text, path).not.toContain("http_requests_total")
+        expect(answer.status, path).toBe(404)
+      }
+    } finally {
+      await server.stop()
+      await database.drop()
+    }
+  })
+
   it("stops gracefully: lets its change streams go at once with a short retry, finishes a request in flight, and says it is not ready meanwhile", async () => {
     const database = await engine.fresh()
     const server = await startTestServer(database)
