@@ -33,8 +33,8 @@ export class BlogPublicApi extends HttpApiGroup.make("blog")
     HttpApiEndpoint.get("posts", "/api/blog/posts", {
       query: { ...listQueryFields, status: Schema.optionalKey(PostStatus) },
       success: [PostPage, CsvExport],
-      // The CSV export needs a staff token.
-      error: Unauthorized
+      // The CSV export needs a staff token; the public pages a list's newest 1,000 posts.
+      error: [Unauthorized, BadRequest]
     }).annotate(OpenApi.Summary, "List posts (published only without a token), or export them as CSV"),
     HttpApiEndpoint.get("post", "/api/blog/posts/:slug", {
       params: { slug: Slug },

@@ -9,7 +9,7 @@ import { Reader } from "../../contract/public-reads.ts"
 import { requireEditor } from "../auth/roles.ts"
 import { createRecord, removeRecord, updateRecord } from "../platform/record-writes.ts"
 import { encodableAs } from "../platform/encodable.ts"
-import { csvResponse, wantsCsv } from "../platform/lists.ts"
+import { csvResponse, publicListPage, wantsCsv } from "../platform/lists.ts"
 import {
   defaultAuthorOf,
   ensureCategory,
@@ -71,7 +71,7 @@ export const BlogPublicHandlers = HttpApiBuilder.group(AdminApi, "blog", (handle
           if (session === undefined) return yield* new Unauthorized({ error: blogMessages.exportNeedsSignIn })
           return yield* csvResponse({ name: "blog-posts", fields: postExportFields, record: toPost, rows: exportPosts(options) })
         }
-        const { posts, pagination } = yield* listPosts(options)
+        const { posts, pagination } = yield* publicListPage(query, listPosts(options))
         return { success: true as const, posts, pagination }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
     )
