@@ -17,6 +17,7 @@ import {
   VersionParam
 } from "./common.ts"
 import { CsvExport } from "./lists.ts"
+import { PublicRead } from "./public-reads.ts"
 
 const onePost = Schema.Struct({ success: Schema.Literal(true), post: BlogPost })
 
@@ -32,13 +33,13 @@ export class BlogPublicApi extends HttpApiGroup.make("blog")
     HttpApiEndpoint.get("posts", "/api/blog/posts", {
       query: { ...listQueryFields, status: Schema.optionalKey(PostStatus) },
       success: [PostPage, CsvExport],
-      // A token from an address the allowed-address list does not cover is a 403.
-      error: [Unauthorized, Forbidden]
+      // The CSV export needs a staff token; the public pages a list's newest 1,000 posts.
+      error: [Unauthorized, BadRequest]
     }).annotate(OpenApi.Summary, "List posts (published only without a token), or export them as CSV"),
     HttpApiEndpoint.get("post", "/api/blog/posts/:slug", {
       params: { slug: Slug },
       success: onePost,
-      error: [NotFound, Forbidden]
+      error: NotFound
     }).annotate(OpenApi.Summary, "Read one post by its slug"),
     HttpApiEndpoint.get("categories", "/api/blog/categories", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Array(BlogCategory) })
@@ -47,6 +48,7 @@ export class BlogPublicApi extends HttpApiGroup.make("blog")
       success: Schema.Struct({ success: Schema.Literal(true), data: TagList })
     }).annotate(OpenApi.Summary, "List tags (of published posts only without a token)")
   )
+  .middleware(PublicRead)
   .annotate(OpenApi.Title, "Blog")
   .annotate(OpenApi.Description, "Reading posts, categories and tags; published ones only without a token.") {}
 

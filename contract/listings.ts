@@ -24,6 +24,7 @@ import {
 import { listingStatuses, listingTypes, MAX_BULK, moderationActions } from "./listing-rules.ts"
 import { CsvExport } from "./lists.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
+import { PublicRead } from "./public-reads.ts"
 
 const stored = { _id: Id, createdAt: Timestamp, updatedAt: Timestamp, version: Version }
 
@@ -194,10 +195,9 @@ const publicPage = Schema.Struct({
 /** The public site's calls: approved listings, and submissions, which always arrive pending. */
 export class ListingsPublicApi extends HttpApiGroup.make("listingsPublic")
   .add(
-    HttpApiEndpoint.get("list", "/api/listings/:type", { params: { type: CommunityType }, query: pageQueryFields, success: publicPage }).annotate(
-      OpenApi.Summary,
-      "List approved listings of a type (no token)"
-    ),
+    HttpApiEndpoint.get("list", "/api/listings/:type", { params: { type: CommunityType }, query: pageQueryFields, success: publicPage, error: BadRequest })
+      .middleware(PublicRead)
+      .annotate(OpenApi.Summary, "List approved listings of a type, the newest 1,000 (no token; limited per client address)"),
     HttpApiEndpoint.post("submit", "/api/listings/:type", {
       params: { type: CommunityType },
       payload: ListingSubmission,

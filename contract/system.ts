@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Forbidden, ServiceBusy } from "./common.ts"
+import { Forbidden, NotFound, ServiceBusy } from "./common.ts"
 
 export const DatabaseStatus = Schema.Literals(["connected", "disconnected"])
 export type DatabaseStatus = typeof DatabaseStatus.Type
@@ -51,8 +51,11 @@ export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 /** Prometheus's text exposition format (https://prometheus.io/docs/instrumenting/exposition_formats/). */
 const MetricsText = Schema.String.pipe(HttpApiSchema.asText({ contentType: METRICS_CONTENT_TYPE }))
 
+export const METRICS_PATH = "/metrics"
+
 export const metricsMessages = {
-  refused: "Metrics are read from this host, or with the bearer token METRICS_TOKEN names"
+  refused: "Metrics are read from this host, or with the bearer token METRICS_TOKEN names",
+  notHere: `Metrics are at ${METRICS_PATH}, spelled exactly so`
 } as const
 
 export class SystemApi extends HttpApiGroup.make("system")
@@ -65,12 +68,13 @@ export class SystemApi extends HttpApiGroup.make("system")
     )
   )
   .add(
-    HttpApiEndpoint.get("metrics", "/metrics", { success: MetricsText, error: Forbidden })
+    HttpApiEndpoint.get("metrics", METRICS_PATH, { success: MetricsText, error: [Forbidden, NotFound] })
       .annotate(OpenApi.Summary, "The server's metrics in Prometheus's text format")
       .annotate(
         OpenApi.Description,
         "Requests by route and status, their latency, open change streams, the mail outbox and the database pool. " +
-          "Answered to the server's own host, or to a bearer token equal to METRICS_TOKEN; 403 otherwise."
+          "Answered to the server's own host, or to a bearer token equal to METRICS_TOKEN; 403 otherwise. " +
+          "Only at /metrics exactly: another spelling the router would fold onto it (case, slashes, `;`) is a 404."
       )
   )
   .annotate(OpenApi.Title, "System")

@@ -27,6 +27,7 @@ import { ListingCounts, ListingStatus, Moderated } from "./listings.ts"
 import { CsvExport } from "./lists.ts"
 import { projectStatuses, startupStages } from "./venture-rules.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
+import { PublicRead } from "./public-reads.ts"
 
 /**
  * Businesses, startups and projects (docs/product-spec.md §3 and §5): listings like communities,
@@ -254,18 +255,15 @@ const submitted = Schema.Struct({ success: Schema.Literal(true), data: Schema.St
 /** The public site's calls for the three types: approved and active ones, and submissions (pending). */
 export class VenturesPublicApi extends HttpApiGroup.make("venturesPublic")
   .add(
-    HttpApiEndpoint.get("businesses", "/api/listings/business", { query: pageQueryFields, success: publicPage }).annotate(
-      OpenApi.Summary,
-      "List approved, active businesses (no token)"
-    ),
-    HttpApiEndpoint.get("startups", "/api/listings/startup", { query: pageQueryFields, success: publicPage }).annotate(
-      OpenApi.Summary,
-      "List approved, active startups (no token)"
-    ),
-    HttpApiEndpoint.get("projects", "/api/listings/project", { query: pageQueryFields, success: publicPage }).annotate(
-      OpenApi.Summary,
-      "List approved, active projects (no token)"
-    ),
+    HttpApiEndpoint.get("businesses", "/api/listings/business", { query: pageQueryFields, success: publicPage, error: BadRequest })
+      .middleware(PublicRead)
+      .annotate(OpenApi.Summary, "List approved, active businesses, the newest 1,000 (no token; limited per client address)"),
+    HttpApiEndpoint.get("startups", "/api/listings/startup", { query: pageQueryFields, success: publicPage, error: BadRequest })
+      .middleware(PublicRead)
+      .annotate(OpenApi.Summary, "List approved, active startups, the newest 1,000 (no token; limited per client address)"),
+    HttpApiEndpoint.get("projects", "/api/listings/project", { query: pageQueryFields, success: publicPage, error: BadRequest })
+      .middleware(PublicRead)
+      .annotate(OpenApi.Summary, "List approved, active projects, the newest 1,000 (no token; limited per client address)"),
     HttpApiEndpoint.post("submitBusiness", "/api/listings/business", {
       payload: submission(BusinessInput),
       success: submitted,

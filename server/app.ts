@@ -25,6 +25,7 @@ import { changeFeedLayer } from "./platform/change-feed.ts"
 import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { PublicFormLive } from "./auth/public-forms.ts"
+import { PublicReadLive } from "./auth/public-reads.ts"
 import { listenForRevocations } from "./auth/session-cache.ts"
 import { SignIn } from "./auth/sign-in.ts"
 import { adminChannelLayer } from "./platform/admin-channel.ts"
@@ -113,7 +114,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     BlogAdminHandlers,
     UploadHandlers
   ]),
-  Layer.provide([AuthorizationLive, PublicFormLive, RequestValidationLive, SignIn.layer])
+  Layer.provide([AuthorizationLive, PublicFormLive, PublicReadLive, RequestValidationLive, SignIn.layer])
 )
 
 const routes = (staticDir: string) =>

@@ -33,21 +33,37 @@ export const AuthorizationLive = Layer.effect(
 )
 
 /**
- * For an endpoint open to the public and to staff alike: the session a request's bearer token
- * names, or undefined without a token. A token that
- * names no live session is a 401: a signed-out console must not post as the public.
+ * The session a request's bearer token names: undefined without a token, `null` when the token
+ * names no live session. From an address outside the allowed-address list any token is a 403,
+ * before it is looked at (findSession), and that failure stays typed, for the endpoint to declare.
  */
-export const optionalSession = Effect.gen(function* () {
+const tokenSession = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const header = request.headers.authorization
   if (header === undefined) return undefined
   const ip = yield* clientIp
   const token = /^Bearer (.+)$/i.exec(header)?.[1]?.trim() ?? ""
   const session = yield* findSession(token, ip)
-  if (session === undefined) return yield* new Unauthorized({ error: messages.sessionInvalid })
+  if (session === undefined) return null
   noteAdmin(request.source, session.user._id)
   return { id: session.id, user: session.user, ip }
 })
+
+/**
+ * For a write open to the public and to staff alike (the core-team form): the caller's session,
+ * or undefined without a token. A token that names no live session is a 401: a signed-out
+ * console must not post as the public.
+ */
+export const optionalSession = Effect.flatMap(tokenSession, (session) =>
+  session === null ? Effect.fail(new Unauthorized({ error: messages.sessionInvalid })) : Effect.succeed(session)
+)
+
+/**
+ * For a read open to the public and to staff alike (contract/public-reads.ts): the reader's
+ * session, or undefined for the public. A token that names no live session reads as the public
+ * reads, and nothing more.
+ */
+export const readerSession = Effect.map(tokenSession, (session) => session ?? undefined)
 
 export const AuthHandlers = HttpApiBuilder.group(
   AdminApi,

@@ -5,12 +5,11 @@ import { AdminApi } from "../../contract/api.ts"
 import { BlogPost, type BlogPostInput } from "../../contract/blog.ts"
 import { blogMessages, textOf } from "../../contract/blog-rules.ts"
 import { BadRequest, NotFound, Unauthorized } from "../../contract/common.ts"
-import { findSession } from "../auth/sessions.ts"
+import { Reader } from "../../contract/public-reads.ts"
 import { requireEditor } from "../auth/roles.ts"
 import { createRecord, removeRecord, updateRecord } from "../platform/record-writes.ts"
 import { encodableAs } from "../platform/encodable.ts"
-import { clientIp } from "../platform/client-address.ts"
-import { csvResponse, wantsCsv } from "../platform/lists.ts"
+import { csvResponse, publicListPage, wantsCsv } from "../platform/lists.ts"
 import {
   defaultAuthorOf,
   ensureCategory,
@@ -41,15 +40,6 @@ const checkInput = (input: BlogPostInput, storedContent: string) => {
   return Effect.void
 }
 
-/** Posts on the one write path (server/platform/record-writes.ts). */
-const bearer = (header: string | undefined) => header?.match(/^Bearer\s+(\S+)$/i)?.[1]
-
-/** The caller's session when the call carries a valid admin token; readers have none. */
-const sessionOf = (authorization: string | undefined) => {
-  const token = bearer(authorization)
-  return token === undefined ? Effect.succeed(undefined) : Effect.flatMap(clientIp, (ip) => findSession(token, ip))
-}
-
 /** The CSV export's columns, named as the API names the fields. */
 const postExportFields = [
   "_id",
@@ -73,21 +63,21 @@ const postExportFields = [
 
 export const BlogPublicHandlers = HttpApiBuilder.group(AdminApi, "blog", (handlers) =>
   handlers
-    .handle("posts", ({ query, request }) =>
+    .handle("posts", ({ query }) =>
       Effect.gen(function* () {
-        const session = yield* sessionOf(request.headers.authorization)
+        const { session } = yield* Reader
         const options = { onlyPublished: session === undefined, ...query }
         if (yield* wantsCsv(query.format)) {
           if (session === undefined) return yield* new Unauthorized({ error: blogMessages.exportNeedsSignIn })
           return yield* csvResponse({ name: "blog-posts", fields: postExportFields, record: toPost, rows: exportPosts(options) })
         }
-        const { posts, pagination } = yield* listPosts(options)
+        const { posts, pagination } = yield* publicListPage(query, listPosts(options))
         return { success: true as const, posts, pagination }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
     )
-    .handle("post", ({ params, request }) =>
+    .handle("post", ({ params }) =>
       Effect.gen(function* () {
-        const session = yield* sessionOf(request.headers.authorization)
+        const { session } = yield* Reader
         const row = yield* findPostBySlug(params.slug)
         if (row === undefined || (session === undefined && row.status !== "published")) {
           return yield* new NotFound({ error: blogMessages.notFound })
@@ -101,15 +91,16 @@ export const BlogPublicHandlers = HttpApiBuilder.group(AdminApi, "blog", (handle
         Effect.orDie
       )
     )
-    .handle("tags", ({ request }) =>
+    .handle("tags", () =>
       Effect.gen(function* () {
         // Readers see the tags of published posts only; a draft's tags are not news yet.
-        const session = yield* sessionOf(request.headers.authorization)
+        const { session } = yield* Reader
         return { success: true as const, data: yield* listTags(session === undefined) }
       }).pipe(Effect.orDie)
     )
 )
 
+/** Posts on the one write path (server/platform/record-writes.ts). */
 export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (handlers) =>
   handlers
     .handle("create", ({ payload }) =>

@@ -5,7 +5,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { type ListingType, listingTypes, statusAfter, type ListingStatus } from "../../contract/listing-rules.ts"
 import type { ListingInput } from "../../contract/listings.ts"
-import { csvResponse, wantsCsv } from "../platform/lists.ts"
+import { csvResponse, publicListPage, wantsCsv } from "../platform/lists.ts"
 import { exportQueue, listApproved, listingExportFields, listingOf, listQueue, publicListingOf, type QueueQuery } from "./repository.ts"
 import { bulk, createListing, editListing, moderate, removeListing, submit, undo } from "./writes.ts"
 
@@ -94,9 +94,8 @@ export const ListingsAdminHandlers = HttpApiBuilder.group(AdminApi, "listingsAdm
 export const ListingsPublicHandlers = HttpApiBuilder.group(AdminApi, "listingsPublic", (handlers) =>
   handlers
     .handle("list", ({ params, query }) =>
-      listApproved(params.type, query).pipe(
-        Effect.map(({ rows, pagination }) => ({ success: true as const, data: { listings: rows.map(publicListingOf), pagination } })),
-        Effect.orDie
+      publicListPage(query, Effect.orDie(listApproved(params.type, query))).pipe(
+        Effect.map(({ rows, pagination }) => ({ success: true as const, data: { listings: rows.map(publicListingOf), pagination } }))
       )
     )
     .handle("submit", ({ params, payload }) =>

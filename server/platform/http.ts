@@ -88,12 +88,28 @@ export const httpHygiene = HttpRouter.middleware(
             : Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
         })
       )
-      const shaped = isApi && response.status >= 400 && !isJson(response) ? apiFailure(response.status) : response
+      const shaped = isApi && response.status >= 400 && !isJson(response) ? apiFailure(response.status) : withRetryAfter(response)
       const compressed = isApi ? compressJson(shaped, acceptedEncodings(request.headers["accept-encoding"])) : shaped
       return HttpServerResponse.setHeaders(compressed, securityHeaders(path, isApi, isApi ? undefined : response.headers["content-security-policy"]))
     }),
   { global: true }
 )
+
+/**
+ * A refusal that says when to come back (429 and 503 carry `retryAfterSeconds`) says it in
+ * `Retry-After` too, the header clients and proxies read without parsing the body.
+ */
+const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) => {
+  if ((response.status !== 429 && response.status !== 503) || response.body._tag !== "Uint8Array") return response
+  try {
+    const seconds: unknown = (JSON.parse(new TextDecoder().decode(response.body.body)) as { retryAfterSeconds?: unknown }).retryAfterSeconds
+    return typeof seconds === "number" && Number.isInteger(seconds) && seconds > 0
+      ? HttpServerResponse.setHeader(response, "retry-after", String(seconds))
+      : response
+  } catch {
+    return response
+  }
+}
 
 /** JSON bodies are small; uploads get their own limit. */
 export const MAX_BODY_MIB = 1

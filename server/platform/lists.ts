@@ -2,7 +2,8 @@ import { Effect, Option, Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { containsPattern } from "./search.ts"
-import { DEFAULT_PAGE_SIZE, type Pagination } from "../../contract/common.ts"
+import { BadRequest, DEFAULT_PAGE_SIZE, type Pagination } from "../../contract/common.ts"
+import { PUBLIC_LIST_DEPTH, publicReadMessages, Reader } from "../../contract/public-reads.ts"
 import { plainText } from "../../contract/text.ts"
 import { CSV_CONTENT_TYPE } from "../../contract/lists.ts"
 
@@ -12,6 +13,40 @@ export const pageWindow = (query: { readonly page?: number | undefined; readonly
   const limit = query.limit ?? DEFAULT_PAGE_SIZE
   return { page, limit, offset: (page - 1) * limit }
 }
+
+/**
+ * A page the public may ask for (docs/api.md, "Public reads"): within a list's newest
+ * `PUBLIC_LIST_DEPTH` rows, so no anonymous read makes the database skip further (an OFFSET
+ * costs what it skips); deeper is a 400 naming `page`.
+ */
+const withinPublicDepth = (query: { readonly page?: number | undefined; readonly limit?: number | undefined }) => {
+  const { page, limit } = pageWindow(query)
+  if (page * limit <= PUBLIC_LIST_DEPTH) return Effect.void
+  const message = publicReadMessages.tooDeep(limit)
+  return Effect.fail(new BadRequest({ error: `page: ${message}`, issues: [{ path: "page", message }] }))
+}
+
+/** The public's `pagination`: `total` counts every row, `pages` only those it may open. */
+const publicPagination = (pagination: Pagination): Pagination => ({
+  ...pagination,
+  pages: Math.max(1, Math.min(pagination.pages, Math.floor(PUBLIC_LIST_DEPTH / pagination.limit)))
+})
+
+/**
+ * A page of a list open to the public (behind `PublicRead`): the public's within the depth, with
+ * `pages` counting what it may open; a staff reader's anywhere.
+ */
+export const publicListPage = <A extends { readonly pagination: Pagination }, E, R>(
+  query: { readonly page?: number | undefined; readonly limit?: number | undefined },
+  read: Effect.Effect<A, E, R>
+) =>
+  Effect.gen(function* () {
+    const { session } = yield* Reader
+    if (session !== undefined) return yield* read
+    yield* withinPublicDepth(query)
+    const answer = yield* read
+    return { ...answer, pagination: publicPagination(answer.pagination) }
+  })
 
 /**
  * A list's WHERE conditions: `column = value` for each filter given ("all", as the spec's screens

@@ -72,20 +72,28 @@ export interface RoutePattern {
   readonly path: string
 }
 
+/** How much a segment of a pattern takes: its own word, any one segment, or the rest. */
+const breadth = (segment: string) => (segment === "*" ? 2 : segment.startsWith(":") ? 1 : 0)
+
+/** Which of two patterns is the narrower, read left to right as the router reads them: a word before a parameter, a parameter before `*`. */
+const narrowerFirst = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => {
+  for (let index = 0; index < Math.max(a.length, b.length); index++) {
+    const difference = breadth(a[index] ?? "") - breadth(b[index] ?? "")
+    if (difference !== 0) return difference
+  }
+  return 0
+}
+
 /**
  * The route of a request among `patterns` (`/api/blog/posts/:slug`): a segment starting with `:`
- * takes any one segment, a final `*` the rest; of several that fit, the one with the fewest
- * parameters. What fits none is `other` (the console's pages and files).
+ * takes any one segment, a final `*` the rest; of several that fit, the narrowest, as the router
+ * picks it (`/api/listings/admin/:type` before `/api/listings/:type/:id`, both before `/api/*`,
+ * however many parameters each has). What fits none is `other` (the console's pages and files).
  */
 export const routeMatcher = (patterns: ReadonlyArray<RoutePattern>) => {
   const compiled = patterns
-    .map(({ method, path }) => ({
-      method: method.toUpperCase(),
-      path,
-      segments: path.split("/").filter((segment) => segment !== ""),
-      parameters: path.split("/").filter((segment) => segment.startsWith(":") || segment === "*").length
-    }))
-    .sort((a, b) => a.parameters - b.parameters)
+    .map(({ method, path }) => ({ method: method.toUpperCase(), path, segments: path.split("/").filter((segment) => segment !== "") }))
+    .sort((a, b) => narrowerFirst(a.segments, b.segments))
   const fits = (segments: ReadonlyArray<string>, pattern: ReadonlyArray<string>) =>
     pattern.at(-1) === "*"
       ? segments.length >= pattern.length - 1 && pattern.slice(0, -1).every((part, index) => part.startsWith(":") || part === segments[index])

@@ -5,8 +5,8 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { timingSafeEqual } from "node:crypto"
 import packageJson from "../../package.json" with { type: "json" }
 import { AdminApi } from "../../contract/api.ts"
-import { Forbidden, ServiceBusy } from "../../contract/common.ts"
-import { type Health, metricsMessages, serverStates } from "../../contract/system.ts"
+import { Forbidden, NotFound, ServiceBusy } from "../../contract/common.ts"
+import { type Health, METRICS_PATH, metricsMessages, serverStates } from "../../contract/system.ts"
 import { fromThisHost } from "../platform/client-address.ts"
 import { Config } from "../platform/config.ts"
 import { connectionsByState, Database, pingDatabase } from "../platform/database.ts"
@@ -83,6 +83,9 @@ export const SystemHandlers = HttpApiBuilder.group(
       .handle("metrics", () =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
+          // The router folds case, slashes, escapes and a `;` parameter onto this route; a proxy
+          // that keeps the public from /metrics blocks one spelling (docs/deploy.md, "Metrics").
+          if (request.url.split("?")[0] !== METRICS_PATH) return yield* new NotFound({ error: metricsMessages.notHere })
           const local = yield* Effect.provideService(fromThisHost, Config, config)
           if (!local && !tokenMatches(request.headers.authorization)) return yield* new Forbidden({ error: metricsMessages.refused })
           return yield* Effect.promise(() => metrics.render(gauges))

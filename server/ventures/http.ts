@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { type AnyVenture, Business, Project, PublicVenture, Startup, type VentureType } from "../../contract/ventures.ts"
 import { encodableAs } from "../platform/encodable.ts"
-import { csvResponse, wantsCsv } from "../platform/lists.ts"
+import { csvResponse, publicListPage, wantsCsv } from "../platform/lists.ts"
 import { queue } from "../listings/http.ts"
 import { exportQueue, listingOf, type ListingRow, type QueueQuery } from "../listings/repository.ts"
 import { createListing, editListing, moderate, removeListing, submit } from "../listings/writes.ts"
@@ -210,7 +210,7 @@ export const VentureModerationHandlers = HttpApiBuilder.group(AdminApi, "venture
 )
 
 const approvedActive = (type: VentureType, query: Pick<QueueQuery, "search" | "page" | "limit">) =>
-  queue({ ...query, types: [type], status: "approved", isActive: true }).pipe(
+  publicListPage(query, queue({ ...query, types: [type], status: "approved", isActive: true })).pipe(
     Effect.map(({ rows, pagination }) => ({ success: true as const, data: { listings: rows.map(publicVentureOf), pagination } }))
   )
 

@@ -5,6 +5,7 @@ import { metricsMessages, serverStates } from "../../contract/system.ts"
 import type { RequestLine } from "../../server/platform/request-log.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
+import { apiOperations } from "../support/openapi.ts"
 import { latestCode, startTestServer } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
@@ -58,6 +59,32 @@ describe.each(engines)("running a server, on $name", (engine) => {
     }
   })
 
+  it("logs and counts every route of the OpenAPI document, history's included, under its own pattern, never /api/*", async () => {
+    const database = await engine.fresh()
+    const server = await startTestServer(database)
+    try {
+      const operations = await apiOperations(server.url)
+      expect(operations.map((operation) => operation.path)).toContain("/api/admin/history/{kind}/{id}/restore")
+      const sent = new Map<string, string>()
+      for (const operation of operations) {
+        // Without a token: refused or not, the request is logged, and under its route.
+        const answer = await call(server.url, operation.method, operation.example, { ip: freshIp(), body: operation.method === "GET" ? undefined : {} })
+        sent.set(answer.headers.get("x-request-id") ?? "", `${operation.method} ${operation.pattern}`)
+      }
+      await expect.poll(() => server.requestLog().length).toBeGreaterThanOrEqual(operations.length)
+      const logged = new Map(linesOf(server.requestLog()).map((line) => [line.requestId, `${line.method} ${line.route}`]))
+      expect([...sent].map(([id]) => logged.get(id))).toEqual([...sent.values()])
+      const scrape = await (await fetch(`${server.url}/metrics`)).text()
+      for (const operation of operations) {
+        expect(scrape, operation.pattern).toContain(`http_request_duration_seconds_count{route="${operation.pattern}"}`)
+      }
+      expect(scrape).not.toContain('route="/api/*"')
+    } finally {
+      await server.stop()
+      await database.drop()
+    }
+  })
+
   it("answers liveness and readiness apart, and its metrics to this host or the configured token only", async () => {
     const database = await engine.fresh()
     const token = "m".repeat(40)
@@ -96,6 +123,25 @@ describe.each(engines)("running a server, on $name", (engine) => {
       expect(remote).toMatchObject({ status: 403, body: { error: metricsMessages.refused } })
       expect((await call(server.url, "GET", "/metrics", { ip: freshIp(), token: "x".repeat(40) })).status).toBe(403)
       expect((await call(server.url, "GET", "/metrics", { ip: freshIp(), token })).status).toBe(200)
+    } finally {
+      await server.stop()
+      await database.drop()
+    }
+  })
+
+  it("answers its metrics at /metrics exactly, not at another spelling of it", async () => {
+    const database = await engine.fresh()
+    const server = await startTestServer(database)
+    try {
+      const exact = await call(server.url, "GET", "/metrics")
+      expect(exact.status).toBe(200)
+      expect(exact.text).toContain("http_requests_total")
+      // Spellings the router folds onto /metrics (case, slashes, a `;` parameter, an escaped letter).
+      for (const path of ["/metrics/", "/METRICS", "/Metrics", "/metrics;x", "//metrics", "/%6detrics", "/metrics/?x=1"]) {
+        const answer = await call(server.url, "GET", path)
+        expect(answer.text, path).not.toContain("http_requests_total")
+        expect(answer.status, path).toBe(404)
+      }
     } finally {
       await server.stop()
       await database.drop()

@@ -5,6 +5,7 @@
  */
 import { type TestDatabase, freshPostgresOn } from "../support/database.ts"
 import { measureAbuse } from "./abuse.ts"
+import { measurePublicFlood } from "./public-reads.ts"
 import { comparePieces } from "./compare.ts"
 import { measureAddresses, printAddressFigures } from "./addresses.ts"
 import { measureAuthCheck, printAuthFigures } from "./auth-check.ts"
@@ -81,4 +82,7 @@ if (only === undefined || only === "faults") {
 }
 if (only === undefined || only === "abuse") {
   await withPostgresOrNot(measureAbuse)
+}
+if (only === undefined || only === "abuse" || only === "public-reads") {
+  await withPostgresOrNot(measurePublicFlood)
 }

@@ -272,6 +272,18 @@ describe("two servers behind nginx on one PostgreSQL", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
   })
 
+  it("keeps /metrics from the public through nginx, however its path is spelled, while each server still answers its own host", async () => {
+    // Spellings that name the same route to the server's router (case, slashes, a `;` parameter, escapes).
+    for (const path of ["/metrics", "/metrics/", "/METRICS", "/Metrics", "/metrics;x", "//metrics", "/%6detrics", "/metrics%3Bx", "/metrics/?a=1"]) {
+      const answer = await call(nginx.url, "GET", path)
+      expect(answer.status, path).toBe(404)
+      expect(answer.text, path).not.toContain("http_requests_total")
+      // nginx answered it itself: a server sends every answer back with its X-Request-Id.
+      expect(answer.headers.get("x-request-id"), path).toBeNull()
+    }
+    for (const server of servers) expect(await metric(server, "server_draining")).toBe(0)
+  })
+
   it("applies a change of the allowed addresses at once on the server that made it, and on the other as soon as the notification lands", async () => {
     const [a, b] = servers
     const allowed = "198.51.100.7"

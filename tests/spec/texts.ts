@@ -14,6 +14,13 @@ export const blogMessages = {
   exportNeedsSignIn: "Sign in to export posts."
 } as const
 
+/** The public's reads (docs/api.md, "Public reads"). */
+export const publicReadTexts = {
+  tooMany: "Too many requests from your address. Try again in 1 minute.",
+  busy: "The site is busy. Try again in a moment.",
+  tooDeep: (pages: number, limit: number) => `must be at most ${pages} with ${limit} a page: the newest 1,000 are listed; search to find older ones`
+} as const
+
 export const addressMessages = {
   stale: "This address was changed by someone else. Reload and try again.",
   notFound: "This address no longer exists. Reload the list.",
