@@ -45,9 +45,9 @@ export const makeAddressLimit = (rule: AddressLimit, now: () => number = Date.no
     const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000))
     const subject = subjectOf(address)
     const seen = hits.get(subject)
-    if (seen === undefined && hits.size >= tracked) return { allowed: true, retryAfterSeconds }
+    if (seen === undefined && hits.size >= tracked) return { allowed: true, hits: 0, retryAfterSeconds }
     const count = (seen ?? 0) + 1
     hits.set(subject, count)
-    return { allowed: count <= rule.limit, retryAfterSeconds }
+    return { allowed: count <= rule.limit, hits: count, retryAfterSeconds }
   }
 }

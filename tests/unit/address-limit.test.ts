@@ -7,10 +7,10 @@ describe("the per-address count kept in memory", () => {
     const hit = makeAddressLimit({ limit: 3, windowSeconds: 60 }, () => now)
     expect([hit("203.0.113.1"), hit("203.0.113.1"), hit("203.0.113.1")].every((verdict) => verdict.allowed)).toBe(true)
     now += 15_500
-    expect(hit("203.0.113.1")).toEqual({ allowed: false, retryAfterSeconds: 45 })
+    expect(hit("203.0.113.1")).toEqual({ allowed: false, hits: 4, retryAfterSeconds: 45 })
     expect(hit("203.0.113.2").allowed).toBe(true)
     now += 44_500
-    expect(hit("203.0.113.1")).toEqual({ allowed: true, retryAfterSeconds: 60 })
+    expect(hit("203.0.113.1")).toEqual({ allowed: true, hits: 1, retryAfterSeconds: 60 })
   })
 
   it("counts an IPv6 address by its /64 and a mapped IPv4 address as the IPv4 one", () => {
