@@ -3,7 +3,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse
 import { HttpApiClient } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import type { CsvFile } from "../../contract/lists.ts"
-import { type ApiFailure, toApiFailure } from "./decode.ts"
+import { type ApiFailure, readApiFailure, toApiFailure } from "./decode.ts"
 import { sessionToken } from "./session.ts"
 
 export { type ApiFailure, toApiFailure } from "./decode.ts"
@@ -62,7 +62,7 @@ export const callApi = <A, E>(use: (client: Client) => Effect.Effect<A, E>): Pro
   Effect.runPromise(
     clientFor(sessionToken()).pipe(
       Effect.flatMap(use),
-      Effect.mapError(toApiFailure),
+      Effect.catch((error) => Effect.flatMap(readApiFailure(error), Effect.fail)),
       Effect.catchDefect((defect) => Effect.fail(toApiFailure(defect)))
     )
   )

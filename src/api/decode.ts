@@ -1,6 +1,7 @@
+import { Effect } from "effect"
 import { statusOfFailure } from "../../contract/common.ts"
 import { issuesOf } from "../../machines/call-failure.ts"
-import { type ApiFailure, field, networkFailure, unexpectedAnswer } from "./failure.ts"
+import { answerFailure, type ApiFailure, field, networkFailure, unexpectedAnswer } from "./failure.ts"
 
 export type { ApiFailure } from "./failure.ts"
 
@@ -27,4 +28,31 @@ export const toApiFailure = (error: unknown): ApiFailure => {
   }
   if (tag === "SchemaError") return unexpectedAnswer(String(field(error, "message")))
   return networkFailure(error)
+}
+
+/**
+ * `toApiFailure`, reading the body of a failing answer that is not one of the contract's
+ * failures (a proxy's 500 or 502, a status the contract does not declare) as the spec's wrapper
+ * does: its `error` first, else `HTTP {status}: request failed` (src/api/failure.ts,
+ * `answerFailure`).
+ */
+export const readApiFailure = (error: unknown): Effect.Effect<ApiFailure> => {
+  const reason = field(error, "reason")
+  const response = field(reason, "response")
+  const status = field(response, "status")
+  const text = field(response, "text")
+  // A status the contract declares whose body is not the failure it declares (a proxy's 500), or one it does not declare.
+  const unread = field(reason, "_tag") === "StatusCodeError" || field(reason, "description") === "undeclared status code"
+  if (field(error, "_tag") !== "HttpClientError" || !unread) return Effect.succeed(toApiFailure(error))
+  if (typeof status !== "number" || !Effect.isEffect(text)) return Effect.succeed(toApiFailure(error))
+  return (text as Effect.Effect<string, unknown>).pipe(
+    Effect.map((body) => {
+      try {
+        return answerFailure(status, JSON.parse(body) as unknown)
+      } catch {
+        return answerFailure(status, undefined)
+      }
+    }),
+    Effect.orElseSucceed(() => answerFailure(status, undefined))
+  )
 }

@@ -373,3 +373,68 @@ describe("the list toolbar", () => {
     await page.context().close()
   })
 })
+
+describe("what a screen says when the server fails it", () => {
+  /** Every screen that reads a list or figures, and the spec's one wording for a read that failed. */
+  const screens: ReadonlyArray<readonly [string, string]> = [
+    ["/", "Failed to fetch the dashboard"],
+    ["/blog", "Failed to fetch posts"],
+    ["/generated-addresses", "Failed to fetch addresses"],
+    ["/communities", "Failed to fetch communities"],
+    ["/businesses", "Failed to fetch businesses"],
+    ["/events", "Failed to fetch events"],
+    ["/core-team", "Failed to fetch core team contacts"],
+    ["/advertising-inquiries", "Failed to fetch inquiries"],
+    ["/scam-reports", "Failed to fetch reports"],
+    ["/activity", "Failed to fetch the activity log"],
+    ["/settings/admins", "Failed to fetch admins"],
+    ["/settings/ips", "Failed to fetch the allowed addresses"],
+    ["/settings/sessions", "Failed to fetch the sessions"]
+  ]
+
+  it("words a failed read one way on every screen, with the server's own words after it", async () => {
+    const superToken = await signedInAs(product.server, "super_admin")
+    for (const [path, words] of screens) {
+      const opened = await newPage(product.browser)
+      await opened.context.addInitScript((value) => localStorage.setItem("adminToken", value), superToken)
+      // Every read but the session check fails as a broken server does: 500, with its own words.
+      await opened.page.route("**/api/**", (route, request) =>
+        request.method() === "GET" && !request.url().includes("/api/admin/auth/check") && !request.url().includes("/stream")
+          ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, error: "The database is down" }) })
+          : route.continue()
+      )
+      await opened.page.goto(`${product.server.url}${path}`)
+      await opened.page.getByText(`${words}: The database is down`).first().waitFor()
+      expect(await opened.page.getByText(/HTTP 500|Could not load|Couldn't load|Failed to load/).count(), path).toBe(0)
+      await opened.context.close()
+    }
+  })
+
+  it("says the server's words for a 500 that carries them: an address created, a post saved", async () => {
+    const { page, context } = await withStoredToken()
+    await page.route("**/api/admin/addresses/cex", (route, request) =>
+      request.method() === "POST"
+        ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, error: "Identifier index is being rebuilt" }) })
+        : route.continue()
+    )
+    await page.goto(`${product.server.url}/cex-addresses`)
+    await page.getByRole("button", { name: t.add }).first().click()
+    const dialog = page.getByRole("dialog")
+    await dialog.getByLabel("Identifier").fill("cex-broken-1")
+    await dialog.getByLabel("Name").fill("Broken")
+    await dialog.getByRole("button", { name: t.save }).click()
+    await page.getByText("Identifier index is being rebuilt").waitFor()
+    expect(await page.getByText(/HTTP 500/).count()).toBe(0)
+
+    await page.route("**/api/blog/admin/posts", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, error: "Post store is read-only" }) })
+    )
+    await page.goto(`${product.server.url}/blog/new`)
+    await page.getByLabel(blogTexts.postTitle).fill("Will not save")
+    await page.locator(".bn-editor").click()
+    await page.keyboard.type("Body.")
+    await page.getByRole("button", { name: blogTexts.save, exact: true }).click()
+    await page.getByText("Error saving post: Post store is read-only").waitFor()
+    await context.close()
+  })
+})

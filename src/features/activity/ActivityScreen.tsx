@@ -14,11 +14,12 @@ import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
 import { historyHref, recordHref, verbOf } from "../../lib/record-link.ts"
 import { Actor, RecordLink } from "../../ui/RecordLink.tsx"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 const t = {
   title: "Activity Log",
   loading: "Loading activity...",
-  loadFailed: "Failed to load the activity log",
+  loadFailed: fetchFailed("the activity log"),
   empty: "No activity matches these filters",
   searchLabel: "Search by admin",
   searchPlaceholder: "Admin name or e-mail...",

@@ -1,4 +1,5 @@
 import type { AnyAddress } from "../../../contract/addresses.ts"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 /** What the history dialog calls an address: its name (the CEX list spells it "Name"). */
 export const addressLabel = (address: AnyAddress) => ("Name" in address ? address.Name : address.name)
@@ -10,7 +11,7 @@ export const addressTexts = {
   searchLabel: "Search addresses",
   empty: "No addresses found",
   loading: "Loading addresses...",
-  loadFailed: "Could not load addresses",
+  loadFailed: fetchFailed("addresses"),
   view: "View",
   edit: "Edit",
   delete: "Delete",

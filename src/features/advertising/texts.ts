@@ -1,5 +1,6 @@
 import type { InquiryStatus } from "../../../contract/inquiry-rules.ts"
 import { inquiryTexts } from "../../../machines/inquiry.ts"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 /** docs/product-spec.md §2 "Advertising Inquiries", §4, §8; quoted texts are exact. */
 export const advertisingTexts = {
@@ -8,7 +9,7 @@ export const advertisingTexts = {
   countsLabel: "Inquiries by status",
   empty: "No inquiries found",
   loading: "Loading inquiries...",
-  loadFailed: "Failed to fetch inquiries",
+  loadFailed: fetchFailed("inquiries"),
   searchLabel: "Search inquiries",
   searchPlaceholder: "Search company, contact, email...",
   allStatuses: "All statuses",

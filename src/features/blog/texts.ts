@@ -1,10 +1,12 @@
+import { fetchFailed } from "../../lib/failure-words.ts"
+
 /** The blog screens' words; quoted ones in the spec are used exactly. */
 export const blogTexts = {
   title: "Blog Management",
   add: "Add New Post",
   empty: "No blog posts found",
   loading: "Loading posts...",
-  loadFailed: "Could not load posts",
+  loadFailed: fetchFailed("posts"),
   retry: "Retry",
   searchLabel: "Search posts",
   searchPlaceholder: "Search titles, excerpts, tags…",

@@ -1,4 +1,5 @@
 import type { ContactStatus } from "../../../contract/inquiry-rules.ts"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 /** docs/product-spec.md §2 "Core Team Contacts", §3, §5; quoted texts are exact. */
 export const coreTeamTexts = {
@@ -19,7 +20,7 @@ export const coreTeamTexts = {
   saveFailed: "Failed to save contact",
   statusFailed: "Failed to change the status",
   loading: "Loading core team contacts...",
-  loadFailed: "Failed to fetch core team contacts",
+  loadFailed: fetchFailed("core team contacts"),
   empty: "No core team contacts found",
   searchLabel: "Search contacts",
   searchPlaceholder: "Search name, email, subject...",

@@ -19,6 +19,7 @@ import { ACTIVITY_PATH, listingPaths, NEW_RECORD_STATE } from "../../lib/paths.t
 import { verbOf } from "../../lib/record-link.ts"
 import { Actor, RecordLink } from "../../ui/RecordLink.tsx"
 import { CreatedChart } from "./CreatedChart.tsx"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 /** docs/product-spec.md §2 "Dashboard", made real (docs/decisions.md): quoted texts are the spec's. */
 const t = {
@@ -42,7 +43,7 @@ const t = {
   offline: "Offline",
   outbox: "Outbox (no SMTP server)",
   checking: "Checking…",
-  loadFailed: "Failed to load the dashboard",
+  loadFailed: fetchFailed("the dashboard"),
   refresh: "Refresh",
   allActivity: "All activity",
   newRecords: "New records",

@@ -1,3 +1,5 @@
+import { fetchFailed } from "../../lib/failure-words.ts"
+
 /** The history dialog's words (docs/architecture.md, "Record history"). */
 export const historyCopy = {
   title: "History",
@@ -38,7 +40,7 @@ export const historyCopy = {
 export const removedCopy = {
   title: (kind: string) => `Deleted: ${kind.toLowerCase()}s`,
   loading: "Loading deleted records...",
-  failed: "Couldn't load the deleted records",
+  failed: fetchFailed("the deleted records"),
   none: (kind: string) => `No ${kind.toLowerCase()} was deleted.`,
   removedBy: (who: string, when: string) => `Deleted by ${who}, ${when}`,
   nobody: "the site",

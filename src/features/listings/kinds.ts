@@ -13,6 +13,7 @@ import { shortDate } from "../../lib/dates.ts"
 import type { QuerySpec } from "../../lib/list/query-string.ts"
 import type { Schema } from "effect"
 import { plainText } from "../../../contract/text.ts"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 /** One field of a queue's add/edit form. */
 export interface FieldSpec {
@@ -85,7 +86,7 @@ const community = (type: CommunityType, title: string, noun: string, plural: str
   add: `Add ${labelOf(noun)}`,
   editTitle: `Edit ${labelOf(noun)}`,
   empty: "No listings found",
-  loadFailed: `Failed to fetch ${plural}`,
+  loadFailed: fetchFailed(plural),
   confirmDelete: "Are you sure you want to delete this listing?",
   querySpec: { filters: statusFilter },
   fields: nameAndDescription,
@@ -128,7 +129,7 @@ const venture = (
   add: `Add ${labelOf(base.noun)}`,
   editTitle: `Edit ${labelOf(base.noun)}`,
   empty: `No ${base.plural} found`,
-  loadFailed: `Failed to fetch ${base.plural}`,
+  loadFailed: fetchFailed(base.plural),
   confirmDelete: `Are you sure you want to delete this ${base.noun}?`,
   list: (q) => listVentures(type, q),
   save: (target, values) => saveVenture(type, target as AnyVenture | null, values),
@@ -151,7 +152,7 @@ const happening = (type: EventType, noun: string, plural: string, title: string)
   add: `Add ${labelOf(noun)}`,
   editTitle: `Edit ${labelOf(noun)}`,
   empty: `No ${plural} found`,
-  loadFailed: `Failed to fetch ${plural}`,
+  loadFailed: fetchFailed(plural),
   confirmDelete: `Are you sure you want to delete this ${noun}?`,
   querySpec: { filters: { ...statusFilter, when: ["upcoming", "past"], featured: ["yes", "no"] } },
   schema: () => import("../../../contract/events.ts").then((contract) => contract.EventInput),

@@ -1,4 +1,5 @@
 import type { ScamReport, ScamReportPriority, ScamReportStatus } from "../../../contract/scam-reports.ts"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 /** What the history dialog calls a report: its wallet address, or its type when it named none. */
 export const reportLabel = (report: ScamReport) => report.walletAddress || report.scamType
@@ -8,7 +9,7 @@ export const scamTexts = {
   title: "Scam Reports Management",
   refresh: "Refresh",
   loading: "Loading reports...",
-  loadFailed: "Failed to fetch reports",
+  loadFailed: fetchFailed("reports"),
   empty: "No reports found",
   emptyFiltered: "No scam reports match the current filters",
   countsLabel: "Reports by status",

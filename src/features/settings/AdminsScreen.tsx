@@ -16,6 +16,7 @@ import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
 import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 const t = {
   title: "Admin Users",
@@ -33,7 +34,7 @@ const t = {
   disableTitle: "Disable admin",
   confirmDisable: "Disable this admin? They are signed out everywhere at once and can't sign in until enabled again. Their records and history stay.",
   loading: "Loading admins...",
-  loadFailed: "Failed to load admins",
+  loadFailed: fetchFailed("admins"),
   saveFailed: "Failed to save the admin",
   changeFailed: "Failed to change the admin",
   empty: "No admins match this search",

@@ -14,6 +14,7 @@ import { useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useDialogAction } from "../../lib/use-dialog-action.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 const t = {
   title: "Allowed IP Addresses",
@@ -22,7 +23,7 @@ const t = {
   yourIp: (ip: string) => `Your address, as the server sees it: ${ip}`,
   empty: "No addresses: every address may sign in.",
   loading: "Loading allowed addresses...",
-  loadFailed: "Failed to load the allowed addresses",
+  loadFailed: fetchFailed("the allowed addresses"),
   add: "Allow address",
   adding: "Adding…",
   ip: "Address or range",

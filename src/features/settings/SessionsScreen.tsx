@@ -12,13 +12,14 @@ import { useStableCallback } from "../../lib/use-stable.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import { describeUserAgent } from "./user-agent.ts"
+import { fetchFailed } from "../../lib/failure-words.ts"
 
 const t = {
   title: "Sessions",
   mine: "Your sessions",
   everyone: "Everyone's sessions",
   loading: "Loading sessions...",
-  loadFailed: "Failed to load the sessions",
+  loadFailed: fetchFailed("the sessions"),
   empty: "No open sessions",
   signOut: "Sign out",
   signOutOthers: "Sign out everywhere else",
