@@ -132,11 +132,12 @@ export const RecordId = Schema.String.check(
   Schema.isPattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/u, { message: "must be a record id" })
 )
 
-/** Timestamps travel as ISO 8601 strings. */
+/** Timestamps travel as ISO 8601 strings; a form's empty one is a missing one. */
 export const Timestamp = Schema.String.check(
-  Schema.isMaxLength(40, { message: "must be an ISO 8601 date-time" }),
+  Schema.isMinLength(1, { message: "is required" }),
+  Schema.isMaxLength(40, { message: "must be a date and time (ISO 8601)" }),
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/u, {
-    message: "must be an ISO 8601 date-time"
+    message: "must be a date and time (ISO 8601)"
   })
 )
 

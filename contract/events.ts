@@ -55,6 +55,13 @@ const datesInOrder = Schema.makeFilter((input: { readonly startsAt?: string; rea
 )
 
 export const EventInput = Schema.Struct(eventFields).check(datesInOrder)
+
+/**
+ * The dates and their order alone: a form checks it beside `EventInput`, so "Ends must be at or
+ * after Starts" is said while other fields are still wrong (a struct's own check runs only once
+ * all its fields are right).
+ */
+export const EventDates = Schema.Struct({ startsAt: eventFields.startsAt, endsAt: eventFields.endsAt }).check(datesInOrder)
 export type EventInput = typeof EventInput.Type
 
 export const EventEntry = Schema.Struct({

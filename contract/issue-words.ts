@@ -15,6 +15,12 @@ const kinds: Readonly<Record<string, string>> = {
   Objects: "must be a group of fields"
 }
 
+/** A check that asks for a whole number (effect's `isInt`, inside `Schema.Int`). */
+const asksWholeNumber = (annotations: { readonly representation?: unknown } | undefined): boolean =>
+  typeof annotations?.representation === "object" &&
+  annotations.representation !== null &&
+  (annotations.representation as { readonly id?: unknown }).id === "effect/schema/isInt"
+
 export const issueWords: SchemaIssue.LeafHook = (issue) => {
   switch (issue._tag) {
     case "MissingKey":
@@ -22,8 +28,23 @@ export const issueWords: SchemaIssue.LeafHook = (issue) => {
     case "UnexpectedKey":
       return "is not a field here"
     case "InvalidType":
-      return issue.ast.annotations?.message === undefined ? (kinds[issue.ast._tag] ?? SchemaIssue.defaultLeafHook(issue)) : SchemaIssue.defaultLeafHook(issue)
+      if (issue.ast.annotations?.message !== undefined) return SchemaIssue.defaultLeafHook(issue)
+      // "abc" where a whole number goes: the same words as for 12.5.
+      if (issue.ast.checks?.some((check) => asksWholeNumber(check.annotations)) === true) return "must be a whole number"
+      return kinds[issue.ast._tag] ?? SchemaIssue.defaultLeafHook(issue)
     default:
       return SchemaIssue.defaultLeafHook(issue)
   }
+}
+
+/**
+ * The words for a failed check the contract did not word itself ("Expected an integer"): said as
+ * the contract's own are, "must be a whole number", else "must be" what the check expects.
+ */
+export const checkWords: SchemaIssue.CheckHook = (issue) => {
+  const own = SchemaIssue.defaultCheckHook(issue)
+  if (own !== undefined) return own
+  if (asksWholeNumber(issue.filter.annotations)) return "must be a whole number"
+  const expected = issue.filter.annotations?.expected
+  return typeof expected === "string" ? `must be ${expected}` : undefined
 }

@@ -1,9 +1,9 @@
 import { type Schema, SchemaIssue } from "effect"
 import type { FieldIssue } from "../../contract/common.ts"
-import { issueWords } from "../../contract/issue-words.ts"
+import { checkWords, issueWords } from "../../contract/issue-words.ts"
 
 /** Worded as the console's forms word them (contract/issue-words.ts), so a 400 lands under a field as is. */
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1({ leafHook: issueWords })
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1({ leafHook: issueWords, checkHook: checkWords })
 
 const segment = (part: PropertyKey | { readonly key: PropertyKey }): string => String(typeof part === "object" ? part.key : part)
 

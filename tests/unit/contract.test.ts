@@ -18,6 +18,7 @@ import * as sessions from "../../contract/sessions.ts"
 import * as siteSettings from "../../contract/site-settings.ts"
 import * as system from "../../contract/system.ts"
 import * as ventures from "../../contract/ventures.ts"
+import { fieldIssues } from "../../server/platform/issues.ts"
 
 const modules = {
   activity,
@@ -123,5 +124,33 @@ describe("contract schemas", () => {
     expect(result._tag).toBe("Failure")
     expect(String(result)).toContain("must be a valid e-mail address")
     expect(String(result)).toContain("must be 6 digits")
+  })
+})
+
+describe("the words of a refusal", () => {
+  const words = (schema: Schema.Decoder<unknown>, value: unknown) => {
+    const result = Schema.decodeUnknownExit(schema)(value, { errors: "all" })
+    if (result._tag === "Success") return []
+    const failure = result.cause.reasons.find((reason) => reason._tag === "Fail")
+    return failure?._tag === "Fail" && Schema.isSchemaError(failure.error)
+      ? fieldIssues(failure.error).shown.map((issue) => `${issue.path}: ${issue.message}`)
+      : []
+  }
+
+  it("says a whole number is wanted, for 12.5 and for letters alike, as a field's label can lead", () => {
+    const hours = Schema.Struct({ hours: Schema.Int })
+    expect(words(hours, { hours: 12.5 })).toEqual(["hours: must be a whole number"])
+    expect(words(hours, { hours: "abc" })).toEqual(["hours: must be a whole number"])
+    expect(words(hours, { hours: true })).toEqual(["hours: must be a whole number"])
+    expect(words(Schema.Struct({ n: Schema.Number }), { n: "abc" })).toEqual(["n: must be a number"])
+  })
+
+  it("words a check the contract left unworded as what it expects, never Expected …", () => {
+    expect(words(Schema.Struct({ n: Schema.Number.check(Schema.isGreaterThan(3)) }), { n: 1 })).toEqual(["n: must be a value greater than 3"])
+  })
+
+  it("says an emptied date is missing and a bad one is no date, in label words", () => {
+    expect(words(Schema.Struct({ at: common.Timestamp }), { at: "" })[0]).toBe("at: is required")
+    expect(words(Schema.Struct({ at: common.Timestamp }), { at: "tomorrow" })).toEqual(["at: must be a date and time (ISO 8601)"])
   })
 })

@@ -98,9 +98,9 @@ export const toInput = (spec: DirectorySpec, draft: Draft): Record<string, strin
   Object.fromEntries(
     spec.fields.map((field) => {
       const text = (draft[field.name] ?? "").trim()
-      // An empty rank is 0; a whole number is sent as one; anything else is sent as typed, so the
-      // contract says "must be a number" rather than the form quietly reading "12abc" as 12.
-      if (field.type === "integer") return [field.name, text === "" ? 0 : /^-?\d+$/u.test(text) ? Number(text) : text]
+      // An empty rank is 0; a number is sent as one; anything else is sent as typed, so the contract
+      // says "must be a whole number" for 12.5 and "12abc" alike, rather than the form reading 12.
+      if (field.type === "integer") return [field.name, text === "" ? 0 : /^-?\d+(?:\.\d+)?$/u.test(text) ? Number(text) : text]
       return [field.name, text]
     })
   )

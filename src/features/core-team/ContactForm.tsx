@@ -73,11 +73,16 @@ const sentAt: Readonly<Record<string, string>> = {
 const fieldAt = new Map(Object.entries(sentAt).map(([field, path]) => [path, field]))
 export const fieldOfPath = (path: string): string => fieldAt.get(path) ?? path
 
+const NUMBER = /^-?\d+(?:\.\d+)?$/u
+
 /** A typed date-time as an instant, or the text itself when it is none (the contract says so). */
 const instant = (text: string) => (Number.isNaN(Date.parse(text)) ? text : new Date(text).toISOString())
 
-export const inputFrom = (values: FormValues, target: CoreTeamContact | null): ContactInput => {
-  const hours = Number.parseInt(values.expectedResponseTime, 10)
+/** What the form sends: the contract's input, but hours that are not a number stay as typed, for the contract to refuse. */
+type Sent = Omit<ContactInput, "expectedResponseTime"> & { readonly expectedResponseTime: number | string }
+
+export const inputFrom = (values: FormValues, target: CoreTeamContact | null): Sent => {
+  const hours = values.expectedResponseTime.trim()
   return {
     contactInfo: { name: values.name.trim(), email: values.email.trim(), organization: values.organization.trim(), role: values.role.trim() },
     inquiry: {
@@ -94,8 +99,9 @@ export const inputFrom = (values: FormValues, target: CoreTeamContact | null): C
     response: values.response.trim(),
     internalNotes: values.internalNotes.trim(),
     followUpRequired: values.followUpRequired,
-    // The spec's fallback: hours that are not a number are 72; a number out of range is the contract's to refuse.
-    expectedResponseTime: Number.isNaN(hours) ? 72 : hours
+    // Empty hours are the default 72 (docs/decisions.md); a number goes as a number, anything else as typed,
+    // so the contract says it must be a whole number instead of the form storing 72 for "abc".
+    expectedResponseTime: hours === "" ? 72 : NUMBER.test(hours) ? Number(hours) : hours
   }
 }
 

@@ -106,6 +106,7 @@ const QueueFormBody = ({
   const contract = useContractForm<FormValues, Readonly<Record<string, unknown>>>({
     values: valuesOf(kind.fields, record),
     schema: kind.schema,
+    ...(kind.rules === undefined ? {} : { rules: kind.rules }),
     toPayload: (values) => payloadOf(kind.fields, values),
     send: async (payload) => {
       await kind.save(record, payload)

@@ -54,6 +54,8 @@ export interface QueueKind {
   readonly fields: ReadonlyArray<FieldSpec>
   /** The contract's schema of what the form sends, loaded with effect on the form's first check. */
   readonly schema: () => Promise<Schema.Decoder<Readonly<Record<string, unknown>>>>
+  /** The contract's rules across fields, said even while other fields are wrong (see `useContractForm`). */
+  readonly rules?: () => Promise<ReadonlyArray<Schema.Decoder<unknown>>>
   /** The card's line of facts (category, industry, place…). */
   readonly facts: (row: QueueRow) => ReadonlyArray<string>
   /** Select filters beside the search, by query parameter. */
@@ -156,6 +158,7 @@ const happening = (type: EventType, noun: string, plural: string, title: string)
   confirmDelete: `Are you sure you want to delete this ${noun}?`,
   querySpec: { filters: { ...statusFilter, when: ["upcoming", "past"], featured: ["yes", "no"] } },
   schema: () => import("../../../contract/events.ts").then((contract) => contract.EventInput),
+  rules: () => import("../../../contract/events.ts").then((contract) => [contract.EventDates]),
   fields: [
     required("name", "Name"),
     required("description", "Description", "textarea"),

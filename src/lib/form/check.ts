@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { FieldIssue } from "../../../contract/common.ts"
-import { issueWords } from "../../../contract/issue-words.ts"
+import { checkWords, issueWords } from "../../../contract/issue-words.ts"
 
 /** What a form's values came to against the contract: the value to send, or the problems by field. */
 export type Checked<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly issues: ReadonlyArray<FieldIssue> }
@@ -18,7 +18,7 @@ const standards = new WeakMap<Checkable, ReturnType<typeof Schema.toStandardSche
 export const check = <A>(schema: Schema.Decoder<A>, payload: unknown): Checked<A> => {
   let standard = standards.get(schema)
   if (standard === undefined) {
-    standard = Schema.toStandardSchemaV1(schema, { leafHook: issueWords })
+    standard = Schema.toStandardSchemaV1(schema, { leafHook: issueWords, checkHook: checkWords })
     standards.set(schema, standard)
   }
   const result = standard["~standard"].validate(payload)

@@ -18,6 +18,12 @@ export interface ContractFormOptions<Values extends FieldValues, Payload> {
   readonly values: Values
   /** The contract's schema of what is sent; loaded (with effect) on the first check. */
   readonly schema: () => Promise<Schema.Decoder<Payload>>
+  /**
+   * The contract's rules across fields (an end at or after a start), checked on their own too:
+   * a struct's own check runs only once every field is right, and a person should hear of it
+   * with the rest. Their problems join the schema's, one per field.
+   */
+  readonly rules?: () => Promise<ReadonlyArray<Schema.Decoder<unknown>>>
   /** What the values send: texts trimmed, numbers as numbers, dates as instants. */
   readonly toPayload: (values: Values) => unknown
   /** The field that answers for a problem at `path` of what is sent; by default the field named so. */
@@ -128,10 +134,16 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
 
   const resolver: Resolver<Values, unknown, Values> = useCallback(
     async (values) => {
-      const [schema, run] = await Promise.all([latest.current.schema(), loadCheck()])
-      const result = run(schema, latest.current.toPayload(values))
+      const [schema, run, rules] = await Promise.all([latest.current.schema(), loadCheck(), latest.current.rules?.() ?? []])
+      const payload = latest.current.toPayload(values)
+      const result = run(schema, payload)
       if (result.ok) return { values: result.value as unknown as Values, errors: {} }
-      const { errors, stray } = place(result.issues, "contract")
+      const said = new Set(result.issues.map((issue) => issue.path))
+      const ruled = rules.flatMap((rule) => {
+        const checked = run(rule, payload)
+        return checked.ok ? [] : checked.issues.filter((issue) => !said.has(issue.path))
+      })
+      const { errors, stray } = place([...result.issues, ...ruled], "contract")
       // A problem no field on show owns still refuses the form, and says so in the banner.
       if (stray.length > 0) set(errors, "root.contract", { type: "contract", message: strayText(stray) })
       return { values: {}, errors }
