@@ -82,7 +82,17 @@ export const Restored = Schema.Struct({
 export const LastChange = Schema.Struct({
   success: Schema.Literal(true),
   data: Schema.Struct({
-    change: Schema.NullOr(Schema.Struct({ kind: HistoryKind, id: Schema.String, version: Schema.Int, action: Schema.String, at: Timestamp }))
+    change: Schema.NullOr(
+      Schema.Struct({
+        kind: HistoryKind,
+        id: Schema.String,
+        /** What the record is called (its title, name, e-mail…), for the undo to say. */
+        label: Schema.String,
+        version: Schema.Int,
+        action: Schema.String,
+        at: Timestamp
+      })
+    )
   })
 })
 

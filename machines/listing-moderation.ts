@@ -38,6 +38,8 @@ export interface ModerationContext {
   readonly change: Change | null
   /** The last change made, undoable while the machine is in `undoable`. */
   readonly done: Done | null
+  /** The change just undone, said while the machine is in `undone`. */
+  readonly undone: Done | null
   readonly error: string | null
 }
 
@@ -84,18 +86,20 @@ export const listingModerationMachine = setup({
     takeChange: assign({
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
       change: ({ event }) => (event.type === "ACT" ? { action: event.action, listings: event.listings } : null),
+      undone: null,
       error: null
     }),
     keepForUndo: assign({ done: (_, params: { readonly done: Done }) => params.done, change: null }),
+    showUndone: assign(({ context }) => ({ undone: context.done, done: null })),
     showFailure: assign({ error: (_, params: { readonly message: string }) => params.message, change: null }),
-    forget: assign({ done: null, error: null }),
+    forget: assign({ done: null, undone: null, error: null }),
     // Stryker disable next-line all: placeholder action: the console provides it (the list and its counts reload)
     listChanged: () => undefined
   }
 }).createMachine({
   // Stryker disable next-line all: the machine's name: nothing reads it
   id: "listingModeration",
-  context: { change: null, done: null, error: null },
+  context: { change: null, done: null, undone: null, error: null },
   initial: "idle",
   states: {
     idle: {
@@ -126,11 +130,19 @@ export const listingModerationMachine = setup({
         id: "undo",
         src: "undo",
         input: ({ context }) => context.done ?? { action: "approve", moves: [] },
-        onDone: { target: "idle", actions: ["forget", "listChanged"] },
+        onDone: { target: "undone", actions: ["showUndone", "listChanged"] },
         onError: {
           target: "failed",
           actions: [{ type: "showFailure", params: ({ event }) => ({ message: `${moderationErrors.undo}: ${failureOf(event.error).message}` }) }, "listChanged"]
         }
+      }
+    },
+    // The undo is said (which listings, back to what) for as long as a change stays undoable.
+    undone: {
+      after: { undoWindow: { target: "idle", actions: "forget" } },
+      on: {
+        ACT: { guard: "isLegal", target: "moving", actions: "takeChange" },
+        DISMISS: { target: "idle", actions: "forget" }
       }
     },
     failed: {
@@ -142,7 +154,7 @@ export const listingModerationMachine = setup({
   }
 })
 
-type Snapshot = { readonly matches: (state: "idle" | "moving" | "undoable" | "undoing" | "failed") => boolean }
+type Snapshot = { readonly matches: (state: "idle" | "moving" | "undoable" | "undoing" | "undone" | "failed") => boolean }
 
 /** A change or its undo is on its way: the record's next version is not known yet. */
 export const inFlight = (snapshot: Snapshot): boolean => snapshot.matches("moving") || snapshot.matches("undoing")

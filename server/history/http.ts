@@ -11,7 +11,7 @@ import { pageWindow, paginate } from "../platform/lists.ts"
 import { type Content, contentOf, type Kept } from "../platform/record-history.ts"
 import { type ChangeEvent, createRecord, updateRecord, type VersionedRow } from "../platform/record-writes.ts"
 import { kinds, type KindRules } from "./kinds.ts"
-import { currentOf, historyPage, lastChangeBy, newestAuthor, removedRecords, versionAt } from "./repository.ts"
+import { currentOf, historyPage, labelIn, lastChangeBy, newestAuthor, removedRecords, versionAt } from "./repository.ts"
 
 // Every record's history (docs/api.md, "Record history"): its versions, any version as it was,
 // and a restore that writes an old version as the newest, on the one write path.
@@ -140,11 +140,14 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
       Effect.gen(function* () {
         const session = yield* CurrentSession
         const row = yield* lastChangeBy(session.user._id)
-        const change =
-          row === undefined || !isHistoryKind(row.entity)
-            ? null
-            : { kind: row.entity, id: row.entityId, version: row.version, action: row.action, at: row.at.toISOString() }
-        return { success: true as const, data: { change } }
+        if (row === undefined || !isHistoryKind(row.entity)) return { success: true as const, data: { change: null } }
+        // What the record was called then, so an undo can say which record it put back.
+        const made = yield* versionAt(row.entity, row.entityId, row.version)
+        const label = labelIn(made?.content ?? {}, row.entityId)
+        return {
+          success: true as const,
+          data: { change: { kind: row.entity, id: row.entityId, label, version: row.version, action: row.action, at: row.at.toISOString() } }
+        }
       }).pipe(Effect.catchTag("SqlError", Effect.die))
     )
     .handle("removed", ({ params, query }) =>

@@ -170,8 +170,12 @@ export const newestAuthor = (kind: HistoryKind, id: string) =>
     return { id: row?.actorId ?? null, who: row?.who ?? "the site" }
   })
 
-/** What a removed record was called: the first of its naming fields its last content had. */
+/** What a record was called: the first of its naming fields `content` holds, else its id. */
 const labelFields = ["title", "name", "Name", "subject", "companyName", "identifier", "ip", "email", "key", "walletAddress", "scamType"]
+export const labelIn = (content: Readonly<Record<string, unknown>>, id: string): string => {
+  const named = labelFields.map((field) => content[field]).find((value) => typeof value === "string" && value !== "")
+  return typeof named === "string" ? named : id
+}
 
 /** Records of a kind removed and not brought back since, newest removal first, and how many. */
 export const removedRecords = (kind: HistoryKind, limit: number, offset: number) =>
@@ -185,8 +189,7 @@ export const removedRecords = (kind: HistoryKind, limit: number, offset: number)
     const [counted] = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM activity_log l WHERE ${still}`
     const records = rows.map((row) => {
       const before = Object.fromEntries(Object.entries(changesOf(row.changes)).map(([field, pair]) => [field, pair?.[0]]))
-      const named = labelFields.map((field) => before[field]).find((value) => typeof value === "string" && value !== "")
-      return { id: row.entityId, label: typeof named === "string" ? named : row.entityId, version: row.version, at: row.at.toISOString(), by: row.by }
+      return { id: row.entityId, label: labelIn(before, row.entityId), version: row.version, at: row.at.toISOString(), by: row.by }
     })
     return { records, total: counted?.total ?? 0 }
   })

@@ -135,7 +135,7 @@ describe.each(engines)("record history in the console on $name", (engine) => {
       const { page, errors } = await openScreen()
       await page.locator("[data-current=true]").waitFor()
       await page.keyboard.press("z")
-      await page.getByRole("status").getByText("Undone: the core-team contact is back as it was at version 2 (now version 4).").waitFor()
+      await page.getByRole("status").getByText('Undone your change to core-team contact "Undo with z": back as it was at version 2 (now version 4).').waitFor()
       expect((await read()).internalNotes).toBe("Called the founder on Monday")
       // A colleague changes the record after the person's last change: z refuses, naming them, and offers the history.
       const colleague = await signedInAs(product.server, "admin")

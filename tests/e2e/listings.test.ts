@@ -95,9 +95,10 @@ describe("community and influencer moderation in Chromium", () => {
     await page.waitForFunction(() => document.querySelector("[role=list][aria-busy]")?.getAttribute("aria-busy") === "false")
     expect(await serverCounts("/api/admin/communities")).toMatchObject({ pending: 17, approved: 5, rejected: 8 })
 
-    // z undoes the bulk change while its toast is up.
+    // z undoes the bulk change while its toast is up, and says what it undid.
     await page.keyboard.press("z")
-    await toast.waitFor({ state: "detached" })
+    await page.getByRole("status").filter({ hasText: "Undone: Rejected 5 listings, back to Pending" }).waitFor()
+    await page.getByRole("button", { name: "Undo (z)" }).waitFor({ state: "detached" })
     await expect.poll(() => serverCounts("/api/admin/communities")).toEqual({ total: 30, pending: 22, approved: 5, rejected: 3 })
     await expect.poll(() => shownCounts(page)).toEqual(await serverCounts("/api/admin/communities"))
     expect(await pointerEventsOf(page)).toBe(0)
@@ -118,7 +119,7 @@ describe("community and influencer moderation in Chromium", () => {
     // Without the screen's own undo, z undoes the person's last change through the record's history.
     await card.focus()
     await page.keyboard.press("z")
-    await page.getByRole("status").getByText("Undone: the listing is back as it was at version 1 (now version 3).").waitFor()
+    await page.getByRole("status").getByText('Undone your change to listing "Undo my approval": back as it was at version 1 (now version 3).').waitFor()
     await card.getByText("Pending", { exact: true }).waitFor()
     await expect
       .poll(async () =>

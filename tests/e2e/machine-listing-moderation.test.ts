@@ -36,6 +36,7 @@ describe("listing moderation: generated paths on /communities", () => {
         { type: "UNDO" },
         { type: "DISMISS" },
         { type: "xstate.after.undoWindow.listingModeration.undoable" },
+        { type: "xstate.after.undoWindow.listingModeration.undone" },
         { type: "xstate.done.actor.move", output: moved },
         { type: "xstate.error.actor.move", error: { status: 409, message: "stale" } },
         { type: "xstate.done.actor.undo", output: {} },
@@ -60,7 +61,8 @@ describe("listing moderation: generated paths on /communities", () => {
   const base = "/api/admin/communities"
   const cards = (run: Run) => run.page.getByRole("list", { name: "Community Management" }).getByRole("listitem")
   const card = (run: Run, name: string) => cards(run).filter({ has: run.page.getByText(name, { exact: true }) })
-  const toast = (run: Run) => run.page.getByRole("status").filter({ hasText: "Undo" })
+  const toast = (run: Run) => run.page.getByRole("status").filter({ has: run.page.getByRole("button", { name: "Undo (z)" }) })
+  const undoneNotice = (run: Run) => run.page.getByRole("status").filter({ hasText: "Undone:" })
   const serverListings = async (run: Run) => {
     const answer = await call(product.server.url, "GET", `${base}/combined?search=${run.prefix}&limit=100`, { token })
     return (answer.body.data as { communities: ReadonlyArray<{ _id: string; name: string; status: string; version: number }> }).communities
@@ -130,10 +132,11 @@ describe("listing moderation: generated paths on /communities", () => {
         await run.page.keyboard.press("z")
       },
       DISMISS: async (run, _event, before) => {
-        const where = before.value === "failed" ? run.page.getByRole("alert") : toast(run)
+        const where = before.value === "failed" ? run.page.getByRole("alert") : before.value === "undone" ? undoneNotice(run) : toast(run)
         await where.getByRole("button", { name: "Dismiss" }).click()
       },
       "xstate.after.undoWindow.listingModeration.undoable": async (run) => run.context.clock.fastForward(10_000),
+      "xstate.after.undoWindow.listingModeration.undone": async (run) => run.context.clock.fastForward(10_000),
       "xstate.done.actor.move": async (run) => (await nextHeld(run)).route.continue(),
       "xstate.error.actor.move": async (run) => {
         const held = await nextHeld(run)
@@ -151,15 +154,21 @@ describe("listing moderation: generated paths on /communities", () => {
       }
     },
     see: {
-      idle: async (run, _snapshot, event) => {
+      idle: async (run) => {
         await toast(run).waitFor({ state: "detached" })
+        await undoneNotice(run).waitFor({ state: "detached" })
         await run.page.getByRole("alert").waitFor({ state: "detached" })
-        if (event?.type === "xstate.done.actor.undo") {
-          // Undone: each card is back where it was, on the server and on screen.
-          for (const name of run.acted) {
-            await expect.poll(() => statusOnServer(run, name)).toBe("pending")
-            await card(run, name).getByText("Pending", { exact: true }).waitFor()
-          }
+      },
+      undone: async (run) => {
+        // Undone, and said: each card is back where it was, on the server and on screen.
+        const what = run.acted.length === 1 ? `Approved "${run.acted[0]}"` : "Rejected 2 listings"
+        await undoneNotice(run)
+          .filter({ hasText: `Undone: ${what}, back to Pending` })
+          .waitFor()
+        await toast(run).waitFor({ state: "detached" })
+        for (const name of run.acted) {
+          await expect.poll(() => statusOnServer(run, name)).toBe("pending")
+          await card(run, name).getByText("Pending", { exact: true }).waitFor()
         }
       },
       moving: async (run) => {

@@ -158,7 +158,8 @@ export const rowFocusTable = [
  * one). Decisions: the change shows at once and is in flight until the server answers; a
  * refusal is shown with the server's words and rolls the change back; a change made can be
  * undone for 10 s (its toast), a new change or Dismiss ends that window; the list and its
- * counts reload after every answer.
+ * counts reload after every answer. Issue 41: an undo is said (which listings, back to what) for
+ * the same 10 s, until a new change or Dismiss.
  */
 export const listingModerationTable = [
   "idle --ACT [isLegal]--> moving / takeChange",
@@ -168,8 +169,11 @@ export const listingModerationTable = [
   "undoable --UNDO--> undoing",
   "undoable --DISMISS--> idle / forget",
   "undoable --xstate.after.undoWindow.listingModeration.undoable--> idle / forget",
-  "undoing --xstate.done.actor.undo--> idle / forget, listChanged",
+  "undoing --xstate.done.actor.undo--> undone / showUndone, listChanged",
   "undoing --xstate.error.actor.undo--> failed / showFailure, listChanged",
+  "undone --ACT [isLegal]--> moving / takeChange",
+  "undone --DISMISS--> idle / forget",
+  "undone --xstate.after.undoWindow.listingModeration.undone--> idle / forget",
   "failed --ACT [isLegal]--> moving / takeChange",
   "failed --DISMISS--> idle / forget"
 ]

@@ -24,6 +24,7 @@ const rejectedOne = ref("r1", "rejected")
 const approvedDone: Done = { action: "approve", moves: [{ _id: "p1", name: "Listing p1", from: "pending", to: "approved", version: 2, eventId: "7" }] }
 const refused = { status: 409, message: "This listing is approved; it cannot be set to rejected." }
 const expire = { type: "xstate.after.undoWindow.listingModeration.undoable" } as const
+const expireUndone = { type: "xstate.after.undoWindow.listingModeration.undone" } as const
 
 const events = [
   { type: "ACT", action: "approve", listings: [pendingOne] },
@@ -34,13 +35,14 @@ const events = [
   { type: "UNDO" },
   { type: "DISMISS" },
   expire,
+  expireUndone,
   actorDone("move", approvedDone),
   actorError("move", refused),
   actorDone("undo", {}),
   actorError("undo", { status: undefined, message: "Failed to fetch" })
 ] as const
 
-type State = "idle" | "moving" | "undoable" | "undoing" | "failed"
+type State = "idle" | "moving" | "undoable" | "undoing" | "undone" | "failed"
 
 /** The rules, written from the spec and the table's comment, not from the machine. */
 const legal: Record<string, ReadonlyArray<string>> = { pending: ["approved", "rejected"], approved: ["pending"], rejected: ["approved"] }
@@ -51,29 +53,38 @@ interface Seen {
   readonly changing: string | null
   readonly undoable: boolean
   readonly error: string | null
+  /** The action just undone, while the screen says so. */
+  readonly undone: string | null
 }
 
 type ActEvent = Extract<ModerationEvent, { readonly type: "ACT" }>
+
+const idle: Seen = { state: "idle", changing: null, undoable: false, error: null, undone: null }
 
 const expectedAfter = (seen: Seen, event: { readonly type: string }): Seen => {
   switch (event.type) {
     case "ACT": {
       const { action, listings } = event as ActEvent
       const ok = listings.length > 0 && listings.every((listing) => legal[listing.status]!.includes(target[action]))
-      return ok && seen.state !== "moving" && seen.state !== "undoing" ? { state: "moving", changing: action, undoable: false, error: null } : seen
+      return ok && seen.state !== "moving" && seen.state !== "undoing"
+        ? { state: "moving", changing: action, undoable: false, error: null, undone: null }
+        : seen
     }
     case "UNDO":
       return seen.state === "undoable" ? { ...seen, state: "undoing", undoable: false } : seen
     case "DISMISS":
-      return seen.state === "undoable" || seen.state === "failed" ? { state: "idle", changing: null, undoable: false, error: null } : seen
+      return seen.state === "undoable" || seen.state === "failed" || seen.state === "undone" ? idle : seen
     case expire.type:
-      return seen.state === "undoable" ? { state: "idle", changing: null, undoable: false, error: null } : seen
+      return seen.state === "undoable" ? idle : seen
+    case expireUndone.type:
+      return seen.state === "undone" ? idle : seen
     case "xstate.done.actor.move":
-      return seen.state === "moving" ? { state: "undoable", changing: null, undoable: true, error: null } : seen
+      return seen.state === "moving" ? { state: "undoable", changing: null, undoable: true, error: null, undone: null } : seen
     case "xstate.error.actor.move":
       return seen.state === "moving" ? { ...seen, state: "failed", changing: null, error: `${moderationErrors.move}: ${refused.message}` } : seen
     case "xstate.done.actor.undo":
-      return seen.state === "undoing" ? { state: "idle", changing: null, undoable: false, error: null } : seen
+      // The undone change is said: the one the move answered (approvedDone).
+      return seen.state === "undoing" ? { state: "undone", changing: null, undoable: false, error: null, undone: approvedDone.action } : seen
     case "xstate.error.actor.undo":
       return seen.state === "undoing" ? { ...seen, state: "failed", error: `${moderationErrors.undo}: Failed to fetch` } : seen
     default:
@@ -83,7 +94,7 @@ const expectedAfter = (seen: Seen, event: { readonly type: string }): Seen => {
 
 describe("listing moderation machine", () => {
   it("follows the rules on every generated path, reloading the list after every answer", async () => {
-    let seen: Seen = { state: "idle", changing: null, undoable: false, error: null }
+    let seen: Seen = idle
     let reloads = 0
     let answers = 0
     const run = await runModel({
@@ -93,14 +104,20 @@ describe("listing moderation machine", () => {
       events: () => events as never,
       actorIds: ["move", "undo"],
       key: (snapshot) =>
-        `${JSON.stringify(snapshot.value)} ${snapshot.context.change?.action ?? ""} ${snapshot.context.done === null ? "" : "done"} ${snapshot.context.error ?? ""}`,
+        `${JSON.stringify(snapshot.value)} ${snapshot.context.change?.action ?? ""} ${snapshot.context.done === null ? "" : "done"} ${snapshot.context.undone === null ? "" : "undone"} ${snapshot.context.error ?? ""}`,
       provide: { actions: { listChanged: () => void reloads++ } },
       check: (_expected, actual, event) => {
-        if (event.type === "xstate.init") seen = { state: "idle", changing: null, undoable: false, error: null }
+        if (event.type === "xstate.init") seen = idle
         else seen = expectedAfter(seen, event)
         if (event.type.startsWith("xstate.done.actor") || event.type.startsWith("xstate.error.actor")) answers++
-        const context = actual.context as { change: { action: string } | null; error: string | null }
-        expect({ state: actual.value, changing: context.change?.action ?? null, undoable: canUndo(actual as never), error: context.error }).toEqual(seen)
+        const context = actual.context as { change: { action: string } | null; error: string | null; undone: { action: string } | null }
+        expect({
+          state: actual.value,
+          changing: context.change?.action ?? null,
+          undoable: canUndo(actual as never),
+          error: context.error,
+          undone: context.undone?.action ?? null
+        }).toEqual(seen)
       }
     })
     expectFullCoverage("listing moderation", run)

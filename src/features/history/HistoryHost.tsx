@@ -18,7 +18,9 @@ const UNDO_NOTICE_MS = 8_000
 const undoTexts = {
   command: "Undo my last change",
   nothing: "Nothing of yours to undo.",
-  undone: (kind: string, version: number, now: number) => `Undone: the ${kind.toLowerCase()} is back as it was at version ${version} (now version ${now}).`,
+  /** Which record, and what became of it: "Undone your change to listing "Pi Lagos": back as it was at version 1 (now version 3)." */
+  undone: (kind: string, label: string, version: number, now: number) =>
+    `Undone your change to ${kind.toLowerCase()} "${label}": back as it was at version ${version} (now version ${now}).`,
   failed: "Couldn't undo your last change",
   dismiss: "Dismiss"
 } as const
@@ -84,7 +86,7 @@ export const HistoryHost = ({ children }: { readonly children: ReactNode }) => {
       try {
         const restored = await restoreVersion(last.kind, last.id, last.version - 1, last.version)
         recordChanged()
-        setNotice({ text: undoTexts.undone(historyKindLabels[last.kind], last.version - 1, restored.version), target })
+        setNotice({ text: undoTexts.undone(historyKindLabels[last.kind], last.label, last.version - 1, restored.version), target })
       } catch (error) {
         setNotice({ text: `${undoTexts.failed}: ${failureOf(error).message}`, target, refused: true })
       }

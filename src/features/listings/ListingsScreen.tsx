@@ -20,7 +20,7 @@ import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import type { QueueKind, QueueRow } from "./kinds.ts"
 import { ListingCard } from "./ListingCard.tsx"
 import { QueueForm } from "./QueueForm.tsx"
-import { actionLabel, changeText, listingTexts as t } from "./texts.ts"
+import { actionLabel, changeText, listingTexts as t, undoneText } from "./texts.ts"
 
 const actionKeys = { a: "approve", r: "reject", p: "pending" } as const satisfies Record<string, ModerationAction>
 const keyOf = (action: ModerationAction) => Object.entries(actionKeys).find(([, value]) => value === action)?.[0] ?? ""
@@ -305,6 +305,14 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
         }
       }}
     >
+      {snapshot.matches("undone") && snapshot.context.undone !== null && (
+        <div className="undo-toast" role="status">
+          <Text size="2">{undoneText(snapshot.context.undone)}</Text>
+          <Button size="1" variant="ghost" color="gray" onClick={() => moderation.send({ type: "DISMISS" })}>
+            {t.dismiss}
+          </Button>
+        </div>
+      )}
       {canUndo(snapshot) && done !== null && (
         <div className="undo-toast" role="status">
           <Text size="2">

@@ -1,4 +1,5 @@
 import type { ListingStatus, ModerationAction } from "../../../contract/listing-rules.ts"
+import type { Done } from "../../../machines/listing-moderation.ts"
 
 /** The queue screens' shared texts (each kind has its own: src/features/listings/kinds.ts); quoted ones are docs/product-spec.md's exact words. */
 export const listingTexts = {
@@ -56,3 +57,13 @@ export const changeText = (action: ModerationAction, names: ReadonlyArray<string
 /** The palette's label of an action on the focused listing or on the selection. */
 export const actionLabel = (action: ModerationAction, names: ReadonlyArray<string>, selection: boolean): string =>
   selection ? `${listingTexts.actions[action]} ${names.length} selected` : `${listingTexts.actions[action]} "${names[0] ?? ""}"`
+
+/** An undo said: which listings, and back to what ('Undone: Approved "Pi Pioneers", back to Pending'). */
+export const undoneText = (done: Done): string => {
+  const back = [...new Set(done.moves.map((move) => move.from))]
+  const to = back.length === 1 && back[0] !== undefined ? `, back to ${listingTexts.statuses[back[0]]}` : ""
+  return `Undone: ${changeText(
+    done.action,
+    done.moves.map((move) => move.name)
+  )}${to}`
+}
