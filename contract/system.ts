@@ -43,7 +43,7 @@ export const Ready = Schema.Struct({ success: Schema.Literal(true), status: Sche
 
 export const serverStates = {
   stopping: "This server is stopping: send requests to another one.",
-  databaseDown: "This server's database does not answer."
+  databaseDown: "This server's database does not answer in time."
 } as const
 
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

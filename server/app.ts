@@ -33,7 +33,7 @@ import { API_DOCS_PATH, apiDocs } from "./platform/api-docs.ts"
 import { drainFirst, makeLifecycle, ServerLifecycle } from "./platform/lifecycle.ts"
 import { makeMetrics, ServerMetrics } from "./platform/metrics.ts"
 import { endpointsOf, observeRequests, routeMatcher } from "./platform/request-log.ts"
-import { type AppConfig, Config } from "./platform/config.ts"
+import { type AppConfig, Config, defaultDatabaseLimits } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
 import { apiNotFound, bodyLimit, httpHygiene } from "./platform/http.ts"
@@ -69,13 +69,23 @@ const bootstrapFirstAdmin = Effect.gen(function* () {
 })
 
 /**
+ * On PostgreSQL the migrations run on a connection of their own without the limits requests
+ * have (docs/deploy.md, "A stalled server"): a server starting beside another that is migrating
+ * waits for its lock, and a migration of a large table takes as long as it takes.
+ */
+const migrateOn = (database: DatabaseTarget) =>
+  database.engine === "postgresql"
+    ? Effect.scoped(Effect.flatMap(Layer.build(databaseLayer(database)), (context) => Effect.provideContext(migrate, context)))
+    : migrate
+
+/**
  * Configuration, a migrated database and mail. Migrating includes moving the images an older
  * server kept on its disk into the database (server/uploads/disk-import.ts).
  */
 export const platformLayer = (config: AppConfig, database: DatabaseTarget = targetFrom(config)) =>
   Layer.provideMerge(
-    Layer.effectDiscard(Effect.andThen(migrate, importDiskUploads)),
-    Layer.mergeAll(databaseLayer(database), mailerLayer(config), Layer.succeed(Config, config))
+    Layer.effectDiscard(Effect.andThen(migrateOn(database), importDiskUploads)),
+    Layer.mergeAll(databaseLayer(database, config.databaseLimits ?? defaultDatabaseLimits), mailerLayer(config), Layer.succeed(Config, config))
   )
 
 const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.json" }).pipe(

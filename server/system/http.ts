@@ -31,6 +31,8 @@ export const SystemHandlers = HttpApiBuilder.group(
     const database = yield* Database
     const mailer = yield* Mailer
     const ping = pingDatabase.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("2 seconds"), Effect.option)
+    // Readiness answers within a second, whatever the database does (docs/deploy.md, "Health").
+    const readyPing = pingDatabase.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("1 second"), Effect.option)
     const reachable = Effect.suspend(() => {
       if (mailer.transport === "outbox") return Effect.succeed(undefined)
       if (mailCheck !== undefined && Date.now() - mailCheck.at.getTime() < MAIL_CHECK_TTL_MS) return Effect.succeed(mailCheck)
@@ -76,7 +78,7 @@ export const SystemHandlers = HttpApiBuilder.group(
       .handle("ready", () =>
         Effect.gen(function* () {
           if (lifecycle.draining()) return yield* new ServiceBusy({ error: serverStates.stopping, retryAfterSeconds: 1 })
-          if ((yield* ping)._tag === "None") return yield* new ServiceBusy({ error: serverStates.databaseDown, retryAfterSeconds: 5 })
+          if ((yield* readyPing)._tag === "None") return yield* new ServiceBusy({ error: serverStates.databaseDown, retryAfterSeconds: 5 })
           return { success: true as const, status: "ready" as const }
         })
       )
