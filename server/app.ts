@@ -32,6 +32,7 @@ import { executeAdminCommand } from "./auth/admin-commands.ts"
 import { API_DOCS_PATH, apiDocs } from "./platform/api-docs.ts"
 import { drainFirst, makeLifecycle, ServerLifecycle } from "./platform/lifecycle.ts"
 import { makeMetrics, ServerMetrics } from "./platform/metrics.ts"
+import { makeWriteOutcomes, ServerWrites } from "./platform/write-outcomes.ts"
 import { endpointsOf, observeRequests, routeMatcher } from "./platform/request-log.ts"
 import { type AppConfig, Config, defaultDatabaseLimits } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
@@ -188,6 +189,11 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
         platformLayer(config, database)
       )
     ),
-    Layer.provide([bodyLimit, Layer.succeed(ServerMetrics, metrics), Layer.succeed(ServerLifecycle, lifecycle)])
+    Layer.provide([
+      bodyLimit,
+      Layer.succeed(ServerMetrics, metrics),
+      Layer.succeed(ServerLifecycle, lifecycle),
+      Layer.succeed(ServerWrites, makeWriteOutcomes())
+    ])
   )
 }

@@ -148,6 +148,13 @@ export const pingDatabase = Effect.gen(function* () {
   return Math.round((performance.now() - started) * 100) / 100
 })
 
+/** The database's size on its disk, in whole megabytes (what a server on PostgreSQL can know of that disk). */
+export const databaseSizeMb = Effect.gen(function* () {
+  const sql = yield* SqlClientTag
+  const rows = yield* sql<{ bytes: string }>`SELECT pg_database_size(current_database())::text AS bytes`
+  return Math.ceil(Number(rows[0]?.bytes ?? 0) / (1024 * 1024))
+})
+
 /** This server's connections by state (`active`, `idle`…): PostgreSQL's own view of them; PGlite is one, open. */
 export const connectionsByState = Effect.gen(function* () {
   const database = yield* Database

@@ -4,6 +4,7 @@ import { acceptedEncodings, compressJson } from "./compression.ts"
 import { API_DOCS_PATH } from "./api-docs.ts"
 import { diskFullMessage } from "./disk.ts"
 import { DatabaseBusy } from "./postgres-client.ts"
+import { ServerWrites } from "./write-outcomes.ts"
 
 /**
  * The console's policy. Its one inline script (the early start in `index.html`, made by
@@ -99,27 +100,35 @@ const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) => {
   }
 }
 
+const isWrite = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS"
+
 /**
  * Applied to every response: security headers, `no-store` on the API, and any API answer
- * that is an error without a JSON body (an empty 400, a 415, a crash) turned into one.
+ * that is an error without a JSON body (an empty 400, a 415, a crash) turned into one. It sees
+ * every API write's outcome too, for `/api/health` (write-outcomes.ts).
  */
 export const httpHygiene = HttpRouter.middleware(
-  (httpEffect) =>
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const path = request.url.split("?")[0] ?? "/"
-      const isApi = path === "/api" || path.startsWith("/api/")
-      const response = yield* httpEffect.pipe(
-        Effect.catchDefect((defect) => {
-          if (isBodyTooLarge(defect)) return Effect.succeed(apiFailure(413, `Request body too large: at most ${MAX_BODY_MIB} MiB`))
-          const refusal = databaseRefusal(defect)
-          return refusal !== undefined ? Effect.succeed(refusalAnswer(refusal)) : Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
-        })
-      )
-      const shaped = isApi && response.status >= 400 && !isJson(response) ? apiFailure(response.status) : withRetryAfter(response)
-      const compressed = isApi ? compressJson(shaped, acceptedEncodings(request.headers["accept-encoding"])) : shaped
-      return HttpServerResponse.setHeaders(compressed, securityHeaders(path, isApi, isApi ? undefined : response.headers["content-security-policy"]))
-    }),
+  Effect.gen(function* () {
+    const writes = yield* ServerWrites
+    return (httpEffect) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const path = request.url.split("?")[0] ?? "/"
+        const isApi = path === "/api" || path.startsWith("/api/")
+        const response = yield* httpEffect.pipe(
+          Effect.catchDefect((defect) => {
+            if (isBodyTooLarge(defect)) return Effect.succeed(apiFailure(413, `Request body too large: at most ${MAX_BODY_MIB} MiB`))
+            const refusal = databaseRefusal(defect)
+            if (refusal?.status === 507) writes.refusedForSpace()
+            return refusal !== undefined ? Effect.succeed(refusalAnswer(refusal)) : Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
+          })
+        )
+        if (isApi && isWrite(request.method) && response.status < 400) writes.succeeded()
+        const shaped = isApi && response.status >= 400 && !isJson(response) ? apiFailure(response.status) : withRetryAfter(response)
+        const compressed = isApi ? compressJson(shaped, acceptedEncodings(request.headers["accept-encoding"])) : shaped
+        return HttpServerResponse.setHeaders(compressed, securityHeaders(path, isApi, isApi ? undefined : response.headers["content-security-policy"]))
+      })
+  }),
   { global: true }
 )
 
