@@ -12,7 +12,9 @@ export const Health = Schema.Struct({
   database: Schema.Struct({
     status: DatabaseStatus,
     engine: Schema.Literals(["pglite", "postgresql"]),
-    latencyMs: Schema.NullOr(Schema.Finite)
+    latencyMs: Schema.NullOr(Schema.Finite),
+    /** The database's size on its disk (`pg_database_size`); null when it does not answer. */
+    sizeMb: Schema.NullOr(Schema.Int)
   }),
   mail: Schema.Struct({
     transport: Schema.Literals(["outbox", "smtp"]),
@@ -25,11 +27,21 @@ export const Health = Schema.Struct({
     reachable: Schema.NullOr(Schema.Boolean),
     checkedAt: Schema.NullOr(Schema.String)
   }),
-  /** The disk under the data folder: below the reserve, changes are refused with 507 until space is freed. */
+  /**
+   * Room to write (docs/architecture.md, "A full disk"). Embedded: the disk under the data folder;
+   * below the reserve, changes are refused with 507 until space is freed. PostgreSQL: its own disk,
+   * which the server cannot measure (`freeMb` and `reserveMb` are null); `low` while writes fail for want of space.
+   */
   disk: Schema.Struct({
     status: Schema.Literals(["ok", "low"]),
-    freeMb: Schema.Int,
-    reserveMb: Schema.Int
+    freeMb: Schema.NullOr(Schema.Int),
+    reserveMb: Schema.NullOr(Schema.Int)
+  }),
+  /** This server's writes: `failing` while the database refused the last one for want of space and none has succeeded since. */
+  writes: Schema.Struct({
+    status: Schema.Literals(["ok", "failing"]),
+    /** When the database last refused one of this server's writes for want of space; null if it has not since the server started. */
+    lastRefusedAt: Schema.NullOr(Schema.String)
   }),
   uptimeSeconds: Schema.Finite
 })
@@ -43,7 +55,7 @@ export const Ready = Schema.Struct({ success: Schema.Literal(true), status: Sche
 
 export const serverStates = {
   stopping: "This server is stopping: send requests to another one.",
-  databaseDown: "This server's database does not answer."
+  databaseDown: "This server's database does not answer in time."
 } as const
 
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

@@ -33,8 +33,9 @@ import { executeAdminCommand } from "./auth/admin-commands.ts"
 import { API_DOCS_PATH, apiDocs } from "./platform/api-docs.ts"
 import { drainFirst, makeLifecycle, ServerLifecycle } from "./platform/lifecycle.ts"
 import { makeMetrics, ServerMetrics } from "./platform/metrics.ts"
+import { makeWriteOutcomes, ServerWrites } from "./platform/write-outcomes.ts"
 import { endpointsOf, observeRequests, routeMatcher } from "./platform/request-log.ts"
-import { type AppConfig, Config } from "./platform/config.ts"
+import { type AppConfig, Config, defaultDatabaseLimits } from "./platform/config.ts"
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
 import { apiNotFound, bodyLimit, httpHygiene } from "./platform/http.ts"
@@ -70,13 +71,23 @@ const bootstrapFirstAdmin = Effect.gen(function* () {
 })
 
 /**
+ * On PostgreSQL the migrations run on a connection of their own without the limits requests
+ * have (docs/deploy.md, "A stalled server"): a server starting beside another that is migrating
+ * waits for its lock, and a migration of a large table takes as long as it takes.
+ */
+const migrateOn = (database: DatabaseTarget) =>
+  database.engine === "postgresql"
+    ? Effect.scoped(Effect.flatMap(Layer.build(databaseLayer(database)), (context) => Effect.provideContext(migrate, context)))
+    : migrate
+
+/**
  * Configuration, a migrated database and mail. Migrating includes moving the images an older
  * server kept on its disk into the database (server/uploads/disk-import.ts).
  */
 export const platformLayer = (config: AppConfig, database: DatabaseTarget = targetFrom(config)) =>
   Layer.provideMerge(
-    Layer.effectDiscard(Effect.andThen(migrate, importDiskUploads)),
-    Layer.mergeAll(databaseLayer(database), mailerLayer(config), Layer.succeed(Config, config))
+    Layer.effectDiscard(Effect.andThen(migrateOn(database), importDiskUploads)),
+    Layer.mergeAll(databaseLayer(database, config.databaseLimits ?? defaultDatabaseLimits), mailerLayer(config), Layer.succeed(Config, config))
   )
 
 const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.json" }).pipe(
@@ -179,6 +190,11 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
         platformLayer(config, database)
       )
     ),
-    Layer.provide([bodyLimit, Layer.succeed(ServerMetrics, metrics), Layer.succeed(ServerLifecycle, lifecycle)])
+    Layer.provide([
+      bodyLimit,
+      Layer.succeed(ServerMetrics, metrics),
+      Layer.succeed(ServerLifecycle, lifecycle),
+      Layer.succeed(ServerWrites, makeWriteOutcomes())
+    ])
   )
 }

@@ -1,7 +1,7 @@
 import { Cause, Effect, Exit, Runtime } from "effect"
 import { join } from "node:path"
 import { readConfig, serverConfigProblem } from "./platform/config.ts"
-import { startProblem } from "./platform/disk.ts"
+import { dataFolderProblem, startProblem } from "./platform/disk-space.ts"
 
 const config = Effect.runSyncExit(readConfig(process.env))
 if (Exit.isFailure(config)) {
@@ -12,7 +12,8 @@ if (Exit.isFailure(config)) {
 
 const problem =
   serverConfigProblem(config.value) ??
-  // The embedded database cannot start cleanly on a full disk: say so instead (platform/disk.ts).
+  dataFolderProblem(config.value) ??
+  // The embedded database cannot start cleanly on a full disk: say so instead (platform/disk-space.ts).
   (config.value.databaseUrl === undefined ? startProblem(join(config.value.dataDir, "db"), config.value.diskReserveMb) : undefined)
 if (problem !== undefined) {
   console.error(problem)

@@ -23,6 +23,34 @@ const Proxies = Schema.String.check(
 
 const withDefault = <S extends Schema.Codec<unknown, string>>(schema: S, value: string) => schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
 
+/**
+ * How long a request may wait on PostgreSQL (docs/deploy.md, "A stalled server"): for a row
+ * another connection holds, for one statement, in a transaction its own server has stopped
+ * driving, and for one of the pool's connections. Milliseconds; 0 turns a PostgreSQL limit off.
+ */
+export interface DatabaseLimits {
+  readonly lockTimeoutMs: number
+  readonly statementTimeoutMs: number
+  readonly idleInTransactionTimeoutMs: number
+  readonly poolWaitMs: number
+}
+
+export const defaultDatabaseLimits: DatabaseLimits = {
+  lockTimeoutMs: 2_000,
+  statementTimeoutMs: 30_000,
+  idleInTransactionTimeoutMs: 5_000,
+  poolWaitMs: 2_000
+}
+
+const milliseconds = (minimum: number, fallback: number) =>
+  withDefault(
+    Schema.NumberFromString.check(
+      Schema.isInt({ message: "must be a whole number of milliseconds" }),
+      Schema.isBetween({ minimum, maximum: 3_600_000 }, { message: `must be between ${minimum} and 3600000 (an hour)` })
+    ),
+    String(fallback)
+  )
+
 const EnvSchema = Schema.Struct({
   PORT: withDefault(
     Schema.NumberFromString.check(
@@ -47,6 +75,10 @@ const EnvSchema = Schema.Struct({
     ),
     "64"
   ),
+  DATABASE_LOCK_TIMEOUT_MS: milliseconds(0, defaultDatabaseLimits.lockTimeoutMs),
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(0, defaultDatabaseLimits.statementTimeoutMs),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds(0, defaultDatabaseLimits.idleInTransactionTimeoutMs),
+  DATABASE_POOL_WAIT_MS: milliseconds(100, defaultDatabaseLimits.poolWaitMs),
   OTP_SECRET: Schema.optionalKey(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" }))),
   METRICS_TOKEN: Schema.optionalKey(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" })))
 })
@@ -68,6 +100,8 @@ export interface AppConfig {
   readonly diskReserveMb: number
   /** Who else may read `/metrics` (this host always may): a bearer token; none by default. */
   readonly metricsToken?: Redacted.Redacted<string> | undefined
+  /** PostgreSQL's waits, bounded; `defaultDatabaseLimits` when left out. */
+  readonly databaseLimits?: DatabaseLimits
 }
 
 export class Config extends Context.Service<Config, AppConfig>()("platform/Config") {}
@@ -95,7 +129,13 @@ export const readConfig = (env: Record<string, string | undefined>): Effect.Effe
       otpSecret: decoded.OTP_SECRET,
       otpResponseFloorMs: 200,
       diskReserveMb: decoded.DISK_RESERVE_MB,
-      metricsToken: decoded.METRICS_TOKEN === undefined ? undefined : Redacted.make(decoded.METRICS_TOKEN)
+      metricsToken: decoded.METRICS_TOKEN === undefined ? undefined : Redacted.make(decoded.METRICS_TOKEN),
+      databaseLimits: {
+        lockTimeoutMs: decoded.DATABASE_LOCK_TIMEOUT_MS,
+        statementTimeoutMs: decoded.DATABASE_STATEMENT_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: decoded.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        poolWaitMs: decoded.DATABASE_POOL_WAIT_MS
+      }
     }))
   )
 }

@@ -7,8 +7,10 @@ import type { SqlError } from "effect/sql/SqlError"
 import { randomBytes } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
+import type { DatabaseLimits } from "./config.ts"
 import { acquireDataLock, DataFolderInUse } from "./data-lock.ts"
 import { pgliteStream } from "./pglite-bridge.ts"
+import { makeBoundedPgClient } from "./postgres-client.ts"
 
 export type Engine = "pglite" | "postgresql"
 
@@ -108,14 +110,25 @@ const pgliteLayer = (dataDir: string | undefined, image: Blob | undefined) =>
   ).pipe(Layer.provide(Reactivity.layer))
 
 const POSTGRES_CONNECTIONS = 10
+/** Each server keeps one connection listening per NOTIFY channel: sessions, allowed addresses, changes. */
+const LISTENING_CONNECTIONS = 3
+/** Connections transactions never take, so reads and readiness find one while writers wait on a lock. */
+const KEPT_FOR_READS = 2
+const TRANSACTIONS_AT_ONCE = POSTGRES_CONNECTIONS - LISTENING_CONNECTIONS - KEPT_FOR_READS
 
-/** The SQL client for the configured engine, plus which engine it is. */
-export const databaseLayer = (target: DatabaseTarget): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError | Error> => {
+/**
+ * The SQL client for the configured engine, plus which engine it is. On PostgreSQL, `limits`
+ * bound every wait (postgres-client.ts); without them (migrations, which may wait for a running
+ * server and take as long as they need) nothing is bounded. PGlite is one connection inside this
+ * process: no other process can hold its locks, so it has nothing to bound.
+ */
+export const databaseLayer = (target: DatabaseTarget, limits?: DatabaseLimits): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError | Error> => {
   if (target.engine === "pglite") return pgliteLayer(target.dataDir, target.image)
   // Each server's connections carry a name of their own, so its pool can be told apart.
   const applicationName = `admin-console ${process.pid} ${randomBytes(4).toString("hex")}`
+  const options = { url: Redacted.make(target.url), maxConnections: POSTGRES_CONNECTIONS, applicationName, ...names }
   return Layer.merge(
-    PgClient.layer({ url: Redacted.make(target.url), maxConnections: POSTGRES_CONNECTIONS, applicationName, ...names }),
+    PgClient.layerFrom(limits === undefined ? PgClient.make(options) : makeBoundedPgClient(options, limits, TRANSACTIONS_AT_ONCE)),
     Layer.succeed(Database, { engine: "postgresql", maxConnections: POSTGRES_CONNECTIONS, applicationName })
   )
 }
@@ -133,6 +146,13 @@ export const pingDatabase = Effect.gen(function* () {
   const started = performance.now()
   yield* sql`SELECT 1`
   return Math.round((performance.now() - started) * 100) / 100
+})
+
+/** The database's size on its disk, in whole megabytes (what a server on PostgreSQL can know of that disk). */
+export const databaseSizeMb = Effect.gen(function* () {
+  const sql = yield* SqlClientTag
+  const rows = yield* sql<{ bytes: string }>`SELECT pg_database_size(current_database())::text AS bytes`
+  return Math.ceil(Number(rows[0]?.bytes ?? 0) / (1024 * 1024))
 })
 
 /** This server's connections by state (`active`, `idle`…): PostgreSQL's own view of them; PGlite is one, open. */

@@ -3,6 +3,8 @@ import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse 
 import { acceptedEncodings, compressJson } from "./compression.ts"
 import { API_DOCS_PATH } from "./api-docs.ts"
 import { diskFullMessage } from "./disk.ts"
+import { DatabaseBusy } from "./postgres-client.ts"
+import { ServerWrites } from "./write-outcomes.ts"
 
 /**
  * The console's policy. Its one inline script (the early start in `index.html`, made by
@@ -69,40 +71,27 @@ const isJson = (response: HttpServerResponse.HttpServerResponse): boolean => {
 export const apiFailure = (status: number, error?: string) =>
   HttpServerResponse.jsonUnsafe({ success: false, error: error ?? statusMessages[status] ?? `HTTP ${status}` }, { status })
 
-/**
- * Applied to every response: security headers, `no-store` on the API, and any API answer
- * that is an error without a JSON body (an empty 400, a 415, a crash) turned into one.
- */
-export const httpHygiene = HttpRouter.middleware(
-  (httpEffect) =>
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const path = request.url.split("?")[0] ?? "/"
-      const isApi = path === "/api" || path.startsWith("/api/")
-      const response = yield* httpEffect.pipe(
-        Effect.catchDefect((defect) => {
-          if (isBodyTooLarge(defect)) return Effect.succeed(apiFailure(413, `Request body too large: at most ${MAX_BODY_MIB} MiB`))
-          const refusal = databaseRefusal(defect)
-          return refusal !== undefined
-            ? Effect.succeed(apiFailure(refusal.status, refusal.error))
-            : Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
-        })
-      )
-      const shaped = isApi && response.status >= 400 && !isJson(response) ? apiFailure(response.status) : withRetryAfter(response)
-      const compressed = isApi ? compressJson(shaped, acceptedEncodings(request.headers["accept-encoding"])) : shaped
-      return HttpServerResponse.setHeaders(compressed, securityHeaders(path, isApi, isApi ? undefined : response.headers["content-security-policy"]))
-    }),
-  { global: true }
-)
+const refusalAnswer = (refusal: Refusal) =>
+  HttpServerResponse.jsonUnsafe(
+    {
+      success: false,
+      error: refusal.error,
+      ...(refusal.tag === undefined ? {} : { _tag: refusal.tag }),
+      ...(refusal.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: refusal.retryAfterSeconds })
+    },
+    { status: refusal.status }
+  )
 
 /**
- * A refusal that says when to come back (429 and 503 carry `retryAfterSeconds`) says it in
- * `Retry-After` too, the header clients and proxies read without parsing the body.
+ * The `Retry-After` header of a 429 or 503 whose body says `retryAfterSeconds` (contract/common.ts:
+ * `TooManyRequests`, `ServiceBusy`), so a client or proxy that reads only headers waits as long.
  */
 const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) => {
-  if ((response.status !== 429 && response.status !== 503) || response.body._tag !== "Uint8Array") return response
+  if ((response.status !== 429 && response.status !== 503) || response.headers["retry-after"] !== undefined) return response
+  const body = response.body
+  if (body._tag !== "Uint8Array" || !body.contentType.includes("json")) return response
   try {
-    const seconds: unknown = (JSON.parse(new TextDecoder().decode(response.body.body)) as { retryAfterSeconds?: unknown }).retryAfterSeconds
+    const seconds: unknown = (JSON.parse(new TextDecoder().decode(body.body)) as { retryAfterSeconds?: unknown }).retryAfterSeconds
     return typeof seconds === "number" && Number.isInteger(seconds) && seconds > 0
       ? HttpServerResponse.setHeader(response, "retry-after", String(seconds))
       : response
@@ -111,33 +100,97 @@ const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) => {
   }
 }
 
+const isWrite = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS"
+
+/**
+ * Applied to every response: security headers, `no-store` on the API, and any API answer
+ * that is an error without a JSON body (an empty 400, a 415, a crash) turned into one. It sees
+ * every API write's outcome too, for `/api/health` (write-outcomes.ts).
+ */
+export const httpHygiene = HttpRouter.middleware(
+  Effect.gen(function* () {
+    const writes = yield* ServerWrites
+    return (httpEffect) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const path = request.url.split("?")[0] ?? "/"
+        const isApi = path === "/api" || path.startsWith("/api/")
+        const response = yield* httpEffect.pipe(
+          Effect.catchDefect((defect) => {
+            if (isBodyTooLarge(defect)) return Effect.succeed(apiFailure(413, `Request body too large: at most ${MAX_BODY_MIB} MiB`))
+            const refusal = databaseRefusal(defect)
+            if (refusal?.status === 507) writes.refusedForSpace()
+            return refusal !== undefined ? Effect.succeed(refusalAnswer(refusal)) : Effect.logError("Unhandled defect", defect).pipe(Effect.as(apiFailure(500)))
+          })
+        )
+        if (isApi && isWrite(request.method) && response.status < 400) writes.succeeded()
+        const shaped = isApi && response.status >= 400 && !isJson(response) ? apiFailure(response.status) : withRetryAfter(response)
+        const compressed = isApi ? compressJson(shaped, acceptedEncodings(request.headers["accept-encoding"])) : shaped
+        return HttpServerResponse.setHeaders(compressed, securityHeaders(path, isApi, isApi ? undefined : response.headers["content-security-policy"]))
+      })
+  }),
+  { global: true }
+)
+
 /** JSON bodies are small; uploads get their own limit. */
 export const MAX_BODY_MIB = 1
 
 export const bodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.mebibytes(MAX_BODY_MIB))
 
+/** What a 503 from the database says; the request changed nothing and may be sent again. */
+export const databaseBusyMessage = "The database is busy: nothing was changed. Try again in a moment."
+
+/** How long a client is told to wait after a database 503: a lock held by a stalled server is freed within seconds. */
+const DATABASE_RETRY_SECONDS = 2
+
+interface Refusal {
+  readonly status: number
+  readonly error: string
+  readonly tag?: string
+  readonly retryAfterSeconds?: number
+}
+
+const textInvalid: Refusal = { status: 400, error: "Invalid request: text must be UTF-8 without NUL characters" }
+const tooLong: Refusal = { status: 400, error: "Invalid request: a value is too long" }
+const busy: Refusal = { status: 503, error: databaseBusyMessage, tag: "ServiceBusy", retryAfterSeconds: DATABASE_RETRY_SECONDS }
+
 /**
  * What the database refused because of the request, not because of us (docs/api.md, "Errors"):
  * input the contract let through but PostgreSQL cannot take, and a unique key taken by a
- * concurrent write. The handler's transaction has already rolled back when this runs.
+ * concurrent write; and what it could not do now (docs/deploy.md, "A stalled server"): a lock
+ * not granted within the lock timeout, a statement past its timeout, a transaction ended for
+ * idling, a deadlock, a database restarting or out of connections. The handler's transaction
+ * has already rolled back when this runs.
  */
-const refusals: Record<string, { readonly status: number; readonly error: string }> = {
-  "22021": { status: 400, error: "Invalid request: text must be UTF-8 without NUL characters" },
-  "22P05": { status: 400, error: "Invalid request: text must be UTF-8 without NUL characters" },
+const refusals: Record<string, Refusal> = {
+  "22021": textInvalid,
+  "22P05": textInvalid,
   "22P02": { status: 400, error: "Invalid request: a value is not of the expected form" },
-  "22001": { status: 400, error: "Invalid request: a value is too long" },
+  "22001": tooLong,
   "22003": { status: 400, error: "Invalid request: a number is out of range" },
   "22007": { status: 400, error: "Invalid request: a date is not valid" },
   "22008": { status: 400, error: "Invalid request: a date is out of range" },
-  "54000": { status: 400, error: "Invalid request: a value is too long" },
-  // The disk filled between the reserve's check and the write (disk.ts): nothing was written.
-  "53100": { status: 507, error: diskFullMessage },
-  "23505": { status: 409, error: "This conflicts with a record saved at the same moment. Reload and try again." }
+  "54000": tooLong,
+  // The disk filled between the reserve's check and the write (disk.ts), or PostgreSQL's own disk is full: nothing was written.
+  "53100": { status: 507, error: diskFullMessage, tag: "InsufficientStorage" },
+  "23505": { status: 409, error: "This conflicts with a record saved at the same moment. Reload and try again." },
+  "55P03": busy,
+  "57014": busy,
+  "25P03": busy,
+  "40001": busy,
+  "40P01": busy,
+  "53300": busy,
+  "57P01": busy,
+  "57P03": busy
 }
 
-const databaseRefusal = (defect: unknown) => {
-  const failure = inCauseChain(defect, (link) => "code" in link && typeof link.code === "string" && link.code in refusals)
-  return failure === undefined ? undefined : refusals[String((failure as { code: string }).code)]
+/** A lost connection, or no connection within DATABASE_POOL_WAIT_MS (postgres-client.ts). */
+const isUnreachable = (link: object) => link instanceof DatabaseBusy || ("_tag" in link && link._tag === "ConnectionError" && "isRetryable" in link)
+
+const databaseRefusal = (defect: unknown): Refusal | undefined => {
+  const failure = inCauseChain(defect, (link) => ("code" in link && typeof link.code === "string" && link.code in refusals) || isUnreachable(link))
+  if (failure === undefined) return undefined
+  return "code" in failure && typeof failure.code === "string" && failure.code in refusals ? refusals[failure.code] : busy
 }
 
 /** The first error in `defect`'s chain of causes (`cause`, or effect's `reason`) that `matches`. */

@@ -9,12 +9,13 @@ import { Forbidden, NotFound, ServiceBusy } from "../../contract/common.ts"
 import { type Health, METRICS_PATH, metricsMessages, serverStates } from "../../contract/system.ts"
 import { fromThisHost } from "../platform/client-address.ts"
 import { Config } from "../platform/config.ts"
-import { connectionsByState, Database, pingDatabase } from "../platform/database.ts"
+import { connectionsByState, Database, databaseSizeMb, pingDatabase } from "../platform/database.ts"
 import { diskReading } from "../platform/disk.ts"
 import { ServerLifecycle } from "../platform/lifecycle.ts"
 import { Mailer } from "../platform/mail.ts"
 import { mailHealth } from "../platform/mail-outbox.ts"
 import { type Gauge, ServerMetrics } from "../platform/metrics.ts"
+import { ServerWrites } from "../platform/write-outcomes.ts"
 import { CHANGE_STREAMS_OPEN } from "../stream/http.ts"
 
 const startedAt = Date.now()
@@ -31,6 +32,10 @@ export const SystemHandlers = HttpApiBuilder.group(
     const database = yield* Database
     const mailer = yield* Mailer
     const ping = pingDatabase.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("2 seconds"), Effect.option)
+    // Readiness answers within a second, whatever the database does (docs/deploy.md, "Health").
+    const readyPing = pingDatabase.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("1 second"), Effect.option)
+    const size = databaseSizeMb.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("2 seconds"), Effect.option)
+    const writes = yield* ServerWrites
     const reachable = Effect.suspend(() => {
       if (mailer.transport === "outbox") return Effect.succeed(undefined)
       if (mailCheck !== undefined && Date.now() - mailCheck.at.getTime() < MAIL_CHECK_TTL_MS) return Effect.succeed(mailCheck)
@@ -76,7 +81,7 @@ export const SystemHandlers = HttpApiBuilder.group(
       .handle("ready", () =>
         Effect.gen(function* () {
           if (lifecycle.draining()) return yield* new ServiceBusy({ error: serverStates.stopping, retryAfterSeconds: 1 })
-          if ((yield* ping)._tag === "None") return yield* new ServiceBusy({ error: serverStates.databaseDown, retryAfterSeconds: 5 })
+          if ((yield* readyPing)._tag === "None") return yield* new ServiceBusy({ error: serverStates.databaseDown, retryAfterSeconds: 5 })
           return { success: true as const, status: "ready" as const }
         })
       )
@@ -93,19 +98,25 @@ export const SystemHandlers = HttpApiBuilder.group(
       )
       .handle("health", () =>
         Effect.map(
-          Effect.all([ping, mailHealth.pipe(Effect.option), reachable, diskReading], { concurrency: "unbounded" }),
-          ([latency, mail, smtp, disk]) =>
-            ({
+          Effect.all([ping, mailHealth.pipe(Effect.option), reachable, diskReading, size], { concurrency: "unbounded" }),
+          ([latency, mail, smtp, disk, sizeMb]) => {
+            const written = writes.current()
+            return {
               success: true as const,
               status:
-                latency._tag === "Some" && smtp?.reachable !== false && (mail._tag === "None" || mail.value.failedLastDay === 0) && !disk.low
+                latency._tag === "Some" &&
+                smtp?.reachable !== false &&
+                (mail._tag === "None" || mail.value.failedLastDay === 0) &&
+                !disk.low &&
+                !written.failing
                   ? ("ok" as const)
                   : ("degraded" as const),
               version: packageJson.version,
               database: {
                 status: latency._tag === "Some" ? ("connected" as const) : ("disconnected" as const),
                 engine: database.engine,
-                latencyMs: latency._tag === "Some" ? latency.value : null
+                latencyMs: latency._tag === "Some" ? latency.value : null,
+                sizeMb: sizeMb._tag === "Some" ? sizeMb.value : null
               },
               mail: {
                 transport: mailer.transport,
@@ -116,8 +127,10 @@ export const SystemHandlers = HttpApiBuilder.group(
                 checkedAt: smtp?.at.toISOString() ?? null
               },
               disk: { status: disk.low ? ("low" as const) : ("ok" as const), freeMb: disk.freeMb, reserveMb: disk.reserveMb },
+              writes: { status: written.failing ? ("failing" as const) : ("ok" as const), lastRefusedAt: written.lastRefusedAt?.toISOString() ?? null },
               uptimeSeconds: Math.round((Date.now() - startedAt) / 1000)
-            }) satisfies Health
+            } satisfies Health
+          }
         )
       )
   })

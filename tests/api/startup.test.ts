@@ -31,7 +31,9 @@ describe("start-up", () => {
     // "on" trusted any peer's header; the proxies must be named now.
     [{ TRUST_PROXY: "on" }, "TRUST_PROXY"],
     [{ ADMIN_EMAIL: "root" }, "ADMIN_EMAIL"],
-    [{ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" }, "OTP_SECRET"]
+    [{ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" }, "OTP_SECRET"],
+    [{ DATABASE_LOCK_TIMEOUT_MS: "soon" }, "DATABASE_LOCK_TIMEOUT_MS"],
+    [{ DATABASE_POOL_WAIT_MS: "0" }, "DATABASE_POOL_WAIT_MS"]
   ])("stops on bad configuration %o with one clear line", async (env, name) => {
     const run = runScript(PRODUCT_SERVER, [], { DATA_DIR: tempDir(), ...env })
     expect(await run.exited).toBe(1)

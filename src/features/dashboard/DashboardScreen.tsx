@@ -39,6 +39,9 @@ const t = {
   disk: "Disk",
   diskFree: (mb: number) => `${mb.toLocaleString("en-US")} MB free`,
   diskLow: (mb: number) => `Full: ${mb.toLocaleString("en-US")} MB free, changes paused`,
+  // PostgreSQL's disk is not this server's to measure: it is known by the writes it refuses.
+  databaseSize: (mb: number | null) => (mb === null ? "Writes saved" : `Database ${mb.toLocaleString("en-US")} MB, writes saved`),
+  databaseFull: "Full: the database refuses changes",
   online: "Online",
   offline: "Offline",
   outbox: "Outbox (no SMTP server)",
@@ -130,6 +133,11 @@ const StatusRow = ({ label, ok, text }: { readonly label: string; readonly ok: b
   </Flex>
 )
 
+const diskText = ({ disk, database }: Health) => {
+  if (disk.freeMb === null) return disk.status === "ok" ? t.databaseSize(database.sizeMb) : t.databaseFull
+  return disk.status === "ok" ? t.diskFree(disk.freeMb) : t.diskLow(disk.freeMb)
+}
+
 const SystemStatus = ({ health }: { readonly health: Loaded<Health> }) => {
   const value = health.value
   if (value === null) return health.error === null ? <Text color="gray">{t.checking}</Text> : <StatusRow label={t.api} ok={false} text={t.offline} />
@@ -154,11 +162,7 @@ const SystemStatus = ({ health }: { readonly health: Loaded<Health> }) => {
           {mail.pending} mail(s) waiting to be sent
         </Text>
       )}
-      <StatusRow
-        label={t.disk}
-        ok={value.disk.status === "ok"}
-        text={value.disk.status === "ok" ? t.diskFree(value.disk.freeMb) : t.diskLow(value.disk.freeMb)}
-      />
+      <StatusRow label={t.disk} ok={value.disk.status === "ok"} text={diskText(value)} />
     </>
   )
 }
