@@ -1,5 +1,5 @@
 import { ExitIcon, HamburgerMenuIcon, MagnifyingGlassIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons"
-import { Box, Button, Flex, IconButton, Kbd, Separator, Text } from "@radix-ui/themes"
+import { Box, Button, Callout, Flex, IconButton, Kbd, Separator, Text } from "@radix-ui/themes"
 import { type ReactNode, useCallback, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import { AuthContext } from "../lib/auth.tsx"
@@ -86,7 +86,7 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
   const auth = AuthContext.useActorRef()
   const email = AuthContext.useSelector((snapshot) => snapshot.context.user?.email)
   const theme = useTheme()
-  const { setOpen } = usePalette()
+  const { setOpen, said } = usePalette()
   const logout = useCallback(() => auth.send({ type: "LOGOUT" }), [auth])
   const commands = useShellCommands({ theme, logout })
   useRegisterCommands(commands)
@@ -123,6 +123,14 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
             <MagnifyingGlassIcon /> <span className="palette-hint-label">Commands</span> <Kbd className="palette-hint-key">{shortcutLabel(["mod+k"])}</Kbd>
           </Button>
         </header>
+        {/* A key the person's role may not use says why here, in one line (Command.refused). */}
+        <div role="status" aria-live="polite" className="said-line">
+          {said !== null && (
+            <Callout.Root color="amber" size="1" mx="4" mt="2">
+              <Callout.Text>{said}</Callout.Text>
+            </Callout.Root>
+          )}
+        </div>
         <main className="shell-content">{children}</main>
       </div>
       <CommandPalette />

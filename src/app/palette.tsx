@@ -10,12 +10,16 @@ const groupsOf = (commands: ReadonlyArray<Command>) => {
   return [...groups.entries()]
 }
 
-/** The commands matching `search`, best first; groups follow their best command. */
-const ranked = (commands: ReadonlyArray<Command>, search: string): ReadonlyArray<Command> =>
+/**
+ * The commands matching `search`, best first, and at an equal match what acts on the current row
+ * first ("convert" finds "Mark Converted" before "Show converted inquiries"); groups follow their
+ * best command.
+ */
+export const ranked = (commands: ReadonlyArray<Command>, search: string): ReadonlyArray<Command> =>
   commands
-    .map((command, index) => ({ command, index, score: scoreCommand(command.label, search, command.keywords) }))
+    .map((command, index) => ({ command, index, score: scoreCommand(command.label, search, command.keywords), current: command.onCurrent === true ? 1 : 0 }))
     .filter((entry) => entry.score > 0)
-    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .sort((a, b) => b.score - a.score || b.current - a.current || a.index - b.index)
     .map((entry) => entry.command)
 
 /**

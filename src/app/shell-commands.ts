@@ -1,6 +1,7 @@
 import { useMemo } from "react"
 import { useLocation } from "wouter"
-import type { Command } from "../lib/commands.tsx"
+import { useEditorRefusal } from "../lib/auth.tsx"
+import { type Command, withRefusal } from "../lib/commands.tsx"
 import { NEW_RECORD_STATE } from "../lib/paths.ts"
 import { destinations, paletteDestinations } from "./navigation.ts"
 import type { ThemeState } from "../lib/theme.tsx"
@@ -8,6 +9,7 @@ import type { ThemeState } from "../lib/theme.tsx"
 /** The shell's own commands: one per screen, the theme toggle, and logout. */
 export const useShellCommands = (options: { readonly theme: ThemeState; readonly logout: () => void }): ReadonlyArray<Command> => {
   const [location, navigate] = useLocation()
+  const refusal = useEditorRefusal()
   const {
     theme: { appearance, preference, toggle: toggleTheme, setPreference },
     logout
@@ -26,29 +28,35 @@ export const useShellCommands = (options: { readonly theme: ThemeState; readonly
           run: () => navigate(destination.path)
         })
       ),
-      {
-        id: "blog:new",
-        label: "New post",
-        group: "Blog",
-        keywords: ["write", "add", "create", "article"],
-        // On the blog screens, the screen's own "New post" (with its shortcut) is offered instead.
-        guard: () => !location.startsWith("/blog"),
-        run: () => navigate("/blog/new")
-      },
+      ...withRefusal<Command>(refusal("add posts"), [
+        {
+          id: "blog:new",
+          label: "New post",
+          group: "Blog",
+          keywords: ["write", "add", "create", "article"],
+          // On the blog screens, the screen's own "New post" (with its shortcut) is offered instead.
+          guard: () => !location.startsWith("/blog"),
+          run: () => navigate("/blog/new")
+        }
+      ]),
       ...(
         [
           ["/events", "event"],
           ["/hackathons", "hackathon"]
         ] as const
-      ).map(([path, noun]): Command => ({
-        id: `${noun}:new`,
-        label: `New ${noun}`,
-        group: noun === "event" ? "Events" : "Hackathons",
-        keywords: ["add", "create"],
-        // On its own screen, the screen's "New event" (or hackathon) is offered instead.
-        guard: () => location !== path,
-        run: () => navigate(path, { state: NEW_RECORD_STATE })
-      })),
+      ).flatMap(([path, noun]) =>
+        withRefusal<Command>(refusal(`add ${noun}s`), [
+          {
+            id: `${noun}:new`,
+            label: `New ${noun}`,
+            group: noun === "event" ? "Events" : "Hackathons",
+            keywords: ["add", "create"],
+            // On its own screen, the screen's "New event" (or hackathon) is offered instead.
+            guard: () => location !== path,
+            run: () => navigate(path, { state: NEW_RECORD_STATE })
+          }
+        ])
+      ),
       {
         id: "theme:toggle",
         label: appearance === "dark" ? "Switch to light mode" : "Switch to dark mode",
@@ -66,6 +74,6 @@ export const useShellCommands = (options: { readonly theme: ThemeState; readonly
       },
       { id: "session:logout", label: "Log out", group: "Session", keywords: ["sign out", "logout"], run: logout }
     ],
-    [location, navigate, appearance, preference, toggleTheme, setPreference, logout]
+    [location, navigate, appearance, preference, toggleTheme, setPreference, logout, refusal]
   )
 }

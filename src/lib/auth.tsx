@@ -1,5 +1,5 @@
 import { createActorContext } from "@xstate/react"
-import type { ReactNode } from "react"
+import { type ReactNode, useCallback } from "react"
 import type { AdminUser } from "../../contract/auth.ts"
 import { authMachine } from "../../machines/auth.ts"
 import { TOKEN_KEY } from "./token.ts"
@@ -25,3 +25,13 @@ export const AuthProvider = ({ logic, input, children }: { readonly logic: typeo
     {children}
   </AuthContext.Provider>
 )
+
+/**
+ * Why the signed-in role may not do `what` ("edit listings"), or undefined when it may: the one
+ * line a refused key says (`Command.refused`). Moderators change statuses and notes; creating,
+ * editing and deleting content is for admins (docs/security.md, "Roles").
+ */
+export const useEditorRefusal = (): ((what: string) => string | undefined) => {
+  const moderator = AuthContext.useSelector((snapshot) => snapshot.context.user?.role === "moderator")
+  return useCallback((what: string) => (moderator ? `Moderators can't ${what}: an admin can.` : undefined), [moderator])
+}

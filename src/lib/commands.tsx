@@ -20,7 +20,18 @@ export interface Command {
   readonly icon?: ComponentType
   /** False for keys that only move (j, k): they run by their shortcut but crowd no palette. */
   readonly inPalette?: boolean
+  /** Acts on the current row or the selection: ranks before filters and screens in the palette. */
+  readonly onCurrent?: boolean
+  /**
+   * A key the person's role may not use here: pressing it says this, in one line, instead of
+   * doing nothing; the palette does not offer it.
+   */
+  readonly refused?: string
 }
+
+/** `items` as they are, or each refused with `refusal` when the person's role may not do them. */
+export const withRefusal = <A extends { readonly refused?: string }>(refusal: string | undefined, items: ReadonlyArray<A>): ReadonlyArray<A> =>
+  refusal === undefined ? items : items.map((item) => ({ ...item, refused: refusal }))
 
 export const isMac = () => /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? "")
 
@@ -36,6 +47,10 @@ export const shortcutLabel = (keys: ReadonlyArray<string>): string =>
     .join(" ")
 
 const isLegal = (command: Command) => command.guard === undefined || command.guard()
+const isOffered = (command: Command) => command.refused === undefined && isLegal(command)
+
+/** How long a refused key's line stays. */
+const SAID_MS = 6_000
 
 class CommandStore {
   private readonly sources = new Map<symbol, ReadonlyArray<Command>>()
@@ -68,6 +83,8 @@ class CommandStore {
 interface PaletteState {
   readonly open: boolean
   readonly setOpen: (open: boolean) => void
+  /** What the last refused key said (`Command.refused`), while it stays; the shell shows it. */
+  readonly said: string | null
 }
 
 // Two contexts: the store never changes, so the screens registering commands don't re-render
@@ -96,7 +113,7 @@ const listenToNothing = () => () => {}
 export const useLegalCommands = (live = true): ReadonlyArray<Command> => {
   const store = required(useContext(StoreContext))
   const all = useSyncExternalStore(live ? store.subscribe : listenToNothing, store.all)
-  return all.filter((command) => command.inPalette !== false && isLegal(command))
+  return all.filter((command) => command.inPalette !== false && isOffered(command))
 }
 
 export const usePalette = (): PaletteState => required(useContext(PaletteContext))
@@ -136,6 +153,12 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
   // Escape (or running a command) gives focus back to where it was before the palette opened:
   // the palette's dialog does that as it closes (src/ui/ThemedCommandDialog.tsx).
   const [paletteOpen, setPaletteOpen] = useState(false)
+  const [said, setSaid] = useState<{ readonly text: string } | null>(null)
+  useEffect(() => {
+    if (said === null) return
+    const timer = setTimeout(() => setSaid(null), SAID_MS)
+    return () => clearTimeout(timer)
+  }, [said])
   const pending = useRef<{ keys: Array<string>; at: number }>({ keys: [], at: 0 })
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -163,7 +186,9 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
       if (exact !== undefined) {
         event.preventDefault()
         pending.current = { keys: [], at: 0 }
-        exact.run()
+        // A new object each time: the same refusal pressed twice is said (and kept) again.
+        if (exact.refused !== undefined) setSaid({ text: exact.refused })
+        else exact.run()
         return
       }
       pending.current = legal.some(startsWith) ? { keys, at: now } : { keys: [], at: 0 }
@@ -171,7 +196,7 @@ export const CommandProvider = ({ children }: { readonly children: ReactNode }) 
     window.addEventListener("keydown", onKey)
     return () => window.removeEventListener("keydown", onKey)
   }, [store, paletteOpen, setPaletteOpen])
-  const palette = useMemo(() => ({ open: paletteOpen, setOpen: setPaletteOpen }), [paletteOpen, setPaletteOpen])
+  const palette = useMemo(() => ({ open: paletteOpen, setOpen: setPaletteOpen, said: said?.text ?? null }), [paletteOpen, setPaletteOpen, said])
   return (
     <StoreContext.Provider value={store}>
       <PaletteContext.Provider value={palette}>{children}</PaletteContext.Provider>

@@ -438,3 +438,75 @@ describe("what a screen says when the server fails it", () => {
     await context.close()
   })
 })
+
+describe("keys a role may not use, and the palette's order", () => {
+  it("says in one line why a moderator's e, Delete or n does nothing, on the queues, the directories and the contacts", async () => {
+    const moderator = await signedInAs(product.server, "moderator")
+    await call(product.server.url, "POST", "/api/admin/communities", { token, body: { name: "Role Keys Community", description: "For the keys" } })
+    const checks: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]> = [
+      [
+        "/communities",
+        [
+          ["e", "Moderators can't edit communities: an admin can."],
+          ["Delete", "Moderators can't delete communities: an admin can."],
+          ["n", "Moderators can't add communities: an admin can."]
+        ]
+      ],
+      [
+        "/generated-addresses",
+        [
+          ["e", "Moderators can't edit addresses: an admin can."],
+          ["Delete", "Moderators can't delete addresses: an admin can."],
+          ["n", "Moderators can't add addresses: an admin can."]
+        ]
+      ]
+    ]
+    for (const [path, keys] of checks) {
+      const opened = await newPage(product.browser)
+      await opened.context.addInitScript((value) => localStorage.setItem("adminToken", value), moderator)
+      await opened.page.goto(`${product.server.url}${path}`)
+      await opened.page.locator("[data-current=true]").waitFor()
+      for (const [key, said] of keys) {
+        await opened.page.keyboard.press(key)
+        await opened.page.getByRole("status").filter({ hasText: said }).waitFor()
+        // Nothing opened: no form, no confirmation.
+        expect(await opened.page.getByRole("dialog").count(), `${path} ${key}`).toBe(0)
+        expect(await opened.page.getByRole("alertdialog").count(), `${path} ${key}`).toBe(0)
+      }
+      // The palette offers none of them.
+      await opened.page.keyboard.press("Control+k")
+      const options = await opened.page.getByRole("dialog", { name: "Command palette" }).getByRole("option").allTextContents()
+      expect(options.length).toBeGreaterThan(0)
+      expect(options.filter((text) => /^(Edit |Delete |New |Add address)/.test(text))).toEqual([])
+      expect(opened.errors).toEqual([])
+      await opened.context.close()
+    }
+  })
+
+  it("ranks the current item's actions before filters: convert finds Mark Converted first", async () => {
+    const company = `Ranked Wallet ${Date.now()}`
+    const submitted = await call(product.server.url, "POST", "/api/advertising-inquiries", {
+      ip: "198.51.100.77",
+      body: { companyName: company, contactName: "Ada", email: "ada@example.com", industry: "Wallet Services", budget: "100 Pi" }
+    })
+    expect(submitted.status, submitted.text).toBe(200)
+    // Contacted: converting it is the move its card offers now.
+    const found = await call(product.server.url, "GET", `/api/advertising-inquiries?search=${encodeURIComponent(company)}`, { token })
+    const [inquiry] = (found.body.data as { inquiries: ReadonlyArray<{ _id: string; version: number }> }).inquiries
+    const contacted = await call(product.server.url, "PUT", `/api/advertising-inquiries/${inquiry!._id}`, {
+      token,
+      body: { status: "contacted", version: inquiry!.version }
+    })
+    expect(contacted.status, contacted.text).toBe(200)
+    const { page, context } = await withStoredToken()
+    await page.goto(`${product.server.url}/advertising-inquiries?search=${encodeURIComponent(company)}`)
+    await page.locator("[data-current=true]").filter({ hasText: company }).waitFor()
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("convert")
+    const palette = page.getByRole("dialog", { name: "Command palette" })
+    await expect.poll(async () => (await palette.getByRole("option").allTextContents()).slice(0, 1)).toEqual([expect.stringMatching(/^Mark Converted/)])
+    const options = await palette.getByRole("option").allTextContents()
+    expect(options.some((text) => text.startsWith("Show converted"))).toBe(true)
+    await context.close()
+  })
+})

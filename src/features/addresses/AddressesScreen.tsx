@@ -7,7 +7,8 @@ import { fromPromise } from "xstate"
 import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
 import { addressModalMachine } from "../../../machines/address-modal.ts"
 import { arrivedAddresses, exportAddresses, deleteAddress, listAddresses, preloadAddressCalls, saveAddress } from "../../api/addresses.ts"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
+import { useEditorRefusal } from "../../lib/auth.tsx"
+import { type Command, useRegisterCommands, withRefusal } from "../../lib/commands.tsx"
 import { urlOf } from "../../lib/list/url-query.ts"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
@@ -75,13 +76,18 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
   )
   const add = useCallback(() => modal.send({ type: "OPEN_ADD", required: requiredFields(directory) }), [modal, directory])
 
+  const refusal = useEditorRefusal()
   const actions = useMemo(
     (): ReadonlyArray<RowAction<AnyAddress>> => [
       { id: "address:view", key: "Enter", label: (address) => `View ${address.identifier}`, run: (address) => open("OPEN_VIEW", address) },
-      { id: "address:edit", key: "e", label: (address) => `Edit ${address.identifier}`, run: (address) => open("OPEN_EDIT", address) },
-      { id: "address:delete", key: "Delete", label: (address) => `Delete ${address.identifier}`, run: (address) => open("OPEN_DELETE", address) }
+      ...withRefusal<RowAction<AnyAddress>>(refusal("edit addresses"), [
+        { id: "address:edit", key: "e", label: (address) => `Edit ${address.identifier}`, run: (address) => open("OPEN_EDIT", address) }
+      ]),
+      ...withRefusal<RowAction<AnyAddress>>(refusal("delete addresses"), [
+        { id: "address:delete", key: "Delete", label: (address) => `Delete ${address.identifier}`, run: (address) => open("OPEN_DELETE", address) }
+      ])
     ],
-    [open]
+    [open, refusal]
   )
   const idle = modalState.matches("closed") && !finding
   // Mounted from the first time a modal opens, and kept, so it closes as it opened.
@@ -100,10 +106,12 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
 
   const commands = useMemo(
     (): ReadonlyArray<Command> => [
-      { id: "address:add", label: "Add address", group: directory.title, shortcut: ["n"], guard: () => idle, run: add },
+      ...withRefusal<Command>(refusal("add addresses"), [
+        { id: "address:add", label: "Add address", group: directory.title, shortcut: ["n"], guard: () => idle, run: add }
+      ]),
       { id: "address:find", label: t.find, group: directory.title, shortcut: ["f"], guard: () => idle, run: () => setFinding(true) }
     ],
-    [directory, idle, add]
+    [directory, idle, add, refusal]
   )
   useRegisterCommands(commands)
 

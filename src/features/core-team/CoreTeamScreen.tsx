@@ -5,8 +5,8 @@ import type { CoreTeamContact } from "../../../contract/contacts.ts"
 import { contactPriorities, contactStatuses, type ContactStatus } from "../../../contract/inquiry-rules.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { deleteContact, exportContacts, inputOf, listContacts, saveContact } from "../../api/inquiries.ts"
-import { AuthContext } from "../../lib/auth.tsx"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
+import { AuthContext, useEditorRefusal } from "../../lib/auth.tsx"
+import { type Command, useRegisterCommands, withRefusal } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
@@ -45,6 +45,7 @@ const filters = [
  */
 export const CoreTeamScreen = () => {
   const canEdit = AuthContext.useSelector((snapshot) => snapshot.context.user?.role !== "moderator")
+  const refusal = useEditorRefusal()
   /** The contact the form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<CoreTeamContact | null | undefined>(undefined)
   const deleting = useDialogAction<CoreTeamContact>(t.deleteFailed)
@@ -68,9 +69,9 @@ export const CoreTeamScreen = () => {
     (): ReadonlyArray<RowAction<CoreTeamContact>> => [
       { id: "core-team:edit", key: "e", label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: openForm },
       { id: "core-team:open", key: "Enter", inPalette: false, label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: openForm },
-      ...(canEdit
-        ? [{ id: "core-team:delete", key: "Delete", label: (contact: CoreTeamContact) => `${t.delete}: ${contact.contactInfo.name}`, run: openDeleting }]
-        : []),
+      ...withRefusal<RowAction<CoreTeamContact>>(refusal("delete contacts"), [
+        { id: "core-team:delete", key: "Delete", label: (contact) => `${t.delete}: ${contact.contactInfo.name}`, run: openDeleting }
+      ]),
       ...contactStatuses.map((status, at): RowAction<CoreTeamContact> => ({
         id: `core-team:status:${status}`,
         key: String(at + 1),
@@ -79,14 +80,24 @@ export const CoreTeamScreen = () => {
         run: (contact) => void setStatus(contact, status)
       }))
     ],
-    [canEdit, openDeleting, setStatus]
+    [refusal, openDeleting, setStatus]
   )
   const screen = useListScreen(spec, { actions, idle: editing === undefined && deleting.state === null })
   const reload = screen.list.reload
   const commands = useMemo(
     (): ReadonlyArray<Command> =>
-      canEdit ? [{ id: "core-team:new", label: t.add, group: t.title, keywords: ["add", "create"], guard: () => deleting.state === null, run: toggleAdd }] : [],
-    [canEdit, deleting.state, toggleAdd]
+      withRefusal<Command>(refusal("add contacts"), [
+        {
+          id: "core-team:new",
+          label: t.add,
+          group: t.title,
+          shortcut: ["n"],
+          keywords: ["add", "create"],
+          guard: () => deleting.state === null,
+          run: toggleAdd
+        }
+      ]),
+    [refusal, deleting.state, toggleAdd]
   )
   useRegisterCommands(commands)
 

@@ -8,8 +8,8 @@ import { type ListingStatus, listingStatuses, type ModerationAction } from "../.
 import { failureOf } from "../../../machines/call-failure.ts"
 import { actionsFor, canUndo, currentRef, inFlight, listingModerationMachine, shownStatus } from "../../../machines/listing-moderation.ts"
 import { moveListings, undoChange } from "../../api/listings.ts"
-import { AuthContext } from "../../lib/auth.tsx"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
+import { AuthContext, useEditorRefusal } from "../../lib/auth.tsx"
+import { type Command, useRegisterCommands, withRefusal } from "../../lib/commands.tsx"
 import { useListScreen } from "../../lib/list/use-list-screen.ts"
 import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { useDialogAction } from "../../lib/use-dialog-action.ts"
@@ -35,6 +35,7 @@ const keyOf = (action: ModerationAction) => Object.entries(actionKeys).find(([, 
  */
 export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
   const canEdit = AuthContext.useSelector((snapshot) => snapshot.context.user?.role !== "moderator")
+  const refusal = useEditorRefusal()
   const listChanged = useStableCallback((): void => reload())
   const [moderationLogic] = useState(() =>
     listingModerationMachine.provide({
@@ -112,13 +113,13 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
 
   const actions = useMemo(
     (): ReadonlyArray<RowAction<QueueRow>> => [
-      ...(canEdit
-        ? [
-            { id: "listings:edit", key: "e", label: (listing: QueueRow) => `${t.edit} "${listing.name}"`, run: openEdit },
-            { id: "listings:open", key: "Enter", inPalette: false, label: (listing: QueueRow) => `${t.edit} "${listing.name}"`, run: openEdit },
-            { id: "listings:delete", key: "Delete", label: (listing: QueueRow) => `${t.delete} "${listing.name}"`, run: openDeleting }
-          ]
-        : []),
+      ...withRefusal<RowAction<QueueRow>>(refusal(`edit ${kind.plural}`), [
+        { id: "listings:edit", key: "e", label: (listing) => `${t.edit} "${listing.name}"`, run: openEdit },
+        { id: "listings:open", key: "Enter", inPalette: false, label: (listing) => `${t.edit} "${listing.name}"`, run: openEdit }
+      ]),
+      ...withRefusal<RowAction<QueueRow>>(refusal(`delete ${kind.plural}`), [
+        { id: "listings:delete", key: "Delete", label: (listing) => `${t.delete} "${listing.name}"`, run: openDeleting }
+      ]),
       { id: "listings:select", key: "x", label: (listing) => `${selected.has(listing._id) ? t.unselect : t.select} "${listing.name}"`, run: toggleSelected },
       { id: "listings:extend-down", key: "J", inPalette: false, label: () => t.extendDown, run: (listing) => extend(listing, 1) },
       { id: "listings:extend-up", key: "K", inPalette: false, label: () => t.extendUp, run: (listing) => extend(listing, -1) },
@@ -143,7 +144,7 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
             }
           ])
     ],
-    [canEdit, kind, selected, openEdit, openDeleting, toggleSelected, extend, toggle]
+    [refusal, kind, selected, openEdit, openDeleting, toggleSelected, extend, toggle]
   )
   const screen = useListScreen(spec, { actions, idle })
   const { url, query, rows } = screen
@@ -209,7 +210,9 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
       ...(selection.length > 0
         ? [{ id: "listings:clear-selection", label: t.clearSelection, group, shortcut: ["Escape"], guard: () => idle, run: () => setSelected(new Set()) }]
         : []),
-      ...(canEdit ? [{ id: `listings:new-${kind.key}`, label: `New ${kind.noun}`, group, keywords: ["add", "create"], guard: () => idle, run: openAdd }] : []),
+      ...withRefusal<Command>(refusal(`add ${kind.plural}`), [
+        { id: `listings:new-${kind.key}`, label: `New ${kind.noun}`, group, shortcut: ["n"], keywords: ["add", "create"], guard: () => idle, run: openAdd }
+      ]),
       ...listingStatuses.map((value): Command => ({
         id: `listings:filter:${value}`,
         label: `Show ${t.statuses[value].toLowerCase()} ${kind.plural}`,
@@ -219,7 +222,7 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
       })),
       { id: "listings:filter:all", label: `Show all ${kind.plural}`, group, guard: () => idle && status !== undefined, run: () => url.filter("status", "") }
     ]
-  }, [snapshot, targets, selection.length, idle, status, canEdit, kind, url, act, openAdd, moderation])
+  }, [snapshot, targets, selection.length, idle, status, refusal, kind, url, act, openAdd, moderation])
   useRegisterCommands(commands)
 
   const counts = screen.list.page?.counts

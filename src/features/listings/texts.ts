@@ -46,7 +46,7 @@ export const listingTexts = {
   extendUp: "Extend the selection up",
   selectedMark: "Selected",
   keyboardHint:
-    "j/k move · a approve · r reject · p set pending (each moves on to the next pending card) · x select · Shift+J/K extend the selection · z undo · e edit · Delete delete · s search",
+    "j/k move · a approve · r reject · p set pending (each moves on to the next pending card) · x select · Shift+J/K extend the selection · z undo · e edit · Delete delete · n new · s search",
   visibilityHint: " · t show or hide"
 } as const
 

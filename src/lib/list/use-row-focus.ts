@@ -10,6 +10,7 @@ interface Offered {
   readonly key?: string
   readonly label: string
   readonly inPalette?: boolean
+  readonly refused?: string
 }
 
 /**
@@ -28,6 +29,8 @@ export interface RowAction<Row> {
   readonly when?: (row: Row) => boolean
   /** False for keys that crowd no palette. */
   readonly inPalette?: boolean
+  /** Set when the person's role may not do this: its key says so in one line (`Command.refused`). */
+  readonly refused?: string
 }
 
 export interface RowProps<E extends HTMLElement> {
@@ -230,7 +233,7 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
       ? []
       : actions
           .filter((action) => action.when === undefined || action.when(current))
-          .map((action) => ({ id: action.id, key: action.key, label: action.label(current), inPalette: action.inPalette }))
+          .map((action) => ({ id: action.id, key: action.key, label: action.label(current), inPalette: action.inPalette, refused: action.refused }))
   )
   const offered = useMemo(() => JSON.parse(signature) as ReadonlyArray<Offered>, [signature])
   const empty = rows.length === 0
@@ -281,6 +284,8 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
       group,
       ...(action.key === undefined ? {} : { shortcut: [action.key] }),
       ...(action.inPalette === false ? { inPalette: false } : {}),
+      ...(action.refused === undefined ? {} : { refused: action.refused }),
+      onCurrent: true,
       guard,
       run: () => runNewest(action.id)
     }))
