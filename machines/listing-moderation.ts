@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate"
+import { assertEvent, assign, fromPromise, setup } from "xstate"
 import { canMove, type ListingStatus, type ModerationAction, moderationActions, statusAfter } from "../contract/listing-rules.ts"
 import { failureOf } from "./call-failure.ts"
 
@@ -75,7 +75,7 @@ export const listingModerationMachine = setup({
     // Stryker disable next-line all: placeholder actor: always provided
     move: fromPromise<Done, Change>(() => Promise.reject(new Error("move not provided"))),
     // Stryker disable next-line all: placeholder actor: always provided
-    undo: fromPromise<unknown, Done>(() => Promise.reject(new Error("undo not provided")))
+    undo: fromPromise<unknown, Done | null>(() => Promise.reject(new Error("undo not provided")))
   },
   delays: { undoWindow: UNDO_WINDOW_MS },
   guards: {
@@ -109,7 +109,11 @@ export const listingModerationMachine = setup({
       invoke: {
         id: "move",
         src: "move",
-        input: ({ context }) => context.change ?? { action: "approve", listings: [] },
+        // Entered by ACT alone: the change is the one the event asked for.
+        input: ({ event }) => {
+          assertEvent(event, "ACT")
+          return { action: event.action, listings: event.listings }
+        },
         onDone: { target: "undoable", actions: [{ type: "keepForUndo", params: ({ event }) => ({ done: event.output }) }, "listChanged"] },
         onError: {
           target: "failed",
@@ -129,7 +133,7 @@ export const listingModerationMachine = setup({
       invoke: {
         id: "undo",
         src: "undo",
-        input: ({ context }) => context.done ?? { action: "approve", moves: [] },
+        input: ({ context }) => context.done,
         onDone: { target: "undone", actions: ["showUndone", "listChanged"] },
         onError: {
           target: "failed",
@@ -161,7 +165,7 @@ export const inFlight = (snapshot: Snapshot): boolean => snapshot.matches("movin
 
 /** The actions a person may take on these listings now: none while a change is in flight. */
 export const actionsFor = (snapshot: Snapshot, listings: ReadonlyArray<ListingRef>): ReadonlyArray<ModerationAction> =>
-  inFlight(snapshot) || listings.length === 0 ? [] : moderationActions.filter((action) => isLegal(action, listings))
+  inFlight(snapshot) ? [] : moderationActions.filter((action) => isLegal(action, listings))
 
 export const canUndo = (snapshot: Snapshot): boolean => snapshot.matches("undoable")
 

@@ -93,7 +93,9 @@ export const moveListings = async (change: Change): Promise<Done> => {
 }
 
 /** Undoes a change: each listing's move by its event, all at once. */
-export const undoChange = async (done: Done): Promise<void> => {
+export const undoChange = async (done: Done | null): Promise<void> => {
   const { callApi } = await api()
-  await Promise.all(done.moves.map((move) => callApi((client) => client.listingsAdmin.undo({ params: { id: move._id }, payload: { eventId: move.eventId } }))))
+  await Promise.all(
+    (done?.moves ?? []).map((move) => callApi((client) => client.listingsAdmin.undo({ params: { id: move._id }, payload: { eventId: move.eventId } })))
+  )
 }

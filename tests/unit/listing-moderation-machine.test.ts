@@ -163,3 +163,46 @@ describe("listing moderation machine", () => {
     }
   })
 })
+
+describe("listing moderation, what each call is given and what the screen is told", () => {
+  it("moves the listings the key named, and undoes exactly the change the server made", async () => {
+    const moved: Array<unknown> = []
+    const undone: Array<unknown> = []
+    const actor = createActor(
+      listingModerationMachine.provide({
+        actors: {
+          move: fromPromise(({ input }) => (moved.push(input), Promise.resolve(approvedDone))),
+          undo: fromPromise(({ input }) => (undone.push(input), Promise.resolve({})))
+        }
+      })
+    ).start()
+    actor.send({ type: "ACT", action: "approve", listings: [pendingOne] })
+    expect(moved).toEqual([{ action: "approve", listings: [pendingOne] }])
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    // While the undo is in flight, no action is offered on any listing.
+    actor.send({ type: "UNDO" })
+    expect(actionsFor(actor.getSnapshot(), [pendingOne])).toEqual([])
+    expect(actionsFor(actor.getSnapshot(), [approvedOne])).toEqual([])
+    expect(undone).toEqual([approvedDone])
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(actor.getSnapshot().value).toBe("undone")
+    expect(actor.getSnapshot().context.undone).toEqual(approvedDone)
+  })
+
+  it("shows each listing of a change in flight in its new status, and the others as they are", () => {
+    const actor = createActor(listingModerationMachine.provide({ actors: { move: fromPromise(() => new Promise<Done>(() => undefined)) } })).start()
+    actor.send({ type: "ACT", action: "reject", listings: [pendingOne, pendingTwo] })
+    const { context } = actor.getSnapshot()
+    expect([pendingOne, pendingTwo, approvedOne].map((listing) => shownStatus(context, listing))).toEqual(["rejected", "rejected", "approved"])
+  })
+
+  it("treats a listing as the last change left it only until the list has caught up, and only that listing", () => {
+    const context = { change: null, done: approvedDone, undone: null, error: null }
+    // The listing the change moved, as the list still has it: its new status and version.
+    expect(currentRef(context, pendingOne)).toEqual({ ...pendingOne, status: "approved", version: 2 })
+    // Another listing, one in another status, one the list already has at that version: as they are.
+    expect(currentRef(context, pendingTwo)).toEqual(pendingTwo)
+    expect(currentRef(context, { ...pendingOne, status: "rejected" })).toEqual({ ...pendingOne, status: "rejected" })
+    expect(currentRef(context, { ...pendingOne, version: 2 })).toEqual({ ...pendingOne, version: 2 })
+  })
+})
