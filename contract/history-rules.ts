@@ -35,3 +35,39 @@ export const historyMessages = {
   restoreRole: (kind: string) => `Your role can't restore this ${kind.toLowerCase()}.`,
   taken: (field: string) => `Can't restore: ${field} is now used by another record. Change it on that record first.`
 } as const
+
+/** A value as one canonical JSON text (keys in one order, absent as null): two values are the same when these are. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value ?? null, (_, inner: unknown) =>
+    typeof inner === "object" && inner !== null && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner
+  )
+
+/** Whether two kept values are the same, whatever the order of a document's keys. */
+export const sameKept = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b)
+
+const isDocument = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** One field's change as history shows it. */
+export interface PathChange {
+  readonly field: string
+  readonly before: unknown
+  readonly after: unknown
+}
+
+/**
+ * What changed in one field, a document's keys each as a field of its own by its path
+ * (`author.username`, `details.website`), at any depth; nothing when the values are the same
+ * (docs/api.md, "Record history"). A document that comes or goes names each key it has.
+ */
+export const changedPaths = (field: string, before: unknown, after: unknown): ReadonlyArray<PathChange> => {
+  const [a, b] = [before ?? null, after ?? null]
+  if (sameKept(a, b)) return []
+  if ((isDocument(a) || a === null) && (isDocument(b) || b === null)) {
+    const keys = [...new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])]
+    const inner = keys.flatMap((key) => changedPaths(`${field}.${key}`, a?.[key], b?.[key]))
+    if (inner.length > 0) return inner
+  }
+  return [{ field, before: a, after: b }]
+}
