@@ -22,6 +22,20 @@ export const historyKindLabels: Record<HistoryKind, string> = {
   settings: "Site settings"
 }
 
+/** Each kind's own plural, as a list of them is titled ("Deleted addresses"). */
+export const historyKindPlurals: Record<HistoryKind, string> = {
+  blog: "Blog posts",
+  address: "Addresses",
+  listing: "Listings",
+  "scam-report": "Scam reports",
+  contact: "Core-team contacts",
+  inquiry: "Advertising inquiries",
+  admin: "Admin users",
+  ip: "Allowed addresses",
+  "protected-data": "Protected records",
+  settings: "Site settings"
+}
+
 export const historyMessages = {
   notFound: "This record has no history.",
   noVersion: (version: number) => `There is no version ${version} of this record.`,
