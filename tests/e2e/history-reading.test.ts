@@ -2,7 +2,8 @@ import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import type { BlogPost } from "../../contract/blog.ts"
 import type { CoreTeamContact } from "../../contract/contacts.ts"
-import { chromiumWithServer, newPage } from "../support/browser.ts"
+import { seriousViolations } from "../support/axe.ts"
+import { chromiumWithServer, isDark, newPage } from "../support/browser.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
@@ -31,8 +32,8 @@ describe.each(engines)("reading a history in the console on $name", (engine) => 
   }
 
   /** A page in a time zone far from the server's UTC, so a time written in UTC would show. */
-  const openAt = async (path: string) => {
-    const { page, errors } = await newPage(product.browser, { timezoneId: "Pacific/Auckland" })
+  const openAt = async (path: string, colorScheme: "light" | "dark" = "light") => {
+    const { page, errors } = await newPage(product.browser, { timezoneId: "Pacific/Auckland", colorScheme })
     await page.context().addInitScript((value) => localStorage.setItem("adminToken", value), token)
     await page.goto(`${product.server.url}${path}`)
     await page.getByRole("heading", { level: 1 }).waitFor()
@@ -208,6 +209,36 @@ describe.each(engines)("reading a history in the console on $name", (engine) => 
     await page.keyboard.press("Enter")
     await page.getByRole("dialog", { name: `History of address “${name} older”` }).waitFor()
     expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it.each(["light", "dark"] as const)("has no serious or critical axe violations in %s mode: a post body's change, the deleted records", async (scheme) => {
+    const title = `Scanned ${scheme} ${marker()}`
+    const made = (await api("POST", "/api/blog/admin/posts", { title, content: "<p>One plain line.</p><ul><li>Kept</li></ul>", status: "draft" }))
+      .post as BlogPost
+    await api("PUT", `/api/blog/admin/posts/${made.slug}`, {
+      title,
+      content: "<h2>One <em>plain</em> line.</h2><ul><li>Kept</li><li>Added</li></ul>",
+      status: "draft",
+      version: made.version
+    })
+    const { page } = await openAt(`/blog?search=${encodeURIComponent(title)}`, scheme)
+    expect(await isDark(page)).toBe(scheme === "dark")
+    await page.locator("[data-current=true]").waitFor()
+    await page.keyboard.press("h")
+    await historyDialog(page).getByRole("listitem").filter({ hasText: "now a heading (level 2)" }).waitFor()
+    const settled = () => page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"))
+    await settled()
+    expect(await seriousViolations(page)).toEqual([])
+    await page.keyboard.press("Escape")
+    await historyDialog(page).waitFor({ state: "detached" })
+    await api("DELETE", `/api/blog/admin/posts/${made._id}?version=2`)
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("Deleted post")
+    await page.keyboard.press("Enter")
+    await page.getByRole("dialog", { name: "Deleted blog posts" }).getByRole("option").first().waitFor()
+    await settled()
+    expect(await seriousViolations(page)).toEqual([])
     await page.context().close()
   })
 })
