@@ -23,7 +23,7 @@ export const KeptValue = Schema.Unknown
 
 /** What one change did to one field: the values before and after, unless the field's values are never kept. */
 export const FieldChange = Schema.Struct({
-  /** The field's column, named as the API names fields (`seoTitle`). */
+  /** The field's column, named as the API names fields (`seoTitle`); a document's key by its path (`author.username`). */
   field: Schema.String,
   before: KeptValue,
   after: KeptValue,

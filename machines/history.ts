@@ -95,8 +95,12 @@ export const historyMachine = setup({
   guards: {
     // Stryker disable next-line ConditionalExpression: narrowing for the type checker; this runs only on the events named
     isVersion: ({ context, event }) => event.type === "SELECT" && (context.page?.entries.some((entry) => entry.version === event.version) ?? false),
+    // Another version than the selected one, and than the one it is already compared with (the picker shows that one).
     isOther: ({ context, event }) =>
-      event.type === "COMPARE" && event.with !== context.selected && (context.page?.entries.some((entry) => entry.version === event.with) ?? false),
+      event.type === "COMPARE" &&
+      event.with !== context.selected &&
+      !(context.pair?.some((side) => side.version === event.with) ?? false) &&
+      (context.page?.entries.some((entry) => entry.version === event.with) ?? false),
     canRestore: ({ context }) => restorable(context.page, context.selected)
   },
   actions: {

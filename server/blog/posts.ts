@@ -87,14 +87,18 @@ export const toColumns = (
 /**
  * Who the post is by: as sent, an empty username being the saving admin's own name (the
  * editor's hint), the credentials kept whatever the username; nothing sent keeps the stored
- * author, or gives a new post the admin's name.
+ * author, or gives a new post the admin's name. An avatar not sent is kept (the editor does not
+ * show it), and an empty avatar or credentials is none: the same author is stored the same way
+ * whichever form sent it, so a save that left it as it was changes nothing (docs/api.md,
+ * "Record history").
  */
 const authorOf = (sent: BlogPostInput["author"], stored: BlogPost["author"] | undefined, defaultAuthor: string): BlogPost["author"] => {
   if (sent === undefined) return stored ?? { username: defaultAuthor }
   const credentials = sent.credentials?.trim() ?? ""
+  const avatar = (sent.avatar ?? stored?.avatar ?? "").trim()
   return {
-    ...sent,
     username: sent.username.trim() === "" ? defaultAuthor : sent.username.trim(),
+    ...(avatar === "" ? {} : { avatar }),
     ...(credentials === "" ? {} : { credentials })
   }
 }

@@ -3,12 +3,12 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
 import { BadRequest, Conflict, Forbidden, NotFound, type Role, roleCovers } from "../../contract/common.ts"
-import { type HistoryKind, historyKindLabels, historyMessages, isHistoryKind } from "../../contract/history-rules.ts"
+import { changedPaths, type HistoryKind, historyKindLabels, historyMessages, isHistoryKind } from "../../contract/history-rules.ts"
 import { changeAdmin } from "../auth/admins.ts"
 import { restoreAllowedIp } from "../auth/allowed-ips.ts"
 import { mayRead } from "../auth/roles.ts"
 import { pageWindow, paginate } from "../platform/lists.ts"
-import { type Content, contentOf, type Kept } from "../platform/record-history.ts"
+import { type Content, contentOf } from "../platform/record-history.ts"
 import { type ChangeEvent, createRecord, updateRecord, type VersionedRow } from "../platform/record-writes.ts"
 import { kinds, type KindRules } from "./kinds.ts"
 import { currentOf, historyPage, labelIn, lastChangeBy, newestAuthor, removedRecords, versionAt } from "./repository.ts"
@@ -26,21 +26,13 @@ const reader = (kind: HistoryKind) =>
     return session
   })
 
-const isObject = (value: Kept | undefined): value is { readonly [key: string]: unknown } => typeof value === "object" && value !== null && !Array.isArray(value)
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
-
 /**
- * The fields whose values differ between two contents, a JSON object's keys as `field.key`. A
- * field a version does not name was null then: a create keeps only the fields it gave a value.
+ * The fields whose values differ between two contents, a document's keys as `field.key`
+ * (contract/history-rules.ts). A field a version does not name was null then: a create keeps
+ * only the fields it gave a value.
  */
 const changedFields = (target: Content, now: Content): ReadonlyArray<string> =>
-  [...new Set([...Object.keys(target), ...Object.keys(now)])].flatMap((field) => {
-    const [a, b] = [target[field], now[field]]
-    if (same(a, b)) return []
-    if (!isObject(a) || !isObject(b)) return [field]
-    return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !same(a[key], b[key])).map((key) => `${field}.${key}`)
-  })
+  [...new Set([...Object.keys(target), ...Object.keys(now)])].flatMap((field) => changedPaths(field, target[field], now[field]).map((change) => change.field))
 
 /** A version's content as columns to write: jsonb columns as JSON text. */
 const columnsOf = (rules: KindRules, content: Content): Record<string, unknown> => {

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { type FieldChange, type HistoryEntry } from "../../contract/history.ts"
-import { type HistoryKind, historyKinds } from "../../contract/history-rules.ts"
+import { changedPaths, type HistoryKind, historyKinds } from "../../contract/history-rules.ts"
 import type { Changes, Content, Kept } from "../platform/record-history.ts"
 
 /**
@@ -23,9 +23,10 @@ interface EntryRow {
 
 const changesOf = (stored: Changes | string | null): Changes => (stored === null ? {} : typeof stored === "string" ? (JSON.parse(stored) as Changes) : stored)
 
+/** A version's changes as the API gives them: a document's keys each as a field (`author.username`), a protected value as hidden. */
 const fieldChanges = (changes: Changes): ReadonlyArray<FieldChange> =>
-  Object.entries(changes).map(([field, pair]) =>
-    pair === null ? { field, before: null, after: null, hidden: true } : { field, before: pair[0], after: pair[1], hidden: false }
+  Object.entries(changes).flatMap(([field, pair]): ReadonlyArray<FieldChange> =>
+    pair === null ? [{ field, before: null, after: null, hidden: true }] : changedPaths(field, pair[0], pair[1]).map((change) => ({ ...change, hidden: false }))
   )
 
 const entryOf = (row: EntryRow): HistoryEntry => ({

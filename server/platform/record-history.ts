@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { sameKept } from "../../contract/history-rules.ts"
 
 /**
  * What a record's history keeps of a change (docs/architecture.md, "Record history"): the write
@@ -59,7 +60,8 @@ export const contentOf = (rules: HistoryRules, row: object): Content => {
   return content
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+/** The same value, whatever the order of a document's keys: a save that sends a field back as it was changes nothing. */
+const same = sameKept
 
 /** The fields that differ between two rows (either may be missing: a create, a removal). */
 export const changesOf = (rules: HistoryRules, before: object | undefined, after: object | undefined): Changes => {

@@ -14,3 +14,13 @@ export const shortDate = (value: string | Date): string => {
 
 /** A stored time as a `datetime-local` input's value (machines/local-time.ts). */
 export { localInput as inputDateTime }
+
+/**
+ * A stored instant as the console writes a moment: its day and minute in the viewer's time zone
+ * (2026-11-23 14:05), the short date's form with the time after it; "" for an unreadable one.
+ */
+export const localTime = (value: string): string => localInput(value).replace("T", " ")
+
+/** Whether a stored text is an instant (an ISO 8601 date and time with its zone), to be shown as a local time. */
+export const isInstant = (value: unknown): value is string =>
+  typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/u.test(value) && localTime(value) !== ""

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { createActor, fromPromise, waitFor } from "xstate"
 import type { HistoryEntry } from "../../contract/history.ts"
 import {
   canRestoreNow,
@@ -8,6 +9,8 @@ import {
   type HistoryPageLoaded,
   type HistoryRecord,
   historyTexts,
+  type PairInput,
+  restorable as canBeRestored,
   type VersionContent
 } from "../../machines/history.ts"
 import { historyTable } from "../spec/machine-tables.ts"
@@ -60,12 +63,13 @@ type State = "closed" | "loading" | "failed" | "ready" | "comparing" | "preparin
 interface Seen {
   readonly state: State
   readonly selected: number | null
-  readonly pair: boolean
+  /** The versions side by side, as the machine holds them. */
+  readonly pair: ReadonlyArray<number> | null
   readonly error: string | null
   readonly restored: { readonly from: number; readonly as: number } | null
 }
 
-const start: Seen = { state: "closed", selected: null, pair: false, error: null, restored: null }
+const start: Seen = { state: "closed", selected: null, pair: null, error: null, restored: null }
 const versions = [3, 2, 1]
 /** Not the newest (3, current), and no removal in this history. */
 const restorable = (version: number | null) => version === 1 || version === 2
@@ -81,26 +85,32 @@ const expectedAfter = (seen: Seen, event: { readonly type: string } & Record<str
       return seen.state === "failed" ? { ...seen, state: "loading", error: null } : seen
     case "SELECT":
       return seen.state === "ready" && versions.includes(event.version as number)
-        ? { ...seen, selected: event.version as number, pair: false, error: null }
+        ? { ...seen, selected: event.version as number, pair: null, error: null }
         : seen
     case "COMPARE":
-      return seen.state === "ready" && versions.includes(event.with as number) && event.with !== seen.selected ? { ...seen, state: "comparing" } : seen
+      // Not the selected version, nor the one it is compared with already.
+      return seen.state === "ready" &&
+        versions.includes(event.with as number) &&
+        event.with !== seen.selected &&
+        !(seen.pair ?? []).includes(event.with as number)
+        ? { ...seen, state: "comparing" }
+        : seen
     case "RESTORE":
       return seen.state === "ready" && restorable(seen.selected) ? { ...seen, state: "preparing", error: null } : seen
     case "CONFIRM":
       return seen.state === "confirming" ? { ...seen, state: "restoring" } : seen
     case "CANCEL":
-      return seen.state === "confirming" ? { ...seen, state: "ready", pair: false } : seen
+      return seen.state === "confirming" ? { ...seen, state: "ready", pair: null } : seen
     case "xstate.done.actor.loadHistory":
-      return seen.state === "loading" ? { ...seen, state: "ready", selected: 3, pair: false } : seen
+      return seen.state === "loading" ? { ...seen, state: "ready", selected: 3, pair: null } : seen
     case "xstate.error.actor.loadHistory":
       return seen.state === "loading" ? { ...seen, state: "failed", error: `${historyTexts.failed}: offline` } : seen
     case "xstate.done.actor.compare":
-      return seen.state === "comparing" ? { ...seen, state: "ready", pair: true } : seen
+      return seen.state === "comparing" ? { ...seen, state: "ready", pair: [2, 3] } : seen
     case "xstate.error.actor.compare":
       return seen.state === "comparing" ? { ...seen, state: "ready", error: "broken" } : seen
     case "xstate.done.actor.prepare":
-      return seen.state === "preparing" ? { ...seen, state: "confirming", pair: true } : seen
+      return seen.state === "preparing" ? { ...seen, state: "confirming", pair: [3, 1] } : seen
     case "xstate.error.actor.prepare":
       return seen.state === "preparing" ? { ...seen, state: "ready", error: "broken" } : seen
     case "xstate.done.actor.restore":
@@ -125,7 +135,13 @@ describe("record history machine", () => {
       actorIds: ["loadHistory", "compare", "prepare", "restore"],
       key: (snapshot) => {
         const context = snapshot.context
-        return JSON.stringify([snapshot.value, context.selected, context.pair !== null, context.error !== null, context.restored !== null])
+        return JSON.stringify([
+          snapshot.value,
+          context.selected,
+          context.pair?.map((side) => side.version) ?? null,
+          context.error !== null,
+          context.restored !== null
+        ])
       },
       provide: { actions: { recordChanged: () => void changed++ } },
       check: (_expected, actual, event) => {
@@ -135,7 +151,7 @@ describe("record history machine", () => {
         expect({
           state: actual.value,
           selected: context.selected,
-          pair: context.pair !== null,
+          pair: context.pair?.map((side) => side.version) ?? null,
           error: context.error,
           restored: context.restored
         }).toEqual(seen)
@@ -148,5 +164,77 @@ describe("record history machine", () => {
     })
     expectFullCoverage("record history", run)
     expect(changed).toBe(restores)
+  })
+
+  it("asks each call for what it needs: the record, the two versions in order, the version seen", async () => {
+    const asked: Array<readonly [string, unknown]> = []
+    const pairOf = (input: PairInput) => Promise.resolve(input.versions.map(content) as unknown as readonly [VersionContent, VersionContent])
+    const actor = createActor(
+      historyMachine.provide({
+        actors: {
+          loadHistory: fromPromise(({ input }) => (asked.push(["load", input]), Promise.resolve(page))),
+          compare: fromPromise(({ input }: { input: PairInput }) => (asked.push(["compare", input]), pairOf(input))),
+          prepare: fromPromise(({ input }: { input: PairInput }) => (asked.push(["prepare", input]), pairOf(input))),
+          restore: fromPromise(({ input }) => (asked.push(["restore", input]), Promise.resolve({ version: 4 })))
+        }
+      })
+    ).start()
+    actor.send({ type: "OPEN", record })
+    expect(actor.getSnapshot().context.record).toEqual(record)
+    await waitFor(actor, (snapshot) => snapshot.matches("ready"))
+    expect(asked).toEqual([["load", record]])
+    // Compared with version 1: older first; the picker's version again is no new comparison, another one is.
+    actor.send({ type: "COMPARE", with: 1 })
+    await waitFor(actor, (snapshot) => snapshot.matches("ready"))
+    expect(actor.getSnapshot().context.pair?.map((side) => side.version)).toEqual([1, 3])
+    actor.send({ type: "COMPARE", with: 1 })
+    expect(actor.getSnapshot().value).toBe("ready")
+    actor.send({ type: "COMPARE", with: 9 })
+    expect(actor.getSnapshot().value).toBe("ready")
+    actor.send({ type: "COMPARE", with: 2 })
+    expect(actor.getSnapshot().value).toBe("comparing")
+    await waitFor(actor, (snapshot) => snapshot.matches("ready"))
+    expect(asked.slice(1)).toEqual([
+      ["compare", { record, versions: [1, 3] }],
+      ["compare", { record, versions: [2, 3] }]
+    ])
+    // Restoring version 1: the record now beside it, then written at the version seen.
+    actor.send({ type: "SELECT", version: 1 })
+    actor.send({ type: "RESTORE" })
+    await waitFor(actor, (snapshot) => snapshot.matches("confirming"))
+    expect(actor.getSnapshot().context.pair?.map((side) => side.version)).toEqual([3, 1])
+    actor.send({ type: "CONFIRM" })
+    await waitFor(actor, (snapshot) => snapshot.matches("ready") && snapshot.context.restored !== null)
+    expect(asked.slice(3)).toEqual([
+      ["prepare", { record, versions: [1, 3] }],
+      ["restore", { record, version: 1, expectedVersion: 3 }],
+      ["load", record]
+    ])
+    actor.stop()
+  })
+
+  it("selects nothing in a history without versions", async () => {
+    const actor = createActor(
+      historyMachine.provide({
+        actors: { loadHistory: fromPromise(() => Promise.resolve<HistoryPageLoaded>({ entries: [], current: { version: 1, removed: true } })) }
+      })
+    ).start()
+    actor.send({ type: "OPEN", record })
+    await waitFor(actor, (snapshot) => snapshot.matches("ready"))
+    expect(actor.getSnapshot().context.selected).toBeNull()
+    actor.stop()
+  })
+
+  it("restores only a version that is neither the newest nor a removal, and the newest when the record was removed", () => {
+    expect(canBeRestored(null, 1)).toBe(false)
+    expect(canBeRestored(page, null)).toBe(false)
+    expect(canBeRestored(page, 9)).toBe(false)
+    expect(canBeRestored(page, 2)).toBe(true)
+    expect(canBeRestored(page, 3)).toBe(false)
+    const removed: HistoryPageLoaded = { entries: [entry(4, "contact.delete", true), ...page.entries], current: { version: 4, removed: true } }
+    expect(canBeRestored(removed, 4)).toBe(false)
+    expect(canBeRestored(removed, 3)).toBe(true)
+    const back: HistoryPageLoaded = { entries: [entry(5, "contact.restore"), ...removed.entries], current: { version: 5, removed: true } }
+    expect(canBeRestored(back, 5)).toBe(true)
   })
 })

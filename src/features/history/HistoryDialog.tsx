@@ -1,92 +1,14 @@
-import { Badge, Button, Callout, Dialog, Flex, Select, Spinner, Table, Text } from "@radix-ui/themes"
+import { Badge, Button, Callout, Dialog, Flex, Select, Spinner, Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
 import { type KeyboardEvent, useRef } from "react"
-import type { FieldChange, HistoryEntry } from "../../../contract/history.ts"
+import type { HistoryEntry } from "../../../contract/history.ts"
 import { historyKindLabels } from "../../../contract/history-rules.ts"
-import { plainText } from "../../../contract/text.ts"
-import { canRestoreNow, type HistoryActor, historyOpen, historyTexts, type VersionContent } from "../../../machines/history.ts"
-import { wordDiff } from "../../lib/word-diff.ts"
+import { canRestoreNow, type HistoryActor, historyOpen, historyTexts } from "../../../machines/history.ts"
+import { localTime } from "../../lib/dates.ts"
+import { ChangesTable } from "./Changes.tsx"
+import { changesBetween, fieldLabel } from "./reading.ts"
 import { historyCopy } from "./texts.ts"
 import "./history.css"
-
-/** `seoTitle` → "Seo title": a field's name as the dialog shows it. */
-export const fieldLabel = (field: string) => {
-  const words = field
-    .replace(/([A-Z])/g, " $1")
-    .replace(/_/g, " ")
-    .trim()
-    .toLowerCase()
-  return words.charAt(0).toUpperCase() + words.slice(1)
-}
-
-/** A value as one line of text: HTML as its words, lists joined, documents as JSON. */
-const textOf = (value: unknown): string => {
-  if (value === null || value === undefined) return ""
-  if (typeof value === "string") return /<[a-z][^>]*>/i.test(value) ? plainText(value) : value
-  if (Array.isArray(value) && value.every((item) => typeof item !== "object")) return value.join(", ")
-  if (typeof value === "number" || typeof value === "boolean") return String(value)
-  return JSON.stringify(value)
-}
-
-/** Insertions and deletions marked in the text (with words a screen reader says), both themes' colours. */
-const Diff = ({ before, after }: { readonly before: unknown; readonly after: unknown }) => (
-  <span className="history-diff">
-    {wordDiff(textOf(before), textOf(after)).map((part, index) =>
-      part.kind === "same" ? (
-        <span key={index}>{part.text}</span>
-      ) : part.kind === "deleted" ? (
-        <del key={index}>
-          <span className="visually-hidden">{historyCopy.deletedWord} </span>
-          {part.text}
-        </del>
-      ) : (
-        <ins key={index}>
-          <span className="visually-hidden">{historyCopy.insertedWord} </span>
-          {part.text}
-        </ins>
-      )
-    )}
-  </span>
-)
-
-const ChangesTable = ({ changes, caption }: { readonly changes: ReadonlyArray<FieldChange>; readonly caption: string }) =>
-  changes.length === 0 ? (
-    <Text as="p" size="2" color="gray">
-      {historyCopy.noChanges}
-    </Text>
-  ) : (
-    <Table.Root size="1" variant="surface">
-      <caption className="visually-hidden">{caption}</caption>
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeaderCell>{historyCopy.field}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{historyCopy.change}</Table.ColumnHeaderCell>
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {changes.map((change) => (
-          <Table.Row key={change.field}>
-            <Table.RowHeaderCell>{fieldLabel(change.field)}</Table.RowHeaderCell>
-            <Table.Cell>
-              {change.hidden ? <Text color="gray">{historyCopy.hiddenValue}</Text> : <Diff before={change.before} after={change.after} />}
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
-  )
-
-/** The fields that differ between two versions' contents. */
-const changesBetween = (older: VersionContent, newer: VersionContent): ReadonlyArray<FieldChange> => {
-  const fields = [...new Set([...Object.keys(older.content), ...Object.keys(newer.content)])].sort()
-  return [
-    ...fields.flatMap((field): ReadonlyArray<FieldChange> => {
-      const before = older.content[field] ?? null
-      const after = newer.content[field] ?? null
-      return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ field, before, after, hidden: false }]
-    })
-  ]
-}
 
 const summaryOf = (entry: HistoryEntry) => {
   if (entry.action.endsWith(".baseline")) return historyCopy.baseline
@@ -105,7 +27,7 @@ const focusBack = (element: HTMLElement | null) => {
 }
 
 const whoOf = (entry: HistoryEntry) => entry.actorName ?? entry.actorEmail ?? historyCopy.nobody
-const whenOf = (at: string) => new Date(at).toLocaleString()
+const whenOf = (at: string) => localTime(at)
 
 /**
  * The history dialog (docs/architecture.md, "Record history"), driven by machines/history.ts:
@@ -124,6 +46,8 @@ export default function HistoryDialog({ actor }: { readonly actor: HistoryActor 
   const index = entries.findIndex((candidate) => candidate.version === selected)
   const busy = snapshot.matches("restoring") || snapshot.matches("preparing") || snapshot.matches("comparing")
   const confirming = snapshot.matches("confirming") || snapshot.matches("restoring")
+  // The picker shows the version the selected one is compared with, once both are loaded.
+  const comparedWith = confirming ? undefined : pair?.map((side) => side.version).find((version) => version !== selected)
 
   const onKeyDown = (event: KeyboardEvent) => {
     // The confirmation has its buttons; a select's own list and a field keep their keys.
@@ -225,7 +149,7 @@ export default function HistoryDialog({ actor }: { readonly actor: HistoryActor 
                         {historyCopy.compareWith}
                       </Text>
                       <Select.Root
-                        value="none"
+                        value={comparedWith === undefined ? "none" : String(comparedWith)}
                         onValueChange={(value) => value !== "none" && actor.send({ type: "COMPARE", with: Number(value) })}
                         disabled={busy || entries.length < 2}
                       >
@@ -274,10 +198,11 @@ export default function HistoryDialog({ actor }: { readonly actor: HistoryActor 
             </Text>
             <ChangesTable changes={changesBetween(pair[0], pair[1])} caption={historyCopy.willChange} />
             <Flex gap="3" mt="4" justify="end">
-              <Button variant="soft" color="gray" disabled={snapshot.matches("restoring")} onClick={() => actor.send({ type: "CANCEL" })}>
+              {/* A confirmation opens on its safe button: Enter at once keeps the record as it is. */}
+              <Button autoFocus variant="soft" color="gray" disabled={snapshot.matches("restoring")} onClick={() => actor.send({ type: "CANCEL" })}>
                 {historyCopy.cancel}
               </Button>
-              <Button autoFocus disabled={snapshot.matches("restoring")} onClick={() => actor.send({ type: "CONFIRM" })}>
+              <Button disabled={snapshot.matches("restoring")} onClick={() => actor.send({ type: "CONFIRM" })}>
                 {snapshot.matches("restoring") ? historyTexts.restoring : historyCopy.confirm}
               </Button>
             </Flex>

@@ -154,6 +154,7 @@ export const HistoryHost = ({ children }: { readonly children: ReactNode }) => {
           <RemovedDialog
             kind={removedOf}
             onClose={() => setRemovedOf(null)}
+            onRestored={recordChanged}
             onChoose={(target) => {
               setRemovedOf(null)
               show(target)

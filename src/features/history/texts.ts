@@ -1,4 +1,6 @@
 import { fetchFailed } from "../../lib/failure-words.ts"
+import type { FormatChange } from "../../lib/rich-text-diff.ts"
+import type { BlockKind, MarkKind } from "../../lib/rich-text.ts"
 
 /** The history dialog's words (docs/architecture.md, "Record history"). */
 export const historyCopy = {
@@ -33,17 +35,71 @@ export const historyCopy = {
   confirm: "Restore",
   restoredAs: (from: number, as: number) => `Version ${from} is restored as version ${as}.`,
   retry: "Try again",
+  yes: "Yes",
+  no: "No",
+  unchangedBlocks: (count: number) => (count === 1 ? "1 unchanged block not shown" : `${count} unchanged blocks not shown`),
   hint: "j/k or the arrows choose a version · r restores it · Escape closes"
 } as const
 
 /** The deleted records' dialog's words. */
 export const removedCopy = {
-  title: (kind: string) => `Deleted: ${kind.toLowerCase()}s`,
+  title: (plural: string) => `Deleted ${plural.toLowerCase()}`,
   loading: "Loading deleted records...",
   failed: fetchFailed("the deleted records"),
   none: (kind: string) => `No ${kind.toLowerCase()} was deleted.`,
   removedBy: (who: string, when: string) => `Deleted by ${who}, ${when}`,
   nobody: "the site",
-  hint: "j/k choose · Enter opens its history, where it can be restored · Escape closes",
+  restore: "Restore",
+  restoring: "Restoring...",
+  restored: (label: string, version: number) => `“${label}” is back, as version ${version}.`,
+  restoreFailed: (label: string) => `Couldn't restore “${label}”`,
+  hint: "j/k choose · r restores it · Enter opens its history · Escape closes",
   close: "Close"
 } as const
+
+/** A post body's blocks as the diff names them (src/lib/rich-text.ts). */
+export const blockNames: Readonly<Record<BlockKind, string>> = {
+  paragraph: "Paragraph",
+  heading1: "Heading (level 1)",
+  heading2: "Heading (level 2)",
+  heading3: "Heading (level 3)",
+  heading4: "Heading (level 4)",
+  bulleted: "Bulleted list item",
+  numbered: "Numbered list item",
+  quote: "Quote",
+  code: "Code block"
+}
+
+const alignments: Readonly<Record<string, string>> = {
+  "": "now aligned left",
+  left: "now aligned left",
+  center: "now centred",
+  right: "now aligned right",
+  justify: "now justified"
+}
+
+const marksMade: Readonly<Record<Exclude<MarkKind, "link">, readonly [string, string]>> = {
+  bold: ["made bold", "no longer bold"],
+  italic: ["made italic", "no longer italic"],
+  underline: ["underlined", "no longer underlined"],
+  strike: ["struck through", "no longer struck through"],
+  code: ["made code", "no longer code"]
+}
+
+const quoted = (text: string) => `“${text}”`
+
+/** A formatting change in words: "made bold: “Pi”", "now a heading (level 2)", "link changed: “the guide” now goes to https://…". */
+export const formattingText = (change: FormatChange): string => {
+  switch (change.type) {
+    case "block":
+      return `now ${/^[AEIOU]/u.test(blockNames[change.to]) ? "an" : "a"} ${blockNames[change.to].toLowerCase()}`
+    case "align":
+      return alignments[change.to] ?? `now aligned ${change.to}`
+    case "mark":
+      return `${marksMade[change.mark][change.added ? 0 : 1]}: ${quoted(change.text)}`
+    case "link":
+      if (change.from === null) return `linked: ${quoted(change.text)} to ${change.to ?? ""}`
+      if (change.to === null) return `link removed: ${quoted(change.text)}`
+      return `link changed: ${quoted(change.text)} now goes to ${change.to}`
+  }
+}

@@ -31,16 +31,22 @@ const NUMBER = /^-?\d+(?:\.\d+)?$/u
 /**
  * What is sent: texts trimmed, numbers as numbers, empty numbers left out, lists as lists, dates
  * as instants. Text that is not a number stays text, so the contract says "must be a number"
- * rather than the form guessing.
+ * rather than the form guessing. A date the field shows to the minute and that was left as it
+ * was keeps the stored time to the millisecond (`row`: the record being edited), so a save that
+ * did not touch it does not change it.
  */
-export const payloadOf = (fields: ReadonlyArray<FieldSpec>, values: FormValues): Readonly<Record<string, unknown>> =>
+export const payloadOf = (fields: ReadonlyArray<FieldSpec>, values: FormValues, row: QueueRow | null = null): Readonly<Record<string, unknown>> =>
   Object.fromEntries(
     fields.flatMap((field): ReadonlyArray<readonly [string, unknown]> => {
       const value = values[field.name]
       if (field.kind === "list") return [[field.name, value ?? []]]
       const text = String(value ?? "").trim()
       if (field.kind === "number") return text === "" ? [] : [[field.name, NUMBER.test(text) ? Number(text) : text]]
-      if (field.kind === "datetime") return [[field.name, text === "" || Number.isNaN(Date.parse(text)) ? text : new Date(text).toISOString()]]
+      if (field.kind === "datetime") {
+        const stored: unknown = row?.[field.name]
+        if (typeof stored === "string" && stored !== "" && text === inputDateTime(stored)) return [[field.name, stored]]
+        return [[field.name, text === "" || Number.isNaN(Date.parse(text)) ? text : new Date(text).toISOString()]]
+      }
       return [[field.name, text]]
     })
   )
@@ -107,7 +113,7 @@ const QueueFormBody = ({
     values: valuesOf(kind.fields, record),
     schema: kind.schema,
     ...(kind.rules === undefined ? {} : { rules: kind.rules }),
-    toPayload: (values) => payloadOf(kind.fields, values),
+    toPayload: (values) => payloadOf(kind.fields, values, record),
     send: async (payload) => {
       await kind.save(record, payload)
       onSaved()
