@@ -1,4 +1,3 @@
-import "./theme.css"
 import { Theme } from "@radix-ui/themes"
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react"
 
