@@ -1,5 +1,6 @@
 import "@radix-ui/themes/styles.css"
 import "./app/global.css"
+import "./lib/theme.css"
 import { startEarly } from "./app/boot.ts"
 
 // Start-up is its own small chunk: the requests the first screen needs leave before React and

@@ -1,10 +1,10 @@
 import type { Page } from "playwright-core"
-import { describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { radixUse } from "../../tools/radix-use.ts"
 import { seriousViolations } from "../support/axe.ts"
 import { chromiumWithServer, isDark, newPage, requestsInFlight, signInThroughScreen, visitInApp } from "../support/browser.ts"
-import { call } from "../support/http.ts"
+import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
 const product = chromiumWithServer()
@@ -66,6 +66,64 @@ const visitSettled = async (page: Page, network: ReturnType<typeof requestsInFli
   if (loaded !== undefined) await page.waitForSelector(loaded)
   await network.quiet()
 }
+
+/** A record as an answer names it: enough to change it again. */
+interface Written {
+  readonly _id: string
+  readonly version: number
+}
+
+/** Calls the API as `token` and gives the record the answer names under `key` (`data.key`, or `data` itself); anything but a 200 stops the file, so a scan never runs on less than it was meant to. */
+const send = async (token: string, method: "POST" | "PUT" | "PATCH", path: string, body: object, key?: string): Promise<Written> => {
+  const answer = await call(product.server.url, method, path, { token, body, ip: freshIp() })
+  if (answer.status !== 200) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`)
+  const data = (answer.body.data ?? answer.body) as Record<string, unknown>
+  return (key === undefined ? data : data[key]) as Written
+}
+
+/**
+ * A record in every state a screen colours: each listing status, a featured and a hidden listing,
+ * each contact status and priority, each report status and priority, each status a post is saved with. A badge
+ * that is not on the screen is not scanned (the queues were scanned empty, and their 12 px
+ * badges at 3.99:1 went unseen).
+ */
+const everyState = async () => {
+  const admin = await signedInAs(product.server, "admin")
+  for (const [index, status] of ["pending", "approved", "rejected"].entries()) {
+    const listing = await send(admin, "POST", "/api/admin/communities", { name: `Scanned community ${index}`, description: "Scanned" }, "listing")
+    if (status !== "pending") await send(admin, "PUT", `/api/admin/communities/${listing._id}/status`, { status, version: listing.version })
+  }
+  await send(admin, "POST", "/api/ecosystem?type=events", { name: "Scanned event", description: "Scanned", featured: true })
+  await send(admin, "POST", "/api/admin/businesses", {
+    name: "Scanned business",
+    category: "Retail",
+    industry: "Retail",
+    description: "Scanned",
+    isActive: false
+  })
+  const priorities = ["low", "medium", "high", "urgent"]
+  for (const [index, status] of ["new", "in_progress", "responded", "resolved", "closed"].entries()) {
+    await send(admin, "POST", "/api/core-team-contact", {
+      contactInfo: { name: `Scanned contact ${index}`, role: "Founder" },
+      inquiry: { subject: "Scanned", details: "Scanned", priority: priorities[index % priorities.length] },
+      status
+    })
+  }
+  for (const [status, priority] of [
+    ["new", "low"],
+    ["under_review", "normal"],
+    ["resolved", "high"],
+    ["dismissed", "urgent"]
+  ] as const) {
+    const report = await send(admin, "POST", "/api/report-scam", { scamType: "phishing", description: `A ${status} report`, walletAddress: "GSCANNED" })
+    if (status !== "new") await send(admin, "PATCH", `/api/report-scam/${report._id}`, { status, version: 1 })
+    if (priority !== "normal") await send(admin, "PATCH", `/api/report-scam/${report._id}`, { priority, version: status === "new" ? 1 : 2 })
+  }
+  const inFiveDays = new Date(Date.now() + 5 * 24 * 3600_000).toISOString()
+  await send(admin, "POST", "/api/blog/admin/posts", { title: "A draft post", content: "<p>Body</p>", status: "draft" })
+  await send(admin, "POST", "/api/blog/admin/posts", { title: "A scheduled post", content: "<p>Body</p>", status: "scheduled", scheduledAt: inFiveDays })
+}
+beforeAll(everyState)
 
 /** One report and one paid inquiry, so their screens have a card and a modal to scan. */
 const reportOne = async () => {

@@ -105,7 +105,9 @@ export const listTexts = {
   exportCsv: "Export CSV",
   exporting: "Exporting…",
   exportFailed: "Could not export",
-  actions: "Actions"
+  actions: "Actions",
+  sortBy: "Sort by",
+  sortOrder: (column: string, order: "asc" | "desc") => `${column}, ${order === "asc" ? "ascending" : "descending"}`
 } as const
 
 export const blogTexts = {

@@ -120,7 +120,8 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
       directory.columns.map((column): Column<AnyAddress> => ({
         label: column.label,
         cell: (address) => cellText(address, column.field),
-        ...(column.sort === undefined ? {} : { sort: column.sort })
+        ...(column.sort === undefined ? {} : { sort: column.sort }),
+        ...(column.field === "identifier" ? { breakAnywhere: true } : {})
       })),
     [directory]
   )

@@ -1,8 +1,41 @@
 import type { UrlQuery } from "../../lib/list/url-query.ts"
 
+/** A compact select in a list's toolbar; Escape gives the keyboard back to the rows. */
+export const ToolbarSelect = ({
+  label,
+  value,
+  options,
+  onChange,
+  onEscape
+}: {
+  readonly label: string
+  readonly value: string
+  readonly options: ReadonlyArray<readonly [value: string, label: string]>
+  readonly onChange: (value: string) => void
+  readonly onEscape?: (() => void) | undefined
+}) => (
+  <select
+    className="native-select queue-filter"
+    aria-label={label}
+    value={value}
+    onChange={(event) => onChange(event.target.value)}
+    onKeyDown={(event) => {
+      if (event.key !== "Escape" || onEscape === undefined) return
+      event.preventDefault()
+      onEscape()
+    }}
+  >
+    {options.map(([optionValue, text]) => (
+      <option key={optionValue} value={optionValue}>
+        {text}
+      </option>
+    ))}
+  </select>
+)
+
 /**
  * One of a list's filters as a compact select in the toolbar, beside the search: the value lives
- * in the URL (`name`), the empty option is "all". Escape gives the keyboard back to the rows.
+ * in the URL (`name`), the empty option is "all".
  */
 export const FilterSelect = ({
   url,
@@ -19,22 +52,11 @@ export const FilterSelect = ({
   readonly options: ReadonlyArray<readonly [value: string, label: string]>
   readonly onEscape?: () => void
 }) => (
-  <select
-    className="native-select queue-filter"
-    aria-label={label}
+  <ToolbarSelect
+    label={label}
     value={url.query.filters[name] ?? ""}
-    onChange={(event) => url.filter(name, event.target.value)}
-    onKeyDown={(event) => {
-      if (event.key !== "Escape" || onEscape === undefined) return
-      event.preventDefault()
-      onEscape()
-    }}
-  >
-    <option value="">{allLabel}</option>
-    {options.map(([value, text]) => (
-      <option key={value} value={value}>
-        {text}
-      </option>
-    ))}
-  </select>
+    options={[["", allLabel], ...options]}
+    onChange={(value) => url.filter(name, value)}
+    onEscape={onEscape}
+  />
 )

@@ -9,7 +9,9 @@ import { CardList } from "./CardList.tsx"
 import { FilterSelect } from "./FilterSelect.tsx"
 import { ExportCsvButton, ListFrame } from "./ListFrame.tsx"
 import { type Column, ListTable } from "./ListTable.tsx"
+import { SortSelect, tableAsCards } from "./TableCards.tsx"
 import { listTexts } from "./texts.ts"
+import { useTableFits } from "./use-table-fits.ts"
 
 type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 
@@ -29,7 +31,10 @@ export const filterOf = <V extends string>(
   labelOf: (value: V) => string = (value) => value
 ): ListFilter => ({ name, label, allLabel, options: values.map((value) => [value, labelOf(value)] as const) })
 
-/** How the rows are shown: a table with columns (and the last column's buttons), or cards. */
+/**
+ * How the rows are shown: a table with columns (and the last column's buttons), or cards. A table
+ * that does not fit its box (a phone) shows its rows as cards of label and value, with the buttons.
+ */
 export type ListView<Row> =
   | { readonly table: { readonly caption: string; readonly columns: ReadonlyArray<Column<Row>>; readonly actions?: (row: Row) => ReactNode } }
   | { readonly cards: { readonly label: string; readonly card: (row: Row) => ReactNode } }
@@ -89,6 +94,8 @@ export const ListScreen = <P extends ListPage>({
 }) => {
   const { list, url, focus, csv, search } = screen
   const rowsList = { rows: screen.rows, loading: list.loading }
+  const shape = useTableFits(screen.rows)
+  const cards = "cards" in view ? view.cards : shape.fits ? undefined : tableAsCards(view.table)
   return (
     <Screen title={screen.spec.title}>
       {above}
@@ -116,6 +123,7 @@ export const ListScreen = <P extends ListPage>({
             onEscape={focus.backToRows}
           />
         ))}
+        {"table" in view && cards !== undefined && <SortSelect columns={view.table.columns} url={url} onEscape={focus.backToRows} />}
         {tools}
         {csv !== undefined && <ExportCsvButton busy={csv.busy} onExport={csv.run} />}
       </Flex>
@@ -126,19 +134,24 @@ export const ListScreen = <P extends ListPage>({
       )}
       {notices}
       <ListFrame list={list} loadingText={texts.loading} loadFailedText={texts.loadFailed} onPage={(page) => url.go({ page })} exportError={csv?.error ?? null}>
-        {"table" in view ? (
-          <ListTable
-            caption={view.table.caption}
-            columns={view.table.columns}
-            list={rowsList}
-            rowProps={focus.rowProps}
-            empty={texts.empty}
-            url={url}
-            {...(view.table.actions === undefined ? {} : { actions: view.table.actions })}
-          />
-        ) : (
-          <CardList label={view.cards.label} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} card={view.cards.card} />
-        )}
+        <div ref={shape.box}>
+          {cards !== undefined ? (
+            <CardList label={cards.label} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} card={cards.card} />
+          ) : (
+            "table" in view && (
+              <ListTable
+                caption={view.table.caption}
+                columns={view.table.columns}
+                list={rowsList}
+                rowProps={focus.rowProps}
+                empty={texts.empty}
+                url={url}
+                scrollRef={shape.scroller}
+                {...(view.table.actions === undefined ? {} : { actions: view.table.actions })}
+              />
+            )
+          )}
+        </div>
       </ListFrame>
       <Text as="p" size="1" color="gray" mt="3">
         {screen.spec.history === undefined ? texts.hint : `${texts.hint} · ${listTexts.historyKey}`}

@@ -1,6 +1,6 @@
 import "./list.css"
 import { Text } from "@radix-ui/themes"
-import { type HTMLAttributes, memo, type ReactNode } from "react"
+import { type HTMLAttributes, memo, type ReactNode, type Ref } from "react"
 import { listTexts } from "./texts.ts"
 
 /** What a row element takes from the list's keys: its ref, its tab stop and its handlers. */
@@ -11,6 +11,8 @@ export interface Column<Row> {
   readonly cell: (row: Row) => ReactNode
   /** The server's sort key, when the column sorts. */
   readonly sort?: string
+  /** Long unbroken values (an address's identifier) break anywhere instead of widening the table. */
+  readonly breakAnywhere?: boolean
 }
 
 export interface ListTableProps<Row> {
@@ -29,6 +31,8 @@ export interface ListTableProps<Row> {
   readonly empty: string
   /** Sorting, from `useUrlQuery`, for tables whose columns sort. */
   readonly url?: { readonly sorted: { readonly sort: string | undefined; readonly order: "asc" | "desc" }; readonly sortBy: (sort: string) => void }
+  /** The box the table scrolls in, for judging whether it fits (`useTableFits`). */
+  readonly scrollRef?: Ref<HTMLDivElement>
 }
 
 const SortHeader = ({
@@ -53,7 +57,7 @@ type TableRowProps<Row> = RowElementProps<HTMLTableRowElement> & Pick<ListTableP
 const TableRow = memo(<Row,>({ row, columns, actions, ref, ...keyboard }: TableRowProps<Row>) => (
   <tr className="rt-TableRow list-row" ref={ref} {...keyboard}>
     {columns.map((column) => (
-      <td key={column.label} className="rt-TableCell">
+      <td key={column.label} className={column.breakAnywhere === true ? "rt-TableCell break-anywhere" : "rt-TableCell"}>
         {column.cell(row)}
       </td>
     ))}
@@ -76,7 +80,7 @@ export const ListTable = <Row,>(props: ListTableProps<Row>) => {
     // in Radix's ScrollArea, 30 kB of JavaScript on the first screen for a scrollbar the browser
     // draws anyway (docs/architecture.md, "First screen").
     <div className="rt-TableRoot rt-r-size-2 rt-variant-surface" aria-busy={loading}>
-      <div className="list-table-scroll">
+      <div className="list-table-scroll" ref={props.scrollRef}>
         <table className="rt-TableRootTable">
           <caption className="visually-hidden">{props.caption}</caption>
           <thead className="rt-TableHeader">

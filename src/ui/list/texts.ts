@@ -8,6 +8,9 @@ export const listTexts = {
   exporting: "Exporting…",
   exportFailed: "Could not export",
   actions: "Actions",
+  sortBy: "Sort by",
+  sortOrder: (column: string, order: "asc" | "desc") => `${column}, ${order === "asc" ? "ascending" : "descending"}`,
+  unsorted: "As listed",
   searchCut: (max: number) => `A search is at most ${max} characters: the list shows what the first ${max} find.`,
   historyKey: "h history"
 } as const
