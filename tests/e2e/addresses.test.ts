@@ -5,7 +5,7 @@ import { addressModalErrors } from "../spec/texts.ts"
 import { addAdmin } from "../../server/auth/admins.ts"
 import { addressTexts as t, directoryScreens } from "../spec/texts.ts"
 import { listTexts } from "../spec/texts.ts"
-import { chromiumWithServer, newPage, signInThroughScreen } from "../support/browser.ts"
+import { chromiumWithServer, fieldMessage, newPage, signInThroughScreen } from "../support/browser.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
@@ -161,7 +161,9 @@ describe("address screens", () => {
     await dialog(page).getByLabel("Identifier").fill(identifier)
     await dialog(page).getByLabel(nameLabel, { exact: false }).first().fill("Copy")
     await dialog(page).getByRole("button", { name: t.save }).click()
-    await expect(dialog(page).getByRole("alert").textContent()).resolves.toBe(addressMessages.duplicate(identifier))
+    // A value another address holds is said under its field, with what was typed kept.
+    await expect.poll(() => fieldMessage(dialog(page).getByLabel("Identifier"))).toBe(addressMessages.duplicate(identifier))
+    expect(await dialog(page).getByLabel(nameLabel, { exact: false }).first().inputValue()).toBe("Copy")
     await page.keyboard.press("Escape")
 
     await rowOf(page, "Generated Addresses", identifier).getByRole("button", { name: t.edit }).click()
