@@ -143,7 +143,7 @@ describe("list: generated paths on a directory's list", () => {
         await expect.poll(() => shownIdentifiers(run)).toEqual(await serverIdentifiers(run))
       },
       failed: async (run, snapshot) => {
-        await run.page.getByRole("alert").getByText("Could not load addresses").waitFor()
+        await run.page.getByRole("alert").getByText("Failed to fetch addresses").waitFor()
         await run.page.getByRole("button", { name: "Retry" }).waitFor()
         // A failure keeps what was shown.
         if ((snapshot.context as { page: unknown }).page !== null) expect((await shownIdentifiers(run)).length).toBeGreaterThan(0)
