@@ -22,7 +22,6 @@ const startedAt = Date.now()
 
 /** How long a check of the SMTP connection is trusted: a dashboard refreshing every 30 s costs one login a minute. */
 const MAIL_CHECK_TTL_MS = 60_000
-let mailCheck: { readonly reachable: boolean; readonly at: Date } | undefined
 
 export const SystemHandlers = HttpApiBuilder.group(
   AdminApi,
@@ -36,6 +35,8 @@ export const SystemHandlers = HttpApiBuilder.group(
     const readyPing = pingDatabase.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("1 second"), Effect.option)
     const size = databaseSizeMb.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("2 seconds"), Effect.option)
     const writes = yield* ServerWrites
+    // This server's own mailer's: a process running several servers (the tests) keeps one each.
+    let mailCheck: { readonly reachable: boolean; readonly at: Date } | undefined
     const reachable = Effect.suspend(() => {
       if (mailer.transport === "outbox") return Effect.succeed(undefined)
       if (mailCheck !== undefined && Date.now() - mailCheck.at.getTime() < MAIL_CHECK_TTL_MS) return Effect.succeed(mailCheck)
