@@ -1,11 +1,13 @@
 import { Context } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
+import type { Session } from "./auth.ts"
 import { Forbidden, TooManyRequests, Unauthorized } from "./common.ts"
 
 /**
  * The public site's forms (docs/api.md, "Public forms"): each is limited per client address, and
  * the limit is counted before the body is read, so a stranger's bodies cost nothing once they
- * are over it. A form open to staff too (the core-team form) checks a token there first.
+ * are over it. A form open to staff too (the core-team form) checks a token there first, and
+ * its handler reads who sent it (`Submitter`).
  */
 export interface FormLimit {
   /** What is counted; forms that share a name share one budget. */
@@ -19,7 +21,10 @@ export interface FormLimit {
 /** An endpoint's limit, as an annotation that `PublicForm` reads. */
 export class PublicFormLimit extends Context.Service<PublicFormLimit, FormLimit>()("admin/PublicFormLimit") {}
 
-export class PublicForm extends HttpApiMiddleware.Service<PublicForm>()("admin/PublicForm", {
+/** Who sent the form: the session the request's token names (checked by `PublicForm`), or nobody (the public). */
+export class Submitter extends Context.Service<Submitter, { readonly session: Session | undefined }>()("admin/Submitter") {}
+
+export class PublicForm extends HttpApiMiddleware.Service<PublicForm, { provides: Submitter }>()("admin/PublicForm", {
   error: [TooManyRequests, Unauthorized, Forbidden]
 }) {}
 

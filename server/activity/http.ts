@@ -40,10 +40,10 @@ export const ActivityHandlers = HttpApiBuilder.group(AdminApi, "activity", (hand
       return yield* (yield* wantsCsv(query.format))
         ? csvResponse({ name: "activity-log", fields: exportFields, record: exportRecord(user), rows: exportEvents(query, user) })
         : Effect.map(listEvents(query, user), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))
-    }).pipe(Effect.orDie)
+    })
   )
 )
 
 export const AnalyticsHandlers = HttpApiBuilder.group(AdminApi, "analytics", (handlers) =>
-  handlers.handle("get", ({ query }) => Effect.map(analyticsOf(query.period ?? "7d"), (data) => ({ success: true as const, data })).pipe(Effect.orDie))
+  handlers.handle("get", ({ query }) => Effect.map(analyticsOf(query.period ?? "7d"), (data) => ({ success: true as const, data })))
 )

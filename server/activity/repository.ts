@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { dieOnSqlError } from "../platform/database.ts"
 import { type ActivityEntry, type Analytics, type AnalyticsPeriod, activityAreas, listingStatistics } from "../../contract/activity.ts"
 import type { AdminUser } from "../../contract/auth.ts"
 import { readableAreas, seesStaffAddresses } from "../auth/roles.ts"
@@ -192,7 +193,7 @@ export const listEvents = (query: LogQuery & { readonly page?: number | undefine
     const filtered = yield* filtersOf(sql, query, reader)
     const rows = yield* eventsWhere(sql, filtered.filters, limit, offset)
     return { logs: rows.map((row) => entryOf(row, reader)), pagination: paginate(page, limit, yield* totalOf(sql, query, reader, filtered)) }
-  })
+  }).pipe(dieOnSqlError)
 
 /** Every event `reader` may read that matches, for the CSV. */
 export const exportEvents = (query: LogQuery, reader: Reader) =>
@@ -295,4 +296,4 @@ export const analyticsOf = (period: AnalyticsPeriod) =>
       pending,
       created: { bucket, points, total: points.reduce((sum, point) => sum + point.total, 0) }
     } satisfies Analytics
-  })
+  }).pipe(dieOnSqlError)

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto"
 import type { SqlClient } from "effect/sql/SqlClient"
-import type { SqlError } from "effect/sql/SqlError"
 import { Effect, type Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -53,7 +52,7 @@ const directory = <A, I>(
     list: ({ query }: { readonly query: ListQuery & { readonly format?: "json" | "csv" } }) =>
       Effect.flatMap(wantsCsv(query.format), (csv) =>
         csv ? csvResponse({ name: `${kind}-addresses`, fields: exportFields, record: fromRow, rows: exportAddresses(kind, query) }) : page(query)
-      ).pipe(Effect.orDie),
+      ),
     create: ({ payload }: { readonly payload: I }) =>
       Effect.gen(function* () {
         yield* requireEditor
@@ -70,7 +69,7 @@ const directory = <A, I>(
       Effect.gen(function* () {
         yield* requireEditor
         const values = toColumns(payload)
-        const { after } = yield* updateRecord<AddressRow, Conflict | SqlError, SqlClient>(addressTable, {
+        const { after } = yield* updateRecord<AddressRow, Conflict, SqlClient>(addressTable, {
           id: params.id,
           expectedVersion: payload.version,
           scope: ofKind(kind),
@@ -115,10 +114,5 @@ export const CoreTeamAddressHandlers = HttpApiBuilder.group(AdminApi, "coreTeamA
 )
 
 export const AddressSearchHandlers = HttpApiBuilder.group(AdminApi, "addressSearch", (handlers) =>
-  handlers.handle("find", ({ query }) =>
-    searchAllAddresses(query.q).pipe(
-      Effect.map((hits) => ({ success: true as const, data: { hits } })),
-      Effect.orDie
-    )
-  )
+  handlers.handle("find", ({ query }) => Effect.map(searchAllAddresses(query.q), (hits) => ({ success: true as const, data: { hits } })))
 )

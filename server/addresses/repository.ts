@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { dieOnSqlError } from "../platform/database.ts"
 import type { AddressHit, AddressKind, AddressSort } from "../../contract/addresses.ts"
 import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
 import { containsPattern } from "../platform/search.ts"
@@ -51,7 +52,7 @@ export const listAddresses = (kind: AddressKind, query: ListQuery) =>
       ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
     const counted = yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM addresses WHERE ${matches}`
     return { rows, pagination: paginate(page, limit, counted[0]?.total ?? 0) }
-  })
+  }).pipe(dieOnSqlError)
 
 /**
  * Every address of a directory matching the list's search, in the list's order, batch by batch:
@@ -96,7 +97,7 @@ export const findAddress = (kind: AddressKind, id: string) =>
     const sql = yield* SqlClient
     const rows = yield* sql<AddressRow>`SELECT ${sql.unsafe(addressColumns)} FROM addresses WHERE kind = ${kind} AND id = ${id}`
     return rows[0]
-  })
+  }).pipe(dieOnSqlError)
 
 export const identifierTaken = (kind: AddressKind, identifier: string, exceptId: string) =>
   Effect.gen(function* () {
@@ -104,7 +105,7 @@ export const identifierTaken = (kind: AddressKind, identifier: string, exceptId:
     const rows = yield* sql<{ id: string }>`
       SELECT id FROM addresses WHERE kind = ${kind} AND lower(identifier) = ${identifier.toLowerCase()} AND id <> ${exceptId}`
     return rows.length > 0
-  })
+  }).pipe(dieOnSqlError)
 
 /** Up to `limit` matches across the three directories, identifier matches first. */
 export const searchAllAddresses = (term: string, limit = 20) =>
@@ -118,7 +119,7 @@ export const searchAllAddresses = (term: string, limit = 20) =>
       ORDER BY (lower(identifier) LIKE ${pattern}) DESC, lower(identifier)
       LIMIT ${limit}`
     return rows.map(({ id, ...hit }): AddressHit => ({ _id: id, ...hit }))
-  })
+  }).pipe(dieOnSqlError)
 
 /** Only this directory's addresses: another kind's record is missing to it (a write path scope). */
 export const ofKind =

@@ -41,7 +41,7 @@ const list = (query: ListQuery & { readonly format?: "json" | "csv" | undefined 
     csv
       ? csvResponse({ name: "advertising-inquiries", fields: exportFields, record: inquiryOf, rows: exportInquiries(query) })
       : Effect.map(listInquiries(query), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))
-  ).pipe(Effect.orDie)
+  )
 
 /**
  * Moves an inquiry on as contract/inquiry-rules.ts allows (the same status keeps it, for the
@@ -110,7 +110,7 @@ export const AdvertisingHandlers = HttpApiBuilder.group(AdminApi, "advertising",
         row === undefined
           ? Effect.fail(new NotFound({ error: messages.notFound }))
           : Effect.succeed({ success: true as const, data: { inquiry: inquiryOf(row) } })
-      ).pipe(Effect.catchTag("SqlError", Effect.die))
+      )
     )
     .handle("update", ({ params, payload }) => move(params.id, payload))
     .handle("adminStatus", ({ params, payload }) => move(params.id, payload))

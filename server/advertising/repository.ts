@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { dieOnSqlError } from "../platform/database.ts"
 import { type AdvertisingInquiry, type InquiryCounts, inquiryMessages as messages } from "../../contract/advertising.ts"
 import { type InquiryStatus, inquiryStatuses } from "../../contract/inquiry-rules.ts"
 import { type VersionedTable } from "../platform/record-writes.ts"
@@ -75,7 +76,7 @@ export const listInquiries = (query: ListQuery) =>
       pagination: paginate(page, limit, first?.matching ?? 0),
       counts
     }
-  })
+  }).pipe(dieOnSqlError)
 
 export const exportInquiries = (query: ListQuery) =>
   keysetRows((after: (InquiryRow & { readonly sortKey: string }) | undefined) =>
@@ -93,7 +94,8 @@ export const exportInquiries = (query: ListQuery) =>
 
 export const find = (id: string) =>
   Effect.flatMap(SqlClient, (sql) => sql<InquiryRow>`SELECT ${sql.unsafe(columns)} FROM advertising_inquiries WHERE id = ${id}`).pipe(
-    Effect.map((rows) => rows[0])
+    Effect.map((rows) => rows[0]),
+    dieOnSqlError
   )
 
 /** Inquiries on the one write path (server/platform/record-writes.ts). */

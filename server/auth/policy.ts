@@ -14,10 +14,6 @@ export const KNOWN_BROWSER_DAYS = 90
 export const GUESSES_PER_DAY = 20
 /** After this many codes typed in a day, the admin is told (and again when the day's are used up). */
 export const GUESS_NOTICE_AT = 10
-export const SESSION_ABSOLUTE_HOURS = 12
-export const SESSION_IDLE_MINUTES = 120
-/** A session's last-seen time is written at most this often, so checks stay reads. */
-export const SESSION_TOUCH_SECONDS = 60
 
 const FIFTEEN_MINUTES = 15 * 60
 const ONE_DAY = 24 * 60 * 60

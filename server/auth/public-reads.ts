@@ -7,8 +7,7 @@ import { clientIp } from "../platform/client-address.ts"
 import { Config } from "../platform/config.ts"
 import { Database } from "../platform/database.ts"
 import { waitText } from "../platform/rate-limit.ts"
-import { readerSession } from "./http.ts"
-import { findSession } from "./sessions.ts"
+import { findSession, tokenSession } from "./caller.ts"
 
 /**
  * The reads open to the public and to staff alike (contract/public-reads.ts). The reader's
@@ -34,7 +33,8 @@ export const PublicReadLive = Layer.effect(
     })
     return (httpEffect) =>
       Effect.gen(function* () {
-        const session = yield* readerSession.pipe(Effect.provideContext(services), Effect.catchTag("SqlError", Effect.die))
+        // A token that names no live session reads as the public reads, and nothing more.
+        const session = (yield* tokenSession.pipe(Effect.provideContext(services))) ?? undefined
         if (session !== undefined) return yield* Effect.provideService(httpEffect, Reader, { session })
         const verdict = counted(yield* clientIp.pipe(Effect.provideContext(services)))
         if (!verdict.allowed) {

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { timingSafeEqual } from "node:crypto"
 import type { Role } from "../../contract/common.ts"
+import { dieOnSqlError } from "../platform/database.ts"
 import { KNOWN_BROWSER_DAYS, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
 
 /**
@@ -20,7 +21,7 @@ export const channelOf = (email: string, browserHash: string | undefined) =>
       SELECT key_hash FROM known_browsers
       WHERE key_hash = ${browserHash} AND email = ${email} AND expires_at > now()`
     return rows[0]?.keyHash ?? ""
-  })
+  }).pipe(dieOnSqlError)
 
 /** Stores a new code for a channel with its first attempt. */
 export const storeCode = (code: { id: string; email: string; channel: string; codeHash: string }, attempt: { tokenHash: string; role: Role }) =>
@@ -30,7 +31,7 @@ export const storeCode = (code: { id: string; email: string; channel: string; co
       INSERT INTO sign_in_codes (id, email, channel, code_hash, expires_at)
       VALUES (${code.id}, ${code.email}, ${code.channel}, ${code.codeHash}, now() + make_interval(mins => ${OTP_TTL_MINUTES}::int))`
     yield* sql`INSERT INTO sign_in_attempts (token_hash, code_id, role) VALUES (${attempt.tokenHash}, ${code.id}, ${attempt.role})`
-  })
+  }).pipe(dieOnSqlError)
 
 /**
  * A new attempt on the channel's newest live code (a request within the minute mails nothing,
@@ -46,7 +47,7 @@ export const joinCode = (email: string, channel: string, attempt: { tokenHash: s
       ORDER BY created_at DESC LIMIT 1
       RETURNING token_hash`
     return rows.length > 0
-  })
+  }).pipe(dieOnSqlError)
 
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
@@ -84,7 +85,7 @@ export const countGuess = (email: string, attemptHash: string, codeHash: string)
     // An attempt that can no longer be guessed goes; its code stays for the attempts beside it.
     if (!matched && row.tries >= OTP_MAX_ATTEMPTS) yield* sql`DELETE FROM sign_in_attempts WHERE token_hash = ${attemptHash}`
     return { matched, role: row.role, tries: row.tries, codeId: live.id } satisfies Guess
-  })
+  }).pipe(dieOnSqlError)
 
 /**
  * Uses a code up, with every attempt on it: true for the one caller that did, so two attempts
@@ -95,7 +96,7 @@ export const useCode = (codeId: string) =>
     const sql = yield* SqlClient
     const rows = yield* sql`DELETE FROM sign_in_codes WHERE id = ${codeId} RETURNING id`
     return rows.length > 0
-  })
+  }).pipe(dieOnSqlError)
 
 /** Remembers that this browser signed in as `email` (or that it did again). */
 export const rememberBrowser = (browserHash: string, email: string) =>
@@ -105,4 +106,4 @@ export const rememberBrowser = (browserHash: string, email: string) =>
       INSERT INTO known_browsers (key_hash, email, expires_at)
       VALUES (${browserHash}, ${email}, now() + make_interval(days => ${KNOWN_BROWSER_DAYS}::int))
       ON CONFLICT (key_hash, email) DO UPDATE SET last_used_at = now(), expires_at = EXCLUDED.expires_at`
-  })
+  }).pipe(dieOnSqlError)

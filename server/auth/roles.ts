@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { type ActivityArea, activityAreas } from "../../contract/activity.ts"
+import { adminMessages } from "../../contract/admin-users.ts"
 import { CurrentSession } from "../../contract/auth.ts"
 import { Forbidden, type Role, roleCovers } from "../../contract/common.ts"
 
@@ -18,6 +19,9 @@ export const requireSuperAdmin = (refusal: string) =>
     if (session.user.role !== "super_admin") return yield* new Forbidden({ error: refusal })
     return session
   })
+
+/** The admin-management areas' refusal: admin users, allowed addresses, protected data, the site's settings. */
+export const superAdminOnly = requireSuperAdmin(adminMessages.superOnly)
 
 /**
  * Who may read the records of each area (docs/security.md, "Roles"): the one rule the activity

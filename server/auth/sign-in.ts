@@ -2,18 +2,18 @@ import { Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import type { OtpRequested, SignedIn } from "../../contract/auth.ts"
 import { BadRequest, type Role, roleCovers, roleLabels, TooManyRequests, Unauthorized } from "../../contract/common.ts"
+import { findAdmin, normalizeEmail } from "../admin-users/repository.ts"
 import { recordActivity } from "../platform/activity-log.ts"
 import { Config } from "../platform/config.ts"
-import { inTransaction } from "../platform/database.ts"
+import { dieOnSqlError, inTransaction } from "../platform/database.ts"
 import { describeIssues } from "../platform/issues.ts"
 import { Mailer } from "../platform/mail.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
 import { exhausted, guard, hit, type RateLimitRule, type RateLimitVerdict, release, waitText } from "../platform/rate-limit.ts"
 import { hashOtp, hashToken, loadOtpKey, newOtpCode, newSessionToken } from "../platform/secrets.ts"
-import { findAdmin, normalizeEmail } from "./admins.ts"
 import { GUESS_NOTICE_AT, limits, messages, OTP_TTL_MINUTES } from "./policy.ts"
+import { openSession } from "../sessions/repository.ts"
 import { channelOf, countGuess, joinCode, rememberBrowser, storeCode, useCode } from "./repository.ts"
-import { openSession } from "./sessions.ts"
 
 const limited = (rule: RateLimitRule, subject: string) => guard(rule, subject, messages.tooMany)
 
@@ -123,7 +123,7 @@ const makeSignIn = Effect.gen(function* () {
       // Nothing new is sent: the answer says so, and when a new code can be asked for.
       const seconds = outcome.resendAfterSeconds
       return { success: true, requiresOTP: true, attempt, message: messages.codeKept(seconds), resendAfterSeconds: seconds } satisfies OtpRequested
-    })
+    }).pipe(dieOnSqlError)
 
   /** Logs a refused verification: how many guesses its attempt has met, or that none was live. */
   const refuse = (email: string, ip: string, attempts: number | undefined) =>
@@ -210,7 +210,7 @@ const makeSignIn = Effect.gen(function* () {
       yield* Effect.ignore(release(limits.codeResendsPerEmail, browser.subject))
       const { session } = outcome
       return { success: true, token: session.token, user: session.user, expiresAt: session.expiresAt } satisfies SignedIn
-    })
+    }).pipe(dieOnSqlError)
 
   return { requestCode, verifyCode }
 })

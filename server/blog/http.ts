@@ -23,7 +23,7 @@ import {
   type PostRow,
   toColumns,
   toPost
-} from "./posts.ts"
+} from "./repository.ts"
 
 const editor = requireEditor(blogMessages.readOnly)
 const answerable = encodableAs(BlogPost)
@@ -73,7 +73,7 @@ export const BlogPublicHandlers = HttpApiBuilder.group(AdminApi, "blog", (handle
         }
         const { posts, pagination } = yield* publicListPage(query, listPosts(options))
         return { success: true as const, posts, pagination }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("post", ({ params }) =>
       Effect.gen(function* () {
@@ -83,20 +83,15 @@ export const BlogPublicHandlers = HttpApiBuilder.group(AdminApi, "blog", (handle
           return yield* new NotFound({ error: blogMessages.notFound })
         }
         return { success: true as const, post: toPost(row) }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
-    .handle("categories", () =>
-      listCategories.pipe(
-        Effect.map((data) => ({ success: true as const, data })),
-        Effect.orDie
-      )
-    )
+    .handle("categories", () => Effect.map(listCategories, (data) => ({ success: true as const, data })))
     .handle("tags", () =>
       Effect.gen(function* () {
         // Readers see the tags of published posts only; a draft's tags are not news yet.
         const { session } = yield* Reader
         return { success: true as const, data: yield* listTags(session === undefined) }
-      }).pipe(Effect.orDie)
+      })
     )
 )
 
@@ -115,7 +110,7 @@ export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (ha
           events: (created) => ({ action: "blog.create", entityId: created.id, fromState: null, toState: created.status })
         })
         return { success: true as const, post: toPost(row) }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("update", ({ params, payload }) =>
       Effect.gen(function* () {
@@ -132,7 +127,7 @@ export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (ha
           events: (before, changed) => ({ action: "blog.update", entityId: changed.id, fromState: before.status, toState: changed.status })
         })
         return { success: true as const, post: toPost(after) }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("remove", ({ params, query }) =>
       Effect.gen(function* () {
@@ -150,6 +145,6 @@ export const BlogAdminHandlers = HttpApiBuilder.group(AdminApi, "blogAdmin", (ha
         yield* editor
         const data = yield* ensureCategory(payload.name)
         return { success: true as const, data }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
 )

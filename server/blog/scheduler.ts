@@ -1,6 +1,6 @@
 import { Effect, Layer, Schedule } from "effect"
 import { updateRecords } from "../platform/record-writes.ts"
-import { type PostRow, postTable } from "./posts.ts"
+import { duePosts, type PostRow, postTable, publishedAsScheduled } from "./repository.ts"
 
 /** How often the job looks for posts whose time has come: a post goes out at most this late. */
 export const SCHEDULER_INTERVAL = "15 seconds"
@@ -13,9 +13,9 @@ export const SCHEDULER_INTERVAL = "15 seconds"
  */
 export const publishDuePosts = Effect.map(
   updateRecords<PostRow>(postTable, {
-    where: (sql) => sql`status = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at, id LIMIT 100`,
+    where: duePosts,
     skipLocked: true,
-    set: (sql) => sql`status = 'published', published_at = scheduled_at, scheduled_at = NULL`,
+    set: publishedAsScheduled,
     events: (before) => ({ action: "blog.publish_scheduled", entityId: before.id, fromState: "scheduled", toState: "published" }),
     actor: { ip: null }
   }),

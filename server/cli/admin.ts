@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type CommandResult, executeAdminCommand, parseAdminCommand } from "../auth/admin-commands.ts"
+import { type CommandResult, executeAdminCommand, parseAdminCommand } from "./admin-commands.ts"
 import { adminThroughServer, hasAdminChannel } from "../platform/admin-channel.ts"
 import { DataFolderInUse, liveHolder } from "../platform/data-lock.ts"
 import { configOrExit, embeddedFolder, finish, runCli } from "./run.ts"

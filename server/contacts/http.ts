@@ -7,7 +7,7 @@ import { CurrentSession } from "../../contract/auth.ts"
 import { Forbidden, NotFound } from "../../contract/common.ts"
 import { type ContactInput, contactMessages as messages } from "../../contract/contacts.ts"
 import type { ContactStatus } from "../../contract/inquiry-rules.ts"
-import { optionalSession } from "../auth/http.ts"
+import { Submitter } from "../../contract/public-forms.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { createRecord, removeRecord, updateRecord } from "../platform/record-writes.ts"
 import { clientIp } from "../platform/client-address.ts"
@@ -124,13 +124,13 @@ export const ContactHandlers = HttpApiBuilder.group(AdminApi, "contacts", (handl
         csv
           ? csvResponse({ name: "core-team-contacts", fields: exportFields, record: exportRecord, rows: exportContacts(query) })
           : Effect.map(listContacts(query), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))
-      ).pipe(Effect.orDie)
+      )
     )
     .handle("create", ({ payload }) =>
       Effect.gen(function* () {
-        const staff = yield* optionalSession
+        // Staff's token was checked, and a public message counted against its address, before the body was read (server/auth/public-forms.ts).
+        const staff = (yield* Submitter).session
         const ip = yield* clientIp
-        // A public message was counted against its address before the body was read (server/auth/public-forms.ts).
         if (staff !== undefined) yield* Effect.provideService(requireAdmin, CurrentSession, staff)
         // The public site sends who, what and which project; the rest is the spec's defaults.
         const handling = staff === undefined ? handlingColumns({ contactInfo: payload.contactInfo, inquiry: payload.inquiry }) : handlingColumns(payload)
@@ -140,14 +140,14 @@ export const ContactHandlers = HttpApiBuilder.group(AdminApi, "contacts", (handl
           actor: staff === undefined ? { ip } : { session: staff }
         })
         return { success: true as const, message: messages.received, data: { _id: row.id } }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("one", ({ params }) =>
       Effect.flatMap(find(params.id), (row) =>
         row === undefined
           ? Effect.fail(new NotFound({ error: messages.notFound }))
           : Effect.succeed({ success: true as const, data: { contact: contactOf(row) } })
-      ).pipe(Effect.catchTag("SqlError", Effect.die))
+      )
     )
     .handle("update", ({ params, payload }) =>
       Effect.gen(function* () {

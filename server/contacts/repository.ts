@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { dieOnSqlError } from "../platform/database.ts"
 import { CONTACTS_PAGE_SIZE, contactMessages as messages, type CoreTeamContact } from "../../contract/contacts.ts"
 import type { ContactStatus } from "../../contract/inquiry-rules.ts"
 import { type VersionedTable } from "../platform/record-writes.ts"
@@ -92,7 +93,7 @@ export const listContacts = (query: ListQuery) =>
     const total =
       rows[0]?.matching ?? (offset === 0 ? 0 : ((yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM core_team_contacts WHERE ${filters}`)[0]?.n ?? 0))
     return { contacts: rows.map(contactOf), pagination: paginate(page, limit, total) }
-  })
+  }).pipe(dieOnSqlError)
 
 export const exportContacts = (query: ListQuery) =>
   keysetRows((after: (ContactRow & { readonly sortKey: string }) | undefined) =>
@@ -110,7 +111,8 @@ export const exportContacts = (query: ListQuery) =>
 
 export const find = (id: string) =>
   Effect.flatMap(SqlClient, (sql) => sql<ContactRow>`SELECT ${sql.unsafe(columns)} FROM core_team_contacts WHERE id = ${id}`).pipe(
-    Effect.map((rows) => rows[0])
+    Effect.map((rows) => rows[0]),
+    dieOnSqlError
   )
 
 /** Contacts on the one write path (server/platform/record-writes.ts). */

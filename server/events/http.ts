@@ -5,8 +5,7 @@ import { AdminApi } from "../../contract/api.ts"
 import { EventEntry, type EventType } from "../../contract/events.ts"
 import { encodableAs } from "../platform/encodable.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
-import { queue } from "../listings/http.ts"
-import { exportQueue, listingOf, type ListingRow, type QueueQuery } from "../listings/repository.ts"
+import { exportQueue, listingOf, listQueue, type ListingRow, type QueueQuery } from "../listings/repository.ts"
 import { createListing, editListing, removeListing } from "../listings/writes.ts"
 import { plainText } from "../../contract/text.ts"
 
@@ -82,10 +81,10 @@ export const EventsHandlers = HttpApiBuilder.group(AdminApi, "events", (handlers
               record: (row: ListingRow) => entryOf(row) as unknown as Record<string, unknown>,
               rows: exportQueue(filtered)
             })
-          : Effect.map(queue(filtered), ({ rows, pagination, counts }) =>
+          : Effect.map(listQueue(filtered), ({ rows, pagination, counts }) =>
               HttpServerResponse.jsonUnsafe({ success: true, data: { [query.type]: rows.map(entryOf), pagination, counts } })
             )
-      ).pipe(Effect.orDie)
+      )
     })
     .handle("create", ({ query, payload }) =>
       Effect.map(createListing(typeOf(query.type), stored(payload), answerable), (row) => ({ success: true as const, data: { listing: entryOf(row) } }))

@@ -2,10 +2,8 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
-import { BadRequest, Conflict, Forbidden, NotFound, type Role, roleCovers } from "../../contract/common.ts"
+import { BadRequest, Conflict, Forbidden, NotFound, roleCovers } from "../../contract/common.ts"
 import { changedPaths, type HistoryKind, historyKindLabels, historyMessages, isHistoryKind } from "../../contract/history-rules.ts"
-import { changeAdmin } from "../auth/admins.ts"
-import { restoreAllowedIp } from "../auth/allowed-ips.ts"
 import { mayRead } from "../auth/roles.ts"
 import { pageWindow, paginate } from "../platform/lists.ts"
 import { type Content, contentOf } from "../platform/record-history.ts"
@@ -81,14 +79,8 @@ const restore = (kind: HistoryKind, id: string, version: number, expectedVersion
       return constraint.endsWith("_pkey") ? new Conflict({ error: historyMessages.stale, currentVersion: current.version + 1 }) : undefined
     }
     const content = target.content
-    if (kind === "admin") {
-      // An admin account keeps its own rules: the last super admin, the sessions a change ends.
-      const changed = yield* changeAdmin(
-        rowId,
-        // A version from before the admin had a name does not name one: it had none.
-        { name: (content["name"] ?? null) as string | null, role: content["role"] as Role, disabled: content["disabled"] as boolean },
-        { version: expectedVersion, actor }
-      )
+    if (rules.change !== undefined) {
+      const changed = yield* rules.change(rowId, content, expectedVersion, actor)
       if (changed.eventIds.length === 0) return yield* new BadRequest({ error: historyMessages.sameContent(version) })
       return { version: changed.version, eventId: changed.eventIds[0] ?? "" }
     }
@@ -107,15 +99,9 @@ const restore = (kind: HistoryKind, id: string, version: number, expectedVersion
       if (eventIds.length === 0) return yield* new BadRequest({ error: historyMessages.sameContent(version) })
       return { version: after.version, eventId: eventIds[0] ?? "" }
     }
-    if (kind === "ip") {
-      const { row, eventIds } = yield* restoreAllowedIp(
-        rowId,
-        { ip: content["ip"] as string, description: content["description"] as string },
-        current.version + 1,
-        version,
-        actor
-      )
-      return { version: row.version, eventId: eventIds[0] ?? "" }
+    if (rules.bringBack !== undefined) {
+      const brought = yield* rules.bringBack(rowId, content, current.version + 1, version, actor)
+      return { version: brought.version, eventId: brought.eventIds[0] ?? "" }
     }
     const { row, eventIds } = yield* createRecord<VersionedRow, Conflict>(rules.table, {
       values: { ...columnsOf(rules, content), id: rowId, version: current.version + 1 },
@@ -140,7 +126,7 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
           success: true as const,
           data: { change: { kind: row.entity, id: row.entityId, label, version: row.version, action: row.action, at: row.at.toISOString() } }
         }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("removed", ({ params, query }) =>
       Effect.gen(function* () {
@@ -148,7 +134,7 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
         const { page, limit, offset } = pageWindow(query)
         const { records, total } = yield* removedRecords(params.kind, limit, offset)
         return { success: true as const, data: { records, pagination: paginate(page, limit, total) } }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("list", ({ params, query }) =>
       Effect.gen(function* () {
@@ -157,7 +143,7 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
         const history = yield* historyPage(params.kind, params.id, limit, offset)
         if (history === undefined) return yield* new NotFound({ error: historyMessages.notFound })
         return { success: true as const, data: { entries: history.entries, pagination: paginate(page, limit, history.total), current: history.current } }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("version", ({ params }) =>
       Effect.gen(function* () {
@@ -166,11 +152,9 @@ export const HistoryHandlers = HttpApiBuilder.group(AdminApi, "history", (handle
         if (found === undefined) return yield* new NotFound({ error: historyMessages.noVersion(params.version) })
         const hidden = kinds[params.kind].table.history?.hidden ?? []
         return { success: true as const, data: { ...found, hidden } }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("restore", ({ params, payload }) =>
-      Effect.map(restore(params.kind, params.id, payload.version, payload.expectedVersion), (data) => ({ success: true as const, data })).pipe(
-        Effect.catchTag("SqlError", Effect.die)
-      )
+      Effect.map(restore(params.kind, params.id, payload.version, payload.expectedVersion), (data) => ({ success: true as const, data }))
     )
 )

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { dieOnSqlError } from "../platform/database.ts"
 import { type FieldChange, type HistoryEntry } from "../../contract/history.ts"
 import { changedPaths, type HistoryKind, historyKinds } from "../../contract/history-rules.ts"
 import type { Changes, Content, Kept } from "../platform/record-history.ts"
@@ -78,7 +79,7 @@ const currentIn = (facts: Facts) => {
   return { version: facts.newest, removed: facts.newestRemoved === true }
 }
 
-export const currentOf = (kind: HistoryKind, id: string) => Effect.map(factsOf(kind, id), currentIn)
+export const currentOf = (kind: HistoryKind, id: string) => Effect.map(factsOf(kind, id), currentIn).pipe(dieOnSqlError)
 
 /**
  * The versions of a record, newest first, and the record now: its events, and the snapshot
@@ -125,7 +126,7 @@ export const historyPage = (kind: HistoryKind, id: string, limit: number, offset
           ]
         : []
     return { entries: [...rows.map(entryOf), ...baselineEntry].slice(0, limit), total: facts.events + (baseline === undefined ? 0 : 1), current }
-  })
+  }).pipe(dieOnSqlError)
 
 /** A version as it was: its content, when it was made, whether it is the removal. Undefined when there is no such version. */
 export const versionAt = (kind: HistoryKind, id: string, version: number) =>
@@ -148,7 +149,7 @@ export const versionAt = (kind: HistoryKind, id: string, version: number) =>
       for (const [field, pair] of Object.entries(changesOf(event.changes))) if (pair !== null) content[field] = pair[1]
     }
     return { version, at: (last?.at ?? snapshot!.at).toISOString(), removed: last?.removed ?? false, content: content }
-  })
+  }).pipe(dieOnSqlError)
 
 /** The newest change `adminId` made to a record of a kind with history, or undefined. */
 export const lastChangeBy = (adminId: string) =>
@@ -159,7 +160,7 @@ export const lastChangeBy = (adminId: string) =>
       WHERE actor_id = ${adminId} AND version IS NOT NULL AND entity IN ${sql.in(historyKinds)}
       ORDER BY id DESC LIMIT 1`
     return row
-  })
+  }).pipe(dieOnSqlError)
 
 /** Who made a record's newest version: their id, and their name or e-mail ("the site" when no one signed in). */
 export const newestAuthor = (kind: HistoryKind, id: string) =>
@@ -169,7 +170,7 @@ export const newestAuthor = (kind: HistoryKind, id: string) =>
       SELECT l.actor_id::text AS actor_id, coalesce((SELECT name FROM admins WHERE id = l.actor_id), l.actor_email) AS who FROM activity_log l
       WHERE l.entity = ${kind} AND l.entity_id = ${id} AND l.version IS NOT NULL ORDER BY l.version DESC LIMIT 1`
     return { id: row?.actorId ?? null, who: row?.who ?? "the site" }
-  })
+  }).pipe(dieOnSqlError)
 
 /** What a record was called: the first of its naming fields `content` holds, else its id. */
 const labelFields = ["title", "name", "Name", "subject", "companyName", "identifier", "ip", "email", "key", "walletAddress", "scamType"]
@@ -193,4 +194,4 @@ export const removedRecords = (kind: HistoryKind, limit: number, offset: number)
       return { id: row.entityId, label: labelIn(before, row.entityId), version: row.version, at: row.at.toISOString(), by: row.by }
     })
     return { records, total: counted?.total ?? 0 }
-  })
+  }).pipe(dieOnSqlError)

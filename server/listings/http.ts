@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlClient } from "effect/sql/SqlClient"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
@@ -16,8 +16,6 @@ const update = (types: ReadonlyArray<ListingType>, id: string, payload: ListingI
     (row) => ({ success: true as const, data: { listing: listingOf(row) } })
   )
 
-export const queue = (query: QueueQuery) => Effect.orDie(listQueue(query))
-
 /** A queue's JSON page, or, when the call asks for CSV, every listing its filters match. */
 export const pageOrCsv = <A>(
   name: string,
@@ -29,12 +27,12 @@ export const pageOrCsv = <A>(
       ? csvResponse({ name, fields: listingExportFields, record: listingOf, rows: exportQueue(query) })
       : // Written as JSON directly, as the directories' pages are: the rows are typed by `listingOf`.
         Effect.map(page(query), (answer) => HttpServerResponse.jsonUnsafe(answer))
-  ).pipe(Effect.orDie)
+  )
 
 /** The spec's five calls of the community or the influencer screen. */
 const communityHandlers = (type: "community" | "influencer") => ({
   combined: (query: Omit<QueueQuery, "types">) =>
-    Effect.map(queue({ ...query, types: [type] }), ({ rows, pagination, counts }) => ({ listings: rows.map(listingOf), pagination, counts })),
+    Effect.map(listQueue({ ...query, types: [type] }), ({ rows, pagination, counts }) => ({ listings: rows.map(listingOf), pagination, counts })),
   create: ({ payload }: { readonly payload: ListingInput }) =>
     Effect.map(createListing(type, { name: payload.name.trim(), description: payload.description.trim() }), (row) => ({
       success: true as const,
@@ -82,7 +80,10 @@ export const ListingsAdminHandlers = HttpApiBuilder.group(AdminApi, "listingsAdm
   handlers
     .handle("list", ({ query }) =>
       pageOrCsv("listings", { ...query, types: query.type === undefined ? undefined : [query.type] }, (filtered) =>
-        Effect.map(queue(filtered), ({ rows, pagination, counts }) => ({ success: true as const, data: { listings: rows.map(listingOf), pagination, counts } }))
+        Effect.map(listQueue(filtered), ({ rows, pagination, counts }) => ({
+          success: true as const,
+          data: { listings: rows.map(listingOf), pagination, counts }
+        }))
       )
     )
     .handle("moderate", ({ params, payload }) => moderate(params.id, statusAfter[payload.action], payload.version, payload.notes))
@@ -94,7 +95,7 @@ export const ListingsAdminHandlers = HttpApiBuilder.group(AdminApi, "listingsAdm
 export const ListingsPublicHandlers = HttpApiBuilder.group(AdminApi, "listingsPublic", (handlers) =>
   handlers
     .handle("list", ({ params, query }) =>
-      publicListPage(query, Effect.orDie(listApproved(params.type, query))).pipe(
+      publicListPage(query, listApproved(params.type, query)).pipe(
         Effect.map(({ rows, pagination }) => ({ success: true as const, data: { listings: rows.map(publicListingOf), pagination } }))
       )
     )

@@ -1,9 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { type ListingStatus, type ListingType, listingTypes } from "../../contract/listing-rules.ts"
+import { dieOnSqlError } from "../platform/database.ts"
+import { listingMessages, type ListingStatus, type ListingType, listingTypes } from "../../contract/listing-rules.ts"
 import type { Listing, ListingCounts, PublicListing } from "../../contract/listings.ts"
 import type { Pagination } from "../../contract/common.ts"
 import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
+import type { Scope, Selection, VersionedTable } from "../platform/record-writes.ts"
 import { containsPattern } from "../platform/search.ts"
 
 /** One row of `listings`, names as the driver gives them (camelCase). */
@@ -25,6 +27,30 @@ export interface ListingRow {
 /** The columns a listing is read with (the write path answers with them too). */
 export const listingColumns = `id, type, name, description, status, moderation_notes AS "moderationNotes", details, is_active AS "isActive",
   created_at AS "createdAt", updated_at AS "updatedAt", version`
+
+/** Listings on the one write path (server/platform/record-writes.ts): every type's changes, by the rules of writes.ts. */
+export const listingTable: VersionedTable = {
+  table: "listings",
+  columns: listingColumns,
+  messages: { notFound: listingMessages.notFound, stale: listingMessages.stale },
+  history: { json: ["details"] }
+}
+
+/** Only listings of these types: a screen's call never reaches another type's record. */
+export const ofTypes =
+  (types: ReadonlyArray<ListingType> | undefined): Scope =>
+  (sql) =>
+    types === undefined ? sql`TRUE` : sql`type IN ${sql.in(types)}`
+
+/** The listings a bulk moderation names, locked in one order (by id). */
+export const listingsByIds =
+  (ids: ReadonlyArray<string>): Selection =>
+  (sql) =>
+    sql`id IN ${sql.in(ids)} ORDER BY id`
+
+/** What a status change sets, on one listing or many. */
+export const statusColumns = (status: ListingStatus, notes: string | undefined) => (sql: SqlClient) =>
+  sql`${sql.update({ status, ...(notes === undefined ? {} : { moderationNotes: notes }) })}`
 
 /** The fields every listing answer has, whatever its type. */
 export const listingOf = (row: ListingRow): Listing => ({
@@ -119,7 +145,7 @@ export const listQueue = (query: QueueQuery) =>
         : counts[query.status]
       : ((yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM listings WHERE ${sql.and(filters)}`)[0]?.total ?? 0)
     return { rows: listings, counts, pagination: paginate(page, limit, total) satisfies Pagination }
-  })
+  }).pipe(dieOnSqlError)
 
 /**
  * Every listing the queue's filters match, newest first as on screen, batch by batch: each batch
@@ -160,7 +186,7 @@ export const findListing = (id: string, types?: ReadonlyArray<ListingType>) =>
     const rows = yield* sql<ListingRow>`SELECT ${sql.unsafe(listingColumns)} FROM listings
       WHERE id = ${id} ${types === undefined ? sql`` : sql`AND type IN ${sql.in(types)}`}`
     return rows[0]
-  })
+  }).pipe(dieOnSqlError)
 
 /** A status change as the activity log holds it, for undo. */
 export interface StatusEvent {
@@ -177,4 +203,4 @@ export const findEvent = (eventId: string) =>
     const rows = yield* sql<StatusEvent>`
       SELECT entity_id, from_state, to_state, action, details FROM activity_log WHERE id = ${eventId}::bigint`
     return rows[0]
-  })
+  }).pipe(dieOnSqlError)

@@ -14,8 +14,8 @@ import { Listing, PublicListing } from "../../contract/listings.ts"
 import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { clientIp } from "../platform/client-address.ts"
 import { encodableAs } from "../platform/encodable.ts"
-import { type ChangeEvent, createRecord, removeRecord, type Scope, updateRecord, updateRecords, type VersionedTable } from "../platform/record-writes.ts"
-import { findEvent, listingColumns, listingOf, type ListingRow, publicListingOf } from "./repository.ts"
+import { type ChangeEvent, createRecord, removeRecord, updateRecord, updateRecords } from "../platform/record-writes.ts"
+import { findEvent, listingOf, type ListingRow, listingsByIds, listingTable, ofTypes, publicListingOf, statusColumns } from "./repository.ts"
 
 /**
  * Every change of a listing, whatever its type (communities, influencers, the three venture
@@ -25,19 +25,6 @@ import { findEvent, listingColumns, listingOf, type ListingRow, publicListingOf 
  */
 
 export const requireEditor = requireEditorOf(listingMessages.readOnly)
-
-export const listingTable: VersionedTable = {
-  table: "listings",
-  columns: listingColumns,
-  messages: { notFound: listingMessages.notFound, stale: listingMessages.stale },
-  history: { json: ["details"] }
-}
-
-/** Only listings of these types: a screen's call never reaches another type's record. */
-const ofTypes =
-  (types: ReadonlyArray<ListingType> | undefined): Scope =>
-  (sql) =>
-    types === undefined ? sql`TRUE` : sql`type IN ${sql.in(types)}`
 
 const isStatus = (value: string | null): value is ListingStatus => value !== null && (listingStatuses as ReadonlyArray<string>).includes(value)
 
@@ -111,7 +98,7 @@ export const undo = (id: string, eventId: string) =>
       events: (before, moved) => moveEvent("listing.undo", before, moved, { undoes: eventId })
     }).pipe(Effect.catchTag("Conflict", (conflict) => Effect.fail(conflict === changedAfter ? conflict : changedAfter)))
     return { success: true as const, data: { listing: listingOf(after), eventId: eventIds[0] ?? "" } }
-  }).pipe(Effect.catchTag("SqlError", Effect.die))
+  })
 
 /** One action on many listings: all of them move, in one statement, or none does (one change of many records on the write path). */
 export const bulk = (ids: ReadonlyArray<string>, action: ModerationAction, notes: string | undefined) =>
@@ -119,7 +106,7 @@ export const bulk = (ids: ReadonlyArray<string>, action: ModerationAction, notes
     if (new Set(ids).size !== ids.length) return yield* new BadRequest({ error: listingMessages.duplicateIds })
     const to = statusAfter[action]
     const { changed } = yield* updateRecords<ListingRow, Conflict>(listingTable, {
-      where: (sql) => sql`id IN ${sql.in(ids)} ORDER BY id`,
+      where: listingsByIds(ids),
       refuse: (rows) => {
         const found = new Set(rows.map((row) => row.id))
         const offenders: Array<Offender> = [
@@ -128,7 +115,7 @@ export const bulk = (ids: ReadonlyArray<string>, action: ModerationAction, notes
         ]
         return offenders.length > 0 ? Effect.fail(new Conflict({ error: listingMessages.bulkRefused, offenders })) : Effect.void
       },
-      set: (sql) => sql`${sql.update({ status: to, ...(notes === undefined ? {} : { moderationNotes: notes }) })}`,
+      set: statusColumns(to, notes),
       events: (before, after) => moveEvent("listing.status", before, after, { bulk: true, ...(notes === undefined ? {} : { notes }) })
     })
     const byId = new Map(changed.map((change) => [change.after.id, change]))

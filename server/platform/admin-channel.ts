@@ -24,7 +24,7 @@ export interface CommandResult {
   readonly err: string
 }
 
-/** Runs one `npm run admin` command line; the auth area provides it (server/auth/admin-commands.ts). */
+/** Runs one `npm run admin` command line; the command line provides it (server/cli/admin-commands.ts). */
 export type AdminCommandRunner = (args: ReadonlyArray<string>) => Effect.Effect<CommandResult, unknown, SqlClient | Database>
 
 const MAX_BODY = 16 * 1024

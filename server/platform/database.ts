@@ -133,6 +133,18 @@ export const databaseLayer = (target: DatabaseTarget, limits?: DatabaseLimits): 
   )
 }
 
+/**
+ * A database failure as a defect: every repository ends its reads and writes here (and so do the
+ * few services that hold a transaction of their own), so no handler sees `SqlError` and a handler
+ * maps only its area's refusals (docs/architecture.md, "Areas"). The HTTP hygiene answers the
+ * defect (platform/http.ts): what PostgreSQL refused because of the request (22xxx 400, 23505
+ * 409), a busy or stalled database (503), a full disk (507); anything else is a 500.
+ */
+export const dieOnSqlError = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
+  (effect as Effect.Effect<A, E | SqlError, R>).pipe(
+    Effect.catchTag("SqlError", Effect.die) // the one place a database failure becomes a defect (record-writes.ts maps unique keys first)
+  ) as Effect.Effect<A, Exclude<E, SqlError>, R>
+
 /** Runs `effect` in one transaction: all of its writes land, or none do. */
 export const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {

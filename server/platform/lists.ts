@@ -1,6 +1,8 @@
 import { Effect, Option, Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { dieOnSqlError } from "./database.ts"
 import { containsPattern } from "./search.ts"
 import { BadRequest, DEFAULT_PAGE_SIZE, type Pagination } from "../../contract/common.ts"
 import { PUBLIC_LIST_DEPTH, publicReadMessages, Reader } from "../../contract/public-reads.ts"
@@ -111,13 +113,14 @@ export const EXPORT_BATCH = 1000
 /**
  * Every row matching a list's filters, read batch after batch by keyset (`after` is the last
  * row of the previous batch): each batch is its own short query, so an export of a million rows
- * holds neither the memory nor the one PGlite connection for longer than a batch.
+ * holds neither the memory nor the one PGlite connection for longer than a batch. A repository's
+ * export reads through it, so a database failure ends the export as a defect, as any read.
  */
 export const keysetRows = <Row, E>(
   batch: (after: Row | undefined) => Effect.Effect<ReadonlyArray<Row>, E, SqlClient>
-): Stream.Stream<ReadonlyArray<Row>, E, SqlClient> =>
+): Stream.Stream<ReadonlyArray<Row>, Exclude<E, SqlError>, SqlClient> =>
   Stream.paginate(undefined as Row | undefined, (after) =>
-    Effect.map(batch(after), (rows) => {
+    Effect.map(dieOnSqlError(batch(after)), (rows) => {
       const last = rows.at(-1)
       const next = rows.length < EXPORT_BATCH || last === undefined ? Option.none<Row | undefined>() : Option.some(last)
       return [rows.length === 0 ? [] : [rows], next] as const

@@ -27,6 +27,9 @@ interface Histogram {
   count: number
 }
 
+/** The level of the change streams open on this server: the stream area counts them, the metrics show them. */
+export const CHANGE_STREAMS_OPEN = "change_streams_open"
+
 export interface Metrics {
   /** One request answered: counted by route, method and status, its time in the histogram. */
   readonly observe: (request: { readonly route: string; readonly method: string; readonly status: number; readonly seconds: number }) => void

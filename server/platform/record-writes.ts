@@ -44,6 +44,9 @@ export type ChangeEvent = Omit<ActivityEvent, "actorId" | "actorEmail" | "ip">
  */
 export type Actor = { readonly ip: string | null } | { readonly session: CurrentSession["Service"] }
 
+/** Who acts from the command line and at start-up: nobody signed in, from no address. */
+export const commandLine: Actor = { ip: null }
+
 const withActor = (events: ReadonlyArray<ChangeEvent>, actor: Actor | undefined) =>
   Effect.gen(function* () {
     const found = actor === undefined ? Option.map(yield* Effect.serviceOption(CurrentSession), (session) => ({ session })) : Option.some(actor)
@@ -131,13 +134,14 @@ const snapshotOf = (table: VersionedTable, events: ReadonlyArray<ChangeEvent>, r
 const asChange = <A, E, R>(change: Effect.Effect<A, E, R>, taken?: Taken<E>) =>
   change.pipe(
     announcing,
-    Effect.catchTag("SqlError", (caught) => {
-      const error = caught as SqlError
-      // A unique index the change collided with, once the transaction has rolled back: the area's refusal, if it names one.
-      const refusal = error.reason._tag === "UniqueViolation" ? taken?.(error.reason.constraint) : undefined
-      return refusal === undefined ? Effect.die(error) : Effect.fail(refusal as Exclude<E, SqlError>)
-    })
+    Effect.catchTag("SqlError", (caught) => collision(caught as SqlError, taken)) // an area's unique key is its refusal, else a defect
   )
+
+/** A unique index the change collided with, once the transaction has rolled back: the area's refusal, if it names one. */
+const collision = <E>(error: SqlError, taken: Taken<E> | undefined) => {
+  const refusal = error.reason._tag === "UniqueViolation" ? taken?.(error.reason.constraint) : undefined
+  return refusal === undefined ? Effect.die(error) : Effect.fail(refusal as Exclude<E, SqlError>)
+}
 
 /**
  * The refusal for a change that collided with a unique index (by its constraint's name), when

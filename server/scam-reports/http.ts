@@ -58,14 +58,14 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
         csv
           ? csvResponse({ name: "scam-reports", fields: exportFields, record: reportOf, rows: exportReports(query) })
           : Effect.map(listReports(query), (data) => HttpServerResponse.jsonUnsafe({ success: true as const, data }))
-      ).pipe(Effect.orDie)
+      )
     )
     .handle("one", ({ params }) =>
       Effect.flatMap(find(params.id), (row) =>
         row === undefined
           ? Effect.fail(new NotFound({ error: messages.notFound }))
           : Effect.succeed({ success: true as const, data: { report: reportOf(row) } })
-      ).pipe(Effect.catchTag("SqlError", Effect.die))
+      )
     )
     .handle("change", ({ params, payload }) =>
       Effect.gen(function* () {

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { dieOnSqlError } from "../platform/database.ts"
 import { type ScamReport, scamReportMessages as messages, ScamReportStatus, ScamType } from "../../contract/scam-reports.ts"
 import { type VersionedTable } from "../platform/record-writes.ts"
 import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../platform/lists.ts"
@@ -100,7 +101,7 @@ export const listReports = (query: ListQuery) =>
       statusCounts: ScamReportStatus.literals.map((value, index) => ({ _id: value, count: countOf(index) })),
       scamTypeCounts: ScamType.literals.map((value, index) => ({ _id: value, count: countOf(ScamReportStatus.literals.length + index) }))
     }
-  })
+  }).pipe(dieOnSqlError)
 
 /** Every report the filters match, newest first, batch after batch (the CSV export). */
 export const exportReports = (query: ListQuery) =>
@@ -119,7 +120,10 @@ export const exportReports = (query: ListQuery) =>
   )
 
 export const find = (id: string) =>
-  Effect.flatMap(SqlClient, (sql) => sql<ReportRow>`SELECT ${sql.unsafe(columns)} FROM scam_reports WHERE id = ${id}`).pipe(Effect.map((rows) => rows[0]))
+  Effect.flatMap(SqlClient, (sql) => sql<ReportRow>`SELECT ${sql.unsafe(columns)} FROM scam_reports WHERE id = ${id}`).pipe(
+    Effect.map((rows) => rows[0]),
+    dieOnSqlError
+  )
 
 /** Reports on the one write path (server/platform/record-writes.ts). */
 export const reportTable: VersionedTable = { table: "scam_reports", columns, messages: { notFound: messages.notFound, stale: messages.stale } }

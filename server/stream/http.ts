@@ -5,13 +5,13 @@ import type { SqlClient } from "effect/sql/SqlClient"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
 import { type ChangeNotice, EVENT_STREAM_CONTENT_TYPE, streamEvents } from "../../contract/stream.ts"
-import { onSessionsEnded } from "../auth/session-cache.ts"
-import { isSessionLive } from "../auth/sessions.ts"
 import { ServiceBusy } from "../../contract/common.ts"
 import { serverStates } from "../../contract/system.ts"
 import { ChangeFeed, latestEventId, noticesAfter } from "../platform/change-feed.ts"
 import { ServerLifecycle } from "../platform/lifecycle.ts"
-import { ServerMetrics } from "../platform/metrics.ts"
+import { CHANGE_STREAMS_OPEN, ServerMetrics } from "../platform/metrics.ts"
+import { onSessionsEnded } from "../sessions/cache.ts"
+import { isSessionLive } from "../sessions/repository.ts"
 
 /** A comment line every 15 s keeps proxies from closing a quiet stream, and re-checks the session. */
 export const HEARTBEAT = "15 seconds"
@@ -22,9 +22,6 @@ const RETRY_MS = 2000
  * another server): at once, spread over a second so they don't all come in the same instant.
  */
 const reconnectSoon = () => `retry: ${100 + Math.floor(Math.random() * 900)}\n\n`
-
-/** The metrics' name for the streams open on this server. */
-export const CHANGE_STREAMS_OPEN = "change_streams_open"
 
 const event = (name: string, id: string, data: unknown) => `id: ${id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`
 const change = (notice: ChangeNotice) => event(streamEvents.change, notice.id, { type: notice.type, entityId: notice.entityId })

@@ -1,7 +1,7 @@
 import { Effect, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlClient } from "effect/sql/SqlClient"
 import { timingSafeEqual } from "node:crypto"
 import packageJson from "../../package.json" with { type: "json" }
 import { AdminApi } from "../../contract/api.ts"
@@ -14,9 +14,8 @@ import { diskReading } from "../platform/disk.ts"
 import { ServerLifecycle } from "../platform/lifecycle.ts"
 import { Mailer } from "../platform/mail.ts"
 import { mailHealth } from "../platform/mail-outbox.ts"
-import { type Gauge, ServerMetrics } from "../platform/metrics.ts"
+import { CHANGE_STREAMS_OPEN, type Gauge, ServerMetrics } from "../platform/metrics.ts"
 import { ServerWrites } from "../platform/write-outcomes.ts"
-import { CHANGE_STREAMS_OPEN } from "../stream/http.ts"
 
 const startedAt = Date.now()
 
@@ -27,13 +26,13 @@ export const SystemHandlers = HttpApiBuilder.group(
   AdminApi,
   "system",
   Effect.fn(function* (handlers) {
-    const sql = yield* SqlClient
+    const context = yield* Effect.context<SqlClient | Database | Config>()
     const database = yield* Database
     const mailer = yield* Mailer
-    const ping = pingDatabase.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("2 seconds"), Effect.option)
+    const ping = pingDatabase.pipe(Effect.provideContext(context), Effect.timeout("2 seconds"), Effect.option)
     // Readiness answers within a second, whatever the database does (docs/deploy.md, "Health").
-    const readyPing = pingDatabase.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("1 second"), Effect.option)
-    const size = databaseSizeMb.pipe(Effect.provideService(SqlClient, sql), Effect.timeout("2 seconds"), Effect.option)
+    const readyPing = pingDatabase.pipe(Effect.provideContext(context), Effect.timeout("1 second"), Effect.option)
+    const size = databaseSizeMb.pipe(Effect.provideContext(context), Effect.timeout("2 seconds"), Effect.option)
     const writes = yield* ServerWrites
     // This server's own mailer's: a process running several servers (the tests) keeps one each.
     let mailCheck: { readonly reachable: boolean; readonly at: Date } | undefined
@@ -48,11 +47,10 @@ export const SystemHandlers = HttpApiBuilder.group(
     const lifecycle = yield* ServerLifecycle
     const metrics = yield* ServerMetrics
     const config = yield* Config
-    const context = yield* Effect.context<SqlClient | Database | Config>()
     const run = <A>(effect: Effect.Effect<A, unknown, SqlClient | Database | Config>) => Effect.runPromise(Effect.provideContext(effect, context))
     const gauges: ReadonlyArray<Gauge> = [
       {
-        name: "change_streams_open",
+        name: CHANGE_STREAMS_OPEN,
         help: "Change streams (server-sent events) open on this server.",
         read: () => [{ value: metrics.level(CHANGE_STREAMS_OPEN).value() }]
       },

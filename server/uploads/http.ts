@@ -8,14 +8,12 @@ import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../contrac
 import { UploadType } from "../../contract/upload.ts"
 import { MAX_IMAGE_BYTES, uploadMessages } from "../../contract/upload-rules.ts"
 import { requireEditor } from "../auth/roles.ts"
-import { recordAdminActivity } from "../platform/activity-log.ts"
 import { makeAdmission } from "../platform/admission.ts"
-import { inTransaction } from "../platform/database.ts"
 import { byteRange, contentRange } from "./byte-range.ts"
 import { makeUploadCache, type UploadCache } from "./cache.ts"
 import { storedName } from "./disk-import.ts"
 import { imageMessages, imageTypes, inspectImage } from "./image.ts"
-import { findUpload, insertUpload, type StoredUpload, uploadChunk } from "./repository.ts"
+import { findUpload, storeUpload, type StoredUpload, uploadChunk } from "./repository.ts"
 
 /** The multipart envelope around a 5 MB file is a few hundred bytes; anything far beyond is refused unread. */
 const MAX_UPLOAD_BODY = MAX_IMAGE_BYTES + 64 * 1024
@@ -63,10 +61,12 @@ const store = (request: HttpIncomingMessage.HttpIncomingMessage<unknown>) =>
     }
     const name = `${randomBytes(16).toString("hex")}.${imageTypes[inspection.kind].extension}`
     const url = `/uploads/${type.value}/${name}`
-    yield* Effect.andThen(
-      insertUpload(`${type.value}/${name}`, imageTypes[inspection.kind].mime, inspection.bytes),
-      recordAdminActivity({ action: "upload.image", entityId: url, fromState: null, toState: inspection.kind })
-    ).pipe(inTransaction, Effect.orDie)
+    yield* storeUpload(`${type.value}/${name}`, imageTypes[inspection.kind].mime, inspection.bytes, {
+      action: "upload.image",
+      entityId: url,
+      fromState: null,
+      toState: inspection.kind
+    })
     return { success: true as const, url }
   })
 
@@ -167,6 +167,6 @@ const serveUpload = (cache: UploadCache) => (request: HttpServerRequest.HttpServ
     }
     const context = yield* Effect.context<SqlClient>()
     return HttpServerResponse.stream(bytesOf(upload, start, end).pipe(Stream.provideContext(context)), options)
-  }).pipe(Effect.catchTag("SqlError", Effect.die))
+  })
 
 export const uploadRoutes = Layer.suspend(() => HttpRouter.add("GET", "/uploads/:type/:name", serveUpload(makeUploadCache(CACHE_LIMITS))))

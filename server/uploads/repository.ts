@@ -1,5 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { recordAdminActivity } from "../platform/activity-log.ts"
+import { dieOnSqlError, inTransaction } from "../platform/database.ts"
 import { createHash } from "node:crypto"
 
 /**
@@ -40,7 +42,11 @@ export const insertUpload = (path: string, mime: string, bytes: Uint8Array) =>
       yield* sql`INSERT INTO upload_chunks (path, seq, bytes) VALUES (${path}, ${seq}, ${chunk})`
     }
     return true
-  })
+  }).pipe(dieOnSqlError)
+
+/** Stores a file a signed-in admin uploaded, and the event that says so, in one transaction. */
+export const storeUpload = (path: string, mime: string, bytes: Uint8Array, event: Parameters<typeof recordAdminActivity>[0]) =>
+  Effect.andThen(insertUpload(path, mime, bytes), recordAdminActivity(event)).pipe(inTransaction, dieOnSqlError)
 
 /** What is known of a stored file, without its bytes; undefined when there is none. */
 export const findUpload = (path: string) =>
@@ -48,7 +54,7 @@ export const findUpload = (path: string) =>
     const sql = yield* SqlClient
     const rows = yield* sql<StoredUpload>`SELECT path, mime, size, sha256, chunk_size FROM uploads WHERE path = ${path}`
     return rows[0]
-  })
+  }).pipe(dieOnSqlError)
 
 /** One chunk of a stored file's bytes (empty past its end). */
 export const uploadChunk = (path: string, seq: number) =>
@@ -56,11 +62,11 @@ export const uploadChunk = (path: string, seq: number) =>
     const sql = yield* SqlClient
     const rows = yield* sql<{ bytes: Uint8Array }>`SELECT bytes FROM upload_chunks WHERE path = ${path} AND seq = ${seq}`
     return rows[0]?.bytes ?? new Uint8Array(0)
-  })
+  }).pipe(dieOnSqlError)
 
 /** How many files are stored and their bytes in all, for the metrics. */
 export const uploadTotals = Effect.gen(function* () {
   const sql = yield* SqlClient
   const rows = yield* sql<{ files: number; bytes: number }>`SELECT count(*)::int AS files, coalesce(sum(size), 0)::float8 AS bytes FROM uploads`
   return rows[0] ?? { files: 0, bytes: 0 }
-})
+}).pipe(dieOnSqlError)

@@ -5,8 +5,7 @@ import { AdminApi } from "../../contract/api.ts"
 import { type AnyVenture, Business, Project, PublicVenture, Startup, type VentureType } from "../../contract/ventures.ts"
 import { encodableAs } from "../platform/encodable.ts"
 import { csvResponse, publicListPage, wantsCsv } from "../platform/lists.ts"
-import { queue } from "../listings/http.ts"
-import { exportQueue, listingOf, type ListingRow, type QueueQuery } from "../listings/repository.ts"
+import { exportQueue, listingOf, listQueue, type ListingRow, type QueueQuery } from "../listings/repository.ts"
 import { createListing, editListing, moderate, removeListing, submit } from "../listings/writes.ts"
 import { plainText } from "../../contract/text.ts"
 
@@ -123,10 +122,10 @@ const pageOrCsv = (type: VentureType, field: string, query: VentureQuery) => {
           record: (row: ListingRow) => ventureOf(row) as unknown as Record<string, unknown>,
           rows: exportQueue(filtered)
         })
-      : Effect.map(queue(filtered), ({ rows, pagination, counts }) =>
+      : Effect.map(listQueue(filtered), ({ rows, pagination, counts }) =>
           HttpServerResponse.jsonUnsafe({ success: true, data: { [field]: rows.map(ventureOf), pagination, counts } })
         )
-  ).pipe(Effect.orDie)
+  )
 }
 
 /** The calls of one venture screen. */
@@ -210,7 +209,7 @@ export const VentureModerationHandlers = HttpApiBuilder.group(AdminApi, "venture
 )
 
 const approvedActive = (type: VentureType, query: Pick<QueueQuery, "search" | "page" | "limit">) =>
-  publicListPage(query, queue({ ...query, types: [type], status: "approved", isActive: true })).pipe(
+  publicListPage(query, listQueue({ ...query, types: [type], status: "approved", isActive: true })).pipe(
     Effect.map(({ rows, pagination }) => ({ success: true as const, data: { listings: rows.map(publicVentureOf), pagination } }))
   )
 

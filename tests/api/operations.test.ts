@@ -8,7 +8,7 @@ import { call, freshIp } from "../support/http.ts"
 import { apiOperations } from "../support/openapi.ts"
 import { latestCode, startTestServer } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
-import { addAdmin } from "../../server/auth/admins.ts"
+import { addAdmin } from "../../server/admin-users/repository.ts"
 
 const linesOf = (log: ReadonlyArray<string>) => log.map((line) => JSON.parse(line) as RequestLine)
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
-import { addAdmin } from "../../server/auth/admins.ts"
+import { addAdmin } from "../../server/admin-users/repository.ts"
 import { engines } from "../support/database.ts"
 import { freshIp } from "../support/http.ts"
 import { deliveredOutbox, latestCode } from "../support/server.ts"

@@ -1,6 +1,6 @@
 import { SMTPServer } from "smtp-server"
 import { afterAll, describe, expect, it } from "vitest"
-import { addAdmin } from "../../server/auth/admins.ts"
+import { addAdmin } from "../../server/admin-users/repository.ts"
 import { engines, type TestDatabase } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"

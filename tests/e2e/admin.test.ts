@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { ipMessages } from "../../contract/ip-rules.ts"
-import { clearAllowedIps } from "../../server/auth/allowed-ips.ts"
+import { clearAllowedIps } from "../../server/allowed-ips/repository.ts"
 import { chromiumWithServer, fieldMessage, openSignedIn, pointerEventsOf } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { latestCode } from "../support/server.ts"

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { addAdmin } from "../../server/auth/admins.ts"
+import { addAdmin } from "../../server/admin-users/repository.ts"
 import { authErrors, sidebarEntries, signInTexts } from "../spec/texts.ts"
 import { fieldMessage, isDark, launchChromium, newPage, requireBuiltConsole, signInThroughScreen } from "../support/browser.ts"
 import { engines, type TestDatabase } from "../support/database.ts"

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
-import { addAdmin } from "../../server/auth/admins.ts"
+import { addAdmin } from "../../server/admin-users/repository.ts"
 import { addressTexts, directoryScreens, listTexts } from "../spec/texts.ts"
 import { chromiumWithServer, newPage, visitInApp } from "../support/browser.ts"
 import { call } from "../support/http.ts"

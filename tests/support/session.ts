@@ -1,5 +1,5 @@
 import type { Role } from "../../contract/common.ts"
-import { addAdmin } from "../../server/auth/admins.ts"
+import { addAdmin } from "../../server/admin-users/repository.ts"
 import { freshIp } from "./http.ts"
 import { askForCode, sendCode } from "./sign-in.ts"
 import { afterAll, beforeAll } from "vitest"

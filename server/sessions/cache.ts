@@ -1,10 +1,9 @@
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql/SqlClient"
 import { inTransaction } from "../platform/database.ts"
 import { forgetOnNotify } from "../platform/notify.ts"
 import type { AdminUser } from "../../contract/auth.ts"
 
-/** A live session as the server acts on it; the cache owns the shape it keeps (sessions.ts reads and writes it). */
+/** A live session as the server acts on it; the cache owns the shape it keeps (repository.ts reads and writes it). */
 export interface ActiveSession {
   readonly id: string
   readonly user: AdminUser
@@ -55,12 +54,6 @@ export const forgetSessions = () => {
   entries.clear()
   for (const listener of forgetListeners) listener()
 }
-
-/** Inside the transaction that ends sessions: tells every other process, at commit (NOTIFY is transactional). */
-export const announceRevocation = Effect.gen(function* () {
-  const sql = yield* SqlClient
-  yield* sql`SELECT pg_notify(${REVOKED_CHANNEL}, '')`
-})
 
 /**
  * Runs `effect`, which ends sessions, in one transaction, and empties this process's cache once

@@ -5,7 +5,7 @@ import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
 import { NotFound } from "../../contract/common.ts"
 import { requireSuperAdmin } from "../auth/roles.ts"
-import { liveSessions, sessionOf, endSessions, openSessionOwner, otherOpenSessions } from "./repository.ts"
+import { endSessions, liveSessions, openSessionOwner, otherOpenSessions, sessionOf } from "./repository.ts"
 
 // Where staff are signed in (docs/api.md, "Admin management"), and ending those sessions.
 export const SessionHandlers = HttpApiBuilder.group(AdminApi, "sessions", (handlers) =>
@@ -16,7 +16,7 @@ export const SessionHandlers = HttpApiBuilder.group(AdminApi, "sessions", (handl
         if (query.scope === "all") yield* requireSuperAdmin(sessionMessages.notYours)
         const rows = yield* liveSessions(query.scope === "all" ? undefined : session.user._id)
         return { success: true as const, data: { sessions: rows.map(sessionOf(session.id)) } }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("end", ({ params }) =>
       Effect.gen(function* () {
@@ -26,13 +26,13 @@ export const SessionHandlers = HttpApiBuilder.group(AdminApi, "sessions", (handl
         if (target.adminId !== session.user._id) yield* requireSuperAdmin(sessionMessages.notYours)
         if ((yield* endSessions([params.id])) === 0) return yield* new NotFound({ error: sessionMessages.notFound })
         return { success: true as const }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("endOthers", () =>
       Effect.gen(function* () {
         const session = yield* CurrentSession
         const others = yield* otherOpenSessions(session.user._id, session.id)
         return { success: true as const, data: { ended: yield* endSessions(others) } }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
 )

@@ -4,7 +4,7 @@ import { type SiteSettingsFields, settingsMessages } from "../../contract/site-s
 import { AdminApi } from "../../contract/api.ts"
 import { Conflict } from "../../contract/common.ts"
 import { type ChangeEvent, createRecord, updateRecord } from "../platform/record-writes.ts"
-import { superAdmin } from "./shared.ts"
+import { superAdminOnly } from "../auth/roles.ts"
 import { type SettingsRow, SETTINGS_ID, documentOf, settingsTable, readSettings, defaultSettings } from "./repository.ts"
 
 // The site's settings (docs/api.md, "Admin management"): one document, versioned.
@@ -13,10 +13,10 @@ const stale = () => new Conflict({ error: settingsMessages.stale })
 
 export const SiteSettingsHandlers = HttpApiBuilder.group(AdminApi, "siteSettings", (handlers) =>
   handlers
-    .handle("get", () => Effect.map(readSettings, (settings) => ({ success: true as const, data: { settings } })).pipe(Effect.catchTag("SqlError", Effect.die)))
+    .handle("get", () => Effect.map(readSettings, (settings) => ({ success: true as const, data: { settings } })))
     .handle("update", ({ payload }) =>
       Effect.gen(function* () {
-        yield* superAdmin
+        yield* superAdminOnly
         const { version, ...fields } = payload
         const document = JSON.stringify(fields)
         const changedFrom = (before: SettingsRow | undefined) => {
@@ -46,6 +46,6 @@ export const SiteSettingsHandlers = HttpApiBuilder.group(AdminApi, "siteSettings
           }).pipe(Effect.catchTag("NotFound", () => Effect.fail(stale())))
         }
         return { success: true as const, data: { settings: yield* readSettings } }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
 )

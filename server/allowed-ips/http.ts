@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { BadRequest } from "../../contract/common.ts"
-import { allowIp, listAllowedIps, removeAllowedIp } from "../auth/allowed-ips.ts"
-import { superAdmin } from "./shared.ts"
+import { superAdminOnly } from "../auth/roles.ts"
+import { allowIp, listAllowedIps, removeAllowedIp } from "./repository.ts"
 
 // The allowed addresses (docs/api.md, "Admin management"): who may reach the admin endpoints.
 
@@ -11,13 +11,13 @@ export const AllowedIpHandlers = HttpApiBuilder.group(AdminApi, "allowedIps", (h
   handlers
     .handle("list", () =>
       Effect.gen(function* () {
-        const session = yield* superAdmin
+        const session = yield* superAdminOnly
         return { success: true as const, data: { ips: yield* listAllowedIps, yourIp: session.ip } }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("create", ({ payload }) =>
       Effect.gen(function* () {
-        const session = yield* superAdmin
+        const session = yield* superAdminOnly
         const ip = yield* allowIp(payload.ip, payload.description ?? "", { session }).pipe(
           Effect.catchTag("IpInvalid", (error) =>
             Effect.fail(new BadRequest({ error: `ip ${error.message}`, issues: [{ path: "ip", message: error.message }] }))
@@ -28,7 +28,7 @@ export const AllowedIpHandlers = HttpApiBuilder.group(AdminApi, "allowedIps", (h
     )
     .handle("remove", ({ params }) =>
       Effect.gen(function* () {
-        const session = yield* superAdmin
+        const session = yield* superAdminOnly
         yield* removeAllowedIp(params.id, { session })
         return { success: true as const }
       })

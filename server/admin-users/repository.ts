@@ -1,13 +1,13 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import type { SqlError } from "effect/sql/SqlError"
 import { randomUUID } from "node:crypto"
 import { type AdminAccount, adminMessages } from "../../contract/admin-users.ts"
 import { Conflict, NotFound, type Role, roleCovers } from "../../contract/common.ts"
-import { type Actor, type ChangeEvent, createRecord, takenBy, updateRecord, type VersionedTable } from "../platform/record-writes.ts"
+import { dieOnSqlError } from "../platform/database.ts"
+import { type Actor, type ChangeEvent, commandLine, createRecord, takenBy, updateRecord, type VersionedTable } from "../platform/record-writes.ts"
 import { containsPattern } from "../platform/search.ts"
-import { announceRevocation, endingSessions } from "./session-cache.ts"
-import { SESSION_IDLE_MINUTES } from "./policy.ts"
+import { endingSessions } from "../sessions/cache.ts"
+import { followAdmin, SESSION_IDLE_MINUTES } from "../sessions/repository.ts"
 
 /**
  * Admin accounts: one module for `npm run admin` and for the admin-users screen
@@ -31,7 +31,7 @@ export const findAdmin = (email: string) =>
     const rows = yield* sql<AdminRecord>`
       SELECT id, email, name, role, disabled FROM admins WHERE lower(email) = ${normalizeEmail(email)}`
     return rows[0]
-  })
+  }).pipe(dieOnSqlError)
 
 interface AccountRow extends AdminRecord {
   readonly activeSessions: number
@@ -75,7 +75,7 @@ export const listAccounts = (query: { readonly search?: string | undefined; read
       SELECT ${sql.unsafe(accountColumns)} FROM admins a WHERE ${where} ORDER BY lower(a.email), a.id LIMIT ${query.limit} OFFSET ${query.offset}`
     const total = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM admins a WHERE ${where}`
     return { accounts: rows.map(accountOf), total: total[0]?.n ?? 0 }
-  })
+  }).pipe(dieOnSqlError)
 
 /** Every account (the CLI's list and the CSV export: admins are few). */
 export const listAdmins = Effect.map(listAccounts({ limit: 100_000, offset: 0 }), ({ accounts }) => accounts)
@@ -85,13 +85,13 @@ export const findAccount = (id: string) =>
     const sql = yield* SqlClient
     const rows = yield* sql<AccountRow>`SELECT ${sql.unsafe(accountColumns)} FROM admins a WHERE a.id = ${id}`
     return rows[0] === undefined ? undefined : accountOf(rows[0])
-  })
+  }).pipe(dieOnSqlError)
 
 export const countAdmins = Effect.gen(function* () {
   const sql = yield* SqlClient
   const rows = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM admins`
   return rows[0]?.count ?? 0
-})
+}).pipe(dieOnSqlError)
 
 export const adminTable: VersionedTable = {
   table: "admins",
@@ -100,9 +100,6 @@ export const adminTable: VersionedTable = {
 }
 
 type AdminRow = AdminRecord & { readonly version: number }
-
-/** Who acts from the command line: nobody signed in, from no address. */
-export const commandLine: Actor = { ip: null }
 
 /**
  * Adds an admin (the first one at start-up, the command line's `add`, the admin-users screen),
@@ -127,8 +124,6 @@ export interface AdminChange {
   readonly disabled?: boolean | undefined
 }
 
-const ranks: Record<Role, number> = { moderator: 1, admin: 2, super_admin: 3 }
-
 /** An admin change's events: each field that changed is its own. */
 const changeEvents = (before: AdminRow, after: AdminRow): ReadonlyArray<ChangeEvent> => {
   const events: Array<ChangeEvent> = []
@@ -147,18 +142,7 @@ const changeEvents = (before: AdminRow, after: AdminRow): ReadonlyArray<ChangeEv
 
 /** What follows a change: a disabled admin's sessions end everywhere, a demoted admin's drop to the new role at once. */
 const followSessions = (after: AdminRow, before: AdminRow) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient
-    const endsSessions = after.disabled && !before.disabled
-    const lowers = !roleCovers(after.role, before.role)
-    if (endsSessions) yield* sql`UPDATE sessions SET revoked_at = now() WHERE admin_id = ${before.id} AND revoked_at IS NULL`
-    else if (lowers) {
-      yield* sql`UPDATE sessions SET role = ${after.role}
-        WHERE admin_id = ${before.id} AND revoked_at IS NULL AND CASE role WHEN 'super_admin' THEN 3 WHEN 'admin' THEN 2 ELSE 1 END > ${ranks[after.role]}`
-    }
-    // Every server process forgets the sessions it remembers (docs/architecture.md, "Sessions").
-    if (endsSessions || lowers) yield* announceRevocation
-  })
+  followAdmin(before.id, { disabled: after.disabled && !before.disabled, lowerTo: roleCovers(after.role, before.role) ? undefined : after.role })
 
 /**
  * Every enabled super admin, locked in one order before the account a change is made on: two
@@ -168,7 +152,7 @@ const followSessions = (after: AdminRow, before: AdminRow) =>
 const lockSuperAdmins = Effect.flatMap(
   SqlClient,
   (sql) => sql<{ id: string }>`SELECT id FROM admins WHERE role = 'super_admin' AND NOT disabled ORDER BY id FOR UPDATE`
-)
+).pipe(dieOnSqlError)
 
 /**
  * Changes one account at `version` (`"current"`: the command line's, as it is now), on the one
@@ -177,7 +161,7 @@ const lockSuperAdmins = Effect.flatMap(
  */
 export const changeAdmin = (id: string, change: AdminChange, options: { readonly version: number | "current"; readonly actor?: Actor }) =>
   Effect.map(
-    updateRecord<AdminRow, Conflict | SqlError, SqlClient>(adminTable, {
+    updateRecord<AdminRow, Conflict, SqlClient>(adminTable, {
       id,
       expectedVersion: options.version,
       lockFirst: lockSuperAdmins,
@@ -197,7 +181,7 @@ export const changeAdmin = (id: string, change: AdminChange, options: { readonly
       check: followSessions,
       events: changeEvents,
       ...(options.actor === undefined ? {} : { actor: options.actor })
-    }).pipe(endingSessions),
+    }).pipe(endingSessions, dieOnSqlError),
     ({ after, eventIds }) => ({ id: after.id, version: after.version, eventIds })
   )
 

@@ -1,10 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { dieOnSqlError } from "../platform/database.ts"
 import { randomUUID } from "node:crypto"
 import { blogMessages, cleanList, readingTime, slugify, uniqueSlug } from "../../contract/blog-rules.ts"
 import type { BlogCategory, BlogPost, BlogPostInput, PostStatus } from "../../contract/blog.ts"
 import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
-import type { VersionedTable } from "../platform/record-writes.ts"
+import type { Selection, VersionedTable } from "../platform/record-writes.ts"
 import { containsPattern } from "../platform/search.ts"
 import { sanitizePostHtml } from "./sanitize.ts"
 
@@ -121,6 +122,12 @@ export const postTable: VersionedTable = {
   history: { json: ["sponsorInfo", "author"], leaveOut: ["views"] }
 }
 
+/** Scheduled posts whose time has come, the longest due first, 100 at a time (scheduler.ts). */
+export const duePosts: Selection = (sql) => sql`status = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at, id LIMIT 100`
+
+/** A due post goes out dated when it was due, not when the job ran. */
+export const publishedAsScheduled = (sql: SqlClient) => sql`status = 'published', published_at = scheduled_at, scheduled_at = NULL`
+
 export interface PostQuery {
   readonly onlyPublished: boolean
   readonly status?: PostStatus | undefined
@@ -158,7 +165,7 @@ export const listPosts = (options: PostQuery) =>
     // Past the last page no row carries the total: count it alone.
     const total = rows[0]?.total ?? (yield* sql<{ total: number }>`SELECT count(*)::int AS total FROM blog_posts WHERE ${where}`)[0]?.total ?? 0
     return { posts: rows.map(({ total: _, ...row }) => toPost(row)), pagination: paginate(page, limit, total) }
-  })
+  }).pipe(dieOnSqlError)
 
 /** Every post the list's filters match, in its order, batch after batch (keyset on date and id). */
 export const exportPosts = (options: PostQuery) => {
@@ -180,7 +187,7 @@ export const findPostBySlug = (slug: string) =>
     const sql = yield* SqlClient
     const rows = yield* sql<PostRow>`SELECT ${sql.unsafe(postColumns)} FROM blog_posts WHERE slug = ${slug}`
     return rows[0]
-  })
+  }).pipe(dieOnSqlError)
 
 /** The title's slug, made unique with -2, -3… against the slugs already stored. */
 export const freeSlug = (title: string) =>
@@ -190,13 +197,13 @@ export const freeSlug = (title: string) =>
     const rows = yield* sql<{ slug: string }>`
       SELECT slug FROM blog_posts WHERE slug = ${base} OR slug LIKE ${`${base}-%`}`
     return uniqueSlug(base, new Set(rows.map((row) => row.slug)))
-  })
+  }).pipe(dieOnSqlError)
 
 export const listCategories = Effect.gen(function* () {
   const sql = yield* SqlClient
   const rows = yield* sql<{ id: string; slug: string; name: string }>`SELECT id, slug, name FROM blog_categories ORDER BY lower(name)`
   return rows.map(({ id, ...rest }): BlogCategory => ({ _id: id, ...rest }))
-})
+}).pipe(dieOnSqlError)
 
 /** A category from its name; an existing one with the same slug is returned as it is. */
 export const ensureCategory = (name: string) =>
@@ -208,7 +215,7 @@ export const ensureCategory = (name: string) =>
     const rows = yield* sql<{ id: string; slug: string; name: string }>`SELECT id, slug, name FROM blog_categories WHERE slug = ${slug}`
     const row = rows[0] as { id: string; slug: string; name: string }
     return { _id: row.id, slug: row.slug, name: row.name } satisfies BlogCategory
-  })
+  }).pipe(dieOnSqlError)
 
 export const listTags = (onlyPublished: boolean) =>
   Effect.gen(function* () {
@@ -216,4 +223,4 @@ export const listTags = (onlyPublished: boolean) =>
     const rows = yield* sql<{ tag: string }>`
       SELECT DISTINCT unnest(tags) AS tag FROM blog_posts WHERE ${onlyPublished ? sql`status = 'published'` : sql`true`} ORDER BY 1`
     return rows.map((row) => row.tag)
-  })
+  }).pipe(dieOnSqlError)

@@ -4,9 +4,9 @@ import { HttpApiBuilder } from "effect/http-api"
 import { adminMessages } from "../../contract/admin-users.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { Conflict, NotFound } from "../../contract/common.ts"
-import { addAdmin, changeAdmin, findAccount, listAccounts } from "../auth/admins.ts"
+import { superAdminOnly } from "../auth/roles.ts"
 import { csvResponse, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
-import { superAdmin } from "./shared.ts"
+import { addAdmin, changeAdmin, findAccount, listAccounts } from "./repository.ts"
 
 // Admin users (docs/api.md, "Admin management"): the accounts, their roles and names, enabled or not.
 
@@ -21,7 +21,7 @@ export const AdminUserHandlers = HttpApiBuilder.group(AdminApi, "adminUsers", (h
   handlers
     .handle("list", ({ query }) =>
       Effect.gen(function* () {
-        yield* superAdmin
+        yield* superAdminOnly
         if (yield* wantsCsv(query.format)) {
           // Every admin the search matches: admins are few, one read holds them all.
           const { accounts } = yield* listAccounts({ search: query.search, limit: 100_000, offset: 0 })
@@ -30,18 +30,21 @@ export const AdminUserHandlers = HttpApiBuilder.group(AdminApi, "adminUsers", (h
         const { page, limit, offset } = pageWindow(query)
         const { accounts, total } = yield* listAccounts({ search: query.search, limit, offset })
         return HttpServerResponse.jsonUnsafe({ success: true as const, data: { users: accounts, pagination: paginate(page, limit, total) } })
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("create", ({ payload }) =>
       Effect.gen(function* () {
-        const session = yield* superAdmin
+        const session = yield* superAdminOnly
         const made = yield* addAdmin(payload.email, payload.role, payload.name?.trim() ?? null, { session })
-        return yield* Effect.orDie(oneAccount(made.id))
+        const user = yield* findAccount(made.id)
+        // Added just now, by this request: an account missing here is the server's fault, not the caller's.
+        if (user === undefined) return yield* Effect.die(new Error(`The admin ${made.id} just added is missing`))
+        return { success: true as const, data: { user } }
       })
     )
     .handle("update", ({ params, payload }) =>
       Effect.gen(function* () {
-        const session = yield* superAdmin
+        const session = yield* superAdminOnly
         if (payload.disabled === true && params.id === session.user._id) return yield* new Conflict({ error: adminMessages.self })
         yield* changeAdmin(
           params.id,
@@ -49,14 +52,14 @@ export const AdminUserHandlers = HttpApiBuilder.group(AdminApi, "adminUsers", (h
           { version: payload.version }
         )
         return yield* oneAccount(params.id)
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("remove", ({ params, query }) =>
       Effect.gen(function* () {
-        const session = yield* superAdmin
+        const session = yield* superAdminOnly
         if (params.id === session.user._id) return yield* new Conflict({ error: adminMessages.self })
         yield* changeAdmin(params.id, { disabled: true }, { version: query.version })
         return yield* oneAccount(params.id)
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
 )

@@ -2,9 +2,10 @@ import { Effect, Schema } from "effect"
 import { Email, type Role, Roles } from "../../contract/common.ts"
 import { MAX_DISPLAY_NAME } from "../../contract/admin-users.ts"
 import { normalizeIpRange } from "../../contract/ip-rules.ts"
-import { addAdmin, commandLine, listAdmins, setAdminDisabled, setAdminName, setAdminRole } from "./admins.ts"
-import { allowIp, clearAllowedIps, listAllowedIps } from "./allowed-ips.ts"
+import { addAdmin, listAdmins, setAdminDisabled, setAdminName, setAdminRole } from "../admin-users/repository.ts"
+import { allowIp, clearAllowedIps, listAllowedIps } from "../allowed-ips/repository.ts"
 import type { CommandResult } from "../platform/admin-channel.ts"
+import { commandLine } from "../platform/record-writes.ts"
 
 /**
  * `npm run admin`, as one module for both ways it runs: in the CLI process when no server holds

@@ -5,7 +5,7 @@ import { protectedMessages } from "../../contract/protected-data.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { Conflict } from "../../contract/common.ts"
 import { type ChangeEvent, createRecord, removeRecord, takenBy, updateRecord } from "../platform/record-writes.ts"
-import { superAdmin } from "./shared.ts"
+import { superAdminOnly } from "../auth/roles.ts"
 import { type ProtectedRow, protectedOf, protectedTable, listProtected } from "./repository.ts"
 
 // Protected data (docs/api.md, "Admin management"): records only super admins read; their values never enter a log.
@@ -27,14 +27,14 @@ export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedDa
   handlers
     .handle("list", ({ query }) =>
       Effect.gen(function* () {
-        yield* superAdmin
+        yield* superAdminOnly
         const rows = yield* listProtected(query.type)
         return { success: true as const, data: { records: rows.map(protectedOf) } }
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
     )
     .handle("create", ({ payload }) =>
       Effect.gen(function* () {
-        yield* superAdmin
+        yield* superAdminOnly
         const { row } = yield* createRecord<ProtectedRow, Conflict>(protectedTable, {
           values: { id: randomUUID(), ...protectedValues(payload) },
           unique: { index: "type, key", taken: () => takenBy("key", protectedMessages.exists) },
@@ -45,7 +45,7 @@ export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedDa
     )
     .handle("update", ({ params, payload }) =>
       Effect.gen(function* () {
-        yield* superAdmin
+        yield* superAdminOnly
         const { after } = yield* updateRecord<ProtectedRow>(protectedTable, {
           id: params.id,
           expectedVersion: payload.version,
@@ -57,7 +57,7 @@ export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedDa
     )
     .handle("remove", ({ params, query }) =>
       Effect.gen(function* () {
-        yield* superAdmin
+        yield* superAdminOnly
         yield* removeRecord<ProtectedRow>(protectedTable, {
           id: params.id,
           expectedVersion: query.version,

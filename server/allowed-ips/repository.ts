@@ -1,13 +1,12 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import type { SqlError } from "effect/sql/SqlError"
 import { randomUUID } from "node:crypto"
 import type { AllowedIp } from "../../contract/allowed-ips.ts"
 import { Conflict, Forbidden } from "../../contract/common.ts"
 import { type IpRange, ipInRange, ipMessages, normalizeIpRange, parseIpRange } from "../../contract/ip-rules.ts"
+import { dieOnSqlError } from "../platform/database.ts"
 import { forgetOnNotify } from "../platform/notify.ts"
-import { type Actor, createRecord, removeRecord, removeRecords, takenBy, type VersionedTable } from "../platform/record-writes.ts"
-import { commandLine } from "./admins.ts"
+import { type Actor, commandLine, createRecord, removeRecord, removeRecords, takenBy, type VersionedTable } from "../platform/record-writes.ts"
 
 /**
  * The allowed-address list (docs/api.md, "Allowed addresses"). While it is empty every address
@@ -51,7 +50,7 @@ export const allowedIpOf = (row: IpRow): AllowedIp => ({
 
 export const listAllowedIps = Effect.flatMap(SqlClient, (sql) =>
   Effect.map(sql<IpRow>`SELECT id, ip, description, created_by, created_at FROM allowed_ips ORDER BY created_at, id`, (rows) => rows.map(allowedIpOf))
-)
+).pipe(dieOnSqlError)
 
 const rangesOf = (ips: ReadonlyArray<{ readonly ip: string }>) => ips.flatMap((row) => parseIpRange(row.ip) ?? [])
 
@@ -79,7 +78,7 @@ export const ipTable: VersionedTable = {
 }
 
 /** Every change of the list holds the whole list against every other change (taken before any of its rows). */
-const holdList = Effect.flatMap(SqlClient, (sql) => sql`LOCK TABLE allowed_ips IN EXCLUSIVE MODE`)
+const holdList = Effect.flatMap(SqlClient, (sql) => sql`LOCK TABLE allowed_ips IN EXCLUSIVE MODE`).pipe(dieOnSqlError)
 
 /**
  * What every change of the list checks and does before it commits: the list may not shut out
@@ -96,7 +95,7 @@ const keepsCallerIn = (actor: Actor) =>
       if (!allows(rangesOf(after), callerIp)) return yield* new Conflict({ error: ipMessages.lockOut(callerIp) })
     }
     yield* sql`SELECT pg_notify(${ALLOWED_IPS_CHANNEL}, '')`
-  })
+  }).pipe(dieOnSqlError)
 
 const forgettingList = <A, E, R>(change: Effect.Effect<A, E, R>) => Effect.ensuring(change, Effect.sync(forgetAllowedIps))
 
@@ -109,7 +108,7 @@ export const allowIp = (text: string, description: string, by: Actor) =>
   Effect.gen(function* () {
     const ip = normalizeIpRange(text)
     if (ip === undefined) return yield* new IpInvalid({ message: ipMessages.invalid })
-    const { row } = yield* createRecord<IpRow, Conflict | SqlError, SqlClient>(ipTable, {
+    const { row } = yield* createRecord<IpRow, Conflict, SqlClient>(ipTable, {
       values: { id: randomUUID(), ip, description: description.trim(), createdBy: "session" in by ? by.session.user.email : null },
       unique: { index: "ip", taken: () => takenBy("ip", ipMessages.duplicate(ip)) },
       lockFirst: holdList,
@@ -123,7 +122,7 @@ export const allowIp = (text: string, description: string, by: Actor) =>
 /** Removes one address or range (it has no other version than its first: nothing to be stale against). */
 export const removeAllowedIp = (id: string, by: Actor) =>
   Effect.gen(function* () {
-    yield* removeRecord<IpRow, Conflict | SqlError, SqlClient>(ipTable, {
+    yield* removeRecord<IpRow, Conflict, SqlClient>(ipTable, {
       id,
       expectedVersion: "current",
       lockFirst: holdList,
@@ -144,7 +143,7 @@ export const restoreAllowedIp = (
   restoredVersion: number,
   by: Actor
 ) =>
-  createRecord<IpRow, Conflict | SqlError, SqlClient>(ipTable, {
+  createRecord<IpRow, Conflict, SqlClient>(ipTable, {
     values: { id, ip: content.ip, description: content.description, createdBy: "session" in by ? by.session.user.email : null, version },
     lockFirst: holdList,
     check: () => keepsCallerIn(by),
@@ -155,7 +154,7 @@ export const restoreAllowedIp = (
   }).pipe(forgettingList)
 
 /** Empties the list (the command line's way back in): every address may sign in again. Answers how many were removed. */
-export const clearAllowedIps = removeRecords<IpRow, Conflict | SqlError, SqlClient>(ipTable, {
+export const clearAllowedIps = removeRecords<IpRow, Conflict, SqlClient>(ipTable, {
   where: (sql) => sql`TRUE`,
   lockFirst: holdList,
   check: () => keepsCallerIn(commandLine),

@@ -1,0 +1,226 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
+import type { AdminUser } from "../../contract/auth.ts"
+import type { Role } from "../../contract/common.ts"
+import type { AdminSession } from "../../contract/sessions.ts"
+import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
+import { dieOnSqlError, inTransaction } from "../platform/database.ts"
+import { hashToken, newSessionToken } from "../platform/secrets.ts"
+import { type ActiveSession, cacheGeneration, endingSessions, recallSession, rememberSession, REVOKED_CHANNEL } from "./cache.ts"
+
+/**
+ * The sessions staff hold (docs/security.md, "Sessions"): opened by a sign-in, found by every
+ * request's token, listed and ended on the sessions screen, ended or lowered when their admin
+ * is disabled or demoted. Whatever ends sessions tells every process (cache.ts).
+ */
+
+export type { ActiveSession }
+
+/** The lifetimes of docs/decisions.md ("Sign-in and roles"). */
+export const SESSION_ABSOLUTE_HOURS = 12
+export const SESSION_IDLE_MINUTES = 120
+/** A session's last-seen time is written at most this often, so checks stay reads. */
+export const SESSION_TOUCH_SECONDS = 60
+
+/** Inside the transaction that ends sessions: tells every other process, at commit (NOTIFY is transactional). */
+const announceRevocation = Effect.flatMap(SqlClient, (sql) => sql`SELECT pg_notify(${REVOKED_CHANNEL}, '')`)
+
+/** An admin account as a session needs it (server/admin-users/repository.ts reads it). */
+interface Account {
+  readonly id: string
+  readonly email: string
+  readonly name: string | null
+  readonly role: Role
+}
+
+const toAdminUser = (admin: Account, role: Role): AdminUser => ({
+  _id: admin.id,
+  email: admin.email,
+  name: admin.name,
+  role,
+  grantedRole: admin.role
+})
+
+/** Opens a session and logs the sign-in, in one transaction. */
+export const openSession = (admin: Account, role: Role, ip: string, userAgent: string | null = null) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const token = newSessionToken()
+    const id = randomUUID()
+    const rows = yield* sql<{ expiresAt: Date }>`
+      INSERT INTO sessions (id, token_hash, admin_id, role, ip, user_agent, expires_at)
+      VALUES (${id}, ${hashToken(token)}, ${admin.id}, ${role}, ${ip}, ${userAgent?.slice(0, 400) ?? null},
+              now() + make_interval(hours => ${SESSION_ABSOLUTE_HOURS}::int))
+      RETURNING expires_at`
+    yield* recordActivity({
+      actorId: admin.id,
+      actorEmail: admin.email,
+      action: "session.sign_in",
+      entityId: id,
+      toState: role,
+      ip
+    })
+    return { token, id, user: toAdminUser(admin, role), expiresAt: (rows[0]?.expiresAt ?? new Date()).toISOString() }
+  }).pipe(inTransaction, dieOnSqlError)
+
+/**
+ * The live session a token belongs to, or undefined: unknown, revoked, past 12 h, idle for
+ * 2 h, or its admin disabled. A live session's last-seen time moves forward. Requests find
+ * theirs through server/auth/caller.ts, which checks the allowed-address list first.
+ */
+export const liveSession = (token: string) =>
+  Effect.gen(function* () {
+    if (token === "") return undefined
+    const tokenHash = hashToken(token)
+    const cached = recallSession(tokenHash)
+    if (cached !== undefined) return cached
+    const readAt = cacheGeneration()
+    const sql = yield* SqlClient
+    const rows = yield* sql<{
+      id: string
+      role: Role
+      stale: boolean
+      adminId: string
+      email: string
+      name: string | null
+      grantedRole: Role
+    }>`
+      SELECT s.id, s.role, s.last_seen_at < now() - make_interval(secs => ${SESSION_TOUCH_SECONDS}::int) AS stale,
+             a.id AS admin_id, a.email, a.name, a.role AS granted_role
+      FROM sessions s JOIN admins a ON a.id = s.admin_id
+      WHERE s.token_hash = ${tokenHash}
+        AND s.revoked_at IS NULL
+        AND s.expires_at > now()
+        AND s.last_seen_at > now() - make_interval(mins => ${SESSION_IDLE_MINUTES}::int)
+        AND NOT a.disabled`
+    const row = rows[0]
+    if (row === undefined) return undefined
+    if (row.stale) yield* sql`UPDATE sessions SET last_seen_at = now() WHERE id = ${row.id}`
+    const session: ActiveSession = {
+      id: row.id,
+      user: toAdminUser({ id: row.adminId, email: row.email, name: row.name, role: row.grantedRole }, row.role)
+    }
+    rememberSession(tokenHash, session, readAt)
+    return session
+  }).pipe(dieOnSqlError)
+
+/**
+ * Whether session `id` is still live (the rules of findSession), read without touching it: an
+ * open change stream asks this, and listening is not activity that keeps a session alive.
+ */
+export const isSessionLive = (id: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const rows = yield* sql<{ live: boolean }>`
+      SELECT true AS live FROM sessions s JOIN admins a ON a.id = s.admin_id
+      WHERE s.id = ${id}
+        AND s.revoked_at IS NULL
+        AND s.expires_at > now()
+        AND s.last_seen_at > now() - make_interval(mins => ${SESSION_IDLE_MINUTES}::int)
+        AND NOT a.disabled`
+    return rows.length > 0
+  }).pipe(dieOnSqlError)
+
+/** Revokes the session and logs the sign-out, in one transaction. */
+export const closeSession = (session: ActiveSession, ip: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    yield* sql`UPDATE sessions SET revoked_at = now() WHERE id = ${session.id} AND revoked_at IS NULL`
+    yield* announceRevocation
+    yield* recordActivity({
+      actorId: session.user._id,
+      actorEmail: session.user.email,
+      action: "session.sign_out",
+      entityId: session.id,
+      ip
+    })
+  }).pipe(endingSessions, dieOnSqlError)
+
+interface SessionRow {
+  readonly id: string
+  readonly adminId: string
+  readonly email: string
+  readonly name: string | null
+  readonly role: AdminSession["role"]
+  readonly ip: string | null
+  readonly userAgent: string | null
+  readonly createdAt: Date
+  readonly lastSeenAt: Date
+  readonly expiresAt: Date
+}
+
+/** The live sessions of one admin, or of every admin, most recently seen first. */
+export const liveSessions = (adminId: string | undefined) =>
+  Effect.flatMap(
+    SqlClient,
+    (sql) =>
+      sql<SessionRow>`
+      SELECT s.id, s.admin_id, a.email, a.name, s.role, s.ip, s.user_agent, s.created_at, s.last_seen_at, s.expires_at
+      FROM sessions s JOIN admins a ON a.id = s.admin_id
+      WHERE s.revoked_at IS NULL AND s.expires_at > now()
+        AND s.last_seen_at > now() - make_interval(mins => ${SESSION_IDLE_MINUTES}::int) AND NOT a.disabled
+        AND ${adminId === undefined ? sql`true` : sql`s.admin_id = ${adminId}`}
+      ORDER BY s.last_seen_at DESC, s.id LIMIT 1000`
+  ).pipe(dieOnSqlError)
+
+export const sessionOf =
+  (current: string) =>
+  (row: SessionRow): AdminSession => ({
+    _id: row.id,
+    adminId: row.adminId,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    current: row.id === current
+  })
+
+/** Ends the sessions named that are still open, tells every process, and logs each. */
+export const endSessions = (ids: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    if (ids.length === 0) return 0
+    const sql = yield* SqlClient
+    const ended = yield* sql<{ id: string; adminId: string }>`
+      UPDATE sessions SET revoked_at = now() WHERE id IN ${sql.in(ids)} AND revoked_at IS NULL RETURNING id, admin_id`
+    if (ended.length > 0) yield* announceRevocation
+    for (const row of ended) yield* recordAdminActivity({ action: "session.end", entityId: row.id, details: { adminId: row.adminId } })
+    return ended.length
+  }).pipe(endingSessions, dieOnSqlError)
+
+/** Who holds an open session (undefined when it is over or never was). */
+export const openSessionOwner = (id: string) =>
+  Effect.flatMap(SqlClient, (sql) =>
+    Effect.map(sql<{ adminId: string }>`SELECT admin_id FROM sessions WHERE id = ${id} AND revoked_at IS NULL`, (rows) => rows[0])
+  ).pipe(dieOnSqlError)
+
+/** An admin's open sessions but `current`. */
+export const otherOpenSessions = (adminId: string, current: string) =>
+  Effect.flatMap(SqlClient, (sql) =>
+    Effect.map(sql<{ id: string }>`SELECT id FROM sessions WHERE admin_id = ${adminId} AND id <> ${current} AND revoked_at IS NULL`, (rows) =>
+      rows.map((row) => row.id)
+    )
+  ).pipe(dieOnSqlError)
+
+const ranks: Record<Role, number> = { moderator: 1, admin: 2, super_admin: 3 }
+
+/**
+ * What an admin's sessions become when the admin changes, inside that change's transaction
+ * (server/admin-users/repository.ts): all end when the admin is disabled, those above a lowered
+ * role drop to it at once; every process forgets what it remembers of them.
+ */
+export const followAdmin = (adminId: string, change: { readonly disabled: boolean; readonly lowerTo: Role | undefined }) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    if (change.disabled) yield* sql`UPDATE sessions SET revoked_at = now() WHERE admin_id = ${adminId} AND revoked_at IS NULL`
+    else if (change.lowerTo !== undefined) {
+      yield* sql`UPDATE sessions SET role = ${change.lowerTo}
+        WHERE admin_id = ${adminId} AND revoked_at IS NULL AND CASE role WHEN 'super_admin' THEN 3 WHEN 'admin' THEN 2 ELSE 1 END > ${ranks[change.lowerTo]}`
+    }
+    // Every server process forgets the sessions it remembers (docs/architecture.md, "Sessions").
+    if (change.disabled || change.lowerTo !== undefined) yield* announceRevocation
+  }).pipe(dieOnSqlError)
