@@ -3,8 +3,59 @@
  * and `npm run lint` (tests/unit/layers.test.ts plants a violation of each to show it fails).
  * Imports point down only; a rule's `comment` is what a person reads when they break it.
  */
+
+/**
+ * The server's areas (`server/<area>/`: its handlers in http.ts, its SQL in repository.ts, its
+ * rules) import neither each other nor anything of another area, but what is declared here, one
+ * importer at a time with why; what two areas share goes to server/platform/ or contract/.
+ * server/cli/ is no area: like server/app.ts, it composes them.
+ */
+const anyArea = "^server/(?!platform/|cli/)([^/]+)/"
+/** What every area may reach in another. */
+const everyArea = [
+  // The roles: who may read and change what, one rule for every area (docs/security.md, "Roles").
+  "^server/auth/roles\\.ts$"
+]
+const reaches = [
+  {
+    from: "^server/(history)/kinds\\.ts$",
+    to: ["^server/[^/]+/repository\\.ts$"],
+    comment: "The history's registry of kinds names each kind's table, and the area's own change where a restore needs its rules."
+  },
+  {
+    from: "^server/(events|ventures)/",
+    to: ["^server/listings/(repository|writes)\\.ts$"],
+    comment: "Events, hackathons and ventures are listing types: one table, one set of moderation rules (server/listings/)."
+  },
+  {
+    from: "^server/(auth)/",
+    to: ["^server/(admin-users|allowed-ips|sessions)/repository\\.ts$"],
+    comment: "Signing in reads the admin's account, checks the allowed addresses and opens a session; every request finds its session there."
+  },
+  {
+    from: "^server/(admin-users)/",
+    to: ["^server/sessions/(repository|cache)\\.ts$"],
+    comment: "An account shows its open sessions; disabling or demoting it ends or lowers them in the same transaction."
+  },
+  { from: "^server/(stream)/", to: ["^server/sessions/(repository|cache)\\.ts$"], comment: "A change stream ends when its session does." }
+]
+const areaRule = (from, fromNot, allowed, comment) => ({
+  name: "server-areas-apart",
+  severity: "error",
+  comment,
+  from: { path: from, pathNot: fromNot },
+  to: { path: "^server/(?!platform/)[^/]+/", pathNot: ["^server/$1/", ...everyArea, ...allowed] }
+})
+
 module.exports = {
   forbidden: [
+    areaRule(
+      anyArea,
+      reaches.map((reach) => reach.from),
+      [],
+      "An area of the server never imports another (.dependency-cruiser.cjs lists the few exceptions, each with why): what two share goes to server/platform/ or contract/."
+    ),
+    ...reaches.map((reach) => areaRule(reach.from, [], reach.to, `${reach.comment} Nothing else of another area.`)),
     {
       name: "no-circular",
       severity: "error",

@@ -6,6 +6,24 @@
 import reactHooks from "eslint-plugin-react-hooks"
 import tseslint from "typescript-eslint"
 
+const sqlMessage = "SQL belongs in the area's repository.ts, not in a handler or any other file of the area."
+/** The SQL client in any form: a template (sql`…`, sql<Row>`…`), a call (sql("table")), a helper (sql.in, sql.unsafe, sql.withoutTransforms()`…`). */
+const sqlRules = [
+  { selector: "TaggedTemplateExpression[tag.name='sql']", message: sqlMessage },
+  { selector: "CallExpression[callee.name='sql']", message: sqlMessage },
+  { selector: "MemberExpression[object.name='sql']", message: sqlMessage }
+]
+const defectMessage = "A database failure becomes a defect in server/platform/database.ts (`dieOnSqlError`), where the repository ends its reads."
+const defectRules = [
+  { selector: "CallExpression[callee.property.name='catchTag'][arguments.0.value='SqlError']", message: defectMessage },
+  { selector: "CallExpression[callee.property.name='catchTags'] Property[key.name='SqlError']", message: defectMessage }
+]
+const orDieRule = {
+  selector: "MemberExpression[object.name='Effect'][property.name='orDie']",
+  message: "A handler maps its refusals; its repository already answers database failures as defects (`dieOnSqlError`)."
+}
+const sqlErrorImport = { name: "effect/sql/SqlError", message: "A repository answers database failures as defects: an area never names SqlError." }
+
 export default tseslint.config(
   { ignores: ["dist/", "build/", "node_modules/", "coverage/", "reports/", ".stryker-tmp/"] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -35,15 +53,29 @@ export default tseslint.config(
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" }
   },
   {
-    // A handler file decodes, checks the role and answers; the SQL it runs lives in its area's
-    // repository.ts (docs/architecture.md, "A request, end to end").
-    files: ["server/*/http.ts", "server/admin/*.ts"],
-    ignores: ["server/admin/repository.ts"],
+    // Database failures become defects in one place (server/platform/database.ts, `dieOnSqlError`),
+    // and the write path maps the unique keys an area names (record-writes.ts): nowhere else.
+    files: ["server/**/*.ts"],
+    ignores: ["server/platform/database.ts", "server/platform/record-writes.ts"],
+    rules: { "no-restricted-syntax": ["error", ...defectRules] }
+  },
+  {
+    // An area (server/<area>/) keeps its SQL in its repository.ts, which ends its reads and writes
+    // in `dieOnSqlError`: nothing else in an area runs SQL, names SqlError or makes failures into
+    // defects by hand; a handler maps only its area's refusals (docs/architecture.md, "Areas").
+    files: ["server/*/*.ts"],
+    ignores: ["server/platform/**"],
     rules: {
-      "no-restricted-syntax": [
-        "error",
-        { selector: "TaggedTemplateExpression[tag.name='sql']", message: "SQL belongs in the area's repository.ts, not in a handler file." }
-      ]
+      "no-restricted-syntax": ["error", ...defectRules, orDieRule],
+      "no-restricted-imports": ["error", { paths: [sqlErrorImport] }]
+    }
+  },
+  {
+    files: ["server/*/*.ts"],
+    ignores: ["server/platform/**", "server/*/repository.ts"],
+    rules: {
+      "no-restricted-syntax": ["error", ...defectRules, orDieRule, ...sqlRules],
+      "no-restricted-imports": ["error", { paths: [{ name: "effect/sql/SqlClient", allowTypeImports: true, message: sqlMessage }, sqlErrorImport] }]
     }
   },
   {

@@ -58,6 +58,7 @@ describe("the layer rules", () => {
       "machines/bad.ts": 'import { shared } from "../src/lib/shared.ts"\nexport const bad = shared\n',
       "server/platform/p.ts": 'import { area } from "../auth/area.ts"\nexport const p = area\n',
       "server/auth/area.ts": "export const area = 1\n",
+      "server/blog/http.ts": 'import { area } from "../auth/area.ts"\nexport const blog = area\n',
       "server/console.ts": 'import { shared } from "../src/lib/shared.ts"\nexport const c = shared\n',
       "src/api/call.ts": 'import { p } from "../../server/platform/p.ts"\nexport const call = p\n',
       "tools/plugin.ts": 'import { shared } from "../src/lib/shared.ts"\nexport const plugin = shared\n',
@@ -77,9 +78,57 @@ describe("the layer rules", () => {
       "machines-only-contract-and-xstate",
       "no-circular",
       "platform-not-areas",
+      "server-areas-apart",
       "server-not-console",
       "shared-not-api-or-features",
       "tools-not-console"
     ])
+  }, 120_000)
+
+  it("keep the server's areas apart, but for the exceptions they declare", async () => {
+    const areas = mkdtempSync(join(tmpdir(), "areas-"))
+    const write = (files: Readonly<Record<string, string>>) => {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(areas, path)), { recursive: true })
+        writeFileSync(join(areas, path), text)
+      }
+    }
+    const uses = (...paths: ReadonlyArray<string>) =>
+      `${paths.map((path, index) => `import { x as x${index} } from "${path}"`).join("\n")}\nexport const x = 1\n`
+    try {
+      write({
+        "tsconfig.json": JSON.stringify({
+          compilerOptions: { allowImportingTsExtensions: true, noEmit: true, module: "preserve", moduleResolution: "bundler" }
+        }),
+        "server/platform/lists.ts": "export const x = 1\n",
+        "server/auth/roles.ts": "export const x = 1\n",
+        "server/auth/sign-in.ts": uses("../admin-users/repository.ts", "../sessions/repository.ts", "../allowed-ips/repository.ts", "../blog/repository.ts"),
+        "server/admin-users/repository.ts": uses("../sessions/repository.ts", "../auth/roles.ts", "../allowed-ips/repository.ts"),
+        "server/allowed-ips/repository.ts": "export const x = 1\n",
+        "server/sessions/repository.ts": "export const x = 1\n",
+        "server/blog/repository.ts": uses("../platform/lists.ts", "../auth/roles.ts"),
+        "server/blog/http.ts": uses("./repository.ts", "../listings/repository.ts"),
+        "server/listings/repository.ts": "export const x = 1\n",
+        "server/listings/writes.ts": uses("./repository.ts"),
+        "server/events/http.ts": uses("../listings/repository.ts", "../listings/writes.ts", "../blog/repository.ts"),
+        "server/history/kinds.ts": uses("../blog/repository.ts", "../listings/repository.ts", "../listings/writes.ts"),
+        "server/history/http.ts": uses("./kinds.ts", "../blog/repository.ts"),
+        "server/stream/http.ts": uses("../sessions/repository.ts", "../blog/repository.ts"),
+        "server/cli/admin.ts": uses("../admin-users/repository.ts", "../allowed-ips/repository.ts"),
+        "server/app.ts": uses("./blog/http.ts", "./events/http.ts")
+      })
+      const crossings = (await cruise(areas)).map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`)
+      expect(crossings.sort()).toEqual([
+        "server-areas-apart: server/admin-users/repository.ts → server/allowed-ips/repository.ts",
+        "server-areas-apart: server/auth/sign-in.ts → server/blog/repository.ts",
+        "server-areas-apart: server/blog/http.ts → server/listings/repository.ts",
+        "server-areas-apart: server/events/http.ts → server/blog/repository.ts",
+        "server-areas-apart: server/history/http.ts → server/blog/repository.ts",
+        "server-areas-apart: server/history/kinds.ts → server/listings/writes.ts",
+        "server-areas-apart: server/stream/http.ts → server/blog/repository.ts"
+      ])
+    } finally {
+      rmSync(areas, { recursive: true, force: true })
+    }
   }, 120_000)
 })

@@ -42,12 +42,31 @@ describe("the code rules", () => {
     ])
   }, 60_000)
 
-  it("refuse SQL in a handler file, and take it in the area's repository", async () => {
+  it("refuse SQL in every area file but the area's repository, and take it there", async () => {
     const code =
       'import { Effect } from "effect"\nimport { SqlClient } from "effect/sql/SqlClient"\nexport const one = Effect.flatMap(SqlClient, (sql) => sql`SELECT 1`)\n'
-    expect(await rulesBroken("server/contacts/http.ts", code)).toEqual(["no-restricted-syntax"])
-    expect(await rulesBroken("server/admin/planted-group.ts", code)).toEqual(["no-restricted-syntax"])
+    expect(await rulesBroken("server/contacts/http.ts", code)).toEqual(["no-restricted-imports", "no-restricted-syntax"])
+    expect(await rulesBroken("server/blog/scheduler.ts", code)).toEqual(["no-restricted-imports", "no-restricted-syntax"])
     expect(await rulesBroken("server/contacts/repository.ts", code)).toEqual([])
+    // A fragment handed to the write path is SQL too, whatever form it takes.
+    const fragments =
+      'import type { SqlClient } from "effect/sql/SqlClient"\nexport const due = (sql: SqlClient) => [sql.in([1]), sql("posts"), sql.withoutTransforms()`SELECT 1`]\n'
+    expect(await rulesBroken("server/blog/scheduler.ts", fragments)).toEqual(["no-restricted-syntax", "no-restricted-syntax", "no-restricted-syntax"])
+    expect(await rulesBroken("server/blog/repository.ts", fragments)).toEqual([])
+  }, 60_000)
+
+  it("refuse turning database failures into defects anywhere but the one place", async () => {
+    const handler =
+      'import { Effect } from "effect"\nexport const f = (e: Effect.Effect<number, { _tag: "SqlError" }>) => e.pipe(Effect.catchTag("SqlError", Effect.die))\n'
+    expect(await rulesBroken("server/contacts/http.ts", handler)).toEqual(["no-restricted-syntax"])
+    expect(await rulesBroken("server/contacts/repository.ts", handler)).toEqual(["no-restricted-syntax"])
+    expect(await rulesBroken("server/platform/planted-reads.ts", handler)).toEqual(["no-restricted-syntax"])
+    const dying = 'import { Effect } from "effect"\nexport const f = (e: Effect.Effect<number, Error>) => Effect.orDie(e)\n'
+    expect(await rulesBroken("server/contacts/http.ts", dying)).toEqual(["no-restricted-syntax"])
+    expect(await rulesBroken("server/contacts/repository.ts", dying)).toEqual(["no-restricted-syntax"])
+    // A handler may still name the SQL client's type, to hand its context to a stream.
+    const typeOnly = 'import type { SqlClient } from "effect/sql/SqlClient"\nexport type Needs = SqlClient\n'
+    expect(await rulesBroken("server/uploads/http.ts", typeOnly)).toEqual([])
   }, 60_000)
 
   it("refuse code not in the formatter's layout", async () => {
