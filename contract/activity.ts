@@ -103,10 +103,9 @@ export class ActivityLogApi extends HttpApiGroup.make("activity")
         format: Schema.optionalKey(ListFormat)
       },
       success: [pageOf("logs", ActivityEntry), CsvExport]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "The activity log, newest first (actor, area, action, record, date range)")
+    }).annotate(OpenApi.Summary, "The activity log, newest first (actor, area, action, record, date range)")
   )
+  .middleware(Authorization)
   .annotate(OpenApi.Title, "Activity log")
   .annotate(OpenApi.Description, "Who did what to which record, and when: append-only.") {}
 
@@ -167,9 +166,8 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
     HttpApiEndpoint.get("get", "/api/admin/analytics", {
       query: { period: Schema.optionalKey(AnalyticsPeriod) },
       success: Schema.Struct({ success: Schema.Literal(true), data: Analytics })
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "The dashboard's counts, pending reviews and new records per day")
+    }).annotate(OpenApi.Summary, "The dashboard's counts, pending reviews and new records per day")
   )
+  .middleware(Authorization)
   .annotate(OpenApi.Title, "Analytics")
   .annotate(OpenApi.Description, "Counts kept by the database as records change.") {}

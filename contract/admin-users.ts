@@ -80,35 +80,28 @@ export class AdminUsersApi extends HttpApiGroup.make("adminUsers")
       },
       success: [pageOf("users", AdminAccount), CsvExport],
       error: [Forbidden]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "List admins (search over e-mail and name); super admins"),
+    }).annotate(OpenApi.Summary, "List admins (search over e-mail and name); super admins"),
     HttpApiEndpoint.post("create", "/api/admin/users", {
       payload: AdminAccountInput,
       success: oneAdmin,
       error: [Forbidden, Conflict]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Add an admin (they sign in with a code sent to the e-mail)"),
+    }).annotate(OpenApi.Summary, "Add an admin (they sign in with a code sent to the e-mail)"),
     HttpApiEndpoint.put("update", "/api/admin/users/:id", {
       params: { id: RecordId },
       payload: AdminAccountUpdate,
       success: oneAdmin,
       error: [Forbidden, Conflict, NotFound]
-    })
-      .middleware(Authorization)
-      .annotate(
-        OpenApi.Summary,
-        "Rename, change the role of, disable or enable an admin at the version read; disabling ends their sessions, demoting lowers them"
-      ),
+    }).annotate(
+      OpenApi.Summary,
+      "Rename, change the role of, disable or enable an admin at the version read; disabling ends their sessions, demoting lowers them"
+    ),
     HttpApiEndpoint.delete("remove", "/api/admin/users/:id", {
       params: { id: RecordId },
       query: { version: VersionParam },
       success: oneAdmin,
       error: [Forbidden, Conflict, NotFound]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Disable an admin (the record stays: the activity log names it)")
+    }).annotate(OpenApi.Summary, "Disable an admin (the record stays: the activity log names it)")
   )
+  .middleware(Authorization)
   .annotate(OpenApi.Title, "Admin users")
   .annotate(OpenApi.Description, "Who may sign in, and with which role.") {}

@@ -47,23 +47,21 @@ export const AllowedIpList = Schema.Struct({
 
 export class AllowedIpsApi extends HttpApiGroup.make("allowedIps")
   .add(
-    HttpApiEndpoint.get("list", "/api/admin/ip-management", { success: AllowedIpList, error: [Forbidden] })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "The allowed addresses, and the caller's; super admins"),
+    HttpApiEndpoint.get("list", "/api/admin/ip-management", { success: AllowedIpList, error: [Forbidden] }).annotate(
+      OpenApi.Summary,
+      "The allowed addresses, and the caller's; super admins"
+    ),
     HttpApiEndpoint.post("create", "/api/admin/ip-management", {
       payload: AllowedIpInput,
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ ip: AllowedIp }) }),
       error: [BadRequest, Forbidden, Conflict]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Allow an address or range (refused when it would shut out the caller)"),
+    }).annotate(OpenApi.Summary, "Allow an address or range (refused when it would shut out the caller)"),
     HttpApiEndpoint.delete("remove", "/api/admin/ip-management/:id", {
       params: { id: RecordId },
       success: Ok,
       error: [Forbidden, Conflict, NotFound]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Remove an allowed address (refused when it would shut out the caller)")
+    }).annotate(OpenApi.Summary, "Remove an allowed address (refused when it would shut out the caller)")
   )
+  .middleware(Authorization)
   .annotate(OpenApi.Title, "Allowed addresses")
   .annotate(OpenApi.Description, "When the list is not empty, admin endpoints answer only these addresses.") {}

@@ -45,28 +45,25 @@ export class ProtectedDataApi extends HttpApiGroup.make("protectedData")
       query: { type: Schema.optionalKey(ProtectedDataType) },
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ records: Schema.Array(ProtectedRecord) }) }),
       error: [Forbidden]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Protected records, of one type or all; super admins"),
-    HttpApiEndpoint.post("create", "/api/admin/protected-data", { payload: ProtectedRecordInput, success: oneProtected, error: [Forbidden, Conflict] })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Add a protected record (its value is never logged)"),
+    }).annotate(OpenApi.Summary, "Protected records, of one type or all; super admins"),
+    HttpApiEndpoint.post("create", "/api/admin/protected-data", {
+      payload: ProtectedRecordInput,
+      success: oneProtected,
+      error: [Forbidden, Conflict]
+    }).annotate(OpenApi.Summary, "Add a protected record (its value is never logged)"),
     HttpApiEndpoint.put("update", "/api/admin/protected-data/:id", {
       params: { id: RecordId },
       payload: ProtectedRecordUpdate,
       success: oneProtected,
       error: [Forbidden, Conflict, NotFound]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Replace a protected record at the version read"),
+    }).annotate(OpenApi.Summary, "Replace a protected record at the version read"),
     HttpApiEndpoint.delete("remove", "/api/admin/protected-data/:id", {
       params: { id: RecordId },
       query: { version: VersionParam },
       success: Ok,
       error: [Forbidden, Conflict, NotFound]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Delete a protected record at the version read")
+    }).annotate(OpenApi.Summary, "Delete a protected record at the version read")
   )
+  .middleware(Authorization)
   .annotate(OpenApi.Title, "Protected data")
   .annotate(OpenApi.Description, "Typed key/value records only super admins read; their values never reach a log.") {}

@@ -32,21 +32,16 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
       query: { scope: Schema.optionalKey(Schema.Literals(["mine", "all"])) },
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ sessions: Schema.Array(AdminSession) }) }),
       error: [Forbidden]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Open sessions: the caller's, or (super admins, scope=all) everyone's"),
+    }).annotate(OpenApi.Summary, "Open sessions: the caller's, or (super admins, scope=all) everyone's"),
     HttpApiEndpoint.delete("end", "/api/admin/sessions/:id", {
       params: { id: RecordId },
       success: Ok,
       error: [Forbidden, NotFound]
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Sign a session out (one's own; super admins anyone's)"),
+    }).annotate(OpenApi.Summary, "Sign a session out (one's own; super admins anyone's)"),
     HttpApiEndpoint.post("endOthers", "/api/admin/sessions/end-others", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ ended: Schema.Int }) })
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Sign out everywhere else: every session of the caller but this one")
+    }).annotate(OpenApi.Summary, "Sign out everywhere else: every session of the caller but this one")
   )
+  .middleware(Authorization)
   .annotate(OpenApi.Title, "Sessions")
   .annotate(OpenApi.Description, "Where staff are signed in.") {}

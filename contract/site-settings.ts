@@ -33,12 +33,12 @@ const settingsAnswer = Schema.Struct({ success: Schema.Literal(true), data: Sche
 
 export class SiteSettingsApi extends HttpApiGroup.make("siteSettings")
   .add(
-    HttpApiEndpoint.get("get", "/api/admin/ecosystem", { success: settingsAnswer })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "The site's settings (every admin reads them)"),
-    HttpApiEndpoint.put("update", "/api/admin/ecosystem", { payload: SiteSettingsUpdate, success: settingsAnswer, error: [Forbidden, Conflict] })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Replace the site's settings at the version read; super admins")
+    HttpApiEndpoint.get("get", "/api/admin/ecosystem", { success: settingsAnswer }).annotate(OpenApi.Summary, "The site's settings (every admin reads them)"),
+    HttpApiEndpoint.put("update", "/api/admin/ecosystem", { payload: SiteSettingsUpdate, success: settingsAnswer, error: [Forbidden, Conflict] }).annotate(
+      OpenApi.Summary,
+      "Replace the site's settings at the version read; super admins"
+    )
   )
+  .middleware(Authorization)
   .annotate(OpenApi.Title, "Site settings")
   .annotate(OpenApi.Description, "The public site's settings as one versioned document.") {}

@@ -36,9 +36,8 @@ export class StreamApi extends HttpApiGroup.make("stream")
       success: EventStream,
       // The server is stopping: the console comes back and the proxy sends it to another one.
       error: ServiceBusy
-    })
-      .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Server-sent change notices for signed-in staff; Last-Event-ID resumes after a reconnect; ends with the session")
+    }).annotate(OpenApi.Summary, "Server-sent change notices for signed-in staff; Last-Event-ID resumes after a reconnect; ends with the session")
   )
+  .middleware(Authorization)
   .annotate(OpenApi.Title, "Live changes")
   .annotate(OpenApi.Description, "A stream of small change notices (server-sent events), read with the bearer token.") {}
