@@ -20,6 +20,7 @@ import { SiteSettingsApi } from "./site-settings.ts"
 import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
 import { UploadApi } from "./upload.ts"
 import { HistoryApi } from "./history.ts"
+import { Idempotency, idempotencyKeyParameter } from "./idempotency.ts"
 
 /**
  * Turns a request that fails its schema into the spec's `{ success: false, error }` answer
@@ -61,6 +62,19 @@ const lintable = (node: unknown): unknown => {
   return withItemsBeside(object)
 }
 
+const writes = new Set(["post", "put", "patch", "delete"])
+
+/** Every write operation names the `Idempotency-Key` header it takes (contract/idempotency.ts). */
+const withIdempotencyKeys = (spec: Record<string, unknown>): Record<string, unknown> => {
+  const paths = (spec.paths ?? {}) as Record<string, Record<string, { parameters?: ReadonlyArray<unknown> }>>
+  for (const operations of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (writes.has(method)) operation.parameters = [...(operation.parameters ?? []), idempotencyKeyParameter]
+    }
+  }
+  return spec
+}
+
 export class AdminApi extends HttpApi.make("admin-console")
   .add(SystemApi)
   .add(AuthApi)
@@ -95,6 +109,7 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(SiteSettingsApi)
   .add(HistoryApi)
   .middleware(RequestValidation)
+  .middleware(Idempotency)
   .annotate(OpenApi.Title, "Admin console API")
   .annotate(OpenApi.Version, packageJson.version)
   .annotate(OpenApi.Description, "The back office of a Pi Network directory, news and community site. Conventions: docs/api.md.")
@@ -106,5 +121,5 @@ export class AdminApi extends HttpApi.make("admin-console")
       "x-internal": false
     } as { url: string; description: string }
   ])
-  .annotate(OpenApi.Transform, (spec) => lintable(spec) as Record<string, unknown>)
+  .annotate(OpenApi.Transform, (spec) => withIdempotencyKeys(lintable(spec) as Record<string, unknown>))
   .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "ignore" }) {}

@@ -8,7 +8,10 @@ export const PostStatus = Schema.Literals(postStatuses)
 /** A post's slug where a request names one: what `slugify` makes, of any script. */
 export const Slug = Schema.String.check(
   Schema.isMaxLength(220, { message: "must be a post slug" }),
-  Schema.makeFilter((text: string) => (text !== "" && slugify(text) === text) || "must be a post slug")
+  Schema.makeFilter((text: string) => (text !== "" && slugify(text) === text) || "must be a post slug", {
+    // Generated slugs (fuzz, property tests) are plain Latin and Cyrillic runs joined by hyphens.
+    arbitraryConstraint: { patterns: [{ source: "^[a-z0-9а-я]{1,20}(-[a-z0-9а-я]{1,20}){0,3}$", flags: "" }] }
+  })
 )
 
 /** A post body: the editor's HTML, bounded well below the 1 MiB request limit. */

@@ -88,6 +88,14 @@ export class InsufficientStorage extends Schema.TaggedError<InsufficientStorage>
   httpApiStatus: 507
 }) {}
 
+/**
+ * An `Idempotency-Key` sent again with another request (another path, another body): the key
+ * names one command, whose first answer a repeat gets (contract/idempotency.ts).
+ */
+export class KeyReused extends Schema.TaggedError<KeyReused>()("KeyReused", failureFields, {
+  httpApiStatus: 422
+}) {}
+
 export class ServerFailure extends Schema.TaggedError<ServerFailure>()("ServerFailure", failureFields, {
   httpApiStatus: 500
 }) {}
@@ -105,6 +113,7 @@ export const failureClasses = [
   MailUnavailable,
   ServiceBusy,
   InsufficientStorage,
+  KeyReused,
   ServerFailure
 ] as const
 

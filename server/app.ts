@@ -51,6 +51,8 @@ import { SystemHandlers } from "./system/http.ts"
 import { importDiskUploads } from "./uploads/disk-import.ts"
 import { UploadHandlers, uploadRoutes } from "./uploads/http.ts"
 import { HistoryHandlers } from "./history/http.ts"
+import { IdempotencyLive } from "./platform/idempotency.ts"
+import { IdempotencyScopeLive } from "./auth/caller.ts"
 
 /** On a database without admins, the first one comes from `ADMIN_EMAIL`, added by one server only. */
 const bootstrapFirstAdmin = Effect.gen(function* () {
@@ -126,7 +128,8 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     BlogAdminHandlers,
     UploadHandlers
   ]),
-  Layer.provide([AuthorizationLive, PublicFormLive, PublicReadLive, RequestValidationLive, SignIn.layer])
+  Layer.provide([AuthorizationLive, PublicFormLive, PublicReadLive, RequestValidationLive, SignIn.layer]),
+  Layer.provide(Layer.provide(IdempotencyLive, IdempotencyScopeLive))
 )
 
 const routes = (staticDir: string) =>

@@ -1,7 +1,9 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { requireAllowedIp } from "../allowed-ips/repository.ts"
 import { clientIp } from "../platform/client-address.ts"
+import { Config } from "../platform/config.ts"
+import { IdempotencyScope } from "../platform/idempotency.ts"
 import { noteAdmin } from "../platform/request-log.ts"
 import { liveSession } from "../sessions/repository.ts"
 
@@ -28,3 +30,25 @@ export const tokenSession = Effect.gen(function* () {
   noteAdmin(request.source, session.user._id)
   return { id: session.id, user: session.user, ip }
 })
+
+/**
+ * Whose a command's key is (server/platform/idempotency.ts): the person the request's session
+ * names, whichever session, so a command sent again after signing in again is still answered once;
+ * the public's otherwise (and for a token that names no live session: the endpoint refuses it).
+ */
+export const IdempotencyScopeLive = Layer.effect(
+  IdempotencyScope,
+  Effect.gen(function* () {
+    const services = yield* Effect.context<Config | Effect.Services<ReturnType<typeof findSession>>>()
+    return Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const token = /^Bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1]?.trim()
+      if (token === undefined) return "public"
+      const session = yield* findSession(token, yield* clientIp)
+      return session === undefined ? "public" : `admin:${session.user._id}`
+    }).pipe(
+      Effect.provideContext(services),
+      Effect.orElseSucceed(() => "public")
+    )
+  })
+)

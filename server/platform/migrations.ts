@@ -622,6 +622,24 @@ export const migrations = {
       PRIMARY KEY (key_hash, email)
     )`,
     `CREATE INDEX known_browsers_expiry_idx ON known_browsers (expires_at)`
+  ),
+  // Each command's key with its first answer, written in the command's own transaction
+  // (server/platform/idempotency.ts; docs/api.md, "Commands, exactly once"). Kept two days.
+  "0015_idempotency_keys": statements(
+    `CREATE TABLE idempotency_keys (
+      scope text NOT NULL,
+      key text NOT NULL,
+      route text NOT NULL,
+      body_length integer NOT NULL,
+      body_hash text,
+      status integer,
+      content_type text,
+      body bytea,
+      failure text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (scope, key)
+    )`,
+    `CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at)`
   )
 }
 

@@ -231,10 +231,16 @@ export const requestFor = (spec: Spec, operation: Operation, known: () => Readon
           { weight: 1, arbitrary: spec.value(operation.body).map((value) => withDuplicateKey(JSON.stringify(value) ?? "null")) },
           { weight: 1, arbitrary: fc.constantFrom("", "{", "null", "[]", '"x"', '{"a":1e999}', "\u0000") }
         )
-  const headerArb = fc.record({
-    "content-type": fc.constantFrom("application/json", "application/json", "text/plain", "multipart/form-data; boundary=x"),
-    accept: fc.constantFrom("application/json", "text/csv", "*/*")
-  })
+  const headerArb = fc
+    .record({
+      "content-type": fc.constantFrom("application/json", "application/json", "text/plain", "multipart/form-data; boundary=x"),
+      accept: fc.constantFrom("application/json", "text/csv", "*/*"),
+      // A few keys used again and again, across endpoints and bodies (first runs, repeats, 422s), and bad ones.
+      key: fc.option(fc.constantFrom("fuzz-key-aaaaaaaaaaaa-1", "fuzz-key-aaaaaaaaaaaa-2", "fuzz-key-aaaaaaaaaaaa-3", "short", "bad key with spaces!!", ""), {
+        freq: 2
+      })
+    })
+    .map(({ key, ...headers }): Record<string, string> => (key === null ? headers : { ...headers, "idempotency-key": key }))
   return fc
     .record({
       path: fc.tuple(pathArb, queryArb).map(([path, query]) => `${path}${query}`),
@@ -266,6 +272,7 @@ const fingerprintSql = (tables: ReadonlyArray<{ name: string; versioned: boolean
  * log itself is still compared, without those).
  */
 const bookkeeping = new Set([
+  "idempotency_keys",
   "sign_in_codes",
   "sign_in_attempts",
   "known_browsers",
