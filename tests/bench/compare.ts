@@ -10,7 +10,7 @@ import { freshPostgresOn } from "../support/database.ts"
 import { root } from "../support/process.ts"
 import { startTestServer } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
-import { coldLoad, TWENTY_ROWS } from "./first-screen.ts"
+import { coldLoad, TWENTY_ROWS } from "../support/first-screen.ts"
 
 /**
  * `npm run bench -- compare PIECE…`: what each speed piece of the build buys (vite.config.ts,

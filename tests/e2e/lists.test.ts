@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { addressTexts as t, blogTexts, listTexts } from "../spec/texts.ts"
 import { chromiumWithServer, holdStartChunk, newPage } from "../support/browser.ts"
 import { csvObjects } from "../support/csv.ts"
+import { coldLoad, FIRST_SCREEN_BUDGET_KB, TWENTY_ROWS } from "../support/first-screen.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
@@ -123,6 +124,15 @@ describe("the list pattern in Chromium", () => {
     expect(signInAssets.some((path) => /^\/assets\/signed-in-/.test(path))).toBe(false)
     await page.context().close()
     await signIn.context.close()
+  })
+
+  it(`sends at most ${FIRST_SCREEN_BUDGET_KB} kB of JS and CSS before a signed-in first screen's rows, and before the sign-in form`, async () => {
+    const rows = await coldLoad(product.browser, token, `${product.server.url}/generated-addresses`, TWENTY_ROWS)
+    const signIn = await coldLoad(product.browser, null, `${product.server.url}/login`, "input[name=email]")
+    expect(rows.kb, JSON.stringify(rows.waterfall)).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET_KB)
+    expect(signIn.kb, JSON.stringify(signIn.waterfall)).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET_KB)
+    // What it counted is the first screen's code: the start chunk is among it.
+    expect(rows.waterfall.map((request) => request.path)).toContain("/assets/start.js")
   })
 
   it("keeps the focused row focused when the list reloads under it", async () => {
