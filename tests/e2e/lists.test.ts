@@ -104,7 +104,7 @@ describe("the list pattern in Chromium", () => {
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
     const beforeRows = [...assets]
-    // tools/vite-early-start.ts: what the sign-in form needs is one chunk, the signed-in screens another.
+    // tools/first-screen/: what the sign-in form needs is one chunk, the signed-in screens another.
     expect(beforeRows).toEqual(expect.arrayContaining(["/assets/start.js", "/assets/signed-in.js", "/assets/index.js"]))
     // Every script is one the page names up front (the entry, the bundler's small shared helpers
     // beside it, the start chunk) or the signed-in chunk: none is found only once another has run.
@@ -124,6 +124,26 @@ describe("the list pattern in Chromium", () => {
     expect(signInAssets.some((path) => /^\/assets\/signed-in-/.test(path))).toBe(false)
     await page.context().close()
     await signIn.context.close()
+  })
+
+  it("has the page ask for the signed-in chunk only with a stored token, and for the blog's screens only under /blog", async () => {
+    // What the inline script at the top of index.html (src/app/start/preload-signed-in.ts) added to the page.
+    const preloaded = async (path: string, stored: boolean) => {
+      const { page, context } = stored ? await withStoredToken() : await newPage(product.browser)
+      await page.goto(`${product.server.url}${path}`, { waitUntil: "domcontentloaded" })
+      const hrefs = await page.evaluate(() =>
+        [...document.head.querySelectorAll("link[rel=modulepreload], link[rel=preload]")].map((link) => new URL((link as HTMLLinkElement).href).pathname)
+      )
+      await context.close()
+      return hrefs.map((href) => href.replace(/-[\w-]{8}(\.\w+)$/, "$1"))
+    }
+    const directory = await preloaded("/generated-addresses", true)
+    expect(directory).toEqual(expect.arrayContaining(["/assets/start.js", "/assets/signed-in.js", "/assets/signed-in.css"]))
+    expect(directory).not.toContain("/assets/screens.js")
+    expect(await preloaded("/blog/new", true)).toContain("/assets/screens.js")
+    const signIn = await preloaded("/login", false)
+    expect(signIn).toContain("/assets/start.js")
+    expect(signIn.filter((href) => href.startsWith("/assets/signed-in") || href === "/assets/screens.js")).toEqual([])
   })
 
   it(`sends at most ${FIRST_SCREEN_BUDGET_KB} kB of JS and CSS before a signed-in first screen's rows, and before the sign-in form`, async () => {

@@ -2,8 +2,8 @@ import type { Browser, Request } from "playwright-core"
 
 /**
  * What a first screen may send of JavaScript and CSS, compressed, before it is usable: the sign-in
- * form, or a directory's first rows (docs/architecture.md, "First screen"). Held by
- * tests/e2e/lists.test.ts and printed by `npm run bench -- first-screen`.
+ * form, or a directory's first rows (docs/performance.md). Held by tests/e2e/lists.test.ts and
+ * printed by `npm run bench -- first-screen`.
  */
 export const FIRST_SCREEN_BUDGET_KB = 150
 
@@ -20,14 +20,21 @@ const wireKb = async (requests: ReadonlyArray<Request>) => {
 
 const READY = "first screen ready"
 
+/** A link slower than loopback, as Chromium emulates it: each request's added round trip, and the bandwidth both ways. */
+export interface SlowLink {
+  readonly latencyMs: number
+  readonly mbit: number
+}
+
 /**
  * Opens `url` in a cold context with the token stored, and returns the time (from navigation
  * start, in the page's clock) of the first frame after `selector` first matched, seen by a
  * mutation observer in the page, and the JS and CSS that had fully arrived by then. The page
  * says when by a console message: polling it from here (`waitForFunction`) would inject
  * Playwright's own script into the page while it loads, 15–50 ms on the main thread measured.
+ * Over loopback unless `link` is given.
  */
-export const coldLoad = async (browser: Browser, token: string | null, url: string, selector: string) => {
+export const coldLoad = async (browser: Browser, token: string | null, url: string, selector: string, link?: SlowLink) => {
   const context = await browser.newContext()
   await context.addInitScript(
     ([value, wanted, ready]) => {
@@ -45,6 +52,15 @@ export const coldLoad = async (browser: Browser, token: string | null, url: stri
     [token, selector, READY] as const
   )
   const page = await context.newPage()
+  if (link !== undefined) {
+    const cdp = await context.newCDPSession(page)
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: link.latencyMs,
+      downloadThroughput: (link.mbit * 1_000_000) / 8,
+      uploadThroughput: (link.mbit * 1_000_000) / 8
+    })
+  }
   const finished: Array<Request> = []
   page.on("requestfinished", (request) => finished.push(request))
   const ready = page.waitForEvent("console", { predicate: (message) => message.text() === READY, timeout: 30_000 })
