@@ -15,7 +15,10 @@ const eslint = new ESLint({
   overrideConfig: {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["src/lib/planted-*.ts", "server/planted-*.ts", "server/*/planted-*.ts"], defaultProject: "tsconfig.json" }
+        projectService: {
+          allowDefaultProject: ["src/lib/planted-*.ts", "server/planted-*.ts", "server/*/planted-*.ts", "tools/planted-*.ts"],
+          defaultProject: "tsconfig.json"
+        }
       }
     }
   }
@@ -48,6 +51,13 @@ describe("the code rules", () => {
     expect(await rulesBroken("server/contacts/http.ts", code)).toEqual(["no-restricted-syntax"])
     expect(await rulesBroken("server/admin/planted-group.ts", code)).toEqual(["no-restricted-syntax"])
     expect(await rulesBroken("server/contacts/repository.ts", code)).toEqual([])
+  }, 60_000)
+
+  it("refuse a read of the environment outside the validated configuration's two readers", async () => {
+    const code = 'export const kept = process.env.RECORD_HISTORY !== "off"\n'
+    expect(await rulesBroken("server/platform/planted-switch.ts", code)).toEqual(["no-restricted-properties"])
+    expect(await rulesBroken("tools/planted-switch.ts", code.replace(".RECORD_HISTORY", '["CONSOLE_WITHOUT"]'))).toEqual(["no-restricted-properties"])
+    expect(await rulesBroken("server/main.ts", code)).toEqual([])
   }, 60_000)
 
   it("refuse code not in the formatter's layout", async () => {
