@@ -79,6 +79,19 @@ export default tseslint.config(
     }
   },
   {
+    // The environment is read once, at start, into the validated configuration
+    // (server/platform/config.ts, README "Configuration"): a switch read anywhere else is one no
+    // one validates or documents. Benches pass their own configuration instead.
+    files: ["contract/**", "machines/**", "server/**", "src/**", "tools/**", "vite.config.ts"],
+    ignores: ["server/main.ts", "server/cli/run.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read the environment in server/platform/config.ts (readConfig), not here." }
+      ]
+    }
+  },
+  {
     // Tests read answers as JSON and match them with vitest's asymmetric matchers (typed `any`),
     // and their stand-in API calls reject with failure-shaped data as the console's API layer does.
     files: ["tests/**"],

@@ -1,56 +1,20 @@
 /// <reference types="vitest/config" />
 import react from "@vitejs/plugin-react"
-import { defineConfig } from "vite"
+import { defineConfig, type UserConfig } from "vite"
 import { fileURLToPath } from "node:url"
-import { answerSchemas } from "./tools/vite-answer-checks.ts"
-import { earlyStart } from "./tools/vite-early-start.ts"
-import { precompress } from "./tools/vite-precompress.ts"
-import { radixIconsApart } from "./tools/vite-radix-icons.ts"
-import { radixSubset } from "./tools/vite-radix-subset.ts"
-import { themeRootWithoutTooltips } from "./tools/vite-radix-theme-root.ts"
-import { radixUse } from "./tools/radix-use.ts"
-import { TOKEN_KEY } from "./src/lib/token.ts"
+import { firstScreen, type FirstScreenPiece } from "./tools/first-screen/index.ts"
 
 /**
- * The build's speed pieces by name. `CONSOLE_WITHOUT=piece,piece` builds without them, for
- * `npm run bench -- compare piece` (interleaved cold loads with and without; docs/architecture.md,
- * "What each speed piece buys").
+ * The console's build. `npm run bench -- compare PIECE…` builds it without some of the first
+ * screen's pieces (tools/first-screen/index.ts) and measures what each buys.
  */
-const without = new Set((process.env.CONSOLE_WITHOUT ?? "").split(",").filter((name) => name !== ""))
-const pieces = {
-  "radix-subset": () => radixSubset(radixUse),
-  "theme-root": () => themeRootWithoutTooltips(),
-  "radix-icons": () => radixIconsApart(),
-  "early-start": () =>
-    earlyStart({
-      always: ["src/app/render.tsx"],
-      signedIn: ["src/app/AuthenticatedApp.tsx"],
-      byPath: { "/blog": "src/features/blog/screens.ts" },
-      tokenKey: TOKEN_KEY,
-      mergeChunks: !without.has("chunk-merge")
-    }),
-  precompress: () => precompress()
-} as const
-/**
- * Pieces of start-up code in src/, left out by a constant the build folds away: `early-requests`
- * (src/app/boot.ts: the session check and the first page asked for before the screens' code
- * has loaded).
- */
-const runtimePieces = { "early-requests": "__EARLY_REQUESTS__" } as const
-const known = [...Object.keys(pieces), "chunk-merge", ...Object.keys(runtimePieces)]
-const unknownPieces = [...without].filter((name) => !known.includes(name))
-if (unknownPieces.length > 0) throw new Error(`CONSOLE_WITHOUT: no piece named ${unknownPieces.join(", ")} (pieces: ${known.join(", ")})`)
+export const consoleBuild = (without: ReadonlyArray<FirstScreenPiece> = []): UserConfig => ({
+  plugins: [react(), ...firstScreen(fileURLToPath(new URL(".", import.meta.url)), without)],
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: false }
+})
 
 export default defineConfig({
-  plugins: [
-    react(),
-    answerSchemas(fileURLToPath(new URL(".", import.meta.url))),
-    ...Object.entries(pieces)
-      .filter(([name]) => !without.has(name))
-      .map(([, piece]) => piece())
-  ],
-  define: Object.fromEntries(Object.entries(runtimePieces).map(([name, constant]) => [constant, JSON.stringify(!without.has(name))])),
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
+  ...consoleBuild(),
   server: { proxy: { "/api": "http://127.0.0.1:8080", "/uploads": "http://127.0.0.1:8080" } },
   test: {
     include: ["tests/**/*.test.ts"],

@@ -5,8 +5,7 @@ import { BadRequest, Email, Forbidden, Id, MailUnavailable, Ok, Role, TooManyReq
 /** Length of the one-time code, docs/product-spec.md §9. */
 export const OTP_LENGTH = 6
 
-/** One code is mailed a minute per e-mail (and per browser it signed in from): the console counts it down (docs/security.md, "Sign-in"). */
-export const OTP_RESEND_SECONDS = 60
+export { OTP_RESEND_SECONDS } from "./auth-rules.ts"
 
 export const AdminUser = Schema.Struct({
   _id: Id,

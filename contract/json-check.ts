@@ -2,7 +2,7 @@
  * A JSON Schema checker for the few answers the first screen reads before effect has loaded
  * (src/api/checked-answer.ts). It knows the keywords effect's `Schema.toJsonSchemaDocument`
  * writes for the contract's answers and refuses any other at build time
- * (tools/vite-answer-checks.ts), so an answer it passes is one the contract's schema passes:
+ * (tools/first-screen/answer-schemas.ts), so an answer it passes is one the contract's schema passes:
  * tests/unit/answer-checks.test.ts holds the two to the same verdicts. String lengths count
  * UTF-16 units, as effect's `isMaxLength` does.
  */

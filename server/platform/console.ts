@@ -27,7 +27,7 @@ const contentTypes: Record<string, string> = {
 interface Asset {
   readonly bytes: Uint8Array
   readonly type: string
-  /** The build's Brotli and gzip copies of the file, when it wrote them (tools/vite-precompress.ts). */
+  /** The build's Brotli and gzip copies of the file, when it wrote them (tools/first-screen/precompress.ts). */
   readonly br?: Uint8Array
   readonly gzip?: Uint8Array
 }

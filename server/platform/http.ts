@@ -8,7 +8,7 @@ import { ServerWrites } from "./write-outcomes.ts"
 
 /**
  * The console's policy. Its one inline script (the early start in `index.html`, made by
- * tools/vite-early-start.ts) is allowed by its hash, which the console routes add to `index.html`'s
+ * src/app/start/preload-signed-in.ts) is allowed by its hash, which the console routes add to `index.html`'s
  * own header; every other response gets the policy without it.
  */
 export const consolePolicyAllowing = (scriptHashes: ReadonlyArray<string>) =>

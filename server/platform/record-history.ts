@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { sameKept } from "../../contract/history-rules.ts"
 
@@ -32,10 +32,11 @@ export type Content = Readonly<Record<string, Kept>>
 export type Changes = Readonly<Record<string, readonly [Kept, Kept] | null>>
 
 /**
- * `RECORD_HISTORY=off` keeps no history (the events stay, without versions and changes): only
- * for `npm run bench -- history`, which measures what keeping it costs a change.
+ * Whether changes keep their history: always. Only `npm run bench -- history` gives the servers
+ * it starts itself false (the events stay, without versions and changes), to measure what keeping
+ * it costs a change; no configuration sets it.
  */
-export const historyKept = process.env.RECORD_HISTORY !== "off"
+export const HistoryKept = Context.Reference<boolean>("platform/HistoryKept", { defaultValue: () => true })
 
 /** Every `SNAPSHOT_EVERY` versions the whole content is kept. */
 export const SNAPSHOT_EVERY = 100

@@ -6,7 +6,7 @@ import { CurrentSession } from "../../contract/auth.ts"
 import { Conflict, NotFound } from "../../contract/common.ts"
 import { type ActivityEvent, recordActivities } from "./activity-log.ts"
 import { announcing } from "./change-feed.ts"
-import { changesOf, historyKept, type HistoryMark, type HistoryRules, snapshotIfDue } from "./record-history.ts"
+import { changesOf, HistoryKept, type HistoryMark, type HistoryRules, snapshotIfDue } from "./record-history.ts"
 
 /**
  * The one write path (docs/architecture.md, "One write path"): every change of a record (create,
@@ -106,8 +106,15 @@ const targetOf = <Row extends VersionedRow, E, R>(table: VersionedTable, target:
     Effect.tap(recordAt<Row>(table, target.id, target.expectedVersion, target.scope), (before) => target.refuse?.(before) ?? Effect.void)
   )
 
-/** Appends a change's events, with their actor; answers their ids. */
-const recordChange = (events: ChangeEvent | ReadonlyArray<ChangeEvent>, actor?: Actor) => Effect.flatMap(withActor(listOf(events), actor), recordActivities)
+/** Appends a change's events, with their actor; answers their ids. Without history, the first goes without its mark. */
+const recordChange = (events: ChangeEvent | ReadonlyArray<ChangeEvent>, actor?: Actor) =>
+  Effect.flatMap(HistoryKept, (kept) => {
+    const [first, ...rest] = listOf(events)
+    const recorded = kept || first === undefined ? listOf(events) : [unmarked(first), ...rest]
+    return Effect.flatMap(withActor(recorded, actor), recordActivities)
+  })
+
+const unmarked = ({ version: _version, changes: _changes, removed: _removed, ...event }: ChangeEvent): ChangeEvent => event
 
 /**
  * A record's change as its history keeps it: its first event carries the version the change
@@ -116,19 +123,19 @@ const recordChange = (events: ChangeEvent | ReadonlyArray<ChangeEvent>, actor?: 
  */
 const marked = (events: ChangeEvent | ReadonlyArray<ChangeEvent>, mark: HistoryMark): ReadonlyArray<ChangeEvent> => {
   const [first, ...rest] = listOf(events)
-  if (!historyKept) return listOf(events)
   return first === undefined ? [] : [{ ...first, ...mark }, ...rest]
 }
 
 const rulesOf = (table: VersionedTable): HistoryRules => table.history ?? {}
 
 /** Keeps a snapshot of `row` when its version is due for one, under the change's first event's record. */
-const snapshotOf = (table: VersionedTable, events: ReadonlyArray<ChangeEvent>, row: VersionedRow) => {
-  const first = events[0]
-  return !historyKept || first === undefined || first.entityId === null
-    ? Effect.void
-    : snapshotIfDue(first.action.slice(0, first.action.indexOf(".")), first.entityId, row.version, rulesOf(table), row)
-}
+const snapshotOf = (table: VersionedTable, events: ReadonlyArray<ChangeEvent>, row: VersionedRow) =>
+  Effect.flatMap(HistoryKept, (kept) => {
+    const first = events[0]
+    return !kept || first === undefined || first.entityId === null
+      ? Effect.void
+      : snapshotIfDue(first.action.slice(0, first.action.indexOf(".")), first.entityId, row.version, rulesOf(table), row)
+  })
 
 /** Runs a change as the write path runs every change: one transaction, announced after commit, a database failure a defect. */
 const asChange = <A, E, R>(change: Effect.Effect<A, E, R>, taken?: Taken<E>) =>

@@ -1,4 +1,4 @@
-/** Built by tools/vite-answer-checks.ts from src/api/first-answer-schemas.ts: one JSON Schema per name. */
+/** Built by tools/first-screen/answer-schemas.ts from src/api/first-answer-schemas.ts: one JSON Schema per name. */
 declare module "virtual:answer-schemas" {
   type JsonSchema = import("../../contract/json-check.ts").JsonSchema
   export const sessionCheck: JsonSchema

@@ -5,7 +5,7 @@ import { answerFailure, networkFailure, unexpectedAnswer } from "./failure.ts"
 /**
  * An answer fetched at start-up, before the client (src/api/prefetch.ts), read as the client
  * reads one: checked against the contract's schema, a failure in the spec's words. The schemas
- * come compiled from the contract (`virtual:answer-schemas`, tools/vite-answer-checks.ts), so
+ * come compiled from the contract (`virtual:answer-schemas`, tools/first-screen/answer-schemas.ts), so
  * the first screen trusts its first answers without loading effect; each is one whose decoded
  * value is its JSON, so the checked JSON is the value.
  */

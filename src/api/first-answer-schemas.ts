@@ -4,11 +4,11 @@ import { PostPage } from "../../contract/blog-api.ts"
 import { pageOf } from "../../contract/lists.ts"
 
 /**
- * The answers start-up asks for before the console's code has loaded (src/app/boot.ts), by the
+ * The answers start-up asks for before the console's code has loaded (src/app/start/boot.ts), by the
  * name the console checks them under. The build compiles each schema into a small validator
- * (tools/vite-answer-checks.ts), so the first screen needs no effect to trust its first answers;
+ * (tools/first-screen/answer-schemas.ts), so the first screen needs no effect to trust its first answers;
  * only schemas whose decoded value is their JSON may be listed (tests/unit/answer-checks.test.ts).
- * The console never imports this module: it imports `virtual:answer-checks`.
+ * The console never imports this module: it imports `virtual:answer-schemas`.
  */
 export const firstAnswerSchemas = {
   sessionCheck: SessionCheck,

@@ -8,7 +8,7 @@ import { CommandProvider } from "../lib/commands.tsx"
 import { ErrorBoundary } from "./ErrorScreen.tsx"
 import { useGuardedLocation } from "../lib/leave-guard.ts"
 import { ThemeProvider } from "../lib/theme.tsx"
-import { preloadSignedInScreens, signedInScreensIfLoaded } from "./signed-in-chunk.ts"
+import { preloadSignedInScreens, signedInScreensIfLoaded } from "./start/signed-in-chunk.ts"
 
 /**
  * The signed-in screens, from their chunk. The same component renders before and after the chunk

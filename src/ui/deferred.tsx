@@ -102,6 +102,6 @@ const ScreenLoading = () => (
 /**
  * A feature's screens in their own chunk: loaded when one is first shown, else in a quiet
  * moment once the current screen has shown its content. A first visit straight to one has it preloaded by `index.html`
- * (tools/vite-early-start.ts, `byPath`).
+ * (src/app/start/preload-signed-in.ts, `byPath`).
  */
 export const loadScreen = <P extends object>(load: () => Promise<ComponentType<P>>) => deferred(load, <ScreenLoading />)

@@ -7,6 +7,7 @@ import { scamReportMessages } from "../../contract/scam-reports.ts"
 import { settingsMessages, type SiteSettings } from "../../contract/site-settings.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
+import { startTestServer, type TestServer } from "../support/server.ts"
 import { serverWithStaff, signedInAs } from "../support/session.ts"
 
 /**
@@ -75,6 +76,46 @@ describe.each(engines)("the one write path on $name", (engine) => {
       version: contact.version + 1,
       internalNotes: winner.contact.internalNotes
     })
+  })
+
+  it("keeps each change's version in history, and keeps none on a server the history bench starts without it", async () => {
+    const marks = (server: TestServer, entityId: string) =>
+      server.sql(
+        Effect.flatMap(
+          SqlClient,
+          (sql) => sql<{ action: string; version: number | null; kept: boolean }>`
+            SELECT action, version, changes IS NOT NULL AS kept FROM activity_log WHERE entity_id = ${entityId} ORDER BY id`
+        )
+      )
+    const contact = await newContact("Kept")
+    expect((await edit(contact, contact.version, { internalNotes: "kept" })).status).toBe(200)
+    expect(await marks(staff.server, contact._id)).toEqual([
+      { action: "contact.create", version: 1, kept: true },
+      { action: "contact.update", version: 2, kept: true }
+    ])
+
+    const database = await engine.fresh()
+    const bench = await startTestServer(database, {}, { historyKept: false })
+    try {
+      const token = await signedInAs(bench, "admin")
+      const made = await call(bench.url, "POST", "/api/core-team-contact", {
+        token,
+        body: { contactInfo: { name: "Grace", role: "Founder" }, inquiry: { subject: "Not kept", details: "Details" } }
+      })
+      const id = (made.body.data as { _id: string })._id
+      const changed = await call(bench.url, "PUT", `/api/core-team-contact/${id}`, {
+        token,
+        body: { contactInfo: { name: "Grace", role: "Founder" }, inquiry: { subject: "Not kept", details: "Details" }, internalNotes: "gone", version: 1 }
+      })
+      expect(changed.status, changed.text).toBe(200)
+      expect(await marks(bench, id)).toEqual([
+        { action: "contact.create", version: null, kept: false },
+        { action: "contact.update", version: null, kept: false }
+      ])
+    } finally {
+      await bench.stop()
+      await database.drop()
+    }
   })
 
   it("leaves nothing behind when the area refuses the change", async () => {

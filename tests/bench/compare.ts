@@ -1,44 +1,77 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { execFileSync } from "node:child_process"
 import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { build, type Plugin } from "vite"
 import { consoleDir } from "../../server/platform/console.ts"
+import { firstScreenPieces, type FirstScreenPiece } from "../../tools/first-screen/index.ts"
+import { consoleBuild } from "../../vite.config.ts"
 import { launchChromium, requireBuiltConsole } from "../support/browser.ts"
 import { freshPostgresOn } from "../support/database.ts"
+import { coldLoad, type SlowLink, TWENTY_ROWS } from "../support/first-screen.ts"
 import { root } from "../support/process.ts"
 import { startTestServer } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
-import { coldLoad, TWENTY_ROWS } from "./first-screen.ts"
 
 /**
- * `npm run bench -- compare PIECE…`: what each speed piece of the build buys (vite.config.ts,
- * `CONSOLE_WITHOUT`). For each piece the console is built without it, both builds are served by
- * two servers on one PostgreSQL database, and cold loads of a 10,000-row directory alternate
- * between them (the order swapped every pair): the first 20 rows painted and the JS and CSS on
- * the wire before them. A piece earns its place when the paired differences favour it by more
- * than their own spread: the 25th percentile of (without − with) above zero.
+ * `npm run bench -- compare PIECE…`: what each first-screen piece buys. For each piece the
+ * console is built without it, both builds are served by two servers on one PostgreSQL database,
+ * and cold loads of a 10,000-row directory alternate between them (the order swapped every
+ * pair): the first 20 rows painted and the JS and CSS on the wire before them. A piece earns its
+ * place when the paired differences favour it by more than their own spread (the 25th
+ * percentile of without − with above zero), or when the bytes without it break the budget.
  */
 const PAIRS = 25
 const WARM_UP = 2
+
+/**
+ * Loopback by default, where bytes and round trips cost almost nothing; `COMPARE_LINK=40,10` loads
+ * both builds over an emulated link instead (40 ms added to each request, 10 Mbit/s).
+ */
+const link = ((): SlowLink | undefined => {
+  const [latencyMs, mbit] = (process.env.COMPARE_LINK ?? "").split(",").map(Number)
+  return latencyMs === undefined || mbit === undefined || !(latencyMs >= 0 && mbit > 0) ? undefined : { latencyMs, mbit }
+})()
+
+/**
+ * Start-up code in src/ a build can leave out: the bench's own build puts a module that does
+ * nothing in its place (the shipped code has no switch for it).
+ */
+const startUpPieces: Readonly<Record<string, { readonly module: string; readonly nothing: string }>> = {
+  "early-requests": { module: "src/app/start/early-requests.ts", nothing: "export const askEarly = () => undefined" }
+}
+
+const isBuildPiece = (piece: string): piece is FirstScreenPiece => (firstScreenPieces as ReadonlyArray<string>).includes(piece)
 
 const percentile = (values: ReadonlyArray<number>, p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return Math.round((sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0) * 10) / 10
 }
 
-const buildWithout = (piece: string) => {
+/** The console as `npm run build` makes it, but without `piece`, in a folder of its own. */
+const buildWithout = async (piece: string) => {
   const outDir = mkdtempSync(join(tmpdir(), `console-without-${piece}-`))
-  execFileSync(process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error", "--outDir", outDir, "--emptyOutDir"], {
-    cwd: root,
-    env: { ...process.env, CONSOLE_WITHOUT: piece },
-    stdio: "inherit"
+  const config = consoleBuild(isBuildPiece(piece) ? [piece] : [])
+  const startUp = startUpPieces[piece]
+  const leftOut: ReadonlyArray<Plugin> =
+    startUp === undefined ? [] : [{ name: `without-${piece}`, enforce: "pre", load: (id) => (id.endsWith(startUp.module) ? startUp.nothing : undefined) }]
+  await build({
+    ...config,
+    configFile: false,
+    root,
+    logLevel: "error",
+    plugins: [...(config.plugins ?? []), ...leftOut],
+    build: { ...config.build, outDir, emptyOutDir: true }
   })
   return outDir
 }
 
 export const comparePieces = async (pieces: ReadonlyArray<string>, postgresUrl: string) => {
+  const known = [...firstScreenPieces, ...Object.keys(startUpPieces)]
+  const unknown = pieces.filter((piece) => !known.includes(piece))
+  if (pieces.length === 0 || unknown.length > 0)
+    throw new Error(`compare: name pieces among ${known.join(", ")}${unknown.length > 0 ? ` (not ${unknown.join(", ")})` : ""}`)
   requireBuiltConsole()
   const database = await freshPostgresOn(postgresUrl)
   if (database.target.engine !== "postgresql") throw new Error("compare needs PostgreSQL (two servers on one database)")
@@ -58,7 +91,7 @@ export const comparePieces = async (pieces: ReadonlyArray<string>, postgresUrl: 
       )
     )
     for (const piece of pieces) {
-      const outDir = buildWithout(piece)
+      const outDir = await buildWithout(piece)
       const cut = await startTestServer(database, {}, { consoleDir: outDir })
       try {
         const withTimes: Array<number> = []
@@ -66,7 +99,7 @@ export const comparePieces = async (pieces: ReadonlyArray<string>, postgresUrl: 
         let withKb = 0
         let withoutKb = 0
         for (let pair = 0; pair < WARM_UP + PAIRS; pair++) {
-          const load = (url: string) => coldLoad(browser, token, `${url}/generated-addresses`, TWENTY_ROWS)
+          const load = (url: string) => coldLoad(browser, token, `${url}/generated-addresses`, TWENTY_ROWS, link)
           // The order swaps every pair: whichever goes second finds the machine a little warmer.
           const first = pair % 2 === 0 ? await load(full.url) : await load(cut.url)
           const second = pair % 2 === 0 ? await load(cut.url) : await load(full.url)
@@ -100,6 +133,9 @@ export const comparePieces = async (pieces: ReadonlyArray<string>, postgresUrl: 
     await database.drop()
     rmSync(withAll, { recursive: true, force: true })
   }
-  console.log(`\nEach speed piece, ${PAIRS} interleaved pairs of cold loads after ${WARM_UP} warm-up pairs (10,000-row directory, 20 rows painted)`)
+  const over = link === undefined ? "loopback" : `a link of ${link.latencyMs} ms and ${link.mbit} Mbit/s`
+  console.log(
+    `\nEach first-screen piece, ${PAIRS} interleaved pairs of cold loads after ${WARM_UP} warm-up pairs over ${over} (10,000-row directory, 20 rows painted)`
+  )
   console.table(rows)
 }

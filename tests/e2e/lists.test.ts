@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { addressTexts as t, blogTexts, listTexts } from "../spec/texts.ts"
 import { chromiumWithServer, holdStartChunk, newPage } from "../support/browser.ts"
 import { csvObjects } from "../support/csv.ts"
+import { coldLoad, FIRST_SCREEN_BUDGET_KB, TWENTY_ROWS } from "../support/first-screen.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
@@ -103,7 +104,7 @@ describe("the list pattern in Chromium", () => {
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
     const beforeRows = [...assets]
-    // tools/vite-early-start.ts: what the sign-in form needs is one chunk, the signed-in screens another.
+    // tools/first-screen/: what the sign-in form needs is one chunk, the signed-in screens another.
     expect(beforeRows).toEqual(expect.arrayContaining(["/assets/start.js", "/assets/signed-in.js", "/assets/index.js"]))
     // Every script is one the page names up front (the entry, the bundler's small shared helpers
     // beside it, the start chunk) or the signed-in chunk: none is found only once another has run.
@@ -123,6 +124,35 @@ describe("the list pattern in Chromium", () => {
     expect(signInAssets.some((path) => /^\/assets\/signed-in-/.test(path))).toBe(false)
     await page.context().close()
     await signIn.context.close()
+  })
+
+  it("has the page ask for the signed-in chunk only with a stored token, and for the blog's screens only under /blog", async () => {
+    // What the inline script at the top of index.html (src/app/start/preload-signed-in.ts) added to the page.
+    const preloaded = async (path: string, stored: boolean) => {
+      const { page, context } = stored ? await withStoredToken() : await newPage(product.browser)
+      await page.goto(`${product.server.url}${path}`, { waitUntil: "domcontentloaded" })
+      const hrefs = await page.evaluate(() =>
+        [...document.head.querySelectorAll("link[rel=modulepreload], link[rel=preload]")].map((link) => new URL((link as HTMLLinkElement).href).pathname)
+      )
+      await context.close()
+      return hrefs.map((href) => href.replace(/-[\w-]{8}(\.\w+)$/, "$1"))
+    }
+    const directory = await preloaded("/generated-addresses", true)
+    expect(directory).toEqual(expect.arrayContaining(["/assets/start.js", "/assets/signed-in.js", "/assets/signed-in.css"]))
+    expect(directory).not.toContain("/assets/screens.js")
+    expect(await preloaded("/blog/new", true)).toContain("/assets/screens.js")
+    const signIn = await preloaded("/login", false)
+    expect(signIn).toContain("/assets/start.js")
+    expect(signIn.filter((href) => href.startsWith("/assets/signed-in") || href === "/assets/screens.js")).toEqual([])
+  })
+
+  it(`sends at most ${FIRST_SCREEN_BUDGET_KB} kB of JS and CSS before a signed-in first screen's rows, and before the sign-in form`, async () => {
+    const rows = await coldLoad(product.browser, token, `${product.server.url}/generated-addresses`, TWENTY_ROWS)
+    const signIn = await coldLoad(product.browser, null, `${product.server.url}/login`, "input[name=email]")
+    expect(rows.kb, JSON.stringify(rows.waterfall)).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET_KB)
+    expect(signIn.kb, JSON.stringify(signIn.waterfall)).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET_KB)
+    // What it counted is the first screen's code: the start chunk is among it.
+    expect(rows.waterfall.map((request) => request.path)).toContain("/assets/start.js")
   })
 
   it("keeps the focused row focused when the list reloads under it", async () => {

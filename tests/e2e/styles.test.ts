@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { addAdmin } from "../../server/admin-users/repository.ts"
-import { radixUse } from "../../tools/radix-use.ts"
+import { radixUse } from "../../tools/first-screen/radix-use.ts"
 import { seriousViolations } from "../support/axe.ts"
 import { chromiumWithServer, isDark, newPage, requestsInFlight, signInThroughScreen, visitInApp } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"

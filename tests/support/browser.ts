@@ -60,7 +60,7 @@ export const launchChromium = async (): Promise<Browser> =>
   chromium.launch({ executablePath: (await findChromium()).path, headless: true, args: chromiumFlags })
 
 /**
- * Holds the console's start chunk (tools/vite-early-start.ts) until `until` settles, so the
+ * Holds the console's start chunk (tools/first-screen/chunk-groups.ts) until `until` settles, so the
  * console starts only after, say, start-up's answers are in. Call the returned check once the
  * page has loaded: it fails unless the chunk was held (a renamed chunk would let the console
  * start early, and the test would be testing something else).

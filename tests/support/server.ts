@@ -7,6 +7,7 @@ import { join } from "node:path"
 import { serverLayer } from "../../server/app.ts"
 import { type AppConfig, parseProxies } from "../../server/platform/config.ts"
 import type { Database } from "../../server/platform/database.ts"
+import { HistoryKept } from "../../server/platform/record-history.ts"
 import type { TestDatabase } from "./database.ts"
 
 export interface TestServer {
@@ -88,11 +89,14 @@ export const latestCode = async (server: TestServer, email: string): Promise<str
   return code
 }
 
-/** Starts the real server (HTTP on a free port) on `database`, with a fresh data folder. */
+/**
+ * Starts the real server (HTTP on a free port) on `database`, with a fresh data folder.
+ * `historyKept: false` is the history bench's: changes keep no history (record-history.ts).
+ */
 export const startTestServer = async (
   database: TestDatabase,
   overrides: Partial<AppConfig> = {},
-  options: { readonly consoleDir?: string } = {}
+  options: { readonly consoleDir?: string; readonly historyKept?: boolean } = {}
 ): Promise<TestServer> => {
   const dataDir = mkdtempSync(join(tmpdir(), "admin-test-"))
   const config: AppConfig = {
@@ -112,8 +116,9 @@ export const startTestServer = async (
     ...overrides
   }
   const logged: Array<string> = []
-  const layer = serverLayer(config, { database: database.target, requestLog: (line) => void logged.push(line), ...options }).pipe(
-    Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn"))
+  const layer = serverLayer(config, { database: database.target, requestLog: (line) => void logged.push(line), consoleDir: options.consoleDir }).pipe(
+    Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),
+    Layer.provide(Layer.succeed(HistoryKept, options.historyKept ?? true))
   )
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))

@@ -7,11 +7,11 @@ import { describe, expect, it } from "vitest"
 import { checkedAnswer } from "../../src/api/checked-answer.ts"
 import { endpointsByName, firstAnswerSchemas } from "../../src/api/first-answer-schemas.ts"
 import { firstFailure, type JsonSchema, unknownKeywords } from "../../contract/json-check.ts"
-import { firstAnswerJsonSchemas, firstEndpointPaths } from "../../tools/vite-answer-checks.ts"
+import { firstAnswerJsonSchemas, firstEndpointPaths } from "../../tools/first-screen/answer-schemas.ts"
 import { root } from "../support/process.ts"
 
 // The first screen checks its prefetched answers with contract/json-check.ts against JSON Schema
-// compiled from the contract (tools/vite-answer-checks.ts) instead of loading effect. These tests
+// compiled from the contract (tools/first-screen/answer-schemas.ts) instead of loading effect. These tests
 // hold that checker to the contract's own verdicts, on valid answers and on broken ones.
 
 const jsonSchemas = await firstAnswerJsonSchemas(root)

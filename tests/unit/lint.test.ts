@@ -15,7 +15,10 @@ const eslint = new ESLint({
   overrideConfig: {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["src/lib/planted-*.ts", "server/planted-*.ts", "server/*/planted-*.ts"], defaultProject: "tsconfig.json" }
+        projectService: {
+          allowDefaultProject: ["src/lib/planted-*.ts", "server/planted-*.ts", "server/*/planted-*.ts", "tools/planted-*.ts"],
+          defaultProject: "tsconfig.json"
+        }
       }
     }
   }
@@ -67,6 +70,13 @@ describe("the code rules", () => {
     // A handler may still name the SQL client's type, to hand its context to a stream.
     const typeOnly = 'import type { SqlClient } from "effect/sql/SqlClient"\nexport type Needs = SqlClient\n'
     expect(await rulesBroken("server/uploads/http.ts", typeOnly)).toEqual([])
+  }, 60_000)
+
+  it("refuse a read of the environment outside the validated configuration's two readers", async () => {
+    const code = 'export const kept = process.env.RECORD_HISTORY !== "off"\n'
+    expect(await rulesBroken("server/platform/planted-switch.ts", code)).toEqual(["no-restricted-properties"])
+    expect(await rulesBroken("tools/planted-switch.ts", code.replace(".RECORD_HISTORY", '["CONSOLE_WITHOUT"]'))).toEqual(["no-restricted-properties"])
+    expect(await rulesBroken("server/main.ts", code)).toEqual([])
   }, 60_000)
 
   it("refuse code not in the formatter's layout", async () => {

@@ -1,6 +1,6 @@
 import { Box, Button, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes"
 import { type FormEvent, useEffect, useId, useState } from "react"
-import { OTP_RESEND_SECONDS } from "../../../contract/auth.ts"
+import { OTP_RESEND_SECONDS } from "../../../contract/auth-rules.ts"
 import type { FieldIssue, Role } from "../../../contract/common.ts"
 import { preloadApi } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"

@@ -266,7 +266,7 @@ export default function RichTextEditor({ initialHtml, onChange, labelledBy, desc
 
   return (
     <div className="rich-text" data-invalid={invalid === true} onKeyDownCapture={onKeyDownCapture}>
-      {/* The console's root theme leaves the tooltip provider out (tools/vite-radix-theme-root.ts). */}
+      {/* The console's root theme leaves the tooltip provider out (tools/first-screen/theme-root.ts). */}
       <TooltipPrimitive.Provider delayDuration={200}>
         {/* One tab stop (WAI-ARIA toolbar): Tab goes title → toolbar → body, the arrows, Home and End move inside it. */}
         <div role="toolbar" aria-label={t.toolbar} aria-controls="post-body" className="rich-text-toolbar" onKeyDown={moveInToolbar}>

@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import type { Plugin } from "vite"
-import { type JsonSchema, unknownKeywords } from "../contract/json-check.ts"
+import { type JsonSchema, unknownKeywords } from "../../contract/json-check.ts"
 
 export const ANSWER_SCHEMAS_MODULE = "virtual:answer-schemas"
 const RESOLVED = `\0${ANSWER_SCHEMAS_MODULE}`

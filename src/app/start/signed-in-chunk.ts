@@ -5,7 +5,7 @@ let loading: Promise<ComponentType> | undefined
 
 /** Loads the signed-in screens' chunk (once); start-up calls it at once when a token is stored. */
 export const preloadSignedInScreens = (): Promise<ComponentType> => {
-  loading ??= import("./AuthenticatedApp.tsx").then((module) => (loaded = module.default))
+  loading ??= import("../AuthenticatedApp.tsx").then((module) => (loaded = module.default))
   return loading
 }
 

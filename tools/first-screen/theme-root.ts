@@ -11,7 +11,7 @@ const TOOLTIP_IMPORT = /Tooltip as (\w+)(,?)/
  * included, though only the blog editor's toolbar shows tooltips. This build replaces that
  * provider with a pass-through; a screen that shows tooltips renders the primitive's own
  * provider around them (src/features/blog/RichTextEditor.tsx). Without it Radix throws on
- * render, which the editor's tests would catch (docs/architecture.md, "What each speed piece buys").
+ * render, which the editor's tests would catch (docs/performance.md).
  */
 export const themeRootWithoutTooltips = (): Plugin => {
   let patched = false
@@ -25,7 +25,7 @@ export const themeRootWithoutTooltips = (): Plugin => {
     transform(code, id) {
       if (!THEME_MODULE.test(id.split("?")[0] ?? "")) return undefined
       const found = TOOLTIP_IMPORT.exec(code)
-      if (found === null) throw new Error("radix-theme-root: Radix Themes' theme.js no longer imports Tooltip; revisit tools/vite-radix-theme-root.ts")
+      if (found === null) throw new Error("radix-theme-root: Radix Themes' theme.js no longer imports Tooltip; revisit tools/first-screen/theme-root.ts")
       const local = found[1]!
       const withoutImport = code.replace(TOOLTIP_IMPORT, "")
       patched = true
@@ -34,7 +34,7 @@ export const themeRootWithoutTooltips = (): Plugin => {
     // A release that moves theme.js would leave the tooltip on every screen without a word.
     buildEnd(error) {
       if (error === undefined && !patched) {
-        throw new Error("radix-theme-root: no module matched @radix-ui/themes/dist/esm/components/theme.js; revisit tools/vite-radix-theme-root.ts")
+        throw new Error("radix-theme-root: no module matched @radix-ui/themes/dist/esm/components/theme.js; revisit tools/first-screen/theme-root.ts")
       }
     }
   }

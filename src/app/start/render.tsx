@@ -1,8 +1,8 @@
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
-import { startingAnswersRead } from "../api/prefetch.ts"
-import { TOKEN_KEY } from "../lib/token.ts"
-import { App } from "./App.tsx"
+import { startingAnswersRead } from "../../api/prefetch.ts"
+import { TOKEN_KEY } from "../../lib/token.ts"
+import { App } from "../App.tsx"
 import { preloadSignedInScreens } from "./signed-in-chunk.ts"
 
 const root = document.getElementById("root")

@@ -20,7 +20,7 @@ const readIcons = (): IconSource => {
   const parts = source.split(/\n(?=var _excluded(?:\$\w+)? = \["color"\];\n)/)
   const header = parts[0] ?? ""
   const helperStart = header.indexOf("function _objectWithoutPropertiesLoose")
-  if (helperStart < 0 || parts.length < 100) throw new Error("radix-icons: @radix-ui/react-icons changed shape; revisit tools/vite-radix-icons.ts")
+  if (helperStart < 0 || parts.length < 100) throw new Error("radix-icons: @radix-ui/react-icons changed shape; revisit tools/first-screen/radix-icons.ts")
   const icons = new Map<string, string>()
   for (const part of parts.slice(1)) {
     const name = /\nvar (\w+Icon) = \/\*#__PURE__\*\/forwardRef\(/.exec(part)?.[1]

@@ -1,8 +1,8 @@
-import type { RadixSubset } from "./vite-radix-subset.ts"
+import type { RadixSubset } from "./radix-subset.ts"
 
 /**
  * The part of Radix Themes the console renders; the build drops the rest of its stylesheet
- * (tools/vite-radix-subset.ts). Using a new component, colour or breakpoint means adding it here;
+ * (tools/first-screen/radix-subset.ts). Using a new component, colour or breakpoint means adding it here;
  * tests/e2e/styles.test.ts checks the screens against it.
  */
 export const radixUse: RadixSubset = {
@@ -11,17 +11,20 @@ export const radixUse: RadixSubset = {
   responsive: ["rt-r-p", "rt-r-gtc"],
   unusedComponents: [
     "rt-Avatar",
+    "rt-BaseMenu",
+    "rt-BaseRadio",
     "rt-Blockquote",
     "rt-CheckboxCards",
     "rt-CheckboxGroup",
+    "rt-Container",
     "rt-ContextMenu",
     "rt-DropdownMenu",
     "rt-HoverCard",
     "rt-Inset",
     "rt-Popover",
     "rt-Quote",
-    "rt-RadioCards",
-    "rt-RadioGroup",
+    "rt-Radio",
+    "rt-Section",
     "rt-SegmentedControl",
     "rt-Skeleton",
     "rt-Slider",
