@@ -92,13 +92,6 @@ const countAll = (kind: AddressKind) =>
     return rows[0]?.total ?? 0
   })
 
-export const findAddress = (kind: AddressKind, id: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient
-    const rows = yield* sql<AddressRow>`SELECT ${sql.unsafe(addressColumns)} FROM addresses WHERE kind = ${kind} AND id = ${id}`
-    return rows[0]
-  }).pipe(dieOnSqlError)
-
 export const identifierTaken = (kind: AddressKind, identifier: string, exceptId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient

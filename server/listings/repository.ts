@@ -179,15 +179,6 @@ export const listApproved = (
   query: { readonly search?: string | undefined; readonly page?: number | undefined; readonly limit?: number | undefined }
 ) => Effect.map(listQueue({ ...query, types: [type], status: "approved" }), ({ rows, pagination }) => ({ rows, pagination }))
 
-/** The listing, if it exists (and is of one of `types` when given). */
-export const findListing = (id: string, types?: ReadonlyArray<ListingType>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient
-    const rows = yield* sql<ListingRow>`SELECT ${sql.unsafe(listingColumns)} FROM listings
-      WHERE id = ${id} ${types === undefined ? sql`` : sql`AND type IN ${sql.in(types)}`}`
-    return rows[0]
-  }).pipe(dieOnSqlError)
-
 /** A status change as the activity log holds it, for undo. */
 export interface StatusEvent {
   readonly entityId: string | null

@@ -63,10 +63,3 @@ export const uploadChunk = (path: string, seq: number) =>
     const rows = yield* sql<{ bytes: Uint8Array }>`SELECT bytes FROM upload_chunks WHERE path = ${path} AND seq = ${seq}`
     return rows[0]?.bytes ?? new Uint8Array(0)
   }).pipe(dieOnSqlError)
-
-/** How many files are stored and their bytes in all, for the metrics. */
-export const uploadTotals = Effect.gen(function* () {
-  const sql = yield* SqlClient
-  const rows = yield* sql<{ files: number; bytes: number }>`SELECT count(*)::int AS files, coalesce(sum(size), 0)::float8 AS bytes FROM uploads`
-  return rows[0] ?? { files: 0, bytes: 0 }
-}).pipe(dieOnSqlError)

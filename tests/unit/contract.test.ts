@@ -1,7 +1,14 @@
 import { Arbitrary, Effect, Schema } from "effect"
 import fc from "fast-check"
+import { readdirSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import * as activity from "../../contract/activity.ts"
+import * as advertising from "../../contract/advertising.ts"
+import * as blogApi from "../../contract/blog-api.ts"
+import * as history from "../../contract/history.ts"
+import * as idempotency from "../../contract/idempotency.ts"
+import * as stream from "../../contract/stream.ts"
+import * as upload from "../../contract/upload.ts"
 import * as addresses from "../../contract/addresses.ts"
 import * as adminUsers from "../../contract/admin-users.ts"
 import * as allowedIps from "../../contract/allowed-ips.ts"
@@ -10,8 +17,8 @@ import * as blog from "../../contract/blog.ts"
 import * as common from "../../contract/common.ts"
 import * as contacts from "../../contract/contacts.ts"
 import * as events from "../../contract/events.ts"
-import * as inquiries from "../../contract/inquiries.ts"
 import * as listings from "../../contract/listings.ts"
+import * as lists from "../../contract/lists.ts"
 import * as protectedData from "../../contract/protected-data.ts"
 import * as scamReports from "../../contract/scam-reports.ts"
 import * as sessions from "../../contract/sessions.ts"
@@ -23,20 +30,26 @@ import { fieldIssues } from "../../server/platform/issues.ts"
 const modules = {
   activity,
   addresses,
+  advertising,
   adminUsers,
   allowedIps,
   auth,
   blog,
+  blogApi,
   common,
   contacts,
   events,
-  inquiries,
+  history,
+  idempotency,
   listings,
+  lists,
   protectedData,
   scamReports,
   sessions,
   siteSettings,
+  stream,
   system,
+  upload,
   ventures
 }
 
@@ -61,6 +74,18 @@ const withoutNegativeZero = (value: unknown): unknown => {
 }
 
 describe("contract schemas", () => {
+  it("round-trips every module of the contract that exports a schema", async () => {
+    const listed = new Set(Object.values(modules))
+    const missing: Array<string> = []
+    for (const file of readdirSync(new URL("../../contract/", import.meta.url)).filter((name) => name.endsWith(".ts"))) {
+      const module = (await import(`../../contract/${file}`)) as Record<string, unknown>
+      const hasSchema = Object.values(module).some((value) => Schema.isSchema(value))
+      if (hasSchema && ![...listed].some((known) => Object.keys(module).every((name) => (known as Record<string, unknown>)[name] === module[name])))
+        missing.push(file)
+    }
+    expect(missing).toEqual([])
+  })
+
   it("covers every entity of the spec", () => {
     const names = schemas.map(([name]) => name)
     for (const entity of [
@@ -76,7 +101,7 @@ describe("contract schemas", () => {
       "ventures.Project",
       "events.EventEntry",
       "contacts.CoreTeamContact",
-      "inquiries.AdvertisingInquiry",
+      "advertising.AdvertisingInquiry",
       "scamReports.ScamReport",
       "scamReports.ScamReportList",
       "allowedIps.AllowedIp",
