@@ -260,3 +260,30 @@ export const historyTable = [
   "restoring --xstate.done.actor.restore--> loading / takeRestored, recordChanged",
   "restoring --xstate.error.actor.restore--> loading / fail"
 ]
+
+/**
+ * Issue 43, "The console becomes an event-sourced client" (item 8, the sync machine): a console
+ * catches up from its last event before it is live, and a lost link makes it offline until the
+ * link is back; commands wait in the outbox and go out one at a time, in order, only while the
+ * link is live; a command the server answers leaves the outbox, refused or not; one the network
+ * lost stays for the next time (and the link is down); a busy server is asked again after the
+ * wait it names; a refusal is kept until the person has seen it.
+ */
+export const syncTable = [
+  "(machine) --QUEUED--> (stays) / countQueued",
+  "link.catchingUp --CAUGHT_UP--> link.online",
+  "link.catchingUp --LINK_DOWN--> link.offline",
+  "link.online --LINK_DOWN--> link.offline",
+  "link.offline --LINK_UP--> link.catchingUp",
+  "outbox.idle --(always) [maySend]--> outbox.sending",
+  "outbox.sending --xstate.done.actor.sendNext [wasSent]--> outbox.idle / countAnswered",
+  "outbox.sending --xstate.done.actor.sendNext [wasRefused]--> outbox.idle / countAnswered, keepRefusal, refused",
+  "outbox.sending --xstate.done.actor.sendNext--> outbox.waiting / waitAsked",
+  "outbox.sending --xstate.error.actor.sendNext--> outbox.idle,link.offline",
+  "outbox.sending --LINK_DOWN--> outbox.idle",
+  "outbox.waiting --xstate.after.retryAfter.sync.outbox.waiting--> outbox.idle",
+  "outbox.waiting --LINK_DOWN--> outbox.idle",
+  "conflicts.none --(always) [hasRefusals]--> conflicts.shown",
+  "conflicts.shown --DISMISS--> (stays) / forgetRefusal",
+  "conflicts.shown --(always) [allSeen]--> conflicts.none"
+]

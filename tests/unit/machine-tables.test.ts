@@ -8,6 +8,7 @@ import { inquiryMachine } from "../../machines/inquiry.ts"
 import { historyMachine } from "../../machines/history.ts"
 import { rowFocusMachine } from "../../machines/row-focus.ts"
 import { scamReportMachine } from "../../machines/scam-report.ts"
+import { syncMachine } from "../../machines/sync.ts"
 import { uploadMachine } from "../../machines/upload.ts"
 import {
   addressModalTable,
@@ -19,6 +20,7 @@ import {
   listTable,
   rowFocusTable,
   scamReportTable,
+  syncTable,
   uploadTable
 } from "../spec/machine-tables.ts"
 import { transitionTable } from "../support/transitions.ts"
@@ -36,7 +38,8 @@ describe("each machine declares exactly the transitions the spec gives it", () =
     ["listing moderation", listingModerationMachine, listingModerationTable],
     ["scam-report triage", scamReportMachine, scamReportTable],
     ["inquiry", inquiryMachine, inquiryTable],
-    ["record history", historyMachine, historyTable]
+    ["record history", historyMachine, historyTable],
+    ["sync", syncMachine, syncTable]
   ] as const)("%s", (_name, machine, table) => {
     expect(transitionTable(machine as never)).toEqual([...table].sort())
   })

@@ -1,0 +1,159 @@
+import { and, assign, fromPromise, setup, stateIn } from "xstate"
+
+/**
+ * The console's link with the server, as the event-sourced client sees it (docs/architecture.md,
+ * "The browser's store"). Three regions run side by side:
+ *
+ * - `link`: `catchingUp` while the change stream reconnects and replays what it missed since the
+ *   store's last event id, `online` once it is live, `offline` when the link is cut (the browser
+ *   says so, the stream or a send failed for the network).
+ * - `outbox`: the commands waiting in the browser's outbox go out one at a time, in the order they
+ *   were made, only while the link is online; a command the server answers (done or refused)
+ *   leaves the outbox; one the network loses stays and goes again with the same key, which the
+ *   server applies once (docs/api.md, "Commands, exactly once"). A busy server (503) is asked
+ *   again after the wait it names.
+ * - `conflicts`: each refused command is kept with the server's words until the person has seen
+ *   it; the record itself is put back by the host at once.
+ */
+
+/** A command the server refused: its id, the record it was about and the server's words. */
+export interface Refusal {
+  readonly commandId: string
+  readonly kind: string
+  readonly recordId: string
+  /** 400, 403, 404 or 409: a 409 offers the record's history. */
+  readonly status: number
+  readonly message: string
+}
+
+/** What sending the first waiting command came to. A lost link rejects instead. */
+export type SendOutcome =
+  | { readonly outcome: "sent"; readonly commandId: string }
+  | { readonly outcome: "refused"; readonly refusal: Refusal }
+  | { readonly outcome: "busy"; readonly retryAfterMs: number }
+
+export interface SyncContext {
+  /** Commands in the outbox, not yet answered. */
+  readonly pending: number
+  readonly refusals: ReadonlyArray<Refusal>
+  /** How long a busy server asked to wait before the next send. */
+  readonly retryAfterMs: number
+}
+
+export type SyncEvent =
+  | { readonly type: "LINK_UP" }
+  | { readonly type: "LINK_DOWN" }
+  | { readonly type: "CAUGHT_UP" }
+  | { readonly type: "QUEUED" }
+  | { readonly type: "DISMISS"; readonly commandId: string }
+
+export const syncMachine = setup({
+  // Stryker disable next-line all: types only, nothing at run time
+  types: {
+    context: {} as SyncContext,
+    events: {} as SyncEvent,
+    input: {} as { readonly pending: number }
+  },
+  // Stryker disable next-line all: placeholder actors: the console and the tests provide each one
+  actors: {
+    // Stryker disable next-line all: placeholder actor: always provided
+    sendNext: fromPromise<SendOutcome>(() => Promise.reject(new Error("sendNext not provided")))
+  },
+  guards: {
+    /** Something waits and the link is live: send the first one. */
+    maySend: and([({ context }) => context.pending > 0, stateIn({ link: "online" })]),
+    wasSent: (_, params: SendOutcome) => params.outcome === "sent",
+    wasRefused: (_, params: SendOutcome) => params.outcome === "refused",
+    hasRefusals: ({ context }) => context.refusals.length > 0,
+    allSeen: ({ context }) => context.refusals.length === 0
+  },
+  actions: {
+    countQueued: assign({ pending: ({ context }) => context.pending + 1 }),
+    countAnswered: assign({ pending: ({ context }) => Math.max(0, context.pending - 1) }),
+    keepRefusal: assign({
+      refusals: ({ context }, params: SendOutcome) => (params.outcome === "refused" ? [...context.refusals, params.refusal] : context.refusals)
+    }),
+    forgetRefusal: assign({
+      refusals: ({ context }, params: { readonly commandId: string }) => context.refusals.filter((refusal) => refusal.commandId !== params.commandId)
+    }),
+    waitAsked: assign({ retryAfterMs: (_, params: SendOutcome) => (params.outcome === "busy" ? params.retryAfterMs : 0) }),
+    // Stryker disable next-line all: placeholder action: the console provides it (the record is put back, the refusal said)
+    refused: (_, _params: SendOutcome) => undefined
+  },
+  delays: {
+    retryAfter: ({ context }) => context.retryAfterMs
+  }
+}).createMachine({
+  // Stryker disable next-line all: the machine's name: nothing reads it
+  id: "sync",
+  type: "parallel",
+  context: ({ input }) => ({ pending: input.pending, refusals: [], retryAfterMs: 0 }),
+  on: {
+    QUEUED: { actions: "countQueued" }
+  },
+  states: {
+    link: {
+      // A console starts by catching up from the store's last event id; a browser with no link
+      // says LINK_DOWN at once.
+      initial: "catchingUp",
+      states: {
+        catchingUp: {
+          on: { CAUGHT_UP: "online", LINK_DOWN: "offline" }
+        },
+        online: {
+          on: { LINK_DOWN: "offline" }
+        },
+        offline: {
+          on: { LINK_UP: "catchingUp" }
+        }
+      }
+    },
+    outbox: {
+      initial: "idle",
+      states: {
+        idle: {
+          always: { guard: "maySend", target: "sending" }
+        },
+        sending: {
+          invoke: {
+            id: "sendNext",
+            src: "sendNext",
+            onDone: [
+              { guard: { type: "wasSent", params: ({ event }) => event.output }, target: "idle", actions: "countAnswered" },
+              {
+                guard: { type: "wasRefused", params: ({ event }) => event.output },
+                target: "idle",
+                actions: [
+                  "countAnswered",
+                  { type: "keepRefusal", params: ({ event }) => event.output },
+                  { type: "refused", params: ({ event }) => event.output }
+                ]
+              },
+              { target: "waiting", actions: { type: "waitAsked", params: ({ event }) => event.output } }
+            ],
+            // The network lost it: the command stays in the outbox and goes again, with its key,
+            // once the link is back.
+            onError: { target: ["#sync.outbox.idle", "#sync.link.offline"] }
+          },
+          on: { LINK_DOWN: "idle" }
+        },
+        waiting: {
+          after: { retryAfter: "idle" },
+          on: { LINK_DOWN: "idle" }
+        }
+      }
+    },
+    conflicts: {
+      initial: "none",
+      states: {
+        none: {
+          always: { guard: "hasRefusals", target: "shown" }
+        },
+        shown: {
+          always: { guard: "allSeen", target: "none" },
+          on: { DISMISS: { actions: { type: "forgetRefusal", params: ({ event }) => ({ commandId: event.commandId }) } } }
+        }
+      }
+    }
+  }
+})

@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest"
+import { createActor, fromPromise } from "xstate"
+import { type Refusal, type SendOutcome, syncMachine } from "../../machines/sync.ts"
+import { syncTable } from "../spec/machine-tables.ts"
+import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
+
+const refusal: Refusal = { commandId: "c1", kind: "listing", recordId: "r1", status: 409, message: "Changed by someone else." }
+const sent: SendOutcome = { outcome: "sent", commandId: "c0" }
+const refused: SendOutcome = { outcome: "refused", refusal }
+// Longer than any test: the wait ends only when the test says so.
+const busy: SendOutcome = { outcome: "busy", retryAfterMs: 60_000 }
+const waitOver = { type: "xstate.after.retryAfter.sync.outbox.waiting" } as const
+
+const events = [
+  { type: "QUEUED" },
+  { type: "LINK_DOWN" },
+  { type: "LINK_UP" },
+  { type: "CAUGHT_UP" },
+  { type: "DISMISS", commandId: "c1" },
+  { type: "DISMISS", commandId: "elsewhere" },
+  actorDone("sendNext", sent),
+  actorDone("sendNext", refused),
+  actorDone("sendNext", busy),
+  actorError("sendNext", new TypeError("Failed to fetch")),
+  waitOver
+] as const
+
+/** What the console should be doing after each event, written from issue 43's item 8, not from the machine. */
+interface Seen {
+  readonly link: "catchingUp" | "online" | "offline"
+  readonly outbox: "idle" | "sending" | "waiting"
+  readonly conflicts: "none" | "shown"
+  readonly pending: number
+  readonly refusals: ReadonlyArray<Refusal>
+}
+
+/** A command goes out whenever one waits, none is out, and the link is live. */
+const settled = (seen: Seen): Seen => (seen.outbox === "idle" && seen.pending > 0 && seen.link === "online" ? { ...seen, outbox: "sending" } : seen)
+
+const expectedAfter = (seen: Seen, event: { readonly type: string; readonly output?: unknown; readonly commandId?: string }): Seen => {
+  switch (event.type) {
+    case "QUEUED":
+      return settled({ ...seen, pending: seen.pending + 1 })
+    case "LINK_DOWN":
+      return { ...seen, link: "offline", outbox: "idle" }
+    case "LINK_UP":
+      return seen.link === "offline" ? { ...seen, link: "catchingUp" } : seen
+    case "CAUGHT_UP":
+      return seen.link === "catchingUp" ? settled({ ...seen, link: "online" }) : seen
+    case "DISMISS": {
+      if (seen.conflicts === "none") return seen
+      const refusals = seen.refusals.filter((one) => one.commandId !== event.commandId)
+      return { ...seen, refusals, conflicts: refusals.length === 0 ? "none" : "shown" }
+    }
+    case "xstate.done.actor.sendNext": {
+      const output = event.output as SendOutcome
+      if (output.outcome === "busy") return { ...seen, outbox: "waiting" }
+      const answered = { ...seen, outbox: "idle" as const, pending: seen.pending - 1 }
+      return settled(output.outcome === "refused" ? { ...answered, refusals: [...seen.refusals, output.refusal], conflicts: "shown" } : answered)
+    }
+    case "xstate.error.actor.sendNext":
+      return { ...seen, outbox: "idle", link: "offline" }
+    case waitOver.type:
+      return seen.outbox === "waiting" ? settled({ ...seen, outbox: "idle" }) : seen
+    default:
+      return seen
+  }
+}
+
+describe("sync machine", () => {
+  it("follows issue 43's rules on every generated path", async () => {
+    let seen: Seen = { link: "catchingUp", outbox: "idle", conflicts: "none", pending: 0, refusals: [] }
+    const said: Array<unknown> = []
+    const run = await runModel({
+      machine: syncMachine,
+      table: syncTable,
+      // A console with nothing waiting, and one reopened with two commands in its outbox.
+      inputs: [{ pending: 0 }, { pending: 2 }],
+      events: () => events,
+      actorIds: ["sendNext"],
+      // Paths are told apart by the states, up to two waiting and whether a refusal is shown.
+      key: (snapshot) => JSON.stringify([snapshot.value, Math.min(snapshot.context.pending, 2), snapshot.context.refusals.length > 0]),
+      provide: { actions: { refused: (_: unknown, params: SendOutcome) => void said.push(params) } },
+      check: (_expected, actual, event, input) => {
+        seen =
+          event.type === "xstate.init"
+            ? { link: "catchingUp", outbox: "idle", conflicts: "none", pending: input.pending, refusals: [] }
+            : expectedAfter(seen, event)
+        const value = actual.value as { readonly link: string; readonly outbox: string; readonly conflicts: string }
+        const context = actual.context as { readonly pending: number; readonly refusals: ReadonlyArray<Refusal> }
+        expect({ ...value, pending: context.pending, refusals: context.refusals }).toEqual(seen)
+      }
+    })
+    expectFullCoverage("sync", run)
+    expect(said).toContainEqual(refused)
+    expect(said).not.toContainEqual(sent)
+  })
+
+  it("sends the waiting commands one after another, in order, once caught up, and again after a lost link", async () => {
+    const outbox = ["c1", "c2", "c3"]
+    const tries: Array<string> = []
+    let linkLostOnce = false
+    const machine = syncMachine.provide({
+      actors: {
+        sendNext: fromPromise(() => {
+          const head = outbox[0] ?? "none"
+          tries.push(head)
+          if (head === "c2" && !linkLostOnce) {
+            linkLostOnce = true
+            return Promise.reject(new TypeError("Failed to fetch"))
+          }
+          outbox.shift()
+          return Promise.resolve<SendOutcome>({ outcome: "sent", commandId: head })
+        })
+      }
+    })
+    const actor = createActor(machine, { input: { pending: 3 } }).start()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(tries).toEqual([])
+    actor.send({ type: "CAUGHT_UP" })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(tries).toEqual(["c1", "c2"])
+    expect(actor.getSnapshot().value).toEqual({ link: "offline", outbox: "idle", conflicts: "none" })
+    expect(actor.getSnapshot().context.pending).toBe(2)
+    actor.send({ type: "LINK_UP" })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(tries).toEqual(["c1", "c2"])
+    actor.send({ type: "CAUGHT_UP" })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(tries).toEqual(["c1", "c2", "c2", "c3"])
+    expect(actor.getSnapshot().context.pending).toBe(0)
+    expect(actor.getSnapshot().value).toEqual({ link: "online", outbox: "idle", conflicts: "none" })
+    actor.stop()
+  })
+
+  it("asks a busy server again only after the wait it names", async () => {
+    let calls = 0
+    const machine = syncMachine.provide({
+      actors: {
+        sendNext: fromPromise(() => Promise.resolve<SendOutcome>(++calls === 1 ? { outcome: "busy", retryAfterMs: 40 } : { outcome: "sent", commandId: "c1" }))
+      }
+    })
+    const actor = createActor(machine, { input: { pending: 1 } }).start()
+    actor.send({ type: "CAUGHT_UP" })
+    await new Promise((resolve) => setTimeout(resolve, 15))
+    expect(calls).toBe(1)
+    expect(actor.getSnapshot().value).toMatchObject({ outbox: "waiting" })
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(calls).toBe(2)
+    expect(actor.getSnapshot().context.pending).toBe(0)
+    actor.stop()
+  })
+})
