@@ -1,0 +1,217 @@
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { Browser, Page } from "playwright-core"
+import { rolldown } from "rolldown"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type * as Store from "../../src/lib/store/browser-store.ts"
+import { launchChromium, newPage } from "../support/browser.ts"
+
+/**
+ * The browser's store (src/lib/store/browser-store.ts; docs/architecture.md, "The browser's
+ * store") in Chromium's own IndexedDB: the module is bundled as the console bundles it and served
+ * from a localhost origin, and every step runs in the page.
+ */
+
+type StoreModule = typeof Store
+declare global {
+  interface Window {
+    storeModule: StoreModule
+  }
+}
+
+let browser: Browser
+let server: Server
+let origin: string
+
+beforeAll(async () => {
+  const bundle = await rolldown({ input: "src/lib/store/browser-store.ts", platform: "browser", logLevel: "warn" })
+  const { output } = await bundle.generate({ format: "esm" })
+  await bundle.close()
+  const code = output[0].code
+  server = createServer((request, response) => {
+    if (request.url === "/store.js") {
+      response.writeHead(200, { "content-type": "text/javascript" })
+      response.end(code)
+      return
+    }
+    response.writeHead(200, { "content-type": "text/html" })
+    response.end(`<!doctype html><title>store</title><script type="module">import * as m from "/store.js"; window.storeModule = m</script>`)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  origin = `http://localhost:${(server.address() as AddressInfo).port}`
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await new Promise((resolve) => server?.close(resolve))
+})
+
+const open = async (page: Page) => {
+  await page.goto(origin)
+  await page.waitForFunction(() => window.storeModule !== undefined)
+}
+
+const listing = (status: string, name = "Pi Club") => ({ name, status })
+
+describe("the browser's store", () => {
+  it("keeps records by kind and id with their versions, never an older copy over a newer one", async () => {
+    const { page, context } = await newPage(browser)
+    await open(page)
+    const seen = await page.evaluate(
+      async (rows) => {
+        const store = await window.storeModule.openBrowserStore("admin-1", "t-keep")
+        await store.keep("communities", [
+          { id: "a", version: 3, fields: rows.pending },
+          { id: "b", version: 1, fields: rows.approved }
+        ])
+        // A page that left the server before version 3 arrived.
+        await store.keep("communities", [{ id: "a", version: 2, fields: rows.approved }])
+        const [a, b, missing] = await store.records("communities", ["a", "b", "c"])
+        const other = await store.record("influencers", "a")
+        store.close()
+        return { a: [a?.version, a?.fields], b: [b?.version, b?.fields], missing: missing ?? null, other: other ?? null }
+      },
+      { pending: listing("pending"), approved: listing("approved") }
+    )
+    expect(seen).toEqual({ a: [3, listing("pending")], b: [1, listing("approved")], missing: null, other: null })
+    await context.close()
+  })
+
+  it("applies the next version, ignores an older one, asks for a re-read after a gap, and drops a deleted record", async () => {
+    const { page, context } = await newPage(browser)
+    await open(page)
+    const outcomes = await page.evaluate(
+      async (rows) => {
+        const store = await window.storeModule.openBrowserStore("admin-1", "t-apply")
+        await store.keep("communities", [{ id: "a", version: 1, fields: rows.pending }])
+        const next = await store.apply({ kind: "communities", id: "a", version: 2, fields: rows.approved })
+        const older = await store.apply({ kind: "communities", id: "a", version: 2, fields: rows.pending })
+        const gap = await store.apply({ kind: "communities", id: "a", version: 5, fields: rows.pending })
+        const held = await store.record("communities", "a")
+        const created = await store.apply({ kind: "communities", id: "new", version: 1, fields: rows.pending })
+        const deleted = await store.apply({ kind: "communities", id: "a", version: null, fields: null })
+        const deletedUnknown = await store.apply({ kind: "communities", id: "never", version: null, fields: null })
+        const gone = await store.record("communities", "a")
+        store.close()
+        return { next, older, gap, held: [held?.version, held?.fields], created, deleted, deletedUnknown, gone: gone ?? null }
+      },
+      { pending: listing("pending"), approved: listing("approved") }
+    )
+    expect(outcomes).toEqual({
+      next: "applied",
+      older: "ignored",
+      gap: "reread",
+      held: [2, listing("approved")],
+      created: "applied",
+      deleted: "applied",
+      deletedUnknown: "ignored",
+      gone: null
+    })
+    await context.close()
+  })
+
+  it("shows a command's effect at once, keeps it over a newer server copy until answered, and puts the server's copy back on a refusal", async () => {
+    const { page, context } = await newPage(browser)
+    await open(page)
+    const steps = await page.evaluate(
+      async (rows) => {
+        const store = await window.storeModule.openBrowserStore("admin-1", "t-outbox")
+        await store.keep("communities", [{ id: "a", version: 1, fields: rows.pending }])
+        const command = { kind: "communities", recordId: "a", method: "PUT", path: "/api/listings/communities/a/status", body: { status: "approved" } } as const
+        await store.enqueue({ ...command, commandId: "c1", effect: { status: "approved" } })
+        const atOnce = (await store.record("communities", "a"))?.fields
+        // A colleague renamed it meanwhile: the name arrives, the waiting decision stays on top.
+        await store.apply({ kind: "communities", id: "a", version: 2, fields: rows.renamed })
+        const rebased = await store.record("communities", "a")
+        const waiting = (await store.outbox()).map((one) => [one.commandId, one.before?.version, one.before?.fields])
+        await store.putBack("c1")
+        const putBack = await store.record("communities", "a")
+        await store.enqueue({ ...command, commandId: "c2", effect: { status: "rejected" } })
+        await store.settle("c2")
+        const settled = await store.outbox()
+        store.close()
+        return {
+          atOnce,
+          rebased: [rebased?.version, rebased?.fields],
+          waiting,
+          putBack: [putBack?.version, putBack?.fields],
+          settled: settled.length
+        }
+      },
+      { pending: listing("pending"), renamed: listing("pending", "Pi Club Lagos") }
+    )
+    expect(steps).toEqual({
+      atOnce: listing("approved"),
+      rebased: [2, listing("approved", "Pi Club Lagos")],
+      waiting: [["c1", 2, listing("pending", "Pi Club Lagos")]],
+      putBack: [2, listing("pending", "Pi Club Lagos")],
+      settled: 0
+    })
+    await context.close()
+  })
+
+  it("keeps the outbox in the order the commands were made across a reload, for the same person only", async () => {
+    const { page, context } = await newPage(browser)
+    await open(page)
+    await page.evaluate(async () => {
+      const store = await window.storeModule.openBrowserStore("admin-1", "t-reload")
+      for (const id of ["x", "y", "z"])
+        await store.enqueue({
+          kind: "communities",
+          recordId: id,
+          commandId: `c-${id}`,
+          method: "PUT",
+          path: `/p/${id}`,
+          body: {},
+          effect: { status: "approved" }
+        })
+      await store.keepLastEventId("41")
+      store.close()
+    })
+    await page.reload()
+    await page.waitForFunction(() => window.storeModule !== undefined)
+    const samePerson = await page.evaluate(async () => {
+      const store = await window.storeModule.openBrowserStore("admin-1", "t-reload")
+      const kept = { outbox: (await store.outbox()).map((one) => one.commandId), last: await store.lastEventId(), records: await store.count() }
+      store.close()
+      return kept
+    })
+    expect(samePerson).toEqual({ outbox: ["c-x", "c-y", "c-z"], last: "41", records: 3 })
+    const otherPerson = await page.evaluate(async () => {
+      const store = await window.storeModule.openBrowserStore("admin-2", "t-reload")
+      const kept = { outbox: (await store.outbox()).length, last: (await store.lastEventId()) ?? null, records: await store.count() }
+      store.close()
+      await window.storeModule.deleteBrowserStore("t-reload")
+      return kept
+    })
+    expect(otherPerson).toEqual({ outbox: 0, last: null, records: 0 })
+    await context.close()
+  })
+
+  it("drops the least recently used records past its bound, never one a waiting command is about", async () => {
+    const { page, context } = await newPage(browser)
+    await open(page)
+    const left = await page.evaluate(async () => {
+      const store = await window.storeModule.openBrowserStore("admin-1", "t-evict")
+      // r0 is the oldest, and a command waits on it; then r1, r2… each used later than the last.
+      await store.keep("communities", [{ id: "r0", version: 1, fields: { name: "r0" } }])
+      await store.enqueue({ kind: "communities", recordId: "r0", commandId: "c0", method: "PUT", path: "/p", body: {}, effect: { status: "approved" } })
+      for (let index = 1; index < 10; index++) {
+        await new Promise((resolve) => setTimeout(resolve, 2))
+        await store.keep("communities", [{ id: `r${index}`, version: 1, fields: { name: `r${index}` } }])
+      }
+      const dropped = await store.evict(6)
+      const kept = (
+        await store.records(
+          "communities",
+          Array.from({ length: 10 }, (_, index) => `r${index}`)
+        )
+      ).map((one) => one?.id ?? null)
+      store.close()
+      return { dropped, kept }
+    })
+    expect(left).toEqual({ dropped: 4, kept: ["r0", null, null, null, null, "r5", "r6", "r7", "r8", "r9"] })
+    await context.close()
+  })
+})
