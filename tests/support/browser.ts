@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from "vitest"
 import { engines, type TestDatabase } from "./database.ts"
 import { latestCode, startTestServer, type TestServer } from "./server.ts"
 
-/** The flags every launch uses: headless on a machine with a closed network (docs/architecture.md, "Tests"). */
+/** The flags every launch uses: headless on a machine with a closed network (docs/testing.md, "The browser"). */
 export const chromiumFlags = [
   "--no-sandbox",
   "--disable-gpu",
