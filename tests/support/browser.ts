@@ -19,7 +19,7 @@ export const chromiumFlags = [
 /**
  * System browsers, the headless shell first: Debian's `chromium-headless-shell` is the same
  * Chromium built for headless use only (what Playwright runs headless tests on), and opens a page
- * in about 160 ms here where the full `chromium` takes 450-700 ms (README, "Run it").
+ * in about 160 ms here where the full `chromium` takes 450-700 ms (docs/testing.md, "The browser").
  */
 export const systemBrowsers = ["chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"]
 
