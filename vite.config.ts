@@ -25,7 +25,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // A poll waits as long as a Playwright wait would (not vitest's 1 s): on a loaded CI machine
     // a dialog's closing animation or a page of rows can take longer than a second
-    // (docs/testing.md, "Running time").
+    // (docs/testing.md, "How the suite runs").
     expect: { poll: { timeout: 15_000, interval: 50 } },
     pool: "forks",
     // Two files at a time: most of the suite waits on a browser, a server or a timer, so two
@@ -33,7 +33,7 @@ export default defineConfig({
     maxWorkers: 2,
     // Each worker process runs file after file without starting again: with a fresh process per
     // file, one of the two workers was starting a file for 166 of 500 s (64 of 452 s now;
-    // docs/testing.md, "Running time"). What a file sets up is in hooks the file registers; a
+    // docs/testing.md, "How the suite runs"). What a file sets up is in hooks the file registers; a
     // shared test module never sets a file's state at its import.
     isolate: false,
     reporters: ["default", "./tests/support/summary-reporter.ts"]

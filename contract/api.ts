@@ -25,7 +25,7 @@ import { Idempotency, idempotencyKeyParameter } from "./idempotency.ts"
 /**
  * Turns a request that fails its schema into the spec's `{ success: false, error }` answer
  * with status 400 and a message naming the field. Every endpoint can also answer 500, which is
- * always a defect of ours (docs/api.md, "Errors"); it is declared here so each documents it.
+ * always a defect of ours (docs/api.md, "Answers and errors"); it is declared here so each documents it.
  */
 export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()("admin/RequestValidation", {
   error: [BadRequest, ServerFailure]

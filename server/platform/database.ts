@@ -37,7 +37,7 @@ export type DatabaseTarget =
       /**
        * An in-memory database's starting files, as `dumpDataDir` writes them: the tests start each
        * of their databases from one image of a new cluster instead of creating the cluster again
-       * (seconds each; docs/testing.md, "Running time").
+       * (seconds each; docs/testing.md, "How the suite runs").
        */
       readonly image?: Blob
     }

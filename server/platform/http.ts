@@ -155,7 +155,7 @@ const tooLong: Refusal = { status: 400, error: "Invalid request: a value is too 
 const busy: Refusal = { status: 503, error: databaseBusyMessage, tag: "ServiceBusy", retryAfterSeconds: DATABASE_RETRY_SECONDS }
 
 /**
- * What the database refused because of the request, not because of us (docs/api.md, "Errors"):
+ * What the database refused because of the request, not because of us (docs/api.md, "Answers and errors"):
  * input the contract let through but PostgreSQL cannot take, and a unique key taken by a
  * concurrent write; and what it could not do now (docs/deploy.md, "A stalled server"): a lock
  * not granted within the lock timeout, a statement past its timeout, a transaction ended for

@@ -221,6 +221,6 @@ export const followAdmin = (adminId: string, change: { readonly disabled: boolea
       yield* sql`UPDATE sessions SET role = ${change.lowerTo}
         WHERE admin_id = ${adminId} AND revoked_at IS NULL AND CASE role WHEN 'super_admin' THEN 3 WHEN 'admin' THEN 2 ELSE 1 END > ${ranks[change.lowerTo]}`
     }
-    // Every server process forgets the sessions it remembers (docs/architecture.md, "Sessions").
+    // Every server process forgets the sessions it remembers (docs/architecture.md, "Database").
     if (change.disabled || change.lowerTo !== undefined) yield* announceRevocation
   }).pipe(dieOnSqlError)

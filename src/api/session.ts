@@ -1,6 +1,6 @@
 /**
  * The signed-in session's token, held by the API layer, which puts it on every call it makes
- * (docs/architecture.md, "One data path"): screens and hooks never see it. The auth machine's
+ * (docs/architecture.md, "Layers"): screens and hooks never see it. The auth machine's
  * host (src/app/auth.ts) hands it over when a session starts and takes it back when it ends;
  * start-up hands over the stored one before its first requests (src/app/start/boot.ts).
  */

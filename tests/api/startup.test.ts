@@ -90,7 +90,7 @@ describe("start-up", () => {
   // The command opens the embedded database itself when no server holds it (a cold start of
   // 4-8 s here), and runs in the server through its admin channel when one does (about 1 s): the
   // first commands take the first way, the rest the second, so both are shown without nineteen
-  // cold starts (docs/testing.md, "Running time"). Still some twenty processes: 45 s alone,
+  // cold starts (docs/testing.md, "How the suite runs"). Still some twenty processes: 45 s alone,
   // up to two minutes beside a browser file on a loaded machine, hence its own time limit.
   it("manages admins from the command line, with and without a running server", { timeout: 300_000 }, async () => {
     const env = { DATA_DIR: tempDir() }

@@ -5,7 +5,7 @@ import { chromium } from "playwright-core"
 import { afterEach, describe, expect, it } from "vitest"
 import { findChromium, systemBrowsers } from "../support/browser.ts"
 
-/** The order the browser tests find Chromium in (README, "Run it"): each step is taken when the one before is missing. */
+/** The order the browser tests find Chromium in (docs/testing.md, "The browser"): each step is taken when the one before is missing. */
 describe("finding Chromium", () => {
   const saved = { path: process.env.PATH, chromium: process.env.CHROMIUM_PATH }
   afterEach(() => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from "vitest"
 import { engines, type TestDatabase } from "./database.ts"
 import { latestCode, startTestServer, type TestServer } from "./server.ts"
 
-/** The flags every launch uses: headless on a machine with a closed network (docs/architecture.md, "Tests"). */
+/** The flags every launch uses: headless on a machine with a closed network (docs/testing.md, "The browser"). */
 export const chromiumFlags = [
   "--no-sandbox",
   "--disable-gpu",
@@ -19,7 +19,7 @@ export const chromiumFlags = [
 /**
  * System browsers, the headless shell first: Debian's `chromium-headless-shell` is the same
  * Chromium built for headless use only (what Playwright runs headless tests on), and opens a page
- * in about 160 ms here where the full `chromium` takes 450-700 ms (README, "Run it").
+ * in about 160 ms here where the full `chromium` takes 450-700 ms (docs/testing.md, "The browser").
  */
 export const systemBrowsers = ["chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"]
 

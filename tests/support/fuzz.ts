@@ -7,7 +7,7 @@ import type { TestServer } from "./server.ts"
 import { signedInAs } from "./session.ts"
 
 /**
- * The fuzz suite's engine (docs/api.md, "Errors"): requests generated from the OpenAPI document
+ * The fuzz suite's engine (docs/api.md, "Answers and errors"): requests generated from the OpenAPI document
  * the server publishes, so every endpoint in the contract is covered without being listed here.
  * Path parameters, query strings, headers and bodies come from each operation's schemas, mixed
  * with hostile values (NUL, lone surrogates, 100 kB strings, 1e20, wrong types, duplicate keys),

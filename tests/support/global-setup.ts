@@ -7,7 +7,7 @@ import { PGLITE_IMAGE_ENV } from "./database.ts"
 /**
  * Before any test file: one image of a new PGlite cluster, made by the server's own
  * `createPglite`, which every in-memory test database then starts from (tests/support/database.ts).
- * Creating the cluster takes 4-5 s here, loading the image about 1 (docs/testing.md, "Running time").
+ * Creating the cluster takes 4-5 s here, loading the image about 1 (docs/testing.md, "How the suite runs").
  */
 export default async function setup() {
   const cluster = await createPglite("memory://")

@@ -75,7 +75,7 @@ export const exactlyOneMore = async (page: Page, count: () => number, before: nu
  * The page a path runs on, where nothing of the browser is arranged beyond routes and listeners:
  * one signed-in page for the whole file, reused from path to path. A new context and page cost
  * about 2 s a path on this machine kind against half a second for a load of the same page
- * (docs/testing.md, "Running time"); each path still starts with a full load of its screen, so no
+ * (docs/testing.md, "How the suite runs"); each path still starts with a full load of its screen, so no
  * state of the last path's console is left, and `closeRun` takes its routes and listeners off.
  */
 export const pathPage = async (): Promise<{ readonly context: BrowserContext; readonly page: Page; readonly errors: Array<string> }> => {
