@@ -26,11 +26,11 @@ export interface Refusal {
   readonly message: string
 }
 
+type Refused = { readonly outcome: "refused"; readonly refusal: Refusal }
+type Busy = { readonly outcome: "busy"; readonly retryAfterMs: number }
+
 /** What sending the first waiting command came to. A lost link rejects instead. */
-export type SendOutcome =
-  | { readonly outcome: "sent"; readonly commandId: string }
-  | { readonly outcome: "refused"; readonly refusal: Refusal }
-  | { readonly outcome: "busy"; readonly retryAfterMs: number }
+export type SendOutcome = { readonly outcome: "sent"; readonly commandId: string } | Refused | Busy
 
 export interface SyncContext {
   /** Commands in the outbox, not yet answered. */
@@ -76,9 +76,9 @@ export const syncMachine = setup({
     forgetRefusal: assign({
       refusals: ({ context }, params: { readonly commandId: string }) => context.refusals.filter((refusal) => refusal.commandId !== params.commandId)
     }),
-    waitAsked: assign({ retryAfterMs: (_, params: SendOutcome) => (params.outcome === "busy" ? params.retryAfterMs : 0) }),
+    waitAsked: assign({ retryAfterMs: (_, params: Busy) => params.retryAfterMs }),
     // Stryker disable next-line all: placeholder action: the console provides it (the record is put back, the refusal said)
-    refused: (_, _params: SendOutcome) => undefined
+    refused: (_, _params: Refused) => undefined
   },
   delays: {
     retryAfter: ({ context }) => context.retryAfterMs
@@ -125,11 +125,12 @@ export const syncMachine = setup({
                 target: "idle",
                 actions: [
                   "countAnswered",
-                  { type: "keepRefusal", params: ({ event }) => event.output },
-                  { type: "refused", params: ({ event }) => event.output }
+                  // The guard above has told which outcome this is.
+                  { type: "keepRefusal", params: ({ event }) => event.output as Refused },
+                  { type: "refused", params: ({ event }) => event.output as Refused }
                 ]
               },
-              { target: "waiting", actions: { type: "waitAsked", params: ({ event }) => event.output } }
+              { target: "waiting", actions: { type: "waitAsked", params: ({ event }) => event.output as Busy } }
             ],
             // The network lost it: the command stays in the outbox and goes again, with its key,
             // once the link is back.
