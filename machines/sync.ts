@@ -70,9 +70,7 @@ export const syncMachine = setup({
   actions: {
     countQueued: assign({ pending: ({ context }) => context.pending + 1 }),
     countAnswered: assign({ pending: ({ context }) => Math.max(0, context.pending - 1) }),
-    keepRefusal: assign({
-      refusals: ({ context }, params: SendOutcome) => (params.outcome === "refused" ? [...context.refusals, params.refusal] : context.refusals)
-    }),
+    keepRefusal: assign({ refusals: ({ context }, params: Refused) => [...context.refusals, params.refusal] }),
     forgetRefusal: assign({
       refusals: ({ context }, params: { readonly commandId: string }) => context.refusals.filter((refusal) => refusal.commandId !== params.commandId)
     }),
