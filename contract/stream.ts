@@ -54,8 +54,14 @@ export class StreamApi extends HttpApiGroup.make("stream")
       success: EventStream,
       // The server is stopping: the console comes back and the proxy sends it to another one.
       error: ServiceBusy
-    }).annotate(OpenApi.Summary, "Server-sent changes for signed-in staff, each with the record's fields after it (ChangeEventData) within the reader's rights; Last-Event-ID resumes after a reconnect; ends with the session")
+    }).annotate(
+      OpenApi.Summary,
+      "Server-sent changes for signed-in staff, each with the record's fields after it (ChangeEventData) within the reader's rights; Last-Event-ID resumes after a reconnect; ends with the session"
+    )
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Live changes")
-  .annotate(OpenApi.Description, "A stream of changes (server-sent events), read with the bearer token: each `change` event's data is a ChangeEventData: type, area, kind, entityId, version, changes and the record's fields after the change, only of areas the reader may read, protected values never.") {}
+  .annotate(
+    OpenApi.Description,
+    "A stream of changes (server-sent events), read with the bearer token: each `change` event's data is a ChangeEventData: type, area, kind, entityId, version, changes and the record's fields after the change, only of areas the reader may read, protected values never."
+  ) {}

@@ -34,9 +34,11 @@ const storedChanges = (changes: EventRow["changes"]): Stored =>
 
 const verbOf = (action: string) => action.slice(action.lastIndexOf(".") + 1)
 
-const typeOf = (area: string, action: string, removed: boolean) => {
-  const verb = verbOf(action)
-  return `${area}.${removed ? "deleted" : verb === "create" || verb === "submit" ? "created" : "updated"}`
+/** A removal is `deleted`; a record's first version (whatever the area calls the verb: `ip.allow`) is `created`. */
+const typeOf = (area: string, event: EventRow, removed: boolean) => {
+  const verb = verbOf(event.action)
+  const created = event.version === 1 || verb === "create" || verb === "submit"
+  return `${area}.${removed ? "deleted" : created ? "created" : "updated"}`
 }
 
 /** The changed fields' new values: a hidden one (kept as null by history) never. */
@@ -66,7 +68,7 @@ const liveChangeOf = (event: EventRow, rows: ReadonlyMap<string, Row> | undefine
   // The record as read is the record at this event's version only when it has not moved on since.
   const current = kind !== undefined && row !== undefined && version !== null && row.version === version
   const data: ChangeEventData = {
-    type: typeOf(area, event.action, removed),
+    type: typeOf(area, event, removed),
     area,
     kind: listOf(kind, area, row, changes),
     entityId: event.entityId,
@@ -103,7 +105,8 @@ const changesOf = (ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const sorted = [...new Set(ids)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
     const changes: Array<LiveChange> = []
-    for (let start = 0; start < sorted.length; start += BATCH) changes.push(...(yield* Effect.flatMap(eventsByIds(sorted.slice(start, start + BATCH)), resolve)))
+    for (let start = 0; start < sorted.length; start += BATCH)
+      changes.push(...(yield* Effect.flatMap(eventsByIds(sorted.slice(start, start + BATCH)), resolve)))
     return changes
   })
 

@@ -21,6 +21,7 @@ export interface EventRow {
   readonly changes: Readonly<Record<string, unknown>> | string | null
 }
 
+/** `id` is text here: an `ORDER BY` names the table's column (a bigint), or 100 would come before 99. */
 const eventColumns = "id::text AS id, entity, action, entity_id, actor_id::text AS actor_id, version, removed, changes"
 
 /** The events named by a batch of notices, in the log's order. */
@@ -29,7 +30,7 @@ export const eventsByIds = (ids: ReadonlyArray<string>) =>
     if (ids.length === 0) return [] as ReadonlyArray<EventRow>
     const sql = yield* SqlClient
     return yield* sql<EventRow>`SELECT ${sql.unsafe(eventColumns)} FROM activity_log
-      WHERE id IN ${sql.in(ids.map((id) => BigInt(id).toString()))} AND entity_id IS NOT NULL ORDER BY id`
+      WHERE id IN ${sql.in(ids.map((id) => BigInt(id).toString()))} AND entity_id IS NOT NULL ORDER BY activity_log.id`
   }).pipe(dieOnSqlError)
 
 /** What followed `afterId` in the streamed areas (a reconnect's catch-up; at most `limit`). */
@@ -38,7 +39,7 @@ export const eventsAfter = (afterId: string, limit: number) =>
     const sql = yield* SqlClient
     return yield* sql<EventRow>`SELECT ${sql.unsafe(eventColumns)} FROM activity_log
       WHERE id > ${afterId}::bigint AND entity IN ${sql.in(streamedAreas)} AND entity_id IS NOT NULL
-      ORDER BY id LIMIT ${limit}`
+      ORDER BY activity_log.id LIMIT ${limit}`
   }).pipe(dieOnSqlError)
 
 /** The id of the newest activity event: where a first connection starts. */
