@@ -23,8 +23,13 @@ const reaches = [
     comment: "The history's registry of kinds names each kind's table, and the area's own change where a restore needs its rules."
   },
   {
+    from: "^server/(stream)/kinds\\.ts$",
+    to: ["^server/[^/]+/repository\\.ts$", "^server/addresses/kinds\\.ts$", "^server/listings/records\\.ts$"],
+    comment: "The stream's registry of kinds reads each area's records as its read endpoint answers them (docs/api.md, \"Live changes\")."
+  },
+  {
     from: "^server/(events|ventures)/",
-    to: ["^server/listings/(repository|writes)\\.ts$"],
+    to: ["^server/listings/(repository|writes|records)\\.ts$"],
     comment: "Events, hackathons and ventures are listing types: one table, one set of moderation rules (server/listings/)."
   },
   {
@@ -37,7 +42,11 @@ const reaches = [
     to: ["^server/sessions/(repository|cache)\\.ts$"],
     comment: "An account shows its open sessions; disabling or demoting it ends or lowers them in the same transaction."
   },
-  { from: "^server/(stream)/", to: ["^server/sessions/(repository|cache)\\.ts$"], comment: "A change stream ends when its session does." }
+  {
+    from: "^server/(stream)/(?!kinds\\.ts$)",
+    to: ["^server/sessions/(repository|cache)\\.ts$"],
+    comment: "A change stream ends when its session does."
+  }
 ]
 const areaRule = (from, fromNot, allowed, comment) => ({
   name: "server-areas-apart",

@@ -23,6 +23,7 @@ import { StreamHandlers } from "./stream/http.ts"
 import { ContactHandlers } from "./contacts/http.ts"
 import { AdvertisingHandlers } from "./advertising/http.ts"
 import { changeFeedLayer } from "./platform/change-feed.ts"
+import { liveChangesLayer } from "./stream/changes.ts"
 import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
 import { PublicFormLive } from "./auth/public-forms.ts"
@@ -185,7 +186,7 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
           Layer.effectDiscard(bootstrapFirstAdmin),
           listenForRevocations,
           listenForAllowedIps,
-          changeFeedLayer,
+          Layer.provideMerge(liveChangesLayer, changeFeedLayer),
           schedulerLayer,
           housekeepingLayer,
           mailWorkerLayer,

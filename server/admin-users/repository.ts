@@ -33,7 +33,7 @@ export const findAdmin = (email: string) =>
     return rows[0]
   }).pipe(dieOnSqlError)
 
-interface AccountRow extends AdminRecord {
+export interface AccountRow extends AdminRecord {
   readonly activeSessions: number
   readonly lastSeenAt: Date | null
   readonly createdAt: Date
@@ -42,7 +42,7 @@ interface AccountRow extends AdminRecord {
 }
 
 /** An account with its open sessions: `a` is the admins table. */
-const accountColumns = `a.id, a.email, a.name, a.role, a.disabled, a.created_at, a.updated_at, a.version,
+export const accountColumns = `a.id, a.email, a.name, a.role, a.disabled, a.created_at, a.updated_at, a.version,
   (SELECT count(*)::int FROM sessions s WHERE s.admin_id = a.id AND s.revoked_at IS NULL AND s.expires_at > now()
      AND s.last_seen_at > now() - make_interval(mins => ${SESSION_IDLE_MINUTES})) AS active_sessions,
   (SELECT max(s.last_seen_at) FROM sessions s WHERE s.admin_id = a.id) AS last_seen_at`

@@ -31,7 +31,7 @@ const forgetAllowedIps = () => {
 /** Neither an address nor a range: the message names what is wrong with `ip`. */
 export class IpInvalid extends Schema.TaggedError<IpInvalid>()("IpInvalid", { message: Schema.String }) {}
 
-interface IpRow {
+export interface IpRow {
   readonly id: string
   readonly ip: string
   readonly description: string

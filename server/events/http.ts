@@ -5,21 +5,13 @@ import { AdminApi } from "../../contract/api.ts"
 import { EventEntry, type EventType } from "../../contract/events.ts"
 import { encodableAs } from "../platform/encodable.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
-import { exportQueue, listingOf, listQueue, type ListingRow, type QueueQuery } from "../listings/repository.ts"
+import { exportQueue, listQueue, type ListingRow, type QueueQuery } from "../listings/repository.ts"
 import { createListing, editListing, removeListing } from "../listings/writes.ts"
+import { eventEntryOf as entryOf, eventFields as fields } from "../listings/records.ts"
 import { plainText } from "../../contract/text.ts"
 
 /** `?type=events` is the listing type `event`. */
 const typeOf = (type: EventType): "event" | "hackathon" => (type === "events" ? "event" : "hackathon")
-
-const fields = ["startsAt", "endsAt", "location", "website", "image"] as const
-
-const entryOf = (row: ListingRow): EventEntry => ({
-  ...listingOf(row),
-  type: row.type as EventEntry["type"],
-  featured: row.details.featured === true,
-  ...Object.fromEntries(fields.map((field) => [field, typeof row.details[field] === "string" ? row.details[field] : ""]))
-})
 
 const entryAnswerable = encodableAs(EventEntry)
 /** Inside each write's transaction: the row encodes as its answer, or the write rolls back (docs/api.md). */

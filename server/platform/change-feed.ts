@@ -1,74 +1,78 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, PubSub, Queue, Schedule } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import type { ChangeNotice } from "../../contract/stream.ts"
+import { streamedAreas } from "../../contract/stream.ts"
 import { type RecordedEvent, RecordedEvents } from "./activity-log.ts"
 import { Database, inTransaction } from "./database.ts"
 
 /**
- * The change feed behind `GET /api/admin/stream` (docs/architecture.md, "Live changes"). A
- * notice is small: which record changed and how, never its content; a screen that cares reads
- * the record through the API, with its rights. Each notice is an activity-log event, so its id
- * is the event's id: a reconnecting console names the last id it saw and gets what followed
- * from the log, whichever process wrote it.
+ * The change feed behind `GET /api/admin/stream` (docs/architecture.md, "Live changes"). What
+ * goes round is only the ids of committed activity-log events of the streamed areas: each server
+ * reads those events and their records once (server/stream/changes.ts) and hands them to its own
+ * streams, so a notice stays small whatever the record's size, and a reconnecting console names
+ * the last id it saw and gets what followed from the log, whichever process wrote it.
  *
  * Delivery: on PostgreSQL a change is announced with `NOTIFY admin_changes` after its
  * transaction commits, and every server process (this one included) hears it on one listening
- * connection and hands it to its own streams. PGlite is one process: the notice goes straight to
- * the local subscribers.
+ * connection. PGlite is one process: the ids go straight to the local subscribers.
  */
 
 export const CHANGES_CHANNEL = "admin_changes"
 
-/** The areas whose activity events are notices, and the activity actions that make them. */
-const noticeType = (entity: string, action: string): string => {
-  const verb = action.split(".").at(-1)
-  return `${entity}.${verb === "create" || verb === "submit" ? "created" : verb === "delete" ? "deleted" : "updated"}`
-}
-
-const STREAMED_ENTITIES: ReadonlyArray<string> = ["scam-report", "inquiry", "listing"]
+/** Under PostgreSQL's 8000-byte limit of a NOTIFY payload, with room to spare. */
+const PAYLOAD_BYTES = 7000
 
 export interface ChangeFeedService {
-  readonly hub: PubSub.PubSub<ChangeNotice>
+  /** Batches of event ids, each in ascending order, as their changes committed. */
+  readonly hub: PubSub.PubSub<ReadonlyArray<string>>
 }
 
 export class ChangeFeed extends Context.Service<ChangeFeed, ChangeFeedService>()("platform/ChangeFeed") {}
 
-/** A notice for an activity event. */
-const noticeOf = (eventId: string, entity: string, action: string, entityId: string): ChangeNotice => ({
-  id: eventId,
-  type: noticeType(entity, action),
-  entityId
-})
+/** Event ids as NOTIFY payloads: comma-separated, each payload under the limit (a bulk change of 500 is one). */
+export const payloadsOf = (ids: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const payloads: Array<string> = []
+  let current = ""
+  for (const id of ids) {
+    if (current !== "" && current.length + 1 + id.length > PAYLOAD_BYTES) {
+      payloads.push(current)
+      current = ""
+    }
+    current = current === "" ? id : `${current},${id}`
+  }
+  if (current !== "") payloads.push(current)
+  return payloads
+}
 
-const isNotice = (value: unknown): value is ChangeNotice =>
-  typeof value === "object" &&
-  value !== null &&
-  typeof (value as ChangeNotice).id === "string" &&
-  typeof (value as ChangeNotice).type === "string" &&
-  typeof (value as ChangeNotice).entityId === "string"
+/** A payload's event ids; none when it is not one (another version's notice). */
+export const idsOf = (payload: string): ReadonlyArray<string> => {
+  const ids = payload.split(",")
+  return ids.every((id) => /^\d{1,19}$/u.test(id)) ? ids : []
+}
 
-/** Tells every console about committed changes (after the transaction that recorded them). */
-const announce = (notices: ReadonlyArray<ChangeNotice>) =>
+/** Tells every server about committed changes (after the transaction that recorded them). */
+const announce = (ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    if (notices.length === 0) return
+    if (ids.length === 0) return
     const database = yield* Database
     if (database.engine !== "postgresql") {
       // One process holds the embedded database: its own streams are all there are. A process
       // without a feed (the command line holding the data folder) has no stream to tell.
       const feed = yield* Effect.serviceOption(ChangeFeed)
-      if (feed._tag === "Some") yield* PubSub.publishAll(feed.value.hub, notices)
+      if (feed._tag === "Some") yield* PubSub.publish(feed.value.hub, ids)
       return
     }
     const sql = yield* SqlClient
-    // One NOTIFY per notice keeps each payload far under PostgreSQL's 8000-byte limit; all of
-    // them in one statement, so a bulk change of 500 costs one round trip.
-    yield* sql`SELECT pg_notify(${CHANGES_CHANNEL}, payload) FROM json_array_elements_text(${JSON.stringify(notices.map((notice) => JSON.stringify(notice)))}::json) AS payload`
+    // Every payload in one statement: a bulk change of 500 costs one round trip.
+    yield* sql`SELECT pg_notify(${CHANGES_CHANNEL}, payload) FROM json_array_elements_text(${JSON.stringify(payloadsOf(ids))}::json) AS payload`
   }).pipe(
     // The change is committed and the caller has its answer; a lost notice costs a console a
     // reload, not data. It is logged, never turned into an error of the request.
     Effect.catchCause((cause) => Effect.logWarning("Announcing a change failed", cause))
   )
+
+const streamed = (event: RecordedEvent) =>
+  event.entityId !== null && (streamedAreas as ReadonlyArray<string>).includes(event.action.slice(0, event.action.indexOf(".")))
 
 /**
  * Runs a change in one transaction and, once it has committed, announces the events it recorded
@@ -78,40 +82,19 @@ export const announcing = <A, E, R>(change: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const recorded: Array<RecordedEvent> = []
     const result = yield* inTransaction(Effect.provideService(change, RecordedEvents, recorded))
-    yield* announce(
-      recorded.flatMap((event) => {
-        const area = event.action.slice(0, event.action.indexOf("."))
-        return STREAMED_ENTITIES.includes(area) && event.entityId !== null ? [noticeOf(event.id, area, event.action, event.entityId)] : []
-      })
-    )
+    yield* announce(recorded.filter(streamed).map((event) => event.id))
     return result
   })
 
-/** What followed `afterId` in the activity log, as notices (a reconnect's catch-up; at most `limit`). */
-export const noticesAfter = (afterId: string, limit = 500) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient
-    const rows = yield* sql<{ id: string; entity: string; action: string; entityId: string }>`
-      SELECT id::text AS id, entity, action, entity_id FROM activity_log
-      WHERE id > ${afterId}::bigint AND entity IN ${sql.in(STREAMED_ENTITIES)} AND entity_id IS NOT NULL
-      ORDER BY id LIMIT ${limit}`
-    return rows.map((row) => noticeOf(row.id, row.entity, row.action, row.entityId))
-  })
-
-/** The id of the newest activity event: where a first connection starts. */
-export const latestEventId = Effect.flatMap(SqlClient, (sql) =>
-  Effect.map(sql<{ id: string }>`SELECT coalesce(max(id), 0)::text AS id FROM activity_log`, (rows) => rows[0]?.id ?? "0")
-)
-
 /**
- * The feed of this server: a hub for its streams and, on PostgreSQL, one connection listening for
+ * The feed of this server: a hub for its readers and, on PostgreSQL, one connection listening for
  * every process's notices. When that connection drops, it listens again after a pause that grows
  * to 30 s; consoles catch up from the log when they reconnect.
  */
 export const changeFeedLayer = Layer.effect(
   ChangeFeed,
   Effect.gen(function* () {
-    const hub = yield* Effect.acquireRelease(PubSub.unbounded<ChangeNotice>(), PubSub.shutdown)
+    const hub = yield* Effect.acquireRelease(PubSub.unbounded<ReadonlyArray<string>>(), PubSub.shutdown)
     const database = yield* Database
     if (database.engine === "postgresql") {
       const pg = yield* PgClient.PgClient
@@ -119,16 +102,10 @@ export const changeFeedLayer = Layer.effect(
         Effect.gen(function* () {
           const notifications = yield* pg.listen(CHANGES_CHANNEL)
           return yield* Effect.forever(
-            Effect.flatMap(Queue.take(notifications), ({ payload }) =>
-              Effect.suspend(() => {
-                try {
-                  const notice: unknown = JSON.parse(payload)
-                  return isNotice(notice) ? PubSub.publish(hub, notice) : Effect.void
-                } catch {
-                  return Effect.void
-                }
-              })
-            )
+            Effect.flatMap(Queue.take(notifications), ({ payload }) => {
+              const ids = idsOf(payload)
+              return ids.length === 0 ? Effect.void : PubSub.publish(hub, ids)
+            })
           )
         })
       )

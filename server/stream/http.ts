@@ -4,14 +4,16 @@ import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
-import { type ChangeNotice, EVENT_STREAM_CONTENT_TYPE, streamEvents } from "../../contract/stream.ts"
+import { EVENT_STREAM_CONTENT_TYPE, streamEvents } from "../../contract/stream.ts"
 import { ServiceBusy } from "../../contract/common.ts"
 import { serverStates } from "../../contract/system.ts"
-import { ChangeFeed, latestEventId, noticesAfter } from "../platform/change-feed.ts"
+import { readableAreas } from "../auth/roles.ts"
 import { ServerLifecycle } from "../platform/lifecycle.ts"
 import { CHANGE_STREAMS_OPEN, ServerMetrics } from "../platform/metrics.ts"
 import { onSessionsEnded } from "../sessions/cache.ts"
 import { isSessionLive } from "../sessions/repository.ts"
+import { changesAfter, type LiveChange, LiveChanges, sseEvent as event } from "./changes.ts"
+import { latestEventId } from "./repository.ts"
 
 /** A comment line every 15 s keeps proxies from closing a quiet stream, and re-checks the session. */
 export const HEARTBEAT = "15 seconds"
@@ -23,14 +25,13 @@ const RETRY_MS = 2000
  */
 const reconnectSoon = () => `retry: ${100 + Math.floor(Math.random() * 900)}\n\n`
 
-const event = (name: string, id: string, data: unknown) => `id: ${id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`
-const change = (notice: ChangeNotice) => event(streamEvents.change, notice.id, { type: notice.type, entityId: notice.entityId })
 const later = (id: string, than: string) => BigInt(id) > BigInt(than)
 
 /**
- * `GET /api/admin/stream` (docs/api.md, "Live changes"). The stream subscribes to the feed
- * before it reads the log, so nothing falls between catch-up and live notices; a notice already
- * sent by the catch-up is not sent twice. It ends when the session does: at once when a session
+ * `GET /api/admin/stream` (docs/api.md, "Live changes"). The stream subscribes to this server's
+ * changes before it reads the log, so nothing falls between catch-up and live changes; a change
+ * already sent by the catch-up is not sent twice. A reader gets the changes of the areas they may
+ * read (`readableAreas`, the activity log's rule), each written once for every stream. It ends when the session does: at once when a session
  * is revoked anywhere (the revocation notice), at the next heartbeat when it times out, and when
  * this server stops (telling the console to come back at once, docs/deploy.md).
  */
@@ -38,7 +39,11 @@ export const StreamHandlers = HttpApiBuilder.group(AdminApi, "stream", (handlers
   handlers.handle("changes", ({ headers }) =>
     Effect.gen(function* () {
       const session = yield* CurrentSession
-      const feed = yield* ChangeFeed
+      const live = yield* LiveChanges
+      const areas = readableAreas(session.user.role)
+      const readable = (change: LiveChange) =>
+        (areas.all as ReadonlyArray<string>).includes(change.area) ||
+        ((areas.own as ReadonlyArray<string>).includes(change.area) && change.actorId === session.user._id)
       const lifecycle = yield* ServerLifecycle
       const open = (yield* ServerMetrics).level(CHANGE_STREAMS_OPEN)
       if (lifecycle.draining()) return yield* new ServiceBusy({ error: serverStates.stopping, retryAfterSeconds: 1 })
@@ -53,18 +58,22 @@ export const StreamHandlers = HttpApiBuilder.group(AdminApi, "stream", (handlers
             Queue.endUnsafe(queue)
           })
           yield* Effect.addFinalizer(() => Effect.sync(stopping))
-          const subscription = yield* PubSub.subscribe(feed.hub)
-          const caughtUp = resumeAfter === undefined ? [] : yield* noticesAfter(resumeAfter)
+          const subscription = yield* PubSub.subscribe(live.hub)
+          const caughtUp = resumeAfter === undefined ? [] : yield* changesAfter(resumeAfter)
           let last = caughtUp.at(-1)?.id ?? resumeAfter ?? (yield* latestEventId)
           yield* Queue.offer(queue, `retry: ${RETRY_MS}\n\n`)
-          for (const notice of caughtUp) yield* Queue.offer(queue, change(notice))
+          for (const change of caughtUp) if (readable(change)) yield* Queue.offer(queue, change.text)
           yield* Queue.offer(queue, event(streamEvents.ready, last, { after: last }))
           yield* Effect.forkScoped(
             Effect.forever(
-              Effect.flatMap(PubSub.take(subscription), (notice) => {
-                if (!later(notice.id, last)) return Effect.void
-                last = notice.id
-                return Queue.offer(queue, change(notice))
+              Effect.flatMap(PubSub.take(subscription), (changes) => {
+                const sent: Array<string> = []
+                for (const change of changes) {
+                  if (!later(change.id, last)) continue
+                  last = change.id
+                  if (readable(change)) sent.push(change.text)
+                }
+                return sent.length === 0 ? Effect.void : Queue.offerAll(queue, sent)
               })
             )
           )

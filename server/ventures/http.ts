@@ -5,46 +5,15 @@ import { AdminApi } from "../../contract/api.ts"
 import { type AnyVenture, Business, Project, PublicVenture, Startup, type VentureType } from "../../contract/ventures.ts"
 import { encodableAs } from "../platform/encodable.ts"
 import { csvResponse, publicListPage, wantsCsv } from "../platform/lists.ts"
-import { exportQueue, listingOf, listQueue, type ListingRow, type QueueQuery } from "../listings/repository.ts"
+import { exportQueue, listQueue, type ListingRow, type QueueQuery } from "../listings/repository.ts"
 import { createListing, editListing, moderate, removeListing, submit } from "../listings/writes.ts"
+import { ventureFields, ventureOf } from "../listings/records.ts"
 import { plainText } from "../../contract/text.ts"
-
-/**
- * Businesses, startups and projects: listings whose own fields live in `details`, checked by the
- * contract on the way in (contract/ventures.ts). Each type's fields, in the order its CSV lists them.
- */
-const detailFields: Readonly<Record<VentureType, ReadonlyArray<string>>> = {
-  business: ["category", "industry", "website", "location", "founded", "employees", "revenue"],
-  startup: ["category", "stage", "website", "location", "founded", "teamSize", "funding"],
-  project: ["category", "projectStatus", "website", "github", "team", "technologies"]
-}
-
-/** What a field is when a record never set it: empty text, an empty list, or absent (counts). */
-const emptyOf: Readonly<Record<string, unknown>> = {
-  website: "",
-  location: "",
-  founded: "",
-  revenue: "",
-  funding: "",
-  github: "",
-  team: [],
-  technologies: []
-}
-
-const ventureOf = (row: ListingRow): AnyVenture => {
-  const details = Object.fromEntries(
-    detailFields[row.type as VentureType].flatMap((field) => {
-      const value = row.details[field] ?? emptyOf[field]
-      return value === undefined ? [] : [[field, value]]
-    })
-  )
-  return { ...listingOf(row), isActive: row.isActive, ...details } as AnyVenture
-}
 
 /** The public site's view: the type's fields a record has (a count it never set is left out). */
 const publicVentureOf = (row: ListingRow): PublicVenture => {
   const { _id, type, name, description, createdAt, ...rest } = ventureOf(row) as AnyVenture & Record<string, unknown>
-  const details = Object.fromEntries(detailFields[row.type as VentureType].flatMap((field) => (rest[field] === undefined ? [] : [[field, rest[field]]])))
+  const details = Object.fromEntries(ventureFields[row.type as VentureType].flatMap((field) => (rest[field] === undefined ? [] : [[field, rest[field]]])))
   return { _id, type, name, description, createdAt, details }
 }
 
@@ -65,7 +34,7 @@ const splitInput = (type: VentureType, payload: object) => {
   return {
     name: plainText(input.name).trim(),
     description: plainText(input.description).trim(),
-    details: Object.fromEntries(detailFields[type].filter((field) => input[field] !== undefined).map((field) => [field, text(input[field])])),
+    details: Object.fromEntries(ventureFields[type].filter((field) => input[field] !== undefined).map((field) => [field, text(input[field])])),
     ...(typeof input.isActive === "boolean" ? { isActive: input.isActive } : {})
   }
 }
@@ -100,7 +69,7 @@ const exportFields = (type: VentureType) => [
   "_id",
   "name",
   "description",
-  ...detailFields[type],
+  ...ventureFields[type],
   "status",
   "isActive",
   "moderationNotes",

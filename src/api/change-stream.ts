@@ -1,13 +1,40 @@
 import { useEffect } from "react"
 import { paths } from "virtual:answer-schemas"
+import type { ChangeEventData } from "../../contract/stream.ts"
 import { useStableCallback } from "../lib/use-stable.ts"
 import { sessionToken } from "./session.ts"
 
-/** A change notice as the stream carries it (contract/stream.ts); the screen reads the record itself. */
-export interface Change {
-  readonly id: string
-  readonly type: string
-  readonly entityId: string
+/**
+ * A change as the stream carries it (contract/stream.ts, ChangeEventData), with its event id:
+ * the record's kind, the version the change produced and the record after it (`fields`), so a
+ * store holding the version before applies it; anything else reads the record again.
+ */
+export type Change = ChangeEventData & { readonly id: string }
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * A change's data, checked field by field against contract/stream.ts's ChangeEventData (the
+ * signed-in screens load no effect before they need it: tools/first-screen/).
+ */
+const decodeChange = (data: string): ChangeEventData | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(data)
+    if (!isRecord(parsed)) return undefined
+    const { type, area, kind, entityId, version, changes, fields } = parsed
+    if (typeof type !== "string" || typeof entityId !== "string") return undefined
+    return {
+      type,
+      entityId,
+      area: typeof area === "string" ? area : type.slice(0, type.lastIndexOf(".")),
+      kind: typeof kind === "string" ? kind : "",
+      version: typeof version === "number" && Number.isInteger(version) ? version : null,
+      changes: isRecord(changes) ? changes : {},
+      fields: isRecord(fields) ? fields : null
+    }
+  } catch {
+    return undefined
+  }
 }
 
 type Listener = (change: Change) => void
@@ -101,14 +128,11 @@ class ChangeStream {
     if (id !== undefined) this.lastEventId = id
     if (event === "ready") this.failures = 0
     if (event !== "change" || id === undefined) return
-    try {
-      const parsed = JSON.parse(data) as { type?: unknown; entityId?: unknown }
-      if (typeof parsed.type !== "string" || typeof parsed.entityId !== "string") return
-      const change: Change = { id, type: parsed.type, entityId: parsed.entityId }
-      for (const listener of this.listeners) listener(change)
-    } catch {
-      // A notice the console can't read is skipped; the next reload shows the truth.
-    }
+    // A change the console can't read is skipped; the next reload shows the truth.
+    const decoded = decodeChange(data)
+    if (decoded === undefined) return
+    const change: Change = { ...decoded, id }
+    for (const listener of this.listeners) listener(change)
   }
 }
 

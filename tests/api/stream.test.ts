@@ -20,7 +20,7 @@ describe.each(engines)("the change stream on $name", (engine) => {
     expect(malformed.status).toBe(400)
   })
 
-  it("carries a new report and each change to it to every connected console, as small notices", async () => {
+  it("carries a new report and each change to it to every connected console, with the report after each", async () => {
     const first = await openStream(url(), staff.moderator)
     const second = await openStream(url(), staff.admin)
     expect(first.response.headers.get("content-type")).toContain("text/event-stream")
@@ -28,17 +28,26 @@ describe.each(engines)("the change stream on $name", (engine) => {
     const id = await report()
     for (const stream of [first, second]) {
       await stream.until(() => stream.changes().some((event) => (event.data as { entityId: string }).entityId === id), "created")
-      expect(stream.changes().at(-1)!.data).toEqual({ type: "scam-report.created", entityId: id })
+      expect(stream.changes().at(-1)!.data).toMatchObject({ type: "scam-report.created", area: "scam-report", kind: "scam-report", entityId: id, version: 1 })
+      expect(stream.changes().at(-1)!.data).toMatchObject({ fields: { _id: id, status: "new", description: "A fake wallet site", version: 1 } })
     }
     await call(url(), "PATCH", `/api/report-scam/${id}`, { token: staff.admin, body: { status: "resolved", version: 1 } })
     await first.until(() => first.changes().length === 2, "updated")
-    expect(first.changes()[1]!.data).toEqual({ type: "scam-report.updated", entityId: id })
+    expect(first.changes()[1]!.data).toMatchObject({
+      type: "scam-report.updated",
+      entityId: id,
+      version: 2,
+      changes: { status: "resolved" },
+      fields: { _id: id, status: "resolved", version: 2 }
+    })
     // Event ids rise, and a refused change announces nothing.
     expect(BigInt(first.changes()[1]!.id)).toBeGreaterThan(BigInt(first.changes()[0]!.id))
     expect((await call(url(), "PATCH", `/api/report-scam/${id}`, { token: staff.admin, body: { status: "new", version: 1 } })).status).toBe(409)
     await call(url(), "DELETE", `/api/report-scam/${id}?version=2`, { token: staff.admin })
     await first.until(() => first.changes().length === 3, "deleted")
     expect(first.changes().map((event) => (event.data as { type: string }).type)).toEqual(["scam-report.created", "scam-report.updated", "scam-report.deleted"])
+    // A removal carries no version and no record: the store drops it.
+    expect(first.changes()[2]!.data).toMatchObject({ version: null, fields: null, changes: {} })
     await Promise.all([first.close(), second.close()])
   })
 
@@ -52,9 +61,9 @@ describe.each(engines)("the change stream on $name", (engine) => {
     const id = (submitted.body.data as { _id: string })._id
     expect((await call(url(), "PUT", `/api/advertising-inquiries/${id}`, { token: staff.admin, body: { status: "contacted", version: 1 } })).status).toBe(200)
     await stream.until(() => stream.changes().length === 2, "both")
-    expect(stream.changes().map((event) => event.data)).toEqual([
-      { type: "inquiry.created", entityId: id },
-      { type: "inquiry.updated", entityId: id }
+    expect(stream.changes().map((event) => event.data)).toMatchObject([
+      { type: "inquiry.created", entityId: id, version: 1, fields: { _id: id, companyName: "Streamed", status: "pending", version: 1 } },
+      { type: "inquiry.updated", entityId: id, version: 2, changes: { status: "contacted" }, fields: { _id: id, status: "contacted", version: 2 } }
     ])
     await stream.close()
   })
@@ -76,11 +85,18 @@ describe.each(engines)("the change stream on $name", (engine) => {
     const bulk = await call(url(), "POST", "/api/admin/listings/bulk", { token: staff.moderator, body: { ids: [id], action: "reject" } })
     expect(bulk.status, bulk.text).toBe(200)
     await stream.until(() => stream.changes().length === 4, "all four")
-    expect(stream.changes().map((event) => event.data)).toEqual([
-      { type: "listing.created", entityId: id },
-      { type: "listing.updated", entityId: id },
-      { type: "listing.updated", entityId: id },
-      { type: "listing.updated", entityId: id }
+    expect(stream.changes().map((event) => event.data)).toMatchObject([
+      { type: "listing.created", kind: "community", entityId: id, version: 1 },
+      { type: "listing.updated", kind: "community", entityId: id, version: 2, changes: { status: "approved" } },
+      { type: "listing.updated", kind: "community", entityId: id, version: 3, changes: { status: "pending" } },
+      {
+        type: "listing.updated",
+        kind: "community",
+        entityId: id,
+        version: 4,
+        changes: { status: "rejected" },
+        fields: { _id: id, status: "rejected", version: 4 }
+      }
     ])
     await stream.close()
   })
@@ -96,6 +112,10 @@ describe.each(engines)("the change stream on $name", (engine) => {
     const resumed = await openStream(url(), staff.moderator, lastSeen)
     await resumed.ready()
     expect(resumed.changes().map((event) => (event.data as { entityId: string }).entityId)).toEqual(missed)
+    // What it missed arrives as the live events do: with the record at its version.
+    expect(resumed.changes().map((event) => event.data)).toMatchObject(
+      missed.map((id) => ({ type: "scam-report.created", entityId: id, version: 1, fields: { _id: id, status: "new", version: 1 } }))
+    )
     expect(resumed.changes().some((event) => (event.data as { entityId: string }).entityId === seen)).toBe(false)
     const ready = resumed.events.find((event) => event.event === "ready")!
     expect(ready.id).toBe(resumed.changes().at(-1)!.id)

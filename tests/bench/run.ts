@@ -17,6 +17,7 @@ import { measureFirstScreen } from "./first-screen.ts"
 import { measureListings, printListingFigures } from "./listings.ts"
 import { measureMemory } from "./memory.ts"
 import { measureScamReports, printScamReportFigures } from "./scam-reports.ts"
+import { measureStream } from "./stream.ts"
 import { measureUpload } from "./upload.ts"
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -76,6 +77,7 @@ if (only === "compare") await comparePieces(process.argv.slice(3), postgresUrl)
 if (only === undefined || only === "memory") {
   await withPostgresOrNot(measureMemory)
 }
+if (only === undefined || only === "stream") await onPostgres(measureStream)
 if (only === undefined || only === "upload") await withPostgresOrNot(measureUpload)
 if (only === undefined || only === "faults") {
   await withPostgresOrNot(measureFaults)
