@@ -1,6 +1,6 @@
 import { PlusIcon } from "@radix-ui/react-icons"
 import { Button } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
 import { useCallback, useEffect, useEffectEvent, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import { fromPromise } from "xstate"
@@ -8,15 +8,14 @@ import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
 import { addressModalMachine } from "../../../machines/address-modal.ts"
 import { arrivedAddresses, exportAddresses, deleteAddress, listAddresses, preloadAddressCalls, saveAddress } from "../../api/addresses.ts"
 import { useEditorRefusal } from "../../lib/auth.tsx"
-import { type Command, useRegisterCommands, withRefusal } from "../../lib/commands.tsx"
+import { withRefusal } from "../../lib/commands.tsx"
 import { urlOf } from "../../lib/list/url-query.ts"
-import { useListScreen } from "../../lib/list/use-list-screen.ts"
-import type { RowAction } from "../../lib/list/use-row-focus.ts"
+import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
+import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
 import { loadPart, whenQuiet } from "../../ui/deferred.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
-import { RowActions } from "../../ui/list/RowActions.tsx"
 import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
 import { FindAddressDialog } from "./FindAddressDialog.tsx"
 import { addressLabel, addressTexts as t } from "./texts.ts"
@@ -33,6 +32,24 @@ whenQuiet(preloadAddressCalls, { first: true })
 const AddressModal = loadPart(() => import("./AddressModal.tsx").then((module) => module.AddressModal))
 
 type Opening = "OPEN_VIEW" | "OPEN_EDIT" | "OPEN_DELETE"
+
+/** View, edit and delete each open the address's modal (machines/address-modal.ts). */
+const addressActions = (refusal: (what: string) => string | undefined, open: (type: Opening, address: AnyAddress) => void): ReadonlyArray<ListAction<AnyAddress>> => [
+  { id: "address:view", key: "Enter", hint: "view", label: (address) => `View ${address.identifier}`, run: (address) => open("OPEN_VIEW", address), button: { label: t.view } },
+  ...withRefusal<ListAction<AnyAddress>>(refusal("edit addresses"), [
+    { id: "address:edit", key: "e", hint: "edit", label: (address) => `Edit ${address.identifier}`, run: (address) => open("OPEN_EDIT", address), button: { label: t.edit } }
+  ]),
+  ...withRefusal<ListAction<AnyAddress>>(refusal("delete addresses"), [
+    {
+      id: "address:delete",
+      key: "Delete",
+      hint: "remove",
+      label: (address) => `Delete ${address.identifier}`,
+      run: (address) => open("OPEN_DELETE", address),
+      button: { label: t.delete, tone: "red" }
+    }
+  ])
+]
 
 /** docs/product-spec.md §2, "Address screens": one screen for the three directories, on the one list screen. */
 export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
@@ -57,63 +74,31 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
     saveAddress(kind, address === null ? null : { id: address._id, version: address.version }, toInput(directory, draft))
   )
   const remove = useStableCallback((address: AnyAddress) => deleteAddress(kind, address._id, address.version))
-  const reloadList = useStableCallback((): void => reload())
-  const [modalLogic] = useState(() =>
-    addressModalMachine.provide({
-      actors: {
-        save: fromPromise(({ input }) => save(input.address, input.draft)),
-        remove: fromPromise(({ input }) => remove(input.address))
-      },
-      actions: { reloadList }
-    })
-  )
-  const modal = useActorRef(modalLogic)
-  const modalState = useSelector(modal, (snapshot) => snapshot)
+  const reloadList = useStableCallback((): void => screen.list.reload())
+  const modal = useMachine(addressModalMachine, {
+    actors: { save: fromPromise(({ input }) => save(input.address, input.draft)), remove: fromPromise(({ input }) => remove(input.address)) },
+    actions: { reloadList }
+  })
+  const closed = useSelector(modal, (snapshot) => snapshot.matches("closed"))
   const [finding, setFinding] = useState(false)
-  const open = useCallback(
-    (type: Opening, address: AnyAddress) => modal.send({ type, address, draft: toDraft(directory, address), required: requiredFields(directory) }),
-    [modal, directory]
-  )
+  const open = useCallback((type: Opening, address: AnyAddress) => modal.send({ type, address, draft: toDraft(directory, address), required: requiredFields(directory) }), [modal, directory])
   const add = useCallback(() => modal.send({ type: "OPEN_ADD", required: requiredFields(directory) }), [modal, directory])
-
   const refusal = useEditorRefusal()
-  const actions = useMemo(
-    (): ReadonlyArray<RowAction<AnyAddress>> => [
-      { id: "address:view", key: "Enter", label: (address) => `View ${address.identifier}`, run: (address) => open("OPEN_VIEW", address) },
-      ...withRefusal<RowAction<AnyAddress>>(refusal("edit addresses"), [
-        { id: "address:edit", key: "e", label: (address) => `Edit ${address.identifier}`, run: (address) => open("OPEN_EDIT", address) }
-      ]),
-      ...withRefusal<RowAction<AnyAddress>>(refusal("delete addresses"), [
-        { id: "address:delete", key: "Delete", label: (address) => `Delete ${address.identifier}`, run: (address) => open("OPEN_DELETE", address) }
-      ])
-    ],
-    [open, refusal]
-  )
-  const idle = modalState.matches("closed") && !finding
+  const actions = useMemo(() => addressActions(refusal, open), [open, refusal])
+  const commands = [
+    ...withRefusal<ListCommand>(refusal("add addresses"), [{ id: "address:add", label: "Add address", shortcut: ["n"], hint: "add", run: add }]),
+    { id: "address:find", label: t.find, shortcut: ["f"], hint: "find", run: () => setFinding(true) }
+  ]
+  const screen = useListScreen(spec, { actions, idle: closed && !finding, commands })
   // Mounted from the first time a modal opens, and kept, so it closes as it opened.
   const [modalWanted, setModalWanted] = useState(false)
-  if (!modalWanted && !modalState.matches("closed")) setModalWanted(true)
-  const screen = useListScreen(spec, { actions, idle })
-  const reload = screen.list.reload
-  const { query } = screen
-
+  if (!modalWanted && !closed) setModalWanted(true)
   // Arriving from "Find address…", the row whose identifier was searched is the current one.
   const pickSearched = useEffectEvent(() => {
-    const found = screen.rows.find((row) => row.identifier.toLowerCase() === query.search.trim().toLowerCase())
+    const found = screen.rows.find((row) => row.identifier.toLowerCase() === screen.query.search.trim().toLowerCase())
     if (found !== undefined && !screen.list.loading) screen.focus.pick(found._id)
   })
   useEffect(() => pickSearched(), [screen.rows])
-
-  const commands = useMemo(
-    (): ReadonlyArray<Command> => [
-      ...withRefusal<Command>(refusal("add addresses"), [
-        { id: "address:add", label: "Add address", group: directory.title, shortcut: ["n"], guard: () => idle, run: add }
-      ]),
-      { id: "address:find", label: t.find, group: directory.title, shortcut: ["f"], guard: () => idle, run: () => setFinding(true) }
-    ],
-    [directory, idle, add, refusal]
-  )
-  useRegisterCommands(commands)
 
   const columns = useMemo(
     () =>
@@ -125,31 +110,18 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
       })),
     [directory]
   )
-  const rowActions = useCallback(
-    (address: AnyAddress) => (
-      <RowActions
-        actions={[
-          { label: t.view, onClick: () => open("OPEN_VIEW", address) },
-          { label: t.edit, onClick: () => open("OPEN_EDIT", address) },
-          { label: t.delete, danger: true, onClick: () => open("OPEN_DELETE", address) }
-        ]}
-      />
-    ),
-    [open]
-  )
-
   return (
     <ListScreen
       screen={screen}
       texts={listTextsOf(t)}
-      view={{ table: { caption: directory.title, columns, actions: rowActions } }}
+      view={{ table: { caption: directory.title, columns } }}
       tools={
         <Button onClick={add}>
           <PlusIcon /> {t.add}
         </Button>
       }
     >
-      {modalWanted && <AddressModal spec={directory} modal={modal} snapshot={modalState} />}
+      {modalWanted && <AddressModal spec={directory} modal={modal} />}
       <FindAddressDialog
         open={finding}
         onOpenChange={setFinding}

@@ -6,10 +6,8 @@ import { roleLabels } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { endOtherSessions, endSession, listSessions } from "../../api/admin.ts"
 import { AuthContext } from "../../lib/auth.tsx"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
-import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import type { RowAction } from "../../lib/list/use-row-focus.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import { describeUserAgent } from "./user-agent.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
@@ -26,8 +24,7 @@ const t = {
   current: "This session",
   ended: (n: number) => (n === 0 ? "No other session was open." : `Signed out of ${n} other session${n === 1 ? "" : "s"}.`),
   failed: "Failed to sign the session out",
-  refresh: "Refresh",
-  keyboardHint: "j/k move · Delete sign the session out"
+  refresh: "Refresh"
 } as const
 
 /** Whose sessions, in the URL: none is one's own, `all` everyone's (super admins). No search: they are few. */
@@ -38,6 +35,11 @@ const spec = {
   fetchPage: listSessions,
   idOf: (session: AdminSession) => session._id,
   searchable: false
+}
+/** A super admin's: the scope is a filter. */
+const everyonesSpec = {
+  ...spec,
+  filters: [{ name: "scope", label: "Whose sessions", allLabel: t.mine, options: [["all", t.everyone]] as const, commands: { show: (label: string) => `Show ${label.toLowerCase()}`, all: `Show ${t.mine.toLowerCase()}` } }]
 }
 
 const when = (iso: string) => new Date(iso).toLocaleString()
@@ -62,43 +64,27 @@ export const SessionsScreen = () => {
   const end = useStableCallback((session: AdminSession) => !session.current && settle(endSession(session).then(() => null)))
   const endOthers = useStableCallback(() => settle(endOtherSessions().then(t.ended)))
   const actions = useMemo(
-    (): ReadonlyArray<RowAction<AdminSession>> => [
+    (): ReadonlyArray<ListAction<AdminSession>> => [
       {
         id: "sessions:end",
         key: "Delete",
+        hint: "sign the session out",
         label: (session) => `Sign out ${describeUserAgent(session.userAgent)} (${session.email})`,
         when: (session) => !session.current,
-        run: end
+        run: end,
+        button: { label: t.signOut, tone: "red" }
       }
     ],
     [end]
   )
-  const screen = useListScreen(spec, { actions, idle: true })
-  const { url } = screen
-  const everyone = url.query.filters.scope === "all"
-  const commands = useMemo(
-    (): ReadonlyArray<Command> => [
-      { id: "sessions:end-others", label: t.signOutOthers, group: t.title, keywords: ["logout", "sign out", "revoke"], run: endOthers },
-      ...(isSuper
-        ? [
-            {
-              id: "sessions:scope",
-              label: everyone ? `Show ${t.mine.toLowerCase()}` : `Show ${t.everyone.toLowerCase()}`,
-              group: t.title,
-              run: () => url.filter("scope", everyone ? "" : "all")
-            }
-          ]
-        : [])
-    ],
-    [everyone, isSuper, url, endOthers]
-  )
-  useRegisterCommands(commands)
+  const commands: ReadonlyArray<ListCommand> = [{ id: "sessions:end-others", label: t.signOutOthers, keywords: ["logout", "sign out", "revoke"], run: endOthers }]
+  const screen = useListScreen(isSuper ? everyonesSpec : spec, { actions, idle: true, commands })
+  const everyone = screen.url.query.filters.scope === "all"
 
   return (
     <ListScreen
       screen={screen}
-      texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: t.keyboardHint }}
-      filters={isSuper ? [{ name: "scope", label: "Whose sessions", allLabel: t.mine, options: [["all", t.everyone]] }] : []}
+      texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty }}
       tools={
         <>
           <Button color="red" variant="soft" onClick={endOthers}>
@@ -138,13 +124,7 @@ export const SessionsScreen = () => {
             { label: "Address", cell: (session) => session.ip ?? "" },
             { label: "Signed in", cell: (session) => when(session.createdAt) },
             { label: "Last seen", cell: (session) => when(session.lastSeenAt) }
-          ],
-          actions: (session) =>
-            session.current ? null : (
-              <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => end(session)}>
-                {t.signOut}
-              </Button>
-            )
+          ]
         }
       }}
     />
