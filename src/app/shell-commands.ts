@@ -2,7 +2,8 @@ import { useMemo } from "react"
 import { useLocation } from "wouter"
 import { useEditorRefusal } from "../lib/auth.tsx"
 import { type Command, withRefusal } from "../lib/commands.tsx"
-import { NEW_RECORD_STATE } from "../lib/paths.ts"
+import { ask } from "../lib/intents.ts"
+import { newRecordIntent } from "../lib/paths.ts"
 import { destinations, paletteDestinations } from "./navigation.ts"
 import type { ThemeState } from "../lib/theme.tsx"
 
@@ -53,7 +54,10 @@ export const useShellCommands = (options: { readonly theme: ThemeState; readonly
             keywords: ["add", "create"],
             // On its own screen, the screen's "New event" (or hackathon) is offered instead.
             guard: () => location !== path,
-            run: () => navigate(path, { state: NEW_RECORD_STATE })
+            run: () => {
+              ask(newRecordIntent(noun))
+              navigate(path)
+            }
           }
         ])
       ),

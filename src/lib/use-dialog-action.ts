@@ -35,7 +35,9 @@ export const useDialogAction = <T>(failed: string | ((target: T) => string)) => 
         setState(null)
         after?.()
       } catch (error) {
-        setState((now) => (now === null ? null : { ...now, busy: false, error: `${typeof failed === "string" ? failed : failed(current.target)}: ${failureOf(error).message}` }))
+        setState((now) =>
+          now === null ? null : { ...now, busy: false, error: `${typeof failed === "string" ? failed : failed(current.target)}: ${failureOf(error).message}` }
+        )
       }
     },
     [failed]

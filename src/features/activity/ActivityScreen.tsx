@@ -117,10 +117,18 @@ const entryActions = (
     label: () => historyActionLabel,
     when: (entry) => entry.entityId !== null && isHistoryKind(entry.area),
     run: (entry) => {
-      if (entry.entityId !== null && isHistoryKind(entry.area)) showHistory({ kind: entry.area, id: entry.entityId, label: entry.record.label ?? entry.entityId })
+      if (entry.entityId !== null && isHistoryKind(entry.area))
+        showHistory({ kind: entry.area, id: entry.entityId, label: entry.record.label ?? entry.entityId })
     }
   },
-  { id: "activity:record", key: "f", hint: "only its events", label: () => "Only this record's events", when: (entry) => entry.entityId !== null, run: onlyRecord }
+  {
+    id: "activity:record",
+    key: "f",
+    hint: "only its events",
+    label: () => "Only this record's events",
+    when: (entry) => entry.entityId !== null,
+    run: onlyRecord
+  }
 ]
 
 /**

@@ -34,10 +34,27 @@ const AddressModal = loadPart(() => import("./AddressModal.tsx").then((module) =
 type Opening = "OPEN_VIEW" | "OPEN_EDIT" | "OPEN_DELETE"
 
 /** View, edit and delete each open the address's modal (machines/address-modal.ts). */
-const addressActions = (refusal: (what: string) => string | undefined, open: (type: Opening, address: AnyAddress) => void): ReadonlyArray<ListAction<AnyAddress>> => [
-  { id: "address:view", key: "Enter", hint: "view", label: (address) => `View ${address.identifier}`, run: (address) => open("OPEN_VIEW", address), button: { label: t.view } },
+const addressActions = (
+  refusal: (what: string) => string | undefined,
+  open: (type: Opening, address: AnyAddress) => void
+): ReadonlyArray<ListAction<AnyAddress>> => [
+  {
+    id: "address:view",
+    key: "Enter",
+    hint: "view",
+    label: (address) => `View ${address.identifier}`,
+    run: (address) => open("OPEN_VIEW", address),
+    button: { label: t.view }
+  },
   ...withRefusal<ListAction<AnyAddress>>(refusal("edit addresses"), [
-    { id: "address:edit", key: "e", hint: "edit", label: (address) => `Edit ${address.identifier}`, run: (address) => open("OPEN_EDIT", address), button: { label: t.edit } }
+    {
+      id: "address:edit",
+      key: "e",
+      hint: "edit",
+      label: (address) => `Edit ${address.identifier}`,
+      run: (address) => open("OPEN_EDIT", address),
+      button: { label: t.edit }
+    }
   ]),
   ...withRefusal<ListAction<AnyAddress>>(refusal("delete addresses"), [
     {
@@ -75,13 +92,18 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
   )
   const remove = useStableCallback((address: AnyAddress) => deleteAddress(kind, address._id, address.version))
   const reloadList = useStableCallback((): void => screen.list.reload())
-  const modal = useMachine(addressModalMachine, {
-    actors: { save: fromPromise(({ input }) => save(input.address, input.draft)), remove: fromPromise(({ input }) => remove(input.address)) },
-    actions: { reloadList }
-  })
+  const modal = useMachine(() =>
+    addressModalMachine.provide({
+      actors: { save: fromPromise(({ input }) => save(input.address, input.draft)), remove: fromPromise(({ input }) => remove(input.address)) },
+      actions: { reloadList }
+    })
+  )
   const closed = useSelector(modal, (snapshot) => snapshot.matches("closed"))
   const [finding, setFinding] = useState(false)
-  const open = useCallback((type: Opening, address: AnyAddress) => modal.send({ type, address, draft: toDraft(directory, address), required: requiredFields(directory) }), [modal, directory])
+  const open = useCallback(
+    (type: Opening, address: AnyAddress) => modal.send({ type, address, draft: toDraft(directory, address), required: requiredFields(directory) }),
+    [modal, directory]
+  )
   const add = useCallback(() => modal.send({ type: "OPEN_ADD", required: requiredFields(directory) }), [modal, directory])
   const refusal = useEditorRefusal()
   const actions = useMemo(() => addressActions(refusal, open), [open, refusal])

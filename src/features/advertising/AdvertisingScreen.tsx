@@ -6,7 +6,7 @@ import { useCallback, useMemo, useRef } from "react"
 import { fromPromise } from "xstate"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
 import { industries, inquiryMoves, type InquiryStatus, inquiryStatuses } from "../../../contract/inquiry-rules.ts"
-import { detailOpen, inquiryMachine, type InquiryMove, type InquiryRef, movesFor } from "../../../machines/inquiry.ts"
+import { detailOpen, inquiryMachine, movesFor } from "../../../machines/inquiry.ts"
 import { exportInquiries, type InquiriesPage, listInquiries, moveInquiry } from "../../api/inquiries.ts"
 import { useChanges } from "../../api/change-stream.ts"
 import { shortDate } from "../../lib/dates.ts"
@@ -41,16 +41,21 @@ const spec = {
 
 /** Opening an inquiry, and for a key or a palette command the move at once, with its notes as they are. */
 const inquiryActions = (act: (inquiry: AdvertisingInquiry, status?: InquiryStatus) => void): ReadonlyArray<ListAction<AdvertisingInquiry>> => [
-  { id: "advertising:view", key: "Enter", hint: t.viewHint, label: (inquiry) => `View ${inquiry.companyName}`, run: (inquiry) => act(inquiry), button: { label: t.view } },
-  ...(["contacted", "converted", "rejected"] as const).map(
-    (status): ListAction<AdvertisingInquiry> => ({
-      id: `advertising:move:${status}`,
-      ...(status === "contacted" ? { key: "c", hint: t.contactedHint } : { key: undefined }),
-      label: (inquiry) => `${t.moves[status] ?? status}: ${inquiry.companyName}`,
-      when: (inquiry) => inquiryMoves[inquiry.status].includes(status),
-      run: (inquiry) => act(inquiry, status)
-    })
-  )
+  {
+    id: "advertising:view",
+    key: "Enter",
+    hint: t.viewHint,
+    label: (inquiry) => `View ${inquiry.companyName}`,
+    run: (inquiry) => act(inquiry),
+    button: { label: t.view }
+  },
+  ...(["contacted", "converted", "rejected"] as const).map((status): ListAction<AdvertisingInquiry> => ({
+    id: `advertising:move:${status}`,
+    ...(status === "contacted" ? { key: "c", hint: t.contactedHint } : { key: undefined }),
+    label: (inquiry) => `${t.moves[status] ?? status}: ${inquiry.companyName}`,
+    when: (inquiry) => inquiryMoves[inquiry.status].includes(status),
+    run: (inquiry) => act(inquiry, status)
+  }))
 ]
 
 /**
@@ -60,7 +65,7 @@ const inquiryActions = (act: (inquiry: AdvertisingInquiry, status?: InquiryStatu
  */
 export const AdvertisingScreen = () => {
   const listChanged = useStableCallback((): void => screen.list.reload())
-  const detail = useMachine(inquiryMachine, { actors: { update: fromPromise<InquiryRef, InquiryMove>(({ input }) => moveInquiry(input)) }, actions: { listChanged } })
+  const detail = useMachine(() => inquiryMachine.provide({ actors: { update: fromPromise(({ input }) => moveInquiry(input)) }, actions: { listChanged } }))
   const open = useSelector(detail, detailOpen)
   const openId = useSelector(detail, (snapshot) => snapshot.context.inquiry?._id)
   const moves = useSelector(detail, movesFor, (before, after) => before.join() === after.join())

@@ -60,7 +60,14 @@ export const BlogScreen = () => {
     (): ReadonlyArray<ListAction<BlogPost>> => [
       { id: "blog:open", key: "Enter", hint: "edit", inPalette: false, label: (post) => `Edit "${post.title}"`, run: edit },
       { id: "blog:edit", key: "e", hint: "edit", label: (post) => `Edit "${post.title}"`, run: edit, button: { label: t.edit } },
-      { id: "blog:delete", key: "Delete", hint: "remove", label: (post) => `Delete "${post.title}"`, confirm: deleting, button: { label: t.delete, tone: "red" } }
+      {
+        id: "blog:delete",
+        key: "Delete",
+        hint: "remove",
+        label: (post) => `Delete "${post.title}"`,
+        confirm: deleting,
+        button: { label: t.delete, tone: "red" }
+      }
     ],
     [edit]
   )

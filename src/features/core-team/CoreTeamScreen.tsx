@@ -51,7 +51,14 @@ const contactActions = (
   { id: "core-team:open", key: "Enter", hint: "edit", inPalette: false, label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: edit },
   { id: "core-team:edit", key: "e", hint: "edit", label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: edit, button: { label: t.edit } },
   ...withRefusal<ListAction<CoreTeamContact>>(deleteRefused, [
-    { id: "core-team:delete", key: "Delete", hint: "delete", label: (contact) => `${t.delete}: ${contact.contactInfo.name}`, confirm: deleting, button: { label: t.delete, tone: "red" } }
+    {
+      id: "core-team:delete",
+      key: "Delete",
+      hint: "delete",
+      label: (contact) => `${t.delete}: ${contact.contactInfo.name}`,
+      confirm: deleting,
+      button: { label: t.delete, tone: "red" }
+    }
   ]),
   ...contactStatuses.map((status, at): ListAction<CoreTeamContact> => ({
     id: `core-team:status:${status}`,

@@ -34,7 +34,9 @@ const spec = {
   history: { kind: "scam-report" as const, labelOf: reportLabel },
   exportCsv: exportScamReports,
   filters: [
-    filterOf("status", t.filters.status, t.allOf(t.filters.status), statuses, (value) => t.statuses[value], { show: (label) => `Show ${label.toLowerCase()} reports` }),
+    filterOf("status", t.filters.status, t.allOf(t.filters.status), statuses, (value) => t.statuses[value], {
+      show: (label) => `Show ${label.toLowerCase()} reports`
+    }),
     filterOf("scamType", t.filters.scamType, t.allOf(t.filters.scamType), ScamType.literals, (value) => scamTypeLabels[value]),
     filterOf("priority", t.filters.priority, t.allOf(t.filters.priority), priorities, (value) => t.priorities[value])
   ],
@@ -109,7 +111,7 @@ const reportActions = (
  */
 export const ScamReportsScreen = () => {
   const listChanged = useStableCallback((): void => screen.list.reload())
-  const triage = useMachine(scamReportMachine, { actors: { change, saveNotes: change }, actions: { listChanged } })
+  const triage = useMachine(() => scamReportMachine.provide({ actors: { change, saveNotes: change }, actions: { listChanged } }))
   const context = useSelector(triage, (snapshot) => snapshot.context)
   const open = useSelector(triage, notesOpen)
   const live = useLiveReports(() => ({ rows: screen.list.rows, query: screen.query, reload: screen.list.reload, firstPage: showFirstPage }))

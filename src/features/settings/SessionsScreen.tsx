@@ -39,7 +39,15 @@ const spec = {
 /** A super admin's: the scope is a filter. */
 const everyonesSpec = {
   ...spec,
-  filters: [{ name: "scope", label: "Whose sessions", allLabel: t.mine, options: [["all", t.everyone]] as const, commands: { show: (label: string) => `Show ${label.toLowerCase()}`, all: `Show ${t.mine.toLowerCase()}` } }]
+  filters: [
+    {
+      name: "scope",
+      label: "Whose sessions",
+      allLabel: t.mine,
+      options: [["all", t.everyone]] as const,
+      commands: { show: (label: string) => `Show ${label.toLowerCase()}`, all: `Show ${t.mine.toLowerCase()}` }
+    }
+  ]
 }
 
 const when = (iso: string) => new Date(iso).toLocaleString()
@@ -77,7 +85,9 @@ export const SessionsScreen = () => {
     ],
     [end]
   )
-  const commands: ReadonlyArray<ListCommand> = [{ id: "sessions:end-others", label: t.signOutOthers, keywords: ["logout", "sign out", "revoke"], run: endOthers }]
+  const commands: ReadonlyArray<ListCommand> = [
+    { id: "sessions:end-others", label: t.signOutOthers, keywords: ["logout", "sign out", "revoke"], run: endOthers }
+  ]
   const screen = useListScreen(isSuper ? everyonesSpec : spec, { actions, idle: true, commands })
   const everyone = screen.url.query.filters.scope === "all"
 

@@ -61,7 +61,15 @@ export interface ListCounts<P> {
   readonly cards: ReadonlyArray<readonly [value: string, label: string]>
   /** Each value's count (and `total`) in a page. */
   readonly of: (page: P) => Readonly<Record<string, number | undefined>>
+  /** The palette's commands for the cards, when no select of the toolbar gives them. */
+  readonly commands?: ListFilter["commands"]
 }
+
+/** The filters whose commands the palette offers: the toolbar's, and the count cards' when they have theirs. */
+export const commandFilters = <P>(filters: ReadonlyArray<ListFilter> = [], counts?: ListCounts<P>): ReadonlyArray<ListFilter> =>
+  counts?.commands === undefined
+    ? filters
+    : [...filters, { name: counts.filter, label: counts.label, allLabel: counts.total, options: counts.cards, commands: counts.commands }]
 
 export interface CountCard {
   readonly key: string
@@ -92,7 +100,7 @@ export const keyLabel = (key: string): string =>
     ? `Shift+${key.slice(6)}`
     : /^[A-Z]$/.test(key)
       ? `Shift+${key}`
-      : ({ ArrowDown: "↓", ArrowUp: "↑" } as Readonly<Record<string, string>>)[key] ?? key
+      : (({ ArrowDown: "↓", ArrowUp: "↑" } as Readonly<Record<string, string>>)[key] ?? key)
 
 /** Keys that do the same thing, in one go: "1–5", "Shift+J/K", "j/k", "Enter or e". */
 const keysLabel = (keys: ReadonlyArray<string>): string => {
@@ -154,7 +162,12 @@ export const toggled = (selection: Selection, id: string): Selection => {
  * is where the keys go. The anchor is a record, not a position: a reload between `x` and Shift+J
  * (a pending queue loses the cards just approved) moves the rows under it.
  */
-export const extended = (selection: Selection, ids: ReadonlyArray<string>, id: string, step: number): { readonly selection: Selection; readonly to?: string } => {
+export const extended = (
+  selection: Selection,
+  ids: ReadonlyArray<string>,
+  id: string,
+  step: number
+): { readonly selection: Selection; readonly to?: string } => {
   const index = ids.indexOf(id)
   const anchored = selection.anchor === null ? -1 : ids.indexOf(selection.anchor)
   const start = anchored >= 0 ? anchored : index

@@ -15,7 +15,18 @@ import { type KeptRow, keepRow, withKept } from "./kept-row.ts"
 import type { HistoryKind } from "../../../contract/history-rules.ts"
 import { historyActionLabel, useHistory } from "../history.ts"
 import { useDialogAction } from "../use-dialog-action.ts"
-import { countCards, extended, filterCommands, type KeyHint, keysHint, type ListCounts, type ListFilter, noSelection, selectionTexts, toggled } from "./declarations.ts"
+import {
+  countCards,
+  extended,
+  filterCommands,
+  type KeyHint,
+  keysHint,
+  type ListCounts,
+  type ListFilter,
+  noSelection,
+  selectionTexts,
+  toggled
+} from "./declarations.ts"
 
 type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 
@@ -73,7 +84,11 @@ export interface Confirmation<Row> {
 export type ListAction<Row> = Omit<RowAction<Row>, "run" | "key"> & {
   readonly button?: RowButton<Row>
   /** With rows selected, the action acts on them instead of the current row. */
-  readonly bulk?: { readonly label: (rows: ReadonlyArray<Row>) => string; readonly when?: (rows: ReadonlyArray<Row>) => boolean; readonly run: (rows: ReadonlyArray<Row>) => void }
+  readonly bulk?: {
+    readonly label: (rows: ReadonlyArray<Row>) => string
+    readonly when?: (rows: ReadonlyArray<Row>) => boolean
+    readonly run: (rows: ReadonlyArray<Row>) => void
+  }
 } & ({ readonly key: string; readonly hint: string } | { readonly key?: undefined; readonly hint?: undefined }) &
   ({ readonly run: (row: Row) => void; readonly confirm?: undefined } | { readonly confirm: Confirmation<Row>; readonly run?: undefined })
 
@@ -99,9 +114,11 @@ const useDeclaredCommands = (commands: ReadonlyArray<Command>) => {
   const signature = JSON.stringify(commands.map(({ run: _run, guard: _guard, icon: _icon, ...shown }) => shown))
   const made = useMemo(
     () =>
-      (JSON.parse(signature) as ReadonlyArray<Command>).map(
-        (command): Command => ({ ...command, guard: () => newest(command.id)?.guard?.() ?? true, run: () => newest(command.id)?.run() })
-      ),
+      (JSON.parse(signature) as ReadonlyArray<Command>).map((command): Command => ({
+        ...command,
+        guard: () => newest(command.id)?.guard?.() ?? true,
+        run: () => newest(command.id)?.run()
+      })),
     [signature]
   )
   useRegisterCommands(made)
@@ -168,11 +185,17 @@ export const useListScreen = <P extends ListPage>(
       spec.selectable !== true
         ? []
         : [
-            { id: "select", key: "x", label: (row) => (selection.ids.has(spec.idOf(row)) ? selectionTexts.unselect : selectionTexts.select), run: (row) => setSelection((now) => toggled(now, spec.idOf(row))) },
+            {
+              id: "select",
+              key: "x",
+              label: (row) => (selection.ids.has(spec.idOf(row)) ? selectionTexts.unselect : selectionTexts.select),
+              run: (row) => setSelection((now) => toggled(now, spec.idOf(row)))
+            },
             { id: "extend-down", key: "J", inPalette: false, label: () => selectionTexts.down, run: (row) => extend(row, 1) },
             { id: "extend-up", key: "K", inPalette: false, label: () => selectionTexts.up, run: (row) => extend(row, -1) }
           ]
-    const historyKey: ReadonlyArray<RowAction<Row>> = historyOf === undefined ? [] : [{ id: "history", key: "h", label: () => historyActionLabel, run: showHistory }]
+    const historyKey: ReadonlyArray<RowAction<Row>> =
+      historyOf === undefined ? [] : [{ id: "history", key: "h", label: () => historyActionLabel, run: showHistory }]
     return [...declared, ...selecting, ...historyKey]
   }, [options.actions, historyOf, showHistory, openConfirm, selected, selection, spec, extend, clearSelection])
   const idle = options.idle && confirming.state === null && !history.open
@@ -226,15 +249,40 @@ export const useListScreen = <P extends ListPage>(
   const filtered = Object.keys(query.filters).length > 0 || query.search !== ""
   const screenCommands: ReadonlyArray<Command> = [
     ...(options.commands ?? []).map(({ hint: _hint, evenOpen, ...command }) => guarded({ ...command, group }, evenOpen)),
-    ...(selection.ids.size === 0 ? [] : [guarded({ id: `${group}:clear-selection`, label: selectionTexts.clear, group, shortcut: ["Escape"], run: clearSelection })]),
-    ...filterCommands(group, spec.filters ?? [], query.filters, url.filter).map(guarded),
+    ...(selection.ids.size === 0
+      ? []
+      : [guarded({ id: `${group}:clear-selection`, label: selectionTexts.clear, group, shortcut: ["Escape"], run: clearSelection })]),
+    ...filterCommands(group, commandFilters(spec.filters, spec.counts), query.filters, url.filter).map((command) => guarded(command)),
     ...(spec.clearFilters === undefined
       ? []
-      : [guarded({ id: `${group}:clear-filters`, label: spec.clearFilters, group, guard: () => filtered, run: () => url.go({ filters: {}, search: "", page: 1 }) })]),
+      : [
+          guarded({
+            id: `${group}:clear-filters`,
+            label: spec.clearFilters,
+            group,
+            guard: () => filtered,
+            run: () => url.go({ filters: {}, search: "", page: 1 })
+          })
+        ]),
     ...(historyOf === undefined
       ? []
-      : [{ id: `${group}:removed`, label: `Deleted ${spec.noun}`, group, keywords: ["removed", "restore", "undelete", "trash"], guard: () => idle, run: () => history.showRemoved(historyOf.kind) }]),
-    ...listCommands({ group, noun: spec.noun, list: { pagination, reload }, url, ...(exportCsv === undefined ? {} : { csv: { busy: csv.busy, run: csv.run } }) })
+      : [
+          {
+            id: `${group}:removed`,
+            label: `Deleted ${spec.noun}`,
+            group,
+            keywords: ["removed", "restore", "undelete", "trash"],
+            guard: () => idle,
+            run: () => history.showRemoved(historyOf.kind)
+          }
+        ]),
+    ...listCommands({
+      group,
+      noun: spec.noun,
+      list: { pagination, reload },
+      url,
+      ...(exportCsv === undefined ? {} : { csv: { busy: csv.busy, run: csv.run } })
+    })
   ]
   useRegisterCommands(focus.commands)
   useDeclaredCommands(screenCommands)
@@ -243,7 +291,9 @@ export const useListScreen = <P extends ListPage>(
   const keys: ReadonlyArray<KeyHint> = [
     ...options.actions.flatMap((action) => (action.key === undefined ? [] : [{ key: action.key, hint: action.hint }])),
     ...(spec.selectable === true ? selectionTexts.hint : []),
-    ...(options.commands ?? []).flatMap((command) => (command.hint === undefined ? [] : (command.shortcut ?? []).map((key) => ({ key, hint: command.hint ?? "" })))),
+    ...(options.commands ?? []).flatMap((command) =>
+      command.hint === undefined ? [] : (command.shortcut ?? []).map((key) => ({ key, hint: command.hint ?? "" }))
+    ),
     ...(spec.searchable === false ? [] : [{ key: "s", hint: "search" }]),
     ...(historyOf === undefined ? [] : [{ key: "h", hint: "history" }])
   ]
@@ -278,7 +328,10 @@ export const useListScreen = <P extends ListPage>(
     filtered,
     hint: `j/k or ↑/↓ move · ${keysHint(keys)}`,
     buttonsOf,
-    counts: counts === undefined ? undefined : { label: counts.label, cards: countCards(counts, page ?? undefined, query.filters[counts.filter], (value) => url.filter(counts.filter, value)) },
+    counts:
+      counts === undefined
+        ? undefined
+        : { label: counts.label, cards: countCards(counts, page ?? undefined, query.filters[counts.filter], (value) => url.filter(counts.filter, value)) },
     selection: { rows: selected, has: (row: Row) => selection.ids.has(spec.idOf(row)), clear: clearSelection },
     confirmation:
       confirming.state === null

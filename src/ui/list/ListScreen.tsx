@@ -89,7 +89,12 @@ export const ListScreen = <P extends ListPage>({
   // The same row buttons from one render to the next, so table rows re-render only when their record changed.
   const buttons = useMemo(() => (row: RowOf<P>) => <RowActions actions={buttonsOf(row)} />, [buttonsOf])
   const table = "table" in view ? { ...view.table, actions: view.table.actions ?? buttons } : undefined
-  const cards = "cards" in view ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons(row)) } : shape.fits ? undefined : tableAsCards(table ?? view.table)
+  const cards =
+    "cards" in view
+      ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons(row)) }
+      : shape.fits
+        ? undefined
+        : tableAsCards(table ?? view.table)
   // Mounted from the first time a confirmation opens, and kept with its words, so it closes as it opened.
   const [asked, setAsked] = useState<Pick<NonNullable<typeof confirmation>, "title" | "question" | "texts"> | null>(null)
   if (confirmation !== null && (asked?.title !== confirmation.title || asked.question !== confirmation.question)) setAsked(confirmation)
