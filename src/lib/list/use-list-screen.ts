@@ -16,6 +16,7 @@ import type { HistoryKind } from "../../../contract/history-rules.ts"
 import { historyActionLabel, useHistory } from "../history.ts"
 import { useDialogAction } from "../use-dialog-action.ts"
 import {
+  commandFilters,
   countCards,
   extended,
   filterCommands,
