@@ -14,7 +14,7 @@ export interface DialogState<T> {
  * screen's words ("Failed to delete listing: …"), the dialog staying open. Closing is refused
  * while the action runs.
  */
-export const useDialogAction = <T>(failed: string | ((target: T) => string)) => {
+export const useDialogAction = <T>(failed: string) => {
   const [state, setState] = useState<DialogState<T> | null>(null)
   const latest = useRef(state)
   latest.current = state
@@ -35,9 +35,7 @@ export const useDialogAction = <T>(failed: string | ((target: T) => string)) => 
         setState(null)
         after?.()
       } catch (error) {
-        setState((now) =>
-          now === null ? null : { ...now, busy: false, error: `${typeof failed === "string" ? failed : failed(current.target)}: ${failureOf(error).message}` }
-        )
+        setState((now) => (now === null ? null : { ...now, busy: false, error: `${failed}: ${failureOf(error).message}` }))
       }
     },
     [failed]

@@ -13,7 +13,8 @@ import { shortDate } from "../../lib/dates.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
+import { countsOf, filterOf } from "../../lib/list/declarations.ts"
+import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { InquiryModal } from "./InquiryDetails.tsx"
 import { StatusBadge } from "./StatusBadge.tsx"
 import { advertisingTexts as t } from "./texts.ts"
@@ -30,13 +31,13 @@ const spec = {
     filterOf("status", "Status", t.allStatuses, inquiryStatuses, (status) => t.statuses[status], { show: (label) => `Show ${label.toLowerCase()} inquiries` }),
     filterOf("industry", "Industry", t.allIndustries, industries)
   ],
-  counts: {
+  counts: countsOf({
     label: t.countsLabel,
     filter: "status",
     total: t.counts.total,
     cards: (["pending", "contacted", "converted"] as const).map((status) => [status, t.counts[status]] as const),
     of: (page: InquiriesPage) => page.counts
-  }
+  })
 }
 
 /** Opening an inquiry, and for a key or a palette command the move at once, with its notes as they are. */

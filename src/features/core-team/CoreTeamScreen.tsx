@@ -10,7 +10,8 @@ import { withRefusal } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
+import { filterOf, selectable } from "../../lib/list/declarations.ts"
+import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ContactForm } from "./ContactForm.tsx"
 import { coreTeamTexts as t } from "./texts.ts"
 
@@ -28,7 +29,7 @@ const spec = {
   idOf: (contact: CoreTeamContact) => contact._id,
   history: { kind: "contact" as const, labelOf: (contact: CoreTeamContact) => contact.inquiry.subject },
   exportCsv: exportContacts,
-  selectable: true,
+  selectable,
   filters: [
     filterOf("status", "Status", t.allStatuses, contactStatuses, (status) => t.statuses[status]),
     filterOf("priority", "Priority", t.allPriorities, contactPriorities, (priority) => t.priorities[priority] ?? priority)

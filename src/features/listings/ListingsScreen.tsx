@@ -8,6 +8,7 @@ import { withRefusal } from "../../lib/commands.tsx"
 import { useIntent } from "../../lib/intents.ts"
 import { type ListAction, type ListCommand, type ListScreenSpec, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { newRecordIntent } from "../../lib/paths.ts"
+import { countsOf, selectable } from "../../lib/list/declarations.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import type { QueueKind, QueuePage, QueueRow } from "./kinds.ts"
 import { ListingCard } from "./ListingCard.tsx"
@@ -24,24 +25,16 @@ const queueSpec = (kind: QueueKind): ListScreenSpec<QueuePage> => ({
   idOf: (listing) => listing._id,
   history: { kind: "listing", labelOf: (listing) => listing.name },
   exportCsv: kind.exportCsv,
-  selectable: true,
-  filters: [
-    {
-      name: "status",
-      label: "Status",
-      allLabel: t.allOptions("Status"),
-      options: listingStatuses.map((status) => [status, t.statuses[status]] as const),
-      commands: { show: (label) => `Show ${label.toLowerCase()} ${kind.plural}`, all: `Show all ${kind.plural}` }
-    },
-    ...kind.filters.map((filter) => ({ ...filter, allLabel: t.allOptions(filter.label) }))
-  ],
-  counts: {
+  selectable,
+  filters: kind.filters.map((filter) => ({ ...filter, allLabel: t.allOptions(filter.label) })),
+  counts: countsOf({
     label: t.countsLabel,
     filter: "status",
     total: t.counts.total,
     cards: listingStatuses.map((status) => [status, t.counts[status]] as const),
-    of: (page) => page.counts
-  }
+    of: (page: QueuePage) => page.counts,
+    commands: { show: (label) => `Show ${label.toLowerCase()} ${kind.plural}`, all: `Show all ${kind.plural}` }
+  })
 })
 
 /**

@@ -17,7 +17,8 @@ import { changeScamReport, exportScamReports, listScamReports, type ScamReportsP
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
+import { countsOf, filterOf } from "../../lib/list/declarations.ts"
+import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ScamReportCard } from "./ScamReportCard.tsx"
 import { ScamReportDetails } from "./ScamReportDetails.tsx"
 import { reportLabel, scamTexts as t } from "./texts.ts"
@@ -41,7 +42,7 @@ const spec = {
     filterOf("priority", t.filters.priority, t.allOf(t.filters.priority), priorities, (value) => t.priorities[value])
   ],
   clearFilters: "Show all reports",
-  counts: {
+  counts: countsOf({
     label: t.countsLabel,
     filter: "status",
     total: t.total,
@@ -50,7 +51,7 @@ const spec = {
       total: page.statusCounts.reduce((sum, count) => sum + count.count, 0),
       ...Object.fromEntries(page.statusCounts.map((count) => [count._id, count.count]))
     })
-  }
+  })
 }
 
 const change = fromPromise<ChangedReport, ReportChange>(({ input }) => changeScamReport(input))

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
-import { type Command, useRegisterCommands } from "../commands.tsx"
+import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
 import { listCommands } from "./list-commands.ts"
@@ -14,20 +14,7 @@ import { useStableCallback } from "../use-stable.ts"
 import { type KeptRow, keepRow, withKept } from "./kept-row.ts"
 import type { HistoryKind } from "../../../contract/history-rules.ts"
 import { historyActionLabel, useHistory } from "../history.ts"
-import { useDialogAction } from "../use-dialog-action.ts"
-import {
-  commandFilters,
-  countCards,
-  extended,
-  filterCommands,
-  type KeyHint,
-  keysHint,
-  type ListCounts,
-  type ListFilter,
-  noSelection,
-  selectionTexts,
-  toggled
-} from "./declarations.ts"
+import type { KeyHint, ListCounts, ListFilter, Selectable, Selection } from "./declarations.ts"
 
 type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 
@@ -54,8 +41,8 @@ export interface ListScreenSpec<P extends ListPage> {
   readonly clearFilters?: string
   /** The count cards above the list, from the page's counts. */
   readonly counts?: ListCounts<P>
-  /** Rows can be selected (`x`, Shift+J/K from an anchor, Escape clears) for the actions that take a selection (`bulk`). */
-  readonly selectable?: boolean
+  /** Rows can be selected (`selectable` of ./declarations.ts: `x`, Shift+J/K, Escape) for the actions that take a selection (`bulk`). */
+  readonly selectable?: Selectable
 }
 
 /** A row action's button in the row (a table's last column, a card's buttons): out of the tab order, the key does the same. */
@@ -99,31 +86,17 @@ export type ListAction<Row> = Omit<RowAction<Row>, "run" | "key"> & {
  */
 export type ListCommand = Omit<Command, "group"> & { readonly hint?: string; readonly evenOpen?: boolean }
 
+/** A row action asking its confirmation. */
+export interface Asking<Row> {
+  readonly row: Row
+  readonly confirm: Confirmation<Row>
+}
+
+const noSelection: Selection = { ids: new Set(), anchor: null }
+const noRows: ReadonlyArray<never> = []
+
 /** A search longer than the API takes is asked with its first characters, and the screen says so. */
 const bounded = (query: ListQuery): ListQuery => (query.search.length <= MAX_SEARCH ? query : { ...query, search: query.search.slice(0, MAX_SEARCH) })
-
-/**
- * A screen's commands as the registry keeps them: made again only when what they show changes
- * (id, label, keys, refusal), each running the newest render's `run` and `guard`.
- */
-const useDeclaredCommands = (commands: ReadonlyArray<Command>) => {
-  const latest = useRef(commands)
-  useEffect(() => {
-    latest.current = commands
-  })
-  const newest = (id: string) => latest.current.find((command) => command.id === id)
-  const signature = JSON.stringify(commands.map(({ run: _run, guard: _guard, icon: _icon, ...shown }) => shown))
-  const made = useMemo(
-    () =>
-      (JSON.parse(signature) as ReadonlyArray<Command>).map((command): Command => ({
-        ...command,
-        guard: () => newest(command.id)?.guard?.() ?? true,
-        run: () => newest(command.id)?.run()
-      })),
-    [signature]
-  )
-  useRegisterCommands(made)
-}
 
 /**
  * Everything a list screen repeats, in one place: the URL query, the list machine, the debounced
@@ -161,19 +134,17 @@ export const useListScreen = <P extends ListPage>(
   const showHistory = useStableCallback((row: Row) => {
     if (historyOf !== undefined) history.show({ kind: historyOf.kind, id: spec.idOf(row), label: historyOf.labelOf(row) })
   })
-  const confirming = useDialogAction<{ readonly row: Row; readonly confirm: Confirmation<Row> }>(({ confirm }) => confirm.failed)
-  const [selection, setSelection] = useState(noSelection)
-  const selected = useMemo(() => rows.filter((row) => selection.ids.has(spec.idOf(row))), [rows, selection, spec])
+  /** The row action asking its confirmation (the dialog, its busy and error states: src/ui/list/RowConfirmation.tsx). */
+  const [asking, setAsking] = useState<Asking<Row> | null>(null)
+  const openConfirm = useStableCallback((row: Row, confirm: Confirmation<Row>) => setAsking({ row, confirm }))
+  const [selection, setSelection] = useState<Selection>(noSelection)
+  const pick = useStableCallback((id: string): void => focus.pick(id))
+  const selecting = spec.selectable?.({ selection, set: setSelection, rows, idOf: spec.idOf, pick, group: spec.title })
+  const selected = selecting?.rows ?? noRows
   const clearSelection = useStableCallback(() => setSelection(noSelection))
-  const extend = useStableCallback((row: Row, step: number) => {
-    const next = extended(selection, rows.map(spec.idOf), spec.idOf(row), step)
-    setSelection(next.selection)
-    if (next.to !== undefined) focus.pick(next.to)
-  })
-  const openConfirm = confirming.open
   const actions = useMemo((): ReadonlyArray<RowAction<Row>> => {
     const declared = options.actions.map(({ button: _button, bulk, confirm, hint: _hint, ...action }): RowAction<Row> => {
-      const run = confirm === undefined ? action.run : (row: Row) => openConfirm({ row, confirm })
+      const run = confirm === undefined ? action.run : (row: Row) => openConfirm(row, confirm)
       if (run === undefined) throw new Error(`Row action ${action.id} does nothing`)
       if (bulk === undefined || selected.length === 0) return { ...action, run }
       const runBulk = () => {
@@ -182,24 +153,11 @@ export const useListScreen = <P extends ListPage>(
       }
       return { ...action, label: () => bulk.label(selected), when: () => bulk.when?.(selected) ?? true, run: runBulk }
     })
-    const selecting: ReadonlyArray<RowAction<Row>> =
-      spec.selectable !== true
-        ? []
-        : [
-            {
-              id: "select",
-              key: "x",
-              label: (row) => (selection.ids.has(spec.idOf(row)) ? selectionTexts.unselect : selectionTexts.select),
-              run: (row) => setSelection((now) => toggled(now, spec.idOf(row)))
-            },
-            { id: "extend-down", key: "J", inPalette: false, label: () => selectionTexts.down, run: (row) => extend(row, 1) },
-            { id: "extend-up", key: "K", inPalette: false, label: () => selectionTexts.up, run: (row) => extend(row, -1) }
-          ]
     const historyKey: ReadonlyArray<RowAction<Row>> =
       historyOf === undefined ? [] : [{ id: "history", key: "h", label: () => historyActionLabel, run: showHistory }]
-    return [...declared, ...selecting, ...historyKey]
-  }, [options.actions, historyOf, showHistory, openConfirm, selected, selection, spec, extend, clearSelection])
-  const idle = options.idle && confirming.state === null && !history.open
+    return [...declared, ...(selecting?.actions ?? []), ...historyKey]
+  }, [options.actions, historyOf, showHistory, openConfirm, selected, selecting?.actions, clearSelection])
+  const idle = options.idle && asking === null && !history.open
   const focus = useRowFocus<Row, HTMLElement>({
     rows,
     idOf: spec.idOf,
@@ -245,15 +203,15 @@ export const useListScreen = <P extends ListPage>(
   const group = spec.title
   const guarded = (command: Command, evenOpen = false): Command => ({
     ...command,
-    guard: () => (evenOpen ? confirming.state === null : idle) && (command.guard?.() ?? true)
+    guard: () => (evenOpen ? asking === null : idle) && (command.guard?.() ?? true)
   })
   const filtered = Object.keys(query.filters).length > 0 || query.search !== ""
   const screenCommands: ReadonlyArray<Command> = [
     ...(options.commands ?? []).map(({ hint: _hint, evenOpen, ...command }) => guarded({ ...command, group }, evenOpen)),
-    ...(selection.ids.size === 0
-      ? []
-      : [guarded({ id: `${group}:clear-selection`, label: selectionTexts.clear, group, shortcut: ["Escape"], run: clearSelection })]),
-    ...filterCommands(group, commandFilters(spec.filters, spec.counts), query.filters, url.filter).map((command) => guarded(command)),
+    ...[
+      ...(selecting?.commands ?? []),
+      ...[...(spec.filters ?? []), spec.counts].flatMap((declared) => declared?.commands?.(group, query.filters, url.filter) ?? [])
+    ].map((command) => guarded(command)),
     ...(spec.clearFilters === undefined
       ? []
       : [
@@ -285,13 +243,12 @@ export const useListScreen = <P extends ListPage>(
       ...(exportCsv === undefined ? {} : { csv: { busy: csv.busy, run: csv.run } })
     })
   ]
-  useRegisterCommands(focus.commands)
-  useDeclaredCommands(screenCommands)
+  useDeclaredCommands([...focus.commands, ...screenCommands])
 
   // The line under the list, from the keys the screen has.
   const keys: ReadonlyArray<KeyHint> = [
     ...options.actions.flatMap((action) => (action.key === undefined ? [] : [{ key: action.key, hint: action.hint }])),
-    ...(spec.selectable === true ? selectionTexts.hint : []),
+    ...(selecting?.keys ?? []),
     ...(options.commands ?? []).flatMap((command) =>
       command.hint === undefined ? [] : (command.shortcut ?? []).map((key) => ({ key, hint: command.hint ?? "" }))
     ),
@@ -307,13 +264,11 @@ export const useListScreen = <P extends ListPage>(
         .filter((action) => action.when === undefined || action.when(row))
         .map((action) => {
           const button = action.button as RowButton<Row>
-          const run = button.onClick ?? action.run ?? ((target: Row) => action.confirm !== undefined && openConfirm({ row: target, confirm: action.confirm }))
+          const run = button.onClick ?? action.run ?? ((target: Row) => action.confirm !== undefined && openConfirm(target, action.confirm))
           return { id: action.id, label: typeof button.label === "string" ? button.label : button.label(row), tone: button.tone, onClick: () => run(row) }
         })
   }, [options.actions, openConfirm])
 
-  const page = list.page as P | null
-  const counts = spec.counts
   return {
     spec,
     url,
@@ -327,24 +282,15 @@ export const useListScreen = <P extends ListPage>(
     keepShown,
     /** Whether a filter or the search narrows the list. */
     filtered,
-    hint: `j/k or ↑/↓ move · ${keysHint(keys)}`,
+    /** The keys the list has, for the hint under it. */
+    keys,
     buttonsOf,
     counts:
-      counts === undefined
+      spec.counts === undefined
         ? undefined
-        : { label: counts.label, cards: countCards(counts, page ?? undefined, query.filters[counts.filter], (value) => url.filter(counts.filter, value)) },
-    selection: { rows: selected, has: (row: Row) => selection.ids.has(spec.idOf(row)), clear: clearSelection },
-    confirmation:
-      confirming.state === null
-        ? null
-        : {
-            ...confirming.state.target.confirm,
-            subject: confirming.state.target.confirm.subject(confirming.state.target.row),
-            busy: confirming.state.busy,
-            error: confirming.state.error,
-            close: confirming.close,
-            run: () => void confirming.run(({ row, confirm }) => confirm.run(row), reload)
-          }
+        : { label: spec.counts.label, cards: spec.counts.cards((list.page as P | null) ?? undefined, query.filters, url.filter) },
+    selection: { rows: selected, has: (row: Row) => selection.ids.has(spec.idOf(row)), clear: clearSelection, words: selecting?.words },
+    confirmation: { asking, close: () => setAsking(null), done: () => (setAsking(null), reload()) }
   }
 }
 

@@ -1,29 +1,34 @@
 import { Button, Callout, Flex, Text } from "@radix-ui/themes"
-import { type ReactNode, useMemo, useState } from "react"
+import { type ReactNode, useEffect, useMemo, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage } from "../../../machines/list.ts"
-import type { ListScreenState } from "../../lib/list/use-list-screen.ts"
-import { filterOf, type ListFilter, selectionTexts } from "../../lib/list/declarations.ts"
+import type { Asking, ListScreenState } from "../../lib/list/use-list-screen.ts"
+import { afterFirstScreen } from "../../lib/first-screen.ts"
 import { loadPart } from "../deferred.tsx"
 import { Screen } from "../Screen.tsx"
 import { SearchField } from "../SearchField.tsx"
-import { CardList } from "./CardList.tsx"
 import { FilterSelect } from "./FilterSelect.tsx"
 import { ExportCsvButton, ListFrame } from "./ListFrame.tsx"
 import { type Column, ListTable } from "./ListTable.tsx"
+import type { CardsViewProps } from "./CardsView.tsx"
 import { RowActions } from "./RowActions.tsx"
-import { SortSelect, tableAsCards } from "./TableCards.tsx"
 import { listTexts } from "./texts.ts"
 import { useTableFits } from "./use-table-fits.ts"
 
 type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 
-export { filterOf, type ListFilter }
-
-// Only the screens that have them load the count cards and the confirmation dialog: the first
-// screen's code does not grow with them (docs/architecture.md, "First screen").
+// Only the screens that have them load the count cards and the confirmation, and the hint's
+// words load after the rows: the first screen's code does not grow with them (docs/architecture.md,
+// "First screen").
 const CountCards = loadPart(() => import("../CountCards.tsx").then((module) => module.CountCards))
-const ConfirmDelete = loadPart(() => import("../ConfirmDelete.tsx").then((module) => module.ConfirmDelete))
+const RowConfirmation = loadPart(() =>
+  import("./RowConfirmation.tsx").then((module) => module.RowConfirmation as (props: Parameters<typeof module.RowConfirmation<unknown>>[0]) => ReactNode)
+)
+const KeysHint = loadPart(() => import("./KeysHint.tsx").then((module) => module.KeysHint))
+// Cards (a card screen's, a table's on a narrow screen) load when first shown: a directory's first screen is a table.
+// (A loaded part keeps no type parameter: the rows' type is given back here.)
+const CardsView = loadPart(() => import("./CardsView.tsx").then((module) => module.CardsView)) as unknown as <Row>(props: CardsViewProps<Row>) => ReactNode
+const SortSelect = loadPart(() => import("./TableCards.tsx").then((module) => module.SortSelect))
 
 /**
  * How the rows are shown: a table with columns (and the last column's buttons), or cards. A table
@@ -89,15 +94,13 @@ export const ListScreen = <P extends ListPage>({
   // The same row buttons from one render to the next, so table rows re-render only when their record changed.
   const buttons = useMemo(() => (row: RowOf<P>) => <RowActions actions={buttonsOf(row)} />, [buttonsOf])
   const table = "table" in view ? { ...view.table, actions: view.table.actions ?? buttons } : undefined
-  const cards =
-    "cards" in view
-      ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons(row)) }
-      : shape.fits
-        ? undefined
-        : tableAsCards(table ?? view.table)
-  // Mounted from the first time a confirmation opens, and kept with its words, so it closes as it opened.
-  const [asked, setAsked] = useState<Pick<NonNullable<typeof confirmation>, "title" | "question" | "texts"> | null>(null)
-  if (confirmation !== null && (asked?.title !== confirmation.title || asked.question !== confirmation.question)) setAsked(confirmation)
+  const cards = "cards" in view ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons(row)) } : shape.fits ? undefined : table
+  // The keys' line comes after the first screen's rows, its code with it.
+  const [late, setLate] = useState(false)
+  useEffect(() => afterFirstScreen(() => setLate(true)), [])
+  // Mounted from the first time a confirmation opens, and kept, so it closes as it opened.
+  const [asked, setAsked] = useState(false)
+  if (!asked && confirmation.asking !== null) setAsked(true)
   return (
     <Screen title={screen.spec.title}>
       {screen.counts !== undefined && <CountCards label={screen.counts.label} cards={screen.counts.cards} />}
@@ -128,13 +131,13 @@ export const ListScreen = <P extends ListPage>({
         ))}
         {"table" in view && cards !== undefined && <SortSelect columns={view.table.columns} url={url} onEscape={focus.backToRows} />}
         {tools}
-        {selection.rows.length > 0 && (
+        {selection.rows.length > 0 && selection.words !== undefined && (
           <Flex gap="2" align="center">
             <Text size="2" weight="medium">
-              {selectionTexts.selected(selection.rows.length)}
+              {selection.words.selected}
             </Text>
             <Button size="1" variant="soft" color="gray" onClick={selection.clear}>
-              {selectionTexts.clear}
+              {selection.words.clear}
             </Button>
           </Flex>
         )}
@@ -149,7 +152,7 @@ export const ListScreen = <P extends ListPage>({
       <ListFrame list={list} loadingText={texts.loading} loadFailedText={texts.loadFailed} onPage={(page) => url.go({ page })} exportError={csv?.error ?? null}>
         <div ref={shape.box}>
           {cards !== undefined ? (
-            <CardList label={cards.label} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} card={cards.card} />
+            <CardsView view={cards} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} />
           ) : (
             table !== undefined && (
               <ListTable
@@ -166,20 +169,8 @@ export const ListScreen = <P extends ListPage>({
           )}
         </div>
       </ListFrame>
-      <Text as="p" size="1" color="gray" mt="3">
-        {screen.hint}
-        {texts.hintAfter}
-      </Text>
-      {asked !== null && (
-        <ConfirmDelete
-          state={confirmation}
-          title={asked.title}
-          question={asked.question}
-          texts={asked.texts}
-          onClose={() => confirmation?.close()}
-          onConfirm={() => confirmation?.run()}
-        />
-      )}
+      {late && <KeysHint keys={screen.keys} after={texts.hintAfter} />}
+      {asked && <RowConfirmation asking={confirmation.asking as Asking<unknown> | null} onClose={confirmation.close} onDone={confirmation.done} />}
       {children}
     </Screen>
   )

@@ -38,12 +38,12 @@ export const tableAsCards = <Row,>(table: {
 })
 
 /** The sortable columns' headers, for cards: one select of column and order, kept in the URL as the headers keep it. */
-export const SortSelect = <Row,>({
+export const SortSelect = ({
   columns,
   url,
   onEscape
 }: {
-  readonly columns: ReadonlyArray<Column<Row>>
+  readonly columns: ReadonlyArray<Pick<Column<unknown>, "label" | "sort">>
   readonly url: Pick<UrlQuery, "sorted" | "go">
   readonly onEscape: () => void
 }) => {
