@@ -167,6 +167,7 @@ export const ActivityScreen = () => {
     <ListScreen
       screen={screen}
       texts={listTextsOf(t)}
+      view={{ table: { caption: t.title, columns } }}
       tools={
         <>
           {dateField("from", t.from)}
@@ -195,7 +196,6 @@ export const ActivityScreen = () => {
           </Flex>
         )
       }
-      view={{ table: { caption: t.title, columns } }}
     />
   )
 }

@@ -16,7 +16,7 @@ import { useStableCallback } from "../../lib/use-stable.ts"
 import { loadPart, whenQuiet } from "../../ui/deferred.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
-import { addressQuerySpec, cellText, directories, requiredFields, toDraft, toInput } from "./directories.ts"
+import { addressQuerySpec, cellText, directories, type DirectorySpec, requiredFields, toDraft, toInput } from "./directories.ts"
 import { FindAddressDialog } from "./FindAddressDialog.tsx"
 import { addressLabel, addressTexts as t } from "./texts.ts"
 import type { ListQuery } from "../../../machines/list.ts"
@@ -68,82 +68,88 @@ const addressActions = (
   ])
 ]
 
-/** docs/product-spec.md §2, "Address screens": one screen for the three directories, on the one list screen. */
-export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
-  const directory = directories[kind]
-  const [, navigate] = useLocation()
-  const spec = useMemo(
-    () => ({
-      title: directory.title,
-      noun: "addresses",
-      querySpec: addressQuerySpec,
-      fetchPage: (query: ListQuery) => listAddresses(kind, query),
-      arrivedPage: (query: ListQuery) => arrivedAddresses(kind, query),
-      idOf: (address: AnyAddress) => address._id,
-      history: { kind: "address" as const, labelOf: addressLabel },
-      exportCsv: (query: ListQuery) => exportAddresses(kind, query)
-    }),
-    [kind, directory]
-  )
+/** A directory as the list screen takes it: its calls, its first page when start-up has it, its history. */
+const addressSpec = (kind: AddressKind) => ({
+  title: directories[kind].title,
+  noun: "addresses",
+  querySpec: addressQuerySpec,
+  fetchPage: (query: ListQuery) => listAddresses(kind, query),
+  arrivedPage: (query: ListQuery) => arrivedAddresses(kind, query),
+  idOf: (address: AnyAddress) => address._id,
+  history: { kind: "address" as const, labelOf: addressLabel },
+  exportCsv: (query: ListQuery) => exportAddresses(kind, query)
+})
 
+const columnsOf = (directory: DirectorySpec) =>
+  directory.columns.map((column): Column<AnyAddress> => ({
+    label: column.label,
+    cell: (address) => cellText(address, column.field),
+    ...(column.sort === undefined ? {} : { sort: column.sort }),
+    ...(column.field === "identifier" ? { breakAnywhere: true } : {})
+  }))
+
+/**
+ * The address modal's machine (machines/address-modal.ts) for a directory, given its calls; the
+ * modal is mounted from the first time it opens, and kept, so it closes as it opened.
+ */
+const useAddressModal = (kind: AddressKind, reload: () => void) => {
+  const directory = directories[kind]
   // The directory can change under the same screen (the sidebar's next directory): the calls read it when made.
   const save = useStableCallback((address: AnyAddress | null, draft: Readonly<Record<string, string>>) =>
     saveAddress(kind, address === null ? null : { id: address._id, version: address.version }, toInput(directory, draft))
   )
   const remove = useStableCallback((address: AnyAddress) => deleteAddress(kind, address._id, address.version))
-  const reloadList = useStableCallback((): void => screen.list.reload())
-  const modal = useMachine(() =>
+  const reloadList = useStableCallback(reload)
+  const actor = useMachine(() =>
     addressModalMachine.provide({
       actors: { save: fromPromise(({ input }) => save(input.address, input.draft)), remove: fromPromise(({ input }) => remove(input.address)) },
       actions: { reloadList }
     })
   )
-  const closed = useSelector(modal, (snapshot) => snapshot.matches("closed"))
-  const [finding, setFinding] = useState(false)
+  const closed = useSelector(actor, (snapshot) => snapshot.matches("closed"))
+  const [wanted, setWanted] = useState(false)
+  if (!wanted && !closed) setWanted(true)
   const open = useCallback(
-    (type: Opening, address: AnyAddress) => modal.send({ type, address, draft: toDraft(directory, address), required: requiredFields(directory) }),
-    [modal, directory]
+    (type: Opening, address: AnyAddress) => actor.send({ type, address, draft: toDraft(directory, address), required: requiredFields(directory) }),
+    [actor, directory]
   )
-  const add = useCallback(() => modal.send({ type: "OPEN_ADD", required: requiredFields(directory) }), [modal, directory])
+  const add = useCallback(() => actor.send({ type: "OPEN_ADD", required: requiredFields(directory) }), [actor, directory])
+  return { actor, closed, wanted, open, add }
+}
+
+/** docs/product-spec.md §2, "Address screens": one screen for the three directories, on the one list screen. */
+export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
+  const directory = directories[kind]
+  const [, navigate] = useLocation()
+  const spec = useMemo(() => addressSpec(kind), [kind])
   const refusal = useEditorRefusal()
-  const actions = useMemo(() => addressActions(refusal, open), [open, refusal])
+  const modal = useAddressModal(kind, () => screen.list.reload())
+  const [finding, setFinding] = useState(false)
+  const actions = useMemo(() => addressActions(refusal, modal.open), [modal.open, refusal])
   const commands = [
-    ...withRefusal<ListCommand>(refusal("add addresses"), [{ id: "address:add", label: "Add address", shortcut: ["n"], hint: "add", run: add }]),
+    ...withRefusal<ListCommand>(refusal("add addresses"), [{ id: "address:add", label: "Add address", shortcut: ["n"], hint: "add", run: modal.add }]),
     { id: "address:find", label: t.find, shortcut: ["f"], hint: "find", run: () => setFinding(true) }
   ]
-  const screen = useListScreen(spec, { actions, idle: closed && !finding, commands })
-  // Mounted from the first time a modal opens, and kept, so it closes as it opened.
-  const [modalWanted, setModalWanted] = useState(false)
-  if (!modalWanted && !closed) setModalWanted(true)
+  const screen = useListScreen(spec, { actions, idle: modal.closed && !finding, commands })
   // Arriving from "Find address…", the row whose identifier was searched is the current one.
   const pickSearched = useEffectEvent(() => {
     const found = screen.rows.find((row) => row.identifier.toLowerCase() === screen.query.search.trim().toLowerCase())
     if (found !== undefined && !screen.list.loading) screen.focus.pick(found._id)
   })
   useEffect(() => pickSearched(), [screen.rows])
-
-  const columns = useMemo(
-    () =>
-      directory.columns.map((column): Column<AnyAddress> => ({
-        label: column.label,
-        cell: (address) => cellText(address, column.field),
-        ...(column.sort === undefined ? {} : { sort: column.sort }),
-        ...(column.field === "identifier" ? { breakAnywhere: true } : {})
-      })),
-    [directory]
-  )
+  const columns = useMemo(() => columnsOf(directory), [directory])
   return (
     <ListScreen
       screen={screen}
       texts={listTextsOf(t)}
       view={{ table: { caption: directory.title, columns } }}
       tools={
-        <Button onClick={add}>
+        <Button onClick={modal.add}>
           <PlusIcon /> {t.add}
         </Button>
       }
     >
-      {modalWanted && <AddressModal spec={directory} modal={modal} />}
+      {modal.wanted && <AddressModal spec={directory} modal={modal.actor} />}
       <FindAddressDialog
         open={finding}
         onOpenChange={setFinding}

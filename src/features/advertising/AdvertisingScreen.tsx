@@ -1,21 +1,17 @@
 import "./advertising.css"
 import { ReloadIcon } from "@radix-ui/react-icons"
 import { Button, Flex, Heading, Text } from "@radix-ui/themes"
-import { useSelector } from "@xstate/react"
-import { useCallback, useMemo, useRef } from "react"
-import { fromPromise } from "xstate"
+import { useMemo, useRef } from "react"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
 import { industries, inquiryMoves, type InquiryStatus, inquiryStatuses } from "../../../contract/inquiry-rules.ts"
-import { detailOpen, inquiryMachine, movesFor } from "../../../machines/inquiry.ts"
-import { exportInquiries, type InquiriesPage, listInquiries, moveInquiry } from "../../api/inquiries.ts"
+import { exportInquiries, type InquiriesPage, listInquiries } from "../../api/inquiries.ts"
 import { useChanges } from "../../api/change-stream.ts"
 import { shortDate } from "../../lib/dates.ts"
-import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
-import { useMachine } from "../../lib/use-machine.ts"
-import { useStableCallback } from "../../lib/use-stable.ts"
+import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { countsOf, filterOf } from "../../lib/list/declarations.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
-import { InquiryModal } from "./InquiryDetails.tsx"
+import { InquiryDone, InquiryModal } from "./InquiryDetails.tsx"
+import { useInquiryDetail } from "./use-inquiry-detail.ts"
 import { StatusBadge } from "./StatusBadge.tsx"
 import { advertisingTexts as t } from "./texts.ts"
 
@@ -65,31 +61,11 @@ const inquiryActions = (act: (inquiry: AdvertisingInquiry, status?: InquiryStatu
  * machine (machines/inquiry.ts), whose snapshot decides the buttons, `c` and the palette's moves.
  */
 export const AdvertisingScreen = () => {
-  const listChanged = useStableCallback((): void => screen.list.reload())
-  const detail = useMachine(() => inquiryMachine.provide({ actors: { update: fromPromise(({ input }) => moveInquiry(input)) }, actions: { listChanged } }))
-  const open = useSelector(detail, detailOpen)
-  const openId = useSelector(detail, (snapshot) => snapshot.context.inquiry?._id)
-  const moves = useSelector(detail, movesFor, (before, after) => before.join() === after.join())
-  const done = useSelector(detail, (snapshot) => (snapshot.matches("done") ? snapshot.context.done : null))
-  const act = useCallback(
-    (inquiry: AdvertisingInquiry, status?: InquiryStatus) => {
-      if (!detailOpen(detail.getSnapshot())) detail.send({ type: "OPEN", inquiry })
-      if (status !== undefined) detail.send({ type: "MOVE", status })
-    },
-    [detail]
-  )
-  const actions = useMemo(() => inquiryActions(act), [act])
-  // In the modal the machine decides the moves.
-  const commands = moves.map((status): ListCommand => ({
-    id: `advertising:modal-move:${status}`,
-    label: `${t.moves[status] ?? status}: ${shown?.companyName ?? ""}`,
-    evenOpen: true,
-    guard: () => open && shown !== null,
-    run: () => detail.send({ type: "MOVE", status })
-  }))
-  const screen = useListScreen(spec, { actions, idle: !open, commands })
+  const inquiry = useInquiryDetail(() => screen.list.reload())
+  const actions = useMemo(() => inquiryActions(inquiry.act), [inquiry.act])
+  const screen = useListScreen(spec, { actions, idle: !inquiry.open, commands: inquiry.commands })
   const { list } = screen
-  const shown = openId === undefined ? null : (screen.rows.find((row) => row._id === openId) ?? null)
+  const shown = inquiry.openId === undefined ? null : (screen.rows.find((row) => row._id === inquiry.openId) ?? null)
   // Another admin changed an inquiry on this page: the list reloads (and an open modal takes the newer copy).
   const rowsRef = useRef(screen.rows)
   rowsRef.current = screen.rows
@@ -101,28 +77,6 @@ export const AdvertisingScreen = () => {
     <ListScreen
       screen={screen}
       texts={{ ...listTextsOf(t), hintAfter: t.paletteHint }}
-      tools={
-        <Button variant="soft" onClick={list.reload}>
-          <ReloadIcon /> {t.refresh}
-        </Button>
-      }
-      notices={
-        <>
-          {done !== null && (
-            <div className="inquiry-done" role="status">
-              <Text size="2">{t.done(done.status, done.inquiry.companyName)}</Text>
-              <Button size="1" variant="ghost" color="gray" onClick={() => detail.send({ type: "DISMISS" })}>
-                {t.dismiss}
-              </Button>
-            </div>
-          )}
-          {list.pagination !== undefined && !list.firstLoad && (
-            <Heading as="h2" size="3" mb="2">
-              {t.heading(list.pagination.total)}
-            </Heading>
-          )}
-        </>
-      }
       view={{
         cards: {
           label: t.title,
@@ -172,8 +126,23 @@ export const AdvertisingScreen = () => {
           )
         }
       }}
+      tools={
+        <Button variant="soft" onClick={list.reload}>
+          <ReloadIcon /> {t.refresh}
+        </Button>
+      }
+      notices={
+        <>
+          <InquiryDone detail={inquiry.detail} />
+          {list.pagination !== undefined && !list.firstLoad && (
+            <Heading as="h2" size="3" mb="2">
+              {t.heading(list.pagination.total)}
+            </Heading>
+          )}
+        </>
+      }
     >
-      <InquiryModal detail={detail} shown={shown} />
+      <InquiryModal detail={inquiry.detail} shown={shown} />
     </ListScreen>
   )
 }

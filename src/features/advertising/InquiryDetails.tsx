@@ -1,4 +1,4 @@
-import { Button, Dialog, Flex } from "@radix-ui/themes"
+import { Button, Dialog, Flex, Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
 import { useEffect } from "react"
 import type { ActorRefFrom } from "xstate"
@@ -190,5 +190,20 @@ export const InquiryModal = ({ detail, shown }: { readonly detail: ActorRefFrom<
       onMove={(status) => detail.send({ type: "MOVE", status })}
       onClose={() => detail.send({ type: "CLOSE" })}
     />
+  )
+}
+
+/** The move just made, said until dismissed. */
+export const InquiryDone = ({ detail }: { readonly detail: ActorRefFrom<typeof inquiryMachine> }) => {
+  const done = useSelector(detail, (snapshot) => (snapshot.matches("done") ? snapshot.context.done : null))
+  return (
+    done !== null && (
+      <div className="inquiry-done" role="status">
+        <Text size="2">{t.done(done.status, done.inquiry.companyName)}</Text>
+        <Button size="1" variant="ghost" color="gray" onClick={() => detail.send({ type: "DISMISS" })}>
+          {t.dismiss}
+        </Button>
+      </div>
+    )
   )
 }

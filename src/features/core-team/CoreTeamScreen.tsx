@@ -106,45 +106,6 @@ export const CoreTeamScreen = () => {
     <ListScreen
       screen={screen}
       texts={listTextsOf(t)}
-      tools={
-        <>
-          {canEdit && (
-            <Button onClick={toggleAdd} aria-expanded={editing === null}>
-              <PlusIcon /> {t.add}
-            </Button>
-          )}
-          <Button variant="soft" onClick={reload}>
-            <ReloadIcon /> {t.refresh}
-          </Button>
-        </>
-      }
-      notices={
-        <>
-          {statusError !== null && (
-            <Callout.Root color="red" role="alert" mb="3">
-              <Callout.Text>
-                {statusError}{" "}
-                <Button size="1" variant="soft" color="red" onClick={() => setStatusError(null)}>
-                  {t.dismiss}
-                </Button>
-              </Callout.Text>
-            </Callout.Root>
-          )}
-          {editing !== undefined && (
-            <ContactForm
-              key={editing?._id ?? "new"}
-              target={editing}
-              canEdit={canEdit}
-              send={async (input) => {
-                await saveContact(editing, input)
-                setEditing(undefined)
-                reload()
-              }}
-              onCancel={() => setEditing(undefined)}
-            />
-          )}
-        </>
-      }
       view={{
         cards: {
           label: t.title,
@@ -186,6 +147,45 @@ export const CoreTeamScreen = () => {
           )
         }
       }}
+      tools={
+        <>
+          {canEdit && (
+            <Button onClick={toggleAdd} aria-expanded={editing === null}>
+              <PlusIcon /> {t.add}
+            </Button>
+          )}
+          <Button variant="soft" onClick={reload}>
+            <ReloadIcon /> {t.refresh}
+          </Button>
+        </>
+      }
+      notices={
+        <>
+          {statusError !== null && (
+            <Callout.Root color="red" role="alert" mb="3">
+              <Callout.Text>
+                {statusError}{" "}
+                <Button size="1" variant="soft" color="red" onClick={() => setStatusError(null)}>
+                  {t.dismiss}
+                </Button>
+              </Callout.Text>
+            </Callout.Root>
+          )}
+          {editing !== undefined && (
+            <ContactForm
+              key={editing?._id ?? "new"}
+              target={editing}
+              canEdit={canEdit}
+              send={async (input) => {
+                await saveContact(editing, input)
+                setEditing(undefined)
+                reload()
+              }}
+              onCancel={() => setEditing(undefined)}
+            />
+          )}
+        </>
+      }
     />
   )
 }

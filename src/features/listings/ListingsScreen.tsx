@@ -68,14 +68,6 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
     <ListScreen
       screen={screen}
       texts={{ searchLabel: t.searchLabel, searchPlaceholder: t.searchPlaceholder, loading: t.loading, loadFailed: kind.loadFailed, empty: kind.empty }}
-      tools={
-        addRefused === undefined && (
-          <Button onClick={add}>
-            <PlusIcon /> {kind.add}
-          </Button>
-        )
-      }
-      notices={<ModerationNotices moderation={moderation.moderation} toggleError={moderation.toggleError} />}
       view={{
         cards: {
           label: kind.title,
@@ -84,6 +76,14 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
           )
         }
       }}
+      tools={
+        addRefused === undefined && (
+          <Button onClick={add}>
+            <PlusIcon /> {kind.add}
+          </Button>
+        )
+      }
+      notices={<ModerationNotices moderation={moderation.moderation} toggleError={moderation.toggleError} />}
     >
       <UndoToasts moderation={moderation.moderation} />
       <QueueForm

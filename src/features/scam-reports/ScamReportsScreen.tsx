@@ -137,6 +137,14 @@ export const ScamReportsScreen = () => {
     <ListScreen
       screen={screen}
       texts={{ ...listTextsOf(t), empty: screen.filtered ? t.emptyFiltered : t.empty }}
+      view={{
+        cards: {
+          label: t.title,
+          card: (row) => (
+            <ScamReportCard report={current(row)} deleted={live.gone.has(row._id)} onSet={(change) => set(row, change)} onDetails={() => openDetails(row)} />
+          )
+        }
+      }}
       tools={
         <Button
           variant="soft"
@@ -161,14 +169,6 @@ export const ScamReportsScreen = () => {
           <ChangeFailure triage={triage} />
         </>
       }
-      view={{
-        cards: {
-          label: t.title,
-          card: (row) => (
-            <ScamReportCard report={current(row)} deleted={live.gone.has(row._id)} onSet={(change) => set(row, change)} onDetails={() => openDetails(row)} />
-          )
-        }
-      }}
     >
       <ScamReportDetails details={open ? details : null} triage={triage} />
     </ListScreen>

@@ -236,6 +236,12 @@ export const AdminsScreen = () => {
     <ListScreen
       screen={screen}
       texts={listTextsOf(t)}
+      view={{
+        table: {
+          caption: t.title,
+          columns
+        }
+      }}
       tools={
         <>
           <Button onClick={() => setEditing(null)}>
@@ -258,12 +264,6 @@ export const AdminsScreen = () => {
           )}
         </>
       }
-      view={{
-        table: {
-          caption: t.title,
-          columns
-        }
-      }}
     />
   )
 }

@@ -154,25 +154,6 @@ export const IpsScreen = () => {
     <ListScreen
       screen={screen}
       texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hintAfter: t.lockedOut }}
-      above={
-        <>
-          <Text as="p" size="2" mb="2" style={{ maxWidth: 720 }}>
-            {t.intro}
-          </Text>
-          {yourIp !== undefined && (
-            <Text as="p" size="2" mb="3" weight="medium">
-              {t.yourIp(yourIp)}
-            </Text>
-          )}
-          <IpForm
-            yourIp={yourIp}
-            listEmpty={list.rows.length === 0}
-            send={(input) => addAllowedIp(input.ip, input.description ?? "").then(list.reload)}
-            reload={list.reload}
-            asked={asked}
-          />
-        </>
-      }
       view={{
         table: {
           caption: "Allowed addresses",
@@ -195,6 +176,25 @@ export const IpsScreen = () => {
           ]
         }
       }}
+      above={
+        <>
+          <Text as="p" size="2" mb="2" style={{ maxWidth: 720 }}>
+            {t.intro}
+          </Text>
+          {yourIp !== undefined && (
+            <Text as="p" size="2" mb="3" weight="medium">
+              {t.yourIp(yourIp)}
+            </Text>
+          )}
+          <IpForm
+            yourIp={yourIp}
+            listEmpty={list.rows.length === 0}
+            send={(input) => addAllowedIp(input.ip, input.description ?? "").then(list.reload)}
+            reload={list.reload}
+            asked={asked}
+          />
+        </>
+      }
     />
   )
 }

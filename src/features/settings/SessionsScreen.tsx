@@ -50,6 +50,19 @@ const everyonesSpec = {
   ]
 }
 
+/** Delete (and the row's button) signs a session out; this session is signed out with Log out. */
+const sessionActions = (end: (session: AdminSession) => void): ReadonlyArray<ListAction<AdminSession>> => [
+  {
+    id: "sessions:end",
+    key: "Delete",
+    hint: "sign the session out",
+    label: (session) => `Sign out ${describeUserAgent(session.userAgent)} (${session.email})`,
+    when: (session) => !session.current,
+    run: end,
+    button: { label: t.signOut, tone: "red" }
+  }
+]
+
 const when = (iso: string) => new Date(iso).toLocaleString()
 
 /**
@@ -71,20 +84,7 @@ export const SessionsScreen = () => {
   )
   const end = useStableCallback((session: AdminSession) => !session.current && settle(endSession(session).then(() => null)))
   const endOthers = useStableCallback(() => settle(endOtherSessions().then(t.ended)))
-  const actions = useMemo(
-    (): ReadonlyArray<ListAction<AdminSession>> => [
-      {
-        id: "sessions:end",
-        key: "Delete",
-        hint: "sign the session out",
-        label: (session) => `Sign out ${describeUserAgent(session.userAgent)} (${session.email})`,
-        when: (session) => !session.current,
-        run: end,
-        button: { label: t.signOut, tone: "red" }
-      }
-    ],
-    [end]
-  )
+  const actions = useMemo(() => sessionActions(end), [end])
   const commands: ReadonlyArray<ListCommand> = [
     { id: "sessions:end-others", label: t.signOutOthers, keywords: ["logout", "sign out", "revoke"], run: endOthers }
   ]
@@ -95,23 +95,6 @@ export const SessionsScreen = () => {
     <ListScreen
       screen={screen}
       texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty }}
-      tools={
-        <>
-          <Button color="red" variant="soft" onClick={endOthers}>
-            <ExitIcon /> {t.signOutOthers}
-          </Button>
-          <Button variant="soft" onClick={screen.list.reload}>
-            <ReloadIcon /> {t.refresh}
-          </Button>
-        </>
-      }
-      notices={
-        notice !== null && (
-          <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3">
-            <Callout.Text>{notice.text}</Callout.Text>
-          </Callout.Root>
-        )
-      }
       view={{
         table: {
           caption: everyone ? t.everyone : t.mine,
@@ -137,6 +120,23 @@ export const SessionsScreen = () => {
           ]
         }
       }}
+      tools={
+        <>
+          <Button color="red" variant="soft" onClick={endOthers}>
+            <ExitIcon /> {t.signOutOthers}
+          </Button>
+          <Button variant="soft" onClick={screen.list.reload}>
+            <ReloadIcon /> {t.refresh}
+          </Button>
+        </>
+      }
+      notices={
+        notice !== null && (
+          <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3">
+            <Callout.Text>{notice.text}</Callout.Text>
+          </Callout.Root>
+        )
+      }
     />
   )
 }
