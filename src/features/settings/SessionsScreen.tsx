@@ -8,6 +8,7 @@ import { endOtherSessions, endSession, listSessions } from "../../api/admin.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
+import { filterOf } from "../../lib/list/declarations.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import { describeUserAgent } from "./user-agent.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
@@ -40,13 +41,10 @@ const spec = {
 const everyonesSpec = {
   ...spec,
   filters: [
-    {
-      name: "scope",
-      label: "Whose sessions",
-      allLabel: t.mine,
-      options: [["all", t.everyone]] as const,
-      commands: { show: (label: string) => `Show ${label.toLowerCase()}`, all: `Show ${t.mine.toLowerCase()}` }
-    }
+    filterOf("scope", "Whose sessions", t.mine, ["all"], () => t.everyone, {
+      show: (label) => `Show ${label.toLowerCase()}`,
+      all: `Show ${t.mine.toLowerCase()}`
+    })
   ]
 }
 

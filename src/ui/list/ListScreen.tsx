@@ -3,8 +3,7 @@ import { type ReactNode, useEffect, useMemo, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage } from "../../../machines/list.ts"
 import type { Asking, ListScreenState } from "../../lib/list/use-list-screen.ts"
-import { afterFirstScreen } from "../../lib/first-screen.ts"
-import { loadPart } from "../deferred.tsx"
+import { loadPart, whenQuiet } from "../deferred.tsx"
 import { Screen } from "../Screen.tsx"
 import { SearchField } from "../SearchField.tsx"
 import { FilterSelect } from "./FilterSelect.tsx"
@@ -25,9 +24,11 @@ const RowConfirmation = loadPart(() =>
   import("./RowConfirmation.tsx").then((module) => module.RowConfirmation as (props: Parameters<typeof module.RowConfirmation<unknown>>[0]) => ReactNode)
 )
 const KeysHint = loadPart(() => import("./KeysHint.tsx").then((module) => module.KeysHint))
-// Cards (a card screen's, a table's on a narrow screen) load when first shown: a directory's first screen is a table.
-// (A loaded part keeps no type parameter: the rows' type is given back here.)
-const CardsView = loadPart(() => import("./CardsView.tsx").then((module) => module.CardsView)) as unknown as <Row>(props: CardsViewProps<Row>) => ReactNode
+// Cards (a card screen's, a table's on a narrow screen) load when first wanted: a directory's
+// first screen is a table. A table too wide for its box stays until they are here.
+let cardsView: (<Row>(props: CardsViewProps<Row>) => ReactNode) | undefined
+const loadCards = () => import("./CardsView.tsx").then((module) => void (cardsView = module.CardsView))
+whenQuiet(loadCards)
 const SortSelect = loadPart(() => import("./TableCards.tsx").then((module) => module.SortSelect))
 
 /**
@@ -89,15 +90,26 @@ export const ListScreen = <P extends ListPage>({
   readonly children?: ReactNode
 }) => {
   const { list, url, focus, csv, search, buttonsOf, selection, confirmation } = screen
+  const { redrawn } = focus
   const rowsList = { rows: screen.rows, loading: list.loading }
   const shape = useTableFits(screen.rows)
   // The same row buttons from one render to the next, so table rows re-render only when their record changed.
   const buttons = useMemo(() => (row: RowOf<P>) => <RowActions actions={buttonsOf(row)} />, [buttonsOf])
   const table = "table" in view ? { ...view.table, actions: view.table.actions ?? buttons } : undefined
-  const cards = "cards" in view ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons(row)) } : shape.fits ? undefined : table
-  // The keys' line comes after the first screen's rows, its code with it.
+  const wantsCards = "cards" in view || !shape.fits
+  const [, cardsArrived] = useState(0)
+  useEffect(() => {
+    if (wantsCards && cardsView === undefined)
+      void loadCards().then(() => {
+        redrawn()
+        cardsArrived((count) => count + 1)
+      })
+  }, [wantsCards, redrawn])
+  const Cards = wantsCards ? cardsView : undefined
+  const cards = "cards" in view ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons(row)) } : table
+  // The keys' line comes in the first quiet moment after the first screen, its code with it.
   const [late, setLate] = useState(false)
-  useEffect(() => afterFirstScreen(() => setLate(true)), [])
+  useEffect(() => whenQuiet(() => Promise.resolve(setLate(true))), [])
   // Mounted from the first time a confirmation opens, and kept, so it closes as it opened.
   const [asked, setAsked] = useState(false)
   if (!asked && confirmation.asking !== null) setAsked(true)
@@ -129,7 +141,7 @@ export const ListScreen = <P extends ListPage>({
             onEscape={focus.backToRows}
           />
         ))}
-        {"table" in view && cards !== undefined && <SortSelect columns={view.table.columns} url={url} onEscape={focus.backToRows} />}
+        {"table" in view && Cards !== undefined && <SortSelect columns={view.table.columns} url={url} onEscape={focus.backToRows} />}
         {tools}
         {selection.rows.length > 0 && selection.words !== undefined && (
           <Flex gap="2" align="center">
@@ -151,8 +163,8 @@ export const ListScreen = <P extends ListPage>({
       {notices}
       <ListFrame list={list} loadingText={texts.loading} loadFailedText={texts.loadFailed} onPage={(page) => url.go({ page })} exportError={csv?.error ?? null}>
         <div ref={shape.box}>
-          {cards !== undefined ? (
-            <CardsView view={cards} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} />
+          {Cards !== undefined && cards !== undefined ? (
+            <Cards view={cards} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} />
           ) : (
             table !== undefined && (
               <ListTable
