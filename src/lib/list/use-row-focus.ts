@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from "@xstate/react"
-import { useCallback, useEffect, useMemo, useRef, useState } from "react"
+import { useCallback, useEffect, useMemo, useRef } from "react"
 import { rowFocusMachine } from "../../../machines/row-focus.ts"
 import type { Command } from "../commands.tsx"
 
@@ -105,7 +105,6 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
   // Why the current row should take the focus at its next render: the screen was arrived at,
   // the person moved, or the rows were replaced while one of them had the focus.
   const wanted = useRef<"arrival" | "moved" | "kept" | null>("arrival")
-  const [drawn, setDrawn] = useState(0)
   const restoring = useRef<string | null>(null)
   useEffect(() => {
     const hadFocus = elements.current.some((element) => element !== null && element === document.activeElement) || document.activeElement === document.body
@@ -143,7 +142,7 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
     if (reason === null || element === null || element === undefined || !onRows || dialogOpen()) return
     wanted.current = null
     if (reason === "moved" || mayTakeFocus(document.activeElement)) element.focus()
-  }, [currentId, currentIndex, onRows, rows, drawn])
+  }, [currentId, currentIndex, onRows, rows])
 
   // Where the focus goes tells the machine who has the keyboard: into a dialog, away; back from
   // one, where it was; into a field, typing; to the page itself, back to the rows.
@@ -179,11 +178,7 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
   const handlers = useRef<Array<{ ref: (element: E | null) => void; onFocus: () => void }>>([])
   const handlersOf = (index: number) =>
     (handlers.current[index] ??= {
-      ref: (element) => {
-        elements.current[index] = element
-        // A row drawn after the rows arrived (cards whose code came later) takes the focus it was owed.
-        if (element !== null && wanted.current !== null) setDrawn((count) => count + 1)
-      },
+      ref: (element) => void (elements.current[index] = element),
       onFocus: () => {
         const id = latest.current.ids[index]
         if (id !== undefined) focus.send({ type: "PICK", id })
@@ -209,11 +204,6 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
     },
     [focus]
   )
-  /** The rows are drawn anew (a table's rows as cards, once their code is here): the current one takes the focus that falls to the page. */
-  const redrawn = useCallback(() => {
-    wanted.current ??= "kept"
-    setDrawn((count) => count + 1)
-  }, [])
   /** Escape in the search field: the rows have the keyboard again, on the current row. */
   const backToRows = useCallback(() => {
     wanted.current = "moved"
@@ -257,7 +247,6 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
     currentIndex,
     rowProps,
     pick,
-    redrawn,
     backToRows,
     /** The row commands (with their keys), moving, and `s`, made each render: the list piece registers them with the screen's. */
     commands,

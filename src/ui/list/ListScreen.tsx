@@ -3,13 +3,14 @@ import { type ReactNode, useEffect, useMemo, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage } from "../../../machines/list.ts"
 import type { Asking, ListScreenState } from "../../lib/list/use-list-screen.ts"
-import { loadPart, whenQuiet } from "../deferred.tsx"
+import { loadWhenShown, whenQuiet } from "../deferred.tsx"
 import { Screen } from "../Screen.tsx"
 import { SearchField } from "../SearchField.tsx"
 import { FilterSelect } from "./FilterSelect.tsx"
 import { ExportCsvButton, ListFrame } from "./ListFrame.tsx"
 import { type Column, ListTable } from "./ListTable.tsx"
-import type { CardsViewProps } from "./CardsView.tsx"
+import { CardList } from "./CardList.tsx"
+import { tableAsCards } from "./TableCards.tsx"
 import { RowActions } from "./RowActions.tsx"
 import { listTexts } from "./texts.ts"
 import { useTableFits } from "./use-table-fits.ts"
@@ -19,17 +20,13 @@ type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 // Only the screens that have them load the count cards and the confirmation, and the hint's
 // words load after the rows: the first screen's code does not grow with them (docs/architecture.md,
 // "First screen").
-const CountCards = loadPart(() => import("../CountCards.tsx").then((module) => module.CountCards))
-const RowConfirmation = loadPart(() =>
+const CountCards = loadWhenShown(() => import("../CountCards.tsx").then((module) => module.CountCards))
+const RowConfirmation = loadWhenShown(() =>
   import("./RowConfirmation.tsx").then((module) => module.RowConfirmation as (props: Parameters<typeof module.RowConfirmation<unknown>>[0]) => ReactNode)
 )
-const KeysHint = loadPart(() => import("./KeysHint.tsx").then((module) => module.KeysHint))
-// Cards (a card screen's, a table's on a narrow screen) load when first wanted: a directory's
-// first screen is a table. A table too wide for its box stays until they are here.
-let cardsView: (<Row>(props: CardsViewProps<Row>) => ReactNode) | undefined
-const loadCards = () => import("./CardsView.tsx").then((module) => void (cardsView = module.CardsView))
-whenQuiet(loadCards)
-const SortSelect = loadPart(() => import("./TableCards.tsx").then((module) => module.SortSelect))
+// The sort select stands for the headers only when a table is shown as cards (a phone).
+const SortSelect = loadWhenShown(() => import("./SortSelect.tsx").then((module) => module.SortSelect))
+const KeysHint = loadWhenShown(() => import("./KeysHint.tsx").then((module) => module.KeysHint))
 
 /**
  * How the rows are shown: a table with columns (and the last column's buttons), or cards. A table
@@ -90,23 +87,17 @@ export const ListScreen = <P extends ListPage>({
   readonly children?: ReactNode
 }) => {
   const { list, url, focus, csv, search, buttonsOf, selection, confirmation } = screen
-  const { redrawn } = focus
   const rowsList = { rows: screen.rows, loading: list.loading }
   const shape = useTableFits(screen.rows)
   // The same row buttons from one render to the next, so table rows re-render only when their record changed.
   const buttons = useMemo(() => (row: RowOf<P>) => <RowActions actions={buttonsOf(row)} />, [buttonsOf])
   const table = "table" in view ? { ...view.table, actions: view.table.actions ?? buttons } : undefined
-  const wantsCards = "cards" in view || !shape.fits
-  const [, cardsArrived] = useState(0)
-  useEffect(() => {
-    if (wantsCards && cardsView === undefined)
-      void loadCards().then(() => {
-        redrawn()
-        cardsArrived((count) => count + 1)
-      })
-  }, [wantsCards, redrawn])
-  const Cards = wantsCards ? cardsView : undefined
-  const cards = "cards" in view ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons(row)) } : table
+  const cards =
+    "cards" in view
+      ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons(row)) }
+      : shape.fits
+        ? undefined
+        : tableAsCards(table ?? view.table)
   // The keys' line comes in the first quiet moment after the first screen, its code with it.
   const [late, setLate] = useState(false)
   useEffect(() => whenQuiet(() => Promise.resolve(setLate(true))), [])
@@ -141,7 +132,7 @@ export const ListScreen = <P extends ListPage>({
             onEscape={focus.backToRows}
           />
         ))}
-        {"table" in view && Cards !== undefined && <SortSelect columns={view.table.columns} url={url} onEscape={focus.backToRows} />}
+        {"table" in view && cards !== undefined && <SortSelect columns={view.table.columns} url={url} onEscape={focus.backToRows} />}
         {tools}
         {selection.rows.length > 0 && selection.words !== undefined && (
           <Flex gap="2" align="center">
@@ -163,8 +154,8 @@ export const ListScreen = <P extends ListPage>({
       {notices}
       <ListFrame list={list} loadingText={texts.loading} loadFailedText={texts.loadFailed} onPage={(page) => url.go({ page })} exportError={csv?.error ?? null}>
         <div ref={shape.box}>
-          {Cards !== undefined && cards !== undefined ? (
-            <Cards view={cards} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} />
+          {cards !== undefined ? (
+            <CardList label={cards.label} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} card={cards.card} />
           ) : (
             table !== undefined && (
               <ListTable
