@@ -284,7 +284,8 @@ export const useListScreen = <P extends ListPage>(
     filtered,
     /** The keys the list has, for the hint under it. */
     keys,
-    buttonsOf,
+    /** The row's buttons, for a list whose actions have any. */
+    buttonsOf: options.actions.some((action) => action.button !== undefined) ? buttonsOf : undefined,
     counts:
       spec.counts === undefined
         ? undefined

@@ -90,11 +90,11 @@ export const ListScreen = <P extends ListPage>({
   const rowsList = { rows: screen.rows, loading: list.loading }
   const shape = useTableFits(screen.rows)
   // The same row buttons from one render to the next, so table rows re-render only when their record changed.
-  const buttons = useMemo(() => (row: RowOf<P>) => <RowActions actions={buttonsOf(row)} />, [buttonsOf])
+  const buttons = useMemo(() => (buttonsOf === undefined ? undefined : (row: RowOf<P>) => <RowActions actions={buttonsOf(row)} />), [buttonsOf])
   const table = "table" in view ? { ...view.table, actions: view.table.actions ?? buttons } : undefined
   const cards =
     "cards" in view
-      ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons(row)) }
+      ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons?.(row)) }
       : shape.fits
         ? undefined
         : tableAsCards(table ?? view.table)
