@@ -10,6 +10,7 @@ import { FilterSelect } from "./FilterSelect.tsx"
 import { ExportCsvButton, ListFrame } from "./ListFrame.tsx"
 import { type Column, ListTable } from "./ListTable.tsx"
 import { CardList } from "./CardList.tsx"
+import { SortSelect } from "./SortSelect.tsx"
 import { tableAsCards } from "./TableCards.tsx"
 import { RowActions } from "./RowActions.tsx"
 import { listTexts } from "./texts.ts"
@@ -24,8 +25,6 @@ const CountCards = loadWhenShown(() => import("../CountCards.tsx").then((module)
 const RowConfirmation = loadWhenShown(() =>
   import("./RowConfirmation.tsx").then((module) => module.RowConfirmation as (props: Parameters<typeof module.RowConfirmation<unknown>>[0]) => ReactNode)
 )
-// The sort select stands for the headers only when a table is shown as cards (a phone).
-const SortSelect = loadWhenShown(() => import("./SortSelect.tsx").then((module) => module.SortSelect))
 const KeysHint = loadWhenShown(() => import("./KeysHint.tsx").then((module) => module.KeysHint))
 
 /**
