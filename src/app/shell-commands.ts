@@ -2,7 +2,7 @@ import { useMemo } from "react"
 import { useLocation } from "wouter"
 import { useEditorRefusal } from "../lib/auth.tsx"
 import { type Command, withRefusal } from "../lib/commands.tsx"
-import { NEW_RECORD_STATE } from "../lib/paths.ts"
+import { newRecordIntent } from "../lib/paths.ts"
 import { destinations, paletteDestinations } from "./navigation.ts"
 import type { ThemeState } from "../lib/theme.tsx"
 
@@ -53,7 +53,12 @@ export const useShellCommands = (options: { readonly theme: ThemeState; readonly
             keywords: ["add", "create"],
             // On its own screen, the screen's "New event" (or hackathon) is offered instead.
             guard: () => location !== path,
-            run: () => navigate(path, { state: NEW_RECORD_STATE })
+            // The queue's screen opens its form (src/lib/intents.ts, loaded with the screens).
+            run: () =>
+              void import("../lib/intents.ts").then(({ ask }) => {
+                ask(newRecordIntent(noun))
+                navigate(path)
+              })
           }
         ])
       ),

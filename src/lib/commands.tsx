@@ -1,4 +1,15 @@
-import { type ComponentType, createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
+import {
+  type ComponentType,
+  createContext,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore
+} from "react"
 
 /**
  * Everything a staff member can do is a command: the sidebar, buttons, shortcuts and the
@@ -101,6 +112,27 @@ const required = <A,>(value: A | null): A => {
 export const useRegisterCommands = (commands: ReadonlyArray<Command>) => {
   const store = required(useContext(StoreContext))
   useEffect(() => store.register(commands), [store, commands])
+}
+
+/**
+ * Registers commands a component makes afresh each render: they are made again only when what
+ * they show changes (id, label, keys, refusal), and each runs the newest render's `run` and `guard`.
+ */
+export const useDeclaredCommands = (commands: ReadonlyArray<Command>) => {
+  const latest = useRef(commands)
+  useLayoutEffect(() => {
+    latest.current = commands
+  })
+  const signature = JSON.stringify(commands.map(({ run: _run, guard: _guard, icon: _icon, ...shown }) => shown))
+  const made = useMemo(() => {
+    const newest = (id: string) => latest.current.find((command) => command.id === id)
+    return (JSON.parse(signature) as ReadonlyArray<Command>).map((command): Command => ({
+      ...command,
+      guard: () => newest(command.id)?.guard?.() ?? true,
+      run: () => newest(command.id)?.run()
+    }))
+  }, [signature])
+  useRegisterCommands(made)
 }
 
 const listenToNothing = () => () => {}

@@ -31,5 +31,5 @@ export const directoryPaths = {
   "core-team": "/core-team-addresses"
 } as const satisfies Record<AddressKind, string>
 
-/** Where "New event" and "New hackathon" go from anywhere: the screen opens its form on arrival. */
-export const NEW_RECORD_STATE = { openNewRecord: true } as const
+/** What "New event" and "New hackathon" ask from anywhere (src/lib/intents.ts): the queue's screen opens its form. */
+export const newRecordIntent = (kind: string) => `new:${kind}`

@@ -1,13 +1,5 @@
 import "./count-cards.css"
-
-export interface CountCard {
-  readonly key: string
-  readonly label: string
-  /** Unknown until the first page has arrived. */
-  readonly value: number | undefined
-  readonly active: boolean
-  readonly onClick: () => void
-}
+import type { CountCard } from "../lib/list/declarations.ts"
 
 /** A queue's count cards (the spec's summary cards): each a button that filters the list by it. */
 export const CountCards = ({ label, cards }: { readonly label: string; readonly cards: ReadonlyArray<CountCard> }) => (

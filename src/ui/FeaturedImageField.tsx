@@ -1,6 +1,7 @@
 import { CopyIcon, ExternalLinkIcon, TrashIcon, UploadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Flex, Progress, Text, TextField } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
+import { useMachine } from "../lib/use-machine.ts"
 import { type Ref, useEffect, useEffectEvent, useId, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import { acceptedImageTypes, type UploadType } from "../../contract/upload-rules.ts"
@@ -89,21 +90,23 @@ export const FeaturedImageField = ({
   // The upload reports its bytes to the machine that started it.
   const report = useRef<(event: UploadEvent) => void>(() => undefined)
   const sendFile = useStableCallback(send)
-  const [uploadLogic] = useState(() =>
-    uploadMachine.provide({
-      actors: {
-        upload: fromPromise(({ input, signal }) =>
-          sendFile(input.file as File, input.type, (loaded, total) => report.current({ type: "PROGRESS", loaded, total }), signal)
-        )
-      }
-    })
+  const upload = useMachine(
+    () =>
+      uploadMachine.provide({
+        actors: {
+          upload: fromPromise(({ input, signal }) =>
+            sendFile(input.file as File, input.type, (loaded, total) => report.current({ type: "PROGRESS", loaded, total }), signal)
+          )
+        }
+      }),
+    { input: { type } }
   )
-  const upload = useActorRef(uploadLogic, { input: { type } })
   report.current = (event) => upload.send(event)
-  const state = useSelector(upload, (snapshot) => snapshot)
-  const uploading = state.matches("uploading")
-  const url = state.context.url
-  const done = state.matches("done")
+  const uploading = useSelector(upload, (snapshot) => snapshot.matches("uploading"))
+  const url = useSelector(upload, (snapshot) => snapshot.context.url)
+  const done = useSelector(upload, (snapshot) => snapshot.matches("done"))
+  const progress = useSelector(upload, (snapshot) => snapshot.context.progress)
+  const failure = useSelector(upload, (snapshot) => (snapshot.matches("failed") ? snapshot.context.error : null))
   const uploaded = useEffectEvent((href: string) => onChange(href))
   useEffect(() => {
     // Stored absolute, so the public site shows it from wherever it runs.
@@ -186,19 +189,19 @@ export const FeaturedImageField = ({
       </Text>
       {uploading && (
         <Flex align="center" gap="2">
-          <Progress value={state.context.progress} aria-label={t.progress} style={{ flexGrow: 1 }} />
+          <Progress value={progress} aria-label={t.progress} style={{ flexGrow: 1 }} />
           <Text size="1" color="gray" aria-hidden="true">
-            {state.context.progress}%
+            {progress}%
           </Text>
           <Button size="1" variant="soft" color="gray" type="button" onClick={() => upload.send({ type: "CANCEL" })}>
             {t.cancel}
           </Button>
         </Flex>
       )}
-      {state.matches("failed") && state.context.error !== null && (
+      {failure !== null && (
         <Callout.Root color="red" role="alert" size="1">
           <Flex align="center" justify="between" gap="2">
-            <Callout.Text>{state.context.error}</Callout.Text>
+            <Callout.Text>{failure}</Callout.Text>
             <Button size="1" variant="ghost" color="red" type="button" onClick={() => upload.send({ type: "RESET" })}>
               {t.dismiss}
             </Button>

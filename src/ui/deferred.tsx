@@ -68,11 +68,11 @@ export const whenQuiet = (preload: () => Promise<unknown>, options: { readonly f
  * (one Suspense boundary, one component reading the chunk with `use`), so nothing below it is
  * mounted twice; once the chunk is there it renders without suspending.
  */
-const deferred = <P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode) => {
+const deferred = <P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode, preload = true) => {
   let loaded: ComponentType<P> | undefined
   let loading: Promise<ComponentType<P>> | undefined
   const start = () => (loading ??= load().then((component) => (loaded = component)))
-  whenQuiet(start)
+  if (preload) whenQuiet(start)
   const Loaded = (props: P) => {
     const Component = loaded ?? use(start())
     return <Component {...props} />
@@ -91,6 +91,9 @@ const deferred = <P extends object>(load: () => Promise<ComponentType<P>>, fallb
  * screen. Render it only once it is wanted, or its first render asks for the chunk at once.
  */
 export const loadPart = <P extends object>(load: () => Promise<ComponentType<P>>) => deferred(load, null)
+
+/** A part few screens show (a list's count cards, its confirmation): loaded only when first shown, never ahead. */
+export const loadWhenShown = <P extends object>(load: () => Promise<ComponentType<P>>) => deferred(load, null, false)
 
 const ScreenLoading = () => (
   <Flex role="status" aria-live="polite" align="center" justify="center" gap="3" p="6">

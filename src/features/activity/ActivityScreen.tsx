@@ -1,16 +1,16 @@
 import { Cross2Icon, ReloadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Flex, Text, TextField } from "@radix-ui/themes"
-import { useMemo, useRef } from "react"
+import { useMemo } from "react"
 import { Link, useLocation } from "wouter"
 import { activityAreaLabels, activityAreas, type ActivityEntry } from "../../../contract/activity.ts"
 import { exportActivity, listActivity } from "../../api/admin.ts"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
-import { useListScreen } from "../../lib/list/use-list-screen.ts"
-import { historyActionLabel, useHistory } from "../../lib/history.ts"
+import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
+import { useStableCallback } from "../../lib/use-stable.ts"
+import { type HistoryOpener, historyActionLabel, useHistory } from "../../lib/history.ts"
 import { isHistoryKind } from "../../../contract/history-rules.ts"
-import type { RowAction } from "../../lib/list/use-row-focus.ts"
-import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
+import { filterOf } from "../../lib/list/declarations.ts"
+import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
 import { historyHref, recordHref, verbOf } from "../../lib/record-link.ts"
 import { Actor, RecordLink } from "../../ui/RecordLink.tsx"
@@ -28,8 +28,7 @@ const t = {
   to: "To",
   refresh: "Refresh",
   clear: "Clear filters",
-  record: (id: string) => `Only record ${id.slice(0, 8)}…`,
-  keyboardHint: "j/k move · Enter open the record · h its history · f only its events · s search"
+  record: (id: string) => `Only record ${id.slice(0, 8)}…`
 } as const
 
 const day = /^\d{4}-\d{2}-\d{2}$/
@@ -44,9 +43,10 @@ const spec = {
   querySpec,
   fetchPage: listActivity,
   idOf: (entry: ActivityEntry) => entry._id,
-  exportCsv: exportActivity
+  exportCsv: exportActivity,
+  filters: [filterOf("area", "Area", t.allAreas, activityAreas, (area) => activityAreaLabels[area], { show: (label) => `Show activity in ${label}` })],
+  clearFilters: t.clear
 }
-const filters = [filterOf("area", "Area", t.allAreas, activityAreas, (area) => activityAreaLabels[area])]
 
 const columns: ReadonlyArray<Column<ActivityEntry>> = [
   {
@@ -95,6 +95,43 @@ const columns: ReadonlyArray<Column<ActivityEntry>> = [
   }
 ]
 
+const entryActions = (
+  navigate: (href: string) => void,
+  showHistory: HistoryOpener["show"],
+  onlyRecord: (entry: ActivityEntry) => void
+): ReadonlyArray<ListAction<ActivityEntry>> => [
+  {
+    id: "activity:open",
+    key: "Enter",
+    hint: "open the record",
+    label: (entry) => `Open ${entry.record.label ?? "the record"}`,
+    when: (entry) => recordHref(entry) !== null,
+    run: (entry) => {
+      const href = recordHref(entry)
+      if (href !== null) navigate(href)
+    }
+  },
+  {
+    id: "activity:history",
+    key: "h",
+    hint: "its history",
+    label: () => historyActionLabel,
+    when: (entry) => entry.entityId !== null && isHistoryKind(entry.area),
+    run: (entry) => {
+      if (entry.entityId !== null && isHistoryKind(entry.area))
+        showHistory({ kind: entry.area, id: entry.entityId, label: entry.record.label ?? entry.entityId })
+    }
+  },
+  {
+    id: "activity:record",
+    key: "f",
+    hint: "only its events",
+    label: () => "Only this record's events",
+    when: (entry) => entry.entityId !== null,
+    run: onlyRecord
+  }
+]
+
 /**
  * The activity log (docs/api.md, "Activity log") on the one list screen: who did what to which
  * record and when, filtered by admin, area, record and dates in the URL, each event linked to its
@@ -103,60 +140,13 @@ const columns: ReadonlyArray<Column<ActivityEntry>> = [
 export const ActivityScreen = () => {
   const [, navigate] = useLocation()
   const records = useHistory()
-  const actions = useMemo(
-    (): ReadonlyArray<RowAction<ActivityEntry>> => [
-      {
-        id: "activity:open",
-        key: "Enter",
-        label: (entry) => `Open ${entry.record.label ?? "the record"}`,
-        when: (entry) => recordHref(entry) !== null,
-        run: (entry) => {
-          const href = recordHref(entry)
-          if (href !== null) navigate(href)
-        }
-      },
-      {
-        id: "activity:history",
-        key: "h",
-        label: () => historyActionLabel,
-        when: (entry) => entry.entityId !== null && isHistoryKind(entry.area),
-        run: (entry) => {
-          if (entry.entityId !== null && isHistoryKind(entry.area))
-            records.show({ kind: entry.area, id: entry.entityId, label: entry.record.label ?? entry.entityId })
-        }
-      },
-      {
-        id: "activity:record",
-        key: "f",
-        label: () => "Only this record's events",
-        when: (entry) => entry.entityId !== null,
-        run: (entry) => history.current(entry)
-      }
-    ],
-    [navigate, records]
-  )
-  const screen = useListScreen(spec, { actions, idle: true })
-  const { url, query } = screen
   // The row action is made once; the query it narrows is the one shown when it runs.
-  const history = useRef((_entry: ActivityEntry) => {})
-  history.current = (entry) => {
+  const onlyRecord = useStableCallback((entry: ActivityEntry) => {
     if (entry.entityId !== null) url.go({ filters: { ...query.filters, record: entry.entityId }, page: 1 })
-  }
-  const filtered = Object.keys(query.filters).length > 0 || query.search !== ""
-  const commands = useMemo(
-    (): ReadonlyArray<Command> => [
-      { id: "activity:clear", label: t.clear, group: t.title, guard: () => filtered, run: () => url.go({ filters: {}, search: "", page: 1 }) },
-      ...activityAreas.map((area): Command => ({
-        id: `activity:area:${area}`,
-        label: `Show activity in ${activityAreaLabels[area]}`,
-        group: t.title,
-        guard: () => query.filters.area !== area,
-        run: () => url.filter("area", area)
-      }))
-    ],
-    [query, filtered, url]
-  )
-  useRegisterCommands(commands)
+  })
+  const actions = useMemo(() => entryActions(navigate, records.show, onlyRecord), [navigate, records.show, onlyRecord])
+  const screen = useListScreen(spec, { actions, idle: true })
+  const { url, query, filtered } = screen
 
   const dateField = (name: "from" | "to", label: string) => (
     <Flex gap="1" align="center">
@@ -177,7 +167,7 @@ export const ActivityScreen = () => {
     <ListScreen
       screen={screen}
       texts={listTextsOf(t)}
-      filters={filters}
+      view={{ table: { caption: t.title, columns } }}
       tools={
         <>
           {dateField("from", t.from)}
@@ -206,7 +196,6 @@ export const ActivityScreen = () => {
           </Flex>
         )
       }
-      view={{ table: { caption: t.title, columns } }}
     />
   )
 }

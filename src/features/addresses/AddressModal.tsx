@@ -1,4 +1,5 @@
 import { Button, Callout, DataList, Dialog, Flex, Text } from "@radix-ui/themes"
+import { useSelector } from "@xstate/react"
 import { HistoryButton } from "../../ui/HistoryButton.tsx"
 import { useWatch } from "react-hook-form"
 import type { ActorRefFrom, SnapshotFrom } from "xstate"
@@ -133,7 +134,9 @@ const DeleteConfirmation = ({ modal, snapshot }: { readonly modal: Modal; readon
 }
 
 /** docs/product-spec.md §4, "Address modal": one dialog, three modes, driven by the modal machine. */
-export const AddressModal = ({ spec, modal, snapshot }: { readonly spec: DirectorySpec; readonly modal: Modal; readonly snapshot: Snapshot }) => {
+export const AddressModal = ({ spec, modal }: { readonly spec: DirectorySpec; readonly modal: Modal }) => {
+  // The modal draws every state of its machine: it reads the whole snapshot.
+  const snapshot = useSelector(modal, (current) => current)
   const open = !snapshot.matches("closed")
   const editing = snapshot.matches("editing") || snapshot.matches("saving")
   const deleting = snapshot.matches("confirmingDelete") || snapshot.matches("deleting")

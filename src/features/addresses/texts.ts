@@ -27,6 +27,5 @@ export const addressTexts = {
   deleteTitle: "Delete Address",
   find: "Find address…",
   findPlaceholder: "Type an identifier or a name…",
-  findEmpty: "No matching addresses",
-  keyboardHint: "j/k or ↑/↓ move · Enter view · e edit · Delete remove · n add · f find · s search (Escape back to the rows)"
+  findEmpty: "No matching addresses"
 } as const

@@ -1,8 +1,11 @@
-import { Button, Dialog, Flex } from "@radix-ui/themes"
+import { Button, Dialog, Flex, Text } from "@radix-ui/themes"
+import { useSelector } from "@xstate/react"
+import { useEffect } from "react"
+import type { ActorRefFrom } from "xstate"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
 import type { FieldIssue } from "../../../contract/common.ts"
 import type { InquiryStatus } from "../../../contract/inquiry-rules.ts"
-import { inquiryTexts } from "../../../machines/inquiry.ts"
+import { detailOpen, type inquiryMachine, inquiryTexts, movesFor } from "../../../machines/inquiry.ts"
 import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts"
 import { ContractFormShell, MachineRefusal, TextInput } from "../../ui/FormField.tsx"
 import { HistoryButton } from "../../ui/HistoryButton.tsx"
@@ -160,3 +163,47 @@ export const InquiryDetails = ({
     </Dialog.Content>
   </Dialog.Root>
 )
+
+/**
+ * The detail modal driven by the inquiry machine (machines/inquiry.ts), which it draws in every
+ * state; `shown` is the list's copy of the open inquiry, which the machine takes when it is newer,
+ * so a retry names its version.
+ */
+export const InquiryModal = ({ detail, shown }: { readonly detail: ActorRefFrom<typeof inquiryMachine>; readonly shown: AdvertisingInquiry | null }) => {
+  const snapshot = useSelector(detail, (current) => current)
+  // Offered again on every state change: a copy that arrived while a move was on its way is
+  // taken once the answer is in.
+  useEffect(() => {
+    const current = snapshot.context.inquiry
+    if (shown !== null && current !== null && shown.version > current.version) detail.send({ type: "REFRESH", inquiry: shown })
+  }, [shown, snapshot, detail])
+  return (
+    <InquiryDetails
+      open={detailOpen(snapshot)}
+      inquiry={snapshot.context.inquiry === null ? null : (shown ?? (snapshot.context.inquiry as unknown as AdvertisingInquiry))}
+      notes={snapshot.context.notes}
+      updating={snapshot.matches("updating")}
+      error={snapshot.matches("failed") ? snapshot.context.error : null}
+      issues={snapshot.context.issues}
+      moves={movesFor(snapshot)}
+      onNotes={(notes) => detail.send({ type: "EDIT", notes })}
+      onMove={(status) => detail.send({ type: "MOVE", status })}
+      onClose={() => detail.send({ type: "CLOSE" })}
+    />
+  )
+}
+
+/** The move just made, said until dismissed. */
+export const InquiryDone = ({ detail }: { readonly detail: ActorRefFrom<typeof inquiryMachine> }) => {
+  const done = useSelector(detail, (snapshot) => (snapshot.matches("done") ? snapshot.context.done : null))
+  return (
+    done !== null && (
+      <div className="inquiry-done" role="status">
+        <Text size="2">{t.done(done.status, done.inquiry.companyName)}</Text>
+        <Button size="1" variant="ghost" color="gray" onClick={() => detail.send({ type: "DISMISS" })}>
+          {t.dismiss}
+        </Button>
+      </div>
+    )
+  )
+}

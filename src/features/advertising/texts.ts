@@ -31,6 +31,7 @@ export const advertisingTexts = {
   dismiss: "Dismiss",
   refresh: "Refresh",
   submitted: (date: string) => `Submitted ${date}`,
-  keyboardHint:
-    "j/k move · Enter view (type the notes, Ctrl+Enter marks as contacted) · c mark as contacted · the palette marks converted or rejects · s search"
+  viewHint: "view (type the notes, Ctrl+Enter marks as contacted)",
+  contactedHint: "mark as contacted",
+  paletteHint: " · the palette marks converted or rejects"
 } as const

@@ -1,5 +1,6 @@
 import { AlertDialog, Box, Button, Callout, Flex, Heading, Spinner, Tabs, Text } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
+import { useMachine } from "../../lib/use-machine.ts"
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState } from "react"
 import { useLocation } from "wouter"
 import { fromPromise } from "xstate"
@@ -81,8 +82,10 @@ export const BlogEditorScreen = ({ slug }: { readonly slug: string | null }) => 
 const PostEditor = ({ post, onSaved }: { readonly post: BlogPost | null; readonly onSaved: (post: BlogPost) => void }) => {
   const [, navigate] = useLocation()
   const id = useId()
-  const [editorLogic] = useState(() => blogEditorMachine.provide({ actors: { save: fromPromise(({ input }) => checkedSave(input.post, input.draft)) } }))
-  const editor = useActorRef(editorLogic, { input: { post } })
+  const editor = useMachine(() => blogEditorMachine.provide({ actors: { save: fromPromise(({ input }) => checkedSave(input.post, input.draft)) } }), {
+    input: { post }
+  })
+  // The editor draws every state of its machine: it reads the whole snapshot.
   const state = useSelector(editor, (snapshot) => snapshot)
   const { draft, tab, errors, error, shown } = state.context
   // Each time problems are shown, the cursor goes to the first (docs/architecture.md, "Forms").

@@ -5,14 +5,10 @@ import { useLocation } from "wouter"
 import type { BlogCategory, BlogPost } from "../../../contract/blog.ts"
 import { postStatuses } from "../../../contract/blog-rules.ts"
 import { deletePost, exportPosts, listCategories, listPosts } from "../../api/blog.ts"
-import { useDialogAction } from "../../lib/use-dialog-action.ts"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
-import { useListScreen } from "../../lib/list/use-list-screen.ts"
-import type { RowAction } from "../../lib/list/use-row-focus.ts"
-import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
+import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
+import { filterOf } from "../../lib/list/declarations.ts"
+import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
-import { RowActions } from "../../ui/list/RowActions.tsx"
-import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
 import { blogQuerySpec } from "./list-query.ts"
 import { blogTexts as t } from "./texts.ts"
 
@@ -36,9 +32,22 @@ const spec = {
   fetchPage: listPosts,
   idOf: (post: BlogPost) => post._id,
   history: { kind: "blog" as const, labelOf: (post: BlogPost) => post.title },
-  exportCsv: exportPosts
+  exportCsv: exportPosts,
+  filters: [
+    filterOf("status", t.statusFilter, t.allStatuses, postStatuses, (value) => t.statuses[value], {
+      show: (label) => `Show ${label.toLowerCase()} posts`,
+      all: "Show all posts"
+    })
+  ]
 }
-const filters = [filterOf("status", t.statusFilter, t.allStatuses, postStatuses, (value) => t.statuses[value])]
+const deleting = {
+  title: t.deleteTitle,
+  question: t.confirmDelete,
+  subject: (post: BlogPost) => post.title,
+  texts: t,
+  failed: t.deleteFailed,
+  run: deletePost
+}
 
 /** docs/product-spec.md §2 "Blog management": the posts, filtered by status and searched, with Add, Edit and Delete, on the one list screen. */
 export const BlogScreen = () => {
@@ -47,45 +56,26 @@ export const BlogScreen = () => {
   useEffect(() => {
     listCategories().then(setCategories, () => setCategories([]))
   }, [])
-  const deleting = useDialogAction<BlogPost>(t.deleteFailed)
-  const openDeleting = deleting.open
   const edit = useCallback((post: BlogPost) => navigate(`/blog/${encodeURIComponent(post.slug)}/edit`), [navigate])
   const actions = useMemo(
-    (): ReadonlyArray<RowAction<BlogPost>> => [
-      { id: "blog:edit", key: "e", label: (post) => `Edit "${post.title}"`, run: edit },
-      { id: "blog:open", key: "Enter", inPalette: false, label: (post) => `Edit "${post.title}"`, run: edit },
-      { id: "blog:delete", key: "Delete", label: (post) => `Delete "${post.title}"`, run: openDeleting }
-    ],
-    [edit, openDeleting]
-  )
-  const idle = deleting.state === null
-  const screen = useListScreen(spec, { actions, idle })
-  const { url, query } = screen
-  const status = query.filters.status
-  const reload = screen.list.reload
-  const commands = useMemo((): ReadonlyArray<Command> => {
-    const group = t.title
-    return [
+    (): ReadonlyArray<ListAction<BlogPost>> => [
+      { id: "blog:open", key: "Enter", hint: "edit", inPalette: false, label: (post) => `Edit "${post.title}"`, run: edit },
+      { id: "blog:edit", key: "e", hint: "edit", label: (post) => `Edit "${post.title}"`, run: edit, button: { label: t.edit } },
       {
-        id: "blog:new-here",
-        label: "New post",
-        group,
-        shortcut: ["n"],
-        keywords: ["add", "write", "create"],
-        guard: () => idle,
-        run: () => navigate("/blog/new")
-      },
-      ...postStatuses.map((value): Command => ({
-        id: `blog:filter:${value}`,
-        label: `Show ${t.statuses[value].toLowerCase()} posts`,
-        group,
-        guard: () => idle && status !== value,
-        run: () => url.filter("status", value)
-      })),
-      { id: "blog:filter:all", label: "Show all posts", group, guard: () => idle && status !== undefined, run: () => url.filter("status", "") }
-    ]
-  }, [idle, status, url, navigate])
-  useRegisterCommands(commands)
+        id: "blog:delete",
+        key: "Delete",
+        hint: "remove",
+        label: (post) => `Delete "${post.title}"`,
+        confirm: deleting,
+        button: { label: t.delete, tone: "red" }
+      }
+    ],
+    [edit]
+  )
+  const commands: ReadonlyArray<ListCommand> = [
+    { id: "blog:new-here", label: "New post", shortcut: ["n"], hint: "new post", keywords: ["add", "write", "create"], run: () => navigate("/blog/new") }
+  ]
+  const screen = useListScreen(spec, { actions, idle: true, commands })
 
   // The same columns and row buttons from one render to the next, so rows re-render only when their post changed.
   const columns = useMemo((): ReadonlyArray<Column<BlogPost>> => {
@@ -123,38 +113,16 @@ export const BlogScreen = () => {
       { label: "Views", cell: (post) => post.views }
     ]
   }, [categories])
-  const rowActions = useCallback(
-    (post: BlogPost) => (
-      <RowActions
-        actions={[
-          { label: t.edit, onClick: () => edit(post) },
-          { label: t.delete, danger: true, onClick: () => openDeleting(post) }
-        ]}
-      />
-    ),
-    [edit, openDeleting]
-  )
-
   return (
     <ListScreen
       screen={screen}
       texts={listTextsOf(t)}
-      view={{ table: { caption: t.title, columns, actions: rowActions } }}
-      filters={filters}
+      view={{ table: { caption: t.title, columns } }}
       tools={
         <Button onClick={() => navigate("/blog/new")}>
           <PlusIcon /> {t.add}
         </Button>
       }
-    >
-      <ConfirmDelete
-        state={deleting.state === null ? null : { subject: deleting.state.target.title, busy: deleting.state.busy, error: deleting.state.error }}
-        title={t.deleteTitle}
-        question={t.confirmDelete}
-        texts={t}
-        onClose={deleting.close}
-        onConfirm={() => void deleting.run((post) => deletePost(post), reload)}
-      />
-    </ListScreen>
+    />
   )
 }

@@ -6,14 +6,12 @@ import { contactPriorities, contactStatuses, type ContactStatus } from "../../..
 import { failureOf } from "../../../machines/call-failure.ts"
 import { deleteContact, exportContacts, inputOf, listContacts, saveContact } from "../../api/inquiries.ts"
 import { AuthContext, useEditorRefusal } from "../../lib/auth.tsx"
-import { type Command, useRegisterCommands, withRefusal } from "../../lib/commands.tsx"
+import { withRefusal } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
-import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import { useDialogAction } from "../../lib/use-dialog-action.ts"
-import type { RowAction } from "../../lib/list/use-row-focus.ts"
-import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
-import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
+import { filterOf, selectable } from "../../lib/list/declarations.ts"
+import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ContactForm } from "./ContactForm.tsx"
 import { coreTeamTexts as t } from "./texts.ts"
 
@@ -30,11 +28,48 @@ const spec = {
   fetchPage: listContacts,
   idOf: (contact: CoreTeamContact) => contact._id,
   history: { kind: "contact" as const, labelOf: (contact: CoreTeamContact) => contact.inquiry.subject },
-  exportCsv: exportContacts
+  exportCsv: exportContacts,
+  selectable,
+  filters: [
+    filterOf("status", "Status", t.allStatuses, contactStatuses, (status) => t.statuses[status]),
+    filterOf("priority", "Priority", t.allPriorities, contactPriorities, (priority) => t.priorities[priority] ?? priority)
+  ]
 }
-const filters = [
-  filterOf("status", "Status", t.allStatuses, contactStatuses, (status) => t.statuses[status]),
-  filterOf("priority", "Priority", t.allPriorities, contactPriorities, (priority) => t.priorities[priority] ?? priority)
+const deleting = {
+  title: t.deleteTitle,
+  question: t.confirmDelete,
+  subject: (contact: CoreTeamContact) => contact.contactInfo.name,
+  texts: t,
+  failed: t.deleteFailed,
+  run: deleteContact
+}
+
+const contactActions = (
+  deleteRefused: string | undefined,
+  edit: (contact: CoreTeamContact) => void,
+  setStatus: (contacts: ReadonlyArray<CoreTeamContact>, status: ContactStatus) => Promise<void>
+): ReadonlyArray<ListAction<CoreTeamContact>> => [
+  { id: "core-team:open", key: "Enter", hint: "edit", inPalette: false, label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: edit },
+  { id: "core-team:edit", key: "e", hint: "edit", label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: edit, button: { label: t.edit } },
+  ...withRefusal<ListAction<CoreTeamContact>>(deleteRefused, [
+    {
+      id: "core-team:delete",
+      key: "Delete",
+      hint: "delete",
+      label: (contact) => `${t.delete}: ${contact.contactInfo.name}`,
+      confirm: deleting,
+      button: { label: t.delete, tone: "red" }
+    }
+  ]),
+  ...contactStatuses.map((status, at): ListAction<CoreTeamContact> => ({
+    id: `core-team:status:${status}`,
+    key: String(at + 1),
+    hint: t.statusHint,
+    label: (contact) => `Set status ${t.statuses[status]}: ${contact.contactInfo.name}`,
+    when: (contact) => contact.status !== status,
+    run: (contact) => void setStatus([contact], status),
+    bulk: { label: (contacts) => `Set status ${t.statuses[status]}: ${contacts.length} selected`, run: (contacts) => void setStatus(contacts, status) }
+  }))
 ]
 
 /**
@@ -48,64 +83,70 @@ export const CoreTeamScreen = () => {
   const refusal = useEditorRefusal()
   /** The contact the form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<CoreTeamContact | null | undefined>(undefined)
-  const deleting = useDialogAction<CoreTeamContact>(t.deleteFailed)
-  const openDeleting = deleting.open
   const [statusError, setStatusError] = useState<string | null>(null)
-  const openForm = (contact: CoreTeamContact | null) => setEditing(contact)
   // "Add New Contact" is a toggle (docs/product-spec.md §2): pressed again, it closes the form.
   const toggleAdd = useCallback(() => setEditing((open) => (open === undefined ? null : undefined)), [])
-  const setStatus = useStableCallback(async (contact: CoreTeamContact, status: ContactStatus) => {
-    if (contact.status === status) return
+  /** A status key: the one contact stays current; a selection's contacts change one after another. */
+  const setStatus = useStableCallback(async (contacts: ReadonlyArray<CoreTeamContact>, status: ContactStatus) => {
     setStatusError(null)
-    screen.keepShown(contact)
-    try {
-      await saveContact(contact, { ...inputOf(contact), status })
-    } catch (error) {
-      setStatusError(`${t.statusFailed}: ${failureOf(error).message}`)
+    if (contacts.length === 1 && contacts[0] !== undefined) screen.keepShown(contacts[0])
+    for (const contact of contacts.filter((candidate) => candidate.status !== status)) {
+      await saveContact(contact, { ...inputOf(contact), status }).catch((error: unknown) => setStatusError(`${t.statusFailed}: ${failureOf(error).message}`))
     }
-    reload()
+    screen.list.reload()
   })
-  const actions = useMemo(
-    (): ReadonlyArray<RowAction<CoreTeamContact>> => [
-      { id: "core-team:edit", key: "e", label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: openForm },
-      { id: "core-team:open", key: "Enter", inPalette: false, label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: openForm },
-      ...withRefusal<RowAction<CoreTeamContact>>(refusal("delete contacts"), [
-        { id: "core-team:delete", key: "Delete", label: (contact) => `${t.delete}: ${contact.contactInfo.name}`, run: openDeleting }
-      ]),
-      ...contactStatuses.map((status, at): RowAction<CoreTeamContact> => ({
-        id: `core-team:status:${status}`,
-        key: String(at + 1),
-        label: (contact) => `Set status ${t.statuses[status]}: ${contact.contactInfo.name}`,
-        when: (contact) => contact.status !== status,
-        run: (contact) => void setStatus(contact, status)
-      }))
-    ],
-    [refusal, openDeleting, setStatus]
-  )
-  const screen = useListScreen(spec, { actions, idle: editing === undefined && deleting.state === null })
+  const actions = useMemo(() => contactActions(refusal("delete contacts"), setEditing, setStatus), [refusal, setStatus])
+  const commands = withRefusal<ListCommand>(refusal("add contacts"), [
+    { id: "core-team:new", label: t.add, shortcut: ["n"], hint: "new", keywords: ["add", "create"], evenOpen: true, run: toggleAdd }
+  ])
+  const screen = useListScreen(spec, { actions, idle: editing === undefined, commands })
   const reload = screen.list.reload
-  const commands = useMemo(
-    (): ReadonlyArray<Command> =>
-      withRefusal<Command>(refusal("add contacts"), [
-        {
-          id: "core-team:new",
-          label: t.add,
-          group: t.title,
-          shortcut: ["n"],
-          keywords: ["add", "create"],
-          guard: () => deleting.state === null,
-          run: toggleAdd
-        }
-      ]),
-    [refusal, deleting.state, toggleAdd]
-  )
-  useRegisterCommands(commands)
 
   return (
     <ListScreen
       screen={screen}
       texts={listTextsOf(t)}
-      filters={filters}
+      view={{
+        cards: {
+          label: t.title,
+          card: (contact, buttons) => (
+            <div aria-label={contact.contactInfo.name}>
+              <Flex justify="between" align="start" gap="2">
+                <div>
+                  <Text as="div" weight="bold">
+                    {contact.contactInfo.name}
+                  </Text>
+                  <Text as="div" size="1" color="gray">
+                    {[contact.contactInfo.role, contact.contactInfo.organization].filter((part) => part !== "").join(" · ")}
+                  </Text>
+                </div>
+                <Flex gap="2">
+                  <Badge color={priorityColors[contact.inquiry.priority] ?? "gray"}>{t.priorities[contact.inquiry.priority]}</Badge>
+                  <Badge color={statusColors[contact.status]}>{t.statuses[contact.status]}</Badge>
+                </Flex>
+              </Flex>
+              <Text as="div" size="2" weight="medium" mt="2">
+                {contact.inquiry.subject}
+              </Text>
+              <Text as="div" size="1" color="gray">
+                {contact.inquiry.category}
+              </Text>
+              <Text as="p" size="2" my="1" className="contact-details">
+                {contact.inquiry.details}
+              </Text>
+              {contact.contactInfo.email !== "" && (
+                <Text as="div" size="1">
+                  {contact.contactInfo.email}
+                </Text>
+              )}
+              <Text as="div" size="1" color="gray">
+                {t.submitted(shortDate(contact.submittedAt))}
+              </Text>
+              <Flex mt="3">{buttons}</Flex>
+            </div>
+          )
+        }
+      }}
       tools={
         <>
           {canEdit && (
@@ -145,65 +186,6 @@ export const CoreTeamScreen = () => {
           )}
         </>
       }
-      view={{
-        cards: {
-          label: t.title,
-          card: (contact) => (
-            <div aria-label={contact.contactInfo.name}>
-              <Flex justify="between" align="start" gap="2">
-                <div>
-                  <Text as="div" weight="bold">
-                    {contact.contactInfo.name}
-                  </Text>
-                  <Text as="div" size="1" color="gray">
-                    {[contact.contactInfo.role, contact.contactInfo.organization].filter((part) => part !== "").join(" · ")}
-                  </Text>
-                </div>
-                <Flex gap="2">
-                  <Badge color={priorityColors[contact.inquiry.priority] ?? "gray"}>{t.priorities[contact.inquiry.priority]}</Badge>
-                  <Badge color={statusColors[contact.status]}>{t.statuses[contact.status]}</Badge>
-                </Flex>
-              </Flex>
-              <Text as="div" size="2" weight="medium" mt="2">
-                {contact.inquiry.subject}
-              </Text>
-              <Text as="div" size="1" color="gray">
-                {contact.inquiry.category}
-              </Text>
-              <Text as="p" size="2" my="1" className="contact-details">
-                {contact.inquiry.details}
-              </Text>
-              {contact.contactInfo.email !== "" && (
-                <Text as="div" size="1">
-                  {contact.contactInfo.email}
-                </Text>
-              )}
-              <Text as="div" size="1" color="gray">
-                {t.submitted(shortDate(contact.submittedAt))}
-              </Text>
-              <Flex gap="2" mt="3">
-                <Button size="1" variant="soft" color="gray" tabIndex={-1} onClick={() => openForm(contact)}>
-                  {t.edit}
-                </Button>
-                {canEdit && (
-                  <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => openDeleting(contact)}>
-                    {t.delete}
-                  </Button>
-                )}
-              </Flex>
-            </div>
-          )
-        }
-      }}
-    >
-      <ConfirmDelete
-        state={deleting.state === null ? null : { subject: deleting.state.target.contactInfo.name, busy: deleting.state.busy, error: deleting.state.error }}
-        title={t.deleteTitle}
-        question={t.confirmDelete}
-        texts={t}
-        onClose={deleting.close}
-        onConfirm={() => void deleting.run((contact) => deleteContact(contact), reload)}
-      />
-    </ListScreen>
+    />
   )
 }

@@ -32,5 +32,5 @@ export const coreTeamTexts = {
   priorities: { low: "Low", medium: "Medium", high: "High", urgent: "Urgent" } as Record<string, string>,
   required: "Fields marked * are required.",
   submitted: (date: string) => `Submitted ${date}`,
-  keyboardHint: "j/k move · Enter edit · 1–5 set the status (new, in progress, responded, resolved, closed) · Delete delete · n new · s search"
+  statusHint: "set the status (new, in progress, responded, resolved, closed)"
 } as const

@@ -15,7 +15,8 @@ import { firstScreenShown } from "../../lib/first-screen.ts"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { FailureCallout } from "../../ui/list/ListFrame.tsx"
-import { ACTIVITY_PATH, listingPaths, NEW_RECORD_STATE } from "../../lib/paths.ts"
+import { ask } from "../../lib/intents.ts"
+import { ACTIVITY_PATH, listingPaths, newRecordIntent } from "../../lib/paths.ts"
 import { verbOf } from "../../lib/record-link.ts"
 import { Actor, RecordLink } from "../../ui/RecordLink.tsx"
 import { CreatedChart } from "./CreatedChart.tsx"
@@ -233,7 +234,10 @@ export const DashboardScreen = () => {
     reloadActivity()
     reloadHealth()
   }, [reloadAnalytics, reloadActivity, reloadHealth])
-  const addEvent = () => navigate(listingPaths.event, { state: NEW_RECORD_STATE })
+  const addEvent = () => {
+    ask(newRecordIntent("event"))
+    navigate(listingPaths.event)
+  }
   const commands = useMemo(
     (): ReadonlyArray<Command> => [
       { id: "dashboard:refresh", label: "Refresh the dashboard", group: t.title, keywords: ["reload"], run: reloadAll },

@@ -1,4 +1,5 @@
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
+import { useMachine } from "../../lib/use-machine.ts"
 import { fromPromise } from "xstate"
 import { Button, Callout, Flex } from "@radix-ui/themes"
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from "react"
@@ -48,7 +49,7 @@ const RemovedDialog = lazy(() => import("./RemovedDialog.tsx"))
 export const HistoryHost = ({ children }: { readonly children: ReactNode }) => {
   const [changes, setChanges] = useState(0)
   const recordChanged = useStableCallback(() => setChanges((count) => count + 1))
-  const [logic] = useState(() =>
+  const actor = useMachine(() =>
     historyMachine.provide({
       actors: {
         loadHistory: fromPromise(({ input }) => loadHistory(input.kind, input.id)),
@@ -59,7 +60,6 @@ export const HistoryHost = ({ children }: { readonly children: ReactNode }) => {
       actions: { recordChanged }
     })
   )
-  const actor = useActorRef(logic)
   const open = useSelector(actor, historyOpen)
   const [opened, setOpened] = useState(false)
   const show = useStableCallback((target: HistoryTarget) => {

@@ -1,38 +1,26 @@
-import { Badge, Button, Flex, Text } from "@radix-ui/themes"
-import type { ListingStatus, ModerationAction } from "../../../contract/listing-rules.ts"
+import { Badge, Flex, Text } from "@radix-ui/themes"
+import type { ReactNode } from "react"
+import type { ListingStatus } from "../../../contract/listing-rules.ts"
 import { shortDate } from "../../lib/dates.ts"
 import type { QueueKind, QueueRow } from "./kinds.ts"
 import { listingTexts as t } from "./texts.ts"
 
 const statusColors = { pending: "orange", approved: "green", rejected: "red" } as const satisfies Record<ListingStatus, string>
 
-/** One queued record as a card: its facts, its status as the screen shows it, and its buttons (out of the tab order: keys do the same). */
+/** One queued record as a card: its facts, its status as the screen shows it, and its buttons (the list piece's: keys do the same). */
 export const ListingCard = ({
   kind,
   listing,
   shown,
   selected,
-  actions,
-  busy,
-  canEdit,
-  on
+  buttons
 }: {
   readonly kind: QueueKind
   readonly listing: QueueRow
   /** The status with this screen's own change on it. */
   readonly shown: ListingStatus
   readonly selected: boolean
-  readonly actions: ReadonlyArray<ModerationAction>
-  /** A status change is on its way: the toggles wait for it. */
-  readonly busy: boolean
-  readonly canEdit: boolean
-  readonly on: {
-    readonly act: (action: ModerationAction) => void
-    readonly toggleFeatured: () => void
-    readonly toggleActive: () => void
-    readonly edit: () => void
-    readonly remove: () => void
-  }
+  readonly buttons: ReactNode
 }) => (
   <div className="listing-card" data-selected={selected} aria-label={listing.name}>
     <Flex justify="between" align="start" gap="2">
@@ -61,39 +49,6 @@ export const ListingCard = ({
     <Text as="div" size="1" color="gray">
       {t.created(shortDate(listing.createdAt))}
     </Text>
-    <Flex gap="2" mt="3" wrap="wrap">
-      {actions.map((action) => (
-        <Button
-          key={action}
-          size="1"
-          tabIndex={-1}
-          variant="soft"
-          color={action === "reject" ? "red" : action === "approve" ? "green" : "gray"}
-          onClick={() => on.act(action)}
-        >
-          {t.actions[action]}
-        </Button>
-      ))}
-      {kind.setFeatured !== undefined && !busy && (
-        <Button size="1" tabIndex={-1} variant="soft" color="gray" onClick={on.toggleFeatured}>
-          {listing.featured === true ? t.unfeature : t.feature}
-        </Button>
-      )}
-      {kind.setActive !== undefined && !busy && (
-        <Button size="1" tabIndex={-1} variant="soft" color="gray" onClick={on.toggleActive}>
-          {listing.isActive === false ? t.show : t.hide}
-        </Button>
-      )}
-      {canEdit && (
-        <Button size="1" tabIndex={-1} variant="soft" color="gray" onClick={on.edit}>
-          {t.edit}
-        </Button>
-      )}
-      {canEdit && (
-        <Button size="1" tabIndex={-1} variant="soft" color="red" onClick={on.remove}>
-          {t.delete}
-        </Button>
-      )}
-    </Flex>
+    <Flex mt="3">{buttons}</Flex>
   </div>
 )

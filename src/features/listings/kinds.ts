@@ -1,4 +1,4 @@
-import { type ListingStatus, listingStatuses } from "../../../contract/listing-rules.ts"
+import { listingStatuses } from "../../../contract/listing-rules.ts"
 import type { ListingCounts } from "../../../contract/listings.ts"
 import { projectStatuses, startupStages } from "../../../contract/venture-rules.ts"
 import type { AnyVenture, VentureType } from "../../../contract/ventures.ts"
@@ -273,5 +273,4 @@ export const queueKinds = {
 
 export type QueueKindKey = keyof typeof queueKinds
 
-export const statusLabel: Readonly<Record<ListingStatus, string>> = { pending: "Pending", approved: "Approved", rejected: "Rejected" }
 export { labelOf as optionLabel }

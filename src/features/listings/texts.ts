@@ -21,7 +21,6 @@ export const listingTexts = {
   feature: "Feature",
   unfeature: "Unfeature",
   featuredFailed: "Failed to change featured",
-  featuredHint: " · f feature or unfeature",
   allOptions: (label: string) => `Any ${label.toLowerCase()}`,
   save: "Save",
   saving: "Saving…",
@@ -38,16 +37,7 @@ export const listingTexts = {
   searchPlaceholder: "Search name or description...",
   undo: "Undo",
   dismiss: "Dismiss",
-  selected: (count: number) => `${count} selected`,
-  clearSelection: "Clear selection",
-  select: "Select",
-  unselect: "Unselect",
-  extendDown: "Extend the selection down",
-  extendUp: "Extend the selection up",
-  selectedMark: "Selected",
-  keyboardHint:
-    "j/k move · a approve · r reject · p set pending (each moves on to the next pending card) · x select · Shift+J/K extend the selection · z undo · e edit · Delete delete · n new · s search",
-  visibilityHint: " · t show or hide"
+  selectedMark: "Selected"
 } as const
 
 /** "Approved "Pi Pioneers"" for one listing, "Rejected 7 listings" for a selection. */

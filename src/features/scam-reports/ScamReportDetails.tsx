@@ -1,8 +1,10 @@
 import { Badge, Button, Dialog, Flex } from "@radix-ui/themes"
+import { useSelector } from "@xstate/react"
 import { useWatch } from "react-hook-form"
+import type { ActorRefFrom } from "xstate"
 import type { FieldIssue } from "../../../contract/common.ts"
 import { type ScamReport, scamTypeLabels } from "../../../contract/scam-reports.ts"
-import { triageErrors } from "../../../machines/scam-report.ts"
+import { savingNotes, type scamReportMachine, triageErrors } from "../../../machines/scam-report.ts"
 import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts"
 import { ContractFormShell, MachineRefusal, TextInput } from "../../ui/FormField.tsx"
 import { shortDate } from "../../lib/dates.ts"
@@ -65,72 +67,65 @@ const NotesForm = ({
  * A report's Details modal: the reporter's fields, the client address and the admin notes. It
  * opens with the cursor in the notes, where typing starts; Ctrl+Enter saves them.
  */
-export const ScamReportDetails = ({
-  details,
-  saving,
-  error,
-  issues,
-  onSave,
-  onClose
-}: {
-  readonly details: ScamReport | null
-  readonly saving: boolean
-  readonly error: string | null
-  readonly issues: ReadonlyArray<FieldIssue>
-  readonly onSave: (notes: string) => void
-  readonly onClose: () => void
-}) => (
-  <Dialog.Root open={details !== null} onOpenChange={(next) => !next && !saving && onClose()}>
-    <Dialog.Content
-      maxWidth="620px"
-      onOpenAutoFocus={(event) => {
-        event.preventDefault()
-        ;(event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>("textarea[name='notes']")?.focus()
-      }}
-    >
-      {details !== null && (
-        <>
-          <Dialog.Title>{t.title8(details._id)}</Dialog.Title>
-          <Dialog.Description size="2" color="gray">
-            {scamTypeLabels[details.scamType]} · {t.reported(shortDate(details.createdAt))}
-          </Dialog.Description>
-          <Flex gap="2" my="3">
-            <Badge highContrast color={statusColors[details.status]}>
-              {t.statuses[details.status]}
-            </Badge>
-            <Badge highContrast color={priorityColors[details.priority]}>
-              {t.priorities[details.priority]}
-            </Badge>
-          </Flex>
-          <dl className="scam-facts">
-            <dt>{t.type}</dt>
-            <dd>{scamTypeLabels[details.scamType]}</dd>
-            <dt>Description</dt>
-            <dd className="scam-description">{details.description}</dd>
-            {details.evidence !== "" && (
-              <>
-                <dt>{t.evidence}</dt>
-                <dd className="scam-description">{details.evidence}</dd>
-              </>
-            )}
-            {details.walletAddress !== "" && (
-              <>
-                <dt>{t.wallet}</dt>
-                <dd className="scam-wallet">{details.walletAddress}</dd>
-              </>
-            )}
-            {details.reporterContact !== "" && (
-              <>
-                <dt>{t.contact}</dt>
-                <dd>{details.reporterContact}</dd>
-              </>
-            )}
-            <dt>{t.ipAddress}</dt>
-            <dd>{details.ipAddress === "" ? "–" : details.ipAddress}</dd>
-          </dl>
-          <NotesForm key={details._id} details={details} saving={saving} error={error} issues={issues} onSave={onSave} />
-        </>
-      )}
-    </Dialog.Content>
-  </Dialog.Root>
-)
+export const ScamReportDetails = ({ details, triage }: { readonly details: ScamReport | null; readonly triage: ActorRefFrom<typeof scamReportMachine> }) => {
+  const saving = useSelector(triage, savingNotes)
+  const error = useSelector(triage, (snapshot) => snapshot.context.notesError)
+  const issues = useSelector(triage, (snapshot) => snapshot.context.notesIssues)
+  const onSave = (notes: string) => triage.send({ type: "SAVE_NOTES", notes })
+  const onClose = () => triage.send({ type: "CLOSE" })
+  return (
+    <Dialog.Root open={details !== null} onOpenChange={(next) => !next && !saving && onClose()}>
+      <Dialog.Content
+        maxWidth="620px"
+        onOpenAutoFocus={(event) => {
+          event.preventDefault()
+          ;(event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>("textarea[name='notes']")?.focus()
+        }}
+      >
+        {details !== null && (
+          <>
+            <Dialog.Title>{t.title8(details._id)}</Dialog.Title>
+            <Dialog.Description size="2" color="gray">
+              {scamTypeLabels[details.scamType]} · {t.reported(shortDate(details.createdAt))}
+            </Dialog.Description>
+            <Flex gap="2" my="3">
+              <Badge highContrast color={statusColors[details.status]}>
+                {t.statuses[details.status]}
+              </Badge>
+              <Badge highContrast color={priorityColors[details.priority]}>
+                {t.priorities[details.priority]}
+              </Badge>
+            </Flex>
+            <dl className="scam-facts">
+              <dt>{t.type}</dt>
+              <dd>{scamTypeLabels[details.scamType]}</dd>
+              <dt>Description</dt>
+              <dd className="scam-description">{details.description}</dd>
+              {details.evidence !== "" && (
+                <>
+                  <dt>{t.evidence}</dt>
+                  <dd className="scam-description">{details.evidence}</dd>
+                </>
+              )}
+              {details.walletAddress !== "" && (
+                <>
+                  <dt>{t.wallet}</dt>
+                  <dd className="scam-wallet">{details.walletAddress}</dd>
+                </>
+              )}
+              {details.reporterContact !== "" && (
+                <>
+                  <dt>{t.contact}</dt>
+                  <dd>{details.reporterContact}</dd>
+                </>
+              )}
+              <dt>{t.ipAddress}</dt>
+              <dd>{details.ipAddress === "" ? "–" : details.ipAddress}</dd>
+            </dl>
+            <NotesForm key={details._id} details={details} saving={saving} error={error} issues={issues} onSave={onSave} />
+          </>
+        )}
+      </Dialog.Content>
+    </Dialog.Root>
+  )
+}

@@ -1,9 +1,8 @@
 import "./scam-reports.css"
 import { ReloadIcon } from "@radix-ui/react-icons"
 import { Button, Callout, Text } from "@radix-ui/themes"
-import { useActorRef, useSelector } from "@xstate/react"
-import { useCallback, useEffect, useMemo, useState } from "react"
-import { fromPromise } from "xstate"
+import { useSelector } from "@xstate/react"
+import { type ActorRefFrom, fromPromise } from "xstate"
 import {
   type ScamReport,
   type ScamReportPriority,
@@ -13,18 +12,17 @@ import {
   ScamType,
   scamTypeLabels
 } from "../../../contract/scam-reports.ts"
-import { changeFailed, notesOpen, savingNotes, scamReportMachine, shownReport } from "../../../machines/scam-report.ts"
-import { changeScamReport, exportScamReports, listScamReports, oneScamReport } from "../../api/scam-reports.ts"
-import { useChanges } from "../../api/change-stream.ts"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
-import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { type ChangedReport, changeFailed, notesOpen, type ReportChange, scamReportMachine, shownReport } from "../../../machines/scam-report.ts"
+import { changeScamReport, exportScamReports, listScamReports, type ScamReportsPage } from "../../api/scam-reports.ts"
+import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
+import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import type { RowAction } from "../../lib/list/use-row-focus.ts"
-import { CountCards } from "../../ui/CountCards.tsx"
-import { filterOf, ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
+import { countsOf, filterOf } from "../../lib/list/declarations.ts"
+import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ScamReportCard } from "./ScamReportCard.tsx"
 import { ScamReportDetails } from "./ScamReportDetails.tsx"
 import { reportLabel, scamTexts as t } from "./texts.ts"
+import { useArrivals, useLiveReports } from "./use-live-reports.ts"
 
 const statuses = StatusSchema.literals
 const priorities = PrioritySchema.literals
@@ -35,21 +33,74 @@ const spec = {
   fetchPage: listScamReports,
   idOf: (report: ScamReport) => report._id,
   history: { kind: "scam-report" as const, labelOf: reportLabel },
-  exportCsv: exportScamReports
+  exportCsv: exportScamReports,
+  filters: [
+    filterOf("status", t.filters.status, t.allOf(t.filters.status), statuses, (value) => t.statuses[value], {
+      show: (label) => `Show ${label.toLowerCase()} reports`
+    }),
+    filterOf("scamType", t.filters.scamType, t.allOf(t.filters.scamType), ScamType.literals, (value) => scamTypeLabels[value]),
+    filterOf("priority", t.filters.priority, t.allOf(t.filters.priority), priorities, (value) => t.priorities[value])
+  ],
+  clearFilters: "Show all reports",
+  counts: countsOf({
+    label: t.countsLabel,
+    filter: "status",
+    total: t.total,
+    cards: statuses.map((value) => [value, t.statuses[value]] as const),
+    of: (page: ScamReportsPage) => ({
+      total: page.statusCounts.reduce((sum, count) => sum + count.count, 0),
+      ...Object.fromEntries(page.statusCounts.map((count) => [count._id, count.count]))
+    })
+  })
 }
-const filters = [
-  filterOf("status", t.filters.status, t.allOf(t.filters.status), statuses, (value) => t.statuses[value]),
-  filterOf("scamType", t.filters.scamType, t.allOf(t.filters.scamType), ScamType.literals, (value) => scamTypeLabels[value]),
-  filterOf("priority", t.filters.priority, t.allOf(t.filters.priority), priorities, (value) => t.priorities[value])
-]
 
-/** Whether a report belongs in the list its filters describe (the search is left to the server). */
-const matches = (report: ScamReport, filters: Readonly<Record<string, string>>) =>
-  (filters.status === undefined || report.status === filters.status) &&
-  (filters.scamType === undefined || report.scamType === filters.scamType) &&
-  (filters.priority === undefined || report.priority === filters.priority)
+const change = fromPromise<ChangedReport, ReportChange>(({ input }) => changeScamReport(input))
 
 type Change = { field: "status"; value: ScamReportStatus } | { field: "priority"; value: ScamReportPriority }
+
+/** A change the server refused, with Dismiss. */
+const ChangeFailure = ({ triage }: { readonly triage: ActorRefFrom<typeof scamReportMachine> }) => {
+  const error = useSelector(triage, (snapshot) => (changeFailed(snapshot) ? snapshot.context.error : null))
+  return (
+    error !== null && (
+      <Callout.Root color="red" role="alert" mb="3">
+        <Callout.Text>
+          {error}{" "}
+          <Button size="1" variant="soft" color="red" onClick={() => triage.send({ type: "DISMISS" })}>
+            {t.dismiss}
+          </Button>
+        </Callout.Text>
+      </Callout.Root>
+    )
+  )
+}
+
+/** A key per status and per priority, each changing the report shown; Enter and `n` open its details and notes. */
+const reportActions = (
+  shown: (row: ScamReport) => ScamReport,
+  changeable: (row: ScamReport) => boolean,
+  set: (row: ScamReport, change: Change) => void,
+  openDetails: (row: ScamReport) => void
+): ReadonlyArray<ListAction<ScamReport>> => [
+  ...statuses.map((value, at): ListAction<ScamReport> => ({
+    id: `scam-reports:status:${value}`,
+    key: String(at + 1),
+    hint: t.statusHint,
+    label: (row) => `Set status ${t.statuses[value]}: ${t.title8(row._id)}`,
+    when: (row) => changeable(row) && shown(row).status !== value,
+    run: (row) => set(row, { field: "status", value })
+  })),
+  ...priorities.map((value, at): ListAction<ScamReport> => ({
+    id: `scam-reports:priority:${value}`,
+    key: `shift+${at + 1}`,
+    hint: t.priorityHint,
+    label: (row) => `Set priority ${t.priorities[value]}: ${t.title8(row._id)}`,
+    when: (row) => changeable(row) && shown(row).priority !== value,
+    run: (row) => set(row, { field: "priority", value })
+  })),
+  { id: "scam-reports:details", key: "Enter", hint: "details", label: (row) => `Open details: ${t.title8(row._id)}`, when: changeable, run: openDetails },
+  { id: "scam-reports:notes", key: "n", hint: "notes", label: (row) => `Add admin notes: ${t.title8(row._id)}`, when: changeable, run: openDetails }
+]
 
 /**
  * docs/product-spec.md §2 "Scam Reports", triaged from the keyboard on the one list screen: the
@@ -60,152 +111,46 @@ type Change = { field: "status"; value: ScamReportStatus } | { field: "priority"
  * filter) until `j` or `k` (docs/architecture.md, "Keys on a list").
  */
 export const ScamReportsScreen = () => {
-  const listChanged = useStableCallback((): void => reload())
-  const [triageLogic] = useState(() =>
-    scamReportMachine.provide({
-      actors: { change: fromPromise(({ input }) => changeScamReport(input)), saveNotes: fromPromise(({ input }) => changeScamReport(input)) },
-      actions: { listChanged }
-    })
-  )
-  const triage = useActorRef(triageLogic)
-  const snapshot = useSelector(triage, (current) => current)
-  // Live: reports that arrived since the list was read, and cards another admin changed.
-  const [arrived, setArrived] = useState<ReadonlySet<string>>(new Set())
-  const [fresh, setFresh] = useState<Readonly<Record<string, ScamReport>>>({})
-  const [gone, setGone] = useState<ReadonlySet<string>>(new Set())
-
-  /** A row, or the newer copy another admin's change brought. */
-  const latest = useCallback(
-    (row: ScamReport): ScamReport => {
-      const newer = fresh[row._id]
-      return newer !== undefined && newer.version > row.version ? newer : row
-    },
-    [fresh]
-  )
+  const listChanged = useStableCallback((): void => screen.list.reload())
+  const triage = useMachine(() => scamReportMachine.provide({ actors: { change, saveNotes: change }, actions: { listChanged } }))
+  const context = useSelector(triage, (snapshot) => snapshot.context)
+  const open = useSelector(triage, notesOpen)
+  const live = useLiveReports(() => ({ rows: screen.list.rows, query: screen.query, reload: screen.list.reload, firstPage: showFirstPage }))
   /** A row as the screen shows it: the latest copy with this screen's own changes on it. */
-  const current = useCallback((row: ScamReport): ScamReport => shownReport(snapshot.context, latest(row)), [snapshot, latest])
+  const current = (row: ScamReport): ScamReport => shownReport(context, live.latest(row))
   const set = useStableCallback((row: ScamReport, change: Change) => {
-    if (gone.has(row._id)) return
+    if (live.gone.has(row._id)) return
     screen.keepShown(row)
-    triage.send({ type: "SET", change: { ...change, report: latest(row) } as never })
+    triage.send({ type: "SET", change: { ...change, report: live.latest(row) } as never })
   })
-  const openDetails = useCallback((row: ScamReport) => triage.send({ type: "OPEN_NOTES", report: current(row) }), [triage, current])
-  const open = notesOpen(snapshot)
-  const actions = useMemo((): ReadonlyArray<RowAction<ScamReport>> => {
-    const name = (row: ScamReport) => t.title8(row._id)
-    const changeable = (row: ScamReport) => !gone.has(row._id)
-    return [
-      ...statuses.map((value, at): RowAction<ScamReport> => ({
-        id: `scam-reports:status:${value}`,
-        key: String(at + 1),
-        label: (row) => `Set status ${t.statuses[value]}: ${name(row)}`,
-        when: (row) => changeable(row) && current(row).status !== value,
-        run: (row) => set(row, { field: "status", value })
-      })),
-      ...priorities.map((value, at): RowAction<ScamReport> => ({
-        id: `scam-reports:priority:${value}`,
-        key: `shift+${at + 1}`,
-        label: (row) => `Set priority ${t.priorities[value]}: ${name(row)}`,
-        when: (row) => changeable(row) && current(row).priority !== value,
-        run: (row) => set(row, { field: "priority", value })
-      })),
-      { id: "scam-reports:details", key: "Enter", label: (row) => `Open details: ${name(row)}`, when: changeable, run: openDetails },
-      { id: "scam-reports:notes", key: "n", label: (row) => `Add admin notes: ${name(row)}`, when: changeable, run: openDetails }
-    ]
-  }, [gone, current, set, openDetails])
-  const screen = useListScreen(spec, { actions, idle: !open })
+  const openDetails = useStableCallback((row: ScamReport) => triage.send({ type: "OPEN_NOTES", report: current(row) }))
+  const actions = reportActions(current, (row) => !live.gone.has(row._id), set, openDetails)
+  const commands = live.waiting === 0 ? [] : [{ id: "scam-reports:show-new", label: `Show ${t.newReports(live.waiting)}`, run: live.show }]
+  const screen = useListScreen(spec, { actions, idle: !open, commands })
   const { url, query, list } = screen
-  const reload = list.reload
-
-  // Judged by the filters when the report arrives, not when the notice did.
-  const matchesFilters = useStableCallback((report: ScamReport) => matches(report, query.filters))
-  useChanges((change) => {
-    if (!change.type.startsWith("scam-report.")) return
-    const shown = list.rows.some((row) => row._id === change.entityId)
-    if (change.type === "scam-report.deleted") {
-      if (shown) setGone((before) => new Set(before).add(change.entityId))
-      return
-    }
-    if (change.type === "scam-report.created" && shown) return
-    if (change.type === "scam-report.updated" && !shown) return
-    void oneScamReport(change.entityId).then(
-      (report) => {
-        if (change.type === "scam-report.updated") setFresh((before) => ({ ...before, [report._id]: report }))
-        else if (matchesFilters(report)) setArrived((before) => new Set(before).add(report._id))
-      },
-      () => undefined
-    )
-  })
-  // A new query is a new list: what arrived before it is in it, or not meant for it.
-  useEffect(() => setArrived(new Set()), [query])
-  const waiting = [...arrived].filter((id) => !list.rows.some((row) => row._id === id)).length
-  const showArrived = useStableCallback(() => {
-    setArrived(new Set())
-    if (query.page === 1) reload()
-    else url.go({ page: 1 })
-  })
-
-  const detailsOf = snapshot.context.notesOf
-  const detailsRow = detailsOf === null ? undefined : screen.rows.find((row) => row._id === detailsOf._id)
+  const showFirstPage = () => (query.page === 1 ? list.reload() : url.go({ page: 1 }))
+  useArrivals(live, query, list.rows)
+  const detailsRow = context.notesOf === null ? undefined : screen.rows.find((row) => row._id === context.notesOf?._id)
   // The report opened keeps its modal even when a reload takes its card off this page.
-  const details = detailsRow === undefined ? (detailsOf as ScamReport | null) : current(detailsRow)
-  const filtered = Object.keys(query.filters).length > 0 || query.search.trim() !== ""
-  const commands = useMemo(
-    (): ReadonlyArray<Command> => [
-      ...(waiting > 0 ? [{ id: "scam-reports:show-new", label: `Show ${t.newReports(waiting)}`, group: t.title, run: showArrived }] : []),
-      ...statuses.map((value): Command => ({
-        id: `scam-reports:filter:${value}`,
-        label: `Show ${t.statuses[value].toLowerCase()} reports`,
-        group: t.title,
-        guard: () => query.filters.status !== value,
-        run: () => url.filter("status", value)
-      })),
-      {
-        id: "scam-reports:filter:all",
-        label: "Show all reports",
-        group: t.title,
-        guard: () => filtered,
-        run: () => url.go({ filters: {}, search: "", page: 1 })
-      }
-    ],
-    [waiting, query, filtered, url, showArrived]
-  )
-  useRegisterCommands(commands)
-
-  const counts = list.page?.statusCounts
-  const countOf = (status: string) => counts?.find((count) => count._id === status)?.count
+  const details = detailsRow === undefined ? (context.notesOf as ScamReport | null) : current(detailsRow)
   return (
     <ListScreen
       screen={screen}
-      texts={{ ...listTextsOf(t), empty: filtered ? t.emptyFiltered : t.empty }}
-      above={
-        <CountCards
-          label={t.countsLabel}
-          cards={[
-            {
-              key: "total",
-              label: t.total,
-              value: counts?.reduce((sum, count) => sum + count.count, 0),
-              active: query.filters.status === undefined,
-              onClick: () => url.filter("status", "")
-            },
-            ...statuses.map((value) => ({
-              key: value,
-              label: t.statuses[value],
-              value: countOf(value),
-              active: query.filters.status === value,
-              onClick: () => url.filter("status", value)
-            }))
-          ]}
-        />
-      }
-      filters={filters}
+      texts={{ ...listTextsOf(t), empty: screen.filtered ? t.emptyFiltered : t.empty }}
+      view={{
+        cards: {
+          label: t.title,
+          card: (row) => (
+            <ScamReportCard report={current(row)} deleted={live.gone.has(row._id)} onSet={(change) => set(row, change)} onDetails={() => openDetails(row)} />
+          )
+        }
+      }}
       tools={
         <Button
           variant="soft"
           onClick={() => {
-            setArrived(new Set())
-            reload()
+            live.forget()
+            list.reload()
           }}
         >
           <ReloadIcon /> {t.refresh}
@@ -213,43 +158,19 @@ export const ScamReportsScreen = () => {
       }
       notices={
         <>
-          {waiting > 0 && (
+          {live.waiting > 0 && (
             <div className="arrivals" role="status">
-              <Text size="2">{t.newReports(waiting)} · </Text>
-              <Button size="1" variant="ghost" onClick={showArrived}>
+              <Text size="2">{t.newReports(live.waiting)} · </Text>
+              <Button size="1" variant="ghost" onClick={live.show}>
                 {t.show}
               </Button>
             </div>
           )}
-          {changeFailed(snapshot) && snapshot.context.error !== null && (
-            <Callout.Root color="red" role="alert" mb="3">
-              <Callout.Text>
-                {snapshot.context.error}{" "}
-                <Button size="1" variant="soft" color="red" onClick={() => triage.send({ type: "DISMISS" })}>
-                  {t.dismiss}
-                </Button>
-              </Callout.Text>
-            </Callout.Root>
-          )}
+          <ChangeFailure triage={triage} />
         </>
       }
-      view={{
-        cards: {
-          label: t.title,
-          card: (row) => (
-            <ScamReportCard report={current(row)} deleted={gone.has(row._id)} onSet={(change) => set(row, change)} onDetails={() => openDetails(row)} />
-          )
-        }
-      }}
     >
-      <ScamReportDetails
-        details={open ? details : null}
-        saving={savingNotes(snapshot)}
-        error={snapshot.context.notesError}
-        issues={snapshot.context.notesIssues}
-        onSave={(notes) => triage.send({ type: "SAVE_NOTES", notes })}
-        onClose={() => triage.send({ type: "CLOSE" })}
-      />
+      <ScamReportDetails details={open ? details : null} triage={triage} />
     </ListScreen>
   )
 }

@@ -40,8 +40,8 @@ export const scamTexts = {
   deleted: "Deleted",
   newReports: (count: number) => `${count} new ${count === 1 ? "report" : "reports"}`,
   show: "Show",
-  keyboardHint:
-    "j/k move · 1–4 set the status (new, under review, resolved, dismissed) · Shift+1–4 set the priority (low, normal, high, urgent): the report stays current until j/k · n notes · Enter details · s search"
+  statusHint: "set the status (new, under review, resolved, dismissed)",
+  priorityHint: "set the priority (low, normal, high, urgent): the report stays current until j/k"
 } as const
 
 /** The spec's colours (§4): status new blue, under review yellow, resolved green, dismissed gray. */

@@ -6,13 +6,9 @@ import { type Role, roleLabels, Roles } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { createAdminUser, exportAdminUsers, listAdminUsers, updateAdminUser } from "../../api/admin.ts"
 import { AuthContext } from "../../lib/auth.tsx"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
-import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useContractForm } from "../../lib/form/use-contract-form.ts"
-import { useDialogAction } from "../../lib/use-dialog-action.ts"
-import type { RowAction } from "../../lib/list/use-row-focus.ts"
-import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
 import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
@@ -47,8 +43,7 @@ const t = {
   role: "Role",
   you: "you",
   never: "never",
-  added: (email: string) => `${email} was added: they sign in with a code sent to that address.`,
-  keyboardHint: "j/k move · Enter or e edit · Delete disable (Delete again confirms) · n add · s search"
+  added: (email: string) => `${email} was added: they sign in with a code sent to that address.`
 } as const
 
 /** The admin form as typed. */
@@ -126,6 +121,48 @@ const spec = {
   exportCsv: exportAdminUsers
 }
 
+/** One's own account is not one's to disable (the server refuses it too); disabling asks first. */
+const adminActions = (on: {
+  readonly me: string | undefined
+  readonly edit: (admin: AdminAccount) => void
+  readonly change: (admin: AdminAccount, update: { readonly disabled?: boolean; readonly role?: Role }) => void
+  readonly disabled: () => void
+}): ReadonlyArray<ListAction<AdminAccount>> => [
+  { id: "admins:open", key: "Enter", hint: "edit", inPalette: false, label: (admin) => `Edit ${admin.email}`, run: on.edit },
+  { id: "admins:edit", key: "e", hint: "edit", label: (admin) => `Edit ${admin.email}`, run: on.edit, button: { label: t.edit } },
+  {
+    id: "admins:enable",
+    key: "Delete",
+    hint: "disable (Delete again confirms) or enable",
+    label: (admin) => `${t.enable} ${admin.email}`,
+    when: (admin) => admin._id !== on.me && admin.disabled,
+    run: (admin) => on.change(admin, { disabled: false }),
+    button: { label: t.enable, tone: "green" }
+  },
+  {
+    id: "admins:disable",
+    key: "Delete",
+    hint: "disable (Delete again confirms) or enable",
+    label: (admin) => `${t.disable} ${admin.email}`,
+    when: (admin) => admin._id !== on.me && !admin.disabled,
+    button: { label: t.disable, tone: "red" },
+    confirm: {
+      title: t.disableTitle,
+      question: t.confirmDisable,
+      subject: (admin) => admin.email,
+      texts: { cancel: t.cancel, delete: t.disable, deleting: t.disabling },
+      failed: t.changeFailed,
+      run: (admin) => updateAdminUser(admin, { disabled: true }).then(on.disabled)
+    }
+  },
+  ...Roles.map((role): ListAction<AdminAccount> => ({
+    id: `admins:role:${role}`,
+    label: (admin) => `Make ${admin.email} ${roleLabels[role]}`,
+    when: (admin) => admin.role !== role,
+    run: (admin) => on.change(admin, { role })
+  }))
+]
+
 /**
  * Admin users (super admins; docs/api.md, "Admin management") on the one list screen: who may
  * sign in and with which role. Disabling ends the admin's sessions everywhere; a lower role
@@ -136,67 +173,26 @@ export const AdminsScreen = () => {
   const me = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
   /** The admin the form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<AdminAccount | null | undefined>(undefined)
-  const disabling = useDialogAction<AdminAccount>(t.changeFailed)
   const [notice, setNotice] = useState<{ readonly text: string; readonly failed: boolean } | null>(null)
-
-  const openForm = (admin: AdminAccount | null) => setEditing(admin)
-  /** A change from a row or the palette (enable, a role): a refusal shows above the list, which reloads either way. */
+  /** A change from a row or the palette: a refusal shows above the list, which reloads either way. */
   const change = (admin: AdminAccount, update: { readonly disabled?: boolean; readonly role?: Role }) =>
     void updateAdminUser(admin, update)
       .then(
         () => setNotice(null),
         (error: unknown) => setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })
       )
-      .finally(reload)
-  // Disabling asks first; one's own account is not one's to disable (the server refuses it too).
-  const toggle = (admin: AdminAccount) => {
-    if (admin._id === me) return
-    if (admin.disabled) change(admin, { disabled: false })
-    else disabling.open(admin)
-  }
-  const actions: ReadonlyArray<RowAction<AdminAccount>> = [
-    { id: "admins:edit", key: "e", label: (admin) => `Edit ${admin.email}`, run: openForm },
-    { id: "admins:open", key: "Enter", inPalette: false, label: (admin) => `Edit ${admin.email}`, run: openForm },
-    {
-      id: "admins:toggle",
-      key: "Delete",
-      label: (admin) => `${admin.disabled ? t.enable : t.disable} ${admin.email}`,
-      when: (admin) => admin._id !== me,
-      run: toggle
-    },
-    ...Roles.map((role): RowAction<AdminAccount> => ({
-      id: `admins:role:${role}`,
-      label: (admin) => `Make ${admin.email} ${roleLabels[role]}`,
-      when: (admin) => admin.role !== role,
-      run: (admin) => change(admin, { role })
-    }))
-  ]
-  const screen = useListScreen(spec, { actions, idle: editing === undefined && disabling.state === null })
-  const reload = screen.list.reload
-
+      .finally(screen.list.reload)
   const save = async (record: AdminAccount | null, input: AdminAccountInput) => {
-    if (record === null) {
-      const made = await createAdminUser(input)
-      setNotice({ text: t.added(made.email), failed: false })
-    } else await updateAdminUser(record, { name: input.name ?? null, role: input.role })
+    if (record === null) setNotice({ text: t.added((await createAdminUser(input)).email), failed: false })
+    else await updateAdminUser(record, { name: input.name ?? null, role: input.role })
     setEditing(undefined)
-    reload()
+    screen.list.reload()
   }
-  const commands = useMemo(
-    (): ReadonlyArray<Command> => [
-      {
-        id: "admins:new",
-        label: t.add,
-        group: t.title,
-        shortcut: ["n"],
-        keywords: ["invite", "create", "user"],
-        guard: () => editing === undefined && disabling.state === null,
-        run: () => openForm(null)
-      }
-    ],
-    [editing, disabling.state]
-  )
-  useRegisterCommands(commands)
+  const actions = adminActions({ me, edit: setEditing, change, disabled: () => setNotice(null) })
+  const commands: ReadonlyArray<ListCommand> = [
+    { id: "admins:new", label: t.add, shortcut: ["n"], hint: "add", keywords: ["invite", "create", "user"], run: () => setEditing(null) }
+  ]
+  const screen = useListScreen(spec, { actions, idle: editing === undefined, commands })
 
   const columns = useMemo(
     (): ReadonlyArray<Column<AdminAccount>> => [
@@ -240,12 +236,18 @@ export const AdminsScreen = () => {
     <ListScreen
       screen={screen}
       texts={listTextsOf(t)}
+      view={{
+        table: {
+          caption: t.title,
+          columns
+        }
+      }}
       tools={
         <>
-          <Button onClick={() => openForm(null)}>
+          <Button onClick={() => setEditing(null)}>
             <PlusIcon /> {t.add}
           </Button>
-          <Button variant="soft" onClick={reload}>
+          <Button variant="soft" onClick={screen.list.reload}>
             <ReloadIcon /> {t.refresh}
           </Button>
         </>
@@ -262,41 +264,6 @@ export const AdminsScreen = () => {
           )}
         </>
       }
-      view={{
-        table: {
-          caption: t.title,
-          columns,
-          actions: (admin) => (
-            <Flex gap="2">
-              <Button size="1" variant="soft" color="gray" tabIndex={-1} onClick={() => openForm(admin)}>
-                {t.edit}
-              </Button>
-              {admin._id !== me && (
-                <Button size="1" variant="soft" color={admin.disabled ? "green" : "red"} tabIndex={-1} onClick={() => toggle(admin)}>
-                  {admin.disabled ? t.enable : t.disable}
-                </Button>
-              )}
-            </Flex>
-          )
-        }
-      }}
-    >
-      <ConfirmDelete
-        state={disabling.state === null ? null : { subject: disabling.state.target.email, busy: disabling.state.busy, error: disabling.state.error }}
-        title={t.disableTitle}
-        question={t.confirmDisable}
-        texts={{ cancel: t.cancel, delete: t.disable, deleting: t.disabling }}
-        onClose={disabling.close}
-        onConfirm={() =>
-          void disabling.run(
-            (admin) => updateAdminUser(admin, { disabled: true }),
-            () => {
-              setNotice(null)
-              reload()
-            }
-          )
-        }
-      />
-    </ListScreen>
+    />
   )
 }

@@ -1,18 +1,14 @@
-import { PlusIcon, ReloadIcon, TrashIcon } from "@radix-ui/react-icons"
+import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Card, Flex, Grid, Text } from "@radix-ui/themes"
-import { useMemo } from "react"
+import { useEffect, useState } from "react"
 import { useWatch } from "react-hook-form"
 import type { AllowedIp, AllowedIpInput } from "../../../contract/allowed-ips.ts"
 import { ipInRange, normalizeIpRange, parseIpRange } from "../../../contract/ip-rules.ts"
 import { addAllowedIp, listAllowedIps, removeAllowedIp } from "../../api/admin.ts"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
-import { ConfirmDelete } from "../../ui/ConfirmDelete.tsx"
 import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
 import { useContractForm } from "../../lib/form/use-contract-form.ts"
-import { useListScreen } from "../../lib/list/use-list-screen.ts"
-import { useDialogAction } from "../../lib/use-dialog-action.ts"
-import type { RowAction } from "../../lib/list/use-row-focus.ts"
+import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import { fetchFailed } from "../../lib/failure-words.ts"
 
@@ -39,8 +35,7 @@ const t = {
   cancel: "Cancel",
   refresh: "Refresh",
   covers: "covers you",
-  lockedOutHelp: "Locked out? On the server, `npm run admin -- clear-ips` empties the list.",
-  keyboardHint: "j/k move · Delete remove (Delete again confirms) ·"
+  lockedOut: " · Locked out? On the server, `npm run admin -- clear-ips` empties the list."
 } as const
 
 /**
@@ -52,12 +47,15 @@ const IpForm = ({
   yourIp,
   listEmpty,
   send,
-  reload
+  reload,
+  asked
 }: {
   readonly yourIp: string | undefined
   readonly listEmpty: boolean
   readonly send: (input: AllowedIpInput) => Promise<unknown>
   readonly reload: () => void
+  /** Counts the palette's "Allow address": each puts the cursor in the address. */
+  readonly asked: number
 }) => {
   const contract = useContractForm<{ readonly ip: string; readonly description: string }, AllowedIpInput>({
     values: { ip: "", description: "" },
@@ -69,6 +67,10 @@ const IpForm = ({
     },
     failed: t.addFailed
   })
+  const { setFocus } = contract.form
+  useEffect(() => {
+    if (asked > 0) setFocus("ip")
+  }, [asked, setFocus])
   const typed = useWatch({ control: contract.form.control, name: "ip" })
   const normalized = normalizeIpRange(typed)
   const range = normalized === undefined ? undefined : parseIpRange(normalized)
@@ -103,6 +105,24 @@ const IpForm = ({
   )
 }
 
+const actions: ReadonlyArray<ListAction<AllowedIp>> = [
+  {
+    id: "ips:remove",
+    key: "Delete",
+    hint: "remove (Delete again confirms)",
+    label: (entry) => `Remove allowed address ${entry.ip}`,
+    button: { label: t.remove, tone: "red" },
+    confirm: {
+      title: t.removeTitle,
+      question: t.confirmRemove,
+      subject: (entry) => entry.ip,
+      texts: { cancel: t.cancel, delete: t.remove, deleting: t.removing },
+      failed: t.removeFailed,
+      run: removeAllowedIp
+    }
+  }
+]
+
 /** The list has no search or filters: the whole list is one page. */
 const spec = {
   title: t.title,
@@ -120,55 +140,20 @@ const spec = {
  * caller is refused by the server, and the screen says why before it is sent.
  */
 export const IpsScreen = () => {
-  const removing = useDialogAction<AllowedIp>(t.removeFailed)
-  const askRemove = removing.open
-  const actions: ReadonlyArray<RowAction<AllowedIp>> = [
-    { id: "ips:remove", key: "Delete", label: (entry) => `Remove allowed address ${entry.ip}`, run: askRemove }
-  ]
-  const screen = useListScreen(spec, { actions, idle: removing.state === null })
+  const [asked, setAsked] = useState(0)
+  const commands: ReadonlyArray<ListCommand> = [{ id: "ips:add", label: t.add, keywords: ["whitelist", "ip"], run: () => setAsked((count) => count + 1) }]
+  const screen = useListScreen(spec, { actions, idle: true, commands })
   const { list } = screen
   const yourIp = list.page?.yourIp
-
   const coversCaller = (entry: string) => {
     const entryRange = parseIpRange(entry)
     return yourIp !== undefined && entryRange !== undefined && ipInRange(yourIp, entryRange)
   }
-  const commands = useMemo(
-    (): ReadonlyArray<Command> => [
-      {
-        id: "ips:add",
-        label: t.add,
-        group: t.title,
-        keywords: ["whitelist", "ip"],
-        run: () => document.querySelector<HTMLInputElement>("input[name='ip']")?.focus()
-      }
-    ],
-    []
-  )
-  useRegisterCommands(commands)
 
   return (
     <ListScreen
       screen={screen}
-      texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: `${t.keyboardHint} ${t.lockedOutHelp}` }}
-      above={
-        <>
-          <Text as="p" size="2" mb="2" style={{ maxWidth: 720 }}>
-            {t.intro}
-          </Text>
-          {yourIp !== undefined && (
-            <Text as="p" size="2" mb="3" weight="medium">
-              {t.yourIp(yourIp)}
-            </Text>
-          )}
-          <IpForm
-            yourIp={yourIp}
-            listEmpty={list.rows.length === 0}
-            send={(input) => addAllowedIp(input.ip, input.description ?? "").then(list.reload)}
-            reload={list.reload}
-          />
-        </>
-      }
+      texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hintAfter: t.lockedOut }}
       view={{
         table: {
           caption: "Allowed addresses",
@@ -188,23 +173,28 @@ export const IpsScreen = () => {
             },
             { label: "Description", cell: (entry) => entry.description },
             { label: "Added", cell: (entry) => `${shortDate(entry.createdAt)}${entry.createdBy === null ? "" : ` · ${entry.createdBy}`}` }
-          ],
-          actions: (entry) => (
-            <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => askRemove(entry)} aria-label={`${t.remove} ${entry.ip}`}>
-              <TrashIcon /> {t.remove}
-            </Button>
-          )
+          ]
         }
       }}
-    >
-      <ConfirmDelete
-        state={removing.state === null ? null : { subject: removing.state.target.ip, busy: removing.state.busy, error: removing.state.error }}
-        title={t.removeTitle}
-        question={t.confirmRemove}
-        texts={{ cancel: t.cancel, delete: t.remove, deleting: t.removing }}
-        onClose={removing.close}
-        onConfirm={() => void removing.run((entry) => removeAllowedIp(entry), list.reload)}
-      />
-    </ListScreen>
+      above={
+        <>
+          <Text as="p" size="2" mb="2" style={{ maxWidth: 720 }}>
+            {t.intro}
+          </Text>
+          {yourIp !== undefined && (
+            <Text as="p" size="2" mb="3" weight="medium">
+              {t.yourIp(yourIp)}
+            </Text>
+          )}
+          <IpForm
+            yourIp={yourIp}
+            listEmpty={list.rows.length === 0}
+            send={(input) => addAllowedIp(input.ip, input.description ?? "").then(list.reload)}
+            reload={list.reload}
+            asked={asked}
+          />
+        </>
+      }
+    />
   )
 }

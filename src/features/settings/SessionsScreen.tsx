@@ -6,10 +6,9 @@ import { roleLabels } from "../../../contract/common.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { endOtherSessions, endSession, listSessions } from "../../api/admin.ts"
 import { AuthContext } from "../../lib/auth.tsx"
-import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
-import { useListScreen } from "../../lib/list/use-list-screen.ts"
+import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import type { RowAction } from "../../lib/list/use-row-focus.ts"
+import { filterOf } from "../../lib/list/declarations.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import { describeUserAgent } from "./user-agent.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
@@ -26,8 +25,7 @@ const t = {
   current: "This session",
   ended: (n: number) => (n === 0 ? "No other session was open." : `Signed out of ${n} other session${n === 1 ? "" : "s"}.`),
   failed: "Failed to sign the session out",
-  refresh: "Refresh",
-  keyboardHint: "j/k move · Delete sign the session out"
+  refresh: "Refresh"
 } as const
 
 /** Whose sessions, in the URL: none is one's own, `all` everyone's (super admins). No search: they are few. */
@@ -39,6 +37,29 @@ const spec = {
   idOf: (session: AdminSession) => session._id,
   searchable: false
 }
+/** A super admin's: the scope is a filter. */
+const everyonesSpec = {
+  ...spec,
+  filters: [
+    filterOf("scope", "Whose sessions", t.mine, ["all"], () => t.everyone, {
+      show: (label) => `Show ${label.toLowerCase()}`,
+      all: `Show ${t.mine.toLowerCase()}`
+    })
+  ]
+}
+
+/** Delete (and the row's button) signs a session out; this session is signed out with Log out. */
+const sessionActions = (end: (session: AdminSession) => void): ReadonlyArray<ListAction<AdminSession>> => [
+  {
+    id: "sessions:end",
+    key: "Delete",
+    hint: "sign the session out",
+    label: (session) => `Sign out ${describeUserAgent(session.userAgent)} (${session.email})`,
+    when: (session) => !session.current,
+    run: end,
+    button: { label: t.signOut, tone: "red" }
+  }
+]
 
 const when = (iso: string) => new Date(iso).toLocaleString()
 
@@ -61,61 +82,17 @@ export const SessionsScreen = () => {
   )
   const end = useStableCallback((session: AdminSession) => !session.current && settle(endSession(session).then(() => null)))
   const endOthers = useStableCallback(() => settle(endOtherSessions().then(t.ended)))
-  const actions = useMemo(
-    (): ReadonlyArray<RowAction<AdminSession>> => [
-      {
-        id: "sessions:end",
-        key: "Delete",
-        label: (session) => `Sign out ${describeUserAgent(session.userAgent)} (${session.email})`,
-        when: (session) => !session.current,
-        run: end
-      }
-    ],
-    [end]
-  )
-  const screen = useListScreen(spec, { actions, idle: true })
-  const { url } = screen
-  const everyone = url.query.filters.scope === "all"
-  const commands = useMemo(
-    (): ReadonlyArray<Command> => [
-      { id: "sessions:end-others", label: t.signOutOthers, group: t.title, keywords: ["logout", "sign out", "revoke"], run: endOthers },
-      ...(isSuper
-        ? [
-            {
-              id: "sessions:scope",
-              label: everyone ? `Show ${t.mine.toLowerCase()}` : `Show ${t.everyone.toLowerCase()}`,
-              group: t.title,
-              run: () => url.filter("scope", everyone ? "" : "all")
-            }
-          ]
-        : [])
-    ],
-    [everyone, isSuper, url, endOthers]
-  )
-  useRegisterCommands(commands)
+  const actions = useMemo(() => sessionActions(end), [end])
+  const commands: ReadonlyArray<ListCommand> = [
+    { id: "sessions:end-others", label: t.signOutOthers, keywords: ["logout", "sign out", "revoke"], run: endOthers }
+  ]
+  const screen = useListScreen(isSuper ? everyonesSpec : spec, { actions, idle: true, commands })
+  const everyone = screen.url.query.filters.scope === "all"
 
   return (
     <ListScreen
       screen={screen}
-      texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty, hint: t.keyboardHint }}
-      filters={isSuper ? [{ name: "scope", label: "Whose sessions", allLabel: t.mine, options: [["all", t.everyone]] }] : []}
-      tools={
-        <>
-          <Button color="red" variant="soft" onClick={endOthers}>
-            <ExitIcon /> {t.signOutOthers}
-          </Button>
-          <Button variant="soft" onClick={screen.list.reload}>
-            <ReloadIcon /> {t.refresh}
-          </Button>
-        </>
-      }
-      notices={
-        notice !== null && (
-          <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3">
-            <Callout.Text>{notice.text}</Callout.Text>
-          </Callout.Root>
-        )
-      }
+      texts={{ loading: t.loading, loadFailed: t.loadFailed, empty: t.empty }}
       view={{
         table: {
           caption: everyone ? t.everyone : t.mine,
@@ -138,15 +115,26 @@ export const SessionsScreen = () => {
             { label: "Address", cell: (session) => session.ip ?? "" },
             { label: "Signed in", cell: (session) => when(session.createdAt) },
             { label: "Last seen", cell: (session) => when(session.lastSeenAt) }
-          ],
-          actions: (session) =>
-            session.current ? null : (
-              <Button size="1" variant="soft" color="red" tabIndex={-1} onClick={() => end(session)}>
-                {t.signOut}
-              </Button>
-            )
+          ]
         }
       }}
+      tools={
+        <>
+          <Button color="red" variant="soft" onClick={endOthers}>
+            <ExitIcon /> {t.signOutOthers}
+          </Button>
+          <Button variant="soft" onClick={screen.list.reload}>
+            <ReloadIcon /> {t.refresh}
+          </Button>
+        </>
+      }
+      notices={
+        notice !== null && (
+          <Callout.Root color={notice.failed ? "red" : "green"} role={notice.failed ? "alert" : "status"} mb="3">
+            <Callout.Text>{notice.text}</Callout.Text>
+          </Callout.Root>
+        )
+      }
     />
   )
 }

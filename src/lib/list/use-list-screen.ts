@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
-import { type Command, useRegisterCommands } from "../commands.tsx"
+import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
 import { listCommands } from "./list-commands.ts"
@@ -14,6 +14,7 @@ import { useStableCallback } from "../use-stable.ts"
 import { type KeptRow, keepRow, withKept } from "./kept-row.ts"
 import type { HistoryKind } from "../../../contract/history-rules.ts"
 import { historyActionLabel, useHistory } from "../history.ts"
+import type { KeyHint, ListCounts, ListFilter, Selectable, Selection } from "./declarations.ts"
 
 type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 
@@ -34,25 +35,86 @@ export interface ListScreenSpec<P extends ListPage> {
   readonly exportCsv?: (query: ListQuery) => Promise<CsvFile>
   /** The rows' records keep a history: `h` and the palette's "Show history" open it (docs/architecture.md, "Record history"). */
   readonly history?: { readonly kind: HistoryKind; readonly labelOf: (row: RowOf<P>) => string }
+  /** The toolbar's selects, each with its palette commands. */
+  readonly filters?: ReadonlyArray<ListFilter>
+  /** A palette command that clears every filter and the search ("Clear filters"), offered while one is set. */
+  readonly clearFilters?: string
+  /** The count cards above the list, from the page's counts. */
+  readonly counts?: ListCounts<P>
+  /** Rows can be selected (`selectable` of ./declarations.ts: `x`, Shift+J/K, Escape) for the actions that take a selection (`bulk`). */
+  readonly selectable?: Selectable
 }
+
+/** A row action's button in the row (a table's last column, a card's buttons): out of the tab order, the key does the same. */
+export interface RowButton<Row> {
+  readonly label: string | ((row: Row) => string)
+  readonly tone?: "red" | "green"
+  /** What the button does, when not the action itself (a card's Approve acts on that card, and stays on it). */
+  readonly onClick?: (row: Row) => void
+}
+
+/** Asked before the action runs: the dialog's words, and the call, which the list reloads after. */
+export interface Confirmation<Row> {
+  readonly title: string
+  readonly question: string
+  /** What is acted on, under the question. */
+  readonly subject: (row: Row) => string
+  readonly texts: { readonly cancel: string; readonly delete: string; readonly deleting: string }
+  /** What a refusal is prefixed with: "Failed to delete listing". */
+  readonly failed: string
+  readonly run: (row: Row) => Promise<unknown>
+}
+
+/**
+ * One thing a person can do to a row, declared once: its key and the hint's words for it, its
+ * palette label, its button, its confirmation, and what it does to a selection.
+ */
+export type ListAction<Row> = Omit<RowAction<Row>, "run" | "key"> & {
+  readonly button?: RowButton<Row>
+  /** With rows selected, the action acts on them instead of the current row. */
+  readonly bulk?: {
+    readonly label: (rows: ReadonlyArray<Row>) => string
+    readonly when?: (rows: ReadonlyArray<Row>) => boolean
+    readonly run: (rows: ReadonlyArray<Row>) => void
+  }
+} & ({ readonly key: string; readonly hint: string } | { readonly key?: undefined; readonly hint?: undefined }) &
+  ({ readonly run: (row: Row) => void; readonly confirm?: undefined } | { readonly confirm: Confirmation<Row>; readonly run?: undefined })
+
+/**
+ * A screen's own command (group: the screen's title); one with a key says it in the hint. It waits
+ * while the screen is not idle, unless it is what closes the screen's form again (`evenOpen`).
+ */
+export type ListCommand = Omit<Command, "group"> & { readonly hint?: string; readonly evenOpen?: boolean }
+
+/** A row action asking its confirmation. */
+export interface Asking<Row> {
+  readonly row: Row
+  readonly confirm: Confirmation<Row>
+}
+
+const noSelection: Selection = { ids: new Set(), anchor: null }
+const noRows: ReadonlyArray<never> = []
 
 /** A search longer than the API takes is asked with its first characters, and the screen says so. */
 const bounded = (query: ListQuery): ListQuery => (query.search.length <= MAX_SEARCH ? query : { ...query, search: query.search.slice(0, MAX_SEARCH) })
 
 /**
  * Everything a list screen repeats, in one place: the URL query, the list machine, the debounced
- * search, paging (a page past the last shows the last), the current row and its keys, CSV export
- * and the standard palette commands. A screen gives its spec (stable: a module constant or
- * `useMemo`), its row actions and whether it is idle (no dialog or form of its own open); it
- * renders the frame with `<ListScreen>` and registers only its own further commands.
+ * search, paging (a page past the last shows the last), the current row and its keys, the row
+ * actions' buttons and confirmations, the filters' and the screen's palette commands, the count
+ * cards, a selection, the keys' hint, CSV export and the standard commands. A screen gives its
+ * spec (stable: a module constant or `useMemo`), its row actions, its commands and whether it
+ * is idle (no dialog or form of its own open), and renders the frame with `<ListScreen>`.
  */
 export const useListScreen = <P extends ListPage>(
   spec: ListScreenSpec<P>,
   options: {
-    readonly actions: ReadonlyArray<RowAction<RowOf<P>>>
+    readonly actions: ReadonlyArray<ListAction<RowOf<P>>>
     readonly idle: boolean
+    readonly commands?: ReadonlyArray<ListCommand>
   }
 ) => {
+  type Row = RowOf<P>
   const url = useUrlQuery(spec.querySpec)
   const query = useMemo(() => bounded(url.query), [url.query])
   const searchCut = url.query.search.length > MAX_SEARCH
@@ -64,26 +126,45 @@ export const useListScreen = <P extends ListPage>(
   // A record this screen changed in place stays shown, and current, until the person moves off
   // it, even when the list read after the change no longer holds it (it left the filter): the
   // next key then acts on the record the person meant (docs/architecture.md, "Keys on a list").
-  const [kept, setKept] = useState<KeptRow<RowOf<P>> | null>(null)
-  const served = list.rows as ReadonlyArray<RowOf<P>>
+  const [kept, setKept] = useState<KeptRow<Row> | null>(null)
+  const served = list.rows as ReadonlyArray<Row>
   const rows = useMemo(() => withKept(served, spec.idOf, kept), [served, kept, spec])
   const history = useHistory()
   const historyOf = spec.history
-  const showHistory = useStableCallback((row: RowOf<P>) => {
+  const showHistory = useStableCallback((row: Row) => {
     if (historyOf !== undefined) history.show({ kind: historyOf.kind, id: spec.idOf(row), label: historyOf.labelOf(row) })
   })
-  const actions = useMemo(
-    (): ReadonlyArray<RowAction<RowOf<P>>> =>
-      historyOf === undefined ? options.actions : [...options.actions, { id: "history", key: "h", label: () => historyActionLabel, run: showHistory }],
-    [options.actions, historyOf, showHistory]
-  )
-  const focus = useRowFocus<RowOf<P>, HTMLElement>({
+  /** The row action asking its confirmation (the dialog, its busy and error states: src/ui/list/RowConfirmation.tsx). */
+  const [asking, setAsking] = useState<Asking<Row> | null>(null)
+  const openConfirm = useStableCallback((row: Row, confirm: Confirmation<Row>) => setAsking({ row, confirm }))
+  const [selection, setSelection] = useState<Selection>(noSelection)
+  const pick = useStableCallback((id: string): void => focus.pick(id))
+  const selecting = spec.selectable?.({ selection, set: setSelection, rows, idOf: spec.idOf, pick, group: spec.title })
+  const selected = selecting?.rows ?? noRows
+  const clearSelection = useStableCallback(() => setSelection(noSelection))
+  const actions = useMemo((): ReadonlyArray<RowAction<Row>> => {
+    const declared = options.actions.map(({ button: _button, bulk, confirm, hint: _hint, ...action }): RowAction<Row> => {
+      const run = confirm === undefined ? action.run : (row: Row) => openConfirm(row, confirm)
+      if (run === undefined) throw new Error(`Row action ${action.id} does nothing`)
+      if (bulk === undefined || selected.length === 0) return { ...action, run }
+      const runBulk = () => {
+        bulk.run(selected)
+        clearSelection()
+      }
+      return { ...action, label: () => bulk.label(selected), when: () => bulk.when?.(selected) ?? true, run: runBulk }
+    })
+    const historyKey: ReadonlyArray<RowAction<Row>> =
+      historyOf === undefined ? [] : [{ id: "history", key: "h", label: () => historyActionLabel, run: showHistory }]
+    return [...declared, ...(selecting?.actions ?? []), ...historyKey]
+  }, [options.actions, historyOf, showHistory, openConfirm, selected, selecting?.actions, clearSelection])
+  const idle = options.idle && asking === null && !history.open
+  const focus = useRowFocus<Row, HTMLElement>({
     rows,
     idOf: spec.idOf,
     group: spec.title,
     noun: spec.noun,
     actions,
-    idle: options.idle && !history.open,
+    idle,
     ...(spec.searchable === false ? {} : { search: searchField })
   })
 
@@ -92,9 +173,13 @@ export const useListScreen = <P extends ListPage>(
   // that keeps the row it moved to (`2` right after `j`) can be handled before this effect runs,
   // and must not be undone by it.
   useEffect(() => setKept((now) => (now !== null && now.id !== currentId ? null : now)), [currentId])
-  useEffect(() => setKept(null), [query])
+  // Another page or filter is another list: the kept row and the selection do not follow.
+  useEffect(() => {
+    setKept(null)
+    setSelection(noSelection)
+  }, [query])
   // The same function for the screen's whole life: row actions made once can call it.
-  const keepShown = useStableCallback((row: RowOf<P>) => {
+  const keepShown = useStableCallback((row: Row) => {
     const index = rows.findIndex((candidate) => spec.idOf(candidate) === spec.idOf(row))
     const keeping = keepRow(rows, spec.idOf, index)
     if (keeping !== undefined) setKept({ ...keeping, row })
@@ -115,35 +200,74 @@ export const useListScreen = <P extends ListPage>(
     if (pagination !== undefined && pagination.total > 0 && query.page > pagination.pages) go({ page: pagination.pages }, { replace: true })
   }, [pagination, query.page, go])
 
-  const { busy: csvBusy, run: csvRun } = csv
-  const { showRemoved } = history
-  const idle = options.idle && !history.open
-  const commands = useMemo(
-    (): ReadonlyArray<Command> => [
-      ...focus.commands,
-      ...(historyOf === undefined
-        ? []
-        : [
-            {
-              id: `${spec.title}:removed`,
-              label: `Deleted ${spec.noun}`,
-              group: spec.title,
-              keywords: ["removed", "restore", "undelete", "trash"],
-              guard: () => idle,
-              run: () => showRemoved(historyOf.kind)
-            }
-          ]),
-      ...listCommands({
-        group: spec.title,
-        noun: spec.noun,
-        list: { pagination, reload },
-        url,
-        ...(exportCsv === undefined ? {} : { csv: { busy: csvBusy, run: csvRun } })
-      })
-    ],
-    [focus.commands, spec, pagination, reload, url, exportCsv, csvBusy, csvRun, historyOf, showRemoved, idle]
-  )
-  useRegisterCommands(commands)
+  const group = spec.title
+  const guarded = (command: Command, evenOpen = false): Command => ({
+    ...command,
+    guard: () => (evenOpen ? asking === null : idle) && (command.guard?.() ?? true)
+  })
+  const filtered = Object.keys(query.filters).length > 0 || query.search !== ""
+  const screenCommands: ReadonlyArray<Command> = [
+    ...(options.commands ?? []).map(({ hint: _hint, evenOpen, ...command }) => guarded({ ...command, group }, evenOpen)),
+    ...[
+      ...(selecting?.commands ?? []),
+      ...[...(spec.filters ?? []), spec.counts].flatMap((declared) => declared?.commands?.(group, query.filters, url.filter) ?? [])
+    ].map((command) => guarded(command)),
+    ...(spec.clearFilters === undefined
+      ? []
+      : [
+          guarded({
+            id: `${group}:clear-filters`,
+            label: spec.clearFilters,
+            group,
+            guard: () => filtered,
+            run: () => url.go({ filters: {}, search: "", page: 1 })
+          })
+        ]),
+    ...(historyOf === undefined
+      ? []
+      : [
+          {
+            id: `${group}:removed`,
+            label: `Deleted ${spec.noun}`,
+            group,
+            keywords: ["removed", "restore", "undelete", "trash"],
+            guard: () => idle,
+            run: () => history.showRemoved(historyOf.kind)
+          }
+        ]),
+    ...listCommands({
+      group,
+      noun: spec.noun,
+      list: { pagination, reload },
+      url,
+      ...(exportCsv === undefined ? {} : { csv: { busy: csv.busy, run: csv.run } })
+    })
+  ]
+  useDeclaredCommands([...focus.commands, ...screenCommands])
+
+  // The line under the list, from the keys the screen has.
+  const keys: ReadonlyArray<KeyHint> = [
+    ...options.actions.flatMap((action) => (action.key === undefined ? [] : [{ key: action.key, hint: action.hint }])),
+    ...(selecting?.keys ?? []),
+    ...(options.commands ?? []).flatMap((command) =>
+      command.hint === undefined ? [] : (command.shortcut ?? []).map((key) => ({ key, hint: command.hint ?? "" }))
+    ),
+    ...(spec.searchable === false ? [] : [{ key: "s", hint: "search" }]),
+    ...(historyOf === undefined ? [] : [{ key: "h", hint: "history" }])
+  ]
+
+  /** The buttons a row shows: its actions' that it is offered and the person's role may use. */
+  const buttonsOf = useMemo(() => {
+    const withButtons = options.actions.filter((action) => action.button !== undefined && action.refused === undefined)
+    return (row: Row) =>
+      withButtons
+        .filter((action) => action.when === undefined || action.when(row))
+        .map((action) => {
+          const button = action.button as RowButton<Row>
+          const run = button.onClick ?? action.run ?? ((target: Row) => action.confirm !== undefined && openConfirm(target, action.confirm))
+          return { id: action.id, label: typeof button.label === "string" ? button.label : button.label(row), tone: button.tone, onClick: () => run(row) }
+        })
+  }, [options.actions, openConfirm])
 
   return {
     spec,
@@ -155,7 +279,19 @@ export const useListScreen = <P extends ListPage>(
     csv: exportCsv === undefined ? undefined : csv,
     search: { text: searchText, set: setSearchText, field: searchField, cut: searchCut },
     /** Keeps `row` on screen until the current row leaves it (a change that may take it out of the filter). */
-    keepShown
+    keepShown,
+    /** Whether a filter or the search narrows the list. */
+    filtered,
+    /** The keys the list has, for the hint under it. */
+    keys,
+    /** The row's buttons, for a list whose actions have any. */
+    buttonsOf: options.actions.some((action) => action.button !== undefined) ? buttonsOf : undefined,
+    counts:
+      spec.counts === undefined
+        ? undefined
+        : { label: spec.counts.label, cards: spec.counts.cards((list.page as P | null) ?? undefined, query.filters, url.filter) },
+    selection: { rows: selected, has: (row: Row) => selection.ids.has(spec.idOf(row)), clear: clearSelection, words: selecting?.words },
+    confirmation: { asking, close: () => setAsking(null), done: () => (setAsking(null), reload()) }
   }
 }
 

@@ -1,4 +1,5 @@
-import { useActorRef, useSelector } from "@xstate/react"
+import { useSelector } from "@xstate/react"
+import { useMachine } from "../use-machine.ts"
 import { useCallback, useEffect, useState } from "react"
 import { fromPromise } from "xstate"
 import type { Pagination } from "../../../contract/common.ts"
@@ -40,19 +41,20 @@ export const useList = <P extends ListPage>(
   const [arrived] = useState(() => (arrivedPage === undefined ? undefined : arrivedPage(query)))
   // Provided once: the screen's call is read when the machine makes it (a directory screen's kind can change under it).
   const fetchLatest = useStableCallback(fetchPage)
-  const [logic] = useState(() =>
-    listMachine.provide({
-      actors: {
-        fetchPage: fromPromise(({ input }) => fetchLatest(input))
-      },
-      actions: {
-        loadFailed: (_, { error }) => {
-          if (failureOf(error).status === 401) auth.send({ type: "SESSION_EXPIRED" })
+  const list = useMachine(
+    () =>
+      listMachine.provide({
+        actors: {
+          fetchPage: fromPromise(({ input }) => fetchLatest(input))
+        },
+        actions: {
+          loadFailed: (_, { error }) => {
+            if (failureOf(error).status === 401) auth.send({ type: "SESSION_EXPIRED" })
+          }
         }
-      }
-    })
+      }),
+    { input: { query, page: arrived } }
   )
-  const list = useActorRef(logic, { input: { query, page: arrived } })
   useEffect(() => list.send({ type: "LOAD", query }), [query, list])
   // Each value is its own selection, so a snapshot that changes none of them renders nothing. The
   // list counts as loading from the render its new query arrived in: the machine hears of the

@@ -2,16 +2,6 @@ import { useActorRef, useSelector } from "@xstate/react"
 import { useCallback, useEffect, useMemo, useRef } from "react"
 import { rowFocusMachine } from "../../../machines/row-focus.ts"
 import type { Command } from "../commands.tsx"
-import { useStableCallback } from "../use-stable.ts"
-
-/** What the current row's actions offer, as the palette lists them (as JSON: the commands are made again only when it changes). */
-interface Offered {
-  readonly id: string
-  readonly key?: string
-  readonly label: string
-  readonly inPalette?: boolean
-  readonly refused?: string
-}
 
 /**
  * One thing a person can do to the current row: a command the palette offers for it, and its key
@@ -222,75 +212,34 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
     elements.current[index]?.focus()
   }, [focus, currentIndex])
 
-  // A screen gives its actions afresh each render (their closures read its state as it is); the
-  // commands are made again only when what they offer changes, and each runs the newest action.
-  const runNewest = useStableCallback((id: string) => {
-    const newest = actions.find((candidate) => candidate.id === id)
-    if (current !== undefined && newest !== undefined) newest.run(current)
-  })
-  const signature = JSON.stringify(
-    current === undefined
+  // Made afresh each render, from the actions as the screen gives them: the list piece registers
+  // them as commands that are made again only when what they show changes, each running the newest.
+  const guard = () => idle
+  const move = (type: "NEXT" | "PREVIOUS") => () => {
+    wanted.current = "moved"
+    focus.send({ type })
+  }
+  const moves = (label: string, type: "NEXT" | "PREVIOUS", keys: ReadonlyArray<string>) =>
+    keys.map((key): Command => ({ id: `${group}:row:${type}:${key}`, label, group, shortcut: [key], inPalette: false, guard, run: move(type) }))
+  const commands: ReadonlyArray<Command> = [
+    ...(current === undefined
       ? []
       : actions
           .filter((action) => action.when === undefined || action.when(current))
-          .map((action) => ({ id: action.id, key: action.key, label: action.label(current), inPalette: action.inPalette, refused: action.refused }))
-  )
-  const offered = useMemo(() => JSON.parse(signature) as ReadonlyArray<Offered>, [signature])
-  const empty = rows.length === 0
-  const commands = useMemo((): ReadonlyArray<Command> => {
-    const guard = () => idle
-    const move = (type: "NEXT" | "PREVIOUS") => () => {
-      wanted.current = "moved"
-      focus.send({ type })
-    }
-    const moves: ReadonlyArray<Command> = empty
-      ? []
-      : [
-          ...(["j", "ArrowDown"] as const).map((key): Command => ({
-            id: `${group}:row:next:${key}`,
-            label: "Next row",
+          .map((action): Command => ({
+            id: `${group}:${action.id}`,
+            label: action.label(current),
             group,
-            shortcut: [key],
-            inPalette: false,
+            ...(action.key === undefined ? {} : { shortcut: [action.key] }),
+            ...(action.inPalette === false ? { inPalette: false } : {}),
+            ...(action.refused === undefined ? {} : { refused: action.refused }),
+            onCurrent: true,
             guard,
-            run: move("NEXT")
-          })),
-          ...(["k", "ArrowUp"] as const).map((key): Command => ({
-            id: `${group}:row:previous:${key}`,
-            label: "Previous row",
-            group,
-            shortcut: [key],
-            inPalette: false,
-            guard,
-            run: move("PREVIOUS")
-          }))
-        ]
-    const searching: ReadonlyArray<Command> =
-      search === undefined
-        ? []
-        : [
-            {
-              id: `${group}:search`,
-              label: `Search ${noun}`,
-              group,
-              shortcut: ["s"],
-              guard,
-              run: () => search.current?.focus()
-            }
-          ]
-    const rowCommands = offered.map((action): Command => ({
-      id: `${group}:${action.id}`,
-      label: action.label,
-      group,
-      ...(action.key === undefined ? {} : { shortcut: [action.key] }),
-      ...(action.inPalette === false ? { inPalette: false } : {}),
-      ...(action.refused === undefined ? {} : { refused: action.refused }),
-      onCurrent: true,
-      guard,
-      run: () => runNewest(action.id)
-    }))
-    return [...rowCommands, ...moves, ...searching]
-  }, [offered, idle, empty, group, noun, search, focus, runNewest])
+            run: () => action.run(current)
+          }))),
+    ...(rows.length === 0 ? [] : [...moves("Next row", "NEXT", ["j", "ArrowDown"]), ...moves("Previous row", "PREVIOUS", ["k", "ArrowUp"])]),
+    ...(search === undefined ? [] : [{ id: `${group}:search`, label: `Search ${noun}`, group, shortcut: ["s"], guard, run: () => search.current?.focus() }])
+  ]
 
   return {
     /** The row the list keys act on. */
@@ -299,7 +248,7 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
     rowProps,
     pick,
     backToRows,
-    /** The row commands (with their keys), moving, and `s`: the screen registers them with its own. */
+    /** The row commands (with their keys), moving, and `s`, made each render: the list piece registers them with the screen's. */
     commands,
     /** The machine, for tests and the hint: who has the keyboard. */
     keysOnRows: onRows

@@ -1,35 +1,31 @@
-import { Callout, Flex, Text } from "@radix-ui/themes"
-import type { ReactNode } from "react"
+import { Button, Callout, Flex, Text } from "@radix-ui/themes"
+import { type ReactNode, useEffect, useMemo, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage } from "../../../machines/list.ts"
-import type { ListScreenState } from "../../lib/list/use-list-screen.ts"
+import type { Asking, ListScreenState } from "../../lib/list/use-list-screen.ts"
+import { loadWhenShown, whenQuiet } from "../deferred.tsx"
 import { Screen } from "../Screen.tsx"
 import { SearchField } from "../SearchField.tsx"
-import { CardList } from "./CardList.tsx"
 import { FilterSelect } from "./FilterSelect.tsx"
 import { ExportCsvButton, ListFrame } from "./ListFrame.tsx"
 import { type Column, ListTable } from "./ListTable.tsx"
-import { SortSelect, tableAsCards } from "./TableCards.tsx"
+import { CardList } from "./CardList.tsx"
+import { SortSelect } from "./SortSelect.tsx"
+import { tableAsCards } from "./TableCards.tsx"
+import { RowActions } from "./RowActions.tsx"
 import { listTexts } from "./texts.ts"
 import { useTableFits } from "./use-table-fits.ts"
 
 type RowOf<P> = P extends ListPage<infer Row> ? Row : never
 
-export interface ListFilter {
-  readonly name: string
-  readonly label: string
-  readonly allLabel: string
-  readonly options: ReadonlyArray<readonly [value: string, label: string]>
-}
-
-/** A filter whose options are `values`, each shown as `labelOf` names it. */
-export const filterOf = <V extends string>(
-  name: string,
-  label: string,
-  allLabel: string,
-  values: ReadonlyArray<V>,
-  labelOf: (value: V) => string = (value) => value
-): ListFilter => ({ name, label, allLabel, options: values.map((value) => [value, labelOf(value)] as const) })
+// Only the screens that have them load the count cards and the confirmation, and the hint's
+// words load after the rows: the first screen's code does not grow with them (docs/architecture.md,
+// "First screen").
+const CountCards = loadWhenShown(() => import("../CountCards.tsx").then((module) => module.CountCards))
+const RowConfirmation = loadWhenShown(() =>
+  import("./RowConfirmation.tsx").then((module) => module.RowConfirmation as (props: Parameters<typeof module.RowConfirmation<unknown>>[0]) => ReactNode)
+)
+const KeysHint = loadWhenShown(() => import("./KeysHint.tsx").then((module) => module.KeysHint))
 
 /**
  * How the rows are shown: a table with columns (and the last column's buttons), or cards. A table
@@ -37,7 +33,7 @@ export const filterOf = <V extends string>(
  */
 export type ListView<Row> =
   | { readonly table: { readonly caption: string; readonly columns: ReadonlyArray<Column<Row>>; readonly actions?: (row: Row) => ReactNode } }
-  | { readonly cards: { readonly label: string; readonly card: (row: Row) => ReactNode } }
+  | { readonly cards: { readonly label: string; readonly card: (row: Row, buttons: ReactNode) => ReactNode } }
 
 export interface ListScreenTexts {
   /** The search field's name and placeholder; a list without search has neither. */
@@ -46,8 +42,8 @@ export interface ListScreenTexts {
   readonly loading: string
   readonly loadFailed: string
   readonly empty: string
-  /** The screen's keys, under the list. */
-  readonly hint: string
+  /** What the line of keys under the list adds after them. */
+  readonly hintAfter?: string
 }
 
 /** A feature's texts as the list screen takes them: its search, loading, failure, empty and keys lines. */
@@ -57,28 +53,26 @@ export const listTextsOf = (texts: {
   readonly loading: string
   readonly loadFailed: string
   readonly empty: string
-  readonly keyboardHint: string
 }): ListScreenTexts => ({
   ...(texts.searchLabel === undefined ? {} : { searchLabel: texts.searchLabel }),
   ...(texts.searchPlaceholder === undefined ? {} : { searchPlaceholder: texts.searchPlaceholder }),
   loading: texts.loading,
   loadFailed: texts.loadFailed,
-  empty: texts.empty,
-  hint: texts.keyboardHint
+  empty: texts.empty
 })
 
 /**
- * The one list screen (docs/architecture.md, "The list pattern"): the title, what sits above the
- * list (count cards), one toolbar row (search, filters, the screen's buttons, Export CSV), the
- * screen's notices, the rows as a table or cards with their loading, empty and failed states and
- * the pager, the keys' hint, and the screen's dialogs (`children`).
+ * The one list screen (docs/architecture.md, "The list pattern"): the title, the count cards and
+ * what else sits above the list, one toolbar row (search, filters, the screen's buttons, the
+ * selection, Export CSV), the screen's notices, the rows as a table or cards with their buttons,
+ * loading, empty and failed states and the pager, the keys' hint, the row actions' confirmation
+ * and the screen's dialogs (`children`).
  */
 export const ListScreen = <P extends ListPage>({
   screen,
   texts,
   view,
   above,
-  filters,
   tools,
   notices,
   children
@@ -87,17 +81,31 @@ export const ListScreen = <P extends ListPage>({
   readonly texts: ListScreenTexts
   readonly view: ListView<RowOf<P>>
   readonly above?: ReactNode
-  readonly filters?: ReadonlyArray<ListFilter>
   readonly tools?: ReactNode
   readonly notices?: ReactNode
   readonly children?: ReactNode
 }) => {
-  const { list, url, focus, csv, search } = screen
+  const { list, url, focus, csv, search, buttonsOf, selection, confirmation } = screen
   const rowsList = { rows: screen.rows, loading: list.loading }
   const shape = useTableFits(screen.rows)
-  const cards = "cards" in view ? view.cards : shape.fits ? undefined : tableAsCards(view.table)
+  // The same row buttons from one render to the next, so table rows re-render only when their record changed.
+  const buttons = useMemo(() => (buttonsOf === undefined ? undefined : (row: RowOf<P>) => <RowActions actions={buttonsOf(row)} />), [buttonsOf])
+  const table = "table" in view ? { ...view.table, actions: view.table.actions ?? buttons } : undefined
+  const cards =
+    "cards" in view
+      ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons?.(row)) }
+      : shape.fits
+        ? undefined
+        : tableAsCards(table ?? view.table)
+  // The keys' line comes in the first quiet moment after the first screen, its code with it.
+  const [late, setLate] = useState(false)
+  useEffect(() => whenQuiet(() => Promise.resolve(setLate(true))), [])
+  // Mounted from the first time a confirmation opens, and kept, so it closes as it opened.
+  const [asked, setAsked] = useState(false)
+  if (!asked && confirmation.asking !== null) setAsked(true)
   return (
     <Screen title={screen.spec.title}>
+      {screen.counts !== undefined && <CountCards label={screen.counts.label} cards={screen.counts.cards} />}
       {above}
       <Flex gap="2" mb="3" wrap="wrap" align="center" className="list-toolbar">
         {screen.spec.searchable !== false && (
@@ -112,7 +120,7 @@ export const ListScreen = <P extends ListPage>({
             maxLength={MAX_SEARCH}
           />
         )}
-        {filters?.map((filter) => (
+        {screen.spec.filters?.map((filter) => (
           <FilterSelect
             key={filter.name}
             url={url}
@@ -125,6 +133,16 @@ export const ListScreen = <P extends ListPage>({
         ))}
         {"table" in view && cards !== undefined && <SortSelect columns={view.table.columns} url={url} onEscape={focus.backToRows} />}
         {tools}
+        {selection.rows.length > 0 && selection.words !== undefined && (
+          <Flex gap="2" align="center">
+            <Text size="2" weight="medium">
+              {selection.words.selected}
+            </Text>
+            <Button size="1" variant="soft" color="gray" onClick={selection.clear}>
+              {selection.words.clear}
+            </Button>
+          </Flex>
+        )}
         {csv !== undefined && <ExportCsvButton busy={csv.busy} onExport={csv.run} />}
       </Flex>
       {search.cut && (
@@ -138,24 +156,23 @@ export const ListScreen = <P extends ListPage>({
           {cards !== undefined ? (
             <CardList label={cards.label} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} card={cards.card} />
           ) : (
-            "table" in view && (
+            table !== undefined && (
               <ListTable
-                caption={view.table.caption}
-                columns={view.table.columns}
+                caption={table.caption}
+                columns={table.columns}
                 list={rowsList}
                 rowProps={focus.rowProps}
                 empty={texts.empty}
                 url={url}
                 scrollRef={shape.scroller}
-                {...(view.table.actions === undefined ? {} : { actions: view.table.actions })}
+                actions={table.actions}
               />
             )
           )}
         </div>
       </ListFrame>
-      <Text as="p" size="1" color="gray" mt="3">
-        {screen.spec.history === undefined ? texts.hint : `${texts.hint} · ${listTexts.historyKey}`}
-      </Text>
+      {late && <KeysHint keys={screen.keys} after={texts.hintAfter} />}
+      {asked && <RowConfirmation asking={confirmation.asking as Asking<unknown> | null} onClose={confirmation.close} onDone={confirmation.done} />}
       {children}
     </Screen>
   )

@@ -11,6 +11,5 @@ export const listTexts = {
   sortBy: "Sort by",
   sortOrder: (column: string, order: "asc" | "desc") => `${column}, ${order === "asc" ? "ascending" : "descending"}`,
   unsorted: "As listed",
-  searchCut: (max: number) => `A search is at most ${max} characters: the list shows what the first ${max} find.`,
-  historyKey: "h history"
+  searchCut: (max: number) => `A search is at most ${max} characters: the list shows what the first ${max} find.`
 } as const

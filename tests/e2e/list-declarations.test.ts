@@ -1,0 +1,122 @@
+import { beforeAll, describe, expect, it } from "vitest"
+import { chromiumWithServer, openSignedIn } from "../support/browser.ts"
+import { call, freshIp } from "../support/http.ts"
+import { signedInAs } from "../support/session.ts"
+
+/**
+ * What a list screen declares, as the list piece makes it (docs/architecture.md, "The list
+ * pattern"): a filter's palette command, the keys' line under the list, a confirmed row action's
+ * busy and refused states, and the selection on a list other than the queues.
+ */
+const product = chromiumWithServer()
+let admin: string
+
+beforeAll(async () => {
+  admin = await signedInAs(product.server, "admin")
+})
+
+const newPost = async (title: string) => {
+  const answer = await call(product.server.url, "POST", "/api/blog/admin/posts", { token: admin, body: { title, content: "<p>Body</p>", status: "draft" } })
+  expect(answer.status, answer.text).toBe(200)
+  return (answer.body as { post: { _id: string; version: number } }).post
+}
+
+describe("a list screen's declarations in Chromium", () => {
+  it("writes the keys' line from the keys the list has: the blog's e among them", async () => {
+    await newPost(`Hinted ${Date.now()}`)
+    const { page, errors } = await openSignedIn(product, admin, "/blog")
+    await page.getByText("j/k or ↑/↓ move · Enter or e edit · Delete remove · n new post · s search · h history", { exact: true }).waitFor()
+    const core = await openSignedIn(product, admin, "/core-team")
+    await core.page
+      .getByText(
+        "j/k or ↑/↓ move · Enter or e edit · Delete delete · 1–5 set the status (new, in progress, responded, resolved, closed) · x select · Shift+J/K extend the selection · Escape clear it · n new · s search · h history",
+        { exact: true }
+      )
+      .waitFor()
+    expect([...errors, ...core.errors]).toEqual([])
+    await page.context().close()
+    await core.page.context().close()
+  })
+
+  it("offers a filter's values in the palette, and the command sets the filter", async () => {
+    const title = `Filtered ${Date.now()}`
+    await newPost(title)
+    const { page, errors } = await openSignedIn(product, admin, "/blog")
+    await page.getByRole("row").filter({ hasText: title }).waitFor()
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("Show published posts")
+    await page.getByRole("option", { name: "Show published posts" }).waitFor()
+    await page.keyboard.press("Enter")
+    await expect.poll(() => new URL(page.url()).searchParams.get("status")).toBe("published")
+    await page.getByRole("row").filter({ hasText: title }).waitFor({ state: "detached" })
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("Show all posts")
+    await page.keyboard.press("Enter")
+    await expect.poll(() => new URL(page.url()).searchParams.get("status")).toBe(null)
+    await page.getByRole("row").filter({ hasText: title }).waitFor()
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("a confirmed row action shows busy while its call runs, then the refusal, the dialog staying", async () => {
+    const title = `Refused ${Date.now()}`
+    const post = await newPost(title)
+    const { page } = await openSignedIn(product, admin, `/blog?search=${encodeURIComponent(title)}`)
+    const row = page.getByRole("row").filter({ hasText: title })
+    await row.waitFor()
+    // Someone else deletes it first; this screen's delete is held until the dialog has shown it waits.
+    const gone = await call(product.server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=${post.version}`, { token: admin })
+    expect(gone.status, gone.text).toBe(200)
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route("**/api/blog/admin/posts/**", async (route) => {
+      if (route.request().method() !== "DELETE") return route.continue()
+      await held
+      await route.continue()
+    })
+    await row.getByRole("button", { name: "Delete" }).click()
+    const dialog = page.getByRole("alertdialog")
+    await dialog.getByText("Are you sure you want to delete this post?").waitFor()
+    await dialog.getByRole("button", { name: "Delete" }).click()
+    const busy = dialog.getByRole("button", { name: "Deleting..." })
+    await busy.waitFor()
+    expect(await busy.isDisabled()).toBe(true)
+    expect(await dialog.getByRole("button", { name: "Cancel" }).isDisabled()).toBe(true)
+    release()
+    await dialog
+      .getByRole("alert")
+      .filter({ hasText: /^Failed to delete post: / })
+      .waitFor()
+    expect(await dialog.getByRole("button", { name: "Delete" }).isDisabled()).toBe(false)
+    await page.context().close()
+  })
+
+  it("selects contacts with x and Shift+J, and a status key sets it on every one selected", async () => {
+    const subject = `Bulk ${Date.now()}`
+    for (const n of [1, 2, 3]) {
+      const posted = await call(product.server.url, "POST", "/api/core-team-contact", {
+        ip: freshIp(),
+        body: { contactInfo: { name: `Person ${n}`, role: "Founder", email: `p${n}@example.com` }, inquiry: { subject: `${subject} ${n}`, details: "Call us" } }
+      })
+      expect(posted.status, posted.text).toBe(200)
+    }
+    const { page, errors } = await openSignedIn(product, admin, `/core-team?search=${encodeURIComponent(subject)}`)
+    const cards = page.getByRole("list", { name: "Core Team Contacts" }).getByRole("listitem")
+    await expect.poll(() => cards.count()).toBe(3)
+    await cards.first().focus()
+    await page.keyboard.press("x")
+    await page.keyboard.press("Shift+J")
+    await page.getByText("2 selected", { exact: true }).waitFor()
+    await page.keyboard.press("Control+k")
+    await page.getByRole("option", { name: /^Set status Responded: 2 selected/ }).waitFor()
+    await page.keyboard.press("Escape")
+    await page.keyboard.press("3")
+    await expect.poll(async () => (await cards.allTextContents()).filter((text) => text.includes("Responded")).length).toBe(2)
+    expect(await page.getByText("2 selected", { exact: true }).count()).toBe(0)
+    const listed = await call(product.server.url, "GET", `/api/core-team-contact?search=${encodeURIComponent(subject)}`, { token: admin })
+    const statuses = (listed.body.data as { contacts: ReadonlyArray<{ status: string }> }).contacts.map((contact) => contact.status).sort()
+    expect(statuses).toEqual(["new", "responded", "responded"])
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+})
