@@ -1,16 +1,13 @@
-import { useSelector } from "@xstate/react"
-import { useMachine } from "../../lib/use-machine.ts"
-import { fromPromise } from "xstate"
 import { Button, Callout, Flex } from "@radix-ui/themes"
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from "react"
 import type { HistoryKind } from "../../../contract/history-rules.ts"
 import { failureOf } from "../../../machines/call-failure.ts"
 import { type Command, useLegalCommands, useRegisterCommands } from "../../lib/commands.tsx"
-import { historyMachine, historyOpen, type PairInput } from "../../../machines/history.ts"
-import { loadHistory, loadLastChange, loadVersion, restoreVersion } from "../../api/history.ts"
+import { loadLastChange, restoreVersion } from "../../api/history.ts"
 import "./history.css"
 import { historyActionLabel, HistoryContext, type HistoryOpener, type HistoryTarget } from "../../lib/history.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
+import type { HistoryRequest } from "./HistoryRunner.tsx"
 
 const UNDO_ID = "history:undo"
 /** How long an undo's confirmation stays; a refusal stays until dismissed. */
@@ -32,12 +29,8 @@ interface UndoNotice {
   readonly refused?: boolean
 }
 
-/** Two versions of a record, loaded side by side. */
-const loadPair = (input: PairInput) =>
-  Promise.all([loadVersion(input.record.kind, input.record.id, input.versions[0]), loadVersion(input.record.kind, input.record.id, input.versions[1])])
-
-/** The dialog's code arrives the first time a history is opened: the first screen does not carry it. */
-const HistoryDialog = lazy(() => import("./HistoryDialog.tsx"))
+/** The machine and the dialog arrive the first time a history is opened: the first screen does not carry them. */
+const HistoryRunner = lazy(() => import("./HistoryRunner.tsx"))
 const RemovedDialog = lazy(() => import("./RemovedDialog.tsx"))
 
 /**
@@ -49,22 +42,12 @@ const RemovedDialog = lazy(() => import("./RemovedDialog.tsx"))
 export const HistoryHost = ({ children }: { readonly children: ReactNode }) => {
   const [changes, setChanges] = useState(0)
   const recordChanged = useStableCallback(() => setChanges((count) => count + 1))
-  const actor = useMachine(() =>
-    historyMachine.provide({
-      actors: {
-        loadHistory: fromPromise(({ input }) => loadHistory(input.kind, input.id)),
-        compare: fromPromise(({ input }) => loadPair(input)),
-        prepare: fromPromise(({ input }) => loadPair(input)),
-        restore: fromPromise(({ input }) => restoreVersion(input.record.kind, input.record.id, input.version, input.expectedVersion))
-      },
-      actions: { recordChanged }
-    })
-  )
-  const open = useSelector(actor, historyOpen)
-  const [opened, setOpened] = useState(false)
+  const [request, setRequest] = useState<HistoryRequest | null>(null)
+  const [open, setOpen] = useState(false)
   const show = useStableCallback((target: HistoryTarget) => {
-    setOpened(true)
-    actor.send({ type: "OPEN", record: target })
+    // Open at once for the keys: the dialog takes them from the moment it is asked for.
+    setOpen(true)
+    setRequest((last) => ({ target, serial: (last?.serial ?? 0) + 1 }))
   })
   const [removedOf, setRemovedOf] = useState<HistoryKind | null>(null)
   const showRemoved = useStableCallback((kind: HistoryKind) => setRemovedOf(kind))
@@ -144,9 +127,9 @@ export const HistoryHost = ({ children }: { readonly children: ReactNode }) => {
           </Callout.Root>
         </div>
       )}
-      {opened && (
+      {request !== null && (
         <Suspense fallback={null}>
-          <HistoryDialog actor={actor} />
+          <HistoryRunner request={request} onOpen={setOpen} recordChanged={recordChanged} />
         </Suspense>
       )}
       {removedOf !== null && (
