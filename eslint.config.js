@@ -42,9 +42,9 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }
       ],
       // A failed call is data, not an Error: the console's API layer rejects with a CallFailure
-      // (machines/call-failure.ts), which the machines keep in their context and compare.
-      "@typescript-eslint/only-throw-error": ["error", { allow: [{ from: "file", name: "CallFailure", path: "machines/call-failure.ts" }] }],
-      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allow: [{ from: "file", name: "CallFailure", path: "machines/call-failure.ts" }] }]
+      // (contract/call-failure.ts), which the machines keep in their context and compare.
+      "@typescript-eslint/only-throw-error": ["error", { allow: [{ from: "file", name: "CallFailure", path: "contract/call-failure.ts" }] }],
+      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allow: [{ from: "file", name: "CallFailure", path: "contract/call-failure.ts" }] }]
     }
   },
   {

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { AnyAddress } from "../contract/addresses.ts"
 import type { FieldIssue } from "../contract/common.ts"
-import { issuesOf, serverMessageOf } from "./call-failure.ts"
+import { issuesOf, serverMessageOf } from "../contract/call-failure.ts"
 
 /** The modal's alert texts, docs/product-spec.md §8 "Addresses". */
 export const addressModalErrors = {

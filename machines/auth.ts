@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { AdminUser } from "../contract/auth.ts"
 import type { Role } from "../contract/common.ts"
-import { failureOf } from "./call-failure.ts"
+import { failureOf } from "../contract/call-failure.ts"
 
 /** Sign-in errors, docs/product-spec.md §8, word for word. */
 export const authErrors = {

@@ -1,8 +1,8 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { BlogPost } from "../contract/blog.ts"
 import { blogMessages, textOf } from "../contract/blog-rules.ts"
-import { failureOf, issuesOf } from "./call-failure.ts"
-import { localInput } from "./local-time.ts"
+import { failureOf, issuesOf } from "../contract/call-failure.ts"
+import { localInput } from "../contract/local-time.ts"
 
 export const editorTabs = ["content", "settings", "categories", "seo", "preview"] as const
 export type EditorTab = (typeof editorTabs)[number]

@@ -1,7 +1,7 @@
 import { type ActorRefFrom, assign, fromPromise, setup } from "xstate"
 import type { HistoryEntry } from "../contract/history.ts"
 import type { HistoryKind } from "../contract/history-rules.ts"
-import { failureOf } from "./call-failure.ts"
+import { failureOf } from "../contract/call-failure.ts"
 
 /** The record whose history is shown. */
 export interface HistoryRecord {

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import { canMoveInquiry, type InquiryStatus, inquiryMoves } from "../contract/inquiry-rules.ts"
 import type { FieldIssue } from "../contract/common.ts"
-import { failureOf, issuesOf } from "./call-failure.ts"
+import { failureOf, issuesOf } from "../contract/call-failure.ts"
 
 /** What the machine needs of an inquiry: what a move names and what it changes. */
 export interface InquiryRef {

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { Pagination } from "../contract/common.ts"
-import { failureOf } from "./call-failure.ts"
+import { failureOf } from "../contract/call-failure.ts"
 
 /**
  * What a list shows, as its URL says it: the search, the page, the sort and the screen's own

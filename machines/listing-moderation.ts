@@ -1,6 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate"
 import { canMove, type ListingStatus, type ModerationAction, moderationActions, statusAfter } from "../contract/listing-rules.ts"
-import { failureOf } from "./call-failure.ts"
+import { failureOf } from "../contract/call-failure.ts"
 
 /** How long a change can be undone from the screen (docs/decisions.md: "a 10 s undo"). */
 export const UNDO_WINDOW_MS = 10_000

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { ScamReportPriority, ScamReportStatus } from "../contract/scam-reports.ts"
 import type { FieldIssue } from "../contract/common.ts"
-import { failureOf, issuesOf } from "./call-failure.ts"
+import { failureOf, issuesOf } from "../contract/call-failure.ts"
 
 /** What the machine needs of a report: what a change names and what it changes. */
 export interface ReportRef {

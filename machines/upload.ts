@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from "xstate"
 import { acceptedImageTypes, MAX_IMAGE_BYTES, uploadMessages, type UploadType } from "../contract/upload-rules.ts"
-import { failureOf } from "./call-failure.ts"
+import { failureOf } from "../contract/call-failure.ts"
 
 /** What the machine needs to know of a picked file (a browser `File` is one). */
 export interface PickedFile {

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from "react"
-import { failureOf } from "../../machines/call-failure.ts"
+import { failureOf } from "../../contract/call-failure.ts"
 
 /** A dialog or form open on `target`: whether its action runs, and why it last failed. */
 export interface DialogState<T> {
