@@ -131,7 +131,7 @@ describe("inquiry machine", () => {
     const sent: Array<unknown> = []
     const actor = createActor(
       inquiryMachine.provide({
-        actors: { update: fromPromise(({ input }) => (sent.push(input), Promise.resolve({ ...pending, status: "contacted" as const }))) }
+        actors: { update: fromPromise(({ input }) => (sent.push(input), Promise.resolve<InquiryRef>({ ...pending, status: "contacted" }))) }
       })
     ).start()
     actor.send({ type: "OPEN", inquiry: pending })
@@ -169,7 +169,7 @@ describe("inquiry machine", () => {
 
   it("offers no move with the modal closed or the change made", async () => {
     const actor = createActor(
-      inquiryMachine.provide({ actors: { update: fromPromise(() => Promise.resolve({ ...pending, status: "contacted" as const })) } })
+      inquiryMachine.provide({ actors: { update: fromPromise(() => Promise.resolve<InquiryRef>({ ...pending, status: "contacted" })) } })
     ).start()
     expect(movesFor(actor.getSnapshot())).toEqual([])
     actor.send({ type: "OPEN", inquiry: pending })
