@@ -166,4 +166,35 @@ describe("scam-report triage machine", () => {
     // The list reloaded with version 3 of A: the answer no longer overrides it.
     expect(shownReport(actor.getSnapshot().context, { ...reportA, status: "under_review", version: 3 }).status).toBe("under_review")
   })
+
+  it("saves the notes as typed, at the newest version the server answered for the report", async () => {
+    const saved: Array<ReportChange> = []
+    const actor = createActor(
+      scamReportMachine.provide({
+        actors: {
+          change: fromPromise(() => Promise.resolve(answerA)),
+          saveNotes: fromPromise<ChangedReport, ReportChange>(({ input }) => (saved.push(input), Promise.resolve({ ...notedA, version: 3 })))
+        }
+      })
+    ).start()
+    actor.send({ type: "SET", change: { field: "status", value: "resolved", report: reportA } })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    actor.send({ type: "OPEN_NOTES", report: reportA })
+    expect(actor.getSnapshot().context.notesOf).toMatchObject({ _id: "a", status: "resolved", version: 2 })
+    actor.send({ type: "SAVE_NOTES", notes: "Seen before" })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(saved).toEqual([{ field: "notes", value: "Seen before", report: { ...reportA, status: "resolved", version: 2 } }])
+    expect(notesOpen(actor.getSnapshot())).toBe(false)
+  })
+
+  it("shows the spec's banners when the console gave it no calls", async () => {
+    const actor = createActor(scamReportMachine).start()
+    actor.send({ type: "SET", change: { field: "priority", value: "high", report: reportA } })
+    actor.send({ type: "OPEN_NOTES", report: reportB })
+    actor.send({ type: "SAVE_NOTES", notes: "Seen before" })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(actor.getSnapshot().value).toEqual({ changes: "failed", notes: "open" })
+    expect(actor.getSnapshot().context.error).toBe(`${triageErrors.priority}: change not provided`)
+    expect(actor.getSnapshot().context.notesError).toBe(`${triageErrors.notes}: saveNotes not provided`)
+  })
 })
