@@ -223,7 +223,7 @@ describe("blog editor machine, model-based", () => {
         expect([path, actor.getSnapshot().context.tab, Object.values(actor.getSnapshot().context.errors)]).toEqual([path, tab, ["is refused"]])
       }
     }
-    expect(["author", "sponsorInfo"].map(draftFieldOf)).toEqual(["authorUsername", "sponsorName"])
+    expect(["author", "sponsorInfo", "sponsorInfo.logo"].map(draftFieldOf)).toEqual(["authorUsername", "sponsorName", "sponsorLogo"])
   })
 
   it("says in the banner, one after another, the problems no field shows", () => {
