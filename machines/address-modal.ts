@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { AnyAddress } from "../contract/addresses.ts"
 import type { FieldIssue } from "../contract/common.ts"
-import { issuesOf, serverMessageOf } from "./call-failure.ts"
+import { issuesOf, serverMessageOf } from "../contract/call-failure.ts"
 
 /** The modal's alert texts, docs/product-spec.md §8 "Addresses". */
 export const addressModalErrors = {
@@ -36,6 +36,12 @@ export type AddressModalEvent =
   | { readonly type: "CONFIRM_DELETE" }
   | { readonly type: "CLOSE" }
 
+/** What opening an address gives the modal: the event's own fields. */
+type Opened = { readonly address: AnyAddress; readonly draft: Draft; readonly required: ReadonlyArray<string> }
+
+/** What Save hands over: the form as typed. */
+const saved = ({ event }: { readonly event: { readonly draft: Draft } }) => ({ draft: event.draft })
+
 const closedContext = { address: null, draft: {}, required: [], error: null, errorDetail: null, issues: [] } as const
 
 /**
@@ -44,37 +50,27 @@ const closedContext = { address: null, draft: {}, required: [], error: null, err
  * keeps it open with the spec's alert and the server's reason.
  */
 export const addressModalMachine = setup({
-  // Stryker disable next-line all: types only, nothing at run time
-  types: {
-    context: {} as AddressModalContext,
-    events: {} as AddressModalEvent
-  },
-  // Stryker disable next-line all: placeholder actors: the console and the tests provide each one
+  types: {} as { context: AddressModalContext; events: AddressModalEvent },
   actors: {
-    // Stryker disable next-line all: placeholder actor: always provided
     save: fromPromise<unknown, { address: AnyAddress | null; draft: Draft }>(() => Promise.reject(new Error("save not provided"))),
-    // Stryker disable next-line all: placeholder actor: always provided
     remove: fromPromise<unknown, { address: AnyAddress }>(() => Promise.reject(new Error("remove not provided")))
   },
   actions: {
-    // Stryker disable next-line all: placeholder action: the console provides it
     reloadList: () => undefined,
-    open: assign(({ event }) =>
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
-      event.type === "OPEN_VIEW" || event.type === "OPEN_EDIT" || event.type === "OPEN_DELETE"
-        ? { address: event.address, draft: event.draft, required: event.required, error: null, errorDetail: null, issues: [] }
-        : {}
-    ),
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on SAVE
-    keepDraft: assign({ draft: ({ context, event }) => (event.type === "SAVE" ? event.draft : context.draft) })
+    open: assign((_, params: Opened) => ({
+      address: params.address,
+      draft: params.draft,
+      required: params.required,
+      error: null,
+      errorDetail: null,
+      issues: []
+    })),
+    keepDraft: assign({ draft: (_, params: { readonly draft: Draft }) => params.draft })
   },
   guards: {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on SAVE
-    canSave: ({ context, event }) => event.type === "SAVE" && context.required.every((field) => (event.draft[field] ?? "").trim() !== "")
+    canSave: ({ context }, params: { readonly draft: Draft }) => context.required.every((field) => (params.draft[field] ?? "").trim() !== "")
   }
 }).createMachine({
-  // Stryker disable next-line all: the machine's name: nothing reads it
-  id: "addressModal",
   context: closedContext,
   initial: "closed",
   states: {
@@ -85,9 +81,9 @@ export const addressModalMachine = setup({
           target: "editing",
           actions: assign(({ event }) => ({ address: null, draft: {}, required: event.required, error: null, errorDetail: null, issues: [] }))
         },
-        OPEN_VIEW: { target: "viewing", actions: "open" },
-        OPEN_EDIT: { target: "editing", actions: "open" },
-        OPEN_DELETE: { target: "confirmingDelete", actions: "open" }
+        OPEN_VIEW: { target: "viewing", actions: { type: "open", params: ({ event }) => event } },
+        OPEN_EDIT: { target: "editing", actions: { type: "open", params: ({ event }) => event } },
+        OPEN_DELETE: { target: "confirmingDelete", actions: { type: "open", params: ({ event }) => event } }
       }
     },
     viewing: {
@@ -96,7 +92,10 @@ export const addressModalMachine = setup({
     editing: {
       on: {
         // The form holds what is typed; Save hands it over. Required fields left blank keep it here.
-        SAVE: [{ guard: "canSave", target: "saving", actions: "keepDraft" }, { actions: "keepDraft" }],
+        SAVE: [
+          { guard: { type: "canSave", params: saved }, target: "saving", actions: { type: "keepDraft", params: saved } },
+          { actions: { type: "keepDraft", params: saved } }
+        ],
         CLOSE: "closed"
       }
     },

@@ -1,7 +1,7 @@
-import { type ActorRefFrom, assign, fromPromise, setup } from "xstate"
+import { type ActorRefFrom, assertEvent, assign, fromPromise, setup } from "xstate"
 import type { HistoryEntry } from "../contract/history.ts"
 import type { HistoryKind } from "../contract/history-rules.ts"
-import { failureOf } from "./call-failure.ts"
+import { failureOf } from "../contract/call-failure.ts"
 
 /** The record whose history is shown. */
 export interface HistoryRecord {
@@ -62,10 +62,13 @@ export const historyTexts = {
 
 /** Whether `version` may be restored: a version of the record that is neither its newest nor a removal. */
 export const restorable = (page: HistoryPageLoaded | null, version: number | null): boolean => {
-  if (page === null || version === null) return false
+  if (page === null) return false
   const entry = page.entries.find((candidate) => candidate.version === version)
   return entry !== undefined && !entry.removed && (version !== page.current.version || page.current.removed)
 }
+
+/** Whether `version` is one of the versions the history shows. */
+const shown = (context: HistoryContext, version: number): boolean => context.page?.entries.some((entry) => entry.version === version) ?? false
 
 /**
  * A record's history and restore (docs/architecture.md, "Record history"): closed → loading its
@@ -77,63 +80,54 @@ export const restorable = (page: HistoryPageLoaded | null, version: number | nul
  * calls.
  */
 export const historyMachine = setup({
-  // Stryker disable next-line all: types only, nothing at run time
-  types: { context: {} as HistoryContext, events: {} as HistoryEvent },
-  // Stryker disable next-line all: placeholder actors: the console and the tests provide them
+  types: {} as { context: HistoryContext; events: HistoryEvent },
   actors: {
-    // Stryker disable next-line all: placeholder actor: always provided
     loadHistory: fromPromise<HistoryPageLoaded, HistoryRecord>(() => Promise.reject(new Error("loadHistory not provided"))),
-    // Stryker disable next-line all: placeholder actor: always provided
     compare: fromPromise<readonly [VersionContent, VersionContent], PairInput>(() => Promise.reject(new Error("compare not provided"))),
-    // Stryker disable next-line all: placeholder actor: always provided
     prepare: fromPromise<readonly [VersionContent, VersionContent], PairInput>(() => Promise.reject(new Error("prepare not provided"))),
-    // Stryker disable next-line all: placeholder actor: always provided
     restore: fromPromise<{ readonly version: number }, { readonly record: HistoryRecord; readonly version: number; readonly expectedVersion: number }>(() =>
       Promise.reject(new Error("restore not provided"))
     )
   },
   guards: {
-    // Stryker disable next-line ConditionalExpression: narrowing for the type checker; this runs only on the events named
-    isVersion: ({ context, event }) => event.type === "SELECT" && (context.page?.entries.some((entry) => entry.version === event.version) ?? false),
+    isVersion: ({ context }, params: { readonly version: number }) => shown(context, params.version),
     // Another version than the selected one, and than the one it is already compared with (the picker shows that one).
-    isOther: ({ context, event }) =>
-      event.type === "COMPARE" &&
-      event.with !== context.selected &&
-      !(context.pair?.some((side) => side.version === event.with) ?? false) &&
-      (context.page?.entries.some((entry) => entry.version === event.with) ?? false),
+    isOther: ({ context }, params: { readonly version: number }) =>
+      params.version !== context.selected && !(context.pair?.some((side) => side.version === params.version) ?? false) && shown(context, params.version),
     canRestore: ({ context }) => restorable(context.page, context.selected)
   },
   actions: {
-    // Stryker disable next-line ConditionalExpression: narrowing for the type checker; this runs only on the events named
-    open: assign({ record: ({ event }) => (event.type === "OPEN" ? event.record : null), page: null, selected: null, pair: null, error: null, restored: null }),
+    open: assign({
+      record: (_, params: { readonly record: HistoryRecord }) => params.record,
+      page: null,
+      selected: null,
+      pair: null,
+      error: null,
+      restored: null
+    }),
     takePage: assign({
       page: (_, params: { readonly page: HistoryPageLoaded }) => params.page,
       selected: (_, params: { readonly page: HistoryPageLoaded }) => params.page.entries[0]?.version ?? null,
       pair: null
     }),
-    // Stryker disable next-line ConditionalExpression: narrowing for the type checker; this runs only on the events named
-    select: assign({ selected: ({ context, event }) => (event.type === "SELECT" ? event.version : context.selected), pair: null, error: null }),
+    select: assign({ selected: (_, params: { readonly version: number }) => params.version, pair: null, error: null }),
     takePair: assign({ pair: (_, params: { readonly pair: readonly [VersionContent, VersionContent] }) => params.pair }),
     fail: assign({ error: (_, params: { readonly message: string }) => params.message }),
     clearError: assign({ error: null }),
     forgetPair: assign({ pair: null }),
     takeRestored: assign({ restored: (_, params: { readonly from: number; readonly as: number }) => params }),
     close: assign({ record: null, page: null, selected: null, pair: null, error: null, restored: null }),
-    // Stryker disable next-line all: placeholder action: the console provides it (the screen's list reloads)
     recordChanged: () => undefined
   }
 }).createMachine({
-  // Stryker disable next-line all: the machine's name: nothing reads it
-  id: "history",
   context: { record: null, page: null, selected: null, pair: null, error: null, restored: null },
   initial: "closed",
   states: {
-    closed: { on: { OPEN: { target: "loading", actions: "open" } } },
+    closed: { on: { OPEN: { target: "loading", actions: { type: "open", params: ({ event }) => ({ record: event.record }) } } } },
     loading: {
       invoke: {
         id: "loadHistory",
         src: "loadHistory",
-        // Stryker disable next-line all: the record is set on OPEN; the fallback satisfies the type checker
         input: ({ context }) => context.record!,
         onDone: { target: "ready", actions: { type: "takePage", params: ({ event }) => ({ page: event.output }) } },
         onError: {
@@ -151,8 +145,11 @@ export const historyMachine = setup({
     },
     ready: {
       on: {
-        SELECT: { guard: "isVersion", actions: "select" },
-        COMPARE: { guard: "isOther", target: "comparing" },
+        SELECT: {
+          guard: { type: "isVersion", params: ({ event }) => ({ version: event.version }) },
+          actions: { type: "select", params: ({ event }) => ({ version: event.version }) }
+        },
+        COMPARE: { guard: { type: "isOther", params: ({ event }) => ({ version: event.with }) }, target: "comparing" },
         RESTORE: { guard: "canRestore", target: "preparing", actions: "clearError" },
         CLOSE: { target: "closed", actions: "close" }
       }
@@ -162,8 +159,8 @@ export const historyMachine = setup({
         id: "compare",
         src: "compare",
         input: ({ context, event }) => {
-          // Stryker disable next-line all: COMPARE is the only way in; the fallback satisfies the type checker
-          const other = event.type === "COMPARE" ? event.with : 0
+          assertEvent(event, "COMPARE")
+          const other = event.with
           const selected = context.selected ?? 0
           return { record: context.record!, versions: [Math.min(selected, other), Math.max(selected, other)] as const }
         },

@@ -40,7 +40,7 @@ export type RowFocusEvent =
 
 const at = (ids: ReadonlyArray<string>, index: number) => {
   const clamped = Math.max(0, Math.min(ids.length - 1, index))
-  return { currentId: ids[clamped] ?? null, index: ids.length === 0 ? 0 : clamped }
+  return { currentId: ids[clamped] ?? null, index: clamped }
 }
 
 /**
@@ -50,41 +50,34 @@ const at = (ids: ReadonlyArray<string>, index: number) => {
  */
 export const following = (context: Pick<RowFocusContext, "currentId" | "index">, ids: ReadonlyArray<string>) => {
   if (ids.length === 0) return { ids, currentId: context.currentId, index: context.index }
-  const kept = context.currentId === null ? -1 : ids.indexOf(context.currentId)
+  const kept = ids.findIndex((id) => id === context.currentId)
   return { ids, ...at(ids, kept >= 0 ? kept : context.index) }
 }
 
 export const rowFocusMachine = setup({
-  // Stryker disable next-line all: types only, nothing at run time
-  types: {
-    context: {} as RowFocusContext,
-    events: {} as RowFocusEvent,
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's type slot: `{}` stands for the type named
-    input: {} as { readonly currentId?: string | null | undefined }
-  },
+  types: {} as { context: RowFocusContext; events: RowFocusEvent; input: { readonly currentId?: string | null | undefined } },
   guards: {
     wasTyping: ({ context }) => context.before === "typing"
   },
   actions: {
-    follow: assign(({ context, event }) => (event.type === "SHOW" ? following(context, event.ids) : context)),
+    follow: assign(({ context }, params: { readonly ids: ReadonlyArray<string> }) => following(context, params.ids)),
     next: assign(({ context }) => at(context.ids, context.index + 1)),
     previous: assign(({ context }) => at(context.ids, context.index - 1)),
     leftRows: assign({ before: "rows" as const }),
     leftTyping: assign({ before: "typing" as const }),
-    pick: assign(({ context, event }) => {
-      const index = event.type === "PICK" ? context.ids.indexOf(event.id) : -1
+    pick: assign(({ context }, params: { readonly id: string }) => {
+      const index = context.ids.indexOf(params.id)
       return index < 0 ? context : at(context.ids, index)
     })
   }
 }).createMachine({
-  // Stryker disable next-line all: the machine's name: nothing reads it
   id: "rowFocus",
   // Back from another screen, the record that was current there is current again once shown.
   context: ({ input }) => ({ ids: [], currentId: input.currentId ?? null, index: 0, before: "rows" }),
   initial: "keys",
   on: {
-    SHOW: { actions: "follow" },
-    PICK: { target: ".keys.rows", actions: "pick" }
+    SHOW: { actions: { type: "follow", params: ({ event }) => ({ ids: event.ids }) } },
+    PICK: { target: ".keys.rows", actions: { type: "pick", params: ({ event }) => ({ id: event.id }) } }
   },
   states: {
     /** The screen has the keyboard: on its rows, or in its search or a filter. */

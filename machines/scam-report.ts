@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import type { ScamReportPriority, ScamReportStatus } from "../contract/scam-reports.ts"
 import type { FieldIssue } from "../contract/common.ts"
-import { failureOf, issuesOf } from "./call-failure.ts"
+import { failureOf, issuesOf } from "../contract/call-failure.ts"
 
 /** What the machine needs of a report: what a change names and what it changes. */
 export interface ReportRef {
@@ -77,6 +77,10 @@ export const nextCall = (context: TriageContext): ReportChange | undefined => {
   return head === undefined ? undefined : { ...head, report: currentReport(context, head.report) }
 }
 
+/** The status or priority change a SET asks for. */
+type Setting = { readonly change: Extract<TriageEvent, { readonly type: "SET" }>["change"] }
+const setting = ({ event }: { readonly event: Setting }): Setting => ({ change: event.change })
+
 const failureText = (prefix: string, error: unknown) => {
   const message = failureOf(error).message.trim()
   return `${prefix}: ${message === "" ? triageErrors.unknown : message}`
@@ -93,29 +97,18 @@ const failureText = (prefix: string, error: unknown) => {
  * banner. The list reloads after every answer.
  */
 export const scamReportMachine = setup({
-  // Stryker disable next-line all: types only, nothing at run time
-  types: {
-    context: {} as TriageContext,
-    events: {} as TriageEvent
-  },
-  // Stryker disable next-line all: placeholder actors: the console and the tests provide each one
+  types: {} as { context: TriageContext; events: TriageEvent },
   actors: {
-    // Stryker disable next-line all: placeholder actor: always provided
     change: fromPromise<ChangedReport, ReportChange>(() => Promise.reject(new Error("change not provided"))),
-    // Stryker disable next-line all: placeholder actor: always provided (the same call as change, for the notes)
+    // The same call as change, for the notes.
     saveNotes: fromPromise<ChangedReport, ReportChange>(() => Promise.reject(new Error("saveNotes not provided")))
   },
   guards: {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
-    isChange: ({ context, event }) => event.type === "SET" && shownReport(context, event.change.report)[event.change.field] !== event.change.value,
+    isChange: ({ context }, params: Setting) => shownReport(context, params.change.report)[params.change.field] !== params.change.value,
     hasMore: ({ context }) => context.queue.length > 1
   },
   actions: {
-    enqueue: assign({
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
-      queue: ({ context, event }) => (event.type === "SET" ? [...context.queue, event.change] : context.queue),
-      error: null
-    }),
+    enqueue: assign({ queue: ({ context }, params: Setting) => [...context.queue, params.change], error: null }),
     takeAnswer: assign({
       answered: ({ context }, params: { readonly report: ChangedReport }) => ({ ...context.answered, [params.report._id]: params.report }),
       queue: ({ context }) => context.queue.slice(1)
@@ -123,15 +116,13 @@ export const scamReportMachine = setup({
     showFailure: assign({ error: (_, params: { readonly message: string }) => params.message, queue: [] }),
     forget: assign({ error: null }),
     openNotes: assign({
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
-      notesOf: ({ context, event }) => (event.type === "OPEN_NOTES" ? currentReport(context, event.report) : null),
+      notesOf: ({ context }, params: { readonly report: ReportRef }) => currentReport(context, params.report),
       notesError: null,
       notesIssues: []
     }),
     takeNotes: assign({
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: narrowing for the type checker; this runs only on the events named
-      notes: ({ context, event }) =>
-        event.type === "SAVE_NOTES" && context.notesOf !== null ? ({ field: "notes", value: event.notes, report: context.notesOf } as const) : null,
+      notes: ({ context }, params: { readonly notes: string }) =>
+        context.notesOf === null ? null : ({ field: "notes", value: params.notes, report: context.notesOf } as const),
       notesError: null,
       notesIssues: []
     }),
@@ -145,12 +136,9 @@ export const scamReportMachine = setup({
       notes: null
     }),
     closeNotes: assign({ notesOf: null, notesError: null, notesIssues: [] }),
-    // Stryker disable next-line all: placeholder action: the console provides it (the list and its counts reload)
     listChanged: () => undefined
   }
 }).createMachine({
-  // Stryker disable next-line all: the machine's name: nothing reads it
-  id: "scamReport",
   context: { queue: [], answered: {}, error: null, notesOf: null, notes: null, notesError: null, notesIssues: [] },
   type: "parallel",
   states: {
@@ -158,13 +146,12 @@ export const scamReportMachine = setup({
       initial: "idle",
       states: {
         idle: {
-          on: { SET: { guard: "isChange", target: "changing", actions: "enqueue" } }
+          on: { SET: { guard: { type: "isChange", params: setting }, target: "changing", actions: { type: "enqueue", params: setting } } }
         },
         changing: {
           invoke: {
             id: "change",
             src: "change",
-            // Stryker disable next-line all: the queue is never empty here; the fallback satisfies the type checker
             input: ({ context }) => nextCall(context) ?? context.queue[0]!,
             onDone: [
               {
@@ -186,11 +173,11 @@ export const scamReportMachine = setup({
               ]
             }
           },
-          on: { SET: { guard: "isChange", actions: "enqueue" } }
+          on: { SET: { guard: { type: "isChange", params: setting }, actions: { type: "enqueue", params: setting } } }
         },
         failed: {
           on: {
-            SET: { guard: "isChange", target: "changing", actions: "enqueue" },
+            SET: { guard: { type: "isChange", params: setting }, target: "changing", actions: { type: "enqueue", params: setting } },
             DISMISS: { target: "idle", actions: "forget" }
           }
         }
@@ -200,11 +187,11 @@ export const scamReportMachine = setup({
       initial: "closed",
       states: {
         closed: {
-          on: { OPEN_NOTES: { target: "open", actions: "openNotes" } }
+          on: { OPEN_NOTES: { target: "open", actions: { type: "openNotes", params: ({ event }) => ({ report: event.report }) } } }
         },
         open: {
           on: {
-            SAVE_NOTES: { target: "saving", actions: "takeNotes" },
+            SAVE_NOTES: { target: "saving", actions: { type: "takeNotes", params: ({ event }) => ({ notes: event.notes }) } },
             CLOSE: { target: "closed", actions: "closeNotes" }
           }
         },
@@ -212,7 +199,6 @@ export const scamReportMachine = setup({
           invoke: {
             id: "saveNotes",
             src: "saveNotes",
-            // Stryker disable next-line all: the notes are set here; the fallback satisfies the type checker
             input: ({ context }) => notesCall(context) ?? context.notes!,
             onDone: {
               target: "closed",

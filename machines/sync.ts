@@ -48,15 +48,12 @@ export type SyncEvent =
   | { readonly type: "DISMISS"; readonly commandId: string }
 
 export const syncMachine = setup({
-  // Stryker disable next-line all: types only, nothing at run time
-  types: {
-    context: {} as SyncContext,
-    events: {} as SyncEvent,
-    input: {} as { readonly pending: number }
+  types: {} as {
+    context: SyncContext
+    events: SyncEvent
+    input: { readonly pending: number }
   },
-  // Stryker disable next-line all: placeholder actors: the console and the tests provide each one
   actors: {
-    // Stryker disable next-line all: placeholder actor: always provided
     sendNext: fromPromise<SendOutcome>(() => Promise.reject(new Error("sendNext not provided")))
   },
   guards: {
@@ -75,14 +72,14 @@ export const syncMachine = setup({
       refusals: ({ context }, params: { readonly commandId: string }) => context.refusals.filter((refusal) => refusal.commandId !== params.commandId)
     }),
     waitAsked: assign({ retryAfterMs: (_, params: Busy) => params.retryAfterMs }),
-    // Stryker disable next-line all: placeholder action: the console provides it (the record is put back, the refusal said)
+    /** The console puts the record back and says why. */
     refused: (_, _params: Refused) => undefined
   },
   delays: {
     retryAfter: ({ context }) => context.retryAfterMs
   }
 }).createMachine({
-  // Stryker disable next-line all: the machine's name: nothing reads it
+  // Named: the lost link's transition targets `#sync.link.offline` from the outbox.
   id: "sync",
   type: "parallel",
   context: ({ input }) => ({ pending: input.pending, refusals: [], retryAfterMs: 0 }),

@@ -4,7 +4,7 @@ import type { Health } from "../../contract/system.ts"
 import { takePrefetched } from "./prefetch.ts"
 import { paths, sessionCheck } from "virtual:answer-schemas"
 import { arrivedChecked, checkedAnswer } from "./checked-answer.ts"
-import type { CallFailure } from "../../machines/call-failure.ts"
+import type { CallFailure } from "../../contract/call-failure.ts"
 
 /**
  * The effect client is loaded on first use, so the sign-in form is usable before it arrives;

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { statusOfFailure } from "../../contract/common.ts"
-import { issuesOf } from "../../machines/call-failure.ts"
+import { issuesOf } from "../../contract/call-failure.ts"
 import { answerFailure, type ApiFailure, field, networkFailure, unexpectedAnswer } from "./failure.ts"
 
 export type { ApiFailure } from "./failure.ts"

@@ -1,4 +1,4 @@
-import type { CallFailure } from "../../machines/call-failure.ts"
+import type { CallFailure } from "../../contract/call-failure.ts"
 
 /** A failed call, reduced to what the screens need: the status (when the server answered) and one message. */
 export type ApiFailure = CallFailure

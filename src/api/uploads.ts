@@ -1,7 +1,7 @@
 import { paths } from "virtual:answer-schemas"
 import type { UploadedImage } from "../../contract/upload.ts"
 import { uploadMessages, type UploadType } from "../../contract/upload-rules.ts"
-import type { CallFailure } from "../../machines/call-failure.ts"
+import type { CallFailure } from "../../contract/call-failure.ts"
 import { sessionHeaders } from "./session.ts"
 
 /**

@@ -1,4 +1,4 @@
-import { localDay, localInput } from "../../machines/local-time.ts"
+import { localDay, localInput } from "../../contract/local-time.ts"
 
 /**
  * The console's short date: the calendar day in the viewer's time zone, written year-month-day
@@ -12,7 +12,7 @@ export const shortDate = (value: string | Date): string => {
   return Number.isNaN(date.getTime()) ? "" : localDay(date)
 }
 
-/** A stored time as a `datetime-local` input's value (machines/local-time.ts). */
+/** A stored time as a `datetime-local` input's value (contract/local-time.ts). */
 export { localInput as inputDateTime }
 
 /**

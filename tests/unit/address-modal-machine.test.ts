@@ -18,6 +18,7 @@ const required = ["identifier", "Name"]
 const draft = { identifier: "pi-1", Name: "Pi One" }
 const stale = { status: 409, message: "This address was changed by someone else. Reload and try again." }
 const network = { status: undefined, message: "Failed to fetch" }
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 const events = (): ReadonlyArray<AddressModalEvent | ReturnType<typeof actorDone> | ReturnType<typeof actorError>> => [
   { type: "OPEN_ADD", required },
@@ -65,7 +66,6 @@ describe("address modal machine, model-based", () => {
         }
       })
     ).start()
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
     actor.send({ type: "OPEN_ADD", required })
     actor.send({ type: "SAVE", draft: {} })
     expect(actor.getSnapshot().value).toBe("editing")
@@ -102,6 +102,21 @@ describe("address modal machine, model-based", () => {
     actor.send({ type: "CLOSE" })
     actor.send({ type: "OPEN_DELETE", address, draft, required })
     outcomes.push(network)
+    actor.send({ type: "CONFIRM_DELETE" })
+    await settle()
+    expect(actor.getSnapshot().value).toBe("confirmingDelete")
+    expect(actor.getSnapshot().context.error).toBe(addressModalErrors.remove)
+  })
+
+  it("keeps the modal open with the spec's alert when the console gave it no save or delete call", async () => {
+    const actor = createActor(addressModalMachine).start()
+    actor.send({ type: "OPEN_EDIT", address, draft, required })
+    actor.send({ type: "SAVE", draft })
+    await settle()
+    expect(actor.getSnapshot().value).toBe("editing")
+    expect(actor.getSnapshot().context.error).toBe(addressModalErrors.update)
+    actor.send({ type: "CLOSE" })
+    actor.send({ type: "OPEN_DELETE", address, draft, required })
     actor.send({ type: "CONFIRM_DELETE" })
     await settle()
     expect(actor.getSnapshot().value).toBe("confirmingDelete")

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest"
+import { createActor, fromPromise } from "xstate"
 import type { AdminUser } from "../../contract/auth.ts"
-import { authErrors, authMachine, type AuthEvent } from "../../machines/auth.ts"
+import { authErrors, authMachine, type AuthEvent, type OtpAnswer } from "../../machines/auth.ts"
 import { authTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
 const user: AdminUser = { _id: "u1", email: "a@example.com", name: null, role: "admin", grantedRole: "super_admin" }
 const refused = (status: number, message = "Invalid or expired code.") => ({ status, message })
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 const network = { status: undefined, message: "Failed to fetch" }
 
 /** Every event a user or a call can produce, in every state. */
@@ -116,5 +118,50 @@ describe("auth machine, model-based", () => {
     expect(await attempt(refused(429, "Too many attempts. Try again in 2 minutes."))).toBe("Too many attempts. Try again in 2 minutes.")
     expect(await attempt(undefined, refused(401))).toBe(authErrors.verifyRefused)
     expect(await attempt(undefined, network)).toBe(authErrors.verifyThrew)
+  })
+
+  it("sends the code typed with the e-mail and the attempt the code request named", async () => {
+    const sent: Array<unknown> = []
+    const actor = createActor(
+      authMachine.provide({
+        actors: {
+          requestOtp: fromPromise(() => Promise.resolve<OtpAnswer>({ success: true, attempt: "at-1" })),
+          verifyOtp: fromPromise(({ input }) => (sent.push(input), Promise.resolve({ token: "t1", user })))
+        }
+      }),
+      { input: { storedToken: null } }
+    ).start()
+    actor.send({ type: "SEND_OTP", email: "a@example.com", role: "admin" })
+    await settle()
+    actor.send({ type: "VERIFY", otp: "123456" })
+    await settle()
+    expect(sent).toEqual([{ email: "a@example.com", otp: "123456", attempt: "at-1" }])
+    expect(actor.getSnapshot().value).toBe("authenticated")
+  })
+
+  it("signs out, or says the spec's words, when the console gave it no calls", async () => {
+    const stored = createActor(authMachine, { input: { storedToken: "t1" } }).start()
+    await settle()
+    expect(stored.getSnapshot().value).toBe("unauthenticated")
+    expect(stored.getSnapshot().context.token).toBeNull()
+    stored.send({ type: "SEND_OTP", email: "a@example.com", role: "admin" })
+    await settle()
+    expect(stored.getSnapshot().context.error).toBe(authErrors.sendThrew)
+
+    const asked = createActor(authMachine.provide({ actors: { requestOtp: fromPromise(() => Promise.resolve<OtpAnswer>({ success: true })) } }), {
+      input: { storedToken: null }
+    }).start()
+    asked.send({ type: "SEND_OTP", email: "a@example.com", role: "admin" })
+    await settle()
+    asked.send({ type: "VERIFY", otp: "123456" })
+    await settle()
+    expect(asked.getSnapshot().value).toBe("otpSent")
+    expect(asked.getSnapshot().context.error).toBe(authErrors.verifyThrew)
+
+    const signedIn = createActor(authMachine, { input: { storedToken: "t1", checkedUser: user } }).start()
+    expect(signedIn.getSnapshot().value).toBe("authenticated")
+    signedIn.send({ type: "LOGOUT" })
+    await settle()
+    expect(signedIn.getSnapshot().value).toBe("unauthenticated")
   })
 })

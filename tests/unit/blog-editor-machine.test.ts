@@ -202,4 +202,59 @@ describe("blog editor machine, model-based", () => {
     const actor = createActor(blogEditorMachine, { input: { post } }).start()
     expect(isDirty(actor.getSnapshot().context)).toBe(false)
   })
+
+  it("opens the tab that holds the field a refusal names, for every field of the editor", async () => {
+    // The editor's four tabs (docs/product-spec.md §2 "Blog post editor"), field by field.
+    const tabs = {
+      content: ["title", "content", "excerpt", "featuredImage"],
+      settings: ["status", "scheduledAt", "author.username", "author.credentials"],
+      categories: ["categories", "isSponsored", "sponsorInfo.name", "sponsorInfo.logo", "sponsorInfo.url", "tags.0"],
+      seo: ["seoTitle", "seoDescription", "seoKeywords.0"]
+    }
+    for (const [tab, paths] of Object.entries(tabs)) {
+      for (const path of paths) {
+        const refused = { status: 400, message: "Invalid request", issues: [{ path, message: "is refused" }] }
+        const actor = createActor(blogEditorMachine.provide({ actors: { save: fromPromise(() => Promise.reject(refused)) } }), {
+          input: { post: stored }
+        }).start()
+        actor.send({ type: "SET_TAB", tab: tab === "seo" ? "content" : "seo" })
+        actor.send({ type: "SAVE" })
+        await new Promise((resolve) => setTimeout(resolve, 0))
+        expect([path, actor.getSnapshot().context.tab, Object.values(actor.getSnapshot().context.errors)]).toEqual([path, tab, ["is refused"]])
+      }
+    }
+    expect(["author", "sponsorInfo", "sponsorInfo.logo"].map(draftFieldOf)).toEqual(["authorUsername", "sponsorName", "sponsorLogo"])
+  })
+
+  it("says in the banner, one after another, the problems no field shows", () => {
+    const issues = [
+      { path: "", message: "Post is too large" },
+      { path: "version", message: "must be a whole number" }
+    ]
+    expect(refusalOf({ status: 400, message: "Invalid request", issues })).toEqual({
+      errors: {},
+      banner: "Error saving post: Post is too large; version must be a whole number"
+    })
+  })
+
+  it("keeps a refused schedule's message while other fields change, and asks for the focus again at each refused save", async () => {
+    const refused = { status: 400, message: "Invalid request", issues: [{ path: "scheduledAt", message: "must be in the future" }] }
+    const actor = createActor(blogEditorMachine.provide({ actors: { save: fromPromise(() => Promise.reject(refused)) } }), { input: { post: stored } }).start()
+    actor.send({ type: "SAVE" })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    actor.send({ type: "CHANGE", patch: { title: "Another title" } })
+    expect(actor.getSnapshot().context.errors).toEqual({ scheduledAt: "must be in the future" })
+    const blank = createActor(blogEditorMachine, { input: { post: null } }).start()
+    blank.send({ type: "SAVE" })
+    blank.send({ type: "SAVE" })
+    expect(blank.getSnapshot().context.shown).toBe(2)
+  })
+
+  it("keeps the editor open with the banner when the console gave it no save call", async () => {
+    const actor = createActor(blogEditorMachine, { input: { post: stored } }).start()
+    actor.send({ type: "SAVE" })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(actor.getSnapshot().value).toBe("editing")
+    expect(actor.getSnapshot().context.error).toBe("Error saving post: save not provided")
+  })
 })

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { localDateTime } from "../../machines/local-time.ts"
+import { localDateTime } from "../../contract/local-time.ts"
 import { shortDate } from "../../src/lib/dates.ts"
 
 describe("shortDate", () => {

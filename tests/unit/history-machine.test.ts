@@ -237,4 +237,40 @@ describe("record history machine", () => {
     const back: HistoryPageLoaded = { entries: [entry(5, "contact.restore"), ...removed.entries], current: { version: 5, removed: true } }
     expect(canBeRestored(back, 5)).toBe(true)
   })
+
+  it("says which call is missing when the console gave it none", async () => {
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+    const bare = createActor(historyMachine).start()
+    bare.send({ type: "OPEN", record })
+    await settle()
+    expect(bare.getSnapshot().value).toBe("failed")
+    expect(bare.getSnapshot().context.error).toBe(`${historyTexts.failed}: loadHistory not provided`)
+
+    const loadOnly = createActor(historyMachine.provide({ actors: { loadHistory: fromPromise(() => Promise.resolve(page)) } })).start()
+    loadOnly.send({ type: "OPEN", record })
+    await settle()
+    loadOnly.send({ type: "COMPARE", with: 2 })
+    await settle()
+    expect(loadOnly.getSnapshot().value).toBe("ready")
+    expect(loadOnly.getSnapshot().context.error).toBe("compare not provided")
+    loadOnly.send({ type: "SELECT", version: 1 })
+    loadOnly.send({ type: "RESTORE" })
+    await settle()
+    expect(loadOnly.getSnapshot().value).toBe("ready")
+    expect(loadOnly.getSnapshot().context.error).toBe("prepare not provided")
+
+    const noRestore = createActor(
+      historyMachine.provide({
+        actors: { loadHistory: fromPromise(() => Promise.resolve(page)), prepare: fromPromise(() => Promise.resolve([content(3), content(1)] as const)) }
+      })
+    ).start()
+    noRestore.send({ type: "OPEN", record })
+    await settle()
+    noRestore.send({ type: "SELECT", version: 1 })
+    noRestore.send({ type: "RESTORE" })
+    await settle()
+    noRestore.send({ type: "CONFIRM" })
+    await settle()
+    expect(noRestore.getSnapshot().context.error).toBe(`${historyTexts.restoreFailed}: restore not provided`)
+  })
 })

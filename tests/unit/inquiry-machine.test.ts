@@ -1,3 +1,4 @@
+import { createActor, fromPromise } from "xstate"
 import { describe, expect, it } from "vitest"
 import { detailOpen, type InquiryRef, inquiryMachine, inquiryTexts, movesFor } from "../../machines/inquiry.ts"
 import { inquiryTable } from "../spec/machine-tables.ts"
@@ -6,6 +7,7 @@ import { actorDone, actorError, expectFullCoverage, runModel } from "../support/
 const pending: InquiryRef = { _id: "p", companyName: "Pending Co", status: "pending", adminNotes: "", version: 1 }
 const contacted: InquiryRef = { _id: "c", companyName: "Contacted Co", status: "contacted", adminNotes: "Called", version: 2 }
 const converted: InquiryRef = { _id: "v", companyName: "Converted Co", status: "converted", adminNotes: "", version: 3 }
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0))
 const refusal = { status: 409, message: "This inquiry was changed by someone else. Reload and try again." }
 
 const events = [
@@ -123,5 +125,68 @@ describe("inquiry machine", () => {
     })
     expectFullCoverage("inquiry", run)
     expect(reloads).toBe(answers)
+  })
+
+  it("sends the open inquiry with the status asked and the notes as typed", async () => {
+    const sent: Array<unknown> = []
+    const actor = createActor(
+      inquiryMachine.provide({
+        actors: { update: fromPromise(({ input }) => (sent.push(input), Promise.resolve<InquiryRef>({ ...pending, status: "contacted" }))) }
+      })
+    ).start()
+    actor.send({ type: "OPEN", inquiry: pending })
+    actor.send({ type: "EDIT", notes: "Sent the deck" })
+    actor.send({ type: "MOVE", status: "contacted" })
+    await settled()
+    expect(sent).toEqual([{ inquiry: pending, status: "contacted", adminNotes: "Sent the deck" }])
+    expect(actor.getSnapshot().value).toBe("done")
+  })
+
+  it("shows a refusal's field issues until the notes change, a move is tried or the modal closes", async () => {
+    const refused = { status: 400, message: "Invalid notes", issues: [{ path: "adminNotes", message: "Admin notes is too long" }] }
+    const actor = createActor(inquiryMachine.provide({ actors: { update: fromPromise(() => Promise.reject(refused)) } })).start()
+    const issues = () => actor.getSnapshot().context.issues
+    const refuse = async () => {
+      actor.send({ type: "MOVE", status: "contacted" })
+      await settled()
+      expect(actor.getSnapshot().value).toBe("failed")
+      expect(issues()).toEqual(refused.issues)
+    }
+    expect(issues()).toEqual([])
+    actor.send({ type: "OPEN", inquiry: pending })
+    expect(issues()).toEqual([])
+    await refuse()
+    actor.send({ type: "EDIT", notes: "Shorter" })
+    expect(issues()).toEqual([])
+    await refuse()
+    actor.send({ type: "MOVE", status: "contacted" })
+    expect(issues()).toEqual([])
+    await settled()
+    actor.send({ type: "CLOSE" })
+    expect(issues()).toEqual([])
+    expect(actor.getSnapshot().context.error).toBeNull()
+  })
+
+  it("offers no move with the modal closed or the change made", async () => {
+    const actor = createActor(
+      inquiryMachine.provide({ actors: { update: fromPromise(() => Promise.resolve<InquiryRef>({ ...pending, status: "contacted" })) } })
+    ).start()
+    expect(movesFor(actor.getSnapshot())).toEqual([])
+    actor.send({ type: "OPEN", inquiry: pending })
+    expect(movesFor(actor.getSnapshot())).toEqual(["contacted"])
+    actor.send({ type: "MOVE", status: "contacted" })
+    expect(movesFor(actor.getSnapshot())).toEqual([])
+    await settled()
+    expect(actor.getSnapshot().value).toBe("done")
+    expect(movesFor(actor.getSnapshot())).toEqual([])
+  })
+
+  it("says so when the console gave it no update call", async () => {
+    const actor = createActor(inquiryMachine).start()
+    actor.send({ type: "OPEN", inquiry: pending })
+    actor.send({ type: "MOVE", status: "contacted" })
+    await settled()
+    expect(actor.getSnapshot().value).toBe("failed")
+    expect(actor.getSnapshot().context.error).toBe(`${inquiryTexts.failed}: update not provided`)
   })
 })

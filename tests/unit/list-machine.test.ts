@@ -98,4 +98,11 @@ describe("list machine", () => {
     given.stop()
     empty.stop()
   })
+
+  it("fails saying so when the console gave it no page call", async () => {
+    const actor = createActor(listMachine, { input: { query: first } }).start()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(actor.getSnapshot().value).toBe("failed")
+    expect(actor.getSnapshot().context.error).toBe("fetchPage not provided")
+  })
 })

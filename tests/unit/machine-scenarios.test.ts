@@ -3,7 +3,7 @@ import { type AnyStateMachine, createActor, fromPromise } from "xstate"
 import { addressModalMachine } from "../../machines/address-modal.ts"
 import { authMachine } from "../../machines/auth.ts"
 import { blogEditorMachine } from "../../machines/blog-editor.ts"
-import { failureOf, serverMessageOf } from "../../machines/call-failure.ts"
+import { failureOf, serverMessageOf } from "../../contract/call-failure.ts"
 import { listMachine, queryKey } from "../../machines/list.ts"
 import { uploadMachine } from "../../machines/upload.ts"
 

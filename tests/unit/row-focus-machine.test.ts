@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { createActor } from "xstate"
-import { following, rowFocusMachine } from "../../machines/row-focus.ts"
+import { following, keysOnRows, rowFocusMachine } from "../../machines/row-focus.ts"
 import { rowFocusTable } from "../spec/machine-tables.ts"
 import { expectFullCoverage, runModel } from "../support/model.ts"
 
@@ -100,5 +100,34 @@ describe("row focus machine", () => {
     expect(following(context, ["a"])).toEqual({ ids: ["a"], currentId: "a", index: 0 })
     expect(following(context, [])).toEqual({ ids: [], currentId: "c", index: 2 })
     expect(following(following(context, []), ["a", "b", "c"])).toEqual({ ids: ["a", "b", "c"], currentId: "c", index: 2 })
+  })
+
+  it("starts with the keyboard on its rows, none current until rows are shown", () => {
+    const actor = createActor(rowFocusMachine, { input: {} }).start()
+    expect(actor.getSnapshot().context).toEqual({ ids: [], currentId: null, index: 0, before: "rows" })
+    expect(keysOnRows(actor.getSnapshot())).toBe(true)
+    actor.send({ type: "TYPE" })
+    expect(keysOnRows(actor.getSnapshot())).toBe(false)
+  })
+
+  it("makes the first row current when it is picked from further down", () => {
+    const actor = createActor(rowFocusMachine, { input: {} }).start()
+    actor.send({ type: "SHOW", ids: ten })
+    actor.send({ type: "NEXT" })
+    actor.send({ type: "NEXT" })
+    actor.send({ type: "PICK", id: "r0" })
+    expect(actor.getSnapshot().context).toMatchObject({ currentId: "r0", index: 0 })
+  })
+
+  it("gives the keyboard back to the rows after a dialog opened from them, though an earlier one was opened from the search", () => {
+    const actor = createActor(rowFocusMachine, { input: {} }).start()
+    actor.send({ type: "TYPE" })
+    actor.send({ type: "OPEN" })
+    actor.send({ type: "CLOSE" })
+    expect(actor.getSnapshot().value).toEqual({ keys: "typing" })
+    actor.send({ type: "LEAVE" })
+    actor.send({ type: "OPEN" })
+    actor.send({ type: "CLOSE" })
+    expect(actor.getSnapshot().value).toEqual({ keys: "rows" })
   })
 })

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest"
 import { createActor, fromPromise } from "xstate"
-import { type ChangedReport, notesOpen, type ReportChange, type ReportRef, scamReportMachine, shownReport, triageErrors } from "../../machines/scam-report.ts"
+import {
+  type ChangedReport,
+  changeFailed,
+  notesOpen,
+  savingNotes,
+  type ReportChange,
+  type ReportRef,
+  scamReportMachine,
+  shownReport,
+  triageErrors
+} from "../../machines/scam-report.ts"
 import { scamReportTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
@@ -165,5 +175,71 @@ describe("scam-report triage machine", () => {
     expect(actor.getSnapshot().value).toEqual({ changes: "idle", notes: "closed" })
     // The list reloaded with version 3 of A: the answer no longer overrides it.
     expect(shownReport(actor.getSnapshot().context, { ...reportA, status: "under_review", version: 3 }).status).toBe("under_review")
+  })
+
+  it("saves the notes as typed, at the newest version the server answered for the report", async () => {
+    const saved: Array<ReportChange> = []
+    let answer: (report: ChangedReport) => void = () => undefined
+    const actor = createActor(
+      scamReportMachine.provide({
+        actors: {
+          change: fromPromise<ChangedReport, ReportChange>(() => new Promise((resolve) => (answer = resolve))),
+          saveNotes: fromPromise<ChangedReport, ReportChange>(({ input }) => (saved.push(input), Promise.resolve({ ...notedA, version: 3 })))
+        }
+      })
+    ).start()
+    actor.send({ type: "SET", change: { field: "status", value: "resolved", report: reportA } })
+    actor.send({ type: "OPEN_NOTES", report: reportA })
+    expect(actor.getSnapshot().context.notesOf).toMatchObject({ _id: "a", version: 1 })
+    answer(answerA)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    actor.send({ type: "SAVE_NOTES", notes: "Seen before" })
+    expect(savingNotes(actor.getSnapshot())).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(saved).toEqual([{ field: "notes", value: "Seen before", report: { ...reportA, status: "resolved", version: 2 } }])
+    expect(notesOpen(actor.getSnapshot())).toBe(false)
+    expect(savingNotes(actor.getSnapshot())).toBe(false)
+  })
+
+  it("shows a refusal's field issues under the notes until they are saved again or closed", async () => {
+    const issues = [{ path: "adminNotes", message: "Admin notes is too long" }]
+    const actor = createActor(
+      scamReportMachine.provide({ actors: { saveNotes: fromPromise(() => Promise.reject({ status: 400, message: "Invalid request", issues })) } })
+    ).start()
+    const shown = () => actor.getSnapshot().context.notesIssues
+    expect(shown()).toEqual([])
+    actor.send({ type: "OPEN_NOTES", report: reportA })
+    expect(shown()).toEqual([])
+    actor.send({ type: "SAVE_NOTES", notes: "x".repeat(3000) })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(shown()).toEqual(issues)
+    actor.send({ type: "SAVE_NOTES", notes: "Shorter" })
+    expect(shown()).toEqual([])
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(shown()).toEqual(issues)
+    actor.send({ type: "CLOSE" })
+    expect(shown()).toEqual([])
+    actor.send({ type: "OPEN_NOTES", report: reportB })
+    expect(shown()).toEqual([])
+  })
+
+  it("says the spec's fallback when a failed change gives no words, and raises the banner", async () => {
+    const actor = createActor(scamReportMachine.provide({ actors: { change: fromPromise(() => Promise.reject({ status: 500, message: "  " })) } })).start()
+    expect(changeFailed(actor.getSnapshot())).toBe(false)
+    actor.send({ type: "SET", change: { field: "status", value: "resolved", report: reportA } })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(changeFailed(actor.getSnapshot())).toBe(true)
+    expect(actor.getSnapshot().context.error).toBe(`${triageErrors.status}: ${triageErrors.unknown}`)
+  })
+
+  it("shows the spec's banners when the console gave it no calls", async () => {
+    const actor = createActor(scamReportMachine).start()
+    actor.send({ type: "SET", change: { field: "priority", value: "high", report: reportA } })
+    actor.send({ type: "OPEN_NOTES", report: reportB })
+    actor.send({ type: "SAVE_NOTES", notes: "Seen before" })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(actor.getSnapshot().value).toEqual({ changes: "failed", notes: "open" })
+    expect(actor.getSnapshot().context.error).toBe(`${triageErrors.priority}: change not provided`)
+    expect(actor.getSnapshot().context.notesError).toBe(`${triageErrors.notes}: saveNotes not provided`)
   })
 })

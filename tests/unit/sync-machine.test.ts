@@ -150,4 +150,13 @@ describe("sync machine", () => {
     expect(actor.getSnapshot().context.pending).toBe(0)
     actor.stop()
   })
+
+  it("takes the link down when the console gives it no way to send", async () => {
+    const actor = createActor(syncMachine, { input: { pending: 1 } }).start()
+    actor.send({ type: "CAUGHT_UP" })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(actor.getSnapshot().value).toEqual({ link: "offline", outbox: "idle", conflicts: "none" })
+    expect(actor.getSnapshot().context.pending).toBe(1)
+    actor.stop()
+  })
 })

@@ -76,6 +76,14 @@ describe("upload machine, model-based", () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(actor.getSnapshot().context).toMatchObject({ progress: 100, url: "/uploads/blog/x.png" })
     actor.send({ type: "PICK", file: svg })
-    expect(actor.getSnapshot().context).toMatchObject({ error: uploadMessages.notAnImage, url: null })
+    expect(actor.getSnapshot().context).toMatchObject({ file: svg, error: uploadMessages.notAnImage, url: null })
+  })
+
+  it("fails saying so when the console gave it no upload call", async () => {
+    const actor = createActor(uploadMachine, { input: { type: "blog" } }).start()
+    actor.send({ type: "PICK", file: png })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(actor.getSnapshot().value).toBe("failed")
+    expect(actor.getSnapshot().context.error).toBe("Upload failed: upload not provided")
   })
 })

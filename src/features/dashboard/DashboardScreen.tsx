@@ -6,7 +6,7 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { Link, useLocation } from "wouter"
 import { type ActivityEntry, type Analytics, type AnalyticsPeriod, listingStatistics } from "../../../contract/activity.ts"
 import type { Health } from "../../../contract/system.ts"
-import { failureOf } from "../../../machines/call-failure.ts"
+import { failureOf } from "../../../contract/call-failure.ts"
 import { fetchAnalytics, listActivity } from "../../api/admin.ts"
 import { fetchHealth } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"

@@ -1,7 +1,7 @@
 import { Button, Callout, Flex } from "@radix-ui/themes"
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from "react"
 import type { HistoryKind } from "../../../contract/history-rules.ts"
-import { failureOf } from "../../../machines/call-failure.ts"
+import { failureOf } from "../../../contract/call-failure.ts"
 import { type Command, useLegalCommands, useRegisterCommands } from "../../lib/commands.tsx"
 import { loadLastChange, restoreVersion } from "../../api/history.ts"
 import "./history.css"

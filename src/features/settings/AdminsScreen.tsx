@@ -3,7 +3,7 @@ import { Badge, Button, Callout, Card, Flex, Grid, Heading, Text } from "@radix-
 import { useMemo, useState } from "react"
 import type { AdminAccount, AdminAccountInput } from "../../../contract/admin-users.ts"
 import { type Role, roleLabels, Roles } from "../../../contract/common.ts"
-import { failureOf } from "../../../machines/call-failure.ts"
+import { failureOf } from "../../../contract/call-failure.ts"
 import { createAdminUser, exportAdminUsers, listAdminUsers, updateAdminUser } from "../../api/admin.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { shortDate } from "../../lib/dates.ts"

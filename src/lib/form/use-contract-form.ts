@@ -2,7 +2,7 @@ import type { Schema } from "effect"
 import { createContext, type FormEvent, type RefObject, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from "react"
 import { type DefaultValues, type FieldErrors, type FieldValues, get, type Resolver, set, useForm, type UseFormReturn } from "react-hook-form"
 import type { FieldIssue } from "../../../contract/common.ts"
-import { type CallFailure, failureOf, issuesOf } from "../../../machines/call-failure.ts"
+import { type CallFailure, failureOf, issuesOf } from "../../../contract/call-failure.ts"
 import { useFirstInvalidFocus } from "./use-first-invalid-focus.ts"
 import { type FieldView, fieldView, inLabelWords } from "./words.ts"
 

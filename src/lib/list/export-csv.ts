@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react"
 import type { CsvFile } from "../../../contract/lists.ts"
-import { failureOf } from "../../../machines/call-failure.ts"
+import { failureOf } from "../../../contract/call-failure.ts"
 import { useStableCallback } from "../use-stable.ts"
 
 /** Saves a list's CSV export (asked of the server by the screen's API call) as the file the server named. */

@@ -1,5 +1,5 @@
 import { useState } from "react"
-import { failureOf } from "../../../machines/call-failure.ts"
+import { failureOf } from "../../../contract/call-failure.ts"
 import type { Asking } from "../../lib/list/use-list-screen.ts"
 import { ConfirmDelete } from "../ConfirmDelete.tsx"
 

@@ -1,4 +1,4 @@
-import type { FieldIssue } from "../contract/common.ts"
+import type { FieldIssue } from "./common.ts"
 
 /**
  * How an invoked call failed, as the machines see it: `status` is set when the server
