@@ -22,7 +22,7 @@ import {
   Url,
   Version
 } from "./common.ts"
-import { industries, inquiryStatuses } from "./inquiry-rules.ts"
+import { industries, inquiryStatuses } from "./advertising-rules.ts"
 import { CsvExport } from "./lists.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 

@@ -18,7 +18,7 @@ import { ProtectedDataApi } from "./protected-data.ts"
 import { SessionsApi } from "./sessions.ts"
 import { SiteSettingsApi } from "./site-settings.ts"
 import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
-import { UploadApi } from "./upload.ts"
+import { UploadsApi } from "./uploads.ts"
 import { HistoryApi } from "./history.ts"
 import { Idempotency, idempotencyKeyParameter } from "./idempotency.ts"
 
@@ -84,7 +84,7 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(AddressSearchApi)
   .add(BlogPublicApi)
   .add(BlogAdminApi)
-  .add(UploadApi)
+  .add(UploadsApi)
   .add(CommunitiesApi)
   .add(InfluencersApi)
   .add(ListingsAdminApi)

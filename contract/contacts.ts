@@ -26,7 +26,7 @@ import {
   Version,
   VersionParam
 } from "./common.ts"
-import { contactPriorities, contactStatuses } from "./inquiry-rules.ts"
+import { contactPriorities, contactStatuses } from "./contact-rules.ts"
 import { CsvExport } from "./lists.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 

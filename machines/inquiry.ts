@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from "xstate"
-import { type InquiryStatus, inquiryMoves } from "../contract/inquiry-rules.ts"
+import { type InquiryStatus, inquiryMoves } from "../contract/advertising-rules.ts"
 import type { FieldIssue } from "../contract/common.ts"
 import { failureOf, issuesOf } from "../contract/call-failure.ts"
 
@@ -57,7 +57,7 @@ export const inquiryTexts = {
  * status"): viewing an inquiry, editing its admin notes, updating ("Updating...") with the notes
  * sent along, then done (the modal closes, the list reloads) or failed (the modal stays, with
  * the server's words and the notes typed; the reloaded copy of the inquiry replaces the stale
- * one, so trying again can succeed). A move is legal only as contract/inquiry-rules.ts allows: pending, paid
+ * one, so trying again can succeed). A move is legal only as contract/advertising-rules.ts allows: pending, paid
  * and reviewed → contacted; contacted → converted | rejected. `movesFor` reads the snapshot for
  * the buttons, keys and palette commands.
  */

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import { inquiryMessages as messages, type InquirySubmission } from "../../contract/advertising.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { Conflict, NotFound } from "../../contract/common.ts"
-import { canMoveInquiry, type InquiryStatus } from "../../contract/inquiry-rules.ts"
+import { canMoveInquiry, type InquiryStatus } from "../../contract/advertising-rules.ts"
 import { createRecord, updateRecord } from "../platform/record-writes.ts"
 import { clientIp } from "../platform/client-address.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
@@ -44,7 +44,7 @@ const list = (query: ListQuery & { readonly format?: "json" | "csv" | undefined 
   )
 
 /**
- * Moves an inquiry on as contract/inquiry-rules.ts allows (the same status keeps it, for the
+ * Moves an inquiry on as contract/advertising-rules.ts allows (the same status keeps it, for the
  * notes), at the version it was read, logging the move in its transaction.
  */
 const move = (id: string, change: { readonly status: InquiryStatus; readonly adminNotes?: string | undefined; readonly version: number }) =>

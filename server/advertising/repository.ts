@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { dieOnSqlError } from "../platform/database.ts"
 import { type AdvertisingInquiry, type InquiryCounts, inquiryMessages as messages } from "../../contract/advertising.ts"
-import { type InquiryStatus, inquiryStatuses } from "../../contract/inquiry-rules.ts"
+import { type InquiryStatus, inquiryStatuses } from "../../contract/advertising-rules.ts"
 import { type VersionedTable } from "../platform/record-writes.ts"
 import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../platform/lists.ts"
 

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { dieOnSqlError } from "../platform/database.ts"
 import { CONTACTS_PAGE_SIZE, contactMessages as messages, type CoreTeamContact } from "../../contract/contacts.ts"
-import type { ContactStatus } from "../../contract/inquiry-rules.ts"
+import type { ContactStatus } from "../../contract/contact-rules.ts"
 import { type VersionedTable } from "../platform/record-writes.ts"
 import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../platform/lists.ts"
 

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { existsSync, readdirSync, readFileSync, renameSync } from "node:fs"
 import { join } from "node:path"
-import { UploadType } from "../../contract/upload.ts"
+import { UploadType } from "../../contract/uploads.ts"
 import { Config } from "../platform/config.ts"
 import { inTransaction } from "../platform/database.ts"
 import { imageTypes } from "./image.ts"

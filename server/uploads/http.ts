@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { AdminApi } from "../../contract/api.ts"
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../contract/common.ts"
-import { UploadType } from "../../contract/upload.ts"
+import { UploadType } from "../../contract/uploads.ts"
 import { MAX_IMAGE_BYTES, uploadMessages } from "../../contract/upload-rules.ts"
 import { requireEditor } from "../auth/roles.ts"
 import { makeAdmission } from "../platform/admission.ts"
@@ -80,7 +80,7 @@ const UPLOADS_WAITING = 12
 
 export const UploadHandlers = HttpApiBuilder.group(
   AdminApi,
-  "upload",
+  "uploads",
   Effect.fn(function* (handlers) {
     const admitted = yield* makeAdmission({ running: UPLOADS_RUNNING, waiting: UPLOADS_WAITING, busy: uploadMessages.busy, retryAfterSeconds: 5 })
     return handlers.handleRaw("image", ({ request }) =>

@@ -33,5 +33,5 @@ export const endpointsByName = {
   coreTeamAddresses: "coreTeamAddresses.list",
   posts: "blog.posts",
   stream: "stream.changes",
-  uploadImage: "upload.image"
+  uploadImage: "uploads.image"
 } as const

@@ -1,5 +1,5 @@
 import { paths } from "virtual:answer-schemas"
-import type { UploadedImage } from "../../contract/upload.ts"
+import type { UploadedImage } from "../../contract/uploads.ts"
 import { uploadMessages, type UploadType } from "../../contract/upload-rules.ts"
 import type { CallFailure } from "../../contract/call-failure.ts"
 import { sessionHeaders } from "./session.ts"

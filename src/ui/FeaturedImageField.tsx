@@ -6,7 +6,7 @@ import { type Ref, useEffect, useEffectEvent, useId, useRef, useState } from "re
 import { fromPromise } from "xstate"
 import { acceptedImageTypes, type UploadType } from "../../contract/upload-rules.ts"
 import { type UploadEvent, uploadMachine } from "../../machines/upload.ts"
-import type { UploadedImage } from "../../contract/upload.ts"
+import type { UploadedImage } from "../../contract/uploads.ts"
 import { type FieldView, fieldView } from "../lib/form/words.ts"
 import { useStableCallback } from "../lib/use-stable.ts"
 

@@ -211,7 +211,7 @@ describe.each(engines)("the activity log and the dashboard's figures on $name", 
         role
       ).toEqual([])
       texts.push(csv.text)
-      // The dashboard's Recent Activity is the log's first ten (src/api/admin.ts).
+      // The dashboard's Recent Activity is the log's first ten (src/api/activity.ts).
       const recent = await logs("?limit=10", tokens[role])
       expect(
         recent.logs.filter((entry) => !readable(role, own, entry)),

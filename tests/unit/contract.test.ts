@@ -8,7 +8,7 @@ import * as blogApi from "../../contract/blog-api.ts"
 import * as history from "../../contract/history.ts"
 import * as idempotency from "../../contract/idempotency.ts"
 import * as stream from "../../contract/stream.ts"
-import * as upload from "../../contract/upload.ts"
+import * as uploads from "../../contract/uploads.ts"
 import * as addresses from "../../contract/addresses.ts"
 import * as adminUsers from "../../contract/admin-users.ts"
 import * as allowedIps from "../../contract/allowed-ips.ts"
@@ -49,7 +49,7 @@ const modules = {
   siteSettings,
   stream,
   system,
-  upload,
+  uploads,
   ventures
 }
 

@@ -1,6 +1,6 @@
 import { CheckCircledIcon, ClockIcon, CrossCircledIcon, EnvelopeClosedIcon, EyeOpenIcon, QuestionMarkCircledIcon, StarIcon } from "@radix-ui/react-icons"
 import { Badge } from "@radix-ui/themes"
-import type { InquiryStatus } from "../../../contract/inquiry-rules.ts"
+import type { InquiryStatus } from "../../../contract/advertising-rules.ts"
 import { advertisingTexts as t } from "./texts.ts"
 
 /** Each status's colour and icon; a status this console does not know gets a neutral one. */

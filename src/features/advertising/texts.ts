@@ -1,4 +1,4 @@
-import type { InquiryStatus } from "../../../contract/inquiry-rules.ts"
+import type { InquiryStatus } from "../../../contract/advertising-rules.ts"
 import { inquiryTexts } from "../../../machines/inquiry.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
 

@@ -2,7 +2,7 @@ import { Button, Card, Checkbox, Flex, Grid, Heading, Text } from "@radix-ui/the
 import type { ReactNode } from "react"
 import { useController } from "react-hook-form"
 import type { ContactInput, CoreTeamContact } from "../../../contract/contacts.ts"
-import { contactPriorities, contactStatuses, type ContactStatus } from "../../../contract/inquiry-rules.ts"
+import { contactPriorities, contactStatuses, type ContactStatus } from "../../../contract/contact-rules.ts"
 import { inputDateTime } from "../../lib/dates.ts"
 import { useContractForm, useContractFormContext } from "../../lib/form/use-contract-form.ts"
 import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"

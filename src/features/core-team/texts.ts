@@ -1,4 +1,4 @@
-import type { ContactStatus } from "../../../contract/inquiry-rules.ts"
+import type { ContactStatus } from "../../../contract/contact-rules.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
 
 /** docs/product-spec.md §2 "Core Team Contacts", §3, §5; quoted texts are exact. */

@@ -11,7 +11,7 @@ export const UploadType = Schema.Literals(uploadTypes)
 export const UploadedImage = Schema.Struct({ success: Schema.Literal(true), url: Schema.String })
 export type UploadedImage = typeof UploadedImage.Type
 
-export class UploadApi extends HttpApiGroup.make("upload")
+export class UploadsApi extends HttpApiGroup.make("uploads")
   .add(
     HttpApiEndpoint.post("image", "/api/upload/image", {
       payload: Schema.Struct({ image: Multipart.SingleFileSchema, type: UploadType }).pipe(HttpApiSchema.asMultipart()),

@@ -34,9 +34,3 @@ export const industries = [
   "E-commerce",
   "Other"
 ] as const
-
-/** Core-team contacts: statuses set freely (§4), priorities of the form (§5). */
-export const contactStatuses = ["new", "in_progress", "responded", "resolved", "closed"] as const
-export type ContactStatus = (typeof contactStatuses)[number]
-export const contactPriorities = ["low", "medium", "high", "urgent"] as const
-export type ContactPriority = (typeof contactPriorities)[number]

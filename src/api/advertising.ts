@@ -1,0 +1,44 @@
+import type { AdvertisingInquiry, InquiryCounts } from "../../contract/advertising.ts"
+import type { industries, InquiryStatus } from "../../contract/advertising-rules.ts"
+import type { InquiryMove } from "../../machines/inquiry.ts"
+import type { ListPage, ListQuery } from "../../machines/list.ts"
+import type { CsvFile } from "./client.ts"
+
+/** The effect client loads on first use (src/api/client.ts). */
+const api = () => import("./client.ts")
+
+type Industry = (typeof industries)[number]
+
+export type InquiriesPage = ListPage<AdvertisingInquiry> & { readonly counts: InquiryCounts }
+
+const inquiryFilters = (q: ListQuery) => ({
+  ...(q.search.trim() === "" ? {} : { search: q.search.trim() }),
+  ...(q.filters.status === undefined ? {} : { status: q.filters.status as InquiryStatus }),
+  ...(q.filters.industry === undefined ? {} : { industry: q.filters.industry as Industry })
+})
+
+export const exportInquiries = async (q: ListQuery): Promise<CsvFile> => {
+  const { callCsvApi } = await api()
+  return callCsvApi("advertising-inquiries.csv", (client) =>
+    client.advertising.list({ query: { ...inquiryFilters(q), format: "csv" }, responseMode: "decoded-and-response" })
+  )
+}
+
+/** A page of inquiries with the four counts of all of them. */
+export const listInquiries = async (q: ListQuery): Promise<InquiriesPage> => {
+  const { callListApi } = await api()
+  const answer = await callListApi((client) => client.advertising.list({ query: { ...inquiryFilters(q), ...(q.page > 1 ? { page: q.page } : {}) } }))
+  return { rows: answer.data.inquiries, pagination: answer.data.pagination, counts: answer.data.counts }
+}
+
+/** Moves an inquiry on with its notes, at the version it was read. */
+export const moveInquiry = async (move: InquiryMove): Promise<AdvertisingInquiry> => {
+  const { callApi } = await api()
+  const answer = await callApi((client) =>
+    client.advertising.update({
+      params: { id: move.inquiry._id },
+      payload: { status: move.status, adminNotes: move.adminNotes, version: move.inquiry.version }
+    })
+  )
+  return answer.data.inquiry
+}
