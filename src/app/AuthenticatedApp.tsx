@@ -5,7 +5,7 @@ import { blogRoutes } from "../features/blog/routes.tsx"
 import { listingRoutes } from "../features/listings/routes.tsx"
 import { scamReportRoutes } from "../features/scam-reports/routes.tsx"
 import { advertisingRoutes } from "../features/advertising/routes.tsx"
-import { coreTeamRoutes } from "../features/core-team/routes.tsx"
+import { contactRoutes } from "../features/contacts/routes.tsx"
 import { settingsRoutes } from "../features/settings/routes.tsx"
 import { dashboardRoutes } from "../features/dashboard/routes.tsx"
 import { activityRoutes } from "../features/activity/routes.tsx"
@@ -22,7 +22,7 @@ const featureRoutes: ReadonlyArray<FeatureRoute> = [
   ...blogRoutes,
   ...addressRoutes,
   ...listingRoutes,
-  ...coreTeamRoutes,
+  ...contactRoutes,
   ...advertisingRoutes,
   ...scamReportRoutes,
   ...settingsRoutes

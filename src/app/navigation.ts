@@ -2,7 +2,8 @@ import { addressDestinations } from "../features/addresses/navigation.ts"
 import { blogDestinations } from "../features/blog/navigation.ts"
 import { listingDestinations } from "../features/listings/navigation.ts"
 import { scamReportDestinations } from "../features/scam-reports/navigation.ts"
-import { inboxDestinations } from "../features/core-team/navigation.ts"
+import { contactDestinations } from "../features/contacts/navigation.ts"
+import { advertisingDestinations } from "../features/advertising/navigation.ts"
 import { settingsDestinations, settingsScreens } from "../features/settings/navigation.ts"
 import { dashboardDestinations } from "../features/dashboard/navigation.ts"
 import { activityDestinations } from "../lib/destinations.ts"
@@ -16,7 +17,8 @@ export const destinations: ReadonlyArray<Destination> = [
   ...blogDestinations,
   ...addressDestinations,
   ...listingDestinations,
-  ...inboxDestinations,
+  ...contactDestinations,
+  ...advertisingDestinations,
   ...scamReportDestinations,
   ...settingsDestinations
 ]

@@ -78,7 +78,7 @@ const contactActions = (
  * URL, `1`–`5` for the status of the current contact, which stays current. Moderators handle
  * contacts; what a contact says is an admin's to change, as the server enforces.
  */
-export const CoreTeamScreen = () => {
+export const ContactsScreen = () => {
   const canEdit = AuthContext.useSelector((snapshot) => snapshot.context.user?.role !== "moderator")
   const refusal = useEditorRefusal()
   /** The contact the form is open on (null: a new one); undefined while it is closed. */
