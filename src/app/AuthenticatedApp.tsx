@@ -7,6 +7,9 @@ import { scamReportRoutes } from "../features/scam-reports/routes.tsx"
 import { advertisingRoutes } from "../features/advertising/routes.tsx"
 import { contactRoutes } from "../features/contacts/routes.tsx"
 import { settingsRoutes } from "../features/settings/routes.tsx"
+import { adminUserRoutes } from "../features/admin-users/routes.tsx"
+import { allowedIpRoutes } from "../features/allowed-ips/routes.tsx"
+import { sessionRoutes } from "../features/sessions/routes.tsx"
 import { dashboardRoutes } from "../features/dashboard/routes.tsx"
 import { activityRoutes } from "../features/activity/routes.tsx"
 import { HistoryHost } from "../features/history/HistoryHost.tsx"
@@ -25,7 +28,10 @@ const featureRoutes: ReadonlyArray<FeatureRoute> = [
   ...contactRoutes,
   ...advertisingRoutes,
   ...scamReportRoutes,
-  ...settingsRoutes
+  ...settingsRoutes,
+  ...adminUserRoutes,
+  ...allowedIpRoutes,
+  ...sessionRoutes
 ]
 const served = new Set(featureRoutes.map((route) => route.path))
 

@@ -4,7 +4,10 @@ import { listingDestinations } from "../features/listings/navigation.ts"
 import { scamReportDestinations } from "../features/scam-reports/navigation.ts"
 import { contactDestinations } from "../features/contacts/navigation.ts"
 import { advertisingDestinations } from "../features/advertising/navigation.ts"
-import { settingsDestinations, settingsScreens } from "../features/settings/navigation.ts"
+import { settingsDestinations } from "../features/settings/navigation.ts"
+import { adminUserDestinations } from "../features/admin-users/navigation.ts"
+import { allowedIpDestinations } from "../features/allowed-ips/navigation.ts"
+import { sessionDestinations } from "../features/sessions/navigation.ts"
 import { dashboardDestinations } from "../features/dashboard/navigation.ts"
 import { activityDestinations } from "../lib/destinations.ts"
 import type { Destination } from "../lib/navigation.ts"
@@ -24,4 +27,9 @@ export const destinations: ReadonlyArray<Destination> = [
 ]
 
 /** Screens beyond the spec's sidebar: the palette and links reach them (`g` and their key). */
-export const paletteDestinations: ReadonlyArray<Destination> = [...activityDestinations, ...settingsScreens]
+export const paletteDestinations: ReadonlyArray<Destination> = [
+  ...activityDestinations,
+  ...adminUserDestinations,
+  ...allowedIpDestinations,
+  ...sessionDestinations
+]

@@ -215,7 +215,7 @@ describe.each(engines)("a form's save records only what it changed, on $name", (
       const read = async () =>
         ((await api("GET", `/api/admin/users?search=${encodeURIComponent(email)}`, undefined, boss)).data as { users: ReadonlyArray<AdminAccount> }).users[0]!
       await api("POST", "/api/admin/users", { email, role: "moderator" }, boss)
-      // As the form sends it (src/features/settings/AdminsScreen.tsx): the name as typed, empty as none, and the role.
+      // As the form sends it (src/features/admin-users/AdminUsersScreen.tsx): the name as typed, empty as none, and the role.
       const save = async (name: string, role: string) => {
         const admin = await read()
         await api("PUT", `/api/admin/users/${admin._id}`, { name: name.trim() === "" ? null : name.trim(), role, version: admin.version }, boss)

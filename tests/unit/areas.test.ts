@@ -14,7 +14,7 @@ const declaredGaps: Readonly<Record<string, ReadonlyArray<string>>> = {
   // Reached from the palette and the dashboard; its entry sits in src/lib/destinations.ts, which the settings screen also reads.
   activity: ["navigation.ts", "texts.ts"],
   dashboard: ["texts.ts"],
-  // Settings still serves three areas (admin users, allowed addresses, sessions) with their words in each screen.
+  // One card of facts (version, theme, health) and links: its few words sit with it.
   settings: ["texts.ts"]
 }
 

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { ipInRange, normalizeIpRange, parseIpRange } from "../../contract/ip-rules.ts"
-import { describeUserAgent } from "../../src/features/settings/user-agent.ts"
+import { describeUserAgent } from "../../src/features/sessions/user-agent.ts"
 
 const ipv4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((parts) => parts.join("."))
 const ipv6 = fc.array(fc.nat(0xffff), { minLength: 8, maxLength: 8 }).map((groups) => groups.map((group) => group.toString(16)).join(":"))

@@ -6,8 +6,7 @@ import { fetchHealth } from "../../api/auth.ts"
 import { useTheme } from "../../lib/theme.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { Link } from "wouter"
-import { activityDestinations } from "../../lib/destinations.ts"
-import { settingsScreens } from "./navigation.ts"
+import { activityDestinations, settingsScreenDestinations } from "../../lib/destinations.ts"
 
 const healthCheck = fromPromise(() => fetchHealth())
 
@@ -61,7 +60,7 @@ export const SettingsScreen = () => {
           </Heading>
           <nav aria-label="Admin management">
             <Flex direction="column" gap="2">
-              {[...settingsScreens, ...activityDestinations].map((screen) => (
+              {[...Object.values(settingsScreenDestinations), ...activityDestinations].map((screen) => (
                 <Link key={screen.path} href={screen.path} className="settings-link">
                   <screen.icon /> {screen.label}
                 </Link>

@@ -11,22 +11,7 @@ import { useStableCallback } from "../../lib/use-stable.ts"
 import { filterOf } from "../../lib/list/declarations.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import { describeUserAgent } from "./user-agent.ts"
-import { fetchFailed } from "../../lib/failure-words.ts"
-
-const t = {
-  title: "Sessions",
-  mine: "Your sessions",
-  everyone: "Everyone's sessions",
-  loading: "Loading sessions...",
-  loadFailed: fetchFailed("the sessions"),
-  empty: "No open sessions",
-  signOut: "Sign out",
-  signOutOthers: "Sign out everywhere else",
-  current: "This session",
-  ended: (n: number) => (n === 0 ? "No other session was open." : `Signed out of ${n} other session${n === 1 ? "" : "s"}.`),
-  failed: "Failed to sign the session out",
-  refresh: "Refresh"
-} as const
+import { sessionTexts as t } from "./texts.ts"
 
 /** Whose sessions, in the URL: none is one's own, `all` everyone's (super admins). No search: they are few. */
 const spec = {

@@ -12,39 +12,7 @@ import { useContractForm } from "../../lib/form/use-contract-form.ts"
 import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
-import { fetchFailed } from "../../lib/failure-words.ts"
-
-const t = {
-  title: "Admin Users",
-  add: "Add admin",
-  addTitle: "Add an admin",
-  editTitle: "Edit admin",
-  create: "Add",
-  update: "Save",
-  saving: "Saving…",
-  cancel: "Cancel",
-  edit: "Edit",
-  disable: "Disable",
-  enable: "Enable",
-  disabling: "Disabling…",
-  disableTitle: "Disable admin",
-  confirmDisable: "Disable this admin? They are signed out everywhere at once and can't sign in until enabled again. Their records and history stay.",
-  loading: "Loading admins...",
-  loadFailed: fetchFailed("admins"),
-  saveFailed: "Failed to save the admin",
-  changeFailed: "Failed to change the admin",
-  empty: "No admins match this search",
-  searchLabel: "Search admins",
-  searchPlaceholder: "E-mail or name...",
-  refresh: "Refresh",
-  email: "E-mail",
-  name: "Display name",
-  nameHint: "What readers see on their posts; never the e-mail.",
-  role: "Role",
-  you: "you",
-  never: "never",
-  added: (email: string) => `${email} was added: they sign in with a code sent to that address.`
-} as const
+import { adminUserTexts as t } from "./texts.ts"
 
 /** The admin form as typed. */
 type AdminValues = { readonly email: string; readonly name: string; readonly role: string }
@@ -169,7 +137,7 @@ const adminActions = (on: {
  * applies to their open sessions at once; the last enabled super admin stays one (the server
  * refuses, and says so).
  */
-export const AdminsScreen = () => {
+export const AdminUsersScreen = () => {
   const me = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
   /** The admin the form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<AdminAccount | null | undefined>(undefined)

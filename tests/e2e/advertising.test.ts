@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest"
+import { openSignedIn, pointerEventsOf } from "../support/browser.ts"
+import { call, freshIp } from "../support/http.ts"
+import { cardsOf, countsOf, inboxInChromium } from "../support/inboxes.ts"
+
+const { product, tokens } = inboxInChromium()
+
+describe("advertising inquiries in Chromium", () => {
+  it("a paid public inquiry appears with its payment, is marked contacted by keyboard and converted from the palette, and the counts move", async () => {
+    const company = `Orbit Wallet ${Date.now()}`
+    const submitted = await call(product.server.url, "POST", "/api/advertising-inquiries", {
+      ip: freshIp(),
+      body: {
+        companyName: company,
+        contactName: "Grace",
+        email: "grace@example.com",
+        industry: "Wallet Services",
+        budget: "5000 Pi",
+        paymentId: "pay_1",
+        txid: "tx_1",
+        amount: 300,
+        selectedPlan: "Gold",
+        website: "https://orbit.example.com"
+      }
+    })
+    expect(submitted.status).toBe(200)
+    const { page, errors } = await openSignedIn(product, tokens.moderator, "/advertising-inquiries", { countPointer: true })
+    const card = cardsOf(page, "Advertising Inquiries").filter({ hasText: company })
+    await card.getByText("Payment Completed").waitFor()
+    expect(await card.getByText("300 π · Gold plan").count()).toBe(1)
+    expect(await card.getByText("Paid").count()).toBe(1)
+    const before = await countsOf(page, "Inquiries by status")
+
+    // c on the focused card: the modal opens and the move goes with the notes as they are.
+    await card.focus()
+    await page.keyboard.press("c")
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Contacted: ${company}` })
+      .waitFor()
+    await expect.poll(() => countsOf(page, "Inquiries by status")).toEqual([before[0], before[1], before[2]! + 1, before[3]])
+    expect(await card.getByText("Contacted", { exact: true }).count()).toBe(1)
+
+    // The palette converts the focused card.
+    await card.focus()
+    await page.keyboard.press("Control+k")
+    await page.getByRole("option", { name: new RegExp(`^Mark Converted: ${company}`) }).waitFor()
+    expect(await page.getByRole("option", { name: /^Mark as Contacted/ }).count()).toBe(0)
+    await page.keyboard.type("Mark Converted")
+    await page.keyboard.press("Enter")
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Converted: ${company}` })
+      .waitFor()
+    const [stored] = (
+      (await call(product.server.url, "GET", `/api/advertising-inquiries?search=${encodeURIComponent(company)}`, { token: tokens.admin })).body.data as {
+        inquiries: Array<{ status: string; adminNotes: string }>
+      }
+    ).inquiries
+    expect(stored).toMatchObject({ status: "converted" })
+    await expect.poll(() => countsOf(page, "Inquiries by status")).toEqual([before[0], before[1], before[2], before[3]! + 1])
+    expect(await pointerEventsOf(page)).toBe(0)
+    expect(errors).toEqual([])
+  })
+
+  it("keeps the modal open with the spec's failure when the inquiry changed meanwhile, retries with the notes typed, and shows the empty state", async () => {
+    const company = `Stale Co ${Date.now()}`
+    const answer = await call(product.server.url, "POST", "/api/advertising-inquiries", {
+      ip: freshIp(),
+      body: { companyName: company, contactName: "Ann", email: "ann@example.com", industry: "Gaming" }
+    })
+    const id = (answer.body.data as { _id: string })._id
+    const { page, errors } = await openSignedIn(product, tokens.admin, `/advertising-inquiries?search=${encodeURIComponent(company)}`)
+    const card = cardsOf(page, "Advertising Inquiries").filter({ hasText: company })
+    await card.getByRole("button", { name: "View" }).click()
+    const dialog = page.getByRole("dialog")
+    // Another admin saves notes while this move is on its way: the server refuses it as stale.
+    const held: Array<import("playwright-core").Route> = []
+    await page.route("**/api/advertising-inquiries/*", (route) => (route.request().method() === "PUT" ? void held.push(route) : route.continue()))
+    await dialog.getByRole("button", { name: "Mark as Contacted" }).click()
+    await dialog.getByRole("button", { name: "Updating..." }).waitFor()
+    await expect.poll(() => held.length).toBe(1)
+    await call(product.server.url, "PUT", `/api/advertising-inquiries/${id}`, {
+      token: tokens.admin,
+      body: { status: "pending", adminNotes: "elsewhere", version: 1 }
+    })
+    await held[0]!.continue()
+    await page.unroute("**/api/advertising-inquiries/*")
+    await dialog.getByRole("alert").filter({ hasText: "Failed to update inquiry: This inquiry was changed by someone else" }).waitFor()
+    // The notes typed stay; the reloaded copy replaces the stale one, so trying again goes through, notes included.
+    await dialog.getByLabel("Admin Notes").fill("Called twice")
+    await dialog.getByRole("button", { name: "Mark as Contacted" }).click()
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Contacted: ${company}` })
+      .waitFor()
+    expect(
+      ((await call(product.server.url, "GET", `/api/advertising-inquiries/${id}`, { token: tokens.admin })).body.data as { inquiry: unknown }).inquiry
+    ).toMatchObject({ status: "contacted", adminNotes: "Called twice", version: 3 })
+    await page.goto(`${product.server.url}/advertising-inquiries?search=nothing-matches-${Date.now()}`)
+    await page.getByText("No inquiries found").waitFor()
+    expect(errors).toEqual([])
+  })
+})

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest"
+import { openSignedIn } from "../support/browser.ts"
+import { call, freshIp } from "../support/http.ts"
+import { cardsOf, inboxInChromium } from "../support/inboxes.ts"
+
+const { product, tokens } = inboxInChromium()
+
+describe("core-team contacts in Chromium", () => {
+  it("a public message appears; an admin adds, edits, sets a status by key and deletes; a moderator handles only", async () => {
+    const subject = `Integration ${Date.now()}`
+    const posted = await call(product.server.url, "POST", "/api/core-team-contact", {
+      ip: freshIp(),
+      body: { contactInfo: { name: "Public Person", role: "Founder", email: "public@example.com" }, inquiry: { subject, details: "Please call us" } }
+    })
+    expect(posted.status).toBe(200)
+    const { page, errors } = await openSignedIn(product, tokens.admin, "/core-team")
+    const cards = cardsOf(page, "Core Team Contacts")
+    const publicCard = cards.filter({ hasText: subject })
+    await publicCard.getByText("Partnership Proposal").waitFor()
+
+    // 3 on the focused card: responded, stamped by the server.
+    await publicCard.focus()
+    await page.keyboard.press("3")
+    await publicCard.getByText("Responded", { exact: true }).waitFor()
+    const listed = async (search: string) =>
+      (
+        (await call(product.server.url, "GET", `/api/core-team-contact?search=${encodeURIComponent(search)}`, { token: tokens.admin })).body.data as {
+          contacts: Array<{
+            status: string
+            respondedAt: string | null
+            resolvedAt: string | null
+            inquiry: { subject: string }
+            expectedResponseTime: number
+            followUpRequired: boolean
+          }>
+        }
+      ).contacts
+    expect((await listed(subject))[0]).toMatchObject({ status: "responded" })
+    expect((await listed(subject))[0]!.respondedAt).not.toBeNull()
+
+    // The palette offers the other statuses of the focused contact: resolved, stamped too.
+    await publicCard.focus()
+    await page.keyboard.press("Control+k")
+    await page.getByRole("option", { name: /^Set status Resolved: Public Person/ }).waitFor()
+    expect(await page.getByRole("option", { name: /^Set status Responded: / }).count()).toBe(0)
+    await page.keyboard.type("Set status Resolved")
+    await page.keyboard.press("Enter")
+    await publicCard.getByText("Resolved", { exact: true }).waitFor()
+    expect((await listed(subject))[0]!.status).toBe("resolved")
+
+    // Add: Create names the required fields still empty, under each, and goes to the first;
+    // the checkbox and the hours are real controls.
+    await page.getByRole("button", { name: "Add New Contact" }).click()
+    const form = page.getByRole("form", { name: "Add New Core Team Contact" })
+    const create = form.getByRole("button", { name: "Create" })
+    await create.click()
+    await form.getByText("Contact Name is required").waitFor()
+    await form.getByText("Details is required").waitFor()
+    expect(await form.getByLabel("Contact Name", { exact: true }).evaluate((input) => input === document.activeElement)).toBe(true)
+    const added = `Added ${Date.now()}`
+    await form.getByLabel("Contact Name", { exact: true }).fill("Ada")
+    await form.getByLabel("Role", { exact: true }).fill("CTO")
+    await form.getByLabel("Subject", { exact: true }).fill(added)
+    await form.getByLabel("Details", { exact: true }).fill("Wants a call")
+    await form.getByLabel("Expected Response Time (hours)").fill("24")
+    await form.getByLabel("Follow Up Required").click()
+    await create.click()
+    await form.waitFor({ state: "detached" })
+    expect((await listed(added))[0]).toMatchObject({ expectedResponseTime: 24, followUpRequired: true, status: "new" })
+
+    // Edit and Update.
+    const addedCard = cards.filter({ hasText: added })
+    await addedCard.getByRole("button", { name: "Edit" }).click()
+    const edit = page.getByRole("form", { name: "Edit Core Team Contact" })
+    await edit.getByLabel("Subject", { exact: true }).fill(`${added} renamed`)
+    await edit.getByRole("button", { name: "Update" }).click()
+    await edit.waitFor({ state: "detached" })
+    await cards.filter({ hasText: `${added} renamed` }).waitFor()
+
+    // Delete, confirmed with the spec's words.
+    await cards
+      .filter({ hasText: `${added} renamed` })
+      .getByRole("button", { name: "Delete" })
+      .click()
+    const confirm = page.getByRole("alertdialog")
+    await confirm.getByText("Are you sure you want to delete this core team contact?").waitFor()
+    await confirm.getByRole("button", { name: "Delete" }).click()
+    await confirm.waitFor({ state: "detached" })
+    await cards.filter({ hasText: `${added} renamed` }).waitFor({ state: "detached" })
+    expect(await listed(added)).toEqual([])
+
+    // A moderator handles: no Add, no Delete, content fields read-only.
+    const moderated = await openSignedIn(product, tokens.moderator, `/core-team?search=${encodeURIComponent(subject)}`)
+    const card = cardsOf(moderated.page, "Core Team Contacts").filter({ hasText: subject })
+    await card.waitFor()
+    expect(await moderated.page.getByRole("button", { name: "Add New Contact" }).count()).toBe(0)
+    expect(await card.getByRole("button", { name: "Delete" }).count()).toBe(0)
+    await card.getByRole("button", { name: "Edit" }).click()
+    const handling = moderated.page.getByRole("form", { name: "Edit Core Team Contact" })
+    expect(await handling.getByLabel("Subject", { exact: true }).isDisabled()).toBe(true)
+    await handling.getByLabel("Response", { exact: true }).fill("We called back")
+    await handling.getByRole("button", { name: "Update" }).click()
+    await handling.waitFor({ state: "detached" })
+    await moderated.page.goto(`${product.server.url}/core-team?search=nothing-${Date.now()}`)
+    await moderated.page.getByText("No core team contacts found").waitFor()
+    expect(errors).toEqual([])
+    expect(moderated.errors).toEqual([])
+  })
+})
