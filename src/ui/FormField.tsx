@@ -1,4 +1,4 @@
-import { Callout, Flex, TextArea, TextField } from "@radix-ui/themes"
+import { Button, Callout, Flex, TextArea, TextField } from "@radix-ui/themes"
 import type { ReactNode } from "react"
 import type { FieldValues } from "react-hook-form"
 import { type ContractForm, ContractFormContext, useContractFormContext } from "../lib/form/use-contract-form.ts"
@@ -105,6 +105,36 @@ export const MachineRefusal = ({
     )}
     <Flex direction="column" mt="3">
       <FormBanner />
+    </Flex>
+  </>
+)
+
+/**
+ * The foot of a toggled form (docs/architecture.md, "Forms"): the form's banner, then its submit
+ * and Cancel buttons, both held while it saves.
+ */
+export const FormActions = ({
+  busy,
+  submit,
+  cancel,
+  onCancel
+}: {
+  readonly busy: boolean
+  readonly submit: string
+  readonly cancel: string
+  readonly onCancel: () => void
+}) => (
+  <>
+    <Flex direction="column" mt="3">
+      <FormBanner />
+    </Flex>
+    <Flex gap="3" mt="4">
+      <Button type="submit" disabled={busy}>
+        {submit}
+      </Button>
+      <Button type="button" variant="soft" color="gray" disabled={busy} onClick={onCancel}>
+        {cancel}
+      </Button>
     </Flex>
   </>
 )

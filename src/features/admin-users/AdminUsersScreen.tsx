@@ -1,5 +1,5 @@
 import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
-import { Badge, Button, Callout, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes"
+import { Badge, Button, Callout, Card, Grid, Heading, Text } from "@radix-ui/themes"
 import { useMemo, useState } from "react"
 import type { AdminAccount, AdminAccountInput } from "../../../contract/admin-users.ts"
 import { type Role, roleLabels, Roles } from "../../../contract/common.ts"
@@ -9,7 +9,7 @@ import { AuthContext } from "../../lib/auth.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useContractForm } from "../../lib/form/use-contract-form.ts"
-import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
+import { ContractFormShell, FormActions, FormField, TextInput } from "../../ui/FormField.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
 import { adminUserTexts as t } from "./texts.ts"
@@ -62,17 +62,7 @@ const AdminForm = ({
               )}
             </FormField>
           </Grid>
-          <Flex direction="column" mt="3">
-            <FormBanner />
-          </Flex>
-          <Flex gap="3" mt="4">
-            <Button type="submit" disabled={busy}>
-              {busy ? t.saving : record === null ? t.create : t.update}
-            </Button>
-            <Button type="button" variant="soft" color="gray" disabled={busy} onClick={onCancel}>
-              {t.cancel}
-            </Button>
-          </Flex>
+          <FormActions busy={busy} submit={busy ? t.saving : record === null ? t.create : t.update} cancel={t.cancel} onCancel={onCancel} />
         </ContractFormShell>
       </div>
     </Card>

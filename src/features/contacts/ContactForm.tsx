@@ -1,11 +1,11 @@
-import { Button, Card, Checkbox, Flex, Grid, Heading, Text } from "@radix-ui/themes"
+import { Card, Checkbox, Flex, Grid, Heading, Text } from "@radix-ui/themes"
 import type { ReactNode } from "react"
 import { useController } from "react-hook-form"
 import type { ContactInput, CoreTeamContact } from "../../../contract/contacts.ts"
 import { contactPriorities, contactStatuses, type ContactStatus } from "../../../contract/contact-rules.ts"
 import { inputDateTime } from "../../lib/dates.ts"
 import { useContractForm, useContractFormContext } from "../../lib/form/use-contract-form.ts"
-import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
+import { ContractFormShell, FormActions, FormField, TextInput } from "../../ui/FormField.tsx"
 import { coreTeamTexts as t } from "./texts.ts"
 
 /** The form's values as typed: text everywhere but the checkbox. */
@@ -230,17 +230,7 @@ export const ContactForm = ({
             {field("expectedResponseTime", "Expected Response Time (hours)", "number")}
             <FollowUp disabled={busy} />
           </Grid>
-          <Flex direction="column" gap="3" mt="3">
-            <FormBanner />
-          </Flex>
-          <Flex gap="3" mt="4">
-            <Button type="submit" disabled={busy}>
-              {busy ? t.saving : target === null ? t.create : t.update}
-            </Button>
-            <Button type="button" variant="soft" color="gray" disabled={busy} onClick={onCancel}>
-              {t.cancel}
-            </Button>
-          </Flex>
+          <FormActions busy={busy} submit={busy ? t.saving : target === null ? t.create : t.update} cancel={t.cancel} onCancel={onCancel} />
         </ContractFormShell>
       </div>
     </Card>
