@@ -31,7 +31,11 @@ export const slugify = (title: string): string => {
     .normalize("NFKD")
     .replace(/([A-Za-z])[\u0300-\u036f]+/gu, "$1")
     .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\s-]/gu, "")
+    // A dropped symbol takes its marks with it (⇍ is ⇐ + U+0338), and a mark with no letter or
+    // digit before it is dropped: otherwise it would join the previous letter and the slug of the
+    // slug would differ.
+    .replace(/[^\p{L}\p{M}\p{N}\s-]\p{M}*/gu, "")
+    .replace(/(?<![\p{L}\p{N}\p{M}])\p{M}+/gu, "")
     .trim()
     .replace(/\s+/gu, "-")
     .replace(/-+/gu, "-")

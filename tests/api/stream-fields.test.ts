@@ -119,8 +119,11 @@ describe.each(engines)("change events with their fields on $name", (engine) => {
         .map(dataOf)
         .filter((data) => data.entityId === id)
       expect(own.map((data) => data.version)).toEqual([2, 3])
-      expect(own.map((data) => data.fields?.status)).toEqual(["rejected", "approved"])
-      expect(own.map((data) => data.fields?.version)).toEqual([2, 3])
+      expect(own.map((data) => data.changes.status)).toEqual(["rejected", "approved"])
+      // The record as it is now comes with the event of its version; an event read after the
+      // record moved on carries no fields (the console reads the record again).
+      expect(own[1]?.fields).toMatchObject({ status: "approved", version: 3 })
+      expect(own[0]?.fields === null || own[0]?.fields?.status === "rejected").toBe(true)
     }
     await stream.close()
   })

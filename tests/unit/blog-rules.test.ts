@@ -38,6 +38,9 @@ describe("slug", () => {
     expect(slugify("ﾊﾟｲ ﾈｯﾄﾜｰｸ")).toBe("パイ-ネットワーク")
     expect(slugify("أخبار شبكة باي")).toBe("أخبار-شبكة-باي")
     expect(slugify("हिन्दी समाचार")).toBe("हिन्दी-समाचार")
+    // A symbol that decomposes to a symbol and a mark (⇍ is ⇐ + U+0338) goes whole.
+    expect(slugify("A⇍")).toBe("a")
+    expect(slugify("a \u0338b")).toBe("a-b")
     expect(slugify("ΝΈΑ ΤΟΥ ΔΙΚΤΎΟΥ")).toBe("νέα-του-δικτύου")
     expect(slugify("Йогурт")).toBe("йогурт")
   })
