@@ -38,7 +38,11 @@ export interface ListContext {
   readonly error: string | null
 }
 
-export type ListEvent = { readonly type: "LOAD"; readonly query: ListQuery } | { readonly type: "RELOAD" }
+export type ListEvent =
+  | { readonly type: "LOAD"; readonly query: ListQuery }
+  | { readonly type: "RELOAD" }
+  /** The browser's store still had this query's page: shown while the server is asked. */
+  | { readonly type: "KEPT"; readonly query: ListQuery; readonly page: ListPage }
 
 /** The query a LOAD asks for. */
 type Asked = { readonly query: ListQuery }
@@ -46,8 +50,9 @@ const asked = ({ event }: { readonly event: Asked }): Asked => ({ query: event.q
 
 /**
  * Every list screen (docs/architecture.md, "The list pattern"): the query comes from the URL;
- * one request per query; the last page stays on screen while the next loads; a failure keeps
- * what was shown and offers RELOAD.
+ * one request per query; the last page stays on screen while the next loads, or the page the
+ * browser's store kept for the query (KEPT) until the server's arrives; a failure keeps what was
+ * shown and offers RELOAD.
  */
 export const listMachine = setup({
   types: {} as {
@@ -61,7 +66,8 @@ export const listMachine = setup({
   guards: {
     /** Started with a page that is already here: nothing to load. */
     hasPage: ({ context }) => context.page !== null,
-    isNewQuery: ({ context }, params: Asked) => queryKey(params.query) !== queryKey(context.query)
+    isNewQuery: ({ context }, params: Asked) => queryKey(params.query) !== queryKey(context.query),
+    isAsked: ({ context }, params: Asked) => queryKey(params.query) === queryKey(context.query)
   },
   actions: {
     takeQuery: assign({ query: (_, params: Asked) => params.query }),
@@ -90,7 +96,9 @@ export const listMachine = setup({
       on: {
         // A newer query replaces the one in flight; its answer is dropped with the old invoke.
         LOAD: { guard: { type: "isNewQuery", params: asked }, target: "loading", reenter: true, actions: { type: "takeQuery", params: asked } },
-        RELOAD: { target: "loading", reenter: true }
+        RELOAD: { target: "loading", reenter: true },
+        // The page the store kept for this query shows at once; the server's answer replaces it.
+        KEPT: { guard: { type: "isAsked", params: asked }, actions: assign({ page: ({ event }) => event.page }) }
       }
     },
     ready: {

@@ -1,6 +1,5 @@
-import { assertEvent, assign, fromPromise, setup } from "xstate"
+import { assign, setup } from "xstate"
 import { canMove, type ListingStatus, type ModerationAction, moderationActions, statusAfter } from "../contract/listing-rules.ts"
-import { failureOf } from "../contract/call-failure.ts"
 
 /** How long a change can be undone from the screen (docs/decisions.md: "a 10 s undo"). */
 export const UNDO_WINDOW_MS = 10_000
@@ -13,40 +12,39 @@ export interface ListingRef {
   readonly version: number
 }
 
-/** A change asked for: one action on one listing or on a selection. */
-export interface Change {
-  readonly action: ModerationAction
-  readonly listings: ReadonlyArray<ListingRef>
-}
-
-/** A change the server made: each listing's move and the activity event that undoes it. */
+/** A change made: one action on one listing or on a selection, as one command (its id made by the console). */
 export interface Done {
   readonly action: ModerationAction
+  readonly commandId: string
   readonly moves: ReadonlyArray<{
     readonly _id: string
     readonly name: string
     readonly from: ListingStatus
     readonly to: ListingStatus
-    /** The version the move produced: the next change names it. */
+    /** The version the listing was shown at: the command names it. */
     readonly version: number
-    readonly eventId: string
   }>
 }
 
 export interface ModerationContext {
-  /** The change in flight (shown at once: the screen draws its listings in their new status). */
-  readonly change: Change | null
   /** The last change made, undoable while the machine is in `undoable`. */
   readonly done: Done | null
   /** The change just undone, said while the machine is in `undone`. */
   readonly undone: Done | null
-  readonly error: string | null
 }
 
 export type ModerationEvent =
-  | { readonly type: "ACT"; readonly action: ModerationAction; readonly listings: ReadonlyArray<ListingRef> }
+  | {
+      readonly type: "ACT"
+      readonly action: ModerationAction
+      readonly listings: ReadonlyArray<ListingRef>
+      /** The command's id: its Idempotency-Key, and what an undo names. */
+      readonly commandId: string
+    }
   | { readonly type: "UNDO" }
   | { readonly type: "DISMISS" }
+  /** The server refused a command (the console has put its listings back and said why). */
+  | { readonly type: "REFUSED"; readonly commandId: string }
 
 /** The spec's failure texts for a status change and for its undo. */
 export const moderationErrors = {
@@ -57,80 +55,77 @@ export const moderationErrors = {
 const isLegal = (action: ModerationAction, listings: ReadonlyArray<ListingRef>) =>
   listings.length > 0 && listings.every((listing) => canMove(listing.status, statusAfter[action]))
 
-/** The change an ACT asks for. */
-const asked = ({ event }: { readonly event: Change }): Change => ({ action: event.action, listings: event.listings })
+type Act = Extract<ModerationEvent, { readonly type: "ACT" }>
 
-/** A legal ACT, from every state that takes one: the change goes out at once. */
-const acting = { guard: { type: "isLegal", params: asked }, target: "moving", actions: { type: "takeChange", params: asked } } as const
+/** The change an ACT makes. */
+const doneBy = ({ event }: { readonly event: Act }): Done => ({
+  action: event.action,
+  commandId: event.commandId,
+  moves: event.listings.map((listing) => ({
+    _id: listing._id,
+    name: listing.name,
+    from: listing.status,
+    to: statusAfter[event.action],
+    version: listing.version
+  }))
+})
+
+/** A legal ACT, from every state: the change is made at once (a command the console sends) and may be undone. */
+const acting = {
+  guard: { type: "isLegal", params: ({ event }: { readonly event: Act }) => event },
+  target: "undoable",
+  actions: [
+    { type: "keepForUndo", params: doneBy },
+    { type: "change", params: doneBy }
+  ]
+} as const
 
 /**
- * Listing moderation (docs/product-spec.md §4 "Community / influencer listing status", with
+ * Listing moderation (docs/product-spec.md §4 "Community / listing status", with
  * docs/decisions.md's undo): a change is legal only as contract/listing-rules.ts allows, for every
- * listing it names; it shows at once while in flight; a refusal rolls it back with the server's
- * words; a change made stays undoable for 10 s, and a new change ends that window. The
- * snapshot decides which actions exist: `actionsFor` and `canUndo`.
+ * listing it names, judged on the listings as shown (this browser's waiting changes included). A
+ * change never waits for the server: the console applies it at once and sends it as a command
+ * (docs/architecture.md, "The browser's store"), so keys pressed one after another all act. The
+ * change made stays undoable for 10 s; an undo is one more command; a refusal of the change made
+ * ends its undo (the console has put the listings back and said why). The snapshot decides
+ * which actions exist: `actionsFor` and `canUndo`.
  */
 export const listingModerationMachine = setup({
   types: {} as { context: ModerationContext; events: ModerationEvent },
-  actors: {
-    move: fromPromise<Done, Change>(() => Promise.reject(new Error("move not provided"))),
-    undo: fromPromise<unknown, Done | null>(() => Promise.reject(new Error("undo not provided")))
-  },
   delays: { undoWindow: UNDO_WINDOW_MS },
   guards: {
-    isLegal: (_, params: Change) => isLegal(params.action, params.listings)
+    isLegal: (_, params: Act) => isLegal(params.action, params.listings),
+    isDone: ({ context }, params: { readonly commandId: string }) => context.done?.commandId === params.commandId
   },
   actions: {
-    takeChange: assign({ change: (_, params: Change) => params, undone: null, error: null }),
-    keepForUndo: assign({ done: (_, params: { readonly done: Done }) => params.done, change: null }),
+    keepForUndo: assign({ done: (_, params: Done) => params, undone: null }),
     showUndone: assign(({ context }) => ({ undone: context.done, done: null })),
-    showFailure: assign({ error: (_, params: { readonly message: string }) => params.message, change: null }),
-    forget: assign({ done: null, undone: null, error: null }),
-    listChanged: () => undefined
+    forget: assign({ done: null, undone: null }),
+    /** The console applies the change and sends it. */
+    change: (_, _params: Done) => undefined,
+    /** The console applies the undo and sends it. */
+    undo: (_, _params: Done) => undefined
   }
 }).createMachine({
   // The delayed events' names carry it (xstate.after.undoWindow.listingModeration.…).
   id: "listingModeration",
-  context: { change: null, done: null, undone: null, error: null },
+  context: { done: null, undone: null },
   initial: "idle",
   states: {
     idle: {
       on: { ACT: acting }
     },
-    moving: {
-      invoke: {
-        id: "move",
-        src: "move",
-        // Entered by ACT alone: the change is the one the event asked for.
-        input: ({ event }) => {
-          assertEvent(event, "ACT")
-          return { action: event.action, listings: event.listings }
-        },
-        onDone: { target: "undoable", actions: [{ type: "keepForUndo", params: ({ event }) => ({ done: event.output }) }, "listChanged"] },
-        onError: {
-          target: "failed",
-          actions: [{ type: "showFailure", params: ({ event }) => ({ message: `${moderationErrors.move}: ${failureOf(event.error).message}` }) }, "listChanged"]
-        }
-      }
-    },
     undoable: {
       after: { undoWindow: { target: "idle", actions: "forget" } },
       on: {
-        ACT: acting,
-        UNDO: "undoing",
-        DISMISS: { target: "idle", actions: "forget" }
-      }
-    },
-    undoing: {
-      invoke: {
-        id: "undo",
-        src: "undo",
-        input: ({ context }) => context.done,
-        onDone: { target: "undone", actions: ["showUndone", "listChanged"] },
-        onError: {
-          target: "failed",
-          actions: [{ type: "showFailure", params: ({ event }) => ({ message: `${moderationErrors.undo}: ${failureOf(event.error).message}` }) }, "listChanged"]
-        }
+        // A new change starts its own 10 s.
+        ACT: { ...acting, reenter: true },
+        UNDO: {
+          target: "undone",
+          actions: [{ type: "undo", params: ({ context }) => context.done as Done }, "showUndone"]
+        },
+        DISMISS: { target: "idle", actions: "forget" },
+        REFUSED: { guard: { type: "isDone", params: ({ event }) => event }, target: "idle", actions: "forget" }
       }
     },
     // The undo is said (which listings, back to what) for as long as a change stays undoable.
@@ -140,38 +135,14 @@ export const listingModerationMachine = setup({
         ACT: acting,
         DISMISS: { target: "idle", actions: "forget" }
       }
-    },
-    failed: {
-      on: {
-        ACT: acting,
-        DISMISS: { target: "idle", actions: "forget" }
-      }
     }
   }
 })
 
-type Snapshot = { readonly matches: (state: "idle" | "moving" | "undoable" | "undoing" | "undone" | "failed") => boolean }
+type Snapshot = { readonly matches: (state: "idle" | "undoable" | "undone") => boolean }
 
-/** A change or its undo is on its way: the record's next version is not known yet. */
-export const inFlight = (snapshot: Snapshot): boolean => snapshot.matches("moving") || snapshot.matches("undoing")
-
-/** The actions a person may take on these listings now: none while a change is in flight. */
-export const actionsFor = (snapshot: Snapshot, listings: ReadonlyArray<ListingRef>): ReadonlyArray<ModerationAction> =>
-  inFlight(snapshot) ? [] : moderationActions.filter((action) => isLegal(action, listings))
+/** The actions a person may take on these listings, as shown. */
+export const actionsFor = (listings: ReadonlyArray<ListingRef>): ReadonlyArray<ModerationAction> =>
+  moderationActions.filter((action) => isLegal(action, listings))
 
 export const canUndo = (snapshot: Snapshot): boolean => snapshot.matches("undoable")
-
-/**
- * A listing as the screen should treat it: the last change made applies until the list has
- * reloaded with it (its status and version), so the next key acts on the new state.
- */
-export const currentRef = <L extends ListingRef>(context: ModerationContext, listing: L): L => {
-  const done = context.done?.moves.find((move) => move._id === listing._id)
-  return done !== undefined && done.from === listing.status && listing.version < done.version ? { ...listing, status: done.to, version: done.version } : listing
-}
-
-/** The status each listing is shown in: the change in flight first, else as `currentRef` has it. */
-export const shownStatus = (context: ModerationContext, listing: ListingRef): ListingStatus => {
-  const moving = context.change?.listings.some((ref) => ref._id === listing._id) === true ? context.change : null
-  return moving !== null ? statusAfter[moving.action] : currentRef(context, listing).status
-}

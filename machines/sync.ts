@@ -1,4 +1,4 @@
-import { and, assign, fromPromise, setup, stateIn } from "xstate"
+import { and, assign, fromPromise, not, setup, stateIn } from "xstate"
 
 /**
  * The console's link with the server, as the event-sourced client sees it (docs/architecture.md,
@@ -6,9 +6,11 @@ import { and, assign, fromPromise, setup, stateIn } from "xstate"
  *
  * - `link`: `catchingUp` while the change stream reconnects and replays what it missed since the
  *   store's last event id, `online` once it is live, `offline` when the link is cut (the browser
- *   says so, the stream or a send failed for the network).
+ *   says so, or a send failed for the network); offline, the link is tried again every 5 s
+ *   (a server that was stopped says nothing when it is back).
  * - `outbox`: the commands waiting in the browser's outbox go out one at a time, in the order they
- *   were made, only while the link is online; a command the server answers (done or refused)
+ *   were made, unless the link is offline (they carry the versions the person saw, so catching up
+ *   need not come first); a command the server answers (done or refused)
  *   leaves the outbox; one the network loses stays and goes again with the same key, which the
  *   server applies once (docs/api.md, "Commands, exactly once"). A busy server (503) is asked
  *   again after the wait it names.
@@ -21,6 +23,8 @@ export interface Refusal {
   readonly commandId: string
   readonly kind: string
   readonly recordId: string
+  /** The command's words ("Approved \"Pi Club\""): the history dialog's title for a conflict. */
+  readonly label: string
   /** 400, 403, 404 or 409: a 409 offers the record's history. */
   readonly status: number
   readonly message: string
@@ -47,6 +51,9 @@ export type SyncEvent =
   | { readonly type: "QUEUED" }
   | { readonly type: "DISMISS"; readonly commandId: string }
 
+/** How long the console waits, offline, before it tries the link again. */
+export const LINK_RETRY_MS = 5_000
+
 export const syncMachine = setup({
   types: {} as {
     context: SyncContext
@@ -57,8 +64,8 @@ export const syncMachine = setup({
     sendNext: fromPromise<SendOutcome>(() => Promise.reject(new Error("sendNext not provided")))
   },
   guards: {
-    /** Something waits and the link is live: send the first one. */
-    maySend: and([({ context }) => context.pending > 0, stateIn({ link: "online" })]),
+    /** Something waits and the link is not known to be down: send the first one. */
+    maySend: and([({ context }) => context.pending > 0, not(stateIn({ link: "offline" }))]),
     wasSent: (_, params: SendOutcome) => params.outcome === "sent",
     wasRefused: (_, params: SendOutcome) => params.outcome === "refused",
     hasRefusals: ({ context }) => context.refusals.length > 0,
@@ -76,7 +83,8 @@ export const syncMachine = setup({
     refused: (_, _params: Refused) => undefined
   },
   delays: {
-    retryAfter: ({ context }) => context.retryAfterMs
+    retryAfter: ({ context }) => context.retryAfterMs,
+    retryLink: LINK_RETRY_MS
   }
 }).createMachine({
   // Named: the lost link's transition targets `#sync.link.offline` from the outbox.
@@ -99,6 +107,7 @@ export const syncMachine = setup({
           on: { LINK_DOWN: "offline" }
         },
         offline: {
+          after: { retryLink: "catchingUp" },
           on: { LINK_UP: "catchingUp" }
         }
       }

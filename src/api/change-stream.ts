@@ -48,6 +48,8 @@ type Listener = (change: Change) => void
  */
 class ChangeStream {
   private readonly listeners = new Set<Listener>()
+  /** Told each time a connection is live (its catch-up sent). */
+  readonly readyListeners = new Set<() => void>()
   private controller: AbortController | null = null
   private lastEventId: string | undefined
   private retryMs = 2000
@@ -55,8 +57,9 @@ class ChangeStream {
 
   private readonly token: string
 
-  constructor(token: string) {
+  constructor(token: string, after?: string) {
     this.token = token
+    this.lastEventId = after
   }
 
   subscribe(listener: Listener): () => void {
@@ -85,9 +88,16 @@ class ChangeStream {
   private reconnect(controller: AbortController) {
     if (this.controller !== controller || controller.signal.aborted) return
     this.failures += 1
-    // After a drop: the server's `retry`, then longer while the server stays away (at most 30 s).
+    // After a drop: the server's `retry`, then longer while the server stays away (at most 30 s),
+    // or at once when the browser says its link is back.
     const wait = Math.min(30_000, this.retryMs * 2 ** Math.min(4, this.failures - 1))
-    setTimeout(() => this.controller === controller && !controller.signal.aborted && this.open(), wait)
+    const again = () => {
+      clearTimeout(timer)
+      globalThis.removeEventListener?.("online", again)
+      if (this.controller === controller && !controller.signal.aborted) this.open()
+    }
+    const timer = setTimeout(again, wait)
+    globalThis.addEventListener?.("online", again)
   }
 
   /** Reads one connection to its end; whether to reconnect. */
@@ -126,7 +136,10 @@ class ChangeStream {
       else if (field === "retry" && /^\d+$/.test(value)) this.retryMs = Number(value)
     }
     if (id !== undefined) this.lastEventId = id
-    if (event === "ready") this.failures = 0
+    if (event === "ready") {
+      this.failures = 0
+      for (const ready of this.readyListeners) ready()
+    }
     if (event !== "change" || id === undefined) return
     // A change the console can't read is skipped; the next reload shows the truth.
     const decoded = decodeChange(data)
@@ -138,19 +151,40 @@ class ChangeStream {
 
 const streams = new Map<string, ChangeStream>()
 
+/** The session's one stream; a first connection resumes after `after` (the browser's store's last event). */
+const streamOf = (token: string, after?: string) => {
+  let stream = streams.get(token)
+  if (stream === undefined) {
+    // One session at a time: an old session's stream has no listeners left, so it is closed.
+    streams.clear()
+    stream = new ChangeStream(token, after)
+    streams.set(token, stream)
+  }
+  return stream
+}
+
 /** Calls `onChange` with every change notice while the component is mounted (one shared connection per session). */
 export const useChanges = (onChange: Listener) => {
   const listener = useStableCallback(onChange)
   useEffect(() => {
     const token = sessionToken()
     if (token === undefined) return
-    let stream = streams.get(token)
-    if (stream === undefined) {
-      // One session at a time: an old session's stream has no listeners left, so it is closed.
-      streams.clear()
-      stream = new ChangeStream(token)
-      streams.set(token, stream)
-    }
-    return stream.subscribe(listener)
+    return streamOf(token).subscribe(listener)
   }, [listener])
+}
+
+/**
+ * The browser's store's way in (src/app/store-transport.ts): every change after `after`, and
+ * `ready` each time the stream is live again. Returns the way to stop listening.
+ */
+export const listenToChanges = (after: string | undefined, onChange: Listener, ready: () => void): (() => void) => {
+  const token = sessionToken()
+  if (token === undefined) return () => undefined
+  const stream = streamOf(token, after)
+  stream.readyListeners.add(ready)
+  const stop = stream.subscribe(onChange)
+  return () => {
+    stream.readyListeners.delete(ready)
+    stop()
+  }
 }

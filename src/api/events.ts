@@ -41,10 +41,14 @@ export const saveEvent = async (type: EventType, target: EventEntry | null, inpu
   )
 }
 
-export const setEventFeatured = async (type: EventType, target: EventEntry, featured: boolean) => {
-  const { callApi } = await api()
-  return callApi((client) => client.events.setFeatured({ params: { id: target._id }, query: { type }, payload: { featured, version: target.version } }))
-}
+/** Featuring an event or not (`f`) as a command (contract/events.ts, `setFeatured`; docs/architecture.md, "The browser's store"). */
+export const eventFeaturedCommand = (type: EventType, target: EventEntry, featured: boolean, version: number) =>
+  ({
+    method: "PUT",
+    path: `/api/ecosystem/${encodeURIComponent(target._id)}/featured?type=${type}`,
+    body: { featured, version },
+    effect: { featured }
+  }) as const
 
 export const deleteEvent = async (type: EventType, target: EventEntry): Promise<void> => {
   const { callApi } = await api()

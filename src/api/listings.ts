@@ -1,6 +1,7 @@
 import type { ListingStatus } from "../../contract/listing-rules.ts"
 import type { Listing, ListingCounts, ListingInput } from "../../contract/listings.ts"
-import type { Change, Done } from "../../machines/listing-moderation.ts"
+import type { Done } from "../../machines/listing-moderation.ts"
+import type { CommandInput } from "../lib/store/console-store.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
@@ -61,41 +62,47 @@ export const deleteListing = async (type: CommunityType, listing: Listing): Prom
   )
 }
 
-/** One change: one listing by its own call, a selection by the bulk call (all or none). */
-export const moveListings = async (change: Change): Promise<Done> => {
-  const { callApi } = await api()
-  const [only] = change.listings
-  if (change.listings.length === 1 && only !== undefined) {
-    const answer = await callApi((client) =>
-      client.listingsAdmin.moderate({ params: { id: only._id }, payload: { action: change.action, version: only.version } })
-    )
-    const { listing, eventId } = answer.data
-    return {
-      action: change.action,
-      moves: [{ _id: listing._id, name: listing.name, from: only.status, to: listing.status, version: listing.version, eventId }]
-    }
-  }
-  const answer = await callApi((client) =>
-    client.listingsAdmin.bulk({ payload: { ids: change.listings.map((listing) => listing._id), action: change.action } })
-  )
-  const before = new Map(change.listings.map((listing) => [listing._id, listing]))
-  return {
-    action: change.action,
-    moves: answer.data.listings.map((moved) => ({
-      _id: moved._id,
-      name: before.get(moved._id)?.name ?? "",
-      from: before.get(moved._id)?.status ?? moved.status,
-      to: moved.status,
-      version: moved.version,
-      eventId: moved.eventId
-    }))
-  }
+/**
+ * The moderation calls a command makes (contract/listings.ts, `ListingsAdminApi`: moderate, undo,
+ * bulk; tests/unit/listing-commands.test.ts holds them to the contract). A command is data the
+ * outbox keeps across reloads, so it names its call by method and path.
+ */
+export const moderationPaths = {
+  moderate: (id: string) => `/api/admin/listings/${encodeURIComponent(id)}`,
+  undo: (id: string) => `/api/admin/listings/${encodeURIComponent(id)}/undo`,
+  bulk: "/api/admin/listings/bulk"
+} as const
+
+/** The store's kind for listings: the change stream's area (contract/stream.ts). */
+export const LISTING_KIND = "listing"
+
+/**
+ * One change as a command (docs/architecture.md, "The browser's store"): one listing by its own
+ * call, naming the version the person saw (after this browser's own waiting changes to it), a
+ * selection by the bulk call (all or none). Its effect, the new status, shows at once.
+ */
+export const moveCommand = (
+  done: Done,
+  versionOf: (move: Done["moves"][number]) => number,
+  words: { readonly label: string; readonly failed: string }
+): CommandInput => {
+  const [only] = done.moves
+  const to = only?.to ?? "pending"
+  const common = { kind: LISTING_KIND, commandId: done.commandId, recordIds: done.moves.map((move) => move._id), effect: { status: to }, ...words }
+  return done.moves.length === 1 && only !== undefined
+    ? { ...common, method: "PUT", path: moderationPaths.moderate(only._id), body: { action: done.action, version: versionOf(only) }, answer: "data.listing" }
+    : { ...common, method: "POST", path: moderationPaths.bulk, body: { ids: common.recordIds, action: done.action }, answer: "data.listings" }
 }
 
-/** Undoes a change: each listing's move by its event, all at once. */
-export const undoChange = async (done: Done | null): Promise<void> => {
-  const { callApi } = await api()
-  await Promise.all(
-    (done?.moves ?? []).map((move) => callApi((client) => client.listingsAdmin.undo({ params: { id: move._id }, payload: { eventId: move.eventId } })))
-  )
-}
+/** Undoes a change: each listing's move by the event its command's answer named, in order after it. */
+export const undoCommands = (done: Done, words: { readonly label: string; readonly failed: string }): ReadonlyArray<CommandInput> =>
+  done.moves.map((move) => ({
+    kind: LISTING_KIND,
+    recordIds: [move._id],
+    method: "POST",
+    path: moderationPaths.undo(move._id),
+    body: { eventId: { $answerOf: done.commandId, $path: done.moves.length === 1 ? "data.eventId" : `data.listings.[${move._id}].eventId` } },
+    effect: { status: move.from },
+    answer: "data.listing",
+    ...words
+  }))

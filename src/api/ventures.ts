@@ -90,18 +90,14 @@ export const saveVenture = async (type: VentureType, target: AnyVenture | null, 
   }
 }
 
-export const setVentureActive = async (type: VentureType, target: AnyVenture, isActive: boolean): Promise<AnyVenture> => {
-  const { callApi } = await api()
-  const options = { params: { id: target._id }, payload: { isActive, version: target.version } }
-  switch (type) {
-    case "business":
-      return (await callApi((client) => client.businesses.setActive(options))).data.listing
-    case "startup":
-      return (await callApi((client) => client.startups.setActive(options))).data.listing
-    case "project":
-      return (await callApi((client) => client.projects.setActive(options))).data.listing
-  }
-}
+/** Showing or hiding a venture (`t`) as a command (contract/ventures.ts, `setActive`; docs/architecture.md, "The browser's store"). */
+export const ventureActiveCommand = (type: VentureType, target: AnyVenture, isActive: boolean, version: number) =>
+  ({
+    method: "PUT",
+    path: `/api/admin/${{ business: "businesses", startup: "startups", project: "projects" }[type]}/${encodeURIComponent(target._id)}/active`,
+    body: { isActive, version },
+    effect: { isActive }
+  }) as const
 
 export const deleteVenture = async (type: VentureType, target: AnyVenture): Promise<void> => {
   const { callApi } = await api()

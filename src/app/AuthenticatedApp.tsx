@@ -1,3 +1,4 @@
+import { lazy, Suspense, useEffect, useState } from "react"
 import { Redirect, Route, Switch } from "wouter"
 import { preloadApi } from "../api/auth.ts"
 import { addressRoutes } from "../features/addresses/routes.tsx"
@@ -14,6 +15,8 @@ import { dashboardRoutes } from "../features/dashboard/routes.tsx"
 import { activityRoutes } from "../features/activity/routes.tsx"
 import { HistoryHost } from "../features/history/HistoryHost.tsx"
 import type { FeatureRoute } from "../lib/navigation.ts"
+import { AuthContext } from "../lib/auth.tsx"
+import { STORE_KEPT_KEY } from "../lib/store/handle.ts"
 import { whenQuiet } from "../ui/deferred.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
@@ -40,11 +43,30 @@ const served = new Set(featureRoutes.map((route) => route.path))
 // moment, ahead of the screens' chunks (docs/architecture.md, "Interactions").
 whenQuiet(preloadApi, { first: true })
 
+const ConsoleClient = lazy(() => import("./client/ConsoleClient.tsx"))
+
+/**
+ * The browser's store and its notices (src/app/client/): at once for a person whose store has
+ * kept pages (a screen seen before shows from it), else in the first quiet moment after the first
+ * screen, so a first visit loads nothing more before its rows (docs/performance.md).
+ */
+const Client = () => {
+  const owner = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
+  const [wanted, setWanted] = useState(() => owner !== undefined && localStorage.getItem(STORE_KEPT_KEY) === owner)
+  useEffect(() => whenQuiet(() => Promise.resolve(setWanted(true))), [])
+  return owner !== undefined && wanted ? (
+    <Suspense fallback={null}>
+      <ConsoleClient key={owner} owner={owner} />
+    </Suspense>
+  ) : null
+}
+
 /** The shell and every guarded screen; loaded only once someone is signed in. */
 export default function AuthenticatedApp() {
   return (
     <HistoryHost>
       <Shell>
+        <Client />
         <Switch>
           {featureRoutes.map((route) => (
             <Route key={route.key ?? route.path} path={route.path}>

@@ -8,20 +8,22 @@ import { isActive } from "./navigation.ts"
 import { CommandPalette } from "./palette.tsx"
 import { useShellCommands } from "./shell-commands.ts"
 import { useTheme } from "../lib/theme.tsx"
+import { requestSignOut } from "../lib/store/handle.ts"
 import "./shell.css"
 
 const Sidebar = ({
   navigation,
   open,
-  onPick
+  onPick,
+  onLogout
 }: {
   /** The shell's navigation commands: the sidebar runs the same commands the palette offers. */
   readonly navigation: ReadonlyArray<Command>
   readonly open: boolean
   readonly onPick: () => void
+  readonly onLogout: () => void
 }) => {
   const [location] = useLocation()
-  const auth = AuthContext.useActorRef()
   const email = AuthContext.useSelector((snapshot) => snapshot.context.user?.email)
   const { appearance, toggle } = useTheme()
   return (
@@ -72,7 +74,7 @@ const Sidebar = ({
           {appearance === "dark" ? <SunIcon /> : <MoonIcon />}
           {appearance === "dark" ? "Light Mode" : "Dark Mode"}
         </Button>
-        <Button variant="soft" color="red" onClick={() => auth.send({ type: "LOGOUT" })}>
+        <Button variant="soft" color="red" onClick={onLogout}>
           <ExitIcon /> Logout
         </Button>
       </Flex>
@@ -87,7 +89,8 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
   const email = AuthContext.useSelector((snapshot) => snapshot.context.user?.email)
   const theme = useTheme()
   const { setOpen, said } = usePalette()
-  const logout = useCallback(() => auth.send({ type: "LOGOUT" }), [auth])
+  // Changes still waiting for the server are not dropped without asking (src/lib/store/handle.ts).
+  const logout = useCallback(() => requestSignOut(() => auth.send({ type: "LOGOUT" })), [auth])
   const commands = useShellCommands({ theme, logout })
   useRegisterCommands(commands)
   // From the shell's own commands, not read back from the registry: the sidebar is whole in the
@@ -95,7 +98,7 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
   const navigation = useMemo(() => commands.filter((command) => command.href !== undefined), [commands])
   return (
     <div className="shell">
-      <Sidebar navigation={navigation} open={menuOpen} onPick={() => setMenuOpen(false)} />
+      <Sidebar navigation={navigation} open={menuOpen} onPick={() => setMenuOpen(false)} onLogout={logout} />
       {menuOpen && <div className="sidebar-backdrop" onClick={() => setMenuOpen(false)} aria-hidden="true" />}
       <div className="shell-main">
         <header className="topbar">

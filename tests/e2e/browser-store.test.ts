@@ -111,42 +111,40 @@ describe("the browser's store", () => {
     await context.close()
   })
 
-  it("shows a command's effect at once, keeps it over a newer server copy until answered, and puts the server's copy back on a refusal", async () => {
+  it("keeps commands in the order made, each with the records it changes, and an answer an undo may name", async () => {
     const { page, context } = await newPage(browser)
     await open(page)
-    const steps = await page.evaluate(
-      async (rows) => {
-        const store = await window.storeModule.openBrowserStore("admin-1", "t-outbox")
-        await store.keep("communities", [{ id: "a", version: 1, fields: rows.pending }])
-        const command = { kind: "communities", recordId: "a", method: "PUT", path: "/api/listings/communities/a/status", body: { status: "approved" } } as const
-        await store.enqueue({ ...command, commandId: "c1", effect: { status: "approved" } })
-        const atOnce = (await store.record("communities", "a"))?.fields
-        // A colleague renamed it meanwhile: the name arrives, the waiting decision stays on top.
-        await store.apply({ kind: "communities", id: "a", version: 2, fields: rows.renamed })
-        const rebased = await store.record("communities", "a")
-        const waiting = (await store.outbox()).map((one) => [one.commandId, one.before?.version, one.before?.fields])
-        await store.putBack("c1")
-        const putBack = await store.record("communities", "a")
-        await store.enqueue({ ...command, commandId: "c2", effect: { status: "rejected" } })
-        await store.settle("c2")
-        const settled = await store.outbox()
-        store.close()
-        return {
-          atOnce,
-          rebased: [rebased?.version, rebased?.fields],
-          waiting,
-          putBack: [putBack?.version, putBack?.fields],
-          settled: settled.length
-        }
-      },
-      { pending: listing("pending"), renamed: listing("pending", "Pi Club Lagos") }
-    )
+    const steps = await page.evaluate(async () => {
+      const store = await window.storeModule.openBrowserStore("admin-1", "t-outbox")
+      const command = (commandId: string, recordIds: ReadonlyArray<string>) => ({
+        commandId,
+        kind: "listing",
+        recordIds,
+        method: "PUT" as const,
+        path: `/api/admin/listings/${recordIds[0]}`,
+        body: { action: "approve", version: 1 },
+        effect: { status: "approved" },
+        label: "Approved",
+        failed: "Failed to update status"
+      })
+      await store.enqueue(command("c1", ["a"]))
+      await store.enqueue(command("c2", ["a", "b"]))
+      const made = (await store.outbox()).map((one) => [one.commandId, one.records])
+      await store.settle("c1", { data: { eventId: "7" } })
+      // A refused command leaves with no answer kept.
+      await store.settle("c2")
+      const left = (await store.outbox()).length
+      const answers = [await store.answerOf("c1"), (await store.answerOf("c2")) ?? null]
+      store.close()
+      return { made, left, answers }
+    })
     expect(steps).toEqual({
-      atOnce: listing("approved"),
-      rebased: [2, listing("approved", "Pi Club Lagos")],
-      waiting: [["c1", 2, listing("pending", "Pi Club Lagos")]],
-      putBack: [2, listing("pending", "Pi Club Lagos")],
-      settled: 0
+      made: [
+        ["c1", ["listing\u0000a"]],
+        ["c2", ["listing\u0000a", "listing\u0000b"]]
+      ],
+      left: 0,
+      answers: [{ data: { eventId: "7" } }, null]
     })
     await context.close()
   })
@@ -159,13 +157,16 @@ describe("the browser's store", () => {
       for (const id of ["x", "y", "z"])
         await store.enqueue({
           kind: "communities",
-          recordId: id,
+          recordIds: [id],
           commandId: `c-${id}`,
           method: "PUT",
           path: `/p/${id}`,
           body: {},
-          effect: { status: "approved" }
+          effect: { status: "approved" },
+          label: id,
+          failed: "Failed"
         })
+      await store.keep("communities", [{ id: "x", version: 1, fields: { name: "x" } }])
       await store.keepLastEventId("41")
       store.close()
     })
@@ -177,7 +178,7 @@ describe("the browser's store", () => {
       store.close()
       return kept
     })
-    expect(samePerson).toEqual({ outbox: ["c-x", "c-y", "c-z"], last: "41", records: 3 })
+    expect(samePerson).toEqual({ outbox: ["c-x", "c-y", "c-z"], last: "41", records: 1 })
     const otherPerson = await page.evaluate(async () => {
       const store = await window.storeModule.openBrowserStore("admin-2", "t-reload")
       const kept = { outbox: (await store.outbox()).length, last: (await store.lastEventId()) ?? null, records: await store.count() }
@@ -196,7 +197,17 @@ describe("the browser's store", () => {
       const store = await window.storeModule.openBrowserStore("admin-1", "t-evict")
       // r0 is the oldest, and a command waits on it; then r1, r2… each used later than the last.
       await store.keep("communities", [{ id: "r0", version: 1, fields: { name: "r0" } }])
-      await store.enqueue({ kind: "communities", recordId: "r0", commandId: "c0", method: "PUT", path: "/p", body: {}, effect: { status: "approved" } })
+      await store.enqueue({
+        kind: "communities",
+        recordIds: ["r0"],
+        commandId: "c0",
+        method: "PUT",
+        path: "/p",
+        body: {},
+        effect: { status: "approved" },
+        label: "r0",
+        failed: "Failed"
+      })
       for (let index = 1; index < 10; index++) {
         await new Promise((resolve) => setTimeout(resolve, 2))
         await store.keep("communities", [{ id: `r${index}`, version: 1, fields: { name: `r${index}` } }])

@@ -92,8 +92,8 @@ describe("community and influencer moderation in Chromium", () => {
     await page.keyboard.press("Escape")
     await page.keyboard.press("r")
     await toast.filter({ hasText: "Rejected 5 listings" }).waitFor()
-    await page.waitForFunction(() => document.querySelector("[role=list][aria-busy]")?.getAttribute("aria-busy") === "false")
-    expect(await serverCounts("/api/admin/communities")).toMatchObject({ pending: 17, approved: 5, rejected: 8 })
+    // The decisions go out in order behind the keys (docs/architecture.md, "The browser's store").
+    await expect.poll(() => serverCounts("/api/admin/communities")).toMatchObject({ pending: 17, approved: 5, rejected: 8 })
 
     // z undoes the bulk change while its toast is up, and says what it undid.
     await page.keyboard.press("z")
@@ -148,21 +148,42 @@ describe("community and influencer moderation in Chromium", () => {
     await page.keyboard.press("r")
     expect(await card.getByText("Approved", { exact: true }).count()).toBe(1)
 
-    // Someone else rejects it meanwhile: this screen still shows it approved; Set Pending is refused.
-    const [listing] = (
-      (await call(product.server.url, "GET", "/api/admin/influencers/combined?search=Solo", { token: admin })).body.data as {
-        influencers: Array<{ _id: string; version: number }>
-      }
-    ).influencers
-    await call(product.server.url, "PUT", `/api/admin/influencers/${listing!._id}/status`, {
+    // Someone else rejects it meanwhile: the open screen shows it at once (the change stream), and
+    // offers what is legal from there — Set Pending is not.
+    const current = async () =>
+      (
+        (await call(product.server.url, "GET", "/api/admin/influencers/combined?search=Solo", { token: admin })).body.data as {
+          influencers: Array<{ _id: string; version: number }>
+        }
+      ).influencers[0]!
+    const listing = await current()
+    await call(product.server.url, "PUT", `/api/admin/influencers/${listing._id}/status`, {
       token: admin,
-      body: { status: "pending", version: listing!.version }
+      body: { status: "pending", version: listing.version }
     })
-    await call(product.server.url, "PUT", `/api/admin/influencers/${listing!._id}/status`, {
+    await call(product.server.url, "PUT", `/api/admin/influencers/${listing._id}/status`, {
       token: admin,
-      body: { status: "rejected", version: listing!.version + 1 }
+      body: { status: "rejected", version: listing.version + 1 }
     })
+    await card.getByText("Rejected", { exact: true }).waitFor()
+    await expect.poll(() => card.getByRole("button").allTextContents()).toEqual([t.approve, "Edit", "Delete"])
     await page.keyboard.press("p")
+    expect(await card.getByText("Rejected", { exact: true }).count()).toBe(1)
+
+    // A decision still on its way when someone else edits the listing is refused: the card is put
+    // back as the server has it, and the server's words are said.
+    await page.route("**/api/admin/listings/**", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      await route.continue()
+    })
+    await page.keyboard.press("a")
+    await card.getByText("Approved", { exact: true }).waitFor()
+    const now = await current()
+    const edited = await call(product.server.url, "PUT", `/api/admin/influencers/${now._id}`, {
+      token: admin,
+      body: { name: "Solo", description: "Edited elsewhere", version: now.version }
+    })
+    expect(edited.status, edited.text).toBe(200)
     await page.getByRole("alert").filter({ hasText: "Failed to update status: This listing was changed by someone else" }).waitFor()
     await card.getByText("Rejected", { exact: true }).waitFor()
     expect(errors).toEqual([])

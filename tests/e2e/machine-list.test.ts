@@ -151,5 +151,13 @@ describe("list: generated paths on a directory's list", () => {
     }
   }
 
-  drivesEveryPath("list", model, listTable, driver)
+  // KEPT is the browser's own IndexedDB answering, neither a person nor the network: no step can
+  // hold it back, so these paths leave it out and tests/e2e/event-sourced.test.ts drives it through
+  // the real screen (a queue seen before shows its kept rows while the server is held).
+  drivesEveryPath(
+    "list",
+    model,
+    listTable.filter((transition) => !transition.includes("KEPT")),
+    driver
+  )
 })

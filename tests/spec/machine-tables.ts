@@ -125,6 +125,7 @@ export const listTable = [
   "loading --xstate.error.actor.fetchPage--> failed / loadFailed",
   "loading --LOAD [isNewQuery]--> loading (reenter) / takeQuery",
   "loading --RELOAD--> loading (reenter)",
+  "loading --KEPT [isAsked]--> (stays)",
   "ready --LOAD [isNewQuery]--> loading / takeQuery",
   "ready --RELOAD--> loading",
   "failed --LOAD [isNewQuery]--> loading / takeQuery",
@@ -154,28 +155,24 @@ export const rowFocusTable = [
 
 /**
  * §4 "Community / influencer listing status": pending → approved | rejected, approved → pending,
- * rejected → approved, and only those (for every listing a change names; a selection moves as
- * one). Decisions: the change shows at once and is in flight until the server answers; a
- * refusal is shown with the server's words and rolls the change back; a change made can be
- * undone for 10 s (its toast), a new change or Dismiss ends that window; the list and its
- * counts reload after every answer. Issue 41: an undo is said (which listings, back to what) for
- * the same 10 s, until a new change or Dismiss.
+ * rejected → approved, and only those (for every listing a change names, as shown; a selection
+ * moves as one). Issue 43: a change never waits for the server — it is made at once (the
+ * console's command) from any state, and the next key acts on what the screen shows; a change
+ * made can be undone for 10 s (its toast; the undo is one more command); a new change or Dismiss
+ * ends that window, and so does the server's refusal of that change (the console puts the
+ * listings back and says why). Issue 41: an undo is said (which listings, back to what) for the
+ * same 10 s, until a new change or Dismiss.
  */
 export const listingModerationTable = [
-  "idle --ACT [isLegal]--> moving / takeChange",
-  "moving --xstate.done.actor.move--> undoable / keepForUndo, listChanged",
-  "moving --xstate.error.actor.move--> failed / showFailure, listChanged",
-  "undoable --ACT [isLegal]--> moving / takeChange",
-  "undoable --UNDO--> undoing",
+  "idle --ACT [isLegal]--> undoable / keepForUndo, change",
+  "undoable --ACT [isLegal]--> undoable (reenter) / keepForUndo, change",
+  "undoable --UNDO--> undone / undo, showUndone",
   "undoable --DISMISS--> idle / forget",
+  "undoable --REFUSED [isDone]--> idle / forget",
   "undoable --xstate.after.undoWindow.listingModeration.undoable--> idle / forget",
-  "undoing --xstate.done.actor.undo--> undone / showUndone, listChanged",
-  "undoing --xstate.error.actor.undo--> failed / showFailure, listChanged",
-  "undone --ACT [isLegal]--> moving / takeChange",
+  "undone --ACT [isLegal]--> undoable / keepForUndo, change",
   "undone --DISMISS--> idle / forget",
-  "undone --xstate.after.undoWindow.listingModeration.undone--> idle / forget",
-  "failed --ACT [isLegal]--> moving / takeChange",
-  "failed --DISMISS--> idle / forget"
+  "undone --xstate.after.undoWindow.listingModeration.undone--> idle / forget"
 ]
 
 /**
@@ -275,6 +272,7 @@ export const syncTable = [
   "link.catchingUp --LINK_DOWN--> link.offline",
   "link.online --LINK_DOWN--> link.offline",
   "link.offline --LINK_UP--> link.catchingUp",
+  "link.offline --xstate.after.retryLink.sync.link.offline--> link.catchingUp",
   "outbox.idle --(always) [maySend]--> outbox.sending",
   "outbox.sending --xstate.done.actor.sendNext [wasSent]--> outbox.idle / countAnswered",
   "outbox.sending --xstate.done.actor.sendNext [wasRefused]--> outbox.idle / countAnswered, keepRefusal, refused",

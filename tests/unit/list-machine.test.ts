@@ -16,6 +16,8 @@ const events = [
   { type: "LOAD", query: query("pi") },
   { type: "LOAD", query: query("pi", 2) },
   { type: "RELOAD" },
+  { type: "KEPT", query: first, page: pageOf("kept") },
+  { type: "KEPT", query: query("pi"), page: pageOf("kept pi") },
   actorDone("fetchPage", pageOf("answer")),
   actorError("fetchPage", network)
 ] as const
@@ -28,12 +30,17 @@ interface Seen {
   readonly error: string | null
 }
 
-const expectedAfter = (seen: Seen, event: { readonly type: string; readonly query?: ListQuery; readonly output?: unknown }): Seen => {
+const expectedAfter = (seen: Seen, event: { readonly type: string; readonly query?: ListQuery; readonly output?: unknown; readonly page?: ListPage }): Seen => {
   switch (event.type) {
     case "LOAD":
       return event.query === undefined || queryKey(event.query) === queryKey(seen.query) ? seen : { ...seen, state: "loading", query: event.query }
     case "RELOAD":
       return { ...seen, state: "loading" }
+    // A kept page shows only while its own query is being asked for.
+    case "KEPT":
+      return seen.state === "loading" && event.query !== undefined && queryKey(event.query) === queryKey(seen.query) && event.page !== undefined
+        ? { ...seen, page: event.page }
+        : seen
     case "xstate.done.actor.fetchPage":
       return seen.state === "loading" ? { ...seen, state: "ready", page: event.output as ListPage, error: null } : seen
     case "xstate.error.actor.fetchPage":

@@ -1,15 +1,16 @@
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { createActor, fromPromise } from "xstate"
-import { type Refusal, type SendOutcome, syncMachine } from "../../machines/sync.ts"
+import { LINK_RETRY_MS, type Refusal, type SendOutcome, syncMachine } from "../../machines/sync.ts"
 import { syncTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
-const refusal: Refusal = { commandId: "c1", kind: "listing", recordId: "r1", status: 409, message: "Changed by someone else." }
+const refusal: Refusal = { commandId: "c1", kind: "listing", recordId: "r1", label: 'Approved "Pi Club"', status: 409, message: "Changed by someone else." }
 const sent: SendOutcome = { outcome: "sent", commandId: "c0" }
 const refused: SendOutcome = { outcome: "refused", refusal }
 // Longer than any test: the wait ends only when the test says so.
 const busy: SendOutcome = { outcome: "busy", retryAfterMs: 60_000 }
 const waitOver = { type: "xstate.after.retryAfter.sync.outbox.waiting" } as const
+const retryLink = { type: "xstate.after.retryLink.sync.link.offline" } as const
 
 const events = [
   { type: "QUEUED" },
@@ -22,7 +23,8 @@ const events = [
   actorDone("sendNext", refused),
   actorDone("sendNext", busy),
   actorError("sendNext", new TypeError("Failed to fetch")),
-  waitOver
+  waitOver,
+  retryLink
 ] as const
 
 /** What the console should be doing after each event, written from issue 43's item 8, not from the machine. */
@@ -34,8 +36,8 @@ interface Seen {
   readonly refusals: ReadonlyArray<Refusal>
 }
 
-/** A command goes out whenever one waits, none is out, and the link is live. */
-const settled = (seen: Seen): Seen => (seen.outbox === "idle" && seen.pending > 0 && seen.link === "online" ? { ...seen, outbox: "sending" } : seen)
+/** A command goes out whenever one waits, none is out, and the link is not known to be down. */
+const settled = (seen: Seen): Seen => (seen.outbox === "idle" && seen.pending > 0 && seen.link !== "offline" ? { ...seen, outbox: "sending" } : seen)
 
 const expectedAfter = (seen: Seen, event: { readonly type: string; readonly output?: unknown; readonly commandId?: string }): Seen => {
   switch (event.type) {
@@ -44,7 +46,8 @@ const expectedAfter = (seen: Seen, event: { readonly type: string; readonly outp
     case "LINK_DOWN":
       return { ...seen, link: "offline", outbox: "idle" }
     case "LINK_UP":
-      return seen.link === "offline" ? { ...seen, link: "catchingUp" } : seen
+    case retryLink.type:
+      return seen.link === "offline" ? settled({ ...seen, link: "catchingUp" }) : seen
     case "CAUGHT_UP":
       return seen.link === "catchingUp" ? settled({ ...seen, link: "online" }) : seen
     case "DISMISS": {
@@ -84,7 +87,7 @@ describe("sync machine", () => {
       check: (_expected, actual, event, input) => {
         seen =
           event.type === "xstate.init"
-            ? { link: "catchingUp", outbox: "idle", conflicts: "none", pending: input.pending, refusals: [] }
+            ? settled({ link: "catchingUp", outbox: "idle", conflicts: "none", pending: input.pending, refusals: [] })
             : expectedAfter(seen, event)
         const value = actual.value as { readonly link: string; readonly outbox: string; readonly conflicts: string }
         const context = actual.context as { readonly pending: number; readonly refusals: ReadonlyArray<Refusal> }
@@ -96,7 +99,7 @@ describe("sync machine", () => {
     expect(said).not.toContainEqual(sent)
   })
 
-  it("sends the waiting commands one after another, in order, once caught up, and again after a lost link", async () => {
+  it("sends the waiting commands one after another, in order, and again once the lost link is back", async () => {
     const outbox = ["c1", "c2", "c3"]
     const tries: Array<string> = []
     let linkLostOnce = false
@@ -115,19 +118,16 @@ describe("sync machine", () => {
       }
     })
     const actor = createActor(machine, { input: { pending: 3 } }).start()
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(tries).toEqual([])
-    actor.send({ type: "CAUGHT_UP" })
     await new Promise((resolve) => setTimeout(resolve, 10))
     expect(tries).toEqual(["c1", "c2"])
     expect(actor.getSnapshot().value).toEqual({ link: "offline", outbox: "idle", conflicts: "none" })
     expect(actor.getSnapshot().context.pending).toBe(2)
-    actor.send({ type: "LINK_UP" })
     await new Promise((resolve) => setTimeout(resolve, 10))
     expect(tries).toEqual(["c1", "c2"])
-    actor.send({ type: "CAUGHT_UP" })
+    actor.send({ type: "LINK_UP" })
     await new Promise((resolve) => setTimeout(resolve, 10))
     expect(tries).toEqual(["c1", "c2", "c2", "c3"])
+    actor.send({ type: "CAUGHT_UP" })
     expect(actor.getSnapshot().context.pending).toBe(0)
     expect(actor.getSnapshot().value).toEqual({ link: "online", outbox: "idle", conflicts: "none" })
     actor.stop()
@@ -151,9 +151,29 @@ describe("sync machine", () => {
     actor.stop()
   })
 
+  it("tries an offline link again after 5 s, a server that came back saying nothing", async () => {
+    vi.useFakeTimers()
+    try {
+      let calls = 0
+      const machine = syncMachine.provide({
+        actors: { sendNext: fromPromise(() => (++calls === 1 ? Promise.reject(new TypeError("Failed to fetch")) : Promise.resolve<SendOutcome>(sent))) }
+      })
+      const actor = createActor(machine, { input: { pending: 1 } }).start()
+      await vi.advanceTimersByTimeAsync(0)
+      expect(actor.getSnapshot().value).toMatchObject({ link: "offline" })
+      await vi.advanceTimersByTimeAsync(LINK_RETRY_MS - 1)
+      expect(calls).toBe(1)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(calls).toBe(2)
+      expect(actor.getSnapshot().context.pending).toBe(0)
+      actor.stop()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it("takes the link down when the console gives it no way to send", async () => {
     const actor = createActor(syncMachine, { input: { pending: 1 } }).start()
-    actor.send({ type: "CAUGHT_UP" })
     await new Promise((resolve) => setTimeout(resolve, 10))
     expect(actor.getSnapshot().value).toEqual({ link: "offline", outbox: "idle", conflicts: "none" })
     expect(actor.getSnapshot().context.pending).toBe(1)

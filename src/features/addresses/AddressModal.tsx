@@ -2,10 +2,12 @@ import { Button, Callout, DataList, Dialog, Flex, Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
 import { HistoryButton } from "../../ui/HistoryButton.tsx"
 import { useWatch } from "react-hook-form"
-import type { ActorRefFrom, SnapshotFrom } from "xstate"
+import { useEffect, useRef } from "react"
+import { type ActorRefFrom, fromPromise, type SnapshotFrom } from "xstate"
 import type { Schema } from "effect"
-import type { AddressKind } from "../../../contract/addresses.ts"
-import { addressModalErrors, type addressModalMachine } from "../../../machines/address-modal.ts"
+import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
+import { addressModalErrors, addressModalMachine } from "../../../machines/address-modal.ts"
+import { useMachine } from "../../lib/use-machine.ts"
 import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts"
 import { confirmHint } from "../../ui/ConfirmDelete.tsx"
 import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
@@ -166,4 +168,47 @@ export const AddressModal = ({ spec, modal }: { readonly spec: DirectorySpec; re
       </Dialog.Content>
     </Dialog.Root>
   )
+}
+
+/** What the screen asked of the modal: an opening (the machine's event), numbered so the same one twice is two. */
+export interface ModalAsked {
+  readonly event: Parameters<Modal["send"]>[0]
+  readonly serial: number
+}
+
+/**
+ * The modal with its machine (machines/address-modal.ts), given the directory's calls: both come
+ * in this chunk, not the first screen's (docs/architecture.md, "First screen"). The screen says
+ * what was asked (`asked`) and hears when the modal is closed again (`onClosed`).
+ */
+export const AddressModalHost = ({
+  spec,
+  asked,
+  onClosed,
+  save,
+  remove,
+  reloadList
+}: {
+  readonly spec: DirectorySpec
+  readonly asked: ModalAsked
+  readonly onClosed: (closed: boolean) => void
+  readonly save: (address: AnyAddress | null, draft: Readonly<Record<string, string>>) => Promise<unknown>
+  readonly remove: (address: AnyAddress) => Promise<unknown>
+  readonly reloadList: () => void
+}) => {
+  const modal = useMachine(() =>
+    addressModalMachine.provide({
+      actors: { save: fromPromise(({ input }) => save(input.address, input.draft)), remove: fromPromise(({ input }) => remove(input.address)) },
+      actions: { reloadList }
+    })
+  )
+  useEffect(() => modal.send(asked.event), [modal, asked])
+  const closed = useSelector(modal, (snapshot) => snapshot.matches("closed"))
+  // The screen counts the modal open from its asking; it hears only that it closed again.
+  const opened = useRef(false)
+  useEffect(() => {
+    if (!closed) opened.current = true
+    else if (opened.current) onClosed(true)
+  }, [closed, onClosed])
+  return <AddressModal spec={spec} modal={modal} />
 }

@@ -1,25 +1,22 @@
 import { PlusIcon } from "@radix-ui/react-icons"
 import { Button } from "@radix-ui/themes"
-import { useSelector } from "@xstate/react"
 import { useCallback, useEffect, useEffectEvent, useMemo, useState } from "react"
 import { useLocation } from "wouter"
-import { fromPromise } from "xstate"
 import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
-import { addressModalMachine } from "../../../machines/address-modal.ts"
 import { arrivedAddresses, exportAddresses, deleteAddress, listAddresses, preloadAddressCalls, saveAddress } from "../../api/addresses.ts"
 import { useEditorRefusal } from "../../lib/auth.tsx"
 import { withRefusal } from "../../lib/commands.tsx"
 import { urlOf } from "../../lib/list/url-query.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
-import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
 import { loadPart, whenQuiet } from "../../ui/deferred.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
 import { addressQuerySpec, cellText, directories, type DirectorySpec, requiredFields, toDraft, toInput } from "./directories.ts"
-import { FindAddressDialog } from "./FindAddressDialog.tsx"
 import { addressLabel, addressTexts as t } from "./texts.ts"
 import type { ListQuery } from "../../../machines/list.ts"
+import type { ModalAsked } from "./AddressModal.tsx"
+import { FindAddressDialog } from "./FindAddressDialog.tsx"
 
 // Saves, deletes and "Find address" go through effect's client: its chunk loads in a quiet moment.
 whenQuiet(preloadAddressCalls, { first: true })
@@ -29,7 +26,7 @@ whenQuiet(preloadAddressCalls, { first: true })
  * come first (docs/architecture.md, "First screen"); the chunk is preloaded in the first quiet
  * moment, or fetched when a modal opens before that.
  */
-const AddressModal = loadPart(() => import("./AddressModal.tsx").then((module) => module.AddressModal))
+const AddressModalHost = loadPart(() => import("./AddressModal.tsx").then((module) => module.AddressModalHost))
 
 type Opening = "OPEN_VIEW" | "OPEN_EDIT" | "OPEN_DELETE"
 
@@ -89,8 +86,10 @@ const columnsOf = (directory: DirectorySpec) =>
   }))
 
 /**
- * The address modal's machine (machines/address-modal.ts) for a directory, given its calls; the
- * modal is mounted from the first time it opens, and kept, so it closes as it opened.
+ * The address modal for a directory (machines/address-modal.ts, run in the modal's own chunk:
+ * ./AddressModal.tsx, `AddressModalHost`): what was asked of it, and whether it is closed. The
+ * list stops taking keys the moment an opening is asked, before the chunk has arrived; the modal
+ * is mounted from the first time it opens, and kept, so it closes as it opened.
  */
 const useAddressModal = (kind: AddressKind, reload: () => void) => {
   const directory = directories[kind]
@@ -100,21 +99,18 @@ const useAddressModal = (kind: AddressKind, reload: () => void) => {
   )
   const remove = useStableCallback((address: AnyAddress) => deleteAddress(kind, address._id, address.version))
   const reloadList = useStableCallback(reload)
-  const actor = useMachine(() =>
-    addressModalMachine.provide({
-      actors: { save: fromPromise(({ input }) => save(input.address, input.draft)), remove: fromPromise(({ input }) => remove(input.address)) },
-      actions: { reloadList }
-    })
-  )
-  const closed = useSelector(actor, (snapshot) => snapshot.matches("closed"))
-  const [wanted, setWanted] = useState(false)
-  if (!wanted && !closed) setWanted(true)
+  const [asked, setAsked] = useState<ModalAsked | null>(null)
+  const [closed, setClosed] = useState(true)
+  const ask = useCallback((event: ModalAsked["event"]) => {
+    setClosed(false)
+    setAsked((last) => ({ event, serial: (last?.serial ?? 0) + 1 }))
+  }, [])
   const open = useCallback(
-    (type: Opening, address: AnyAddress) => actor.send({ type, address, draft: toDraft(directory, address), required: requiredFields(directory) }),
-    [actor, directory]
+    (type: Opening, address: AnyAddress) => ask({ type, address, draft: toDraft(directory, address), required: requiredFields(directory) }),
+    [ask, directory]
   )
-  const add = useCallback(() => actor.send({ type: "OPEN_ADD", required: requiredFields(directory) }), [actor, directory])
-  return { actor, closed, wanted, open, add }
+  const add = useCallback(() => ask({ type: "OPEN_ADD", required: requiredFields(directory) }), [ask, directory])
+  return { asked, closed, setClosed, open, add, save, remove, reloadList }
 }
 
 /** docs/product-spec.md §2, "Address screens": one screen for the three directories, on the one list screen. */
@@ -149,11 +145,19 @@ export const AddressesScreen = ({ kind }: { readonly kind: AddressKind }) => {
         </Button>
       }
     >
-      {modal.wanted && <AddressModal spec={directory} modal={modal.actor} />}
+      {modal.asked !== null && (
+        <AddressModalHost
+          spec={directory}
+          asked={modal.asked}
+          onClosed={modal.setClosed}
+          save={modal.save}
+          remove={modal.remove}
+          reloadList={modal.reloadList}
+        />
+      )}
       <FindAddressDialog
         open={finding}
         onOpenChange={setFinding}
-
         onPick={(hit) => navigate(urlOf(directories[hit.kind].path, { search: hit.identifier, page: 1, filters: {} }))}
       />
     </ListScreen>

@@ -7,18 +7,15 @@ import { listingTexts as t } from "./texts.ts"
 
 const statusColors = { pending: "orange", approved: "green", rejected: "red" } as const satisfies Record<ListingStatus, string>
 
-/** One queued record as a card: its facts, its status as the screen shows it, and its buttons (the list piece's: keys do the same). */
+/** One queued record as a card: its facts, its status as shown (this browser's waiting change on it), and its buttons (the list piece's: keys do the same). */
 export const ListingCard = ({
   kind,
   listing,
-  shown,
   selected,
   buttons
 }: {
   readonly kind: QueueKind
   readonly listing: QueueRow
-  /** The status with this screen's own change on it. */
-  readonly shown: ListingStatus
   readonly selected: boolean
   readonly buttons: ReactNode
 }) => (
@@ -35,7 +32,7 @@ export const ListingCard = ({
         )}
         {listing.isActive === false && <Badge color="gray">{t.hidden}</Badge>}
         {listing.featured === true && <Badge color="violet">{t.featured}</Badge>}
-        <Badge color={statusColors[shown]}>{t.statuses[shown]}</Badge>
+        <Badge color={statusColors[listing.status]}>{t.statuses[listing.status]}</Badge>
       </Flex>
     </Flex>
     {kind.facts(listing).length > 0 && (

@@ -3,6 +3,7 @@ import { PlusIcon } from "@radix-ui/react-icons"
 import { Button } from "@radix-ui/themes"
 import { useMemo, useState } from "react"
 import { listingStatuses } from "../../../contract/listing-rules.ts"
+import { LISTING_KIND } from "../../api/listings.ts"
 import { useEditorRefusal } from "../../lib/auth.tsx"
 import { withRefusal } from "../../lib/commands.tsx"
 import { useIntent } from "../../lib/intents.ts"
@@ -12,7 +13,7 @@ import { countsOf, selectable } from "../../lib/list/declarations.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import type { QueueKind, QueuePage, QueueRow } from "./kinds.ts"
 import { ListingCard } from "./ListingCard.tsx"
-import { editActions, ModerationNotices, UndoToasts, useModeration } from "./moderation.tsx"
+import { editActions, UndoToasts, useModeration } from "./moderation.tsx"
 import { QueueForm } from "./QueueForm.tsx"
 import { listingTexts as t } from "./texts.ts"
 
@@ -22,6 +23,7 @@ const queueSpec = (kind: QueueKind): ListScreenSpec<QueuePage> => ({
   noun: kind.plural,
   querySpec: kind.querySpec,
   fetchPage: kind.list,
+  store: LISTING_KIND,
   idOf: (listing) => listing._id,
   history: { kind: "listing", labelOf: (listing) => listing.name },
   exportCsv: kind.exportCsv,
@@ -49,10 +51,7 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
   const [editing, setEditing] = useState<QueueRow | null | undefined>(undefined)
   const spec = useMemo(() => queueSpec(kind), [kind])
   const moderation = useModeration(kind, () => ({ rows: screen.rows, reload: screen.list.reload, pick: screen.focus.pick }))
-  const actions: ReadonlyArray<ListAction<QueueRow>> = [
-    ...moderation.actions,
-    ...editActions(kind, refusal, (listing) => setEditing(moderation.current(listing)))
-  ]
+  const actions: ReadonlyArray<ListAction<QueueRow>> = [...moderation.actions, ...editActions(kind, refusal, setEditing)]
   const addRefused = refusal(`add ${kind.plural}`)
   const add = () => setEditing(null)
   const commands = [
@@ -71,9 +70,7 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
       view={{
         cards: {
           label: kind.title,
-          card: (listing, buttons) => (
-            <ListingCard kind={kind} listing={listing} shown={moderation.shown(listing)} selected={screen.selection.has(listing)} buttons={buttons} />
-          )
+          card: (listing, buttons) => <ListingCard kind={kind} listing={listing} selected={screen.selection.has(listing)} buttons={buttons} />
         }
       }}
       tools={
@@ -83,7 +80,6 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
           </Button>
         )
       }
-      notices={<ModerationNotices moderation={moderation.moderation} toggleError={moderation.toggleError} />}
     >
       <UndoToasts moderation={moderation.moderation} />
       <QueueForm

@@ -1,3 +1,6 @@
+import { useState } from "react"
+import { LISTING_KIND } from "../../api/listings.ts"
+import { currentStore } from "../../lib/store/handle.ts"
 import { Button, Dialog, Flex } from "@radix-ui/themes"
 import { HistoryButton } from "../../ui/HistoryButton.tsx"
 import { useController } from "react-hook-form"
@@ -109,13 +112,22 @@ const QueueFormBody = ({
   readonly onClose: () => void
   readonly onSaved: () => void
 }) => {
+  // The version the person opened the form at, counting their own changes to it still on their way.
+  const [expected] = useState(() => (record === null ? undefined : currentStore()?.nextVersion(LISTING_KIND, record._id, record.version)))
   const contract = useContractForm<FormValues, Readonly<Record<string, unknown>>>({
     values: valuesOf(kind.fields, record),
     schema: kind.schema,
     ...(kind.rules === undefined ? {} : { rules: kind.rules }),
     toPayload: (values) => payloadOf(kind.fields, values, record),
     send: async (payload) => {
-      await kind.save(record, payload)
+      // The keys pressed on the record before its form (`a`, then `e`) reach the server first, and
+      // the save names the version they lead to (docs/architecture.md, "The browser's store").
+      const store = currentStore()
+      if (record === null || store === undefined || expected === undefined) await kind.save(record, payload)
+      else {
+        await store.settled(LISTING_KIND, record._id)
+        await kind.save({ ...record, version: expected }, payload)
+      }
       onSaved()
     },
     failed: t.saveFailed

@@ -6,8 +6,8 @@ import type { CsvFile } from "../../../contract/lists.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
 import type { ListingRef } from "../../../machines/listing-moderation.ts"
 import { type CommunityType, deleteListing, exportListings, listListings, saveListing } from "../../api/listings.ts"
-import { deleteVenture, listVentures, saveVenture, setVentureActive, exportVentures } from "../../api/ventures.ts"
-import { deleteEvent, exportEvents, listEvents, saveEvent, setEventFeatured } from "../../api/events.ts"
+import { deleteVenture, listVentures, saveVenture, ventureActiveCommand, exportVentures } from "../../api/ventures.ts"
+import { deleteEvent, exportEvents, listEvents, saveEvent, eventFeaturedCommand } from "../../api/events.ts"
 import type { EventEntry, EventType } from "../../../contract/events.ts"
 import { shortDate } from "../../lib/dates.ts"
 import type { QuerySpec } from "../../lib/list/query-string.ts"
@@ -31,6 +31,14 @@ export type QueueRow = ListingRef & {
   readonly isActive?: boolean
   readonly featured?: boolean
   readonly [field: string]: unknown
+}
+
+/** A flag's change as a command: its call and its effect on the record (src/lib/store/console-store.ts, `CommandInput`). */
+export interface FlagCommand {
+  readonly method: "PUT"
+  readonly path: string
+  readonly body: unknown
+  readonly effect: Readonly<Record<string, unknown>>
 }
 
 export type QueuePage = ListPage<QueueRow> & { readonly counts: ListingCounts }
@@ -63,10 +71,10 @@ export interface QueueKind {
   readonly list: (q: ListQuery) => Promise<QueuePage>
   readonly save: (target: QueueRow | null, values: Readonly<Record<string, unknown>>) => Promise<unknown>
   readonly remove: (row: QueueRow) => Promise<void>
-  /** Shows or hides a record on the public site (`t`); only the venture types have it. */
-  readonly setActive?: (row: QueueRow, isActive: boolean) => Promise<unknown>
-  /** Features a record or stops featuring it (`f`); events and hackathons have it. */
-  readonly setFeatured?: (row: QueueRow, featured: boolean) => Promise<unknown>
+  /** Shows or hides a record on the public site (`t`), as a command naming the version it was seen at; only the venture types have it. */
+  readonly setActive?: (row: QueueRow, isActive: boolean, version: number) => FlagCommand
+  /** Features a record or stops featuring it (`f`), likewise; events and hackathons have it. */
+  readonly setFeatured?: (row: QueueRow, featured: boolean, version: number) => FlagCommand
   readonly exportCsv: (q: ListQuery) => Promise<CsvFile>
 }
 
@@ -136,7 +144,7 @@ const venture = (
   list: (q) => listVentures(type, q),
   save: (target, values) => saveVenture(type, target as AnyVenture | null, values),
   remove: (row) => deleteVenture(type, row as unknown as AnyVenture),
-  setActive: (row, isActive) => setVentureActive(type, row as unknown as AnyVenture, isActive),
+  setActive: (row, isActive, version) => ventureActiveCommand(type, row as unknown as AnyVenture, isActive, version),
   exportCsv: (q) => exportVentures(type, q)
 })
 
@@ -190,7 +198,7 @@ const happening = (type: EventType, noun: string, plural: string, title: string)
   list: (q) => listEvents(type, q),
   save: (target, values) => saveEvent(type, target as unknown as EventEntry | null, values),
   remove: (row) => deleteEvent(type, row as unknown as EventEntry),
-  setFeatured: (row, featured) => setEventFeatured(type, row as unknown as EventEntry, featured),
+  setFeatured: (row, featured, version) => eventFeaturedCommand(type, row as unknown as EventEntry, featured, version),
   exportCsv: (q) => exportEvents(type, q)
 })
 

@@ -1,11 +1,12 @@
-import { Button, Callout, Text } from "@radix-ui/themes"
+import { Button, Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
-import { useState } from "react"
-import { type ActorRefFrom, fromPromise } from "xstate"
+import { useEffect } from "react"
+import type { ActorRefFrom } from "xstate"
 import { type ModerationAction, moderationActions } from "../../../contract/listing-rules.ts"
-import { failureOf } from "../../../contract/call-failure.ts"
-import { actionsFor, canUndo, currentRef, inFlight, listingModerationMachine, shownStatus } from "../../../machines/listing-moderation.ts"
-import { moveListings, undoChange } from "../../api/listings.ts"
+import { actionsFor, canUndo, listingModerationMachine, moderationErrors } from "../../../machines/listing-moderation.ts"
+import { LISTING_KIND, moveCommand, undoCommands } from "../../api/listings.ts"
+import type { ConsoleStore } from "../../lib/store/console-store.ts"
+import { currentStore, storeReady, useStore } from "../../lib/store/handle.ts"
 import { withRefusal } from "../../lib/commands.tsx"
 import type { ListAction, ListCommand } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
@@ -15,7 +16,7 @@ import { actionLabel, changeText, listingTexts as t, undoneText } from "./texts.
 
 type Moderation = ActorRefFrom<typeof listingModerationMachine>
 
-/** What moderation reads of the list screen when it acts: its rows, and where the keys go. */
+/** What moderation reads of the list screen when it acts: its rows (as shown), and where the keys go. */
 interface ShownQueue {
   readonly rows: ReadonlyArray<QueueRow>
   readonly reload: () => void
@@ -26,51 +27,75 @@ const keys = { approve: "a", reject: "r", pending: "p" } as const satisfies Reco
 const tones = { approve: "green", reject: "red", pending: undefined } as const
 const hints = { approve: "approve", reject: "reject", pending: "set pending (each moves on to the next pending card)" } as const
 
+/** Runs `run` with the session's store: at once when it is open (the change shows in this frame), else once it is. */
+const withStore = (run: (store: ConsoleStore) => void) => {
+  const open = currentStore()
+  if (open !== undefined) run(open)
+  else void storeReady().then(run)
+}
+
 /**
  * A queue's moderation (machines/listing-moderation.ts): the machine alone decides which actions
- * a card or a selection is offered; a change shows at once and is undoable for 10 s; the list
- * reloads after the server's answer. One key is the whole decision on a card, so after `a`, `r`
- * or `p` the next pending card is current (docs/architecture.md, "Keys on a list"). `queue` is
- * read when a change is made (the list screen is made after this hook).
+ * a card or a selection is offered, judged on the cards as shown; a change is a command
+ * (docs/architecture.md, "The browser's store"): it shows at once, goes out in order with the
+ * others, and is undoable for 10 s. One key is the whole decision on a card, so after `a`, `r`
+ * or `p` the next pending card is current (docs/architecture.md, "Keys on a list"), and the next
+ * key acts on it at once, whatever the server is doing. `queue` is read when a change is made
+ * (the list screen is made after this hook).
  */
 export const useModeration = (kind: QueueKind, queue: () => ShownQueue) => {
-  const listChanged = useStableCallback((): void => queue().reload())
   const moderation = useMachine(() =>
     listingModerationMachine.provide({
-      actors: { move: fromPromise(({ input }) => moveListings(input)), undo: fromPromise(({ input }) => undoChange(input)) },
-      actions: { listChanged }
+      actions: {
+        change: (_, done) =>
+          withStore((store) =>
+            store.command(
+              moveCommand(done, (move) => store.nextVersion(LISTING_KIND, move._id, move.version), {
+                label: changeText(
+                  done.action,
+                  done.moves.map((move) => move.name)
+                ),
+                failed: moderationErrors.move
+              })
+            )
+          ),
+        undo: (_, done) =>
+          withStore((store) => {
+            for (const command of undoCommands(done, { label: undoneText(done), failed: moderationErrors.undo })) store.command(command)
+          })
+      }
     })
   )
+  const store = useStore()
+  // The server refused a change: it is back as the server has it (said by the console's notice), and no longer undoable.
+  useEffect(() => store?.onRefusal((refusal) => moderation.send({ type: "REFUSED", commandId: refusal.commandId })), [store, moderation])
   const context = useSelector(moderation, (snapshot) => snapshot.context)
-  const busy = useSelector(moderation, inFlight)
   const undoable = useSelector(moderation, canUndo)
-  const [toggleError, setToggleError] = useState<string | null>(null)
-  const current = (listing: QueueRow) => currentRef(context, listing)
-  const allows = (action: ModerationAction, listings: ReadonlyArray<QueueRow>) =>
-    !busy && actionsFor(moderation.getSnapshot(), listings.map(current)).includes(action)
-  const act = useStableCallback((action: ModerationAction, chosen: ReadonlyArray<QueueRow>, moveOn: boolean) => {
-    const listings = chosen.map(current)
-    if (!actionsFor(moderation.getSnapshot(), listings).includes(action)) return
-    moderation.send({ type: "ACT", action, listings })
+  const allows = (action: ModerationAction, listings: ReadonlyArray<QueueRow>) => actionsFor(listings).includes(action)
+  const act = useStableCallback((action: ModerationAction, listings: ReadonlyArray<QueueRow>, moveOn: boolean) => {
+    if (!actionsFor(listings).includes(action)) return
+    moderation.send({ type: "ACT", action, listings, commandId: crypto.randomUUID() })
     const { rows, pick } = queue()
     const from = listings.length === 1 ? rows.findIndex((row) => row._id === listings[0]?._id) : -1
     if (!moveOn || from < 0) return
-    const after = moderation.getSnapshot().context
-    const next = rows.find((row, index) => index > from && shownStatus(after, row) === "pending")
+    const next = rows.find((row, index) => index > from && row.status === "pending")
     if (next !== undefined) pick(next._id)
   })
-  /** Flips a record's public visibility (`t`) or its featured flag (`f`), then reloads the list. */
-  const toggle = useStableCallback(async (flag: "isActive" | "featured", listing: QueueRow) => {
-    const set = flag === "isActive" ? kind.setActive : kind.setFeatured
-    // One change at a time: while a status change is in flight the record's next version is unknown.
-    if (set === undefined || inFlight(moderation.getSnapshot())) return
-    setToggleError(null)
-    try {
-      await set(current(listing), flag === "isActive" ? listing.isActive === false : listing.featured !== true)
-    } catch (error) {
-      setToggleError(`${flag === "isActive" ? t.visibilityFailed : t.featuredFailed}: ${failureOf(error).message}`)
-    }
-    queue().reload()
+  /** Flips a record's public visibility (`t`) or its featured flag (`f`): a command, shown at once, after any change of it still waiting. */
+  const toggle = useStableCallback((flag: "isActive" | "featured", listing: QueueRow) => {
+    const made = flag === "isActive" ? kind.setActive : kind.setFeatured
+    if (made === undefined) return
+    const on = flag === "isActive" ? listing.isActive === false : listing.featured !== true
+    withStore((store) =>
+      store.command({
+        ...made(listing, on, store.nextVersion(LISTING_KIND, listing._id, listing.version)),
+        kind: LISTING_KIND,
+        recordIds: [listing._id],
+        answer: "data.listing",
+        label: `${flag === "isActive" ? (on ? t.show : t.hide) : on ? t.feature : t.unfeature} "${listing.name}"`,
+        failed: flag === "isActive" ? t.visibilityFailed : t.featuredFailed
+      })
+    )
   })
 
   const moves = moderationActions.map((action): ListAction<QueueRow> => ({
@@ -101,8 +126,7 @@ export const useModeration = (kind: QueueKind, queue: () => ShownQueue) => {
             key: "f",
             hint: "feature or unfeature",
             label: (listing: QueueRow) => `${listing.featured === true ? t.unfeature : t.feature} "${listing.name}"`,
-            when: () => !busy,
-            run: (listing: QueueRow) => void toggle("featured", listing),
+            run: (listing: QueueRow) => toggle("featured", listing),
             button: { label: (listing: QueueRow) => (listing.featured === true ? t.unfeature : t.feature) }
           }
         ]),
@@ -114,8 +138,7 @@ export const useModeration = (kind: QueueKind, queue: () => ShownQueue) => {
             key: "t",
             hint: "show or hide",
             label: (listing: QueueRow) => `${listing.isActive === false ? t.show : t.hide} "${listing.name}"`,
-            when: () => !busy,
-            run: (listing: QueueRow) => void toggle("isActive", listing),
+            run: (listing: QueueRow) => toggle("isActive", listing),
             button: { label: (listing: QueueRow) => (listing.isActive === false ? t.show : t.hide) }
           }
         ])
@@ -137,12 +160,8 @@ export const useModeration = (kind: QueueKind, queue: () => ShownQueue) => {
   }
   return {
     moderation,
-    /** The status a card is shown in, this screen's own change on it. */
-    shown: (listing: QueueRow) => shownStatus(context, listing),
-    current,
     actions: [...moves, ...toggles],
-    undo,
-    toggleError: { text: toggleError, dismiss: () => setToggleError(null) }
+    undo
   }
 }
 
@@ -167,31 +186,6 @@ export const editActions = (
     }
   ])
 ]
-
-/** What went wrong: a toggle the server refused, a change it refused; each with Dismiss. */
-export const ModerationNotices = ({
-  moderation,
-  toggleError
-}: {
-  readonly moderation: Moderation
-  readonly toggleError: ReturnType<typeof useModeration>["toggleError"]
-}) => {
-  const failure = useSelector(moderation, (snapshot) => (snapshot.matches("failed") ? snapshot.context.error : null))
-  const dismiss = [toggleError.dismiss, () => moderation.send({ type: "DISMISS" })]
-  return [toggleError.text, failure].map(
-    (message, index) =>
-      message !== null && (
-        <Callout.Root key={index} color="red" role="alert" mb="3">
-          <Callout.Text>
-            {message}{" "}
-            <Button size="1" variant="soft" color="red" onClick={dismiss[index]}>
-              {t.dismiss}
-            </Button>
-          </Callout.Text>
-        </Callout.Root>
-      )
-  )
-}
 
 /** The change just made, with Undo (z) while it may be undone; then what an undo did. */
 export const UndoToasts = ({ moderation }: { readonly moderation: Moderation }) => {

@@ -60,7 +60,15 @@ export const filterCommands =
 export interface ListCounts<P> {
   /** The cards' group, as a screen reader names it: "Listings by status". */
   readonly label: string
-  readonly cards: (page: P | undefined, now: Readonly<Record<string, string>>, set: (name: string, value: string) => void) => ReadonlyArray<CountCard>
+  readonly cards: (
+    page: P | undefined,
+    now: Readonly<Record<string, string>>,
+    set: (name: string, value: string) => void,
+    /** Rows the page's counts don't know moved yet (a waiting command, a change just arrived): from one value to another. */
+    moved?: ReadonlyArray<readonly [from: string, to: string]>
+  ) => ReadonlyArray<CountCard>
+  /** The rows' field the cards count by. */
+  readonly field?: string
   /** The palette's commands for the cards, when no select of the toolbar gives them. */
   readonly commands?: CommandsOf
 }
@@ -84,8 +92,13 @@ export const countsOf = <P>(counts: {
   readonly commands?: FilterWords
 }): ListCounts<P> => ({
   label: counts.label,
-  cards: (page, now, set) => {
-    const values = page === undefined ? {} : counts.of(page)
+  field: counts.filter,
+  cards: (page, now, set, moved = []) => {
+    const values: Record<string, number | undefined> = page === undefined ? {} : { ...counts.of(page) }
+    for (const [from, to] of moved) {
+      if (values[from] !== undefined) values[from] = Math.max(0, (values[from] ?? 0) - 1)
+      if (values[to] !== undefined) values[to] = (values[to] ?? 0) + 1
+    }
     return [["total", counts.total] as const, ...counts.cards].map(([key, label]) => {
       const value = key === "total" ? "" : key
       return { key, label, value: values[key], active: (now[counts.filter] ?? "") === value, onClick: () => set(counts.filter, value) }

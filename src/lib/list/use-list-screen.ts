@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from "react"
+import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
+import { currentStore, useStore } from "../store/handle.ts"
 import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
@@ -43,6 +44,12 @@ export interface ListScreenSpec<P extends ListPage> {
   readonly counts?: ListCounts<P>
   /** Rows can be selected (`selectable` of ./declarations.ts: `x`, Shift+J/K, Escape) for the actions that take a selection (`bulk`). */
   readonly selectable?: Selectable
+  /**
+   * The rows' kind in the browser's store (the change stream's area: "listing"): the rows show
+   * as the store has them, with this browser's waiting commands, a colleague's change arrives
+   * live, and a page seen before shows at once (docs/architecture.md, "The browser's store").
+   */
+  readonly store?: string
 }
 
 /** A row action's button in the row (a table's last column, a card's buttons): out of the tab order, the key does the same. */
@@ -118,7 +125,20 @@ export const useListScreen = <P extends ListPage>(
   const url = useUrlQuery(spec.querySpec)
   const query = useMemo(() => bounded(url.query), [url.query])
   const searchCut = url.query.search.length > MAX_SEARCH
-  const list = useList(query, spec.fetchPage, spec.arrivedPage)
+  // The browser's store, once open, for a list that names its kind (docs/architecture.md, "The browser's store").
+  const store = useStore()
+  const lists = spec.store === undefined ? undefined : store?.lists(spec.store, spec.title, spec.idOf as (row: unknown) => string)
+  const list = useList(query, spec.fetchPage, spec.arrivedPage, (asked) =>
+    spec.store === undefined
+      ? undefined
+      : (currentStore()
+          ?.lists(spec.store, spec.title, spec.idOf as (row: unknown) => string)
+          .kept(asked) as Promise<P | undefined> | undefined)
+  )
+  // A page the server sent is kept for the next visit; a change in the rows' kind reads them again, quietly.
+  const arrived = list.loading ? null : list.page
+  useEffect(() => lists?.keep(query, arrived), [lists, query, arrived])
+  useEffect(() => lists?.watch(list.reload), [lists, list.reload])
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const searchField = useRef<HTMLInputElement | null>(null)
   const exportCsv = spec.exportCsv
@@ -127,8 +147,16 @@ export const useListScreen = <P extends ListPage>(
   // it, even when the list read after the change no longer holds it (it left the filter): the
   // next key then acts on the record the person meant (docs/architecture.md, "Keys on a list").
   const [kept, setKept] = useState<KeptRow<Row> | null>(null)
-  const served = list.rows as ReadonlyArray<Row>
+  const pageRows = list.rows as ReadonlyArray<Row>
+  // The rows as the store has them: newer copies, and this browser's waiting commands on top.
+  const storeVersion = store?.version()
+  // The store's version says when its view of the rows changed.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const served = useMemo(() => (lists === undefined ? pageRows : (lists.rows(pageRows) as ReadonlyArray<Row>)), [pageRows, lists, storeVersion])
   const rows = useMemo(() => withKept(served, spec.idOf, kept), [served, kept, spec])
+  // A new store version may change which rows wait.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const waiting = useCallback((row: Row) => lists?.waiting(row) === true, [lists, storeVersion])
   const history = useHistory()
   const historyOf = spec.history
   const showHistory = useStableCallback((row: Row) => {
@@ -289,7 +317,12 @@ export const useListScreen = <P extends ListPage>(
     counts:
       spec.counts === undefined
         ? undefined
-        : { label: spec.counts.label, cards: spec.counts.cards((list.page as P | null) ?? undefined, query.filters, url.filter) },
+        : {
+            label: spec.counts.label,
+            cards: spec.counts.cards((list.page as P | null) ?? undefined, query.filters, url.filter, lists?.moved(spec.counts.field, pageRows, served))
+          },
+    /** A command about the row waits for the server's answer. */
+    waiting,
     selection: { rows: selected, has: (row: Row) => selection.ids.has(spec.idOf(row)), clear: clearSelection, words: selecting?.words },
     confirmation: { asking, close: () => setAsking(null), done: () => (setAsking(null), reload()) }
   }

@@ -34,7 +34,9 @@ export const useList = <P extends ListPage>(
   query: ListQuery,
   fetchPage: (query: ListQuery) => Promise<P>,
   /** The first page if it is already here (start-up's answer): shown in the first render, not asked for again. */
-  arrivedPage?: (query: ListQuery) => P | undefined
+  arrivedPage?: (query: ListQuery) => P | undefined,
+  /** The page the browser's store kept for a query: shown while the server is asked, if it comes first. */
+  keptPage?: (query: ListQuery) => Promise<P | undefined> | undefined
 ): ListState<RowOf<P>, P & ListPage<RowOf<P>>> => {
   const auth = AuthContext.useActorRef()
   // Read once, at mount: with it the machine starts ready, and asks for nothing.
@@ -55,7 +57,12 @@ export const useList = <P extends ListPage>(
       }),
     { input: { query, page: arrived } }
   )
-  useEffect(() => list.send({ type: "LOAD", query }), [query, list])
+  const kept = useStableCallback((asked: ListQuery) => keptPage?.(asked))
+  useEffect(() => {
+    list.send({ type: "LOAD", query })
+    if (!list.getSnapshot().matches("loading")) return
+    void kept(query)?.then((page) => page !== undefined && list.send({ type: "KEPT", query, page }))
+  }, [query, list, kept])
   // Each value is its own selection, so a snapshot that changes none of them renders nothing. The
   // list counts as loading from the render its new query arrived in: the machine hears of the
   // query in the effect after that render, and its own `loading` then changes nothing on screen

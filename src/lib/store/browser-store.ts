@@ -1,4 +1,4 @@
-import { type DBSchema, deleteDB, type IDBPDatabase, type IDBPTransaction, openDB } from "idb"
+import { type DBSchema, deleteDB, type IDBPDatabase, openDB } from "idb"
 
 /**
  * The console's store in the browser (docs/architecture.md, "The browser's store"; issue 43): the
@@ -8,7 +8,7 @@ import { type DBSchema, deleteDB, type IDBPDatabase, type IDBPTransaction, openD
  * and is emptied when another signs in; protected data never enters it.
  */
 
-/** A record as the store keeps it: what the server last said of it, or what a waiting command made of it. */
+/** A record as the store keeps it: what the server last said of it. */
 export interface StoredRecord {
   readonly kind: string
   readonly id: string
@@ -29,21 +29,37 @@ export interface WorkingSet {
   readonly at: number
 }
 
+/**
+ * A value in a command's body filled in when it is sent: what the answer to an earlier command
+ * said (an undo names the event its change made). `path` is dot-separated; a segment `[id]`
+ * picks the element of an array whose `_id` is id.
+ */
+export interface FromAnswer {
+  readonly $answerOf: string
+  readonly $path: string
+}
+
 /** A command made in this browser and not yet answered by the server, in the order it was made. */
 export interface OutboxCommand {
   readonly seq?: number
   /** Made in the browser; sent as the `Idempotency-Key` (docs/api.md, "Commands, exactly once"). */
   readonly commandId: string
   readonly kind: string
-  readonly recordId: string
+  /** The records it changes (one, or a selection's). */
+  readonly recordIds: ReadonlyArray<string>
+  /** `kind` and each id, for the index that finds a record's waiting commands. */
+  readonly records: ReadonlyArray<string>
   readonly method: "POST" | "PUT" | "PATCH" | "DELETE"
   readonly path: string
   readonly body: unknown
   readonly madeAt: number
-  /** What the command does to the record's fields (null: deletes it), shown at once and kept over newer server copies until answered. */
+  /** What the command does to each record's fields (null: deletes it), shown over the server's copy until answered. */
   readonly effect: Readonly<Record<string, unknown>> | null
-  /** The record as the server had it before the command: put back if the server refuses. */
-  readonly before: StoredRecord | null
+  /** The screen's words for it ("Approve \"Pi Club\""), and for its refusal ("Failed to update status"). */
+  readonly label: string
+  readonly failed: string
+  /** Where the answer carries the records after it ("data.listing", "data.listings"): kept as the server's copies. */
+  readonly answer?: string
 }
 
 /** A change as the server's stream delivers it: the record's fields after it, or none when it was deleted. */
@@ -58,15 +74,20 @@ export interface AppliedChange {
 /** What applying a change came to: kept, ignored (older than what is held), or the record must be read again. */
 export type ApplyOutcome = "applied" | "ignored" | "reread"
 
+/** A record's key in a command's `records`. */
+export const recordKey = (kind: string, id: string) => `${kind}\u0000${id}`
+
 interface ConsoleDb extends DBSchema {
   records: { key: [string, string]; value: StoredRecord; indexes: { seenAt: number } }
   sets: { key: string; value: WorkingSet }
-  outbox: { key: number; value: OutboxCommand; indexes: { commandId: string; record: [string, string] } }
+  outbox: { key: number; value: OutboxCommand; indexes: { commandId: string; record: string } }
+  /** The answers of commands an undo may still name, by command id. */
+  answers: { key: string; value: { readonly commandId: string; readonly answer: unknown; readonly at: number } }
   meta: { key: string; value: string }
 }
 
 export const STORE_NAME = "console-store"
-const SCHEMA_VERSION = 1
+const SCHEMA_VERSION = 2
 const OWNER = "owner"
 const LAST_EVENT = "lastEventId"
 
@@ -76,7 +97,7 @@ export const DEFAULT_MAX_RECORDS = 20_000
 export interface BrowserStore {
   readonly records: (kind: string, ids: ReadonlyArray<string>) => Promise<ReadonlyArray<StoredRecord | undefined>>
   readonly record: (kind: string, id: string) => Promise<StoredRecord | undefined>
-  /** Keeps records the server sent (a page, an opened record), newer versions only. */
+  /** Keeps records the server sent (a page, an opened record, an answer), newer versions only. */
   readonly keep: (
     kind: string,
     rows: ReadonlyArray<{ readonly id: string; readonly version: number | null; readonly fields: Readonly<Record<string, unknown>> }>
@@ -86,13 +107,12 @@ export interface BrowserStore {
   readonly keepSet: (set: Omit<WorkingSet, "at">) => Promise<void>
   readonly lastEventId: () => Promise<string | undefined>
   readonly keepLastEventId: (id: string) => Promise<void>
-  /** Writes the command to the outbox and its effect to the record in one transaction. */
-  readonly enqueue: (command: Omit<OutboxCommand, "seq" | "madeAt" | "before">) => Promise<OutboxCommand>
+  /** Writes the command to the outbox, after every command made before it. */
+  readonly enqueue: (command: Omit<OutboxCommand, "seq" | "madeAt" | "records">) => Promise<OutboxCommand>
   readonly outbox: () => Promise<ReadonlyArray<OutboxCommand>>
-  /** The server answered the command: it leaves the outbox. */
-  readonly settle: (commandId: string) => Promise<void>
-  /** The server refused the command: it leaves the outbox and its record is put back (or the server's copy kept). */
-  readonly putBack: (commandId: string, serverCopy?: StoredRecord) => Promise<void>
+  /** The command was answered or refused: it leaves the outbox; an answer an undo may name is kept. */
+  readonly settle: (commandId: string, answer?: unknown) => Promise<void>
+  readonly answerOf: (commandId: string) => Promise<unknown>
   /** Drops the least recently used records past `max`, keeping those a waiting command is about. */
   readonly evict: (max?: number) => Promise<number>
   readonly count: () => Promise<number>
@@ -101,83 +121,68 @@ export interface BrowserStore {
 
 const now = () => Date.now()
 
-type Writing = IDBPTransaction<ConsoleDb, Array<"records" | "outbox">, "readwrite">
+/** Answers kept for undo, longer than any undo window (machines/listing-moderation.ts: 10 s). */
+const ANSWERS_KEPT_MS = 10 * 60_000
 
 /**
- * Keeps the server's copy of a record, with the effects of this browser's waiting commands on it
- * in the order they were made: what the person decided stays visible until the server answers.
+ * Opens this browser's store for `owner` (an admin id): another person's store is emptied first.
+ * It holds the server's copies only; what waiting commands make of them is worked out in memory
+ * (./console-store.ts), so a refusal has nothing to undo here.
  */
-const keepServerCopy = async (tx: Writing, copy: Omit<StoredRecord, "seenAt">): Promise<void> => {
-  const waiting = await tx.objectStore("outbox").index("record").getAll([copy.kind, copy.id])
-  if (waiting.length === 0) {
-    await tx.objectStore("records").put({ ...copy, seenAt: now() })
-    return
-  }
-  // The server's copy is what a refusal puts back; the effects stay on top of it.
-  for (const command of waiting) {
-    await tx.objectStore("outbox").put({ ...command, before: { ...copy, seenAt: now() } })
-  }
-  let fields: Readonly<Record<string, unknown>> | null = copy.fields
-  for (const command of waiting) fields = command.effect === null ? null : { ...fields, ...command.effect }
-  if (fields === null) await tx.objectStore("records").delete([copy.kind, copy.id])
-  else await tx.objectStore("records").put({ ...copy, fields, seenAt: now() })
-}
-
-/** Opens this browser's store for `owner` (an admin id): another person's store is emptied first. */
 export const openBrowserStore = async (owner: string, name: string = STORE_NAME): Promise<BrowserStore> => {
   const db: IDBPDatabase<ConsoleDb> = await openDB<ConsoleDb>(name, SCHEMA_VERSION, {
     upgrade(database) {
+      // Version 1 kept waiting effects in the records: nothing of it is worth keeping.
+      for (const old of [...database.objectStoreNames]) database.deleteObjectStore(old)
       const records = database.createObjectStore("records", { keyPath: ["kind", "id"] })
       records.createIndex("seenAt", "seenAt")
       database.createObjectStore("sets", { keyPath: "key" })
       const outbox = database.createObjectStore("outbox", { keyPath: "seq", autoIncrement: true })
       outbox.createIndex("commandId", "commandId", { unique: true })
-      outbox.createIndex("record", ["kind", "recordId"])
+      outbox.createIndex("record", "records", { multiEntry: true })
+      database.createObjectStore("answers", { keyPath: "commandId" })
       database.createObjectStore("meta")
     }
   })
   {
-    const tx = db.transaction(["records", "sets", "outbox", "meta"], "readwrite")
+    const tx = db.transaction(["records", "sets", "outbox", "answers", "meta"], "readwrite")
     const held = await tx.objectStore("meta").get(OWNER)
     if (held !== owner) {
       // Nothing of another person stays: records, sets, their waiting commands, their position.
-      await Promise.all([tx.objectStore("records").clear(), tx.objectStore("sets").clear(), tx.objectStore("outbox").clear(), tx.objectStore("meta").clear()])
+      await Promise.all(["records", "sets", "outbox", "answers", "meta"].map((one) => tx.objectStore(one as "meta").clear()))
       await tx.objectStore("meta").put(owner, OWNER)
     }
     await tx.done
   }
 
-  const record = (kind: string, id: string) => db.get("records", [kind, id])
-
   const store: BrowserStore = {
-    record,
+    record: (kind, id) => db.get("records", [kind, id]),
     records: (kind, ids) => {
       const tx = db.transaction("records")
       return Promise.all(ids.map((id) => tx.store.get([kind, id])))
     },
     keep: async (kind, rows) => {
-      const tx = db.transaction(["records", "outbox"], "readwrite")
+      const tx = db.transaction("records", "readwrite")
       for (const row of rows) {
-        const held = await tx.objectStore("records").get([kind, row.id])
+        const held = await tx.store.get([kind, row.id])
         // A copy older than the one held (a page that left the server before a change arrived) is not kept.
         if (held !== undefined && held.version !== null && row.version !== null && row.version < held.version) continue
-        await keepServerCopy(tx, { kind, id: row.id, version: row.version, fields: row.fields })
+        await tx.store.put({ kind, id: row.id, version: row.version, fields: row.fields, seenAt: now() })
       }
       await tx.done
     },
     apply: async (change) => {
-      const tx = db.transaction(["records", "outbox"], "readwrite")
-      const records = tx.objectStore("records")
-      const held = await records.get([change.kind, change.id])
+      const tx = db.transaction("records", "readwrite")
+      const held = await tx.store.get([change.kind, change.id])
       let outcome: ApplyOutcome
       if (change.fields === null) {
-        if (held !== undefined) await records.delete([change.kind, change.id])
+        if (held !== undefined) await tx.store.delete([change.kind, change.id])
         outcome = held === undefined ? "ignored" : "applied"
       } else if (held !== undefined && held.version !== null && change.version !== null && change.version <= held.version) {
         outcome = "ignored"
       } else if (held === undefined || held.version === null || change.version === null || change.version === held.version + 1) {
         // The change brings the whole record: a new one, or the next version of the one held.
-        await keepServerCopy(tx, { kind: change.kind, id: change.id, version: change.version, fields: change.fields })
+        await tx.store.put({ kind: change.kind, id: change.id, version: change.version, fields: change.fields, seenAt: now() })
         outcome = "applied"
       } else {
         // Versions were missed: the record is read again.
@@ -195,45 +200,23 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
       await db.put("meta", id, LAST_EVENT)
     },
     enqueue: async (command) => {
-      const tx = db.transaction(["records", "outbox"], "readwrite")
-      const records = tx.objectStore("records")
-      const shown = await records.get([command.kind, command.recordId])
-      // What a refusal puts back: the server's copy, which an earlier waiting command already kept.
-      const earlier = await tx.objectStore("outbox").index("record").get([command.kind, command.recordId])
-      const before = earlier === undefined ? (shown ?? null) : earlier.before
-      const made: OutboxCommand = { ...command, madeAt: now(), before }
-      const seq = await tx.objectStore("outbox").add(made)
-      if (command.effect === null) await records.delete([command.kind, command.recordId])
-      else
-        await records.put({
-          kind: command.kind,
-          id: command.recordId,
-          version: shown?.version ?? null,
-          fields: { ...shown?.fields, ...command.effect },
-          seenAt: now()
-        })
-      await tx.done
+      const made = { ...command, records: command.recordIds.map((id) => recordKey(command.kind, id)), madeAt: now() }
+      const seq = await db.add("outbox", made)
       return { ...made, seq }
     },
     outbox: () => db.getAll("outbox"),
-    settle: async (commandId) => {
-      const tx = db.transaction("outbox", "readwrite")
-      const seq = await tx.store.index("commandId").getKey(commandId)
-      if (seq !== undefined) await tx.store.delete(seq)
+    settle: async (commandId, answer) => {
+      const tx = db.transaction(["outbox", "answers"], "readwrite")
+      const seq = await tx.objectStore("outbox").index("commandId").getKey(commandId)
+      if (seq !== undefined) await tx.objectStore("outbox").delete(seq)
+      const answers = tx.objectStore("answers")
+      if (answer !== undefined) await answers.put({ commandId, answer, at: now() })
+      // Answers no undo can name any more go.
+      for (let cursor = await answers.openCursor(); cursor !== null; cursor = await cursor.continue())
+        if (cursor.value.at < now() - ANSWERS_KEPT_MS) await cursor.delete()
       await tx.done
     },
-    putBack: async (commandId, serverCopy) => {
-      const tx = db.transaction(["records", "outbox"], "readwrite")
-      const outbox = tx.objectStore("outbox")
-      const seq = await outbox.index("commandId").getKey(commandId)
-      const command = seq === undefined ? undefined : await outbox.get(seq)
-      if (seq !== undefined) await outbox.delete(seq)
-      const records = tx.objectStore("records")
-      if (serverCopy !== undefined) await records.put({ ...serverCopy, seenAt: now() })
-      else if (command?.before != null) await records.put({ ...command.before, seenAt: now() })
-      else if (command !== undefined) await records.delete([command.kind, command.recordId])
-      await tx.done
-    },
+    answerOf: async (commandId) => (await db.get("answers", commandId))?.answer,
     evict: async (max = DEFAULT_MAX_RECORDS) => {
       const tx = db.transaction(["records", "outbox"], "readwrite")
       const records = tx.objectStore("records")
@@ -242,11 +225,11 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
         await tx.done
         return 0
       }
-      const waiting = new Set((await tx.objectStore("outbox").getAll()).map((command) => `${command.kind}\u0000${command.recordId}`))
+      const waiting = new Set((await tx.objectStore("outbox").getAll()).flatMap((command) => command.records))
       let dropped = 0
       let cursor = await records.index("seenAt").openCursor()
       while (cursor !== null && dropped < over) {
-        if (!waiting.has(`${cursor.value.kind}\u0000${cursor.value.id}`)) {
+        if (!waiting.has(recordKey(cursor.value.kind, cursor.value.id))) {
           await cursor.delete()
           dropped++
         }

@@ -61,6 +61,13 @@ export const listTextsOf = (texts: {
   empty: texts.empty
 })
 
+/** Said beside a row while a command about it waits for the server. */
+const WaitingMark = () => (
+  <Text size="1" color="gray" className="row-waiting">
+    {listTexts.waiting}
+  </Text>
+)
+
 /**
  * The one list screen (docs/architecture.md, "The list pattern"): the title, the count cards and
  * what else sits above the list, one toolbar row (search, filters, the screen's buttons, the
@@ -89,7 +96,19 @@ export const ListScreen = <P extends ListPage>({
   const rowsList = { rows: screen.rows, loading: list.loading }
   const shape = useTableFits(screen.rows)
   // The same row buttons from one render to the next, so table rows re-render only when their record changed.
-  const buttons = useMemo(() => (buttonsOf === undefined ? undefined : (row: RowOf<P>) => <RowActions actions={buttonsOf(row)} />), [buttonsOf])
+  const { waiting } = screen
+  const buttons = useMemo(
+    () =>
+      buttonsOf === undefined
+        ? undefined
+        : (row: RowOf<P>) => (
+            <>
+              <RowActions actions={buttonsOf(row)} />
+              {waiting(row) && <WaitingMark />}
+            </>
+          ),
+    [buttonsOf, waiting]
+  )
   const table = "table" in view ? { ...view.table, actions: view.table.actions ?? buttons } : undefined
   const cards =
     "cards" in view

@@ -8,6 +8,8 @@ export const listTexts = {
   exporting: "Exporting…",
   exportFailed: "Could not export",
   actions: "Actions",
+  /** A row this browser changed, before the server's answer (docs/architecture.md, "The browser's store"). */
+  waiting: "Saving…",
   sortBy: "Sort by",
   sortOrder: (column: string, order: "asc" | "desc") => `${column}, ${order === "asc" ? "ascending" : "descending"}`,
   unsorted: "As listed",

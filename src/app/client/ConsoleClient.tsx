@@ -1,0 +1,130 @@
+import { AlertDialog, Button, Callout, Flex } from "@radix-ui/themes"
+import { useSelector } from "@xstate/react"
+import { useEffect, useState } from "react"
+import type { HistoryKind } from "../../../contract/history-rules.ts"
+import type { Refusal } from "../../../machines/sync.ts"
+import { AuthContext } from "../../lib/auth.tsx"
+import { useHistory } from "../../lib/history.ts"
+import { deleteBrowserStore } from "../../lib/store/browser-store.ts"
+import { type ConsoleStore, openConsoleStore } from "../../lib/store/console-store.ts"
+import { askBeforeSignOut, holdStore, STORE_KEPT_KEY, useStore } from "../../lib/store/handle.ts"
+import { syncTexts as t } from "./texts.ts"
+import { storeTransport } from "./transport.ts"
+
+/**
+ * The signed-in person's event-sourced client (docs/architecture.md, "The browser's store"): it
+ * opens their store for the session, closes it when the session ends and deletes it when they
+ * signed out (docs/security.md, "What stays in the browser"), and says what the screens can't: the
+ * link is down, changes are waiting, the server refused one (with the record's history for a
+ * conflict), and asks before a sign-out would drop waiting changes. Loaded after the first screen.
+ */
+/** The person asked to sign out: the store goes with the session, not kept for their return. */
+let signingOut = false
+
+export default function ConsoleClient({ owner }: { readonly owner: string }) {
+  const auth = AuthContext.useActorRef()
+  useEffect(() => {
+    signingOut = false
+    let open: ConsoleStore | undefined
+    let gone = false
+    void openConsoleStore({ owner, transport: storeTransport(() => auth.send({ type: "SESSION_EXPIRED" })) }).then((store) => {
+      if (gone) return store.close()
+      open = store
+      holdStore(store)
+      localStorage.setItem(STORE_KEPT_KEY, owner)
+    })
+    return () => {
+      gone = true
+      holdStore(undefined)
+      open?.close()
+      if (!signingOut) return
+      localStorage.removeItem(STORE_KEPT_KEY)
+      void deleteBrowserStore()
+    }
+  }, [owner, auth])
+  const store = useStore()
+  return store === undefined ? null : <SyncNotices store={store} />
+}
+
+const SyncNotices = ({ store }: { readonly store: ConsoleStore }) => {
+  const offline = useSelector(store.sync, (snapshot) => snapshot.matches({ link: "offline" }))
+  const refusals = useSelector(store.sync, (snapshot) => snapshot.context.refusals)
+  const waiting = store.outbox().length
+  const history = useHistory()
+  const [signOut, setSignOut] = useState<(() => void) | null>(null)
+  useEffect(() => {
+    askBeforeSignOut((signOut) => {
+      const go = () => {
+        signingOut = true
+        signOut()
+      }
+      if (store.outbox().length > 0) setSignOut(() => go)
+      else go()
+    })
+    return () => askBeforeSignOut(undefined)
+  }, [store])
+  const dismiss = (refusal: Refusal) => store.sync.send({ type: "DISMISS", commandId: refusal.commandId })
+  return (
+    <>
+      <div role="status" aria-live="polite" className="sync-status">
+        {offline ? (
+          <Callout.Root color="amber" size="1" mb="3">
+            <Callout.Text>{t.offline(waiting)}</Callout.Text>
+          </Callout.Root>
+        ) : (
+          waiting > 0 && (
+            <Callout.Root color="gray" size="1" mb="3">
+              <Callout.Text>{t.saving(waiting)}</Callout.Text>
+            </Callout.Root>
+          )
+        )}
+      </div>
+      {refusals.map((refusal) => (
+        <Callout.Root key={refusal.commandId} color="red" role="alert" size="1" mb="3">
+          <Callout.Text>
+            {refusal.message}{" "}
+            {refusal.status === 409 && (
+              <Button
+                size="1"
+                variant="soft"
+                color="red"
+                onClick={() => {
+                  dismiss(refusal)
+                  history.show({ kind: refusal.kind as HistoryKind, id: refusal.recordId, label: refusal.label })
+                }}
+              >
+                {t.showHistory}
+              </Button>
+            )}{" "}
+            <Button size="1" variant="ghost" color="gray" onClick={() => dismiss(refusal)}>
+              {t.dismiss}
+            </Button>
+          </Callout.Text>
+        </Callout.Root>
+      ))}
+      <AlertDialog.Root open={signOut !== null} onOpenChange={(open) => !open && setSignOut(null)}>
+        <AlertDialog.Content maxWidth="460px">
+          <AlertDialog.Title>{t.signOutTitle}</AlertDialog.Title>
+          <AlertDialog.Description>{t.signOutQuestion(waiting)}</AlertDialog.Description>
+          <Flex gap="3" mt="4" justify="end">
+            <AlertDialog.Cancel>
+              <Button variant="soft" color="gray">
+                {t.stay}
+              </Button>
+            </AlertDialog.Cancel>
+            <Button
+              color="red"
+              onClick={() => {
+                const go = signOut
+                setSignOut(null)
+                go?.()
+              }}
+            >
+              {t.signOut}
+            </Button>
+          </Flex>
+        </AlertDialog.Content>
+      </AlertDialog.Root>
+    </>
+  )
+}

@@ -1,0 +1,466 @@
+import { createActor, fromPromise } from "xstate"
+import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.ts"
+import { type Refusal, type SendOutcome, syncMachine } from "../../../machines/sync.ts"
+import { type BrowserStore, type FromAnswer, type OutboxCommand, openBrowserStore, recordKey } from "./browser-store.ts"
+
+/**
+ * The console's event-sourced client (docs/architecture.md, "The browser's store"; issue 43): the
+ * server's copies of the records this browser has seen and the commands it has made but the
+ * server has not answered. A screen shows a record as the server last said it with the waiting
+ * commands' effects on top, in the order they were made, so a decision shows the moment it is
+ * made. The copies and the outbox live in IndexedDB (./browser-store.ts), the outbox goes out
+ * through the sync machine (machines/sync.ts) one command at a time with its key, and the
+ * server's change stream keeps the copies current. Every tab has one; the outbox is the
+ * browser's, sent under one Web Lock so two tabs never send the same command at once.
+ */
+
+/** A change as the stream delivers it (src/api/change-stream.ts, `Change`), in the store's words. */
+export interface StreamedChange {
+  readonly id: string
+  readonly type: string
+  /** The record's kind in the store: the stream's area ("listing"). */
+  readonly area: string
+  readonly entityId: string
+  readonly version: number | null
+  readonly fields: Readonly<Record<string, unknown>> | null
+}
+
+/** What the server said to a command. */
+export interface Answered {
+  readonly status: number
+  readonly body: unknown
+  /** The server's words for a refusal. */
+  readonly message: string
+  /** A busy server's wait (503, 429), in ms. */
+  readonly retryAfterMs: number
+}
+
+/** How the store reaches the server: provided by the app (src/app/store.ts), the API's layer. */
+export interface StoreTransport {
+  /** Sends one command with its key; rejects when the network lost it. */
+  readonly send: (command: { readonly commandId: string; readonly method: string; readonly path: string; readonly body: unknown }) => Promise<Answered>
+  /** Listens to the server's changes after `after`; `ready` once the stream is live. Returns the way to stop. */
+  readonly listen: (after: string | undefined, change: (change: StreamedChange) => void, ready: () => void) => () => void
+  /** A 401: the session ended (the commands wait for the same person's next session). */
+  readonly sessionEnded: () => void
+}
+
+/** What a screen asks the store to do: a command, and its effect on the records it names. */
+export interface CommandInput {
+  /** Made here unless the screen made it (a machine that names the command: an undo refers to it). */
+  readonly commandId?: string
+  readonly kind: string
+  readonly recordIds: ReadonlyArray<string>
+  readonly method: OutboxCommand["method"]
+  readonly path: string
+  readonly body: unknown
+  readonly effect: Readonly<Record<string, unknown>> | null
+  readonly label: string
+  readonly failed: string
+  readonly answer?: string
+}
+
+/** Something the store heard about a record: the screens holding it look again. */
+export interface RecordNews {
+  readonly kind: string
+  readonly id: string
+  /** The store now has the record's whole fields (else it must be read again). */
+  readonly whole: boolean
+}
+
+type Fields = Readonly<Record<string, unknown>>
+
+/** How long a list waits after a change in its kind before its rows are read again, quietly (changes come in bursts). */
+const REREAD_AFTER_MS = 400
+
+/**
+ * One list screen's way into the store (src/lib/list/use-list-screen.ts): kept out of the first
+ * screen's code with the rest of the store.
+ */
+export interface StoredList {
+  /** The page kept for the query, if every record of it is still held: shown while the server is asked. */
+  readonly kept: (query: ListQuery) => Promise<ListPage | undefined>
+  /** Keeps a page the server sent (not one the store gave) for the next visit. */
+  readonly keep: (query: ListQuery, page: ListPage | null) => void
+  /** Calls `reread` once changes in the kind have stopped coming for a moment. Returns the way to stop. */
+  readonly watch: (reread: () => void) => () => void
+  /** The rows as shown: the newest copies, this browser's waiting commands on top, those it deletes gone. */
+  readonly rows: (rows: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
+  readonly waiting: (row: unknown) => boolean
+  /** Rows whose `field` differs between the page and what is shown: each moves one count (`countsOf`). */
+  readonly moved: (field: string | undefined, page: ReadonlyArray<unknown>, shown: ReadonlyArray<unknown>) => ReadonlyArray<readonly [from: string, to: string]>
+}
+
+export interface ConsoleStore {
+  readonly owner: string
+  /** Bumped whenever what a screen shows may differ (`useSyncExternalStore`'s snapshot). */
+  readonly version: () => number
+  readonly subscribe: (listener: () => void) => () => void
+  /** News of records (a change arrived, a command was answered or refused). */
+  readonly onNews: (listener: (news: RecordNews) => void) => () => void
+  /** The server refused a command this browser made (its records are already back as the server has them). */
+  readonly onRefusal: (listener: (refusal: Refusal) => void) => () => void
+  /**
+   * The record as the person should see it: `row` (a page's copy) or the store's newer one, with
+   * the waiting commands' effects; null when a waiting command deletes it.
+   */
+  readonly view: <Row extends object>(kind: string, id: string, row: Row) => Row | null
+  /** Whether a command about the record waits for the server's answer. */
+  readonly waiting: (kind: string, id: string) => boolean
+  /** The server's version of the record, as this browser knows it, counting the waiting commands that each make one. */
+  readonly nextVersion: (kind: string, id: string, seen: number) => number
+  /** Resolves once no command about the record waits (a form's save goes after the keys pressed before it), or none at all without a record. */
+  readonly settled: (kind?: string, id?: string) => Promise<void>
+  /** Keeps what a page brought: its records, and the page under `key` for the next visit. */
+  readonly keepPage: (kind: string, key: string, rows: ReadonlyArray<{ readonly id: string; readonly fields: Fields }>, extra: unknown) => void
+  /** The page kept under `key`, every record of it still held; undefined otherwise. */
+  readonly keptPage: (key: string) => Promise<{ readonly rows: ReadonlyArray<Fields>; readonly extra: unknown } | undefined>
+  /** Applies a command's effect at once, writes it to the outbox and sends it; its id. */
+  readonly command: (input: CommandInput) => string
+  /** The commands waiting, in order. */
+  readonly outbox: () => ReadonlyArray<OutboxCommand>
+  readonly sync: ReturnType<typeof createActor<typeof syncMachine>>
+  /** Applies a streamed change (the store's own stream does; tests and other tabs too). */
+  readonly applyChange: (change: StreamedChange) => void
+  /** The list screen `title`'s way into the store, for rows of `kind` named by `idOf` (one per screen, made once). */
+  readonly lists: (kind: string, title: string, idOf: (row: unknown) => string) => StoredList
+  readonly close: () => void
+}
+
+/** Bytes of a record as the store keeps it, for the bench (docs/performance.md). */
+export const recordBytes = (fields: Fields) => new Blob([JSON.stringify(fields)]).size
+
+const versionOf = (fields: Fields): number | null => (typeof fields.version === "number" ? fields.version : null)
+
+/** What `path` picks in an answer: dot-separated, `[id]` the element whose `_id` is id. */
+const pick = (answer: unknown, path: string): unknown =>
+  path.split(".").reduce<unknown>((at, segment) => {
+    if (at === null || typeof at !== "object") return undefined
+    const id = /^\[(.+)\]$/u.exec(segment)?.[1]
+    if (id !== undefined) return Array.isArray(at) ? at.find((one: unknown) => (one as { _id?: unknown })._id === id) : undefined
+    return (at as Record<string, unknown>)[segment]
+  }, answer)
+
+const isFromAnswer = (value: unknown): value is FromAnswer => typeof value === "object" && value !== null && "$answerOf" in value && "$path" in value
+
+/** A refusal the console itself makes: a command naming an answer the server never gave. */
+class Unanswerable extends Error {}
+
+export const openConsoleStore = async (options: {
+  readonly owner: string
+  readonly transport: StoreTransport
+  /** The IndexedDB database's name (tests give their own). */
+  readonly name?: string
+}): Promise<ConsoleStore> => {
+  const db: BrowserStore = await openBrowserStore(options.owner, options.name)
+  const { transport } = options
+  const copies = new Map<string, { readonly version: number | null; readonly fields: Fields }>()
+  let outbox: Array<OutboxCommand> = [...(await db.outbox())]
+  const answers = new Map<string, unknown>()
+  let version = 0
+  const listeners = new Set<() => void>()
+  const newsListeners = new Set<(news: RecordNews) => void>()
+  const refusalListeners = new Set<(refusal: Refusal) => void>()
+  const bump = () => {
+    version++
+    for (const listener of listeners) listener()
+  }
+  const tell = (news: RecordNews) => {
+    for (const listener of newsListeners) listener(news)
+  }
+  const channel = typeof BroadcastChannel === "undefined" ? undefined : new BroadcastChannel(`console-store:${options.owner}`)
+  /** Commands made here and not yet in IndexedDB: a read of the outbox keeps them. */
+  const unwritten = new Map<string, OutboxCommand>()
+  /** Another tab changed the outbox, or this one is about to send: read it again. */
+  const rereadOutbox = async () => {
+    const stored = await db.outbox()
+    const ids = new Set(stored.map((command) => command.commandId))
+    outbox = [...stored, ...[...unwritten.values()].filter((command) => !ids.has(command.commandId))]
+    bump()
+  }
+  if (channel !== undefined) channel.onmessage = () => void rereadOutbox()
+  /** IndexedDB writes, in the order they were asked for. */
+  let written: Promise<unknown> = Promise.resolve()
+  const write = (step: () => Promise<unknown>) => {
+    written = written.then(step).catch(() => undefined)
+    return written
+  }
+
+  const keepCopy = (kind: string, id: string, fields: Fields) => {
+    const key = recordKey(kind, id)
+    const held = copies.get(key)
+    const next = versionOf(fields)
+    if (held !== undefined && held.version !== null && next !== null && next < held.version) return false
+    copies.set(key, { version: next, fields })
+    return true
+  }
+
+  const view = <Row extends object>(kind: string, id: string, row: Row): Row | null => {
+    const held = copies.get(recordKey(kind, id))
+    const rowVersion = versionOf(row as Fields)
+    let fields: Fields | null =
+      held !== undefined && (rowVersion === null || (held.version !== null && held.version > rowVersion)) ? held.fields : (row as Fields)
+    for (const command of outbox)
+      if (command.kind === kind && command.recordIds.includes(id)) fields = command.effect === null ? null : { ...fields, ...command.effect }
+    return fields as Row | null
+  }
+
+  const settled = (commandId: string) => {
+    outbox = outbox.filter((command) => command.commandId !== commandId)
+  }
+
+  /** The body as sent: values an earlier answer gives filled in. */
+  const resolved = async (body: unknown): Promise<unknown> => {
+    if (isFromAnswer(body)) {
+      const answer = answers.get(body.$answerOf) ?? (await db.answerOf(body.$answerOf))
+      const value = pick(answer, body.$path)
+      if (value === undefined) throw new Unanswerable("The change it undoes was not made.")
+      return value
+    }
+    if (Array.isArray(body)) return Promise.all(body.map(resolved))
+    if (body !== null && typeof body === "object")
+      return Object.fromEntries(await Promise.all(Object.entries(body).map(async ([key, value]) => [key, await resolved(value)] as const)))
+    return body
+  }
+
+  /** Keeps the records an answer carries (whole, or a bulk answer's changed fields over the held copy). */
+  const keepAnswered = (command: OutboxCommand, answer: unknown) => {
+    if (command.answer === undefined) return
+    const carried = pick(answer, command.answer)
+    const records = (Array.isArray(carried) ? carried : [carried]).filter(
+      (one): one is Fields & { readonly _id: string } => typeof one === "object" && one !== null && typeof (one as Fields)._id === "string"
+    )
+    const kept: Array<{ readonly id: string; readonly version: number | null; readonly fields: Fields }> = []
+    for (const record of records) {
+      const held = copies.get(recordKey(command.kind, record._id))
+      const fields = { ...held?.fields, ...record }
+      if (keepCopy(command.kind, record._id, fields)) kept.push({ id: record._id, version: versionOf(fields), fields })
+    }
+    void write(() => db.keep(command.kind, kept))
+  }
+
+  const sendFirst = async (): Promise<SendOutcome> => {
+    await written
+    // Every tab's commands are the browser's outbox: read it under the lock, send its first.
+    await rereadOutbox()
+    const command = outbox[0]
+    if (command === undefined) return { outcome: "sent", commandId: "" }
+    let answer: Answered
+    try {
+      answer = await transport.send({ commandId: command.commandId, method: command.method, path: command.path, body: await resolved(command.body) })
+    } catch (error) {
+      if (!(error instanceof Unanswerable)) throw error
+      answer = { status: 409, body: undefined, message: error.message, retryAfterMs: 0 }
+    }
+    if (answer.status === 401) {
+      transport.sessionEnded()
+      return { outcome: "busy", retryAfterMs: 30_000 }
+    }
+    if (answer.status === 429 || answer.status >= 502) return { outcome: "busy", retryAfterMs: Math.max(500, answer.retryAfterMs) }
+    const done = answer.status >= 200 && answer.status < 300
+    if (done) {
+      answers.set(command.commandId, answer.body)
+      keepAnswered(command, answer.body)
+    }
+    settled(command.commandId)
+    await write(() => db.settle(command.commandId, done ? answer.body : undefined))
+    channel?.postMessage("outbox")
+    bump()
+    // A refused record is read again by the screens that hold it: the server's copy is the truth.
+    for (const id of command.recordIds) tell({ kind: command.kind, id, whole: done })
+    if (done) return { outcome: "sent", commandId: command.commandId }
+    const refusal: Refusal = {
+      commandId: command.commandId,
+      kind: command.kind,
+      recordId: command.recordIds[0] ?? "",
+      label: command.label,
+      status: answer.status,
+      message: `${command.failed}: ${answer.message}`
+    }
+    for (const listener of refusalListeners) listener(refusal)
+    return { outcome: "refused", refusal }
+  }
+
+  const locks = globalThis.navigator?.locks
+  const sync = createActor(
+    syncMachine.provide({
+      actors: {
+        sendNext: fromPromise(
+          // The lock's promise settles with the callback's outcome (DOM typings nest the promise).
+          (): Promise<SendOutcome> =>
+            locks === undefined ? sendFirst() : (locks.request(`console-outbox:${options.owner}`, sendFirst) as unknown as Promise<SendOutcome>)
+        )
+      }
+    }),
+    { input: { pending: outbox.length } }
+  )
+  sync.start()
+  const linkDown = () => sync.send({ type: "LINK_DOWN" })
+  const linkUp = () => sync.send({ type: "LINK_UP" })
+  globalThis.addEventListener?.("offline", linkDown)
+  globalThis.addEventListener?.("online", linkUp)
+  if (globalThis.navigator?.onLine === false) linkDown()
+
+  let lastEventId = await db.lastEventId()
+  const applyChange = (change: StreamedChange) => {
+    lastEventId = change.id
+    const key = recordKey(change.area, change.entityId)
+    let whole = false
+    if (change.type.endsWith(".deleted")) {
+      copies.delete(key)
+      whole = true
+      void write(() => db.apply({ kind: change.area, id: change.entityId, version: null, fields: null }))
+    } else if (change.fields !== null) {
+      whole = true
+      if (keepCopy(change.area, change.entityId, change.fields))
+        void write(() => db.keep(change.area, [{ id: change.entityId, version: change.version, fields: change.fields ?? {} }]))
+    }
+    void write(() => db.keepLastEventId(change.id))
+    bump()
+    tell({ kind: change.area, id: change.entityId, whole })
+  }
+  const stopListening = transport.listen(lastEventId, applyChange, () => {
+    linkUp()
+    sync.send({ type: "CAUGHT_UP" })
+  })
+
+  const made = new Map<string, StoredList>()
+  /** Pages that came from the store, not the server: not kept again. */
+  const fromStore = new WeakSet<object>()
+  const listOf = (kind: string, title: string, idOf: (row: unknown) => string): StoredList => {
+    const pageKey = (query: ListQuery) => `${title}\u0000${queryKey(query)}`
+    const fieldOf = (row: unknown, field: string) => (row as Fields)[field]
+    return {
+      kept: async (query) => {
+        const kept = await store.keptPage(pageKey(query))
+        if (kept === undefined) return undefined
+        const page = { ...(kept.extra as object), rows: kept.rows } as ListPage
+        fromStore.add(page)
+        return page
+      },
+      keep: (query, page) => {
+        if (page === null || fromStore.has(page)) return
+        const { rows, ...extra } = page
+        store.keepPage(
+          kind,
+          pageKey(query),
+          rows.map((row) => ({ id: idOf(row), fields: row as Fields })),
+          extra
+        )
+      },
+      watch: (reread) => {
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const stop = store.onNews((news) => {
+          if (news.kind !== kind) return
+          clearTimeout(timer)
+          timer = setTimeout(reread, REREAD_AFTER_MS)
+        })
+        return () => {
+          stop()
+          clearTimeout(timer)
+        }
+      },
+      rows: (rows) =>
+        rows.flatMap((row) => {
+          const shown = view(kind, idOf(row), row as object)
+          return shown === null ? [] : [shown]
+        }),
+      waiting: (row) => store.waiting(kind, idOf(row)),
+      moved: (field, page, shown) => {
+        if (field === undefined || page === shown) return []
+        const now = new Map(shown.map((row) => [idOf(row), fieldOf(row, field)]))
+        return page.flatMap((row) => {
+          const from = fieldOf(row, field)
+          const to = now.get(idOf(row))
+          return typeof from === "string" && typeof to === "string" && from !== to ? [[from, to] as const] : []
+        })
+      }
+    }
+  }
+
+  const store: ConsoleStore = {
+    lists: (kind, title, idOf) => {
+      const key = `${kind}\u0000${title}`
+      const held = made.get(key) ?? listOf(kind, title, idOf)
+      made.set(key, held)
+      return held
+    },
+    owner: options.owner,
+    version: () => version,
+    subscribe: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    onNews: (listener) => {
+      newsListeners.add(listener)
+      return () => newsListeners.delete(listener)
+    },
+    onRefusal: (listener) => {
+      refusalListeners.add(listener)
+      return () => refusalListeners.delete(listener)
+    },
+    view,
+    settled: (kind, id) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (kind === undefined || id === undefined ? outbox.length > 0 : store.waiting(kind, id)) return
+          listeners.delete(check)
+          resolve()
+        }
+        listeners.add(check)
+        check()
+      }),
+    waiting: (kind, id) => outbox.some((command) => command.kind === kind && command.recordIds.includes(id)),
+    nextVersion: (kind, id, seen) => {
+      const held = copies.get(recordKey(kind, id))
+      const known = held?.version != null && held.version > seen ? held.version : seen
+      return known + outbox.filter((command) => command.kind === kind && command.recordIds.includes(id) && command.effect !== null).length
+    },
+    keepPage: (kind, key, rows, extra) => {
+      const kept = rows.filter((row) => keepCopy(kind, row.id, row.fields)).map((row) => ({ id: row.id, version: versionOf(row.fields), fields: row.fields }))
+      void write(async () => {
+        await db.keep(kind, kept)
+        await db.keepSet({ key, kind, ids: rows.map((row) => row.id), extra })
+        await db.evict()
+      })
+    },
+    keptPage: async (key) => {
+      const set = await db.set(key)
+      if (set === undefined) return undefined
+      const records = await db.records(set.kind, set.ids)
+      if (records.some((record) => record === undefined)) return undefined
+      return { rows: records.map((record) => record?.fields ?? {}), extra: set.extra }
+    },
+    command: (input) => {
+      const { commandId = crypto.randomUUID(), ...rest } = input
+      const made: OutboxCommand = {
+        ...rest,
+        commandId,
+        records: input.recordIds.map((id) => recordKey(input.kind, id)),
+        madeAt: Date.now()
+      }
+      outbox.push(made)
+      unwritten.set(commandId, made)
+      bump()
+      void write(async () => {
+        await db.enqueue({ ...rest, commandId })
+        unwritten.delete(commandId)
+        channel?.postMessage("outbox")
+        sync.send({ type: "QUEUED" })
+      })
+      return commandId
+    },
+    outbox: () => outbox,
+    sync,
+    applyChange,
+    close: () => {
+      stopListening()
+      sync.stop()
+      channel?.close()
+      globalThis.removeEventListener?.("offline", linkDown)
+      globalThis.removeEventListener?.("online", linkUp)
+      db.close()
+    }
+  }
+  return store
+}

@@ -1,0 +1,58 @@
+import { useSyncExternalStore } from "react"
+import type { ConsoleStore } from "./console-store.ts"
+
+/**
+ * The session's store, once the app has opened it (src/app/store.ts): screens read it through
+ * here, so the store's code and IndexedDB's stay out of the first screen (docs/architecture.md,
+ * "The browser's store"). Until it is open, screens work from the server alone.
+ */
+let held: ConsoleStore | undefined
+const holders = new Set<() => void>()
+
+/** The app opened the session's store, or closed it (sign-out, another person). */
+export const holdStore = (store: ConsoleStore | undefined) => {
+  held = store
+  for (const holder of holders) holder()
+}
+
+export const currentStore = (): ConsoleStore | undefined => held
+
+const watchHeld = (listener: () => void) => {
+  holders.add(listener)
+  return () => void holders.delete(listener)
+}
+const heldNow = () => held
+const never = () => () => {}
+const none = () => 0
+
+/** The store once open; the component renders again when it opens and whenever what it shows may change. */
+export const useStore = (): ConsoleStore | undefined => {
+  const store = useSyncExternalStore(watchHeld, heldNow)
+  useSyncExternalStore(store?.subscribe ?? never, store?.version ?? none)
+  return store
+}
+
+/** Where the browser's store has kept pages for this person: the next start opens it at once (src/app/client/). */
+export const STORE_KEPT_KEY = "console-store"
+
+let asker: ((signOut: () => void) => void) | undefined
+
+/** Who asks before a sign-out that would drop waiting changes (src/app/client/ConsoleClient.tsx). */
+export const askBeforeSignOut = (ask: ((signOut: () => void) => void) | undefined) => {
+  asker = ask
+}
+
+/** Logout: the console's client asks first when changes are still waiting, and deletes the store. */
+export const requestSignOut = (signOut: () => void) => (asker === undefined ? signOut() : asker(signOut))
+
+/** The store, waiting for the app to open it. */
+export const storeReady = (): Promise<ConsoleStore> =>
+  held !== undefined
+    ? Promise.resolve(held)
+    : new Promise((resolve) => {
+        const stop = watchHeld(() => {
+          if (held === undefined) return
+          stop()
+          resolve(held)
+        })
+      })

@@ -1,0 +1,243 @@
+import type { Page, Route } from "playwright-core"
+import { beforeAll, describe, expect, it } from "vitest"
+import { chromiumWithServer, openSignedIn } from "../support/browser.ts"
+import { engines } from "../support/database.ts"
+import { call } from "../support/http.ts"
+import { signedInAs } from "../support/session.ts"
+
+/**
+ * The console as an event-sourced client (docs/architecture.md, "The browser's store"; issue 43),
+ * on a moderation queue in Chromium against the real server: a decision shows the moment its key
+ * is pressed, keys pressed while the server is slow all act, the link cut and back loses nothing,
+ * a lost answer is sent again and applied once, a colleague's change arrives on the open queue,
+ * a queue seen before shows at once, a refusal puts the card back and says why.
+ */
+describe.each(engines)("the event-sourced console on $name", (engine) => {
+  const product = chromiumWithServer(engine)
+  let admin: string
+  let colleague: string
+  let serial = 0
+
+  beforeAll(async () => {
+    admin = await signedInAs(product.server, "admin")
+    colleague = await signedInAs(product.server, "moderator")
+  })
+
+  interface Listing {
+    readonly _id: string
+    readonly name: string
+    readonly status: string
+    readonly version: number
+  }
+
+  /** `count` pending communities under a prefix no other test uses, named prefix-01… in the queue's order. */
+  const seed = async (count: number) => {
+    const prefix = `es-${engine.name}-${++serial}-`
+    for (let index = 1; index <= count; index++) {
+      const made = await call(product.server.url, "POST", "/api/admin/communities", {
+        token: admin,
+        body: { name: `${prefix}${String(index).padStart(2, "0")}`, description: "Waiting for a decision" }
+      })
+      expect(made.status, made.text).toBe(200)
+    }
+    return prefix
+  }
+  const onServer = async (prefix: string): Promise<ReadonlyArray<Listing>> => {
+    const answer = await call(product.server.url, "GET", `/api/admin/communities/combined?search=${prefix}&limit=100`, { token: admin })
+    return [...(answer.body.data as { communities: ReadonlyArray<Listing> }).communities].sort((a, b) => a.name.localeCompare(b.name))
+  }
+  /** Each listing's status on the server, by name. */
+  const statuses = async (prefix: string) => Object.fromEntries((await onServer(prefix)).map((listing) => [listing.name, listing.status]))
+  const cards = (page: Page) => page.getByRole("list", { name: "Community Management" }).getByRole("listitem")
+  const card = (page: Page, name: string) => cards(page).filter({ has: page.getByText(name, { exact: true }) })
+  /** The cards in the order shown, each with the status it shows. */
+  const shown = (page: Page) =>
+    cards(page).evaluateAll((items) =>
+      items.map((item) => {
+        const text = item.textContent ?? ""
+        return {
+          name: item.querySelector("[aria-label]")?.getAttribute("aria-label") ?? "",
+          status: /Approved/.test(text) ? "approved" : /Rejected/.test(text) ? "rejected" : "pending"
+        }
+      })
+    )
+  /** The statuses the cards show, by name. */
+  const shownStatuses = async (page: Page) => Object.fromEntries((await shown(page)).map((one) => [one.name, one.status]))
+  /** Names in the order shown, given statuses in that order. */
+  const inOrder = (names: ReadonlyArray<string>, statusesInOrder: ReadonlyArray<string>) =>
+    Object.fromEntries(names.map((name, at) => [name, statusesInOrder[at]]))
+  const pendingCount = async (page: Page) =>
+    Number((await page.getByRole("group", { name: "Listings by status" }).getByRole("button").nth(1).textContent())?.replace(/\D+/g, ""))
+  /** The console's client is open (its status line is in the page) once the first screen is quiet. */
+  const clientOpen = (page: Page) => page.locator(".sync-status").waitFor({ state: "attached" })
+  const open = async (prefix: string) => {
+    const { page, errors } = await openSignedIn(product, admin, `/communities?search=${prefix}`)
+    await cards(page).first().waitFor()
+    await clientOpen(page)
+    return { page, errors }
+  }
+  const slowWrites = (page: Page, ms: number) =>
+    page.route("**/api/admin/listings/**", async (route: Route) => {
+      if (route.request().method() !== "GET") await new Promise((resolve) => setTimeout(resolve, ms))
+      await route.continue()
+    })
+
+  it("applies five keys pressed 50 ms apart on a queue whose writes take 300 ms, each at once, each once", async () => {
+    const prefix = await seed(8)
+    const { page, errors } = await open(prefix)
+    await slowWrites(page, 300)
+    const before = await pendingCount(page)
+    const names = (await shown(page)).map((one) => one.name)
+    const decided = inOrder(names, [...Array(5).fill("approved"), ...Array(3).fill("pending")])
+    await cards(page).first().focus()
+    const sent: Array<string> = []
+    page.on("request", (request) => void (request.method() === "PUT" && sent.push(request.headers()["idempotency-key"] ?? "")))
+    for (let press = 0; press < 5; press++) {
+      await page.keyboard.press("a")
+      await page.waitForTimeout(50)
+    }
+    // Before the first write can have come back, all five show, and the count has moved.
+    expect(await shownStatuses(page)).toEqual(decided)
+    expect(await pendingCount(page)).toBe(before - 5)
+    await page
+      .getByRole("status")
+      .getByText(/Saving \d changes?…/)
+      .waitFor()
+    await expect.poll(() => statuses(prefix), { timeout: 15_000 }).toEqual(decided)
+    // Each decision made one version, sent with its own key.
+    expect((await onServer(prefix)).map((listing) => listing.version).sort()).toEqual([1, 1, 1, 2, 2, 2, 2, 2])
+    expect(new Set(sent).size).toBe(5)
+    await page.getByText(/Saving \d changes?…/).waitFor({ state: "detached" })
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("keeps deciding with the link cut, says so with the count waiting, and sends them in order when it is back", async () => {
+    const prefix = await seed(4)
+    const { page, errors } = await open(prefix)
+    const decided = inOrder(
+      (await shown(page)).map((one) => one.name),
+      ["approved", "rejected", "approved", "pending"]
+    )
+    await cards(page).first().focus()
+    await page.context().setOffline(true)
+    await page
+      .getByRole("status")
+      .getByText(/You are offline/)
+      .waitFor()
+    await page.keyboard.press("a")
+    await page.keyboard.press("r")
+    await page.keyboard.press("a")
+    await page.getByRole("status").getByText("You are offline. 3 changes are waiting: they are sent, in order, when the connection is back.").waitFor()
+    expect(await shownStatuses(page)).toEqual(decided)
+    expect(Object.values(await statuses(prefix))).toEqual(["pending", "pending", "pending", "pending"])
+    await page.context().setOffline(false)
+    await expect.poll(() => statuses(prefix), { timeout: 20_000 }).toEqual(decided)
+    await page.getByText(/You are offline/).waitFor({ state: "detached" })
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("sends a command again when its answer was lost, and the server applies it once", async () => {
+    const prefix = await seed(2)
+    const { page, errors } = await open(prefix)
+    let first = true
+    await page.route("**/api/admin/listings/**", async (route) => {
+      if (route.request().method() !== "PUT" || !first) return route.continue()
+      first = false
+      // The server gets it and applies it; the answer never reaches the browser.
+      await route.fetch()
+      await route.abort("connectionfailed")
+    })
+    const [top] = await shown(page)
+    await cards(page).first().focus()
+    await page.keyboard.press("a")
+    await expect.poll(async () => (await statuses(prefix))[top!.name], { timeout: 15_000 }).toBe("approved")
+    // Sent again with the same key (the link tried again within 5 s): one version, one event.
+    await page.getByText(/Saving \d changes?…|You are offline/).waitFor({ state: "detached", timeout: 15_000 })
+    expect((await onServer(prefix)).map((listing) => listing.version).sort()).toEqual([1, 2])
+    expect(await page.getByRole("alert").count()).toBe(0)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("shows a colleague's decision on the open queue without a reload, its count with it", async () => {
+    const prefix = await seed(3)
+    const { page, errors } = await open(prefix)
+    const before = await pendingCount(page)
+    const [target] = await onServer(prefix)
+    const moved = await call(product.server.url, "PUT", `/api/admin/listings/${target!._id}`, { token: colleague, body: { action: "reject", version: 1 } })
+    expect(moved.status, moved.text).toBe(200)
+    await card(page, target!.name).getByText("Rejected", { exact: true }).waitFor()
+    await expect.poll(() => pendingCount(page)).toBe(before - 1)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("shows a queue seen before from the browser's store while the server is still asked (KEPT)", async () => {
+    const prefix = await seed(3)
+    const { page, errors } = await open(prefix)
+    // The page is kept once it has come: give the store its moment, then leave and come back with the server held.
+    await page.waitForTimeout(300)
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click()
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
+    const held: Array<Route> = []
+    await page.route("**/api/admin/communities/combined**", (route) => void held.push(route))
+    await page.goBack()
+    await card(page, `${prefix}03`).waitFor()
+    expect(held.length).toBeGreaterThan(0)
+    expect(await page.getByRole("list", { name: "Community Management" }).getAttribute("aria-busy")).toBe("true")
+    for (const route of held) await route.continue()
+    await expect.poll(() => page.getByRole("list", { name: "Community Management" }).getAttribute("aria-busy")).toBe("false")
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("puts a refused decision back as the server has it and says why, with the record's history", async () => {
+    const prefix = await seed(2)
+    const { page, errors } = await open(prefix)
+    // The decision is on its way for a second and a half; a colleague edits the listing meanwhile.
+    await slowWrites(page, 1500)
+    const [top] = await shown(page)
+    const target = (await onServer(prefix)).find((listing) => listing.name === top!.name)!
+    await cards(page).first().focus()
+    await page.keyboard.press("a")
+    await card(page, target.name).getByText("Approved", { exact: true }).waitFor()
+    const edited = await call(product.server.url, "PUT", `/api/admin/communities/${target._id}`, {
+      token: admin,
+      body: { name: target.name, description: "Edited elsewhere", version: 1 }
+    })
+    expect(edited.status, edited.text).toBe(200)
+    const alert = page.getByRole("alert").filter({ hasText: "Failed to update status" })
+    await alert.waitFor()
+    await card(page, target.name).getByText("Pending", { exact: true }).waitFor()
+    expect(Object.values(await statuses(prefix))).toEqual(["pending", "pending"])
+    await alert.getByRole("button", { name: "Show history" }).click()
+    await page.getByRole("dialog").waitFor()
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("asks before a sign-out would drop changes still waiting, and deletes the store after", async () => {
+    const prefix = await seed(1)
+    const { page, errors } = await open(prefix)
+    await page.context().setOffline(true)
+    await cards(page).first().focus()
+    await page.keyboard.press("a")
+    await page
+      .getByRole("status")
+      .getByText(/1 change is waiting/)
+      .waitFor()
+    await page.getByRole("button", { name: "Logout" }).click()
+    const asking = page.getByRole("alertdialog", { name: "Sign out with changes waiting?" })
+    await asking.getByText("1 change has not reached the server yet.", { exact: false }).waitFor()
+    await asking.getByRole("button", { name: "Stay signed in" }).click()
+    await card(page, `${prefix}01`).waitFor()
+    await page.getByRole("button", { name: "Logout" }).click()
+    await asking.getByRole("button", { name: "Sign out anyway" }).click()
+    await page.locator("input[name=email]").waitFor()
+    await expect.poll(() => page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name))).not.toContain("console-store")
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+})
