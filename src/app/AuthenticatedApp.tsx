@@ -17,6 +17,7 @@ import { HistoryHost } from "../features/history/HistoryHost.tsx"
 import type { FeatureRoute } from "../lib/navigation.ts"
 import { AuthContext } from "../lib/auth.tsx"
 import { STORE_KEPT_KEY } from "../lib/store/handle.ts"
+import { afterFirstScreen } from "../lib/first-screen.ts"
 import { whenQuiet } from "../ui/deferred.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
@@ -44,16 +45,18 @@ const served = new Set(featureRoutes.map((route) => route.path))
 whenQuiet(preloadApi, { first: true })
 
 const ConsoleClient = lazy(() => import("./client/ConsoleClient.tsx"))
+/** How long after the first screen's content the client opens on a first visit: after its rows, before most keys. */
+const CLIENT_AFTER_MS = 400
 
 /**
  * The browser's store and its notices (src/app/client/): at once for a person whose store has
- * kept pages (a screen seen before shows from it), else in the first quiet moment after the first
- * screen, so a first visit loads nothing more before its rows (docs/performance.md).
+ * kept pages (a screen seen before shows from it), else just after the first screen's content, so
+ * a first visit loads nothing more before its rows (docs/performance.md).
  */
 const Client = () => {
   const owner = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
   const [wanted, setWanted] = useState(() => owner !== undefined && localStorage.getItem(STORE_KEPT_KEY) === owner)
-  useEffect(() => whenQuiet(() => Promise.resolve(setWanted(true))), [])
+  useEffect(() => afterFirstScreen(() => void setTimeout(() => setWanted(true), CLIENT_AFTER_MS)), [])
   return owner !== undefined && wanted ? (
     <Suspense fallback={null}>
       <ConsoleClient key={owner} owner={owner} />

@@ -71,6 +71,7 @@ const addressSpec = (kind: AddressKind) => ({
   noun: "addresses",
   querySpec: addressQuerySpec,
   fetchPage: (query: ListQuery) => listAddresses(kind, query),
+  store: "address" as const,
   arrivedPage: (query: ListQuery) => arrivedAddresses(kind, query),
   idOf: (address: AnyAddress) => address._id,
   history: { kind: "address" as const, labelOf: addressLabel },

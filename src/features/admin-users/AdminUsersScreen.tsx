@@ -74,6 +74,7 @@ const spec = {
   noun: "admins",
   querySpec: {},
   fetchPage: listAdminUsers,
+  store: "admin" as const,
   idOf: (admin: AdminAccount) => admin._id,
   history: { kind: "admin" as const, labelOf: (admin: AdminAccount) => admin.email },
   exportCsv: exportAdminUsers

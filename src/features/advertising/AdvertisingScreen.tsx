@@ -1,11 +1,10 @@
 import "./advertising.css"
 import { ReloadIcon } from "@radix-ui/react-icons"
 import { Button, Flex, Heading, Text } from "@radix-ui/themes"
-import { useMemo, useRef } from "react"
+import { useMemo } from "react"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
 import { industries, inquiryMoves, type InquiryStatus, inquiryStatuses } from "../../../contract/advertising-rules.ts"
 import { exportInquiries, type InquiriesPage, listInquiries } from "../../api/advertising.ts"
-import { useChanges } from "../../api/change-stream.ts"
 import { shortDate } from "../../lib/dates.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { countsOf, filterOf } from "../../lib/list/declarations.ts"
@@ -20,6 +19,7 @@ const spec = {
   noun: "inquiries",
   querySpec: { filters: { status: inquiryStatuses, industry: industries } },
   fetchPage: listInquiries,
+  store: "inquiry" as const,
   idOf: (inquiry: AdvertisingInquiry) => inquiry._id,
   history: { kind: "inquiry" as const, labelOf: (inquiry: AdvertisingInquiry) => inquiry.companyName },
   exportCsv: exportInquiries,
@@ -66,12 +66,7 @@ export const AdvertisingScreen = () => {
   const screen = useListScreen(spec, { actions, idle: !inquiry.open, commands: inquiry.commands })
   const { list } = screen
   const shown = inquiry.openId === undefined ? null : (screen.rows.find((row) => row._id === inquiry.openId) ?? null)
-  // Another admin changed an inquiry on this page: the list reloads (and an open modal takes the newer copy).
-  const rowsRef = useRef(screen.rows)
-  rowsRef.current = screen.rows
-  useChanges((change) => {
-    if (change.type === "inquiry.updated" && rowsRef.current.some((row) => row._id === change.entityId)) list.reload()
-  })
+  // Another admin's change arrives through the browser's store (the list piece): the row, and an open modal, show the newer copy.
 
   return (
     <ListScreen

@@ -103,6 +103,7 @@ const spec = {
   noun: "allowed addresses",
   querySpec: {},
   fetchPage: listAllowedIps,
+  store: "ip" as const,
   idOf: (entry: AllowedIp) => entry._id,
   searchable: false,
   history: { kind: "ip" as const, labelOf: (entry: AllowedIp) => entry.ip }

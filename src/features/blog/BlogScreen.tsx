@@ -30,6 +30,7 @@ const spec = {
   noun: "posts",
   querySpec: blogQuerySpec,
   fetchPage: listPosts,
+  store: "blog" as const,
   idOf: (post: BlogPost) => post._id,
   history: { kind: "blog" as const, labelOf: (post: BlogPost) => post.title },
   exportCsv: exportPosts,

@@ -26,6 +26,7 @@ const spec = {
   noun: "core team contacts",
   querySpec: { filters: { status: contactStatuses, priority: contactPriorities } },
   fetchPage: listContacts,
+  store: "contact" as const,
   idOf: (contact: CoreTeamContact) => contact._id,
   history: { kind: "contact" as const, labelOf: (contact: CoreTeamContact) => contact.inquiry.subject },
   exportCsv: exportContacts,

@@ -14,6 +14,7 @@ import { type RowAction, useRowFocus } from "./use-row-focus.ts"
 import { useStableCallback } from "../use-stable.ts"
 import { type KeptRow, keepRow, withKept } from "./kept-row.ts"
 import type { HistoryKind } from "../../../contract/history-rules.ts"
+import type { ActivityArea } from "../../../contract/activity.ts"
 import { historyActionLabel, useHistory } from "../history.ts"
 import type { KeyHint, ListCounts, ListFilter, Selectable, Selection } from "./declarations.ts"
 
@@ -49,7 +50,7 @@ export interface ListScreenSpec<P extends ListPage> {
    * as the store has them, with this browser's waiting commands, a colleague's change arrives
    * live, and a page seen before shows at once (docs/architecture.md, "The browser's store").
    */
-  readonly store?: string
+  readonly store?: ActivityArea
 }
 
 /** A row action's button in the row (a table's last column, a card's buttons): out of the tab order, the key does the same. */

@@ -70,6 +70,9 @@ export interface RecordNews {
 
 type Fields = Readonly<Record<string, unknown>>
 
+/** The area whose records are never kept in the browser. */
+const PROTECTED_AREA = "protected-data"
+
 /** How long a list waits after a change in its kind before its rows are read again, quietly (changes come in bursts). */
 const REREAD_AFTER_MS = 400
 
@@ -304,6 +307,8 @@ export const openConsoleStore = async (options: {
   let lastEventId = await db.lastEventId()
   const applyChange = (change: StreamedChange) => {
     lastEventId = change.id
+    // Protected data never enters the browser's store, not even without its values (docs/security.md).
+    if (change.area === PROTECTED_AREA) return
     const key = recordKey(change.area, change.entityId)
     let whole = false
     if (change.type.endsWith(".deleted")) {
