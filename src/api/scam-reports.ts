@@ -1,6 +1,7 @@
 import type { ScamReport, ScamReportPriority, ScamReportStatus, ScamType } from "../../contract/scam-reports.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import type { ChangedReport, ReportChange } from "../../machines/scam-report.ts"
+import type { ReportChange } from "../../machines/scam-report.ts"
+import type { CommandInput } from "../lib/store/console-store.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -39,16 +40,37 @@ export const listScamReports = async (q: ListQuery): Promise<ScamReportsPage> =>
   }
 }
 
-/** One change of one report (status, priority or notes) at the version it was read. */
-export const changeScamReport = async (change: ReportChange): Promise<ChangedReport> => {
+/** The store's kind for scam reports: the change stream's area (contract/stream.ts). */
+export const REPORT_KIND = "scam-report"
+
+/** A report's change call (contract/scam-reports.ts, `change`: PATCH /api/report-scam/:id). */
+export const reportPath = (id: string) => `/api/report-scam/${encodeURIComponent(id)}`
+
+/**
+ * A status or priority change as a command (docs/architecture.md, "The browser's store"), naming
+ * the version the person saw after their own changes still on their way.
+ */
+export const reportChangeCommand = (
+  change: Exclude<ReportChange, { readonly field: "notes" }>,
+  version: number,
+  words: { readonly label: string; readonly failed: string }
+): CommandInput => ({
+  kind: REPORT_KIND,
+  recordIds: [change.report._id],
+  method: "PATCH",
+  path: reportPath(change.report._id),
+  body: { [change.field]: change.value, version },
+  effect: { [change.field]: change.value },
+  answer: "data.report",
+  ...words
+})
+
+/** The admin notes of one report, at the version the details opened at. */
+export const saveReportNotes = async (change: ReportChange): Promise<unknown> => {
   const { callApi } = await api()
-  const payload =
-    change.field === "notes"
-      ? { notes: change.value, version: change.report.version }
-      : change.field === "status"
-        ? { status: change.value, version: change.report.version }
-        : { priority: change.value, version: change.report.version }
-  const answer = await callApi((client) => client.scamReports.change({ params: { id: change.report._id }, payload }))
+  const answer = await callApi((client) =>
+    client.scamReports.change({ params: { id: change.report._id }, payload: { notes: change.value, version: change.report.version } })
+  )
   return answer.data.report
 }
 

@@ -177,25 +177,19 @@ export const listingModerationTable = [
 
 /**
  * §4 "Scam report status" and "…priority": the admin sets any status or priority directly, with
- * no restriction (a value equal to the current one is no change); the list reloads afterwards.
- * §2 "Scam Reports": the Details modal edits the admin notes. §8: a failed change shows "Failed to
- * update report status" / "…priority", a failed save "Failed to add admin notes" (the modal
- * stays open). Decisions (issue 14): a change shows at once; changes made while one is in flight
- * wait in order; a refusal drops the waiting ones; Dismiss clears the banner; the details open
- * and save while changes are still on their way (two regions: changes, notes).
+ * no restriction (a value equal to the current one is no change). §2 "Scam Reports": the Details
+ * modal edits the admin notes. §8: a failed change shows "Failed to update report status" /
+ * "…priority", a failed save "Failed to add admin notes" (the modal stays open). Issue 43: a
+ * change is a command — it shows at once, goes out in order with the console's others, and a
+ * refusal is the console's notice in those words (the machine only asks for it); the details open
+ * while changes are on their way, and their save goes after them (two regions: changes, notes).
  */
 export const scamReportTable = [
-  "changes.idle --SET [isChange]--> changes.changing / enqueue",
-  "changes.changing --SET [isChange]--> (stays) / enqueue",
-  "changes.changing --xstate.done.actor.change [hasMore]--> changes.changing (reenter) / takeAnswer, listChanged",
-  "changes.changing --xstate.done.actor.change--> changes.idle / takeAnswer, listChanged",
-  "changes.changing --xstate.error.actor.change--> changes.failed / showFailure, listChanged",
-  "changes.failed --SET [isChange]--> changes.changing / enqueue",
-  "changes.failed --DISMISS--> changes.idle / forget",
+  "changes.idle --SET [isChange]--> (stays) / change",
   "notes.closed --OPEN_NOTES--> notes.open / openNotes",
   "notes.open --SAVE_NOTES--> notes.saving / takeNotes",
   "notes.open --CLOSE--> notes.closed / closeNotes",
-  "notes.saving --xstate.done.actor.saveNotes--> notes.closed / takeNotesAnswer, closeNotes, listChanged",
+  "notes.saving --xstate.done.actor.saveNotes--> notes.closed / closeNotes, listChanged",
   "notes.saving --xstate.error.actor.saveNotes--> notes.open / showNotesFailure, listChanged"
 ]
 

@@ -1,8 +1,8 @@
 import "./scam-reports.css"
 import { ReloadIcon } from "@radix-ui/react-icons"
-import { Button, Callout, Text } from "@radix-ui/themes"
+import { Button, Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
-import { type ActorRefFrom, fromPromise } from "xstate"
+import { fromPromise } from "xstate"
 import {
   type ScamReport,
   type ScamReportPriority,
@@ -12,8 +12,10 @@ import {
   ScamType,
   scamTypeLabels
 } from "../../../contract/scam-reports.ts"
-import { type ChangedReport, changeFailed, notesOpen, type ReportChange, scamReportMachine, shownReport } from "../../../machines/scam-report.ts"
-import { changeScamReport, exportScamReports, listScamReports, type ScamReportsPage } from "../../api/scam-reports.ts"
+import { notesOpen, type ReportChange, scamReportMachine, triageErrors } from "../../../machines/scam-report.ts"
+import { exportScamReports, listScamReports, REPORT_KIND, reportChangeCommand, saveReportNotes, type ScamReportsPage } from "../../api/scam-reports.ts"
+import type { ConsoleStore } from "../../lib/store/console-store.ts"
+import { currentStore, storeReady, useStore } from "../../lib/store/handle.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
@@ -31,6 +33,9 @@ const spec = {
   noun: "scam reports",
   querySpec: { filters: { status: statuses, scamType: ScamType.literals, priority: priorities } },
   fetchPage: listScamReports,
+  // A report another admin changed is read again with the rows; one that arrived is announced (./use-live-reports.ts).
+  store: "scam-report" as const,
+  rereadShownOnly: true,
   idOf: (report: ScamReport) => report._id,
   history: { kind: "scam-report" as const, labelOf: reportLabel },
   exportCsv: exportScamReports,
@@ -54,27 +59,22 @@ const spec = {
   })
 }
 
-const change = fromPromise<ChangedReport, ReportChange>(({ input }) => changeScamReport(input))
+/** Runs `run` with the session's store: at once when it is open (the change shows in this frame), else once it is. */
+const withStore = (run: (store: ConsoleStore) => void) => {
+  const open = currentStore()
+  if (open !== undefined) run(open)
+  else void storeReady().then(run)
+}
+
+/** The notes go after the report's changes still on their way, at the version the details opened at. */
+const saveNotes = fromPromise<unknown, ReportChange>(async ({ input }) => {
+  await currentStore()?.settled(REPORT_KIND, input.report._id)
+  return saveReportNotes(input)
+})
 
 type Change = { field: "status"; value: ScamReportStatus } | { field: "priority"; value: ScamReportPriority }
 
 /** A change the server refused, with Dismiss. */
-const ChangeFailure = ({ triage }: { readonly triage: ActorRefFrom<typeof scamReportMachine> }) => {
-  const error = useSelector(triage, (snapshot) => (changeFailed(snapshot) ? snapshot.context.error : null))
-  return (
-    error !== null && (
-      <Callout.Root color="red" role="alert" mb="3">
-        <Callout.Text>
-          {error}{" "}
-          <Button size="1" variant="soft" color="red" onClick={() => triage.send({ type: "DISMISS" })}>
-            {t.dismiss}
-          </Button>
-        </Callout.Text>
-      </Callout.Root>
-    )
-  )
-}
-
 /** A key per status and per priority, each changing the report shown; Enter and `n` open its details and notes. */
 const reportActions = (
   shown: (row: ScamReport) => ScamReport,
@@ -112,18 +112,39 @@ const reportActions = (
  */
 export const ScamReportsScreen = () => {
   const listChanged = useStableCallback((): void => screen.list.reload())
-  const triage = useMachine(() => scamReportMachine.provide({ actors: { change, saveNotes: change }, actions: { listChanged } }))
+  const triage = useMachine(() =>
+    scamReportMachine.provide({
+      actors: { saveNotes },
+      actions: {
+        listChanged,
+        change: (_, { change }) =>
+          withStore((store) =>
+            store.command(
+              reportChangeCommand(change, store.nextVersion(REPORT_KIND, change.report._id, change.report.version), {
+                label: `${change.field === "status" ? t.statuses[change.value] : t.priorities[change.value]}: ${t.title8(change.report._id)}`,
+                failed: triageErrors[change.field]
+              })
+            )
+          )
+      }
+    })
+  )
   const context = useSelector(triage, (snapshot) => snapshot.context)
   const open = useSelector(triage, notesOpen)
+  const store = useStore()
   const live = useLiveReports(() => ({ rows: screen.list.rows, query: screen.query, reload: screen.list.reload, firstPage: showFirstPage }))
-  /** A row as the screen shows it: the latest copy with this screen's own changes on it. */
-  const current = (row: ScamReport): ScamReport => shownReport(context, live.latest(row))
+  /** A row as the screen shows it: the latest copy with this browser's changes still on their way on it. */
+  const current = (row: ScamReport): ScamReport => store?.view(REPORT_KIND, row._id, live.latest(row)) ?? live.latest(row)
   const set = useStableCallback((row: ScamReport, change: Change) => {
     if (live.gone.has(row._id)) return
     screen.keepShown(row)
-    triage.send({ type: "SET", change: { ...change, report: live.latest(row) } as never })
+    triage.send({ type: "SET", change: { ...change, report: current(row) } as never })
   })
-  const openDetails = useStableCallback((row: ScamReport) => triage.send({ type: "OPEN_NOTES", report: current(row) }))
+  const openDetails = useStableCallback((row: ScamReport) => {
+    const shown = current(row)
+    // The notes name the version the report will have once this browser's changes to it are in.
+    triage.send({ type: "OPEN_NOTES", report: { ...shown, version: store?.nextVersion(REPORT_KIND, row._id, shown.version) ?? shown.version } })
+  })
   const actions = reportActions(current, (row) => !live.gone.has(row._id), set, openDetails)
   const commands = live.waiting === 0 ? [] : [{ id: "scam-reports:show-new", label: `Show ${t.newReports(live.waiting)}`, run: live.show }]
   const screen = useListScreen(spec, { actions, idle: !open, commands })
@@ -166,7 +187,6 @@ export const ScamReportsScreen = () => {
               </Button>
             </div>
           )}
-          <ChangeFailure triage={triage} />
         </>
       }
     >

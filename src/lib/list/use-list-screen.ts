@@ -51,6 +51,8 @@ export interface ListScreenSpec<P extends ListPage> {
    * live, and a page seen before shows at once (docs/architecture.md, "The browser's store").
    */
   readonly store?: ActivityArea
+  /** Read the rows again only for a change to a record they show (a screen that announces arrivals itself). */
+  readonly rereadShownOnly?: boolean
 }
 
 /** A row action's button in the row (a table's last column, a card's buttons): out of the tab order, the key does the same. */
@@ -139,7 +141,9 @@ export const useListScreen = <P extends ListPage>(
   // A page the server sent is kept for the next visit; a change in the rows' kind reads them again, quietly.
   const arrived = list.loading ? null : list.page
   useEffect(() => lists?.keep(query, arrived), [lists, query, arrived])
-  useEffect(() => lists?.watch(list.reload), [lists, list.reload])
+  const shownIds = useStableCallback(() => new Set((list.rows as ReadonlyArray<RowOf<P>>).map(spec.idOf)))
+  const rereadShownOnly = spec.rereadShownOnly === true
+  useEffect(() => lists?.watch(list.reload, rereadShownOnly ? shownIds : undefined), [lists, list.reload, rereadShownOnly, shownIds])
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const searchField = useRef<HTMLInputElement | null>(null)
   const exportCsv = spec.exportCsv

@@ -85,8 +85,8 @@ export interface StoredList {
   readonly kept: (query: ListQuery) => Promise<ListPage | undefined>
   /** Keeps a page the server sent (not one the store gave) for the next visit. */
   readonly keep: (query: ListQuery, page: ListPage | null) => void
-  /** Calls `reread` once changes in the kind have stopped coming for a moment. Returns the way to stop. */
-  readonly watch: (reread: () => void) => () => void
+  /** Calls `reread` once changes in the kind (to the records `only` names, if given) have stopped coming for a moment. Returns the way to stop. */
+  readonly watch: (reread: () => void, only?: () => ReadonlySet<string>) => () => void
   /** The rows as shown: the newest copies, this browser's waiting commands on top, those it deletes gone. */
   readonly rows: (rows: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
   readonly waiting: (row: unknown) => boolean
@@ -353,10 +353,10 @@ export const openConsoleStore = async (options: {
           extra
         )
       },
-      watch: (reread) => {
+      watch: (reread, only) => {
         let timer: ReturnType<typeof setTimeout> | undefined
         const stop = store.onNews((news) => {
-          if (news.kind !== kind) return
+          if (news.kind !== kind || (only !== undefined && !only().has(news.id))) return
           clearTimeout(timer)
           timer = setTimeout(reread, REREAD_AFTER_MS)
         })
