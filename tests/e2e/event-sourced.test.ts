@@ -138,6 +138,20 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  it("reads a list that failed for the lost link again when the link is back, without Retry", async () => {
+    const prefix = await seed(1)
+    const { page, errors } = await open(prefix)
+    await page.context().setOffline(true)
+    await page.getByRole("status").getByText(/You are offline/).waitFor()
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Influencers" }).click()
+    await page.getByRole("alert").filter({ hasText: "Failed to fetch influencers" }).waitFor()
+    await page.context().setOffline(false)
+    await page.getByRole("alert").filter({ hasText: "Failed to fetch influencers" }).waitFor({ state: "detached", timeout: 20_000 })
+    await page.getByText(/You are offline/).waitFor({ state: "detached" })
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("sends a command again when its answer was lost, and the server applies it once", async () => {
     const prefix = await seed(2)
     const { page, errors } = await open(prefix)

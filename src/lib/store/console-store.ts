@@ -85,7 +85,10 @@ export interface StoredList {
   readonly kept: (query: ListQuery) => Promise<ListPage | undefined>
   /** Keeps a page the server sent (not one the store gave) for the next visit. */
   readonly keep: (query: ListQuery, page: ListPage | null) => void
-  /** Calls `reread` once changes in the kind (to the records `only` names, if given) have stopped coming for a moment. Returns the way to stop. */
+  /**
+   * Calls `reread` once changes in the kind (to the records `only` names, if given) have stopped
+   * coming for a moment, and when the stream is back after a drop. Returns the way to stop.
+   */
   readonly watch: (reread: () => void, only?: () => ReadonlySet<string>) => () => void
   /** The rows as shown: the newest copies, this browser's waiting commands on top, those it deletes gone. */
   readonly rows: (rows: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
@@ -163,6 +166,7 @@ export const openConsoleStore = async (options: {
   let version = 0
   const listeners = new Set<() => void>()
   const newsListeners = new Set<(news: RecordNews) => void>()
+  const reconnected = new Set<() => void>()
   const refusalListeners = new Set<(refusal: Refusal) => void>()
   const bump = () => {
     version++
@@ -324,9 +328,13 @@ export const openConsoleStore = async (options: {
     bump()
     tell({ kind: change.area, id: change.entityId, whole })
   }
+  let connections = 0
   const stopListening = transport.listen(lastEventId, applyChange, () => {
     linkUp()
     sync.send({ type: "CAUGHT_UP" })
+    // Back after a drop: the lists read their rows again (what a failed read missed, and any
+    // change past the stream's catch-up).
+    if (++connections > 1) for (const listener of reconnected) listener()
   })
 
   const made = new Map<string, StoredList>()
@@ -355,13 +363,18 @@ export const openConsoleStore = async (options: {
       },
       watch: (reread, only) => {
         let timer: ReturnType<typeof setTimeout> | undefined
-        const stop = store.onNews((news) => {
-          if (news.kind !== kind || (only !== undefined && !only().has(news.id))) return
+        const later = () => {
           clearTimeout(timer)
           timer = setTimeout(reread, REREAD_AFTER_MS)
+        }
+        const stop = store.onNews((news) => {
+          if (news.kind !== kind || (only !== undefined && !only().has(news.id))) return
+          later()
         })
+        reconnected.add(later)
         return () => {
           stop()
+          reconnected.delete(later)
           clearTimeout(timer)
         }
       },
