@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import type { Page, Route } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
-import { chromiumWithServer, openSignedIn } from "../support/browser.ts"
+import { chromiumWithServer, launchChromium, newPage, openSignedIn } from "../support/browser.ts"
+import { freePort } from "../support/nginx.ts"
+import { signInFirstAdmin, startProduct } from "../support/product.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
@@ -142,7 +147,10 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     const prefix = await seed(1)
     const { page, errors } = await open(prefix)
     await page.context().setOffline(true)
-    await page.getByRole("status").getByText(/You are offline/).waitFor()
+    await page
+      .getByRole("status")
+      .getByText(/You are offline/)
+      .waitFor()
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Influencers" }).click()
     await page.getByRole("alert").filter({ hasText: "Failed to fetch influencers" }).waitFor()
     await page.context().setOffline(false)
@@ -254,4 +262,61 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     expect(errors).toEqual([])
     await page.context().close()
   })
+})
+
+/**
+ * The server killed (SIGKILL) in the middle of sending a queue's decisions and started again on
+ * the same address: the console keeps them, tries the link again, and the server applies each
+ * once (the product as `npm start` runs it, PGlite in its data directory).
+ */
+describe("the event-sourced console through a server crash", () => {
+  it("sends every decision once after the server was killed in the middle of sending and came back", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "console-crash-"))
+    const port = String(await freePort())
+    let server = await startProduct({ PORT: port }, dataDir)
+    const browser = await launchChromium()
+    try {
+      const token = await signInFirstAdmin(server.url, dataDir)
+      const prefix = "crash-"
+      for (let index = 1; index <= 6; index++) {
+        const made = await call(server.url, "POST", "/api/admin/communities", {
+          token,
+          body: { name: `${prefix}${String(index).padStart(2, "0")}`, description: "Waiting" }
+        })
+        expect(made.status, made.text).toBe(200)
+      }
+      const onServer = async () =>
+        (
+          (await call(server.url, "GET", `/api/admin/communities/combined?search=${prefix}`, { token })).body.data as {
+            communities: ReadonlyArray<{ status: string; version: number }>
+          }
+        ).communities
+      const { page, errors } = await newPage(browser)
+      await page.context().addInitScript((value) => localStorage.setItem("adminToken", value), token)
+      await page.goto(`${server.url}/communities?search=${prefix}`)
+      const cards = page.getByRole("list", { name: "Community Management" }).getByRole("listitem")
+      await cards.nth(5).waitFor()
+      await page.locator(".sync-status").waitFor({ state: "attached" })
+      // Each write takes 400 ms on its way, so the server dies with decisions still to send.
+      await page.route("**/api/admin/listings/**", async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 400))
+        await route.continue().catch(() => undefined)
+      })
+      await cards.first().focus()
+      for (let press = 0; press < 6; press++) await page.keyboard.press("a")
+      await expect.poll(async () => (await onServer()).filter((listing) => listing.status === "approved").length, { timeout: 10_000 }).toBeGreaterThan(0)
+      await server.kill()
+      expect((await cards.allTextContents()).filter((text) => text.includes("Approved"))).toHaveLength(6)
+      server = await startProduct({ PORT: port }, dataDir)
+      await expect.poll(async () => (await onServer()).map((listing) => listing.status), { timeout: 30_000 }).toEqual(Array(6).fill("approved"))
+      expect((await onServer()).map((listing) => listing.version)).toEqual(Array(6).fill(2))
+      await page.getByText(/Saving \d changes?…|You are offline/).waitFor({ state: "detached", timeout: 15_000 })
+      expect(errors).toEqual([])
+      await page.context().close()
+    } finally {
+      await browser.close()
+      await server.kill()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

@@ -2,6 +2,9 @@ import { listenToChanges } from "../../api/change-stream.ts"
 import { sessionHeaders } from "../../api/session.ts"
 import type { Answered, StoreTransport } from "../../lib/store/console-store.ts"
 
+/** How long a command's answer may take before the link counts as lost. */
+const SEND_TIMEOUT_MS = 15_000
+
 /** The words of a refusal: the answer's `error` (the spec's wrapper rule), else its status. */
 const messageOf = (status: number, body: unknown): string => {
   const error = typeof body === "object" && body !== null ? (body as { readonly error?: unknown }).error : undefined
@@ -28,7 +31,10 @@ export const storeTransport = (sessionEnded: () => void): StoreTransport => ({
       method,
       headers: { ...sessionHeaders(), "idempotency-key": commandId, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      cache: "no-store"
+      cache: "no-store",
+      // A server that went away without closing the connection must not hold the outbox (and its
+      // lock) for ever: the command is sent again, with its key, once the link is tried again.
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS)
     })
     const answer = await readBody(response)
     const retryAfter = Number(response.headers.get("retry-after") ?? "")
