@@ -18,7 +18,7 @@ import type { FeatureRoute } from "../lib/navigation.ts"
 import { AuthContext } from "../lib/auth.tsx"
 import { STORE_KEPT_KEY } from "../lib/store/handle.ts"
 import { afterFirstScreen } from "../lib/first-screen.ts"
-import { whenQuiet } from "../ui/deferred.tsx"
+import { patiently, whenQuiet } from "../ui/deferred.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
 import { Shell } from "./Shell.tsx"
@@ -44,7 +44,7 @@ const served = new Set(featureRoutes.map((route) => route.path))
 // moment, ahead of the screens' chunks (docs/architecture.md, "Interactions").
 whenQuiet(preloadApi, { first: true })
 
-const ConsoleClient = lazy(() => import("./client/ConsoleClient.tsx"))
+const ConsoleClient = lazy(() => patiently(() => import("./client/ConsoleClient.tsx")))
 /** How long after the first screen's content the client opens on a first visit: after its rows, before most keys. */
 const CLIENT_AFTER_MS = 400
 

@@ -71,7 +71,7 @@ export const whenQuiet = (preload: () => Promise<unknown>, options: { readonly f
 const deferred = <P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode, preload = true) => {
   let loaded: ComponentType<P> | undefined
   let loading: Promise<ComponentType<P>> | undefined
-  const start = () => (loading ??= load().then((component) => (loaded = component)))
+  const start = () => (loading ??= patiently(load).then((component) => (loaded = component)))
   if (preload) whenQuiet(start)
   const Loaded = (props: P) => {
     const Component = loaded ?? use(start())
@@ -84,6 +84,28 @@ const deferred = <P extends object>(load: () => Promise<ComponentType<P>>, fallb
   )
   return Deferred
 }
+
+/** How long a chunk that could not be fetched waits before it is asked for again. */
+const CHUNK_RETRY_MS = 3_000
+
+/**
+ * A chunk's import, asked for again when it fails (the link is down, the server restarting)
+ * rather than failing: the part shows its fallback meanwhile, and the console goes on working
+ * (docs/architecture.md, "The browser's store").
+ */
+export const patiently = <T,>(load: () => Promise<T>): Promise<T> =>
+  load().catch(
+    () =>
+      new Promise<T>((resolve) => {
+        const again = () => {
+          clearTimeout(timer)
+          removeEventListener("online", again)
+          resolve(patiently(load))
+        }
+        const timer = setTimeout(again, CHUNK_RETRY_MS)
+        addEventListener("online", again)
+      })
+  )
 
 /**
  * A part of a screen kept out of the first screen's code (a dialog and its form): nothing while

@@ -160,6 +160,32 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  it("runs one stream for the browser's tabs: both show a colleague's change, and the other tab leads once the first closes", async () => {
+    const prefix = await seed(2)
+    const first = await open(prefix)
+    const streams: Array<string> = []
+    first.page.context().on("request", (request) => void (new URL(request.url()).pathname === "/api/admin/stream" && streams.push(request.url())))
+    const second = await first.page.context().newPage()
+    await second.goto(`${product.server.url}/communities?search=${prefix}`)
+    await cards(second).first().waitFor()
+    await clientOpen(second)
+    await second.waitForTimeout(500)
+    // The second tab listens through the first: it opened no stream of its own.
+    expect(streams).toEqual([])
+    const [one, two] = await onServer(prefix)
+    const moved = await call(product.server.url, "PUT", `/api/admin/listings/${one!._id}`, { token: colleague, body: { action: "approve", version: 1 } })
+    expect(moved.status, moved.text).toBe(200)
+    for (const page of [first.page, second]) await card(page, one!.name).getByText("Approved", { exact: true }).waitFor()
+    // The leader goes: the other tab takes the stream, from the store's last event.
+    await first.page.close()
+    await expect.poll(() => streams.length, { timeout: 10_000 }).toBeGreaterThan(0)
+    const again = await call(product.server.url, "PUT", `/api/admin/listings/${two!._id}`, { token: colleague, body: { action: "reject", version: 1 } })
+    expect(again.status, again.text).toBe(200)
+    await card(second, two!.name).getByText("Rejected", { exact: true }).waitFor()
+    expect(first.errors).toEqual([])
+    await second.context().close()
+  })
+
   it("sends a command again when its answer was lost, and the server applies it once", async () => {
     const prefix = await seed(2)
     const { page, errors } = await open(prefix)

@@ -52,6 +52,8 @@ export const storeTransport = (sessionEnded: () => void): StoreTransport => ({
         change({
           id: streamed.id,
           type: streamed.type,
+          kind: streamed.kind,
+          changes: streamed.changes,
           area: streamed.area,
           entityId: streamed.entityId,
           version: streamed.version,

@@ -7,6 +7,7 @@ import { useStableCallback } from "../../lib/use-stable.ts"
 import { currentStore } from "../../lib/store/handle.ts"
 import type { HistoryRequest } from "./HistoryRunner.tsx"
 import type { UndoNotice } from "./UndoLast.tsx"
+import { patiently } from "../../ui/deferred.tsx"
 
 const UNDO_ID = "history:undo"
 /** How long an undo's confirmation stays; a refusal stays until dismissed. */
@@ -15,9 +16,9 @@ const UNDO_NOTICE_MS = 8_000
 const undoCommand = "Undo my last change"
 
 /** The machine and the dialog arrive the first time a history is opened: the first screen does not carry them. */
-const HistoryRunner = lazy(() => import("./HistoryRunner.tsx"))
-const RemovedDialog = lazy(() => import("./RemovedDialog.tsx"))
-const UndoNoticeView = lazy(() => import("./UndoLast.tsx").then((module) => ({ default: module.UndoNoticeView })))
+const HistoryRunner = lazy(() => patiently(() => import("./HistoryRunner.tsx")))
+const RemovedDialog = lazy(() => patiently(() => import("./RemovedDialog.tsx")))
+const UndoNoticeView = lazy(() => patiently(() => import("./UndoLast.tsx").then((module) => ({ default: module.UndoNoticeView }))))
 
 /**
  * The one history dialog of the signed-in console (docs/architecture.md, "Record history"): it

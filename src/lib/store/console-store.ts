@@ -18,6 +18,10 @@ import { type BrowserStore, type FromAnswer, type OutboxCommand, openBrowserStor
 export interface StreamedChange {
   readonly id: string
   readonly type: string
+  /** The list the record belongs to (a listing's type), as contract/stream.ts says. */
+  readonly kind: string
+  /** The changed fields' new values. */
+  readonly changes: Readonly<Record<string, unknown>>
   /** The record's kind in the store: the stream's area ("listing"). */
   readonly area: string
   readonly entityId: string
@@ -128,6 +132,8 @@ export interface ConsoleStore {
   readonly sync: ReturnType<typeof createActor<typeof syncMachine>>
   /** Applies a streamed change (the store's own stream does; tests and other tabs too). */
   readonly applyChange: (change: StreamedChange) => void
+  /** Every change the stream brings (this tab's own stream, or the leading tab's). Returns the way to stop. */
+  readonly onChange: (listener: (change: StreamedChange) => void) => () => void
   /** The list screen `title`'s way into the store, for rows of `kind` named by `idOf` (one per screen, made once). */
   readonly lists: (kind: string, title: string, idOf: (row: unknown) => string) => StoredList
   readonly close: () => void
@@ -185,7 +191,10 @@ export const openConsoleStore = async (options: {
     outbox = [...stored, ...[...unwritten.values()].filter((command) => !ids.has(command.commandId))]
     bump()
   }
-  if (channel !== undefined) channel.onmessage = () => void rereadOutbox()
+  /** What the tabs of one browser tell each other (one of them leads the stream). */
+  type TabMessage =
+    { readonly type: "outbox" } | { readonly type: "change"; readonly change: StreamedChange } | { readonly type: "ready" } | { readonly type: "hello" }
+  const tellTabs = (message: TabMessage) => channel?.postMessage(message)
   /** IndexedDB writes, in the order they were asked for. */
   let written: Promise<unknown> = Promise.resolve()
   const write = (step: () => Promise<unknown>) => {
@@ -271,7 +280,7 @@ export const openConsoleStore = async (options: {
     }
     settled(command.commandId)
     await write(() => db.settle(command.commandId, done ? answer.body : undefined))
-    channel?.postMessage("outbox")
+    tellTabs({ type: "outbox" })
     bump()
     // A refused record is read again by the screens that hold it: the server's copy is the truth.
     for (const id of command.recordIds) tell({ kind: command.kind, id, whole: done })
@@ -302,15 +311,25 @@ export const openConsoleStore = async (options: {
     { input: { pending: outbox.length } }
   )
   sync.start()
+  // The link back (the browser online again, a retry that got through): lists read their rows again.
+  let wasOffline = false
+  sync.subscribe((snapshot) => {
+    const offline = snapshot.matches({ link: "offline" })
+    if (wasOffline && !offline) for (const listener of reconnected) listener()
+    wasOffline = offline
+  })
   const linkDown = () => sync.send({ type: "LINK_DOWN" })
   const linkUp = () => sync.send({ type: "LINK_UP" })
   globalThis.addEventListener?.("offline", linkDown)
   globalThis.addEventListener?.("online", linkUp)
   if (globalThis.navigator?.onLine === false) linkDown()
 
+  const changeListeners = new Set<(change: StreamedChange) => void>()
   let lastEventId = await db.lastEventId()
-  const applyChange = (change: StreamedChange) => {
+  /** `persist`: the leading tab writes what the stream brought; the others only hear it. */
+  const applyChange = (change: StreamedChange, persist = true) => {
     lastEventId = change.id
+    for (const listener of changeListeners) listener(change)
     // Protected data never enters the browser's store, not even without its values (docs/security.md).
     if (change.area === PROTECTED_AREA) return
     const key = recordKey(change.area, change.entityId)
@@ -318,24 +337,67 @@ export const openConsoleStore = async (options: {
     if (change.type.endsWith(".deleted")) {
       copies.delete(key)
       whole = true
-      void write(() => db.apply({ kind: change.area, id: change.entityId, version: null, fields: null }))
+      if (persist) void write(() => db.apply({ kind: change.area, id: change.entityId, version: null, fields: null }))
     } else if (change.fields !== null) {
       whole = true
-      if (keepCopy(change.area, change.entityId, change.fields))
+      if (keepCopy(change.area, change.entityId, change.fields) && persist)
         void write(() => db.keep(change.area, [{ id: change.entityId, version: change.version, fields: change.fields ?? {} }]))
     }
-    void write(() => db.keepLastEventId(change.id))
+    if (persist) void write(() => db.keepLastEventId(change.id))
     bump()
     tell({ kind: change.area, id: change.entityId, whole })
   }
   let connections = 0
-  const stopListening = transport.listen(lastEventId, applyChange, () => {
+  let live = false
+  const ready = () => {
+    live = true
     linkUp()
     sync.send({ type: "CAUGHT_UP" })
     // Back after a drop: the lists read their rows again (what a failed read missed, and any
     // change past the stream's catch-up).
     if (++connections > 1) for (const listener of reconnected) listener()
-  })
+  }
+  // One stream per browser (issue 43, item 6): the tab holding the lock listens and tells the
+  // others; when it closes, the next tab takes the lock and resumes from the store's last event.
+  let stopListening = () => {}
+  let leading = false
+  let closed = false
+  let resign = () => {}
+  const lead = () => {
+    leading = true
+    stopListening = transport.listen(
+      lastEventId,
+      (change) => {
+        applyChange(change)
+        tellTabs({ type: "change", change })
+      },
+      () => {
+        ready()
+        tellTabs({ type: "ready" })
+      }
+    )
+  }
+  if (channel !== undefined)
+    channel.onmessage = ({ data }: MessageEvent<TabMessage>) => {
+      if (data.type === "outbox") void rereadOutbox()
+      else if (data.type === "change" && !leading) applyChange(data.change, false)
+      else if (data.type === "ready" && !leading) ready()
+      else if (data.type === "hello" && leading && live) tellTabs({ type: "ready" })
+    }
+  if (locks === undefined || channel === undefined) lead()
+  else {
+    void locks.request(
+      `console-stream:${options.owner}`,
+      () =>
+        new Promise<void>((resolve) => {
+          resign = resolve
+          if (closed) resolve()
+          else lead()
+        })
+    )
+    // A tab that opens while another leads hears from it that the stream is live.
+    tellTabs({ type: "hello" })
+  }
 
   const made = new Map<string, StoredList>()
   /** Pages that came from the store, not the server: not kept again. */
@@ -463,7 +525,7 @@ export const openConsoleStore = async (options: {
       void write(async () => {
         await db.enqueue({ ...rest, commandId })
         unwritten.delete(commandId)
-        channel?.postMessage("outbox")
+        tellTabs({ type: "outbox" })
         sync.send({ type: "QUEUED" })
       })
       return commandId
@@ -471,8 +533,14 @@ export const openConsoleStore = async (options: {
     outbox: () => outbox,
     sync,
     applyChange,
+    onChange: (listener) => {
+      changeListeners.add(listener)
+      return () => changeListeners.delete(listener)
+    },
     close: () => {
+      closed = true
       stopListening()
+      resign()
       sync.stop()
       channel?.close()
       globalThis.removeEventListener?.("offline", linkDown)

@@ -6,9 +6,10 @@ import { FeaturedImageField, imageFieldTexts } from "../../../ui/FeaturedImageFi
 import { FieldFrame } from "../../../ui/FieldFrame.tsx"
 import { blogTexts as t } from "../texts.ts"
 import type { TabProps } from "./tab.ts"
+import { patiently } from "../../../ui/deferred.tsx"
 
 /** BlockNote is big: it loads only when an editor opens, never with the list or the rest of the console. */
-const RichTextEditor = lazy(() => import("../RichTextEditor.tsx"))
+const RichTextEditor = lazy(() => patiently(() => import("../RichTextEditor.tsx")))
 
 /** Title, body, excerpt and featured image. */
 export const ContentTab = ({ id, draft, errors, change, initialHtml }: TabProps & { readonly initialHtml: string }) => {
