@@ -134,6 +134,16 @@ describe.each(engines)("the console with no link, on $name", (engine) => {
     expect(errors).toEqual([])
   })
 
+  it("serves the worker's script as script, asked again on every load", async () => {
+    const worker = await call(product.server.url, "GET", "/service-worker.js")
+    expect(worker.status).toBe(200)
+    expect(worker.headers.get("content-type")).toBe("text/javascript; charset=utf-8")
+    expect(worker.headers.get("cache-control")).toBe("no-cache")
+    // The build's list is in it: every built file but the page.
+    expect(worker.text).toContain('"url":"assets/')
+    expect(worker.text).not.toContain('"url":"index.html"')
+  })
+
   it("never answers the API from a cache: with no link a call fails, and no cache holds an API path", async () => {
     const { context, page, errors } = await freshPage()
     await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
