@@ -1,15 +1,38 @@
 /// <reference types="vitest/config" />
 import react from "@vitejs/plugin-react"
 import { defineConfig, type UserConfig } from "vite"
+import { VitePWA } from "vite-plugin-pwa"
 import { fileURLToPath } from "node:url"
 import { firstScreen, type FirstScreenPiece } from "./tools/first-screen/index.ts"
+
+/**
+ * The service worker (docs/decisions.md, "The service worker"): src/app/offline/service-worker.ts,
+ * built as a classic script to `dist/service-worker.js` with the list of every built file but
+ * index.html (each navigation keeps the page itself). The console registers it itself
+ * (src/app/offline/register.ts) and has no web app manifest, so index.html is left as it is.
+ */
+const serviceWorker = () =>
+  VitePWA({
+    strategies: "injectManifest",
+    srcDir: "src/app/offline",
+    filename: "service-worker.ts",
+    injectRegister: false,
+    manifest: false,
+    injectManifest: {
+      rollupFormat: "iife",
+      globPatterns: ["**/*.{js,css,svg,png,ico,woff2,woff}"],
+      globIgnores: ["index.html", "service-worker.js"],
+      // The post editor's chunk is past workbox's default 2 MiB bound.
+      maximumFileSizeToCacheInBytes: 8 * 1024 * 1024
+    }
+  })
 
 /**
  * The console's build. `npm run bench -- compare PIECE…` builds it without some of the first
  * screen's pieces (tools/first-screen/index.ts) and measures what each buys.
  */
 export const consoleBuild = (without: ReadonlyArray<FirstScreenPiece> = []): UserConfig => ({
-  plugins: [react(), ...firstScreen(fileURLToPath(new URL(".", import.meta.url)), without)],
+  plugins: [react(), ...firstScreen(fileURLToPath(new URL(".", import.meta.url)), without), serviceWorker()],
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false }
 })
 

@@ -14,6 +14,8 @@ export const authErrors = {
 export interface AuthContext {
   readonly token: string | null
   readonly user: AdminUser | null
+  /** Who this browser last saw signed in with the stored token: the session while the server can't be reached. */
+  readonly remembered: AdminUser | null
   readonly email: string
   readonly role: Role
   readonly error: string | null
@@ -40,6 +42,14 @@ export type AuthEvent =
   | { readonly type: "USE_DIFFERENT_EMAIL" }
   | { readonly type: "LOGOUT" }
   | { readonly type: "SESSION_EXPIRED" }
+  /** The browser has a link again (its `online` event): time to confirm a remembered session. */
+  | { readonly type: "LINK_BACK" }
+
+/** How often a remembered session is checked again while the server can't be reached and the browser says nothing. */
+export const RECHECK_MS = 10_000
+
+/** No answer from the server (the link is down), or a proxy's word that the server is down or late. */
+const unreachable = (error: unknown): boolean => [undefined, 502, 503, 504].includes(failureOf(error).status)
 
 /** A 429 carries the server's own message ("Too many attempts. Try again in 3 minutes."). */
 const messageFor = (error: unknown, refused: string, threw: string): string => {
@@ -48,13 +58,17 @@ const messageFor = (error: unknown, refused: string, threw: string): string => {
   return failure.status === undefined ? threw : refused
 }
 
-const signedOut = { token: null, user: null, email: "", error: null, resendAfterSeconds: null, attempt: null } as const
+const signedOut = { token: null, user: null, remembered: null, email: "", error: null, resendAfterSeconds: null, attempt: null } as const
 
 /**
  * docs/product-spec.md §4, "Auth": a stored token is checked at start (spinner; none when start-up's
  * check has already answered, docs/architecture.md "First screen"), then sign-in runs in
- * two steps (send the code, verify it). Calls and token storage are provided by the console
- * (and by tests): the machine itself never fetches and never touches storage.
+ * two steps (send the code, verify it). Calls and storage are provided by the console (and by
+ * tests): the machine itself never fetches and never touches storage.
+ *
+ * A check the server could not answer (docs/decisions.md, "Signed in with no link") does not sign
+ * out: the person this browser remembers stays signed in, `unconfirmed`, until a check answers,
+ * asked again when the link is back and every `RECHECK_MS`. Only the server's refusal signs out.
  */
 export const authMachine = setup({
   types: {} as {
@@ -64,6 +78,8 @@ export const authMachine = setup({
       readonly storedToken: string | null
       /** The stored token's session, when start-up has already checked it: no second check. */
       readonly checkedUser?: AdminUser | undefined
+      /** Who the stored token was last confirmed for, as this browser kept it. */
+      readonly rememberedUser?: AdminUser | undefined
     }
   },
   actors: {
@@ -75,16 +91,26 @@ export const authMachine = setup({
     endSession: fromPromise<unknown, { token: string }>(() => Promise.resolve())
   },
   actions: {
-    storeToken: (_, _params: { token: string }) => undefined,
-    forgetToken: () => undefined
+    /** Keeps the token and who it is for, as confirmed by the server. */
+    storeSession: () => undefined,
+    forgetSession: () => undefined
   },
   guards: {
     isChecked: ({ context }) => context.token !== null && context.user !== null,
     hasStoredToken: ({ context }) => context.token !== null,
-    codeAsked: (_, params: { answer: OtpAnswer }) => params.answer.success
+    codeAsked: (_, params: { answer: OtpAnswer }) => params.answer.success,
+    /** A stored token this browser remembers the person of, and a check the server could not answer. */
+    canWaitForLink: ({ context }, params: { error: unknown }) => context.remembered !== null && unreachable(params.error)
   }
 }).createMachine({
-  context: ({ input }) => ({ ...signedOut, token: input.storedToken, user: input.checkedUser ?? null, role: "super_admin" }),
+  id: "auth",
+  context: ({ input }) => ({
+    ...signedOut,
+    token: input.storedToken,
+    user: input.checkedUser ?? null,
+    remembered: input.rememberedUser ?? null,
+    role: "super_admin"
+  }),
   initial: "starting",
   states: {
     starting: {
@@ -96,7 +122,14 @@ export const authMachine = setup({
         src: "checkSession",
         input: ({ context }) => ({ token: context.token ?? "" }),
         onDone: { target: "authenticated", actions: assign({ user: ({ event }) => event.output }) },
-        onError: { target: "unauthenticated", actions: [assign(signedOut), "forgetToken"] }
+        onError: [
+          {
+            guard: { type: "canWaitForLink", params: ({ event }) => ({ error: event.error }) },
+            target: "authenticated.unconfirmed",
+            actions: assign({ user: ({ context }) => context.remembered })
+          },
+          { target: "unauthenticated", actions: [assign(signedOut), "forgetSession"] }
+        ]
       }
     },
     unauthenticated: {
@@ -172,10 +205,7 @@ export const authMachine = setup({
         },
         onDone: {
           target: "authenticated",
-          actions: [
-            assign({ token: ({ event }) => event.output.token, user: ({ event }) => event.output.user, error: null }),
-            { type: "storeToken", params: ({ event }) => ({ token: event.output.token }) }
-          ]
+          actions: assign({ token: ({ event }) => event.output.token, user: ({ event }) => event.output.user, error: null })
         },
         onError: {
           target: "otpSent",
@@ -184,10 +214,31 @@ export const authMachine = setup({
       }
     },
     authenticated: {
+      initial: "confirmed",
       on: {
         // The stored token goes at once; the server is told after, and its answer changes nothing.
-        LOGOUT: { target: "signingOut", actions: "forgetToken" },
-        SESSION_EXPIRED: { target: "unauthenticated", actions: [assign(signedOut), "forgetToken"] }
+        LOGOUT: { target: "signingOut", actions: "forgetSession" },
+        SESSION_EXPIRED: { target: "unauthenticated", actions: [assign(signedOut), "forgetSession"] }
+      },
+      states: {
+        // However the server confirmed the session (a code, a check), the browser keeps it.
+        confirmed: { entry: "storeSession" },
+        unconfirmed: {
+          on: { LINK_BACK: "confirming" },
+          after: { [RECHECK_MS]: "confirming" }
+        },
+        confirming: {
+          invoke: {
+            id: "checkSession",
+            src: "checkSession",
+            input: ({ context }) => ({ token: context.token ?? "" }),
+            onDone: { target: "confirmed", actions: assign({ user: ({ event }) => event.output }) },
+            onError: [
+              { guard: { type: "canWaitForLink", params: ({ event }) => ({ error: event.error }) }, target: "unconfirmed" },
+              { target: "#auth.unauthenticated", actions: [assign(signedOut), "forgetSession"] }
+            ]
+          }
+        }
       }
     },
     signingOut: {

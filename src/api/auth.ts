@@ -4,6 +4,7 @@ import type { Health } from "../../contract/system.ts"
 import { takePrefetched } from "./prefetch.ts"
 import { paths, sessionCheck } from "virtual:answer-schemas"
 import { arrivedChecked, checkedAnswer } from "./checked-answer.ts"
+import { firstFailure } from "../../contract/json-check.ts"
 import type { CallFailure } from "../../contract/call-failure.ts"
 
 /**
@@ -53,6 +54,16 @@ export const checkSession = async (): Promise<AdminUser> => {
  * is left to `checkSession`, which reports it the usual way.
  */
 export const arrivedSession = (): AdminUser | undefined => arrivedChecked<{ readonly user: AdminUser }>(SESSION_CHECK_PATH, sessionCheck)?.user
+
+/** The user kept beside the token (src/app/auth.ts), if it is still one the session check could answer. */
+export const rememberedUser = (kept: string | null): AdminUser | undefined => {
+  try {
+    const user: unknown = JSON.parse(kept ?? "null")
+    return firstFailure(sessionCheck, { success: true, user }) === undefined ? (user as AdminUser) : undefined
+  } catch {
+    return undefined
+  }
+}
 
 export const endSession = async (): Promise<void> => {
   const { callApi } = await api()

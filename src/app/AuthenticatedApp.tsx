@@ -43,6 +43,8 @@ const served = new Set(featureRoutes.map((route) => route.path))
 // directory's or the blog's next pages and searches do too; the client loads in the first quiet
 // moment, ahead of the screens' chunks (docs/architecture.md, "Interactions").
 whenQuiet(preloadApi, { first: true })
+// The service worker's install fetches every built file: after the first screen, in a quiet moment.
+whenQuiet(() => import("./offline/register.ts").then((offline) => offline.registerServiceWorker()))
 
 const ConsoleClient = lazy(() => patiently(() => import("./client/ConsoleClient.tsx")))
 /** How long after the first screen's content the client opens on a first visit: after its rows, before most keys. */

@@ -1,6 +1,6 @@
 import { ExitIcon, HamburgerMenuIcon, MagnifyingGlassIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons"
 import { Box, Button, Callout, Flex, IconButton, Kbd, Separator, Text } from "@radix-ui/themes"
-import { type ReactNode, useCallback, useMemo, useState } from "react"
+import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react"
 import { useLocation } from "wouter"
 import { AuthContext } from "../lib/auth.tsx"
 import { type Command, shortcutLabel, usePalette, useRegisterCommands } from "../lib/commands.tsx"
@@ -82,6 +82,44 @@ const Sidebar = ({
   )
 }
 
+/** What the shell says while the server can't be reached (docs/console.md, "Offline"). */
+const linkTexts = {
+  offline: "Offline: the server can't be reached until the link is back. You stay signed in.",
+  unreachable: "The server can't be reached. You stay signed in; the console keeps trying."
+} as const
+
+const onLinkChange = (changed: () => void) => {
+  addEventListener("online", changed)
+  addEventListener("offline", changed)
+  return () => {
+    removeEventListener("online", changed)
+    removeEventListener("offline", changed)
+  }
+}
+
+/**
+ * Says when the browser has no link, or when the session is the one this browser remembers and
+ * the server has not confirmed it yet; tells the auth machine when the link is back (`LINK_BACK`).
+ */
+const LinkStatus = () => {
+  const auth = AuthContext.useActorRef()
+  const online = useSyncExternalStore(onLinkChange, () => navigator.onLine)
+  const confirmed = AuthContext.useSelector((snapshot) => snapshot.matches({ authenticated: "confirmed" }))
+  useEffect(() => onLinkChange(() => navigator.onLine && auth.send({ type: "LINK_BACK" })), [auth])
+  return <StatusLine words={online ? (confirmed ? null : linkTexts.unreachable) : linkTexts.offline} />
+}
+
+/** One line under the top bar that screen readers say when it changes; empty when there is nothing to say. */
+const StatusLine = ({ words }: { readonly words: string | null }) => (
+  <div role="status" aria-live="polite">
+    {words !== null && (
+      <Callout.Root color="amber" size="1" mx="4" mt="2">
+        <Callout.Text>{words}</Callout.Text>
+      </Callout.Root>
+    )}
+  </div>
+)
+
 /** docs/product-spec.md §2, "Admin shell": sidebar, top bar, and the screen in between. */
 export const Shell = ({ children }: { readonly children: ReactNode }) => {
   const [menuOpen, setMenuOpen] = useState(false)
@@ -126,14 +164,9 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
             <MagnifyingGlassIcon /> <span className="palette-hint-label">Commands</span> <Kbd className="palette-hint-key">{shortcutLabel(["mod+k"])}</Kbd>
           </Button>
         </header>
+        <LinkStatus />
         {/* A key the person's role may not use says why here, in one line (Command.refused). */}
-        <div role="status" aria-live="polite" className="said-line">
-          {said !== null && (
-            <Callout.Root color="amber" size="1" mx="4" mt="2">
-              <Callout.Text>{said}</Callout.Text>
-            </Callout.Root>
-          )}
-        </div>
+        <StatusLine words={said} />
         <main className="shell-content">{children}</main>
       </div>
       <CommandPalette />

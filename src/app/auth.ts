@@ -1,9 +1,9 @@
 import { fromPromise } from "xstate"
 import { authMachine } from "../../machines/auth.ts"
-import { arrivedSession, checkSession, endSession, requestOtp, verifyOtp } from "../api/auth.ts"
+import { arrivedSession, checkSession, endSession, rememberedUser, requestOtp, verifyOtp } from "../api/auth.ts"
 import type { AuthInput } from "../lib/auth.tsx"
 import { holdSession } from "../api/session.ts"
-import { BROWSER_KEY, TOKEN_KEY } from "../lib/token.ts"
+import { BROWSER_KEY, TOKEN_KEY, USER_KEY } from "../lib/token.ts"
 
 /** This browser's key, made (32 random bytes, URL-safe) the first time it is needed; none without storage. */
 const browserKey = (): string | undefined => {
@@ -36,21 +36,26 @@ export const consoleAuthMachine = authMachine.provide({
     })
   },
   actions: {
-    // The API layer holds the session's token from here on (src/api/session.ts).
-    storeToken: (_, params) => {
-      holdSession(params.token)
-      localStorage.setItem(TOKEN_KEY, params.token)
+    // The API layer holds the session's token from here on (src/api/session.ts); the browser
+    // keeps who it is for, to open signed in when the server can't be reached (machines/auth.ts).
+    storeSession: ({ context }) => {
+      if (context.token === null) return
+      holdSession(context.token)
+      localStorage.setItem(TOKEN_KEY, context.token)
+      localStorage.setItem(USER_KEY, JSON.stringify(context.user))
     },
-    forgetToken: () => {
+    forgetSession: () => {
       holdSession(null)
       localStorage.removeItem(TOKEN_KEY)
+      localStorage.removeItem(USER_KEY)
     }
   }
 })
 
-/** The stored token, and its session when start-up's check of it has already answered. */
+/** The stored token, its session when start-up's check of it has already answered, and who it was for. */
 export const startingInput = (): AuthInput => {
   const storedToken = globalThis.localStorage?.getItem(TOKEN_KEY) ?? null
   holdSession(storedToken)
-  return { storedToken, checkedUser: storedToken === null ? undefined : arrivedSession() }
+  if (storedToken === null) return { storedToken }
+  return { storedToken, checkedUser: arrivedSession(), rememberedUser: rememberedUser(localStorage.getItem(USER_KEY)) }
 }

@@ -13,10 +13,11 @@ export { TOKEN_KEY }
  */
 export const AuthContext = createActorContext(authMachine)
 
-/** What the console starts from: the stored token, and its session when start-up already checked it. */
+/** What the console starts from: the stored token, its session when start-up already checked it, and who the browser remembers it for. */
 export interface AuthInput {
   readonly storedToken: string | null
   readonly checkedUser?: AdminUser | undefined
+  readonly rememberedUser?: AdminUser | undefined
 }
 
 /** The auth machine with the app's calls (`logic`), started from `input`. */

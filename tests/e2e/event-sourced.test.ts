@@ -9,6 +9,7 @@ import { signInFirstAdmin, startProduct } from "../support/product.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
+import { linkTexts } from "../spec/texts.ts"
 
 /**
  * The console as an event-sourced client (docs/architecture.md, "The browser's store"; issue 43),
@@ -126,19 +127,16 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     )
     await cards(page).first().focus()
     await page.context().setOffline(true)
-    await page
-      .getByRole("status")
-      .getByText(/You are offline/)
-      .waitFor()
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
     await page.keyboard.press("a")
     await page.keyboard.press("r")
     await page.keyboard.press("a")
-    await page.getByRole("status").getByText("You are offline. 3 changes are waiting: they are sent, in order, when the connection is back.").waitFor()
+    await page.getByRole("status").getByText("3 changes are waiting: they are sent, in order, when the connection is back.").waitFor()
     expect(await shownStatuses(page)).toEqual(decided)
     expect(Object.values(await statuses(prefix))).toEqual(["pending", "pending", "pending", "pending"])
     await page.context().setOffline(false)
     await expect.poll(() => statuses(prefix), { timeout: 20_000 }).toEqual(decided)
-    await page.getByText(/You are offline/).waitFor({ state: "detached" })
+    await page.getByText(linkTexts.offline).waitFor({ state: "detached" })
     expect(errors).toEqual([])
     await page.context().close()
   })
@@ -147,15 +145,12 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     const prefix = await seed(1)
     const { page, errors } = await open(prefix)
     await page.context().setOffline(true)
-    await page
-      .getByRole("status")
-      .getByText(/You are offline/)
-      .waitFor()
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Influencers" }).click()
     await page.getByRole("alert").filter({ hasText: "Failed to fetch influencers" }).waitFor()
     await page.context().setOffline(false)
     await page.getByRole("alert").filter({ hasText: "Failed to fetch influencers" }).waitFor({ state: "detached", timeout: 20_000 })
-    await page.getByText(/You are offline/).waitFor({ state: "detached" })
+    await page.getByText(linkTexts.offline).waitFor({ state: "detached" })
     expect(errors).toEqual([])
     await page.context().close()
   })
@@ -202,7 +197,7 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.keyboard.press("a")
     await expect.poll(async () => (await statuses(prefix))[top!.name], { timeout: 15_000 }).toBe("approved")
     // Sent again with the same key (the link tried again within 5 s): one version, one event.
-    await page.getByText(/Saving \d changes?…|You are offline/).waitFor({ state: "detached", timeout: 15_000 })
+    await page.getByText(/Saving \d changes?…|waiting: they are sent|The server can't be reached/).waitFor({ state: "detached", timeout: 15_000 })
     expect((await onServer(prefix)).map((listing) => listing.version).sort()).toEqual([1, 2])
     expect(await page.getByRole("alert").count()).toBe(0)
     expect(errors).toEqual([])
@@ -336,7 +331,7 @@ describe("the event-sourced console through a server crash", () => {
       server = await startProduct({ PORT: port }, dataDir)
       await expect.poll(async () => (await onServer()).map((listing) => listing.status), { timeout: 30_000 }).toEqual(Array(6).fill("approved"))
       expect((await onServer()).map((listing) => listing.version)).toEqual(Array(6).fill(2))
-      await page.getByText(/Saving \d changes?…|You are offline/).waitFor({ state: "detached", timeout: 15_000 })
+      await page.getByText(/Saving \d changes?…|waiting: they are sent|The server can't be reached/).waitFor({ state: "detached", timeout: 15_000 })
       expect(errors).toEqual([])
       await page.context().close()
     } finally {

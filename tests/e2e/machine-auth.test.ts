@@ -4,6 +4,7 @@ import type { EventObject } from "xstate"
 import { authMachine } from "../../machines/auth.ts"
 import { addAdmin } from "../../server/admin-users/repository.ts"
 import { authTable } from "../spec/machine-tables.ts"
+import { linkTexts } from "../spec/texts.ts"
 import { holdStartChunk } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
@@ -13,6 +14,9 @@ import { product, nextNumber, firstHeld, closeRun, pathHarness } from "../suppor
 
 pathHarness()
 
+/** Ten seconds unconfirmed: the check is asked again (docs/decisions.md, "Signed in with no link"). */
+const RECHECK = "xstate.after.10000.auth.authenticated.unconfirmed"
+
 /**
  * The auth machine's generated paths, executed on the real screen in Chromium against the real
  * server (docs/testing.md, "Machines"), on the shared harness (tests/support/machine-screens.ts).
@@ -21,9 +25,12 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
   const user = { _id: "u", email: "someone@example.com", role: "admin" }
   const model: MachineModel<typeof authMachine> = {
     machine: authMachine,
-    inputs: [{ storedToken: null }, { storedToken: "stored" }, { storedToken: "stored", checkedUser: user }],
+    inputs: [{ storedToken: null }, { storedToken: "stored" }, { storedToken: "stored", checkedUser: user }, { storedToken: "stored", rememberedUser: user }],
     actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession"],
-    key: (snapshot) => JSON.stringify([snapshot.value, (snapshot.context as { token: unknown }).token !== null]),
+    key: (snapshot) => {
+      const context = snapshot.context as { token: unknown; remembered: unknown }
+      return JSON.stringify([snapshot.value, context.token !== null, context.remembered !== null])
+    },
     events: () =>
       [
         { type: "SEND_OTP", email: "someone@example.com", role: "admin" },
@@ -32,8 +39,11 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         { type: "USE_DIFFERENT_EMAIL" },
         { type: "LOGOUT" },
         { type: "SESSION_EXPIRED" },
+        { type: "LINK_BACK" },
+        { type: RECHECK },
         { type: "xstate.done.actor.checkSession", output: user },
         { type: "xstate.error.actor.checkSession", error: { status: 401, message: "Session expired" } },
+        { type: "xstate.error.actor.checkSession", error: { status: undefined, message: "Failed to fetch" } },
         { type: "xstate.done.actor.requestOtp", output: { success: true } },
         { type: "xstate.done.actor.requestOtp", output: { success: false } },
         { type: "xstate.error.actor.requestOtp", error: { status: undefined, message: "Failed to fetch" } },
@@ -59,6 +69,15 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
   }
 
   const storedToken = (run: Run) => run.page.evaluate(() => localStorage.getItem("adminToken"))
+  /** Who the browser keeps the token for (docs/security.md, "What stays in the browser"). */
+  const storedUser = (run: Run) => run.page.evaluate(() => JSON.parse(localStorage.getItem("adminUser") ?? "null") as unknown)
+  const checkedUser = async (value: string) => (await call(product.server.url, "GET", "/api/admin/auth/check", { token: value })).body.user
+  /** A check the server refuses (its session ended), or one that never reaches it. */
+  const refusesCheck = (event: EventObject) => (event as unknown as { error: { status?: number } }).error.status === 401
+  const endSessionOf = async (run: Run) => {
+    const value = await storedToken(run)
+    expect((await call(product.server.url, "POST", "/api/admin/auth/logout", { token: value ?? "" })).status).toBe(200)
+  }
   const nextHeld = (run: Run) => firstHeld(run.held)
   const release = async (run: Run) => (await nextHeld(run)).route.continue()
   const cutOff = async (run: Run) => (await nextHeld(run)).route.abort("connectionfailed")
@@ -70,13 +89,23 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       const email = `model-auth-${nextNumber()}@example.com`
       await product.server.sql(addAdmin(email, "admin"))
       const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 } })
-      if ((path.input as { storedToken: string | null }).storedToken !== null) {
+      const input = path.input as { storedToken: string | null; rememberedUser?: unknown }
+      if (input.storedToken !== null) {
         // Start-up checks the stored token: a live session's token, or one whose session has ended.
         const live = await signedInAs(product.server, "admin")
-        if (path.steps[0]?.event.type === "xstate.error.actor.checkSession") {
+        // Who the browser remembers the token for, as the console kept it when the server last confirmed it.
+        const remembered = input.rememberedUser === undefined ? null : JSON.stringify(await checkedUser(live))
+        const first = path.steps[0]?.event
+        if (first?.type === "xstate.error.actor.checkSession" && refusesCheck(first)) {
           expect((await call(product.server.url, "POST", "/api/admin/auth/logout", { token: live })).status).toBe(200)
         }
-        await context.addInitScript((value) => localStorage.setItem("adminToken", value), live)
+        await context.addInitScript(
+          ([value, user]) => {
+            localStorage.setItem("adminToken", value)
+            if (user !== null) localStorage.setItem("adminUser", user)
+          },
+          [live, remembered] as const
+        )
       }
       // Start-up's check has answered before the console starts: its answer is let through, and
       // the console's code waits until it is in.
@@ -121,6 +150,10 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       "xstate.error.actor.verifyOtp": (run) => {
         run.wrongCode = true
         return Promise.resolve()
+      },
+      // A check on the way back that the server refuses: the session ended meanwhile.
+      "xstate.error.actor.checkSession": async (run, outcome) => {
+        if (refusesCheck(outcome)) await endSessionOf(run)
       }
     },
     act: {
@@ -146,12 +179,19 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       LOGOUT: async (run) => run.page.getByRole("button", { name: "Logout" }).click(),
       SESSION_EXPIRED: async (run) => {
         // The session ends elsewhere; the next call the screen makes is refused.
-        const value = await storedToken(run)
-        expect((await call(product.server.url, "POST", "/api/admin/auth/logout", { token: value ?? "" })).status).toBe(200)
+        await endSessionOf(run)
         await run.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "CEX Addresses" }).click()
       },
+      // The browser's link goes and comes back: its `online` event.
+      LINK_BACK: async (run) => {
+        await run.context.setOffline(true)
+        await run.page.getByRole("status").getByText(linkTexts.offline).waitFor()
+        await run.context.setOffline(false)
+      },
+      [RECHECK]: async (run) => run.page.clock.fastForward(10_000),
       "xstate.done.actor.checkSession": release,
-      "xstate.error.actor.checkSession": release,
+      // Refused by the server (its session ended), or cut off before it: no answer at all.
+      "xstate.error.actor.checkSession": async (run, event) => (refusesCheck(event) ? release(run) : cutOff(run)),
       // An answer that sent no code (docs/product-spec.md §8, "OTP request returned false").
       "xstate.done.actor.requestOtp": async (run, event) =>
         (event as unknown as { output: { success: boolean } }).output.success
@@ -172,6 +212,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         await run.page.getByRole("button", { name: "Send OTP" }).waitFor()
         await run.page.waitForURL("**/login")
         expect(await storedToken(run)).toBeNull()
+        expect(await storedUser(run)).toBeNull()
         if (event?.type === "xstate.error.actor.requestOtp") {
           await run.page.getByRole("alert").getByText("An error occurred while requesting OTP.").waitFor()
         }
@@ -210,14 +251,32 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         await verifying.waitFor()
         expect(await verifying.isDisabled()).toBe(true)
       },
-      authenticated: async (run, _snapshot, event) => {
+      "authenticated.confirmed": async (run, _snapshot, event) => {
         await run.page.getByText("Welcome back").waitFor()
         await expect.poll(() => storedToken(run).then(sessionAnswer)).toBe(200)
+        // The browser keeps who the token is for, as the server answers it.
+        const value = await storedToken(run)
+        await expect.poll(() => storedUser(run)).toEqual(await checkedUser(value ?? ""))
+        await expect(run.page.getByRole("status").getByText(linkTexts.unreachable).count()).resolves.toBe(0)
         if (event === undefined && run.checks > 0) {
           // Started signed in from start-up's answer: no second check, and no spinner shown.
           expect(run.checks).toBe(1)
           expect(await run.page.evaluate(() => "sawChecking" in window)).toBe(false)
         }
+      },
+      // Signed in as the person this browser remembers; the shell says the server can't be reached.
+      "authenticated.unconfirmed": async (run) => {
+        const remembered = (await storedUser(run)) as { email: string }
+        await run.page.getByText(`Welcome back, ${remembered.email}`).waitFor()
+        await run.page.getByRole("status").getByText(linkTexts.unreachable).waitFor()
+        await run.page.getByRole("navigation", { name: "Main" }).waitFor()
+        expect(await storedToken(run)).not.toBeNull()
+      },
+      "authenticated.confirming": async (run) => {
+        await run.page.getByRole("status").getByText(linkTexts.unreachable).waitFor()
+        const held = await nextHeld(run)
+        run.held.unshift(held)
+        expect(held.request.url()).toContain("/api/admin/auth/check")
       },
       signingOut: async (run) => {
         // The token is gone before the server has answered the logout (held here).

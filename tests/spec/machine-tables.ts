@@ -16,14 +16,20 @@
  * (docs/architecture.md, "First screen"): when start-up's own check of the stored token has
  * already answered by the time the console starts, the console starts signed in, with no
  * second check and no spinner. Issue 41: the code step offers "Send a new code" once the minute
- * between codes is over; whatever its answer, the code step stays and says it.
+ * between codes is over; whatever its answer, the code step stays and says it. Issue 43 (5,
+ * "Offline"; docs/decisions.md, "Signed in with no link"): the browser keeps who the token is
+ * for with the token (on entering `confirmed`, not a transition's action); a check the server
+ * could not answer (no answer, 502, 503, 504) leaves the person this browser remembers signed
+ * in, unconfirmed, asked again when the link is back or ten seconds later; only the server's
+ * refusal signs out and forgets.
  */
 export const authTable = [
   "starting --(always) [isChecked]--> authenticated",
   "starting --(always) [hasStoredToken]--> checking",
   "starting --(always)--> unauthenticated",
   "checking --xstate.done.actor.checkSession--> authenticated",
-  "checking --xstate.error.actor.checkSession--> unauthenticated / forgetToken",
+  "checking --xstate.error.actor.checkSession [canWaitForLink]--> authenticated.unconfirmed",
+  "checking --xstate.error.actor.checkSession--> unauthenticated / forgetSession",
   "unauthenticated --SEND_OTP--> sendingOtp",
   "sendingOtp --xstate.done.actor.requestOtp [codeAsked]--> otpSent",
   "sendingOtp --xstate.done.actor.requestOtp--> unauthenticated",
@@ -34,10 +40,15 @@ export const authTable = [
   "resendingOtp --xstate.done.actor.requestOtp [codeAsked]--> otpSent",
   "resendingOtp --xstate.done.actor.requestOtp--> otpSent",
   "resendingOtp --xstate.error.actor.requestOtp--> otpSent",
-  "verifying --xstate.done.actor.verifyOtp--> authenticated / storeToken",
+  "verifying --xstate.done.actor.verifyOtp--> authenticated",
   "verifying --xstate.error.actor.verifyOtp--> otpSent",
-  "authenticated --LOGOUT--> signingOut / forgetToken",
-  "authenticated --SESSION_EXPIRED--> unauthenticated / forgetToken",
+  "authenticated --LOGOUT--> signingOut / forgetSession",
+  "authenticated --SESSION_EXPIRED--> unauthenticated / forgetSession",
+  "authenticated.unconfirmed --LINK_BACK--> authenticated.confirming",
+  "authenticated.unconfirmed --xstate.after.10000.auth.authenticated.unconfirmed--> authenticated.confirming",
+  "authenticated.confirming --xstate.done.actor.checkSession--> authenticated.confirmed",
+  "authenticated.confirming --xstate.error.actor.checkSession [canWaitForLink]--> authenticated.unconfirmed",
+  "authenticated.confirming --xstate.error.actor.checkSession--> unauthenticated / forgetSession",
   "signingOut --xstate.done.actor.endSession--> unauthenticated",
   "signingOut --xstate.error.actor.endSession--> unauthenticated"
 ]

@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { createActor, fromPromise } from "xstate"
 import type { AdminUser } from "../../contract/auth.ts"
-import { authErrors, authMachine, type AuthEvent, type OtpAnswer } from "../../machines/auth.ts"
+import { authErrors, authMachine, type AuthEvent, type OtpAnswer, RECHECK_MS } from "../../machines/auth.ts"
 import { authTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
@@ -9,17 +9,23 @@ const user: AdminUser = { _id: "u1", email: "a@example.com", name: null, role: "
 const refused = (status: number, message = "Invalid or expired code.") => ({ status, message })
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 const network = { status: undefined, message: "Failed to fetch" }
+/** The wait before a remembered session is checked again, over (machines/auth.ts, `RECHECK_MS`). */
+const recheck = { type: "xstate.after.10000.auth.authenticated.unconfirmed" } as const
 
 /** Every event a user or a call can produce, in every state. */
-const events = (): ReadonlyArray<AuthEvent | ReturnType<typeof actorDone> | ReturnType<typeof actorError>> => [
+const events = (): ReadonlyArray<AuthEvent | typeof recheck | ReturnType<typeof actorDone> | ReturnType<typeof actorError>> => [
   { type: "SEND_OTP", email: "a@example.com", role: "admin" },
   { type: "VERIFY", otp: "123456" },
   { type: "RESEND" },
   { type: "USE_DIFFERENT_EMAIL" },
   { type: "LOGOUT" },
   { type: "SESSION_EXPIRED" },
+  { type: "LINK_BACK" },
+  recheck,
   actorDone("checkSession", user),
   actorError("checkSession", refused(401)),
+  actorError("checkSession", network),
+  actorError("checkSession", refused(503, "Service unavailable")),
   actorDone("requestOtp", { success: true }),
   actorDone("requestOtp", { success: true, resendAfterSeconds: 30 }),
   actorDone("requestOtp", { success: true, attempt: "attempt-2" }),
@@ -37,18 +43,19 @@ const events = (): ReadonlyArray<AuthEvent | ReturnType<typeof actorDone> | Retu
 
 describe("auth machine, model-based", () => {
   it("replays a generated path to every reachable state and covers every transition", async () => {
-    const stored: Array<string> = []
+    const stored: Array<unknown> = []
     let forgotten = 0
     const run = await runModel({
       machine: authMachine,
       table: authTable,
-      inputs: [{ storedToken: null }, { storedToken: "tok-1" }, { storedToken: "tok-1", checkedUser: user }],
+      inputs: [{ storedToken: null }, { storedToken: "tok-1" }, { storedToken: "tok-1", checkedUser: user }, { storedToken: "tok-1", rememberedUser: user }],
       events: () => events(),
       actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession"],
       provide: {
         actions: {
-          storeToken: (_: unknown, params: { token: string }) => void stored.push(params.token),
-          forgetToken: () => void forgotten++
+          storeSession: ({ context }: { context: { token: string | null; user: AdminUser | null } }) =>
+            void stored.push({ token: context.token, user: context.user }),
+          forgetSession: () => void forgotten++
         }
       },
       check: (expected, actual) => {
@@ -57,7 +64,9 @@ describe("auth machine, model-based", () => {
       }
     })
     expectFullCoverage("auth machine", run)
-    expect(stored).toContain("tok-2")
+    expect(stored).toContainEqual({ token: "tok-2", user })
+    expect(stored).toContainEqual({ token: "tok-1", user })
+    expect(stored.every((session) => (session as { user: unknown }).user !== null)).toBe(true)
     expect(forgotten).toBeGreaterThan(0)
   })
 
@@ -70,13 +79,109 @@ describe("auth machine, model-based", () => {
       }),
       { input: { storedToken: "tok-1", checkedUser: user } }
     ).start()
-    expect(actor.getSnapshot().value).toBe("authenticated")
+    expect(actor.getSnapshot().value).toEqual({ authenticated: "confirmed" })
     expect(actor.getSnapshot().context).toMatchObject({ token: "tok-1", user })
     await new Promise((r) => setTimeout(r, 0))
     expect(checks).toBe(0)
     // A checked answer without a token to go with it is not a session.
     const tokenless = createActor(authMachine, { input: { storedToken: null, checkedUser: user } }).start()
     expect(tokenless.getSnapshot().value).toBe("unauthenticated")
+  })
+
+  it("keeps the remembered person signed in while the server can't be reached, and confirms when it answers", async () => {
+    const answers: Array<() => Promise<AdminUser>> = []
+    const asked: Array<unknown> = []
+    const stored: Array<unknown> = []
+    let forgotten = 0
+    const machine = authMachine.provide({
+      actors: { checkSession: fromPromise(({ input }) => (asked.push(input), (answers.shift() ?? (() => Promise.reject(network)))())) },
+      actions: {
+        storeSession: ({ context }) => void stored.push({ token: context.token, user: context.user }),
+        forgetSession: () => void forgotten++
+      }
+    })
+    const start = (error: unknown, rememberedUser: AdminUser | null = user) => {
+      answers.push(() => Promise.reject(error))
+      return createActor(machine, { input: { storedToken: "tok-1", rememberedUser: rememberedUser ?? undefined } }).start()
+    }
+    for (const error of [network, refused(502, "Bad gateway"), refused(503, "Service unavailable"), refused(504, "Gateway timeout")]) {
+      const actor = start(error)
+      await settle()
+      expect(actor.getSnapshot().value).toEqual({ authenticated: "unconfirmed" })
+      expect(actor.getSnapshot().context).toMatchObject({ token: "tok-1", user, remembered: user })
+      actor.stop()
+    }
+    // Nothing is written while unconfirmed: the browser already holds this token and person.
+    expect(stored).toEqual([])
+    expect(forgotten).toBe(0)
+
+    // The server's own answer signs out and forgets, remembered or not; so does no answer without a remembered person.
+    for (const [error, rememberedUser] of [
+      [refused(401), user],
+      [refused(403, "Your address is not allowed"), user],
+      [refused(500, "Internal error"), user],
+      [network, null]
+    ] as const) {
+      const actor = start(error, rememberedUser)
+      await settle()
+      expect(actor.getSnapshot().value).toBe("unauthenticated")
+      expect(actor.getSnapshot().context).toMatchObject({ token: null, user: null, remembered: null })
+    }
+    expect(forgotten).toBe(4)
+
+    // The link back: a check; no answer again keeps waiting; an answer confirms and stores it.
+    const actor = start(network)
+    await settle()
+    actor.send({ type: "LINK_BACK" })
+    expect(actor.getSnapshot().value).toEqual({ authenticated: "confirming" })
+    await settle()
+    expect(actor.getSnapshot().value).toEqual({ authenticated: "unconfirmed" })
+    const renamed = { ...user, name: "Ada" }
+    answers.push(() => Promise.resolve(renamed))
+    actor.send({ type: "LINK_BACK" })
+    await settle()
+    expect(actor.getSnapshot().value).toEqual({ authenticated: "confirmed" })
+    expect(actor.getSnapshot().context.user).toEqual(renamed)
+    // Every check, at start and on the way back, asks with the stored token.
+    expect(asked.length).toBeGreaterThan(9)
+    expect(new Set(asked.map((input) => JSON.stringify(input)))).toEqual(new Set([JSON.stringify({ token: "tok-1" })]))
+    expect(stored).toEqual([{ token: "tok-1", user: renamed }])
+    // Confirmed, the link's events change nothing.
+    actor.send({ type: "LINK_BACK" })
+    expect(actor.getSnapshot().value).toEqual({ authenticated: "confirmed" })
+
+    // A refusal on the way back signs out and forgets.
+    const refusedLater = start(network)
+    await settle()
+    answers.push(() => Promise.reject(refused(401)))
+    refusedLater.send({ type: "LINK_BACK" })
+    await settle()
+    expect(refusedLater.getSnapshot().value).toBe("unauthenticated")
+    expect(refusedLater.getSnapshot().context).toMatchObject({ token: null, user: null, remembered: null })
+    expect(forgotten).toBe(5)
+  })
+
+  it("asks again every ten seconds while unconfirmed, whatever the browser says of its link", async () => {
+    vi.useFakeTimers()
+    try {
+      let checks = 0
+      const actor = createActor(authMachine.provide({ actors: { checkSession: fromPromise(() => (checks++, Promise.reject(network))) } }), {
+        input: { storedToken: "tok-1", rememberedUser: user }
+      }).start()
+      await vi.advanceTimersByTimeAsync(0)
+      expect(checks).toBe(1)
+      expect(RECHECK_MS).toBe(10_000)
+      await vi.advanceTimersByTimeAsync(RECHECK_MS - 1)
+      expect(checks).toBe(1)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(checks).toBe(2)
+      expect(actor.getSnapshot().value).toEqual({ authenticated: "unconfirmed" })
+      await vi.advanceTimersByTimeAsync(RECHECK_MS)
+      expect(checks).toBe(3)
+      actor.stop()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it("declares the spec's states", () => {
@@ -91,6 +196,7 @@ describe("auth machine, model-based", () => {
       "unauthenticated",
       "verifying"
     ])
+    expect(Object.keys(authMachine.root.states.authenticated?.states ?? {}).sort()).toEqual(["confirmed", "confirming", "unconfirmed"])
   })
 
   it("words each failure as the spec does", async () => {
@@ -136,7 +242,7 @@ describe("auth machine, model-based", () => {
     actor.send({ type: "VERIFY", otp: "123456" })
     await settle()
     expect(sent).toEqual([{ email: "a@example.com", otp: "123456", attempt: "at-1" }])
-    expect(actor.getSnapshot().value).toBe("authenticated")
+    expect(actor.getSnapshot().value).toEqual({ authenticated: "confirmed" })
   })
 
   it("signs out, or says the spec's words, when the console gave it no calls", async () => {
@@ -159,7 +265,7 @@ describe("auth machine, model-based", () => {
     expect(asked.getSnapshot().context.error).toBe(authErrors.verifyThrew)
 
     const signedIn = createActor(authMachine, { input: { storedToken: "t1", checkedUser: user } }).start()
-    expect(signedIn.getSnapshot().value).toBe("authenticated")
+    expect(signedIn.getSnapshot().value).toEqual({ authenticated: "confirmed" })
     signedIn.send({ type: "LOGOUT" })
     await settle()
     expect(signedIn.getSnapshot().value).toBe("unauthenticated")

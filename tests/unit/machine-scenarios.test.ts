@@ -55,7 +55,7 @@ describe("how a failed call reads", () => {
 
 describe("auth, step by step", () => {
   const user = { _id: "u1", email: "ada@example.com", name: null, role: "admin" }
-  const signedOut = { token: null, user: null, email: "", error: null, resendAfterSeconds: null, attempt: null }
+  const signedOut = { token: null, user: null, remembered: null, email: "", error: null, resendAfterSeconds: null, attempt: null }
 
   it("checks a stored token, signs out, signs in again with a code, and ends on an expired session", async () => {
     const { inputs, actor, answer } = calls()
@@ -65,17 +65,18 @@ describe("auth, step by step", () => {
     const session = started(
       authMachine.provide({
         actors: { checkSession: actor("checkSession"), requestOtp: actor("requestOtp"), verifyOtp: actor("verifyOtp"), endSession: actor("endSession") },
-        actions: { storeToken: (_, params) => void stored.push(params), forgetToken: () => void forgotten++ }
+        actions: { storeSession: ({ context }) => void stored.push({ token: context.token }), forgetSession: () => void forgotten++ }
       }),
       { storedToken: "tok-1" }
     )
     expect(session.getSnapshot().value).toBe("checking")
     expect(inputs.checkSession).toEqual([{ token: "tok-1" }])
     await settle()
-    expect(session.getSnapshot().value).toBe("authenticated")
+    expect(session.getSnapshot().value).toEqual({ authenticated: "confirmed" })
     expect(session.getSnapshot().context).toEqual({
       token: "tok-1",
       user,
+      remembered: null,
       email: "",
       role: "super_admin",
       error: null,
@@ -114,17 +115,18 @@ describe("auth, step by step", () => {
     expect(session.getSnapshot().context.error).toBeNull()
     expect(inputs.verifyOtp?.[1]).toEqual({ email: "ada@example.com", otp: "123456", attempt: "attempt-1" })
     await settle()
-    expect(session.getSnapshot().value).toBe("authenticated")
+    expect(session.getSnapshot().value).toEqual({ authenticated: "confirmed" })
     expect(session.getSnapshot().context).toEqual({
       token: "tok-2",
       user,
+      remembered: null,
       email: "ada@example.com",
       role: "admin",
       error: null,
       resendAfterSeconds: null,
       attempt: "attempt-1"
     })
-    expect(stored).toEqual([{ token: "tok-2" }])
+    expect(stored).toEqual([{ token: "tok-1" }, { token: "tok-2" }])
 
     session.send({ type: "SESSION_EXPIRED" })
     expect(session.getSnapshot().value).toBe("unauthenticated")
@@ -179,7 +181,7 @@ describe("auth, step by step", () => {
     const refused = started(
       authMachine.provide({
         actors: { checkSession: fromPromise(() => Promise.reject({ status: 401, message: "Session expired" })) as never },
-        actions: { forgetToken: () => void forgotten++ }
+        actions: { forgetSession: () => void forgotten++ }
       }),
       { storedToken: "tok-old" }
     )

@@ -1,6 +1,7 @@
 import type { Plugin } from "vite"
 import { answerSchemas } from "./answer-schemas.ts"
 import { chunkGroups } from "./chunk-groups.ts"
+import { cmdkWithoutDialog } from "./cmdk-without-dialog.ts"
 import { pagePreloads } from "./page-preloads.ts"
 import { precompress } from "./precompress.ts"
 import { radixIconsApart } from "./radix-icons.ts"
@@ -28,6 +29,7 @@ const pieces = (root: string) =>
     "radix-subset": () => radixSubset(radixUse),
     "theme-root": () => themeRootWithoutTooltips(),
     "radix-icons": () => radixIconsApart(),
+    "cmdk-dialog": () => cmdkWithoutDialog(),
     "chunk-groups": () => chunkGroups(groups),
     preloads: () => pagePreloads({ root, start: groups.start, signedIn: groups["signed-in"], byPath: screensByPath }),
     precompress: () => precompress()

@@ -26,18 +26,23 @@ export const precompress = (): Plugin => {
       outDir = config.build.outDir
       writes = config.build.write
     },
-    closeBundle: () => {
-      if (!writes) return
-      for (const file of filesUnder(outDir).filter((path) => compressible.test(path))) {
-        const bytes = readFileSync(file)
-        if (bytes.length < 512) continue
-        writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(bytes, {
-            params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length }
-          })
-        )
-        writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }))
+    // Last, after every other plugin's writing: the service worker is built when the bundle closes (vite.config.ts).
+    closeBundle: {
+      order: "post",
+      sequential: true,
+      handler: () => {
+        if (!writes) return
+        for (const file of filesUnder(outDir).filter((path) => compressible.test(path))) {
+          const bytes = readFileSync(file)
+          if (bytes.length < 512) continue
+          writeFileSync(
+            `${file}.br`,
+            brotliCompressSync(bytes, {
+              params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length }
+            })
+          )
+          writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }))
+        }
       }
     }
   }

@@ -67,17 +67,17 @@ const SyncNotices = ({ store }: { readonly store: ConsoleStore }) => {
   return (
     <>
       <div role="status" aria-live="polite" className="sync-status">
-        {offline ? (
-          <Callout.Root color="amber" size="1" mb="3">
-            <Callout.Text>{t.offline(waiting)}</Callout.Text>
-          </Callout.Root>
-        ) : (
-          waiting > 0 && (
-            <Callout.Root color="gray" size="1" mb="3">
-              <Callout.Text>{t.saving(waiting)}</Callout.Text>
-            </Callout.Root>
-          )
-        )}
+        {offline
+          ? (waiting > 0 || navigator.onLine) && (
+              <Callout.Root color="amber" size="1" mb="3">
+                <Callout.Text>{waiting > 0 ? t.waiting(waiting) : t.unreachable}</Callout.Text>
+              </Callout.Root>
+            )
+          : waiting > 0 && (
+              <Callout.Root color="gray" size="1" mb="3">
+                <Callout.Text>{t.saving(waiting)}</Callout.Text>
+              </Callout.Root>
+            )}
       </div>
       {refusals.map((refusal) => (
         <Callout.Root key={refusal.commandId} color="red" role="alert" size="1" mb="3">

@@ -1,0 +1,41 @@
+import { ExpirationPlugin } from "workbox-expiration"
+import { cleanupOutdatedCaches, type PrecacheEntry, precacheAndRoute } from "workbox-precaching"
+import { NavigationRoute, registerRoute } from "workbox-routing"
+import { CacheFirst, NetworkFirst } from "workbox-strategies"
+
+/**
+ * The console's own files, kept in the browser so a reload with no link still opens the console
+ * (docs/decisions.md, "The service worker"). Built by vite-plugin-pwa (vite.config.ts), which
+ * writes the build's file list into `__WB_MANIFEST`. Nothing here calls `skipWaiting` or
+ * `clients.claim`: a new version waits until no page runs the old one, so a page keeps the code
+ * it started with for as long as it is open (a deploy never swaps code in the middle of work).
+ * API answers are never kept: no route below matches `/api/`.
+ */
+declare const self: { readonly __WB_MANIFEST: Array<PrecacheEntry | string> }
+
+/** The pages the server answers itself, never the console's: the API and its docs, uploaded files, metrics. */
+const notConsole = [/^\/api\//, /^\/uploads\//, /^\/metrics/]
+
+// Every built file but index.html: fetched when this version installs, and still there for a page
+// of this version after a deploy has taken its files off the server.
+precacheAndRoute(self.__WB_MANIFEST)
+cleanupOutdatedCaches()
+
+// Any console path is the same page (the server's fallback to index.html), so every navigation is
+// kept under one key, "/": the network first, and the page last seen when there is none.
+registerRoute(
+  new NavigationRoute(
+    new NetworkFirst({
+      cacheName: "console-pages",
+      plugins: [{ cacheKeyWillBeUsed: () => Promise.resolve("/") }]
+    }),
+    { denylist: notConsole }
+  )
+)
+
+// A hashed file never changes under its name: a file of a newer build than this worker's list
+// (a page loaded from the network after a deploy) is kept the first time it is fetched.
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith("/assets/"),
+  new CacheFirst({ cacheName: "console-assets", plugins: [new ExpirationPlugin({ maxEntries: 300, purgeOnQuotaError: true })] })
+)

@@ -1,0 +1,287 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { addAdmin } from "../../server/admin-users/repository.ts"
+import { consoleDir } from "../../server/platform/console.ts"
+import { addressTexts, linkTexts, listTexts } from "../spec/texts.ts"
+import { chromiumWithServer, signInThroughScreen, visitInApp } from "../support/browser.ts"
+import { engines, type TestDatabase } from "../support/database.ts"
+import { call } from "../support/http.ts"
+import { startTestServer, type TestServer } from "../support/server.ts"
+import { signedInAs } from "../support/session.ts"
+
+/**
+ * Issue 43, item 5 ("Offline"): the console's own files are kept by its service worker, so a
+ * reload with no link opens the console, still signed in as the person this browser remembers;
+ * API answers are never kept; a new build is taken at the next load, never under an open page
+ * (docs/decisions.md, "The service worker" and "Signed in with no link"). Real Chromium, its
+ * offline mode (`context.setOffline`), no routes: a page's routes would not see what the worker
+ * fetches.
+ */
+
+const GENERATED = "/api/admin/addresses/generated"
+const GENERATED_TITLE = "Generated Addresses"
+const CEX_TITLE = "CEX Addresses"
+
+/** The rows of the directory's table (its header row is the first). */
+const rows = (page: Page, title: string) => page.getByRole("table", { name: title }).getByRole("row")
+
+/** The shell, signed in as `email`: the sidebar and the greeting. */
+const seeShell = async (page: Page, email: string) => {
+  await page.getByRole("navigation", { name: "Main" }).waitFor()
+  await page.getByText(`Welcome back, ${email}`).waitFor()
+}
+
+/**
+ * Waits until the service worker is active, which the console registers once its first screen is
+ * quiet, then loads the page again: a page the worker did not load is not taken over (no
+ * `clients.claim`), the next load is the worker's.
+ */
+const underServiceWorker = async (page: Page) => {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+  expect(await page.evaluate(() => navigator.serviceWorker.controller === null)).toBe(true)
+  await page.reload()
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+}
+
+/** The paths of everything the page's origin holds in its caches. */
+const cachedPaths = (page: Page) =>
+  page.evaluate(async () => {
+    const paths: Array<string> = []
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname)
+    }
+    return paths
+  })
+
+/** Requests the server logged since `from`, the change stream left out (it ends whenever the link does). */
+const loggedSince = (server: TestServer, from: number) =>
+  server
+    .requestLog()
+    .slice(from)
+    .filter((line) => !line.includes("/api/admin/stream"))
+
+describe.each(engines)("the console with no link, on $name", (engine) => {
+  const product = chromiumWithServer(engine)
+  let email: string
+  let token: string
+  const contexts: Array<BrowserContext> = []
+
+  const freshPage = async () => {
+    const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 } })
+    contexts.push(context)
+    const page = await context.newPage()
+    const errors: Array<string> = []
+    page.on("pageerror", (error) => errors.push(error.message))
+    return { context, page, errors }
+  }
+
+  beforeAll(async () => {
+    email = `offline-${engine.name}@example.com`
+    await product.server.sql(addAdmin(email, "admin"))
+    token = await signedInAs(product.server, "admin")
+    for (let n = 1; n <= 25; n++) {
+      const answer = await call(product.server.url, "POST", GENERATED, { token, body: { identifier: `offline-${n}`, Name: `Offline ${n}`, Rank: n } })
+      expect(answer.status).toBe(200)
+    }
+  })
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined)
+  })
+
+  it("opens signed in on a reload and on another path with no link, says so, and confirms the session when the link is back", async () => {
+    const { context, page, errors } = await freshPage()
+    await signInThroughScreen(page, product.server, email, "Admin")
+    await page.goto(`${product.server.url}/generated-addresses`)
+    await rows(page, GENERATED_TITLE).nth(20).waitFor()
+    await underServiceWorker(page)
+    await rows(page, GENERATED_TITLE).nth(20).waitFor()
+    // The browser keeps who the token is for, as the server answered it.
+    const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("adminUser") ?? "null") as { email?: string } | null)
+    expect(kept?.email).toBe(email)
+
+    await context.setOffline(true)
+    const before = product.server.requestLog().length
+    const reloaded = await page.reload()
+    expect(reloaded?.fromServiceWorker()).toBe(true)
+    await seeShell(page, email)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    // The list's answer is not kept: it fails, and says so.
+    await page.getByRole("alert").getByText(addressTexts.loadFailed, { exact: false }).waitFor()
+
+    // Another console path, opened as a new page load: the same console, still signed in.
+    const other = await page.goto(`${product.server.url}/cex-addresses`)
+    expect(other?.fromServiceWorker()).toBe(true)
+    await seeShell(page, email)
+    await page.getByRole("heading", { name: CEX_TITLE }).waitFor()
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    expect(new URL(page.url()).pathname).toBe("/cex-addresses")
+    expect(loggedSince(product.server, before)).toEqual([])
+
+    // The link back: the session is checked, the status goes, and the list loads on Retry.
+    const checked = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/admin/auth/check")
+    await context.setOffline(false)
+    expect((await checked).status()).toBe(200)
+    await expect.poll(() => page.getByRole("status").getByText(linkTexts.offline).count()).toBe(0)
+    await expect.poll(() => page.getByRole("status").getByText(linkTexts.unreachable).count()).toBe(0)
+    await page.getByRole("button", { name: listTexts.retry }).click()
+    await rows(page, CEX_TITLE).first().waitFor()
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Generated Addresses" }).click()
+    await rows(page, GENERATED_TITLE).nth(20).waitFor()
+    expect(await page.evaluate(() => localStorage.getItem("adminToken"))).not.toBeNull()
+    expect(errors).toEqual([])
+  })
+
+  it("serves the worker's script as script, asked again on every load", async () => {
+    const worker = await call(product.server.url, "GET", "/service-worker.js")
+    expect(worker.status).toBe(200)
+    expect(worker.headers.get("content-type")).toBe("text/javascript; charset=utf-8")
+    expect(worker.headers.get("cache-control")).toBe("no-cache")
+    // The build's list is in it: every built file but the page.
+    expect(worker.text).toContain('"url":"assets/')
+    expect(worker.text).not.toContain('"url":"index.html"')
+  })
+
+  it("never answers the API from a cache: with no link a call fails, and no cache holds an API path", async () => {
+    const { context, page, errors } = await freshPage()
+    await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
+    await page.goto(`${product.server.url}/generated-addresses`)
+    await rows(page, GENERATED_TITLE).nth(20).waitFor()
+    await underServiceWorker(page)
+    await rows(page, GENERATED_TITLE).nth(20).waitFor()
+    const ask = () =>
+      page.evaluate(
+        ([path, value]) =>
+          fetch(path, { headers: { authorization: `Bearer ${value}` } }).then(
+            (response) => `answered ${response.status}`,
+            (error: unknown) => `failed: ${String(error)}`
+          ),
+        [GENERATED, token] as const
+      )
+    expect(await ask()).toBe("answered 200")
+    await context.setOffline(true)
+    expect(await ask()).toMatch(/^failed: TypeError/)
+    // The same page loaded again with no link: its first page is asked again, and fails.
+    await page.reload()
+    await page.getByRole("alert").getByText(addressTexts.loadFailed, { exact: false }).waitFor()
+    const cached = await cachedPaths(page)
+    expect(cached.filter((path) => path.startsWith("/api/"))).toEqual([])
+    // What is kept: the page under its one key, and the built files.
+    expect(cached).toContain("/")
+    expect(cached.filter((path) => path !== "/" && !path.startsWith("/assets/"))).toEqual([])
+    expect(errors).toEqual([])
+    // The API's own pages are not the console's: no link, no page.
+    await expect(page.goto(`${product.server.url}/api/docs`)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/)
+  })
+})
+
+/** A database that outlives a server, so two builds served in turn share their sessions. */
+const lastingDatabase = async (engine: (typeof engines)[number]): Promise<TestDatabase> => {
+  if (engine.name !== "pglite") return engine.fresh()
+  const folder = mkdtempSync(join(tmpdir(), "offline-db-"))
+  return { target: { engine: "pglite", dataDir: join(folder, "db") }, drop: () => Promise.resolve(rmSync(folder, { recursive: true, force: true })) }
+}
+
+/**
+ * Two builds to serve in turn: the built console marked "A", and a copy marked "B" standing for
+ * the next build. B no longer has one of A's files, as a new build has none of the old one's
+ * renamed files, and its service worker's list says so (so the worker itself is new).
+ */
+const twoBuilds = () => {
+  const root = mkdtempSync(join(tmpdir(), "two-builds-"))
+  const worker = readFileSync(join(consoleDir, "service-worker.js"), "utf8")
+  const gone = /"url":"(assets\/SettingsScreen-[\w-]+\.js)"/.exec(worker)?.[1]
+  if (gone === undefined) throw new Error("the service worker's list names no settings screen chunk")
+  const make = (mark: string) => {
+    const dir = join(root, mark)
+    cpSync(consoleDir, dir, { recursive: true })
+    const index = readFileSync(join(dir, "index.html"), "utf8").replace("<head>", `<head>\n    <meta name="console-build" content="${mark}">`)
+    writeFileSync(join(dir, "index.html"), index)
+    // The precompressed copies would still be the unmarked files.
+    for (const file of ["index.html", "service-worker.js"]) for (const copy of [".br", ".gz"]) rmSync(join(dir, `${file}${copy}`), { force: true })
+    return dir
+  }
+  const a = make("A")
+  const b = make("B")
+  for (const file of [gone, `${gone}.br`, `${gone}.gz`]) rmSync(join(b, file), { force: true })
+  const listed = `{"revision":null,"url":"${gone}"},`
+  if (!worker.includes(listed)) throw new Error(`the service worker's list has no entry ${listed}`)
+  writeFileSync(join(b, "service-worker.js"), worker.replace(listed, ""))
+  return { a, b, gone: `/${gone}`, remove: () => rmSync(root, { recursive: true, force: true }) }
+}
+
+describe.each(engines)("a new build, on $name", (engine) => {
+  const product = chromiumWithServer(engine)
+  let database: TestDatabase
+  let builds: ReturnType<typeof twoBuilds>
+  let server: TestServer | undefined
+
+  beforeAll(async () => {
+    database = await lastingDatabase(engine)
+    builds = twoBuilds()
+  })
+  afterAll(async () => {
+    await server?.stop()
+    await database?.drop()
+    builds?.remove()
+  })
+
+  const buildOf = (page: Page) => page.evaluate(() => document.querySelector("meta[name=console-build]")?.getAttribute("content") ?? null)
+
+  it("is not taken under an open page: the page keeps its code and files, and the next load is the new build", async () => {
+    server = await startTestServer(database, {}, { consoleDir: builds.a })
+    const port = Number(new URL(server.url).port)
+    const token = await signedInAs(server, "admin")
+    const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 } })
+    await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
+    const page = await context.newPage()
+    const errors: Array<string> = []
+    page.on("pageerror", (error) => errors.push(error.message))
+    try {
+      await page.goto(`${server.url}/generated-addresses`)
+      await page.getByRole("heading", { name: GENERATED_TITLE }).waitFor()
+      await underServiceWorker(page)
+      await page.getByRole("heading", { name: GENERATED_TITLE }).waitFor()
+      expect(await buildOf(page)).toBe("A")
+      await page.evaluate(() => Object.assign(window, { openSince: performance.timeOrigin, firstWorker: navigator.serviceWorker.controller }))
+
+      // The deploy: the same address serves build B on the same database.
+      await server.stop()
+      server = await startTestServer(database, { port }, { consoleDir: builds.b })
+      expect((await call(server.url, "GET", builds.gone)).status).toBe(404)
+
+      // The open page goes on with build A: its screens work, and A's files still come (from the worker).
+      await visitInApp(page, "/cex-addresses")
+      await page.getByRole("heading", { name: CEX_TITLE }).waitFor()
+      expect(await page.evaluate((path) => fetch(path).then((response) => response.status), builds.gone)).toBe(200)
+      // The browser finds the new worker; it waits while a page of the old one is open.
+      const found = await page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration()
+        if (registration === undefined) return "no registration"
+        await registration.update()
+        const incoming = registration.installing ?? registration.waiting
+        if (incoming === null) return "no new worker"
+        if (incoming.state === "installing") await new Promise((resolve) => incoming.addEventListener("statechange", resolve, { once: true }))
+        // Nothing is to happen now: a worker that took over would be activating within this second.
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        const first = (window as unknown as { firstWorker: ServiceWorker }).firstWorker
+        const kept = registration.waiting === incoming && incoming.state === "installed" && registration.active === first
+        return kept && navigator.serviceWorker.controller === first ? "waiting" : `taken over (${incoming.state})`
+      })
+      expect(found).toBe("waiting")
+      expect(await buildOf(page)).toBe("A")
+      expect(await page.evaluate(() => (window as unknown as { openSince: number }).openSince === performance.timeOrigin)).toBe(true)
+
+      // The next load is build B's, still signed in.
+      await page.reload()
+      await page.getByRole("heading", { name: CEX_TITLE }).waitFor()
+      expect(await buildOf(page)).toBe("B")
+      await page.getByRole("navigation", { name: "Main" }).waitFor()
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
