@@ -107,6 +107,9 @@ describe("inquiry: generated paths on /advertising-inquiries", () => {
       await page.goto(`${product.server.url}/advertising-inquiries?search=${marker}`)
       await card(run, "contacted").waitFor()
       await card(run, "pending").waitFor()
+      // Another admin's change arrives through the console's client once its stream is live
+      // (docs/architecture.md, "The browser's store").
+      await page.locator(".sync-status[data-link=online]").waitFor({ state: "attached" })
       return run
     },
     close: closeRun,

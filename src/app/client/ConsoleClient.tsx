@@ -47,7 +47,8 @@ export default function ConsoleClient({ owner }: { readonly owner: string }) {
 }
 
 const SyncNotices = ({ store }: { readonly store: ConsoleStore }) => {
-  const offline = useSelector(store.sync, (snapshot) => snapshot.matches({ link: "offline" }))
+  const link = useSelector(store.sync, (snapshot) => (snapshot.value as { readonly link: string }).link)
+  const offline = link === "offline"
   const refusals = useSelector(store.sync, (snapshot) => snapshot.context.refusals)
   const waiting = store.outbox().length
   const history = useHistory()
@@ -66,7 +67,8 @@ const SyncNotices = ({ store }: { readonly store: ConsoleStore }) => {
   const dismiss = (refusal: Refusal) => store.sync.send({ type: "DISMISS", commandId: refusal.commandId })
   return (
     <>
-      <div role="status" aria-live="polite" className="sync-status">
+      {/* `data-link`: the link as the sync machine has it (catchingUp, online, offline). */}
+      <div role="status" aria-live="polite" className="sync-status" data-link={link}>
         {offline
           ? (waiting > 0 || navigator.onLine) && (
               <Callout.Root color="amber" size="1" mb="3">

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
 import { currentStore, useStore } from "../store/handle.ts"
+import type { RecordNews } from "../store/console-store.ts"
 import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
@@ -51,7 +52,7 @@ export interface ListScreenSpec<P extends ListPage> {
    * live, and a page seen before shows at once (docs/architecture.md, "The browser's store").
    */
   readonly store?: ActivityArea
-  /** Read the rows again only for a change to a record they show (a screen that announces arrivals itself). */
+  /** Read the rows again only for a change to a record they show, not for a new one (a screen that announces arrivals itself). */
   readonly rereadShownOnly?: boolean
 }
 
@@ -141,9 +142,14 @@ export const useListScreen = <P extends ListPage>(
   // A page the server sent is kept for the next visit; a change in the rows' kind reads them again, quietly.
   const arrived = list.loading ? null : list.page
   useEffect(() => lists?.keep(query, arrived), [lists, query, arrived])
-  const shownIds = useStableCallback(() => new Set((list.rows as ReadonlyArray<RowOf<P>>).map(spec.idOf)))
-  const rereadShownOnly = spec.rereadShownOnly === true
-  useEffect(() => lists?.watch(list.reload, rereadShownOnly ? shownIds : undefined), [lists, list.reload, rereadShownOnly, shownIds])
+  // News the rows shown do not have yet: a record changed past the version shown, gone, or new.
+  const unseen = useStableCallback((news: RecordNews) => {
+    const row = (list.rows as ReadonlyArray<RowOf<P>>).find((candidate) => spec.idOf(candidate) === news.id) as { readonly version?: unknown } | undefined
+    if (row === undefined) return !news.deleted && spec.rereadShownOnly !== true
+    if (news.deleted) return true
+    return typeof row.version !== "number" || news.version === null || row.version < news.version
+  })
+  useEffect(() => lists?.watch(list.reload, unseen), [lists, list.reload, unseen])
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const searchField = useRef<HTMLInputElement | null>(null)
   const exportCsv = spec.exportCsv

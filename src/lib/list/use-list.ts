@@ -36,7 +36,9 @@ export const useList = <P extends ListPage>(
   /** The first page if it is already here (start-up's answer): shown in the first render, not asked for again. */
   arrivedPage?: (query: ListQuery) => P | undefined,
   /** The page the browser's store kept for a query: shown while the server is asked, if it comes first. */
-  keptPage?: (query: ListQuery) => Promise<P | undefined> | undefined
+  keptPage?: (query: ListQuery) => Promise<P | undefined> | undefined,
+  /** Changes when the store opens: a list still waiting for the server asks it again (a reload opens it late). */
+  keeper?: unknown
 ): ListState<RowOf<P>, P & ListPage<RowOf<P>>> => {
   const auth = AuthContext.useActorRef()
   // Read once, at mount: with it the machine starts ready, and asks for nothing.
@@ -62,7 +64,7 @@ export const useList = <P extends ListPage>(
     list.send({ type: "LOAD", query })
     if (!list.getSnapshot().matches("loading")) return
     void kept(query)?.then((page) => page !== undefined && list.send({ type: "KEPT", query, page }))
-  }, [query, list, kept])
+  }, [query, list, kept, keeper])
   // Each value is its own selection, so a snapshot that changes none of them renders nothing. The
   // list counts as loading from the render its new query arrived in: the machine hears of the
   // query in the effect after that render, and its own `loading` then changes nothing on screen

@@ -70,6 +70,9 @@ export interface RecordNews {
   readonly id: string
   /** The store now has the record's whole fields (else it must be read again). */
   readonly whole: boolean
+  /** The version the news is of, when known; whether the record is gone. */
+  readonly version: number | null
+  readonly deleted: boolean
 }
 
 type Fields = Readonly<Record<string, unknown>>
@@ -90,10 +93,11 @@ export interface StoredList {
   /** Keeps a page the server sent (not one the store gave) for the next visit. */
   readonly keep: (query: ListQuery, page: ListPage | null) => void
   /**
-   * Calls `reread` once changes in the kind (to the records `only` names, if given) have stopped
-   * coming for a moment, and when the stream is back after a drop. Returns the way to stop.
+   * Calls `reread` once changes in the kind have stopped coming for a moment, if the rows shown
+   * then do not have one of them yet (`unseen`; without it, always), and when the stream is back
+   * after a drop. Returns the way to stop.
    */
-  readonly watch: (reread: () => void, only?: () => ReadonlySet<string>) => () => void
+  readonly watch: (reread: () => void, unseen?: (news: RecordNews) => boolean) => () => void
   /** The rows as shown: the newest copies, this browser's waiting commands on top, those it deletes gone. */
   readonly rows: (rows: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
   readonly waiting: (row: unknown) => boolean
@@ -283,7 +287,8 @@ export const openConsoleStore = async (options: {
     tellTabs({ type: "outbox" })
     bump()
     // A refused record is read again by the screens that hold it: the server's copy is the truth.
-    for (const id of command.recordIds) tell({ kind: command.kind, id, whole: done })
+    for (const id of command.recordIds)
+      tell({ kind: command.kind, id, whole: done, version: done ? (copies.get(recordKey(command.kind, id))?.version ?? null) : null, deleted: false })
     if (done) return { outcome: "sent", commandId: command.commandId }
     const refusal: Refusal = {
       commandId: command.commandId,
@@ -345,7 +350,7 @@ export const openConsoleStore = async (options: {
     }
     if (persist) void write(() => db.keepLastEventId(change.id))
     bump()
-    tell({ kind: change.area, id: change.entityId, whole })
+    tell({ kind: change.area, id: change.entityId, whole, version: change.version, deleted: change.type.endsWith(".deleted") })
   }
   let connections = 0
   let live = false
@@ -423,20 +428,28 @@ export const openConsoleStore = async (options: {
           extra
         )
       },
-      watch: (reread, only) => {
+      watch: (reread, unseen) => {
         let timer: ReturnType<typeof setTimeout> | undefined
-        const later = () => {
+        let heard: Array<RecordNews> = []
+        const later = (always: boolean) => {
           clearTimeout(timer)
-          timer = setTimeout(reread, REREAD_AFTER_MS)
+          timer = setTimeout(() => {
+            // Judged when the moment has passed: a screen's own read after its change has the news already.
+            const news = heard
+            heard = []
+            if (always || unseen === undefined || news.some(unseen)) reread()
+          }, REREAD_AFTER_MS)
         }
         const stop = store.onNews((news) => {
-          if (news.kind !== kind || (only !== undefined && !only().has(news.id))) return
-          later()
+          if (news.kind !== kind) return
+          heard.push(news)
+          later(false)
         })
-        reconnected.add(later)
+        const back = () => later(true)
+        reconnected.add(back)
         return () => {
           stop()
-          reconnected.delete(later)
+          reconnected.delete(back)
           clearTimeout(timer)
         }
       },
