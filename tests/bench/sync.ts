@@ -1,15 +1,13 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, sep } from "node:path"
 import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core"
-import { rolldown } from "rolldown"
 import { DEFAULT_MAX_RECORDS } from "../../src/lib/store/browser-store.ts"
 import type * as Store from "../../src/lib/store/browser-store.ts"
 import type { openConsoleStore } from "../../src/lib/store/console-store.ts"
 import { recordBytes } from "../../src/lib/store/console-store.ts"
 import { chromiumFlags, findChromium, launchChromium, requireBuiltConsole } from "../support/browser.ts"
+import { serveStoreModule } from "../support/store-page.ts"
 import { call } from "../support/http.ts"
 import { root } from "../support/process.ts"
 import { mailedCode } from "../support/product.ts"
@@ -442,22 +440,9 @@ const storePages = async () => {
     `export * from ${JSON.stringify(join(root, "src/lib/store/browser-store.ts"))}\n` +
       `export { openConsoleStore } from ${JSON.stringify(join(root, "src/lib/store/console-store.ts"))}\n`
   )
-  const bundle = await rolldown({ input: entry, platform: "browser", logLevel: "warn" })
-  const { output } = await bundle.generate({ format: "esm" })
-  await bundle.close()
+  const served = await serveStoreModule(entry)
   rmSync(dirname(entry), { recursive: true, force: true })
-  const code = output[0].code
-  const server = createServer((request, response) => {
-    if (request.url === "/store.js") {
-      response.writeHead(200, { "content-type": "text/javascript" })
-      response.end(code)
-      return
-    }
-    response.writeHead(200, { "content-type": "text/html" })
-    response.end(`<!doctype html><title>store</title><script type="module">import * as m from "/store.js"; window.storeModule = m</script>`)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const origin = `http://localhost:${(server.address() as AddressInfo).port}`
+  const origin = served.origin
   /** A new profile on disk with the store's page open, and how to read its figures. */
   const open = async () => {
     const profile = await onDisk()
@@ -479,7 +464,7 @@ const storePages = async () => {
       }
     }
   }
-  return { open, close: () => new Promise((resolve) => server.close(resolve)) }
+  return { open, close: served.close }
 }
 
 /** `count` listings shaped as `fields` (a real one), each its own id and name, from number `from`. */

@@ -1,10 +1,8 @@
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import type { Browser, Page } from "playwright-core"
-import { rolldown } from "rolldown"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type * as Store from "../../src/lib/store/browser-store.ts"
 import { launchChromium, newPage } from "../support/browser.ts"
+import { serveStoreModule } from "../support/store-page.ts"
 
 /**
  * The browser's store (src/lib/store/browser-store.ts; docs/architecture.md, "The browser's
@@ -20,31 +18,18 @@ declare global {
 }
 
 let browser: Browser
-let server: Server
+let served: Awaited<ReturnType<typeof serveStoreModule>>
 let origin: string
 
 beforeAll(async () => {
-  const bundle = await rolldown({ input: "src/lib/store/browser-store.ts", platform: "browser", logLevel: "warn" })
-  const { output } = await bundle.generate({ format: "esm" })
-  await bundle.close()
-  const code = output[0].code
-  server = createServer((request, response) => {
-    if (request.url === "/store.js") {
-      response.writeHead(200, { "content-type": "text/javascript" })
-      response.end(code)
-      return
-    }
-    response.writeHead(200, { "content-type": "text/html" })
-    response.end(`<!doctype html><title>store</title><script type="module">import * as m from "/store.js"; window.storeModule = m</script>`)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  origin = `http://localhost:${(server.address() as AddressInfo).port}`
+  served = await serveStoreModule("src/lib/store/browser-store.ts")
+  origin = served.origin
   browser = await launchChromium()
 })
 
 afterAll(async () => {
   await browser?.close()
-  await new Promise((resolve) => server?.close(resolve))
+  await served?.close()
 })
 
 const open = async (page: Page) => {

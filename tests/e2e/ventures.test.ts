@@ -51,12 +51,15 @@ describe("business, startup and project screens in Chromium", () => {
     await card.getByText("Approved", { exact: true }).waitFor()
     await card.getByRole("button", { name: "Hide" }).click()
     await card.getByText("Hidden", { exact: true }).waitFor()
-    expect(await serverRecord("/api/admin/businesses", "Pi Bakery")).toMatchObject({
-      status: "approved",
-      isActive: false,
-      employees: 7,
-      website: "https://bakery.example"
-    })
+    // Shown at once; the server has both once the commands have gone out (docs/architecture.md, "The browser's store").
+    await expect
+      .poll(() => serverRecord("/api/admin/businesses", "Pi Bakery"))
+      .toMatchObject({
+        status: "approved",
+        isActive: false,
+        employees: 7,
+        website: "https://bakery.example"
+      })
     await page.getByRole("combobox", { name: "Visibility" }).selectOption("yes")
     await page.getByText("No businesses found").waitFor()
     await page.getByRole("combobox", { name: "Visibility" }).selectOption("no")
