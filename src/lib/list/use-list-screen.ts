@@ -149,7 +149,11 @@ export const useListScreen = <P extends ListPage>(
     if (news.deleted) return true
     return typeof row.version !== "number" || news.version === null || row.version < news.version
   })
-  useEffect(() => lists?.watch(list.reload, unseen), [lists, list.reload, unseen])
+  // The link back: the rows are read again, but a list that announces arrivals itself only
+  // recovers a failed read (the stream's catch-up brings it what arrived meanwhile).
+  const failedReadAgain = useStableCallback(() => void (list.error !== null && list.reload()))
+  const back = spec.rereadShownOnly === true ? failedReadAgain : undefined
+  useEffect(() => lists?.watch(list.reload, unseen, back), [lists, list.reload, unseen, back])
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const searchField = useRef<HTMLInputElement | null>(null)
   const exportCsv = spec.exportCsv

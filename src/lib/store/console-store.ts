@@ -94,10 +94,10 @@ export interface StoredList {
   readonly keep: (query: ListQuery, page: ListPage | null) => void
   /**
    * Calls `reread` once changes in the kind have stopped coming for a moment, if the rows shown
-   * then do not have one of them yet (`unseen`; without it, always), and when the stream is back
-   * after a drop. Returns the way to stop.
+   * then do not have one of them yet (`unseen`; without it, always), and calls `back` (else
+   * `reread`) when the link is back after a drop. Returns the way to stop.
    */
-  readonly watch: (reread: () => void, unseen?: (news: RecordNews) => boolean) => () => void
+  readonly watch: (reread: () => void, unseen?: (news: RecordNews) => boolean, back?: () => void) => () => void
   /** The rows as shown: the newest copies, this browser's waiting commands on top, those it deletes gone. */
   readonly rows: (rows: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
   readonly waiting: (row: unknown) => boolean
@@ -428,7 +428,7 @@ export const openConsoleStore = async (options: {
           extra
         )
       },
-      watch: (reread, unseen) => {
+      watch: (reread, unseen, back) => {
         let timer: ReturnType<typeof setTimeout> | undefined
         let heard: Array<RecordNews> = []
         const later = (always: boolean) => {
@@ -445,11 +445,11 @@ export const openConsoleStore = async (options: {
           heard.push(news)
           later(false)
         })
-        const back = () => later(true)
-        reconnected.add(back)
+        const linkBack = () => (back === undefined ? later(true) : back())
+        reconnected.add(linkBack)
         return () => {
           stop()
-          reconnected.delete(back)
+          reconnected.delete(linkBack)
           clearTimeout(timer)
         }
       },
