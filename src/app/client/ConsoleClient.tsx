@@ -1,4 +1,5 @@
-import { AlertDialog, Button, Callout, Flex } from "@radix-ui/themes"
+import { Button, Callout } from "@radix-ui/themes"
+import { ConfirmLeave } from "../../ui/ConfirmLeave.tsx"
 import { useSelector } from "@xstate/react"
 import { useEffect, useState } from "react"
 import type { HistoryKind } from "../../../contract/history-rules.ts"
@@ -104,29 +105,16 @@ const SyncNotices = ({ store }: { readonly store: ConsoleStore }) => {
           </Callout.Text>
         </Callout.Root>
       ))}
-      <AlertDialog.Root open={signOut !== null} onOpenChange={(open) => !open && setSignOut(null)}>
-        <AlertDialog.Content maxWidth="460px">
-          <AlertDialog.Title>{t.signOutTitle}</AlertDialog.Title>
-          <AlertDialog.Description>{t.signOutQuestion(waiting)}</AlertDialog.Description>
-          <Flex gap="3" mt="4" justify="end">
-            <AlertDialog.Cancel>
-              <Button variant="soft" color="gray">
-                {t.stay}
-              </Button>
-            </AlertDialog.Cancel>
-            <Button
-              color="red"
-              onClick={() => {
-                const go = signOut
-                setSignOut(null)
-                go?.()
-              }}
-            >
-              {t.signOut}
-            </Button>
-          </Flex>
-        </AlertDialog.Content>
-      </AlertDialog.Root>
+      <ConfirmLeave
+        open={signOut !== null}
+        texts={{ title: t.signOutTitle, question: t.signOutQuestion(waiting), stay: t.stay, leave: t.signOut }}
+        onStay={() => setSignOut(null)}
+        onLeave={() => {
+          const go = signOut
+          setSignOut(null)
+          go?.()
+        }}
+      />
     </>
   )
 }

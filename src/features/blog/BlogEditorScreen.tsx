@@ -1,4 +1,5 @@
-import { AlertDialog, Box, Button, Callout, Flex, Heading, Spinner, Tabs, Text } from "@radix-ui/themes"
+import { Box, Button, Callout, Flex, Heading, Spinner, Tabs, Text } from "@radix-ui/themes"
+import { ConfirmLeave } from "../../ui/ConfirmLeave.tsx"
 import { useSelector } from "@xstate/react"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState } from "react"
@@ -268,24 +269,12 @@ const PostEditor = ({ post, onSaved }: { readonly post: BlogPost | null; readonl
           </Tabs.Content>
         </Box>
       </Tabs.Root>
-      <AlertDialog.Root open={state.matches("confirmingLeave")} onOpenChange={(open) => !open && editor.send({ type: "STAY" })}>
-        <AlertDialog.Content maxWidth="440px">
-          <AlertDialog.Title>{t.leaveTitle}</AlertDialog.Title>
-          <AlertDialog.Description>{t.leaveText}</AlertDialog.Description>
-          <Flex gap="3" mt="4" justify="end">
-            <AlertDialog.Cancel>
-              <Button variant="soft" color="gray">
-                {t.stay}
-              </Button>
-            </AlertDialog.Cancel>
-            <AlertDialog.Action>
-              <Button color="red" onClick={() => editor.send({ type: "CONFIRM_LEAVE" })}>
-                {t.leave}
-              </Button>
-            </AlertDialog.Action>
-          </Flex>
-        </AlertDialog.Content>
-      </AlertDialog.Root>
+      <ConfirmLeave
+        open={state.matches("confirmingLeave")}
+        texts={{ title: t.leaveTitle, question: t.leaveText, stay: t.stay, leave: t.leave }}
+        onStay={() => editor.send({ type: "STAY" })}
+        onLeave={() => editor.send({ type: "CONFIRM_LEAVE" })}
+      />
     </Box>
   )
 }

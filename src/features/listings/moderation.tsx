@@ -5,8 +5,7 @@ import type { ActorRefFrom } from "xstate"
 import { type ModerationAction, moderationActions } from "../../../contract/listing-rules.ts"
 import { actionsFor, canUndo, listingModerationMachine, moderationErrors } from "../../../machines/listing-moderation.ts"
 import { LISTING_KIND, moveCommand, undoCommands } from "../../api/listings.ts"
-import type { ConsoleStore } from "../../lib/store/console-store.ts"
-import { currentStore, storeReady, useStore } from "../../lib/store/handle.ts"
+import { useStore, withStore } from "../../lib/store/handle.ts"
 import { withRefusal } from "../../lib/commands.tsx"
 import type { ListAction, ListCommand } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
@@ -26,13 +25,6 @@ interface ShownQueue {
 const keys = { approve: "a", reject: "r", pending: "p" } as const satisfies Record<ModerationAction, string>
 const tones = { approve: "green", reject: "red", pending: undefined } as const
 const hints = { approve: "approve", reject: "reject", pending: "set pending (each moves on to the next pending card)" } as const
-
-/** Runs `run` with the session's store: at once when it is open (the change shows in this frame), else once it is. */
-const withStore = (run: (store: ConsoleStore) => void) => {
-  const open = currentStore()
-  if (open !== undefined) run(open)
-  else void storeReady().then(run)
-}
 
 /**
  * A queue's moderation (machines/listing-moderation.ts): the machine alone decides which actions

@@ -14,8 +14,7 @@ import {
 } from "../../../contract/scam-reports.ts"
 import { notesOpen, type ReportChange, scamReportMachine, triageErrors } from "../../../machines/scam-report.ts"
 import { exportScamReports, listScamReports, REPORT_KIND, reportChangeCommand, saveReportNotes, type ScamReportsPage } from "../../api/scam-reports.ts"
-import type { ConsoleStore } from "../../lib/store/console-store.ts"
-import { currentStore, storeReady, useStore } from "../../lib/store/handle.ts"
+import { currentStore, useStore, withStore } from "../../lib/store/handle.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
@@ -57,13 +56,6 @@ const spec = {
       ...Object.fromEntries(page.statusCounts.map((count) => [count._id, count.count]))
     })
   })
-}
-
-/** Runs `run` with the session's store: at once when it is open (the change shows in this frame), else once it is. */
-const withStore = (run: (store: ConsoleStore) => void) => {
-  const open = currentStore()
-  if (open !== undefined) run(open)
-  else void storeReady().then(run)
 }
 
 /** The notes go after the report's changes still on their way, at the version the details opened at. */

@@ -45,14 +45,12 @@ export const askBeforeSignOut = (ask: ((signOut: () => void) => void) | undefine
 /** Logout: the console's client asks first when changes are still waiting, and deletes the store. */
 export const requestSignOut = (signOut: () => void) => (asker === undefined ? signOut() : asker(signOut))
 
-/** The store, waiting for the app to open it. */
-export const storeReady = (): Promise<ConsoleStore> =>
-  held !== undefined
-    ? Promise.resolve(held)
-    : new Promise((resolve) => {
-        const stop = watchHeld(() => {
-          if (held === undefined) return
-          stop()
-          resolve(held)
-        })
-      })
+/** Runs `run` with the session's store: at once when it is open (a change shows in this frame), else once the app opens it. */
+export const withStore = (run: (store: ConsoleStore) => void): void => {
+  if (held !== undefined) return run(held)
+  const stop = watchHeld(() => {
+    if (held === undefined) return
+    stop()
+    run(held)
+  })
+}
