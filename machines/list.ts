@@ -51,8 +51,8 @@ const asked = ({ event }: { readonly event: Asked }): Asked => ({ query: event.q
 /**
  * Every list screen (docs/architecture.md, "The list pattern"): the query comes from the URL;
  * one request per query; the last page stays on screen while the next loads, or the page the
- * browser's store kept for the query (KEPT) until the server's arrives; a failure keeps what was
- * shown and offers RELOAD.
+ * browser's store kept for the query (KEPT) until the server's arrives, or after a read failed; a
+ * failure keeps what was shown and offers RELOAD.
  */
 export const listMachine = setup({
   types: {} as {
@@ -110,7 +110,10 @@ export const listMachine = setup({
     failed: {
       on: {
         LOAD: { guard: { type: "isNewQuery", params: asked }, target: "loading", actions: { type: "takeQuery", params: asked } },
-        RELOAD: "loading"
+        RELOAD: "loading",
+        // The server could not be reached (the link is down), but the store kept this query's page:
+        // it shows, with the failure still said, until a read gets through.
+        KEPT: { guard: { type: "isAsked", params: asked }, actions: assign({ page: ({ event }) => event.page }) }
       }
     }
   }

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { type AddressHit, type AddressKind, type AnyAddress, CexAddressInput, CoreTeamAddressInput, GeneratedAddressInput } from "../../contract/addresses.ts"
 import { addressSorts } from "../../contract/address-rules.ts"
 import type { ListQuery } from "../../machines/list.ts"
-import type { CsvFile } from "./client.ts"
+import type { CallAs, CsvFile } from "./client.ts"
 import { addressListParams } from "./list-paths.ts"
 
 /**
@@ -44,7 +44,7 @@ export const saveAddress = async (
   }).then((answer) => answer.data.address)
 }
 
-export const deleteAddress = async (kind: AddressKind, id: string, version: number): Promise<void> => {
+export const deleteAddress = async (kind: AddressKind, id: string, version: number, as?: CallAs): Promise<void> => {
   const { callApi } = await api()
   const options = { params: { id }, query: { version } }
   await callApi((client): Effect.Effect<unknown, unknown> => {
@@ -56,7 +56,7 @@ export const deleteAddress = async (kind: AddressKind, id: string, version: numb
       case "core-team":
         return client.coreTeamAddresses.remove(options)
     }
-  })
+  }, as)
 }
 
 /** The directory's CSV: every address the list's search matches, in its order. */

@@ -3,7 +3,7 @@ import type { Pagination } from "../../contract/common.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import * as answerSchemas from "virtual:answer-schemas"
 import { arrivedChecked, getChecked } from "./checked-answer.ts"
-import type { CsvFile } from "./client.ts"
+import type { CsvFile, CallAs } from "./client.ts"
 import { addressPagePath } from "./list-paths.ts"
 
 /** The calls themselves need effect, so they load on first use (src/api/address-calls.ts). */
@@ -45,6 +45,7 @@ export const saveAddress = async (
   input: AddressInput
 ): Promise<AnyAddress> => (await calls()).saveAddress(kind, target, input)
 
-export const deleteAddress = async (kind: AddressKind, id: string, version: number): Promise<void> => (await calls()).deleteAddress(kind, id, version)
+export const deleteAddress = async (kind: AddressKind, id: string, version: number, as?: CallAs): Promise<void> =>
+  (await calls()).deleteAddress(kind, id, version, as)
 
 export const findAddresses = async (q: string): Promise<ReadonlyArray<AddressHit>> => (await calls()).findAddresses(q)

@@ -4,6 +4,7 @@ import { onePage } from "./one-page.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
+import type { CallAs } from "./client.ts"
 
 export type AllowedIpsPage = ListPage<AllowedIp> & { readonly yourIp: string }
 
@@ -18,7 +19,7 @@ export const addAllowedIp = async (ip: string, description: string): Promise<All
   return (await callApi((client) => client.allowedIps.create({ payload: { ip, description } }))).data.ip
 }
 
-export const removeAllowedIp = async (target: AllowedIp): Promise<void> => {
+export const removeAllowedIp = async (target: AllowedIp, as?: CallAs): Promise<void> => {
   const { callApi } = await api()
-  await callApi((client) => client.allowedIps.remove({ params: { id: target._id } }))
+  await callApi((client) => client.allowedIps.remove({ params: { id: target._id } }), as)
 }

@@ -5,7 +5,7 @@ import { postStatuses } from "../../contract/blog-rules.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import { postPage } from "virtual:answer-schemas"
 import { getChecked } from "./checked-answer.ts"
-import type { CsvFile } from "./client.ts"
+import type { CallAs, CsvFile } from "./client.ts"
 import { postListParams, postPagePath } from "./list-paths.ts"
 
 const api = () => import("./client.ts")
@@ -85,7 +85,7 @@ export const savePost = async (post: BlogPost | null, draft: PostDraft): Promise
   ).then((answer) => answer.post)
 }
 
-export const deletePost = async (post: BlogPost): Promise<void> => {
+export const deletePost = async (post: BlogPost, as?: CallAs): Promise<void> => {
   const { callApi } = await api()
-  await callApi((client) => client.blogAdmin.remove({ params: { post: post._id }, query: { version: post.version } }))
+  await callApi((client) => client.blogAdmin.remove({ params: { post: post._id }, query: { version: post.version } }), as)
 }

@@ -1,5 +1,9 @@
 import { Effect } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { IDEMPOTENCY_KEY_HEADER } from "../../contract/idempotency.ts"
+import { type CallAs, type CallInput, currentStore } from "../lib/store/handle.ts"
+
+export type { CallAs } from "../lib/store/handle.ts"
 import { HttpApiClient } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import type { CsvFile } from "../../contract/lists.ts"
@@ -57,11 +61,67 @@ export const callCsvApi = <A, E>(
 export const callListApi = <A, E>(use: (client: Client) => Effect.Effect<A | string, E>): Promise<A> =>
   callApi((client) => Effect.flatMap(use(client), jsonOnly))
 
-/** Runs one call against the API; resolves with the decoded answer or rejects with an `ApiFailure`. */
-export const callApi = <A, E>(use: (client: Client) => Effect.Effect<A, E>): Promise<A> =>
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+/**
+ * Writes sent straight to the server: signing in and out (the store belongs to a session),
+ * protected data (never written to the browser, not even in the outbox: docs/security.md) and
+ * uploads (a file, not JSON).
+ */
+const DIRECT = /^\/api\/(auth|admin\/auth|admin\/protected-data|upload)(\/|$)/u
+
+/** A change nobody named: the refusal alert's words when its screen is gone. */
+const unnamed: CallAs = { kind: "", recordIds: [], effect: {}, label: "A change", failed: "The server refused a change", quiet: true }
+
+/** Statuses whose answer has no body (the Response constructor refuses one). */
+const NO_BODY = new Set([204, 205, 304])
+
+const bodyOf = (body: BodyInit | null | undefined): { readonly json: unknown } | undefined => {
+  if (body === undefined || body === null) return { json: undefined }
+  const text = typeof body === "string" ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : undefined
+  if (text === undefined) return undefined
+  try {
+    return { json: JSON.parse(text) as unknown }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Every change the console makes is a command (docs/architecture.md, "The browser's store"): with
+ * the store open, a write goes into its outbox and out after every command made before it, its id
+ * the `Idempotency-Key`, kept across a reload until the server answers, and the call resolves with
+ * that answer; before the store opens it is sent at once with a key made here, so a proxy's retry
+ * is applied once (docs/api.md, "Commands, exactly once").
+ */
+const commandFetch =
+  (as: CallAs): typeof fetch =>
+  async (input, init) => {
+    const method = (init?.method ?? "GET").toUpperCase()
+    if (!WRITES.has(method)) return fetch(input, init)
+    const url = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.origin)
+    const store = currentStore()
+    const body = bodyOf(init?.body)
+    if (store === undefined || body === undefined || DIRECT.test(url.pathname)) {
+      const headers = new Headers(init?.headers)
+      headers.set(IDEMPOTENCY_KEY_HEADER, crypto.randomUUID())
+      return fetch(input, { ...init, headers })
+    }
+    const answer = await store.call({ ...as, method: method as CallInput["method"], path: `${url.pathname}${url.search}`, body: body.json })
+    return new Response(NO_BODY.has(answer.status) || answer.body === undefined ? null : JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { "content-type": "application/json" }
+    })
+  }
+
+/**
+ * Runs one call against the API; resolves with the decoded answer or rejects with an `ApiFailure`.
+ * A write is a command (`commandFetch`); `as` names what it does to the records a screen shows.
+ */
+export const callApi = <A, E>(use: (client: Client) => Effect.Effect<A, E>, as: CallAs = unnamed): Promise<A> =>
   Effect.runPromise(
     clientFor(sessionToken()).pipe(
-      Effect.flatMap(use),
+      Effect.flatMap((client) => Effect.provideService(use(client), FetchHttpClient.Fetch, commandFetch(as))),
       Effect.catch((error) => Effect.flatMap(readApiFailure(error), Effect.fail)),
       Effect.catchDefect((defect) => Effect.fail(toApiFailure(defect)))
     )

@@ -1,6 +1,6 @@
 import type { ContactInput, CoreTeamContact } from "../../contract/contacts.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import type { CsvFile } from "./client.ts"
+import type { CallAs, CsvFile } from "./client.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -32,9 +32,9 @@ export const saveContact = async (target: CoreTeamContact | null, input: Contact
   return callApi((client) => client.contacts.update({ params: { id: target._id }, payload: { ...input, version: target.version } }))
 }
 
-export const deleteContact = async (target: CoreTeamContact): Promise<void> => {
+export const deleteContact = async (target: CoreTeamContact, as?: CallAs): Promise<void> => {
   const { callApi } = await api()
-  await callApi((client) => client.contacts.remove({ params: { id: target._id }, query: { version: target.version } }))
+  await callApi((client) => client.contacts.remove({ params: { id: target._id }, query: { version: target.version } }), as)
 }
 
 /** What a contact's form sends back: every field as it is, for a status change from the keyboard. */

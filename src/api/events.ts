@@ -4,7 +4,7 @@ import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
-import type { CsvFile } from "./client.ts"
+import type { CallAs, CsvFile } from "./client.ts"
 
 export type EventPage = ListPage<EventEntry> & { readonly counts: ListingCounts }
 
@@ -50,7 +50,7 @@ export const eventFeaturedCommand = (type: EventType, target: EventEntry, featur
     effect: { featured }
   }) as const
 
-export const deleteEvent = async (type: EventType, target: EventEntry): Promise<void> => {
+export const deleteEvent = async (type: EventType, target: EventEntry, as?: CallAs): Promise<void> => {
   const { callApi } = await api()
-  await callApi((client) => client.events.remove({ params: { id: target._id }, query: { type, version: target.version } }))
+  await callApi((client) => client.events.remove({ params: { id: target._id }, query: { type, version: target.version } }), as)
 }

@@ -6,7 +6,7 @@ import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
-import type { CsvFile } from "./client.ts"
+import type { CallAs, CsvFile } from "./client.ts"
 
 /** The two types with a screen of their own. */
 export type CommunityType = "community" | "influencer"
@@ -55,10 +55,11 @@ export const saveListing = async (type: CommunityType, target: Listing | null, i
   return answer.data.listing
 }
 
-export const deleteListing = async (type: CommunityType, listing: Listing): Promise<void> => {
+export const deleteListing = async (type: CommunityType, listing: Listing, as?: CallAs): Promise<void> => {
   const { callApi } = await api()
-  await callApi((client) =>
-    (type === "community" ? client.communities : client.influencers).remove({ params: { id: listing._id }, query: { version: listing.version } })
+  await callApi(
+    (client) => (type === "community" ? client.communities : client.influencers).remove({ params: { id: listing._id }, query: { version: listing.version } }),
+    as
   )
 }
 

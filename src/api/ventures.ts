@@ -6,7 +6,7 @@ import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
-import type { CsvFile } from "./client.ts"
+import type { CallAs, CsvFile } from "./client.ts"
 
 export type VenturesPage = ListPage<AnyVenture> & { readonly counts: ListingCounts }
 
@@ -99,15 +99,15 @@ export const ventureActiveCommand = (type: VentureType, target: AnyVenture, isAc
     effect: { isActive }
   }) as const
 
-export const deleteVenture = async (type: VentureType, target: AnyVenture): Promise<void> => {
+export const deleteVenture = async (type: VentureType, target: AnyVenture, as?: CallAs): Promise<void> => {
   const { callApi } = await api()
   const options = { params: { id: target._id }, query: { version: target.version } }
   switch (type) {
     case "business":
-      return void (await callApi((client) => client.businesses.remove(options)))
+      return void (await callApi((client) => client.businesses.remove(options), as))
     case "startup":
-      return void (await callApi((client) => client.startups.remove(options)))
+      return void (await callApi((client) => client.startups.remove(options), as))
     case "project":
-      return void (await callApi((client) => client.projects.remove(options)))
+      return void (await callApi((client) => client.projects.remove(options), as))
   }
 }

@@ -288,7 +288,8 @@ describe("blog in Chromium", () => {
     await page.getByRole("alertdialog").getByText(t.confirmDelete).waitFor()
     await page.getByRole("alertdialog").getByRole("button", { name: t.delete }).click()
     await page.getByText(t.empty).waitFor()
-    expect(await storedPost(slug)).toBeUndefined()
+    // Gone at once; gone on the server once the command has gone out (docs/architecture.md, "The browser's store").
+    await expect.poll(() => storedPost(slug)).toBeUndefined()
     expect(errors).toEqual([])
     await context.close()
   }, 180_000)

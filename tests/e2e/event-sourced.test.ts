@@ -261,6 +261,134 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  /** The commands this browser's outbox holds in IndexedDB (what a reload finds). */
+  const outboxed = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const opening = indexedDB.open("console-store")
+          opening.onerror = () => reject(new Error("no store"))
+          opening.onsuccess = () => {
+            const counting = opening.result.transaction("outbox").objectStore("outbox").count()
+            counting.onsuccess = () => {
+              resolve(counting.result)
+              opening.result.close()
+            }
+          }
+        })
+    )
+
+  it("makes every change a command: a form saved with the link cut outlives a reload and goes out once, after the decision before it", async () => {
+    const prefix = await seed(2)
+    const { page, errors } = await open(prefix)
+    const keys: Array<string | undefined> = []
+    page.on("request", (request) => {
+      if (request.method() !== "GET" && new URL(request.url()).pathname.startsWith("/api/admin/")) keys.push(request.headers()["idempotency-key"])
+    })
+    // The console's files are kept by its service worker once it runs (a reload with no link opens it).
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+    await page.reload()
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    await cards(page).first().waitFor()
+    await clientOpen(page)
+    const [first, second] = await shown(page)
+    const form = page.getByRole("dialog")
+    await page.context().setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await card(page, first!.name).focus()
+    await page.keyboard.press("a")
+    await card(page, second!.name).focus()
+    await page.keyboard.press("e")
+    await form.getByLabel("Description").fill("Edited with the link cut")
+    await form.getByRole("button", { name: "Save" }).click()
+    await page.getByRole("status").getByText("2 changes are waiting: they are sent, in order, when the connection is back.").waitFor()
+    await expect.poll(() => outboxed(page)).toBe(2)
+    await page.reload()
+    await cards(page).first().waitFor()
+    await page.getByRole("status").getByText("2 changes are waiting: they are sent, in order, when the connection is back.").waitFor()
+    expect(Object.values(await statuses(prefix))).toEqual(["pending", "pending"])
+    await page.context().setOffline(false)
+    await expect
+      .poll(async () => (await onServer(prefix)).map(({ name, status, version }) => ({ name, status, version })), { timeout: 20_000 })
+      .toEqual(
+        [
+          { name: first!.name, status: "approved", version: 2 },
+          { name: second!.name, status: "pending", version: 2 }
+        ].sort((a, b) => a.name.localeCompare(b.name))
+      )
+    const edited = (await onServer(prefix)).find((listing) => listing.name === second!.name) as Listing & { readonly description: string }
+    expect(edited.description).toBe("Edited with the link cut")
+    await page.getByText(/waiting: they are sent/).waitFor({ state: "detached" })
+    // Every write carried a key made in the browser: two commands, two keys, however often each was tried.
+    expect(keys.length).toBeGreaterThanOrEqual(2)
+    expect(keys.every((key) => key !== undefined && /^[A-Za-z0-9_-]{16,100}$/u.test(key))).toBe(true)
+    expect(new Set(keys).size).toBe(2)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("deletes a row at once while its write is on its way, and puts one back with the reason when the server refuses", async () => {
+    const prefix = await seed(2)
+    const { page, errors } = await open(prefix)
+    const [first, second] = await onServer(prefix)
+    await page.route("**/api/admin/communities/**", async (route: Route) => {
+      if (route.request().method() === "DELETE") await new Promise((resolve) => setTimeout(resolve, 1500))
+      await route.continue()
+    })
+    const confirm = async (name: string) => {
+      await card(page, name).focus()
+      await page.keyboard.press("Delete")
+      await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click()
+    }
+    await confirm(first!.name)
+    await card(page, first!.name).waitFor({ state: "detached" })
+    // Gone from the queue while the server still has it; then gone there too.
+    expect((await onServer(prefix)).map((listing) => listing.name)).toContain(first!.name)
+    await expect.poll(async () => (await onServer(prefix)).map((listing) => listing.name)).toEqual([second!.name])
+    // Deleted with the link cut while a colleague edits it: the server refuses, the row comes back, and the console says why.
+    await page.context().setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await confirm(second!.name)
+    await card(page, second!.name).waitFor({ state: "detached" })
+    const edited = await call(product.server.url, "PUT", `/api/admin/communities/${second!._id}`, {
+      token: admin,
+      body: { name: second!.name, description: "Edited elsewhere", version: second!.version }
+    })
+    expect(edited.status, edited.text).toBe(200)
+    await page.context().setOffline(false)
+    await page.getByRole("alert").filter({ hasText: "Failed to delete listing" }).waitFor({ timeout: 20_000 })
+    await card(page, second!.name).waitFor()
+    expect((await onServer(prefix)).map((listing) => listing.name)).toEqual([second!.name])
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("moves the dashboard's pending figures with a decision still on its way, and keeps them once it is answered", async () => {
+    const prefix = await seed(2)
+    const { page, errors } = await open(prefix)
+    const serverPending = async () => {
+      const answer = await call(product.server.url, "GET", "/api/admin/analytics?period=7d", { token: admin })
+      const { pending } = answer.body.data as { pending: { listings: ReadonlyArray<{ type: string; count: number }> } }
+      return pending.listings.find((part) => part.type === "community")?.count ?? 0
+    }
+    const before = await serverPending()
+    await slowWrites(page, 2000)
+    await cards(page).first().focus()
+    await page.keyboard.press("a")
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click()
+    const communities = page.getByRole("list", { name: "Pending reviews by list" }).getByRole("link", { name: /^Communities: / })
+    await communities.getByText(`Communities: ${before - 1}`).waitFor()
+    // Still on its way: the server has not counted it yet.
+    expect(await serverPending()).toBe(before)
+    await page.getByText(/Saving \d changes?…/).waitFor({ state: "detached", timeout: 15_000 })
+    expect(await serverPending()).toBe(before - 1)
+    // Answered and read again: the figure stays where the decision put it.
+    await page.waitForTimeout(1000)
+    expect(await communities.textContent()).toBe(`Communities: ${before - 1}`)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("asks before a sign-out would drop changes still waiting, and deletes the store after", async () => {
     const prefix = await seed(1)
     const { page, errors } = await open(prefix)

@@ -140,7 +140,8 @@ export const listTable = [
   "ready --LOAD [isNewQuery]--> loading / takeQuery",
   "ready --RELOAD--> loading",
   "failed --LOAD [isNewQuery]--> loading / takeQuery",
-  "failed --RELOAD--> loading"
+  "failed --RELOAD--> loading",
+  "failed --KEPT [isAsked]--> (stays)"
 ]
 
 /**

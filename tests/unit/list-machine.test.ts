@@ -36,9 +36,10 @@ const expectedAfter = (seen: Seen, event: { readonly type: string; readonly quer
       return event.query === undefined || queryKey(event.query) === queryKey(seen.query) ? seen : { ...seen, state: "loading", query: event.query }
     case "RELOAD":
       return { ...seen, state: "loading" }
-    // A kept page shows only while its own query is being asked for.
+    // A kept page shows only for its own query, while it is asked for or after the server
+    // could not be reached (the link is down: the store's copy is what the person works on).
     case "KEPT":
-      return seen.state === "loading" && event.query !== undefined && queryKey(event.query) === queryKey(seen.query) && event.page !== undefined
+      return seen.state !== "ready" && event.query !== undefined && queryKey(event.query) === queryKey(seen.query) && event.page !== undefined
         ? { ...seen, page: event.page }
         : seen
     case "xstate.done.actor.fetchPage":

@@ -32,6 +32,8 @@ export default function ConsoleClient({ owner }: { readonly owner: string }) {
       if (gone) return store.close()
       open = store
       holdStore(store)
+      // A form's checks, here before the link can go: a Save made offline is checked and queued.
+      import("../../lib/form/check.ts").catch(() => undefined)
       localStorage.setItem(STORE_KEPT_KEY, owner)
     })
     return () => {

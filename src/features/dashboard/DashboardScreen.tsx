@@ -11,6 +11,9 @@ import { fetchAnalytics, listActivity } from "../../api/activity.ts"
 import { fetchHealth } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { useChanges } from "../../api/change-stream.ts"
+import type { ConsoleStore } from "../../lib/store/console-store.ts"
+import { currentStore, useStore } from "../../lib/store/handle.ts"
+import { useWaitingFigures } from "./waiting-figures.ts"
 import { firstScreenShown } from "../../lib/first-screen.ts"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { Screen } from "../../ui/Screen.tsx"
@@ -100,23 +103,40 @@ interface Loaded<A> {
   readonly value: A | null
   readonly error: string | null
   readonly loading: boolean
+  /** When the value shown was asked for (0: kept from an earlier visit, or none yet). */
+  readonly askedAt: number
 }
 
 /**
  * Reads `load` now, when `reload` is called, and every 30 s; keeps the last value through a
- * failure. A new `load` (memoized by the caller on what it reads) is a new reading.
+ * failure. A new `load` (memoized by the caller on what it reads) is a new reading. With the
+ * browser's store open, the value is kept there under `keptAs`, and the one kept from the last
+ * visit shows while the server is asked.
  */
-const useLoaded = <A,>(load: () => Promise<A>): Loaded<A> & { readonly reload: () => void } => {
-  const [state, setState] = useState<Loaded<A>>({ value: null, error: null, loading: true })
+const useLoaded = <A,>(load: () => Promise<A>, store?: ConsoleStore, keptAs?: string): Loaded<A> & { readonly reload: () => void } => {
+  const [state, setState] = useState<Loaded<A>>({ value: null, error: null, loading: true, askedAt: 0 })
   const latest = useRef(0)
   const reload = useCallback(() => {
     const request = ++latest.current
+    const askedAt = Date.now()
     setState((current) => ({ ...current, loading: true }))
     load().then(
-      (value) => request === latest.current && setState({ value, error: null, loading: false }),
+      (value) => {
+        if (request !== latest.current) return
+        setState({ value, error: null, loading: false, askedAt })
+        if (keptAs !== undefined) currentStore()?.keepPage(KEPT_KIND, keptAs, [], value)
+      },
       (error: unknown) => request === latest.current && setState((current) => ({ ...current, error: failureOf(error).message, loading: false }))
     )
-  }, [load])
+  }, [load, keptAs])
+  useEffect(() => {
+    if (store === undefined || keptAs === undefined) return
+    let gone = false
+    void store.keptPage(keptAs).then((kept) => {
+      if (!gone && kept !== undefined) setState((current) => (current.value === null ? { ...current, value: kept.extra as A } : current))
+    })
+    return () => void (gone = true)
+  }, [store, keptAs])
   useEffect(() => {
     reload()
     const timer = setInterval(reload, REFRESH_MS)
@@ -124,6 +144,9 @@ const useLoaded = <A,>(load: () => Promise<A>): Loaded<A> & { readonly reload: (
   }, [reload])
   return { ...state, reload }
 }
+
+/** The store's kind for what the dashboard keeps (its figures and recent activity; no records). */
+const KEPT_KIND = "dashboard"
 
 const StatusRow = ({ label, ok, text }: { readonly label: string; readonly ok: boolean | null; readonly text: string }) => (
   <Flex justify="between" align="center" py="1">
@@ -210,8 +233,18 @@ export const DashboardScreen = () => {
   const who = AuthContext.useSelector((snapshot) => snapshot.context.user?.name ?? snapshot.context.user?.email ?? "Admin")
   const [, navigate] = useLocation()
   const [period, setPeriod] = useState<AnalyticsPeriod>("7d")
-  const analytics = useLoaded(useCallback(() => fetchAnalytics(period), [period]))
-  const activity = useLoaded(useCallback(() => listActivity({ search: "", page: 1, filters: {} }, 10), []))
+  const store = useStore()
+  const analytics = useLoaded(
+    useCallback(() => fetchAnalytics(period), [period]),
+    store,
+    `dashboard:analytics:${period}`
+  )
+  const figures = useWaitingFigures(analytics.value, analytics.askedAt, store)
+  const activity = useLoaded(
+    useCallback(() => listActivity({ search: "", page: 1, filters: {} }, 10), []),
+    store,
+    "dashboard:activity"
+  )
   const health = useLoaded(fetchHealth)
   // The figures on screen: what waited for the first screen may load now.
   const figuresShown = analytics.value !== null
@@ -255,7 +288,7 @@ export const DashboardScreen = () => {
   )
   useRegisterCommands(commands)
 
-  const stats = analytics.value?.statistics
+  const stats = figures?.statistics
   return (
     <Screen title={t.title}>
       <Card size="3" mb="4">
@@ -289,9 +322,9 @@ export const DashboardScreen = () => {
           <Text as="div" size="7" weight="bold" data-testid="pendingReviews">
             {stats === undefined ? "–" : stats.pendingReviews.toLocaleString()}
           </Text>
-          {analytics.value !== null && (
+          {figures !== null && (
             <ul className="dashboard-pending" aria-label="Pending reviews by list">
-              {pendingParts(analytics.value.pending)
+              {pendingParts(figures.pending)
                 .filter((part) => part.count > 0)
                 .map((part) => (
                   <li key={part.key}>

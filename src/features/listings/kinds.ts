@@ -5,6 +5,7 @@ import type { AnyVenture, VentureType } from "../../../contract/ventures.ts"
 import type { CsvFile } from "../../../contract/lists.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
 import type { ListingRef } from "../../../machines/listing-moderation.ts"
+import type { CallAs } from "../../api/client.ts"
 import { type CommunityType, deleteListing, exportListings, listListings, saveListing } from "../../api/listings.ts"
 import { deleteVenture, listVentures, saveVenture, ventureActiveCommand, exportVentures } from "../../api/ventures.ts"
 import { deleteEvent, exportEvents, listEvents, saveEvent, eventFeaturedCommand } from "../../api/events.ts"
@@ -70,7 +71,7 @@ export interface QueueKind {
   readonly filters: ReadonlyArray<{ readonly name: string; readonly label: string; readonly options: ReadonlyArray<readonly [string, string]> }>
   readonly list: (q: ListQuery) => Promise<QueuePage>
   readonly save: (target: QueueRow | null, values: Readonly<Record<string, unknown>>) => Promise<unknown>
-  readonly remove: (row: QueueRow) => Promise<void>
+  readonly remove: (row: QueueRow, as?: CallAs) => Promise<void>
   /** Shows or hides a record on the public site (`t`), as a command naming the version it was seen at; only the venture types have it. */
   readonly setActive?: (row: QueueRow, isActive: boolean, version: number) => FlagCommand
   /** Features a record or stops featuring it (`f`), likewise; events and hackathons have it. */
@@ -105,7 +106,7 @@ const community = (type: CommunityType, title: string, noun: string, plural: str
   filters: [],
   list: (q) => listListings(type, q),
   save: (target, values) => saveListing(type, target as never, { name: String(values.name), description: String(values.description) }),
-  remove: (row) => deleteListing(type, row as never),
+  remove: (row, as) => deleteListing(type, row as never, as),
   exportCsv: (q) => exportListings(type, q)
 })
 
@@ -143,7 +144,7 @@ const venture = (
   confirmDelete: `Are you sure you want to delete this ${base.noun}?`,
   list: (q) => listVentures(type, q),
   save: (target, values) => saveVenture(type, target as AnyVenture | null, values),
-  remove: (row) => deleteVenture(type, row as unknown as AnyVenture),
+  remove: (row, as) => deleteVenture(type, row as unknown as AnyVenture, as),
   setActive: (row, isActive, version) => ventureActiveCommand(type, row as unknown as AnyVenture, isActive, version),
   exportCsv: (q) => exportVentures(type, q)
 })
@@ -197,7 +198,7 @@ const happening = (type: EventType, noun: string, plural: string, title: string)
   ],
   list: (q) => listEvents(type, q),
   save: (target, values) => saveEvent(type, target as unknown as EventEntry | null, values),
-  remove: (row) => deleteEvent(type, row as unknown as EventEntry),
+  remove: (row, as) => deleteEvent(type, row as unknown as EventEntry, as),
   setFeatured: (row, featured, version) => eventFeaturedCommand(type, row as unknown as EventEntry, featured, version),
   exportCsv: (q) => exportEvents(type, q)
 })

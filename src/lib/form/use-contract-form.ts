@@ -116,6 +116,14 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
   const fields = useRef(new Map<string, string>())
   const { formRef, focusFirstInvalid } = useFirstInvalidFocus()
   const [banner, setBanner] = useState<string | null>(null)
+  // The checks' code loads while the person types, so a Save made with the link cut is checked
+  // and goes into the outbox (docs/architecture.md, "The browser's store").
+  useEffect(() => {
+    const ignore = () => undefined
+    loadCheck().catch(ignore)
+    latest.current.schema().catch(ignore)
+    latest.current.rules?.().catch(ignore)
+  }, [])
 
   /** Problems by field (RHF's nested errors), and the ones no field on show owns. */
   const place = useCallback((issues: ReadonlyArray<FieldIssue>, type: string) => {

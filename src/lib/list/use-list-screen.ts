@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
 import { currentStore, useStore } from "../store/handle.ts"
-import type { RecordNews } from "../store/console-store.ts"
+import type { CallAs, RecordNews } from "../store/console-store.ts"
 import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
@@ -73,7 +73,11 @@ export interface Confirmation<Row> {
   readonly texts: { readonly cancel: string; readonly delete: string; readonly deleting: string }
   /** What a refusal is prefixed with: "Failed to delete listing". */
   readonly failed: string
-  readonly run: (row: Row) => Promise<unknown>
+  /**
+   * The call; `as` says what it is to the browser's store, on a list kept there: the row goes at
+   * once, the command goes out after the ones before it, a refusal puts it back and says why.
+   */
+  readonly run: (row: Row, as?: CallAs) => Promise<unknown>
 }
 
 /**
@@ -101,6 +105,8 @@ export type ListCommand = Omit<Command, "group"> & { readonly hint?: string; rea
 export interface Asking<Row> {
   readonly row: Row
   readonly confirm: Confirmation<Row>
+  /** The row's deletion as a command (the list is on the store, and it is open): done at once. */
+  readonly as?: CallAs
 }
 
 const noSelection: Selection = { ids: new Set(), anchor: null }
@@ -132,12 +138,18 @@ export const useListScreen = <P extends ListPage>(
   // The browser's store, once open, for a list that names its kind (docs/architecture.md, "The browser's store").
   const store = useStore()
   const lists = spec.store === undefined ? undefined : store?.lists(spec.store, spec.title, spec.idOf as (row: unknown) => string)
-  const list = useList(query, spec.fetchPage, spec.arrivedPage, (asked) =>
-    spec.store === undefined
-      ? undefined
-      : (currentStore()
-          ?.lists(spec.store, spec.title, spec.idOf as (row: unknown) => string)
-          .kept(asked) as Promise<P | undefined> | undefined)
+  const list = useList(
+    query,
+    spec.fetchPage,
+    spec.arrivedPage,
+    (asked) =>
+      spec.store === undefined
+        ? undefined
+        : (currentStore()
+            ?.lists(spec.store, spec.title, spec.idOf as (row: unknown) => string)
+            .kept(asked) as Promise<P | undefined> | undefined),
+    // The store opening late (a reload) asks it for a page the server has not given yet.
+    store
   )
   // A page the server sent is kept for the next visit; a change in the rows' kind reads them again, quietly.
   const arrived = list.loading ? null : list.page
@@ -179,7 +191,20 @@ export const useListScreen = <P extends ListPage>(
   })
   /** The row action asking its confirmation (the dialog, its busy and error states: src/ui/list/RowConfirmation.tsx). */
   const [asking, setAsking] = useState<Asking<Row> | null>(null)
-  const openConfirm = useStableCallback((row: Row, confirm: Confirmation<Row>) => setAsking({ row, confirm }))
+  const openConfirm = useStableCallback((row: Row, confirm: Confirmation<Row>) => {
+    const as: CallAs | undefined =
+      spec.store === undefined || store === undefined
+        ? undefined
+        : {
+            kind: spec.store,
+            recordIds: [spec.idOf(row)],
+            effect: null,
+            label: `${confirm.title}: ${confirm.subject(row)}`,
+            failed: confirm.failed,
+            quiet: false
+          }
+    setAsking({ row, confirm, ...(as === undefined ? {} : { as }) })
+  })
   const [selection, setSelection] = useState<Selection>(noSelection)
   const pick = useStableCallback((id: string): void => focus.pick(id))
   const selecting = spec.selectable?.({ selection, set: setSelection, rows, idOf: spec.idOf, pick, group: spec.title })
@@ -339,7 +364,8 @@ export const useListScreen = <P extends ListPage>(
     /** A command about the row waits for the server's answer. */
     waiting,
     selection: { rows: selected, has: (row: Row) => selection.ids.has(spec.idOf(row)), clear: clearSelection, words: selecting?.words },
-    confirmation: { asking, close: () => setAsking(null), done: () => (setAsking(null), reload()) }
+    // A deletion the store made at once needs no reading again: the row is gone, and the news of its answer rereads.
+    confirmation: { asking, close: () => setAsking(null), done: () => (setAsking(null), asking?.as === undefined && reload()) }
   }
 }
 

@@ -62,7 +62,9 @@ export const useList = <P extends ListPage>(
   const kept = useStableCallback((asked: ListQuery) => keptPage?.(asked))
   useEffect(() => {
     list.send({ type: "LOAD", query })
-    if (!list.getSnapshot().matches("loading")) return
+    const now = list.getSnapshot()
+    // Asked while the server is, or after it could not be reached, for a list that shows nothing yet.
+    if (now.matches("ready") || (now.matches("failed") && now.context.page !== null)) return
     void kept(query)?.then((page) => page !== undefined && list.send({ type: "KEPT", query, page }))
   }, [query, list, kept, keeper])
   // Each value is its own selection, so a snapshot that changes none of them renders nothing. The

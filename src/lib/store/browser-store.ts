@@ -60,6 +60,8 @@ export interface OutboxCommand {
   readonly failed: string
   /** Where the answer carries the records after it ("data.listing", "data.listings"): kept as the server's copies. */
   readonly answer?: string
+  /** The tab whose screen waits for the answer and says a refusal itself (a form's save): no alert while it lives. */
+  readonly tab?: string
 }
 
 /** A change as the server's stream delivers it: the record's fields after it, or none when it was deleted. */

@@ -62,7 +62,21 @@ export interface CommandInput {
   readonly label: string
   readonly failed: string
   readonly answer?: string
+  /** The tab waiting for the answer (`call`, quiet). */
+  readonly tab?: string
 }
+
+/**
+ * A call a screen waits on (a form's save, a confirmation's delete), sent as a command: after
+ * every command made before it, with its key, kept across a reload until answered.
+ */
+export interface CallInput extends Omit<CommandInput, "commandId" | "tab"> {
+  /** The screen says a refusal itself (a form's fields): no alert while this tab lives. */
+  readonly quiet: boolean
+}
+
+/** What a call is to the store, besides the request: the records it changes and how, in the screen's words. */
+export type CallAs = Omit<CallInput, "method" | "path" | "body">
 
 /** Something the store heard about a record: the screens holding it look again. */
 export interface RecordNews {
@@ -119,6 +133,8 @@ export interface ConsoleStore {
    * the waiting commands' effects; null when a waiting command deletes it.
    */
   readonly view: <Row extends object>(kind: string, id: string, row: Row) => Row | null
+  /** The record as the server last said it, if this browser holds it. */
+  readonly held: (kind: string, id: string) => Fields | undefined
   /** Whether a command about the record waits for the server's answer. */
   readonly waiting: (kind: string, id: string) => boolean
   /** The server's version of the record, as this browser knows it, counting the waiting commands that each make one. */
@@ -131,6 +147,8 @@ export interface ConsoleStore {
   readonly keptPage: (key: string) => Promise<{ readonly rows: ReadonlyArray<Fields>; readonly extra: unknown } | undefined>
   /** Applies a command's effect at once, writes it to the outbox and sends it; its id. */
   readonly command: (input: CommandInput) => string
+  /** `command`, resolving with the server's answer once it is answered (a refusal too); waits while the link is down. */
+  readonly call: (input: CallInput) => Promise<Answered>
   /** The commands waiting, in order. */
   readonly outbox: () => ReadonlyArray<OutboxCommand>
   readonly sync: ReturnType<typeof createActor<typeof syncMachine>>
@@ -178,6 +196,12 @@ export const openConsoleStore = async (options: {
   const newsListeners = new Set<(news: RecordNews) => void>()
   const reconnected = new Set<() => void>()
   const refusalListeners = new Set<(refusal: Refusal) => void>()
+  /** This tab while it lives (a Web Lock held until it closes): another tab that sends a command it waits on tells it the answer. */
+  const tab = crypto.randomUUID()
+  /** Screens of this tab waiting for a command's answer. */
+  const waiters = new Map<string, (answer: Answered) => void>()
+  /** Records this browser deleted or heard deleted: not shown even while a page read before still holds them. */
+  const gone = new Set<string>()
   const bump = () => {
     version++
     for (const listener of listeners) listener()
@@ -197,7 +221,11 @@ export const openConsoleStore = async (options: {
   }
   /** What the tabs of one browser tell each other (one of them leads the stream). */
   type TabMessage =
-    { readonly type: "outbox" } | { readonly type: "change"; readonly change: StreamedChange } | { readonly type: "ready" } | { readonly type: "hello" }
+    | { readonly type: "outbox" }
+    | { readonly type: "change"; readonly change: StreamedChange }
+    | { readonly type: "ready" }
+    | { readonly type: "hello" }
+    | { readonly type: "answered"; readonly commandId: string; readonly answer: Answered }
   const tellTabs = (message: TabMessage) => channel?.postMessage(message)
   /** IndexedDB writes, in the order they were asked for. */
   let written: Promise<unknown> = Promise.resolve()
@@ -212,10 +240,12 @@ export const openConsoleStore = async (options: {
     const next = versionOf(fields)
     if (held !== undefined && held.version !== null && next !== null && next < held.version) return false
     copies.set(key, { version: next, fields })
+    gone.delete(key)
     return true
   }
 
   const view = <Row extends object>(kind: string, id: string, row: Row): Row | null => {
+    if (gone.has(recordKey(kind, id))) return null
     const held = copies.get(recordKey(kind, id))
     const rowVersion = versionOf(row as Fields)
     let fields: Fields | null =
@@ -281,7 +311,14 @@ export const openConsoleStore = async (options: {
     if (done) {
       answers.set(command.commandId, answer.body)
       keepAnswered(command, answer.body)
+      if (command.effect === null) for (const id of command.recordIds) gone.add(recordKey(command.kind, id))
     }
+    const waiter = waiters.get(command.commandId)
+    waiters.delete(command.commandId)
+    waiter?.(answer)
+    if (waiter === undefined && command.tab !== undefined) tellTabs({ type: "answered", commandId: command.commandId, answer })
+    // A screen that waits for the answer says a refusal itself, while its tab lives.
+    const saidByScreen = command.tab !== undefined && (command.tab === tab ? waiter !== undefined : await tabLives(command.tab))
     settled(command.commandId)
     await write(() => db.settle(command.commandId, done ? answer.body : undefined))
     tellTabs({ type: "outbox" })
@@ -289,7 +326,7 @@ export const openConsoleStore = async (options: {
     // A refused record is read again by the screens that hold it: the server's copy is the truth.
     for (const id of command.recordIds)
       tell({ kind: command.kind, id, whole: done, version: done ? (copies.get(recordKey(command.kind, id))?.version ?? null) : null, deleted: false })
-    if (done) return { outcome: "sent", commandId: command.commandId }
+    if (done || saidByScreen) return { outcome: "sent", commandId: command.commandId }
     const refusal: Refusal = {
       commandId: command.commandId,
       kind: command.kind,
@@ -303,6 +340,9 @@ export const openConsoleStore = async (options: {
   }
 
   const locks = globalThis.navigator?.locks
+  let leaveTab = () => {}
+  void locks?.request(`console-tab:${tab}`, () => new Promise<void>((resolve) => (leaveTab = resolve)))
+  const tabLives = async (id: string) => (await locks?.query())?.held?.some((lock) => lock.name === `console-tab:${id}`) === true
   const sync = createActor(
     syncMachine.provide({
       actors: {
@@ -341,6 +381,7 @@ export const openConsoleStore = async (options: {
     let whole = false
     if (change.type.endsWith(".deleted")) {
       copies.delete(key)
+      gone.add(key)
       whole = true
       if (persist) void write(() => db.apply({ kind: change.area, id: change.entityId, version: null, fields: null }))
     } else if (change.fields !== null) {
@@ -388,6 +429,10 @@ export const openConsoleStore = async (options: {
       else if (data.type === "change" && !leading) applyChange(data.change, false)
       else if (data.type === "ready" && !leading) ready()
       else if (data.type === "hello" && leading && live) tellTabs({ type: "ready" })
+      else if (data.type === "answered") {
+        waiters.get(data.commandId)?.(data.answer)
+        waiters.delete(data.commandId)
+      }
     }
   if (locks === undefined || channel === undefined) lead()
   else {
@@ -493,6 +538,7 @@ export const openConsoleStore = async (options: {
       return () => refusalListeners.delete(listener)
     },
     view,
+    held: (kind, id) => copies.get(recordKey(kind, id))?.fields,
     settled: (kind, id) =>
       new Promise<void>((resolve) => {
         const check = () => {
@@ -543,6 +589,12 @@ export const openConsoleStore = async (options: {
       })
       return commandId
     },
+    call: ({ quiet, ...input }) =>
+      new Promise<Answered>((resolve) => {
+        const commandId = crypto.randomUUID()
+        waiters.set(commandId, resolve)
+        store.command({ ...input, commandId, ...(quiet ? { tab } : {}) })
+      }),
     outbox: () => outbox,
     sync,
     applyChange,
@@ -552,6 +604,7 @@ export const openConsoleStore = async (options: {
     },
     close: () => {
       closed = true
+      leaveTab()
       stopListening()
       resign()
       sync.stop()

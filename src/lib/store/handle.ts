@@ -1,6 +1,8 @@
 import { useSyncExternalStore } from "react"
 import type { ConsoleStore } from "./console-store.ts"
 
+export type { CallAs, CallInput } from "./console-store.ts"
+
 /**
  * The session's store, once the app has opened it (src/app/store.ts): screens read it through
  * here, so the store's code and IndexedDB's stay out of the first screen (docs/architecture.md,

@@ -8,7 +8,8 @@ const ready = { busy: false, error: null } as const
 /**
  * A row action's confirmation (its `confirm`): the question, the record's name, Cancel and the
  * action; busy while its call runs, both buttons waiting; closed (and the list read again) on
- * success; on a refusal it stays and says why, in the screen's words. Kept out of the first
+ * success; on a refusal it stays and says why, in the screen's words. On a list kept in the
+ * browser's store the call is a command: the dialog closes and the row goes at once. Kept out of the first
  * screen's code: it loads when first asked (src/ui/list/ListScreen.tsx).
  */
 export const RowConfirmation = <Row,>({
@@ -31,6 +32,12 @@ export const RowConfirmation = <Row,>({
   const { confirm } = shown
   const run = async () => {
     if (asking === null || state.busy) return
+    if (asking.as !== undefined) {
+      // A command: the row is gone at once; a refusal puts it back and the console says why (src/app/client/).
+      confirm.run(asking.row, asking.as).catch(() => undefined)
+      onDone()
+      return
+    }
     setState({ busy: true, error: null })
     try {
       await confirm.run(asking.row)
