@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type * as Store from "../../src/lib/store/browser-store.ts"
+import type * as ConsoleStore from "../../src/lib/store/console-store.ts"
 import { launchChromium, newPage } from "../support/browser.ts"
 import { serveStoreModule } from "../support/store-page.ts"
 
@@ -208,6 +209,63 @@ describe("the browser's store", () => {
       return { dropped, kept }
     })
     expect(left).toEqual({ dropped: 4, kept: ["r0", null, null, null, null, "r5", "r6", "r7", "r8", "r9"] })
+    await context.close()
+  })
+})
+
+/**
+ * The console's store over it (src/lib/store/console-store.ts): its copies in memory are bounded
+ * as IndexedDB's records are, and a copy a waiting command is about stays. Its way to the server
+ * never answers here (the link is down): the command stays waiting.
+ */
+describe("the console's store in memory", () => {
+  let consoleServed: Awaited<ReturnType<typeof serveStoreModule>>
+  beforeAll(async () => {
+    consoleServed = await serveStoreModule("src/lib/store/console-store.ts")
+  })
+  afterAll(async () => {
+    await consoleServed?.close()
+  })
+
+  it("holds its copies within the bound, the least recently kept going first, never one a command waits on", async () => {
+    const { page, context } = await newPage(browser)
+    await page.goto(consoleServed.origin)
+    await page.waitForFunction(() => (window as unknown as { storeModule?: unknown }).storeModule !== undefined)
+    const held = await page.evaluate(async () => {
+      const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
+      const store = await module.openConsoleStore({
+        owner: "admin-1",
+        name: "t-memory",
+        maxCopies: 10,
+        transport: { send: () => new Promise(() => undefined), listen: () => () => undefined, sessionEnded: () => undefined }
+      })
+      const rows = (from: number, count: number) =>
+        Array.from({ length: count }, (_, index) => ({ id: `r${from + index}`, fields: { _id: `r${from + index}`, version: 1, status: "pending" } }))
+      store.keepPage("communities", "first", rows(0, 5), null)
+      store.command({
+        kind: "communities",
+        recordIds: ["r0"],
+        method: "PUT",
+        path: "/api/admin/listings/r0",
+        body: {},
+        effect: { status: "approved" },
+        label: "r0",
+        failed: "Failed"
+      })
+      // Kept again: r1 becomes the most recent of the first five.
+      store.keepPage("communities", "again", rows(1, 1), null)
+      store.keepPage("communities", "many", rows(5, 1_100), null)
+      const names = ["r0", "r1", "r2", "r4", "r1001", "r1002", "r1104"]
+      const result = Object.fromEntries(names.map((id) => [id, store.held("communities", id) !== undefined]))
+      const shown = store.view("communities", "r0", { _id: "r0", version: 1, status: "pending" })
+      store.close()
+      return { result, shown: shown?.status }
+    })
+    // Past the bound of 10 and a batch of 1,000, the oldest went down to 10 (r0 waits on a command); then 94 more came.
+    expect(held).toEqual({
+      result: { r0: true, r1: false, r2: false, r4: false, r1001: false, r1002: true, r1104: true },
+      shown: "approved"
+    })
     await context.close()
   })
 })

@@ -165,13 +165,16 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
     },
     keep: async (kind, rows) => {
       const tx = db.transaction("records", "readwrite")
-      for (const row of rows) {
-        const held = await tx.store.get([kind, row.id])
+      // Every request of the batch at once (one round of the transaction, not one per record).
+      const held = await Promise.all(rows.map((row) => tx.store.get([kind, row.id])))
+      const at = now()
+      const puts = rows.flatMap((row, index) => {
+        const old = held[index]
         // A copy older than the one held (a page that left the server before a change arrived) is not kept.
-        if (held !== undefined && held.version !== null && row.version !== null && row.version < held.version) continue
-        await tx.store.put({ kind, id: row.id, version: row.version, fields: row.fields, seenAt: now() })
-      }
-      await tx.done
+        if (old !== undefined && old.version !== null && row.version !== null && row.version < old.version) return []
+        return [tx.store.put({ kind, id: row.id, version: row.version, fields: row.fields, seenAt: at })]
+      })
+      await Promise.all([...puts, tx.done])
     },
     apply: async (change) => {
       const tx = db.transaction("records", "readwrite")
@@ -228,17 +231,11 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
         return 0
       }
       const waiting = new Set((await tx.objectStore("outbox").getAll()).flatMap((command) => command.records))
-      let dropped = 0
-      let cursor = await records.index("seenAt").openCursor()
-      while (cursor !== null && dropped < over) {
-        if (!waiting.has(recordKey(cursor.value.kind, cursor.value.id))) {
-          await cursor.delete()
-          dropped++
-        }
-        cursor = await cursor.continue()
-      }
-      await tx.done
-      return dropped
+      // The least recently used keys, enough to drop `over` past those a waiting command is about, deleted in one batch.
+      const oldest = await records.index("seenAt").getAllKeys(null, over + waiting.size)
+      const dropping = oldest.filter(([kind, id]) => !waiting.has(recordKey(kind, id))).slice(0, over)
+      await Promise.all([...dropping.map((key) => records.delete(key)), tx.done])
+      return dropping.length
     },
     count: () => db.count("records"),
     close: () => db.close()

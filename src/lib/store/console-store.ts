@@ -1,7 +1,7 @@
 import { createActor, fromPromise } from "xstate"
 import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.ts"
 import { type Refusal, type SendOutcome, syncMachine } from "../../../machines/sync.ts"
-import { type BrowserStore, type FromAnswer, type OutboxCommand, openBrowserStore, recordKey } from "./browser-store.ts"
+import { type BrowserStore, DEFAULT_MAX_RECORDS, type FromAnswer, type OutboxCommand, openBrowserStore, recordKey } from "./browser-store.ts"
 
 /**
  * The console's event-sourced client (docs/architecture.md, "The browser's store"; issue 43): the
@@ -94,6 +94,9 @@ type Fields = Readonly<Record<string, unknown>>
 /** The area whose records are never kept in the browser. */
 const PROTECTED_AREA = "protected-data"
 
+/** How many copies past the bound go at once: trimming is a walk over the copies, not done on every keep. */
+const TRIM_BATCH = 1_000
+
 /** How long a list waits after a change in its kind before its rows are read again, quietly (changes come in bursts). */
 const REREAD_AFTER_MS = 400
 
@@ -185,7 +188,10 @@ export const openConsoleStore = async (options: {
   readonly transport: StoreTransport
   /** The IndexedDB database's name (tests give their own). */
   readonly name?: string
+  /** Copies held in memory at most, as IndexedDB's bound (the least recently kept go; tests give a small one). */
+  readonly maxCopies?: number
 }): Promise<ConsoleStore> => {
+  const maxCopies = options.maxCopies ?? DEFAULT_MAX_RECORDS
   const db: BrowserStore = await openBrowserStore(options.owner, options.name)
   const { transport } = options
   const copies = new Map<string, { readonly version: number | null; readonly fields: Fields }>()
@@ -234,13 +240,26 @@ export const openConsoleStore = async (options: {
     return written
   }
 
+  /** Past the bound (and a batch more), the copies kept longest ago go, but none a waiting command is about. */
+  const trimCopies = () => {
+    if (copies.size <= maxCopies + TRIM_BATCH) return
+    const waitingOn = new Set(outbox.flatMap((command) => command.records))
+    for (const key of copies.keys()) {
+      if (copies.size <= maxCopies) break
+      if (!waitingOn.has(key)) copies.delete(key)
+    }
+  }
+
   const keepCopy = (kind: string, id: string, fields: Fields) => {
     const key = recordKey(kind, id)
     const held = copies.get(key)
     const next = versionOf(fields)
     if (held !== undefined && held.version !== null && next !== null && next < held.version) return false
+    // Kept again: the most recent (a Map keeps the order keys were set in).
+    copies.delete(key)
     copies.set(key, { version: next, fields })
     gone.delete(key)
+    trimCopies()
     return true
   }
 
