@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { IDEMPOTENCY_KEY_HEADER } from "../../contract/idempotency.ts"
-import { type CallAs, type CallInput, currentStore } from "../lib/store/handle.ts"
+import type { CallAs, CallInput } from "../lib/store/handle.ts"
 
 export type { CallAs } from "../lib/store/handle.ts"
 import { HttpApiClient } from "effect/http-api"
@@ -100,9 +100,10 @@ const commandFetch =
     const method = (init?.method ?? "GET").toUpperCase()
     if (!WRITES.has(method)) return fetch(input, init)
     const url = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.origin)
-    const store = currentStore()
     const body = bodyOf(init?.body)
-    if (store === undefined || body === undefined || DIRECT.test(url.pathname)) {
+    // The store's handle is signed-in code: the sign-in form's writes (direct) never load it.
+    const store = body === undefined || DIRECT.test(url.pathname) ? undefined : (await import("../lib/store/handle.ts")).currentStore()
+    if (store === undefined || body === undefined) {
       const headers = new Headers(init?.headers)
       headers.set(IDEMPOTENCY_KEY_HEADER, crypto.randomUUID())
       return fetch(input, { ...init, headers })

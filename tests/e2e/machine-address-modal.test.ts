@@ -5,7 +5,18 @@ import { addressModalMachine } from "../../machines/address-modal.ts"
 import { addressModalTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, firstHeld, exactlyOneMore, pathPage, closeRun, pathHarness } from "../support/machine-screens.ts"
+import {
+  product,
+  token,
+  nextNumber,
+  firstHeld,
+  exactlyOneMore,
+  pathPage,
+  closeRun,
+  pathHarness,
+  serverFails,
+  SERVER_FAILED
+} from "../support/machine-screens.ts"
 
 pathHarness()
 
@@ -134,8 +145,8 @@ describe("address modal: generated paths on /generated-addresses", () => {
       },
       "xstate.error.actor.save": async (run, _event, before) => {
         const held = await nextHeld(run)
-        // A new address: the connection fails. An edit: someone else saved first (409).
-        if (isNew(before)) await held.route.abort("connectionfailed")
+        // A new address: the server fails. An edit: someone else saved first (409).
+        if (isNew(before)) await serverFails(held.route)
         else {
           await changeElsewhere(run)
           await held.route.continue()
@@ -175,7 +186,8 @@ describe("address modal: generated paths on /generated-addresses", () => {
         if (event?.type === "xstate.error.actor.save") {
           await dialog(run)
             .getByRole("alert")
-            .getByText(isNew(snapshot) ? "Failed to create address" : "Failed to update address")
+            // A new address says the server's own words (the spec's rule); an update names the failure.
+            .getByText(isNew(snapshot) ? SERVER_FAILED : "Failed to update address")
             .waitFor()
           // Nothing of the refused save reached the server: no new row, or the other admin's change kept.
           if (isNew(snapshot)) expect(await serverRow(run, run.newIdentifier)).toBeUndefined()

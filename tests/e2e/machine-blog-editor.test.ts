@@ -5,7 +5,7 @@ import { blogEditorMachine } from "../../machines/blog-editor.ts"
 import { blogEditorTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, firstHeld, pathPage, closeRun, pathHarness } from "../support/machine-screens.ts"
+import { product, token, nextNumber, firstHeld, pathPage, closeRun, pathHarness, serverFails } from "../support/machine-screens.ts"
 
 pathHarness()
 
@@ -155,7 +155,7 @@ describe("blog editor: generated paths on /blog/new and a post's edit screen", (
       "xstate.done.actor.save": async (run) => (await nextHeld(run)).route.continue(),
       "xstate.error.actor.save": async (run, _event, before) => {
         const held = await nextHeld(run)
-        if (contextOf(before).post === null) await held.route.abort("connectionfailed")
+        if (contextOf(before).post === null) await serverFails(held.route)
         else {
           // Someone else saves the post first: the screen's version is stale.
           const slug = decodeURIComponent(new URL(run.page.url()).pathname.split("/")[2] ?? "")

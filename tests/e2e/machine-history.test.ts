@@ -7,7 +7,7 @@ import { type HistoryContext, historyMachine, type HistoryPageLoaded, historyTex
 import { historyTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
-import { closeRun, type HeldCall, nextNumber, pathPage, type PathRun, product, quiet, token, pathHarness } from "../support/machine-screens.ts"
+import { closeRun, type HeldCall, nextNumber, pathPage, type PathRun, product, quiet, token, pathHarness, serverFails } from "../support/machine-screens.ts"
 
 pathHarness()
 
@@ -183,7 +183,9 @@ describe("record history: generated paths on /core-team", () => {
       "xstate.done.actor.prepare": (run) => through(run, "version", 2),
       "xstate.error.actor.prepare": (run) => cut(run, "version", 2),
       "xstate.done.actor.restore": (run) => through(run, "restore"),
-      "xstate.error.actor.restore": (run) => cut(run, "restore")
+      "xstate.error.actor.restore": async (run) => {
+        for (const held of await take(run, "restore")) await serverFails(held.route)
+      }
     },
     see: {
       closed: async (run) => {

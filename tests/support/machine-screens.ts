@@ -105,7 +105,34 @@ export const closeRun = async (run: { readonly errors: ReadonlyArray<string>; re
       run.page.removeAllListeners("pageerror")
       run.page.removeAllListeners("request")
       await run.page.unrouteAll({ behavior: "ignoreErrors" })
+      // The browser's store keeps a command the path left on its way (nothing made is lost,
+      // docs/architecture.md, "The browser's store"): the next path starts with none. A page of
+      // the same origin that is not the console deletes it once the console's page has gone.
+      const origin = new URL(run.page.url()).origin
+      if (origin.startsWith("http")) {
+        await run.page.goto(`${origin}/api/health/live`)
+        await run.page.evaluate(
+          () =>
+            new Promise<void>((resolve, reject) => {
+              localStorage.removeItem("console-store")
+              const deleting = indexedDB.deleteDatabase("console-store")
+              deleting.onsuccess = () => resolve()
+              deleting.onerror = () => reject(new Error("The browser's store could not be deleted"))
+            })
+        )
+      }
       await run.page.goto("about:blank")
     } else await run.context.close()
   }
 }
+
+/**
+ * A held write the server fails to make (500, in the API's wrapper). A write whose connection is
+ * cut is not a failure for the console: it is a command, sent again when the link is back
+ * (docs/architecture.md, "The browser's store").
+ */
+export const serverFails = (route: Route) =>
+  route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, error: SERVER_FAILED }) })
+
+/** What `serverFails` says. */
+export const SERVER_FAILED = "The server failed to save it"
