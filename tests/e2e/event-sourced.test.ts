@@ -389,6 +389,17 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  it("shows a colleague's change on the open activity log without a reload", async () => {
+    const { page, errors } = await openSignedIn(product, admin, "/activity")
+    await page.getByRole("table").waitFor()
+    await clientOpen(page)
+    await page.locator(".sync-status[data-link=online]").waitFor({ state: "attached" })
+    const prefix = await seed(1)
+    await page.getByRole("table").getByText(`${prefix}01`).first().waitFor()
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("asks before a sign-out would drop changes still waiting, and deletes the store after", async () => {
     const prefix = await seed(1)
     const { page, errors } = await open(prefix)

@@ -43,6 +43,8 @@ const spec = {
   querySpec,
   fetchPage: listActivity,
   idOf: (entry: ActivityEntry) => entry._id,
+  // Every change is an event: the log is read again, quietly, after any (docs/architecture.md, "The browser's store").
+  store: "any" as const,
   exportCsv: exportActivity,
   filters: [filterOf("area", "Area", t.allAreas, activityAreas, (area) => activityAreaLabels[area], { show: (label) => `Show activity in ${label}` })],
   clearFilters: t.clear

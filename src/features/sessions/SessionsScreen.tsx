@@ -20,6 +20,8 @@ const spec = {
   querySpec: { filters: { scope: ["all"] } },
   fetchPage: listSessions,
   idOf: (session: AdminSession) => session._id,
+  // A sign-in or a session ended elsewhere shows without a reload.
+  store: "session" as const,
   searchable: false
 }
 /** A super admin's: the scope is a filter. */

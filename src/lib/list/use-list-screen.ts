@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
 import { currentStore, useStore } from "../store/handle.ts"
-import type { CallAs, RecordNews } from "../store/console-store.ts"
+import type { ANY_KIND, CallAs, RecordNews } from "../store/console-store.ts"
 import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
@@ -51,7 +51,7 @@ export interface ListScreenSpec<P extends ListPage> {
    * as the store has them, with this browser's waiting commands, a colleague's change arrives
    * live, and a page seen before shows at once (docs/architecture.md, "The browser's store").
    */
-  readonly store?: ActivityArea
+  readonly store?: ActivityArea | typeof ANY_KIND
   /** Read the rows again only for a change to a record they show, not for a new one (a screen that announces arrivals itself). */
   readonly rereadShownOnly?: boolean
 }

@@ -91,6 +91,12 @@ export interface RecordNews {
 
 type Fields = Readonly<Record<string, unknown>>
 
+/**
+ * The kind of a list whose rows are not records of one kind (the activity log's events): it is
+ * read again after a change of any kind, and its rows are not kept.
+ */
+export const ANY_KIND = "any"
+
 /** The area whose records are never kept in the browser. */
 const PROTECTED_AREA = "protected-data"
 
@@ -474,8 +480,10 @@ export const openConsoleStore = async (options: {
   const listOf = (kind: string, title: string, idOf: (row: unknown) => string): StoredList => {
     const pageKey = (query: ListQuery) => `${title}\u0000${queryKey(query)}`
     const fieldOf = (row: unknown, field: string) => (row as Fields)[field]
+    const any = kind === ANY_KIND
     return {
       kept: async (query) => {
+        if (any) return undefined
         const kept = await store.keptPage(pageKey(query))
         if (kept === undefined) return undefined
         const page = { ...(kept.extra as object), rows: kept.rows } as ListPage
@@ -483,7 +491,7 @@ export const openConsoleStore = async (options: {
         return page
       },
       keep: (query, page) => {
-        if (page === null || fromStore.has(page)) return
+        if (any || page === null || fromStore.has(page)) return
         const { rows, ...extra } = page
         store.keepPage(
           kind,
@@ -505,7 +513,7 @@ export const openConsoleStore = async (options: {
           }, REREAD_AFTER_MS)
         }
         const stop = store.onNews((news) => {
-          if (news.kind !== kind) return
+          if (!any && news.kind !== kind) return
           heard.push(news)
           later(false)
         })
