@@ -19,6 +19,7 @@ import { measureMemory } from "./memory.ts"
 import { measureScamReports, printScamReportFigures } from "./scam-reports.ts"
 import { measureStream } from "./stream.ts"
 import { measureSync } from "./sync.ts"
+import { measureSyncOffline } from "./sync-offline.ts"
 import { measureUpload } from "./upload.ts"
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -80,6 +81,7 @@ if (only === undefined || only === "memory") {
 }
 if (only === undefined || only === "stream") await onPostgres(measureStream)
 if (only === undefined || only === "sync") await withPostgresOrNot(measureSync)
+if (only === undefined || only === "sync-offline") await withPostgresOrNot(measureSyncOffline)
 if (only === undefined || only === "upload") await withPostgresOrNot(measureUpload)
 if (only === undefined || only === "faults") {
   await withPostgresOrNot(measureFaults)

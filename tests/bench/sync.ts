@@ -40,7 +40,7 @@ const spread = (values: ReadonlyArray<number>, target: number) =>
   `${percentile(values, 50)} / ${percentile(values, 95)} (${verdict(percentile(values, 95), target)} ≤ ${target})`
 const round = (value: number) => Math.round(value * 10) / 10
 
-interface Staff {
+export interface Staff {
   readonly url: string
   readonly admin: string
   readonly colleague: string
@@ -91,7 +91,7 @@ const openQueue = async (context: BrowserContext, staff: Staff, prefix: string, 
   return page
 }
 
-const signedInContext = async (browser: Browser, token: string) => {
+export const signedInContext = async (browser: Browser, token: string) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
   await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
   return context
@@ -566,7 +566,7 @@ const recordsSeen = async (listing: Readonly<Record<string, unknown>>) => {
 }
 
 /** The product's first admin, and a moderator made by them and signed in: the colleague. */
-const staffOf = async (url: string, dataDir: string): Promise<Staff> => {
+export const staffOf = async (url: string, dataDir: string): Promise<Staff> => {
   const admin = await signInFirstAdmin(url, dataDir)
   const email = `colleague-${process.pid}@example.com`
   const made = await call(url, "POST", "/api/admin/users", { token: admin, body: { email, role: "moderator" } })
