@@ -100,9 +100,12 @@ const commandFetch =
     const method = (init?.method ?? "GET").toUpperCase()
     if (!WRITES.has(method)) return fetch(input, init)
     const url = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.origin)
+    // Straight to the server, with no key: a key makes the server keep the answer (a session's
+    // token, a protected value) for a repeat (docs/security.md).
+    if (DIRECT.test(url.pathname)) return fetch(input, init)
     const body = bodyOf(init?.body)
-    // The store's handle is signed-in code: the sign-in form's writes (direct) never load it.
-    const store = body === undefined || DIRECT.test(url.pathname) ? undefined : (await import("../lib/store/handle.ts")).currentStore()
+    // The store's handle is signed-in code: loaded only for a write that may be a command.
+    const store = body === undefined ? undefined : (await import("../lib/store/handle.ts")).currentStore()
     if (store === undefined || body === undefined) {
       const headers = new Headers(init?.headers)
       headers.set(IDEMPOTENCY_KEY_HEADER, crypto.randomUUID())

@@ -261,6 +261,9 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  /** Two animation frames: what the last answer changes is on screen. */
+  const quietFrames = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+
   /** The commands this browser's outbox holds in IndexedDB (what a reload finds). */
   const outboxed = (page: Page) =>
     page.evaluate(
@@ -331,10 +334,11 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     const prefix = await seed(2)
     const { page, errors } = await open(prefix)
     const [first, second] = await onServer(prefix)
-    await page.route("**/api/admin/communities/**", async (route: Route) => {
-      if (route.request().method() === "DELETE") await new Promise((resolve) => setTimeout(resolve, 1500))
-      await route.continue()
-    })
+    // The first delete is held before the server until the row's going has been seen.
+    const held: Array<Route> = []
+    await page.route("**/api/admin/communities/**", (route: Route) =>
+      route.request().method() === "DELETE" && held.length === 0 ? void held.push(route) : route.continue()
+    )
     const confirm = async (name: string) => {
       await card(page, name).focus()
       await page.keyboard.press("Delete")
@@ -343,7 +347,9 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await confirm(first!.name)
     await card(page, first!.name).waitFor({ state: "detached" })
     // Gone from the queue while the server still has it; then gone there too.
+    await expect.poll(() => held.length).toBe(1)
     expect((await onServer(prefix)).map((listing) => listing.name)).toContain(first!.name)
+    await held[0]!.continue()
     await expect.poll(async () => (await onServer(prefix)).map((listing) => listing.name)).toEqual([second!.name])
     // Deleted with the link cut while a colleague edits it: the server refuses, the row comes back, and the console says why.
     await page.context().setOffline(true)
@@ -372,18 +378,24 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
       return pending.listings.find((part) => part.type === "community")?.count ?? 0
     }
     const before = await serverPending()
-    await slowWrites(page, 2000)
+    // The decision is held before the server until the dashboard has shown it.
+    const held: Array<Route> = []
+    await page.route("**/api/admin/listings/**", (route: Route) => (route.request().method() === "PUT" ? void held.push(route) : route.continue()))
     await cards(page).first().focus()
     await page.keyboard.press("a")
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click()
     const communities = page.getByRole("list", { name: "Pending reviews by list" }).getByRole("link", { name: /^Communities: / })
     await communities.getByText(`Communities: ${before - 1}`).waitFor()
     // Still on its way: the server has not counted it yet.
+    await expect.poll(() => held.length).toBe(1)
     expect(await serverPending()).toBe(before)
+    // Answered, and the figures read again after it: the figure stays where the decision put it.
+    const readAgain = page.waitForResponse((response) => response.url().includes("/api/admin/analytics"))
+    await held[0]!.continue()
+    await readAgain
     await page.getByText(/Saving \d changes?…/).waitFor({ state: "detached", timeout: 15_000 })
     expect(await serverPending()).toBe(before - 1)
-    // Answered and read again: the figure stays where the decision put it.
-    await page.waitForTimeout(1000)
+    await quietFrames(page)
     expect(await communities.textContent()).toBe(`Communities: ${before - 1}`)
     expect(errors).toEqual([])
     await page.context().close()

@@ -92,6 +92,7 @@ const actions: ReadonlyArray<ListAction<AllowedIp>> = [
       subject: (entry) => entry.ip,
       texts: { cancel: t.cancel, delete: t.remove, deleting: t.removing },
       failed: t.removeFailed,
+      removes: true,
       run: removeAllowedIp
     }
   }

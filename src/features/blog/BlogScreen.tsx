@@ -47,6 +47,7 @@ const deleting = {
   subject: (post: BlogPost) => post.title,
   texts: t,
   failed: t.deleteFailed,
+  removes: true,
   run: deletePost
 }
 

@@ -42,6 +42,7 @@ const deleting = {
   subject: (contact: CoreTeamContact) => contact.contactInfo.name,
   texts: t,
   failed: t.deleteFailed,
+  removes: true,
   run: deleteContact
 }
 

@@ -1,4 +1,4 @@
-import { useRef } from "react"
+import { useEffect, useRef, useState } from "react"
 import { type Analytics, listingStatistics } from "../../../contract/activity.ts"
 import type { ListingType } from "../../../contract/listing-rules.ts"
 import type { ConsoleStore } from "../../lib/store/console-store.ts"
@@ -12,6 +12,8 @@ import type { ConsoleStore } from "../../lib/store/console-store.ts"
 /** What one waiting command does to a pending figure. */
 interface Move {
   readonly commandId: string
+  /** The record moved (a selection's command moves each of its records). */
+  readonly id: string
   /** A listing's type, or "scam-report". */
   readonly part: string
   readonly delta: number
@@ -35,7 +37,7 @@ export const waitingMoves = (store: Pick<ConsoleStore, "outbox" | "held">): Read
       statuses.set(key, to)
       const delta = (to === counted ? 1 : 0) - (from === counted ? 1 : 0)
       const part = command.kind === "listing" ? String(held.type) : command.kind
-      return delta === 0 ? [] : [{ commandId: command.commandId, part, delta }]
+      return delta === 0 ? [] : [{ commandId: command.commandId, id, part, delta }]
     })
   })
 }
@@ -65,11 +67,22 @@ export const withMoves = (figures: Analytics, moves: ReadonlyArray<Move>): Analy
  */
 export const useWaitingFigures = (figures: Analytics | null, askedAt: number, store: ConsoleStore | undefined): Analytics | null => {
   const moves = useRef(new Map<string, { readonly move: Move; settledAt: number | null }>())
+  const [, refused] = useState(0)
+  // A refused decision moved nothing on the server: its move goes at once.
+  useEffect(
+    () =>
+      store?.onRefusal((refusal) => {
+        for (const [key, held] of moves.current) if (held.move.commandId === refusal.commandId) moves.current.delete(key)
+        refused((count) => count + 1)
+      }),
+    [store]
+  )
   if (store === undefined || figures === null) return figures
   const now = Date.now()
   const waiting = waitingMoves(store)
-  const ids = new Set(waiting.map((move) => `${move.commandId}\u0000${move.part}`))
-  for (const move of waiting) moves.current.set(`${move.commandId}\u0000${move.part}`, { move, settledAt: null })
+  const keyOf = (move: Move) => `${move.commandId}\u0000${move.id}`
+  const ids = new Set(waiting.map(keyOf))
+  for (const move of waiting) moves.current.set(keyOf(move), { move, settledAt: null })
   for (const [id, held] of moves.current) {
     if (ids.has(id)) continue
     held.settledAt ??= now

@@ -174,7 +174,15 @@ export const editActions = (
       hint: "delete",
       label: (listing) => `${t.delete} "${listing.name}"`,
       button: { label: t.delete, tone: "red" },
-      confirm: { title: t.deleteTitle, question: kind.confirmDelete, subject: (listing) => listing.name, texts: t, failed: t.deleteFailed, run: kind.remove }
+      confirm: {
+        title: t.deleteTitle,
+        question: kind.confirmDelete,
+        subject: (listing) => listing.name,
+        texts: t,
+        failed: t.deleteFailed,
+        removes: true,
+        run: kind.remove
+      }
     }
   ])
 ]

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage, ListQuery } from "../../../machines/list.ts"
 import { currentStore, useStore } from "../store/handle.ts"
-import type { ANY_KIND, CallAs, RecordNews } from "../store/console-store.ts"
+import { ANY_KIND } from "../store/kinds.ts"
+import type { CallAs, RecordNews } from "../store/console-store.ts"
 import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
@@ -73,6 +74,8 @@ export interface Confirmation<Row> {
   readonly texts: { readonly cancel: string; readonly delete: string; readonly deleting: string }
   /** What a refusal is prefixed with: "Failed to delete listing". */
   readonly failed: string
+  /** The call deletes the row's record: on a list kept in the store it is a command, and the row goes at once. */
+  readonly removes?: boolean
   /**
    * The call; `as` says what it is to the browser's store, on a list kept there: the row goes at
    * once, the command goes out after the ones before it, a refusal puts it back and says why.
@@ -152,11 +155,14 @@ export const useListScreen = <P extends ListPage>(
     store
   )
   // A page the server sent is kept for the next visit; a change in the rows' kind reads them again, quietly.
-  const arrived = list.loading ? null : list.page
+  // Not after a failed read: the page shown is then another query's, or the store's own.
+  const arrived = list.loading || list.error !== null ? null : list.page
   useEffect(() => lists?.keep(query, arrived), [lists, query, arrived])
   // News the rows shown do not have yet: a record changed past the version shown, gone, or new.
   const unseen = useStableCallback((news: RecordNews) => {
     const row = (list.rows as ReadonlyArray<RowOf<P>>).find((candidate) => spec.idOf(candidate) === news.id) as { readonly version?: unknown } | undefined
+    // The activity log's rows are events: any change is a new one.
+    if (spec.store === ANY_KIND) return true
     if (row === undefined) return !news.deleted && spec.rereadShownOnly !== true
     if (news.deleted) return true
     return typeof row.version !== "number" || news.version === null || row.version < news.version
@@ -193,7 +199,7 @@ export const useListScreen = <P extends ListPage>(
   const [asking, setAsking] = useState<Asking<Row> | null>(null)
   const openConfirm = useStableCallback((row: Row, confirm: Confirmation<Row>) => {
     const as: CallAs | undefined =
-      spec.store === undefined || store === undefined
+      spec.store === undefined || store === undefined || confirm.removes !== true
         ? undefined
         : {
             kind: spec.store,

@@ -1,6 +1,7 @@
 import { createActor, fromPromise } from "xstate"
 import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.ts"
 import { type Refusal, type SendOutcome, syncMachine } from "../../../machines/sync.ts"
+import { ANY_KIND } from "./kinds.ts"
 import { type BrowserStore, DEFAULT_MAX_RECORDS, type FromAnswer, type OutboxCommand, openBrowserStore, recordKey } from "./browser-store.ts"
 
 /**
@@ -90,12 +91,6 @@ export interface RecordNews {
 }
 
 type Fields = Readonly<Record<string, unknown>>
-
-/**
- * The kind of a list whose rows are not records of one kind (the activity log's events): it is
- * read again after a change of any kind, and its rows are not kept.
- */
-export const ANY_KIND = "any"
 
 /** The area whose records are never kept in the browser. */
 const PROTECTED_AREA = "protected-data"
@@ -213,7 +208,8 @@ export const openConsoleStore = async (options: {
   /** Screens of this tab waiting for a command's answer. */
   const waiters = new Map<string, (answer: Answered) => void>()
   /** Records this browser deleted or heard deleted: not shown even while a page read before still holds them. */
-  const gone = new Set<string>()
+  /** Each with the version it had when deleted (null when not known). */
+  const gone = new Map<string, number | null>()
   const bump = () => {
     version++
     for (const listener of listeners) listener()
@@ -256,15 +252,21 @@ export const openConsoleStore = async (options: {
     }
   }
 
-  const keepCopy = (kind: string, id: string, fields: Fields) => {
+  /** `later`: the stream's change, made after anything this browser heard (a restore brings a deleted record back). */
+  const keepCopy = (kind: string, id: string, fields: Fields, later = false) => {
     const key = recordKey(kind, id)
     const held = copies.get(key)
     const next = versionOf(fields)
     if (held !== undefined && held.version !== null && next !== null && next < held.version) return false
+    if (gone.has(key)) {
+      const at = gone.get(key) ?? null
+      // A page read before the deletion does not bring the record back.
+      if (!later && (at === null || next === null || next <= at)) return false
+      gone.delete(key)
+    }
     // Kept again: the most recent (a Map keeps the order keys were set in).
     copies.delete(key)
     copies.set(key, { version: next, fields })
-    gone.delete(key)
     trimCopies()
     return true
   }
@@ -334,18 +336,26 @@ export const openConsoleStore = async (options: {
     if (answer.status === 429 || answer.status >= 502) return { outcome: "busy", retryAfterMs: Math.max(500, answer.retryAfterMs) }
     const done = answer.status >= 200 && answer.status < 300
     if (done) {
-      answers.set(command.commandId, answer.body)
+      // Kept for an undo that names it: only a command whose answer carries its records has one.
+      if (command.answer !== undefined) answers.set(command.commandId, answer.body)
       keepAnswered(command, answer.body)
-      if (command.effect === null) for (const id of command.recordIds) gone.add(recordKey(command.kind, id))
+      if (command.effect === null)
+        for (const id of command.recordIds) {
+          const key = recordKey(command.kind, id)
+          gone.set(key, copies.get(key)?.version ?? null)
+          copies.delete(key)
+          void write(() => db.apply({ kind: command.kind, id, version: null, fields: null }))
+        }
     }
     const waiter = waiters.get(command.commandId)
     waiters.delete(command.commandId)
     waiter?.(answer)
-    if (waiter === undefined && command.tab !== undefined) tellTabs({ type: "answered", commandId: command.commandId, answer })
+    // The tab that made it may be waiting (a call this tab did not make).
+    if (waiter === undefined) tellTabs({ type: "answered", commandId: command.commandId, answer })
     // A screen that waits for the answer says a refusal itself, while its tab lives.
     const saidByScreen = command.tab !== undefined && (command.tab === tab ? waiter !== undefined : await tabLives(command.tab))
     settled(command.commandId)
-    await write(() => db.settle(command.commandId, done ? answer.body : undefined))
+    await write(() => db.settle(command.commandId, done && command.answer !== undefined ? answer.body : undefined))
     tellTabs({ type: "outbox" })
     bump()
     // A refused record is read again by the screens that hold it: the server's copy is the truth.
@@ -405,13 +415,13 @@ export const openConsoleStore = async (options: {
     const key = recordKey(change.area, change.entityId)
     let whole = false
     if (change.type.endsWith(".deleted")) {
+      gone.set(key, copies.get(key)?.version ?? null)
       copies.delete(key)
-      gone.add(key)
       whole = true
       if (persist) void write(() => db.apply({ kind: change.area, id: change.entityId, version: null, fields: null }))
     } else if (change.fields !== null) {
       whole = true
-      if (keepCopy(change.area, change.entityId, change.fields) && persist)
+      if (keepCopy(change.area, change.entityId, change.fields, true) && persist)
         void write(() => db.keep(change.area, [{ id: change.entityId, version: change.version, fields: change.fields ?? {} }]))
     }
     if (persist) void write(() => db.keepLastEventId(change.id))
