@@ -330,6 +330,45 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  it("says a form's refusal in the shell when the form was left while its save waited for the link", async () => {
+    const prefix = await seed(1)
+    const { page, errors } = await openSignedIn(product, admin, "/")
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
+    await page.evaluate((search) => {
+      history.pushState(null, "", `/communities?search=${search}`)
+      dispatchEvent(new PopStateEvent("popstate"))
+    }, prefix)
+    await cards(page).first().waitFor()
+    await clientOpen(page)
+    const [target] = await onServer(prefix)
+    await page.context().setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await card(page, target!.name).focus()
+    await page.keyboard.press("e")
+    const form = page.getByRole("dialog")
+    await form.getByLabel("Description").fill("Saved, then left")
+    await form.getByRole("button", { name: "Save" }).click()
+    await page
+      .getByRole("status")
+      .getByText(/1 change is waiting/)
+      .waitFor()
+    // The browser's Back, with the form still saving: the screen and its form go.
+    await page.goBack()
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
+    await form.waitFor({ state: "detached" })
+    // A colleague edits it meanwhile: the save, at the version the form read, is refused.
+    const edited = await call(product.server.url, "PUT", `/api/admin/communities/${target!._id}`, {
+      token: admin,
+      body: { name: target!.name, description: "Edited elsewhere", version: target!.version }
+    })
+    expect(edited.status, edited.text).toBe(200)
+    await page.context().setOffline(false)
+    await page.getByRole("alert").filter({ hasText: "The server refused a change" }).waitFor({ timeout: 20_000 })
+    expect(((await onServer(prefix))[0] as Listing & { readonly description: string }).description).toBe("Edited elsewhere")
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("deletes a row at once while its write is on its way, and puts one back with the reason when the server refuses", async () => {
     const prefix = await seed(2)
     const { page, errors } = await open(prefix)

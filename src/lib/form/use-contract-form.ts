@@ -4,6 +4,7 @@ import { type DefaultValues, type FieldErrors, type FieldValues, get, type Resol
 import type { FieldIssue } from "../../../contract/common.ts"
 import { type CallFailure, failureOf, issuesOf } from "../../../contract/call-failure.ts"
 import { useFirstInvalidFocus } from "./use-first-invalid-focus.ts"
+import { currentStore } from "../store/handle.ts"
 import { type FieldView, fieldView, inLabelWords } from "./words.ts"
 
 /**
@@ -215,6 +216,15 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
     return () => subscription.unsubscribe()
   }, [form])
   const { errors, isSubmitting } = form.formState
+  // Closed while its save waits for the server (the link is down): the console's shell says a refusal instead.
+  const submitting = useRef(false)
+  submitting.current = isSubmitting
+  useEffect(
+    () => () => {
+      if (submitting.current) currentStore()?.abandon()
+    },
+    []
+  )
 
   const field = (name: string, label: string, fieldOptions?: { readonly required?: boolean; readonly hint?: string }): FieldView => {
     fields.current.set(name, label)

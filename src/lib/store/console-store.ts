@@ -153,6 +153,8 @@ export interface ConsoleStore {
   readonly command: (input: CommandInput) => string
   /** `command`, resolving with the server's answer once it is answered (a refusal too); waits while the link is down. */
   readonly call: (input: CallInput) => Promise<Answered>
+  /** The screen waiting for this tab's calls has gone (a form closed while saving): the shell says their refusals. */
+  readonly abandon: () => void
   /** The commands waiting, in order. */
   readonly outbox: () => ReadonlyArray<OutboxCommand>
   readonly sync: ReturnType<typeof createActor<typeof syncMachine>>
@@ -207,6 +209,8 @@ export const openConsoleStore = async (options: {
   const tab = crypto.randomUUID()
   /** Screens of this tab waiting for a command's answer. */
   const waiters = new Map<string, (answer: Answered) => void>()
+  /** Calls whose screen has gone before their answer. */
+  const abandoned = new Set<string>()
   /** Records this browser deleted or heard deleted: not shown even while a page read before still holds them. */
   /** Each with the version it had when deleted (null when not known). */
   const gone = new Map<string, number | null>()
@@ -353,7 +357,8 @@ export const openConsoleStore = async (options: {
     // The tab that made it may be waiting (a call this tab did not make).
     if (waiter === undefined) tellTabs({ type: "answered", commandId: command.commandId, answer })
     // A screen that waits for the answer says a refusal itself, while its tab lives.
-    const saidByScreen = command.tab !== undefined && (command.tab === tab ? waiter !== undefined : await tabLives(command.tab))
+    const saidByScreen =
+      !abandoned.delete(command.commandId) && command.tab !== undefined && (command.tab === tab ? waiter !== undefined : await tabLives(command.tab))
     settled(command.commandId)
     await write(() => db.settle(command.commandId, done && command.answer !== undefined ? answer.body : undefined))
     tellTabs({ type: "outbox" })
@@ -632,6 +637,9 @@ export const openConsoleStore = async (options: {
         waiters.set(commandId, resolve)
         store.command({ ...input, commandId, ...(quiet ? { tab } : {}) })
       }),
+    abandon: () => {
+      for (const commandId of waiters.keys()) abandoned.add(commandId)
+    },
     outbox: () => outbox,
     sync,
     applyChange,
