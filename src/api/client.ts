@@ -1,16 +1,15 @@
 import { Effect } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import { IDEMPOTENCY_KEY_HEADER } from "../../contract/idempotency.ts"
-import type { CallAs, CallInput } from "../lib/store/handle.ts"
-
-export type { CallAs } from "../lib/store/handle.ts"
 import { HttpApiClient } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
+import { IDEMPOTENCY_KEY_HEADER } from "../../contract/idempotency.ts"
 import type { CsvFile } from "../../contract/lists.ts"
+import type { CallAs, CallInput } from "../lib/store/handle.ts"
 import { type ApiFailure, readApiFailure, toApiFailure } from "./decode.ts"
 import { sessionToken } from "./session.ts"
 
 export { type ApiFailure, toApiFailure } from "./decode.ts"
+export type { CallAs } from "../lib/store/handle.ts"
 export type { CsvFile } from "../../contract/lists.ts"
 
 type Client = HttpApiClient.ForApi<typeof AdminApi>
