@@ -62,8 +62,10 @@ const signedOut = { token: null, user: null, remembered: null, email: "", error:
 
 /**
  * docs/product-spec.md §4, "Auth": a stored token is checked at start (spinner; none when start-up's
- * check has already answered, docs/architecture.md "First screen"), then sign-in runs in
- * two steps (send the code, verify it). Calls and storage are provided by the console (and by
+ * check has already answered, docs/architecture.md "First screen"; none for the person this
+ * browser remembers the token for, whose screens open at once while the check runs, `confirming`:
+ * docs/decisions.md, "A reload opens at once"), then sign-in runs in two steps (send the code,
+ * verify it). Calls and storage are provided by the console (and by
  * tests): the machine itself never fetches and never touches storage.
  *
  * A check the server could not answer (docs/decisions.md, "Signed in with no link") does not sign
@@ -98,6 +100,7 @@ export const authMachine = setup({
   guards: {
     isChecked: ({ context }) => context.token !== null && context.user !== null,
     hasStoredToken: ({ context }) => context.token !== null,
+    remembersPerson: ({ context }) => context.token !== null && context.remembered !== null,
     codeAsked: (_, params: { answer: OtpAnswer }) => params.answer.success,
     /** A stored token this browser remembers the person of, and a check the server could not answer. */
     canWaitForLink: ({ context }, params: { error: unknown }) => context.remembered !== null && unreachable(params.error)
@@ -114,7 +117,13 @@ export const authMachine = setup({
   initial: "starting",
   states: {
     starting: {
-      always: [{ guard: "isChecked", target: "authenticated" }, { guard: "hasStoredToken", target: "checking" }, { target: "unauthenticated" }]
+      always: [
+        { guard: "isChecked", target: "authenticated" },
+        // The person this browser remembers: their screens open at once (from the browser's store), the check answers behind them.
+        { guard: "remembersPerson", target: "authenticated.confirming", actions: assign({ user: ({ context }) => context.remembered }) },
+        { guard: "hasStoredToken", target: "checking" },
+        { target: "unauthenticated" }
+      ]
     },
     checking: {
       invoke: {
@@ -122,14 +131,8 @@ export const authMachine = setup({
         src: "checkSession",
         input: ({ context }) => ({ token: context.token ?? "" }),
         onDone: { target: "authenticated", actions: assign({ user: ({ event }) => event.output }) },
-        onError: [
-          {
-            guard: { type: "canWaitForLink", params: ({ event }) => ({ error: event.error }) },
-            target: "authenticated.unconfirmed",
-            actions: assign({ user: ({ context }) => context.remembered })
-          },
-          { target: "unauthenticated", actions: [assign(signedOut), "forgetSession"] }
-        ]
+        // Nobody remembered: nobody to stay signed in as while the server can't be reached.
+        onError: { target: "unauthenticated", actions: [assign(signedOut), "forgetSession"] }
       }
     },
     unauthenticated: {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react"
+import { useEffect, useState } from "react"
 import { Redirect, Route, Switch } from "wouter"
 import { preloadApi } from "../api/auth.ts"
 import { addressRoutes } from "../features/addresses/routes.tsx"
@@ -18,7 +18,7 @@ import type { FeatureRoute } from "../lib/navigation.ts"
 import { AuthContext } from "../lib/auth.tsx"
 import { STORE_KEPT_KEY } from "../lib/store/handle.ts"
 import { afterFirstScreen } from "../lib/first-screen.ts"
-import { patiently, whenQuiet } from "../ui/deferred.tsx"
+import { loadPart, whenQuiet } from "../ui/deferred.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
 import { Shell } from "./Shell.tsx"
@@ -46,7 +46,7 @@ whenQuiet(preloadApi, { first: true })
 // The service worker's install fetches every built file: after the first screen, in a quiet moment.
 whenQuiet(() => import("./offline/register.ts").then((offline) => offline.registerServiceWorker()))
 
-const ConsoleClient = lazy(() => patiently(() => import("./client/ConsoleClient.tsx")))
+const ConsoleClient = loadPart(() => import("./client/ConsoleClient.tsx").then((module) => module.default))
 /** How long after the first screen's content the client opens on a first visit: after its rows, before most keys. */
 const CLIENT_AFTER_MS = 400
 
@@ -59,11 +59,7 @@ const Client = () => {
   const owner = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
   const [wanted, setWanted] = useState(() => owner !== undefined && localStorage.getItem(STORE_KEPT_KEY) === owner)
   useEffect(() => afterFirstScreen(() => void setTimeout(() => setWanted(true), CLIENT_AFTER_MS)), [])
-  return owner !== undefined && wanted ? (
-    <Suspense fallback={null}>
-      <ConsoleClient key={owner} owner={owner} />
-    </Suspense>
-  ) : null
+  return owner !== undefined && wanted ? <ConsoleClient key={owner} owner={owner} /> : null
 }
 
 /** The shell and every guarded screen; loaded only once someone is signed in. */

@@ -99,14 +99,20 @@ const onLinkChange = (changed: () => void) => {
 
 /**
  * Says when the browser has no link, or when the session is the one this browser remembers and
- * the server has not confirmed it yet; tells the auth machine when the link is back (`LINK_BACK`).
+ * a check could not reach the server (`unconfirmed`, and the checks after it until one answers; a
+ * start's own check, answering behind the screens, says nothing); tells the auth machine when the
+ * link is back (`LINK_BACK`).
  */
 const LinkStatus = () => {
   const auth = AuthContext.useActorRef()
   const online = useSyncExternalStore(onLinkChange, () => navigator.onLine)
-  const confirmed = AuthContext.useSelector((snapshot) => snapshot.matches({ authenticated: "confirmed" }))
+  const session = AuthContext.useSelector((snapshot) =>
+    snapshot.matches({ authenticated: "unconfirmed" }) ? "unreached" : snapshot.matches({ authenticated: "confirmed" }) ? "confirmed" : "asking"
+  )
+  const [unreached, setUnreached] = useState(false)
+  if (session !== "asking" && unreached !== (session === "unreached")) setUnreached(session === "unreached")
   useEffect(() => onLinkChange(() => navigator.onLine && auth.send({ type: "LINK_BACK" })), [auth])
-  return <StatusLine words={online ? (confirmed ? null : linkTexts.unreachable) : linkTexts.offline} />
+  return <StatusLine words={online ? (unreached ? linkTexts.unreachable : null) : linkTexts.offline} />
 }
 
 /** One line under the top bar that screen readers say when it changes; empty when there is nothing to say. */

@@ -1,5 +1,5 @@
 import { Flex, Spinner, Text } from "@radix-ui/themes"
-import { type ComponentType, type ReactNode, Suspense, use } from "react"
+import { type ComponentType, type ReactNode, useEffect, useState } from "react"
 import { afterFirstScreen } from "../lib/first-screen.ts"
 
 /** When the browser is idle (or soon, where it has no idle callback). */
@@ -64,24 +64,27 @@ export const whenQuiet = (preload: () => Promise<unknown>, options: { readonly f
 /**
  * A component kept out of the first screen's code (docs/architecture.md, "First screen"). Its
  * chunk loads when it is first shown, or in a quiet moment after the first screen
- * (`whenQuiet`), whichever comes first. The tree it renders is the same before and after the chunk arrives
- * (one Suspense boundary, one component reading the chunk with `use`), so nothing below it is
- * mounted twice; once the chunk is there it renders without suspending.
+ * (`whenQuiet`), whichever comes first. Until it is there the fallback shows, and the component
+ * replaces it in the render after the chunk arrives: no Suspense, whose fallback React keeps on
+ * screen for at least 300 ms once shown (a reload's screen would wait that long for a chunk the
+ * service worker gives in a few; docs/decisions.md, "A reload opens at once"). The component is
+ * mounted once, when its chunk is there.
  */
 const deferred = <P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode, preload = true) => {
   let loaded: ComponentType<P> | undefined
   let loading: Promise<ComponentType<P>> | undefined
   const start = () => (loading ??= patiently(load).then((component) => (loaded = component)))
   if (preload) whenQuiet(start)
-  const Loaded = (props: P) => {
-    const Component = loaded ?? use(start())
-    return <Component {...props} />
+  const Deferred = (props: P) => {
+    const [Component, setComponent] = useState(() => loaded)
+    useEffect(() => {
+      if (Component !== undefined) return
+      let shown = true
+      void start().then((component) => shown && setComponent(() => component))
+      return () => void (shown = false)
+    }, [Component])
+    return Component === undefined ? fallback : <Component {...props} />
   }
-  const Deferred = (props: P) => (
-    <Suspense fallback={fallback}>
-      <Loaded {...props} />
-    </Suspense>
-  )
   return Deferred
 }
 

@@ -244,6 +244,31 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  it("opens a queue seen before from the store on a reload, before the server has answered the session check or the list", async () => {
+    const prefix = await seed(3)
+    const { page, errors } = await open(prefix)
+    await page.waitForTimeout(300)
+    const held: Array<Route> = []
+    await page.route("**/api/admin/communities/combined**", (route) => void held.push(route))
+    await page.route("**/api/admin/auth/check", (route) => void held.push(route))
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        if (document.body?.textContent?.includes("Checking your session") === true) Object.assign(window, { sawChecking: true })
+      }).observe(document, { childList: true, subtree: true, characterData: true })
+    })
+    await page.reload()
+    // The person this browser remembers, their queue's rows from the store: the server has said nothing yet.
+    await card(page, `${prefix}03`).waitFor()
+    await page.getByRole("navigation", { name: "Main" }).waitFor()
+    expect(await page.getByRole("list", { name: "Community Management" }).getAttribute("aria-busy")).toBe("true")
+    expect(held.map((route) => new URL(route.request().url()).pathname).sort()).toEqual(["/api/admin/auth/check", "/api/admin/communities/combined"])
+    expect(await page.evaluate(() => "sawChecking" in window)).toBe(false)
+    for (const route of held) await route.continue()
+    await expect.poll(() => page.getByRole("list", { name: "Community Management" }).getAttribute("aria-busy")).toBe("false")
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("puts a refused decision back as the server has it and says why, with the record's history", async () => {
     const prefix = await seed(2)
     const { page, errors } = await open(prefix)

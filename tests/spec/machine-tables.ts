@@ -21,14 +21,18 @@
  * for with the token (on entering `confirmed`, not a transition's action); a check the server
  * could not answer (no answer, 502, 503, 504) leaves the person this browser remembers signed
  * in, unconfirmed, asked again when the link is back or ten seconds later; only the server's
- * refusal signs out and forgets.
+ * refusal signs out and forgets. Issue 43 ("Measured": a reload's rows ≤ 100 ms at every round trip;
+ * docs/decisions.md, "A reload opens at once"): a stored token whose person this browser remembers
+ * opens signed in as them at once, the check answering behind the screens (`confirming`): its
+ * refusal signs out, no answer leaves them unconfirmed; a stored token with nobody remembered is
+ * checked behind the spinner, and any failure of that check signs out.
  */
 export const authTable = [
   "starting --(always) [isChecked]--> authenticated",
+  "starting --(always) [remembersPerson]--> authenticated.confirming",
   "starting --(always) [hasStoredToken]--> checking",
   "starting --(always)--> unauthenticated",
   "checking --xstate.done.actor.checkSession--> authenticated",
-  "checking --xstate.error.actor.checkSession [canWaitForLink]--> authenticated.unconfirmed",
   "checking --xstate.error.actor.checkSession--> unauthenticated / forgetSession",
   "unauthenticated --SEND_OTP--> sendingOtp",
   "sendingOtp --xstate.done.actor.requestOtp [codeAsked]--> otpSent",

@@ -7,10 +7,10 @@ import type { Refusal } from "../../../machines/sync.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { useHistory } from "../../lib/history.ts"
 import { deleteBrowserStore } from "../../lib/store/browser-store.ts"
-import { type ConsoleStore, openConsoleStore } from "../../lib/store/console-store.ts"
+import type { ConsoleStore } from "../../lib/store/console-store.ts"
 import { askBeforeSignOut, holdStore, STORE_KEPT_KEY, useStore } from "../../lib/store/handle.ts"
 import { syncTexts as t } from "./texts.ts"
-import { storeTransport } from "./transport.ts"
+import { openStore, whenSessionEnds } from "./open-store.ts"
 
 /**
  * The signed-in person's event-sourced client (docs/architecture.md, "The browser's store"): it
@@ -28,7 +28,8 @@ export default function ConsoleClient({ owner }: { readonly owner: string }) {
     signingOut = false
     let open: ConsoleStore | undefined
     let gone = false
-    void openConsoleStore({ owner, transport: storeTransport(() => auth.send({ type: "SESSION_EXPIRED" })) }).then((store) => {
+    whenSessionEnds(() => auth.send({ type: "SESSION_EXPIRED" }))
+    void openStore(owner).then((store) => {
       if (gone) return store.close()
       open = store
       holdStore(store)
@@ -38,6 +39,7 @@ export default function ConsoleClient({ owner }: { readonly owner: string }) {
     })
     return () => {
       gone = true
+      whenSessionEnds(undefined)
       holdStore(undefined)
       open?.close()
       if (!signingOut) return

@@ -1,7 +1,7 @@
 import { ExpirationPlugin } from "workbox-expiration"
 import { cleanupOutdatedCaches, type PrecacheEntry, precacheAndRoute } from "workbox-precaching"
 import { NavigationRoute, registerRoute } from "workbox-routing"
-import { CacheFirst, NetworkFirst } from "workbox-strategies"
+import { CacheFirst, StaleWhileRevalidate } from "workbox-strategies"
 
 /**
  * The console's own files, kept in the browser so a reload with no link still opens the console
@@ -11,7 +11,10 @@ import { CacheFirst, NetworkFirst } from "workbox-strategies"
  * it started with for as long as it is open (a deploy never swaps code in the middle of work).
  * API answers are never kept: no route below matches `/api/`.
  */
-declare const self: { readonly __WB_MANIFEST: Array<PrecacheEntry | string> }
+declare const self: {
+  readonly __WB_MANIFEST: Array<PrecacheEntry | string>
+  addEventListener(type: "install", listener: (event: { waitUntil(done: Promise<unknown>): void }) => void): void
+}
 
 /** The pages the server answers itself, never the console's: the API and its docs, uploaded files, metrics. */
 const notConsole = [/^\/api\//, /^\/uploads\//, /^\/metrics/]
@@ -22,16 +25,22 @@ precacheAndRoute(self.__WB_MANIFEST)
 cleanupOutdatedCaches()
 
 // Any console path is the same page (the server's fallback to index.html), so every navigation is
-// kept under one key, "/": the network first, and the page last seen when there is none.
+// kept under one key, "/": the page last seen at once, whatever the round trip, and asked again
+// behind it for the next load (docs/decisions.md, "A reload opens at once").
+const PAGES = "console-pages"
 registerRoute(
   new NavigationRoute(
-    new NetworkFirst({
-      cacheName: "console-pages",
+    new StaleWhileRevalidate({
+      cacheName: PAGES,
       plugins: [{ cacheKeyWillBeUsed: () => Promise.resolve("/") }]
     }),
     { denylist: notConsole }
   )
 )
+
+// A new build's worker, found (by a load, or by the open page's checks: ./register.ts), drops the
+// page kept by the old one: the next load asks the server, so it is the new build's page.
+self.addEventListener("install", (event) => event.waitUntil(caches.open(PAGES).then((pages) => pages.delete("/"))))
 
 // A hashed file never changes under its name: a file of a newer build than this worker's list
 // (a page loaded from the network after a deploy) is kept the first time it is fetched.

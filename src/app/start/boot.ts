@@ -1,17 +1,33 @@
 import { holdSession } from "../../api/session.ts"
-import { TOKEN_KEY } from "../../lib/token.ts"
+import { STORE_KEPT_KEY } from "../../lib/store/handle.ts"
+import { TOKEN_KEY, USER_KEY } from "../../lib/token.ts"
 import { askEarly } from "./early-requests.ts"
+
+/** The id of the person this browser remembers the token for, when the browser's store has kept pages for them. */
+export const keptFor = (): string | undefined => {
+  try {
+    const owner = localStorage.getItem(STORE_KEPT_KEY)
+    const user: unknown = JSON.parse(localStorage.getItem(USER_KEY) ?? "null")
+    return owner !== null && typeof user === "object" && user !== null && (user as { readonly _id?: unknown })._id === owner ? owner : undefined
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * Start-up before the first render. With a stored token, the API layer holds it and the answers
  * the first screen needs are asked for at once (./early-requests.ts); the signed-in screens'
- * chunk is preloaded by the page itself (./preload.ts) and awaited by ./render.tsx. Without a
- * token the sign-in form needs none of it: the form fetches the client once it is painted
- * (docs/architecture.md, "First screen").
+ * chunk is preloaded by the page itself (./preload.ts) and awaited by ./render.tsx. When the
+ * browser's store has kept pages for the person the token was for, it starts opening now, beside
+ * all that, so a screen seen before shows its rows from it (docs/architecture.md, "The browser's
+ * store"). Without a token the sign-in form needs none of it: the form fetches the client once it
+ * is painted (docs/architecture.md, "First screen").
  */
 export const startEarly = () => {
   const token = globalThis.localStorage?.getItem(TOKEN_KEY) ?? null
   if (token === null) return
   holdSession(token)
   askEarly(location.pathname, location.search)
+  const owner = keptFor()
+  if (owner !== undefined) void import("../client/open-store.ts").then((store) => store.openEarly(owner)).catch(() => undefined)
 }

@@ -107,6 +107,8 @@ export interface BrowserStore {
   readonly apply: (change: AppliedChange) => Promise<ApplyOutcome>
   readonly set: (key: string) => Promise<WorkingSet | undefined>
   readonly keepSet: (set: Omit<WorkingSet, "at">) => Promise<void>
+  /** A working set with its records as kept (undefined where one is not), in one read. */
+  readonly page: (key: string) => Promise<{ readonly set: WorkingSet; readonly records: ReadonlyArray<StoredRecord | undefined> } | undefined>
   readonly lastEventId: () => Promise<string | undefined>
   readonly keepLastEventId: (id: string) => Promise<void>
   /** Writes the command to the outbox, after every command made before it. */
@@ -146,7 +148,8 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
       database.createObjectStore("meta")
     }
   })
-  {
+  // Read first, without a lock on every store: a reload of the same person's console writes nothing here.
+  if ((await db.get("meta", OWNER)) !== owner) {
     const tx = db.transaction(["records", "sets", "outbox", "answers", "meta"], "readwrite")
     const held = await tx.objectStore("meta").get(OWNER)
     if (held !== owner) {
@@ -197,6 +200,14 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
       return outcome
     },
     set: (key) => db.get("sets", key),
+    page: async (key) => {
+      // One transaction for the set and its records: a screen seen before reads its rows in one round.
+      const tx = db.transaction(["sets", "records"])
+      const set = await tx.objectStore("sets").get(key)
+      if (set === undefined) return undefined
+      const records = tx.objectStore("records")
+      return { set, records: await Promise.all(set.ids.map((id) => records.get([set.kind, id]))) }
+    },
     keepSet: async (set) => {
       await db.put("sets", { ...set, at: now() })
     },

@@ -606,9 +606,9 @@ export const openConsoleStore = async (options: {
       })
     },
     keptPage: async (key) => {
-      const set = await db.set(key)
-      if (set === undefined) return undefined
-      const records = await db.records(set.kind, set.ids)
+      const kept = await db.page(key)
+      if (kept === undefined) return undefined
+      const { set, records } = kept
       if (records.some((record) => record === undefined)) return undefined
       return { rows: records.map((record) => record?.fields ?? {}), extra: set.extra }
     },
