@@ -64,9 +64,7 @@ describe("a list screen's declarations in Chromium", () => {
     const { page } = await openSignedIn(product, admin, `/blog?search=${encodeURIComponent(title)}`)
     const row = page.getByRole("row").filter({ hasText: title })
     await row.waitFor()
-    // Someone else deletes it first; this screen's delete is held until the dialog has shown it waits.
-    const gone = await call(product.server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=${post.version}`, { token: admin })
-    expect(gone.status, gone.text).toBe(200)
+    // This screen's delete is held until the dialog has shown it waits.
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
     await page.route("**/api/blog/admin/posts/**", async (route) => {
@@ -77,6 +75,9 @@ describe("a list screen's declarations in Chromium", () => {
     await row.getByRole("button", { name: "Delete" }).click()
     const dialog = page.getByRole("alertdialog")
     await dialog.getByText("Are you sure you want to delete this post?").waitFor()
+    // Someone else deletes it while the question is open (the row behind may leave, live); the dialog stays.
+    const gone = await call(product.server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=${post.version}`, { token: admin })
+    expect(gone.status, gone.text).toBe(200)
     await dialog.getByRole("button", { name: "Delete" }).click()
     const busy = dialog.getByRole("button", { name: "Deleting..." })
     await busy.waitFor()
