@@ -102,8 +102,11 @@ export const authMachine = setup({
     hasStoredToken: ({ context }) => context.token !== null,
     remembersPerson: ({ context }) => context.token !== null && context.remembered !== null,
     codeAsked: (_, params: { answer: OtpAnswer }) => params.answer.success,
-    /** A stored token this browser remembers the person of, and a check the server could not answer. */
-    canWaitForLink: ({ context }, params: { error: unknown }) => context.remembered !== null && unreachable(params.error)
+    /**
+     * A check the server could not answer, in `confirming`: only the person this browser
+     * remembers gets there (from `starting`, `remembersPerson`, or from `unconfirmed`).
+     */
+    canWaitForLink: (_, params: { error: unknown }) => unreachable(params.error)
   }
 }).createMachine({
   id: "auth",

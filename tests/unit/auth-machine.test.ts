@@ -86,6 +86,9 @@ describe("auth machine, model-based", () => {
     // A checked answer without a token to go with it is not a session.
     const tokenless = createActor(authMachine, { input: { storedToken: null, checkedUser: user } }).start()
     expect(tokenless.getSnapshot().value).toBe("unauthenticated")
+    // Nor is a remembered person without a token: nothing opens as them.
+    const nobody = createActor(authMachine, { input: { storedToken: null, rememberedUser: user } }).start()
+    expect(nobody.getSnapshot().value).toBe("unauthenticated")
   })
 
   it("keeps the remembered person signed in while the server can't be reached, and confirms when it answers", async () => {
