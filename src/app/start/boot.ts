@@ -1,3 +1,4 @@
+import { rememberedUser } from "../../api/auth.ts"
 import { holdSession } from "../../api/session.ts"
 import { STORE_KEPT_KEY } from "../../lib/store/handle.ts"
 import { TOKEN_KEY, USER_KEY } from "../../lib/token.ts"
@@ -5,13 +6,8 @@ import { askEarly } from "./early-requests.ts"
 
 /** The id of the person this browser remembers the token for, when the browser's store has kept pages for them. */
 export const keptFor = (): string | undefined => {
-  try {
-    const owner = localStorage.getItem(STORE_KEPT_KEY)
-    const user: unknown = JSON.parse(localStorage.getItem(USER_KEY) ?? "null")
-    return owner !== null && typeof user === "object" && user !== null && (user as { readonly _id?: unknown })._id === owner ? owner : undefined
-  } catch {
-    return undefined
-  }
+  const owner = localStorage.getItem(STORE_KEPT_KEY)
+  return owner !== null && rememberedUser(localStorage.getItem(USER_KEY))?._id === owner ? owner : undefined
 }
 
 /**
