@@ -227,6 +227,51 @@ describe("the console's store in memory", () => {
     await consoleServed?.close()
   })
 
+  it("judges a list's news against the rows of its read in flight: one read again only when they lack the record", async () => {
+    const { page, context } = await newPage(browser)
+    await page.goto(consoleServed.origin)
+    await page.waitForFunction(() => (window as unknown as { storeModule?: unknown }).storeModule !== undefined)
+    const rereads = await page.evaluate(async () => {
+      const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
+      const store = await module.openConsoleStore({
+        owner: "admin-1",
+        name: "t-watch",
+        transport: { send: () => new Promise(() => undefined), listen: () => () => undefined, sessionEnded: () => undefined }
+      })
+      const list = store.lists("address", "Addresses", (row) => (row as { _id: string })._id)
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+      // A screen whose read is in flight for `readMs` when a record's creation is heard; the read brings it or not.
+      const run = async (readMs: number, brings: boolean, entityId: string) => {
+        let reading = true
+        let shown: ReadonlyArray<string> = []
+        let count = 0
+        const stop = list.watch(() => void count++, { unseen: (news) => !shown.includes(news.id), reading: () => reading })
+        store.applyChange({
+          id: `e-${entityId}`,
+          type: "address.created",
+          kind: "address",
+          changes: {},
+          area: "address",
+          entityId,
+          version: 1,
+          fields: { _id: entityId, version: 1 }
+        })
+        await pause(readMs)
+        shown = brings ? [entityId] : []
+        reading = false
+        await pause(900)
+        stop()
+        return count
+      }
+      const result = { brought: await run(1_000, true, "a1"), lacked: await run(1_000, false, "a2"), quick: await run(0, false, "a3") }
+      store.close()
+      return result
+    })
+    // The read answered after the moment had passed (1 s against 0.4 s): judged by its rows, not before them.
+    expect(rereads).toEqual({ brought: 0, lacked: 1, quick: 1 })
+    await context.close()
+  })
+
   it("holds its copies within the bound, the least recently kept going first, never one a command waits on", async () => {
     const { page, context } = await newPage(browser)
     await page.goto(consoleServed.origin)

@@ -10,9 +10,11 @@ import { signedInAs } from "../support/session.ts"
  */
 const product = chromiumWithServer()
 let admin: string
+let superAdmin: string
 
 beforeAll(async () => {
   admin = await signedInAs(product.server, "admin")
+  superAdmin = await signedInAs(product.server, "super_admin")
 })
 
 const newPost = async (title: string) => {
@@ -59,36 +61,43 @@ describe("a list screen's declarations in Chromium", () => {
   })
 
   it("a confirmed row action shows busy while its call runs, then the refusal, the dialog staying", async () => {
-    const title = `Refused ${Date.now()}`
-    const post = await newPost(title)
-    const { page } = await openSignedIn(product, admin, `/blog?search=${encodeURIComponent(title)}`)
-    const row = page.getByRole("row").filter({ hasText: title })
+    // Disabling an admin is a call, never a command of the store (src/features/admin-users/AdminUsersScreen.tsx):
+    // the dialog waits for it whether the store is open yet or not.
+    const email = `held-${Date.now()}@example.com`
+    const made = await call(product.server.url, "POST", "/api/admin/users", { token: superAdmin, body: { email, role: "moderator" } })
+    expect(made.status, made.text).toBe(200)
+    const user = (made.body as { data: { user: { _id: string; version: number } } }).data.user
+    const { page } = await openSignedIn(product, superAdmin, `/settings/admins?search=${encodeURIComponent(email)}`)
+    const row = page.getByRole("row").filter({ hasText: email })
     await row.waitFor()
-    // This screen's delete is held until the dialog has shown it waits.
+    // This screen's change is held until the dialog has shown it waits.
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route("**/api/blog/admin/posts/**", async (route) => {
-      if (route.request().method() !== "DELETE") return route.continue()
+    await page.route("**/api/admin/users/**", async (route) => {
+      if (route.request().method() !== "PUT") return route.continue()
       await held
       await route.continue()
     })
-    await row.getByRole("button", { name: "Delete" }).click()
+    await row.getByRole("button", { name: "Disable" }).click()
     const dialog = page.getByRole("alertdialog")
-    await dialog.getByText("Are you sure you want to delete this post?").waitFor()
-    // Someone else deletes it while the question is open (the row behind may leave, live); the dialog stays.
-    const gone = await call(product.server.url, "DELETE", `/api/blog/admin/posts/${post._id}?version=${post.version}`, { token: admin })
-    expect(gone.status, gone.text).toBe(200)
-    await dialog.getByRole("button", { name: "Delete" }).click()
-    const busy = dialog.getByRole("button", { name: "Deleting..." })
+    await dialog.getByText("Disable this admin?", { exact: false }).waitFor()
+    // Someone else changes the admin while the question is open (the row behind may change, live); the dialog stays.
+    const changed = await call(product.server.url, "PUT", `/api/admin/users/${user._id}`, {
+      token: superAdmin,
+      body: { role: "admin", version: user.version }
+    })
+    expect(changed.status, changed.text).toBe(200)
+    await dialog.getByRole("button", { name: "Disable" }).click()
+    const busy = dialog.getByRole("button", { name: "Disabling…" })
     await busy.waitFor()
     expect(await busy.isDisabled()).toBe(true)
     expect(await dialog.getByRole("button", { name: "Cancel" }).isDisabled()).toBe(true)
     release()
     await dialog
       .getByRole("alert")
-      .filter({ hasText: /^Failed to delete post: / })
+      .filter({ hasText: /^Failed to change the admin: This admin was changed by someone else/ })
       .waitFor()
-    expect(await dialog.getByRole("button", { name: "Delete" }).isDisabled()).toBe(false)
+    expect(await dialog.getByRole("button", { name: "Disable" }).isDisabled()).toBe(false)
     await page.context().close()
   })
 

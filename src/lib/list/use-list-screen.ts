@@ -171,7 +171,8 @@ export const useListScreen = <P extends ListPage>(
   // recovers a failed read (the stream's catch-up brings it what arrived meanwhile).
   const failedReadAgain = useStableCallback(() => void (list.error !== null && list.reload()))
   const back = spec.rereadShownOnly === true ? failedReadAgain : undefined
-  useEffect(() => lists?.watch(list.reload, unseen, back), [lists, list.reload, unseen, back])
+  const reading = useStableCallback(() => list.loading)
+  useEffect(() => lists?.watch(list.reload, { unseen, back, reading }), [lists, list.reload, unseen, back, reading])
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const searchField = useRef<HTMLInputElement | null>(null)
   const exportCsv = spec.exportCsv

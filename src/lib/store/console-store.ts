@@ -113,9 +113,14 @@ export interface StoredList {
   /**
    * Calls `reread` once changes in the kind have stopped coming for a moment, if the rows shown
    * then do not have one of them yet (`unseen`; without it, always), and calls `back` (else
-   * `reread`) when the link is back after a drop. Returns the way to stop.
+   * `reread`) when the link is back after a drop. While the list's own read is in flight
+   * (`reading`) the news waits for its rows: a screen's read after its own save brings the record
+   * its event names, and a second read would be one too many. Returns the way to stop.
    */
-  readonly watch: (reread: () => void, unseen?: (news: RecordNews) => boolean, back?: () => void) => () => void
+  readonly watch: (
+    reread: () => void,
+    options?: { readonly unseen?: (news: RecordNews) => boolean; readonly back?: () => void; readonly reading?: () => boolean }
+  ) => () => void
   /** The rows as shown: the newest copies, this browser's waiting commands on top, those it deletes gone. */
   readonly rows: (rows: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
   readonly waiting: (row: unknown) => boolean
@@ -515,28 +520,38 @@ export const openConsoleStore = async (options: {
           extra
         )
       },
-      watch: (reread, unseen, back) => {
+      watch: (reread, { unseen, back, reading } = {}) => {
         let timer: ReturnType<typeof setTimeout> | undefined
         let heard: Array<RecordNews> = []
+        let linkBack = false
+        const judge = () => {
+          // A read in flight: judged against the rows it brings (a slow answer, a busy machine).
+          if (reading?.() === true) {
+            timer = setTimeout(judge, REREAD_AFTER_MS / 4)
+            return
+          }
+          // Judged when the moment has passed: a screen's own read after its change has the news already.
+          const news = heard
+          const always = linkBack
+          heard = []
+          linkBack = false
+          if (always || unseen === undefined || news.some(unseen)) reread()
+        }
         const later = (always: boolean) => {
           clearTimeout(timer)
-          timer = setTimeout(() => {
-            // Judged when the moment has passed: a screen's own read after its change has the news already.
-            const news = heard
-            heard = []
-            if (always || unseen === undefined || news.some(unseen)) reread()
-          }, REREAD_AFTER_MS)
+          linkBack ||= always
+          timer = setTimeout(judge, REREAD_AFTER_MS)
         }
         const stop = store.onNews((news) => {
           if (!any && news.kind !== kind) return
           heard.push(news)
           later(false)
         })
-        const linkBack = () => (back === undefined ? later(true) : back())
-        reconnected.add(linkBack)
+        const onLinkBack = () => (back === undefined ? later(true) : back())
+        reconnected.add(onLinkBack)
         return () => {
           stop()
-          reconnected.delete(linkBack)
+          reconnected.delete(onLinkBack)
           clearTimeout(timer)
         }
       },
