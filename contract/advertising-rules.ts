@@ -1,6 +1,6 @@
 /**
  * Advertising inquiries' statuses and the moves staff may make (docs/product-spec.md §4
- * "Advertising inquiry status", with the funnel's end from issue 15): pending, paid and reviewed
+ * "Advertising inquiry status", with the funnel's end of docs/api.md): pending, paid and reviewed
  * inquiries are marked contacted ("Mark as Contacted"); a contacted one is converted or
  * rejected. The server, the inquiry machine and the screen share this table.
  */

@@ -49,8 +49,8 @@ type Listener = (change: Change) => void
  */
 class ChangeStream {
   private readonly listeners = new Set<Listener>()
-  /** Told each time a connection is live (its catch-up sent). */
-  readonly readyListeners = new Set<() => void>()
+  /** Told each time a connection is live (its catch-up sent), with the position it is at (an event id). */
+  readonly readyListeners = new Set<(position: string | undefined) => void>()
   private controller: AbortController | null = null
   private lastEventId: string | undefined
   private retryMs = 2000
@@ -139,7 +139,7 @@ class ChangeStream {
     if (id !== undefined) this.lastEventId = id
     if (event === "ready") {
       this.failures = 0
-      for (const ready of this.readyListeners) ready()
+      for (const ready of this.readyListeners) ready(id)
     }
     if (event !== "change" || id === undefined) return
     // A change the console can't read is skipped; the next reload shows the truth.
@@ -182,9 +182,9 @@ export const useChanges = (onChange: Listener) => {
 
 /**
  * The browser's store's way in (src/app/store-transport.ts): every change after `after`, and
- * `ready` each time the stream is live again. Returns the way to stop listening.
+ * `ready` each time the stream is live again, with its position. Returns the way to stop listening.
  */
-export const listenToChanges = (after: string | undefined, onChange: Listener, ready: () => void): (() => void) => {
+export const listenToChanges = (after: string | undefined, onChange: Listener, ready: (position: string | undefined) => void): (() => void) => {
   const token = sessionToken()
   if (token === undefined) return () => undefined
   const stream = streamOf(token, after)

@@ -225,6 +225,30 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  it("shows a colleague's decision made between the first rows and the stream going live, on a first visit", async () => {
+    const prefix = await seed(3)
+    const [target] = await onServer(prefix)
+    // The stream's request waits until the colleague has decided: from the server's now, it never carries that change.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const { page, errors } = await openSignedIn(product, admin, `/communities?search=${prefix}`, {
+      before: (page) =>
+        page.route("**/api/admin/stream", async (route) => {
+          await held
+          await route.continue()
+        })
+    })
+    await cards(page).first().waitFor()
+    const before = await pendingCount(page)
+    const moved = await call(product.server.url, "PUT", `/api/admin/listings/${target!._id}`, { token: colleague, body: { action: "reject", version: 1 } })
+    expect(moved.status, moved.text).toBe(200)
+    release()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await expect.poll(() => pendingCount(page), { timeout: 10_000 }).toBe(before - 1)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("shows a queue seen before from the browser's store while the server is still asked (KEPT)", async () => {
     const prefix = await seed(3)
     const { page, errors } = await open(prefix)

@@ -101,9 +101,10 @@ export const openSignedIn = async (
   product: { readonly browser: Browser; readonly server: TestServer },
   token: string,
   path: string,
-  options: { readonly countPointer?: boolean } = {}
+  options: { readonly countPointer?: boolean; readonly before?: (page: Page) => Promise<unknown> } = {}
 ) => {
   const { page, errors } = await newPage(product.browser)
+  await options.before?.(page)
   await page.context().addInitScript(
     ([value, countPointer]) => {
       localStorage.setItem("adminToken", value)

@@ -82,6 +82,9 @@ export const exactlyOneMore = async (page: Page, count: () => number, before: nu
  * about 2 s a path on this machine kind against half a second for a load of the same page
  * (docs/testing.md, "How the suite runs"); each path still starts with a full load of its screen, so no
  * state of the last path's console is left, and `closeRun` takes its routes and listeners off.
+ * The browser has run the console once before the first path, as a person's browser has: its
+ * store knows where the change stream is, so a path's load resumes the stream and reads its list
+ * once (a first visit ever reads it again when its stream goes live: tests/e2e/event-sourced.test.ts).
  */
 export const pathPage = async (): Promise<{ readonly context: BrowserContext; readonly page: Page; readonly errors: Array<string> }> => {
   if (reused === undefined) {
@@ -90,11 +93,28 @@ export const pathPage = async (): Promise<{ readonly context: BrowserContext; re
     // Leaving a screen with unsaved changes asks before unloading: the next path's load goes ahead.
     page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()))
     reused = { context, page }
+    await page.goto(`${product.server.url}/`)
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await expect.poll(() => page.evaluate(streamPosition), { timeout: 10_000 }).not.toBe(null)
   }
   const errors: Array<string> = []
   reused.page.on("pageerror", (error) => errors.push(error.message))
   return { ...reused, errors }
 }
+
+/** The change stream's position the browser's store keeps (src/lib/store/browser-store.ts), null before it has one. */
+const streamPosition = () =>
+  new Promise<string | null>((resolve, reject) => {
+    const opening = indexedDB.open("console-store")
+    opening.onerror = () => reject(new Error("The browser's store could not be opened"))
+    opening.onsuccess = () => {
+      const db = opening.result
+      if (!db.objectStoreNames.contains("meta")) return (db.close(), resolve(null))
+      const read = db.transaction("meta").objectStore("meta").get("lastEventId")
+      read.onsuccess = () => (db.close(), resolve((read.result as string | undefined) ?? null))
+      read.onerror = () => (db.close(), reject(new Error("The store's position could not be read")))
+    }
+  })
 
 /** A path's end: no error was thrown in the page; its browser context goes, or its reused page is emptied. */
 export const closeRun = async (run: { readonly errors: ReadonlyArray<string>; readonly context: BrowserContext; readonly page: Page }) => {
@@ -106,8 +126,9 @@ export const closeRun = async (run: { readonly errors: ReadonlyArray<string>; re
       run.page.removeAllListeners("request")
       await run.page.unrouteAll({ behavior: "ignoreErrors" })
       // The browser's store keeps a command the path left on its way (nothing made is lost,
-      // docs/architecture.md, "The browser's store"): the next path starts with none. A page of
-      // the same origin that is not the console deletes it once the console's page has gone.
+      // docs/architecture.md, "The browser's store"): the next path starts with none, and with no
+      // record or page of this one. A page of the same origin that is not the console empties it
+      // once the console's page has gone; who it is for and the stream's position stay.
       const origin = new URL(run.page.url()).origin
       if (origin.startsWith("http")) {
         await run.page.goto(`${origin}/api/health/live`)
@@ -115,9 +136,17 @@ export const closeRun = async (run: { readonly errors: ReadonlyArray<string>; re
           () =>
             new Promise<void>((resolve, reject) => {
               localStorage.removeItem("console-store")
-              const deleting = indexedDB.deleteDatabase("console-store")
-              deleting.onsuccess = () => resolve()
-              deleting.onerror = () => reject(new Error("The browser's store could not be deleted"))
+              const opening = indexedDB.open("console-store")
+              opening.onerror = () => reject(new Error("The browser's store could not be opened"))
+              opening.onsuccess = () => {
+                const db = opening.result
+                const emptied = [...db.objectStoreNames].filter((name) => name !== "meta")
+                if (emptied.length === 0) return (db.close(), resolve())
+                const clearing = db.transaction(emptied, "readwrite")
+                for (const name of emptied) clearing.objectStore(name).clear()
+                clearing.oncomplete = () => (db.close(), resolve())
+                clearing.onerror = () => (db.close(), reject(new Error("The browser's store could not be emptied")))
+              }
             })
         )
       }

@@ -1,6 +1,6 @@
 import { useSelector } from "@xstate/react"
 import { useMachine } from "../use-machine.ts"
-import { useCallback, useEffect, useState } from "react"
+import { useCallback, useEffect, useRef, useState } from "react"
 import { fromPromise } from "xstate"
 import type { Pagination } from "../../../contract/common.ts"
 import { failureOf } from "../../../contract/call-failure.ts"
@@ -21,6 +21,8 @@ export interface ListState<Row, P extends ListPage<Row> = ListPage<Row>> {
   /** The last request failed; what was shown stays. */
   readonly error: string | null
   readonly reload: () => void
+  /** When the last read of the server began (performance.now()); 0 before any: a page start-up brought was read earlier. */
+  readonly readSince: () => number
 }
 
 /**
@@ -45,11 +47,15 @@ export const useList = <P extends ListPage>(
   const [arrived] = useState(() => (arrivedPage === undefined ? undefined : arrivedPage(query)))
   // Provided once: the screen's call is read when the machine makes it (a directory screen's kind can change under it).
   const fetchLatest = useStableCallback(fetchPage)
+  const readAt = useRef(0)
   const list = useMachine(
     () =>
       listMachine.provide({
         actors: {
-          fetchPage: fromPromise(({ input }) => fetchLatest(input))
+          fetchPage: fromPromise(({ input }) => {
+            readAt.current = performance.now()
+            return fetchLatest(input)
+          })
         },
         actions: {
           loadFailed: (_, { error }) => {
@@ -73,6 +79,7 @@ export const useList = <P extends ListPage>(
   // (one render fewer a page turn or search, docs/architecture.md, "Interactions").
   const key = queryKey(query)
   const reload = useCallback(() => list.send({ type: "RELOAD" }), [list])
+  const readSince = useCallback(() => readAt.current, [])
   const page = useSelector(list, (current) => current.context.page) as (P & ListPage<RowOf<P>>) | null
   const loading = useSelector(list, (current) => current.matches("loading") || queryKey(current.context.query) !== key)
   const error = useSelector(list, (current) => (current.matches("failed") ? current.context.error : null))
@@ -86,6 +93,7 @@ export const useList = <P extends ListPage>(
     loading,
     firstLoad: loading && page === null,
     error,
-    reload
+    reload,
+    readSince
   }
 }

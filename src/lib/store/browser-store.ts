@@ -1,7 +1,7 @@
 import { type DBSchema, deleteDB, type IDBPDatabase, openDB } from "idb"
 
 /**
- * The console's store in the browser (docs/architecture.md, "The browser's store"; issue 43): the
+ * The console's store in the browser (docs/architecture.md, "The browser's store"): the
  * records it has seen, keyed by kind and id with their versions, its working sets (a list page,
  * a queue), the outbox of commands not yet answered, and the last event id it applied. It lives
  * in IndexedDB through `idb` (docs/decisions.md, "The browser's store"), belongs to one person

@@ -5,7 +5,7 @@ import { ANY_KIND } from "./kinds.ts"
 import { type BrowserStore, DEFAULT_MAX_RECORDS, type FromAnswer, type OutboxCommand, openBrowserStore, recordKey } from "./browser-store.ts"
 
 /**
- * The console's event-sourced client (docs/architecture.md, "The browser's store"; issue 43): the
+ * The console's event-sourced client (docs/architecture.md, "The browser's store"): the
  * server's copies of the records this browser has seen and the commands it has made but the
  * server has not answered. A screen shows a record as the server last said it with the waiting
  * commands' effects on top, in the order they were made, so a decision shows the moment it is
@@ -44,8 +44,11 @@ export interface Answered {
 export interface StoreTransport {
   /** Sends one command with its key; rejects when the network lost it. */
   readonly send: (command: { readonly commandId: string; readonly method: string; readonly path: string; readonly body: unknown }) => Promise<Answered>
-  /** Listens to the server's changes after `after`; `ready` once the stream is live. Returns the way to stop. */
-  readonly listen: (after: string | undefined, change: (change: StreamedChange) => void, ready: () => void) => () => void
+  /**
+   * Listens to the server's changes after `after`; `ready` once the stream is live, with the
+   * event id it is at (resumed from on the next load). Returns the way to stop.
+   */
+  readonly listen: (after: string | undefined, change: (change: StreamedChange) => void, ready: (position?: string) => void) => () => void
   /** A 401: the session ended (the commands wait for the same person's next session). */
   readonly sessionEnded: () => void
 }
@@ -115,11 +118,20 @@ export interface StoredList {
    * then do not have one of them yet (`unseen`; without it, always), and calls `back` (else
    * `reread`) when the link is back after a drop. While the list's own read is in flight
    * (`reading`) the news waits for its rows: a screen's read after its own save brings the record
-   * its event names, and a second read would be one too many. Returns the way to stop.
+   * its event names, and a second read would be one too many. Rows read before this tab heard
+   * every change (`readSince`, against the stream going live on a first visit or in a tab that
+   * follows another) are read again once it does: a change in between reached neither. Returns
+   * the way to stop.
    */
   readonly watch: (
     reread: () => void,
-    options?: { readonly unseen?: (news: RecordNews) => boolean; readonly back?: () => void; readonly reading?: () => boolean }
+    options?: {
+      readonly unseen?: (news: RecordNews) => boolean
+      readonly back?: () => void
+      readonly reading?: () => boolean
+      /** When the rows shown began to be read (performance.now()). */
+      readonly readSince?: () => number
+    }
   ) => () => void
   /** The rows as shown: the newest copies, this browser's waiting commands on top, those it deletes gone. */
   readonly rows: (rows: ReadonlyArray<unknown>) => ReadonlyArray<unknown>
@@ -440,15 +452,27 @@ export const openConsoleStore = async (options: {
   }
   let connections = 0
   let live = false
+  /**
+   * From when this tab hears every change (performance.now()): 0 when its stream resumed from the
+   * store's last event (the catch-up brings what any read here could lack), else the moment it
+   * went live; undefined before.
+   */
+  let hearsSince: number | undefined
+  let resumes = false
+  const wentLive = new Set<() => void>()
   const ready = () => {
     live = true
     linkUp()
     sync.send({ type: "CAUGHT_UP" })
+    if (hearsSince === undefined) {
+      hearsSince = resumes ? 0 : performance.now()
+      for (const listener of wentLive) listener()
+    }
     // Back after a drop: the lists read their rows again (what a failed read missed, and any
     // change past the stream's catch-up).
     if (++connections > 1) for (const listener of reconnected) listener()
   }
-  // One stream per browser (issue 43, item 6): the tab holding the lock listens and tells the
+  // One stream per browser (docs/architecture.md, "The browser's store"): the tab holding the lock listens and tells the
   // others; when it closes, the next tab takes the lock and resumes from the store's last event.
   let stopListening = () => {}
   let leading = false
@@ -456,13 +480,20 @@ export const openConsoleStore = async (options: {
   let resign = () => {}
   const lead = () => {
     leading = true
+    resumes = lastEventId !== undefined
     stopListening = transport.listen(
       lastEventId,
       (change) => {
         applyChange(change)
         tellTabs({ type: "change", change })
       },
-      () => {
+      (position) => {
+        // Where the stream is, though no change came yet: the next load resumes there, and its
+        // catch-up brings what a read before its stream went live could lack.
+        if (position !== undefined && position !== lastEventId) {
+          lastEventId = position
+          void write(() => db.keepLastEventId(position))
+        }
         ready()
         tellTabs({ type: "ready" })
       }
@@ -520,10 +551,10 @@ export const openConsoleStore = async (options: {
           extra
         )
       },
-      watch: (reread, { unseen, back, reading } = {}) => {
+      watch: (reread, { unseen, back, reading, readSince } = {}) => {
         let timer: ReturnType<typeof setTimeout> | undefined
         let heard: Array<RecordNews> = []
-        let linkBack = false
+        let readAgain = false
         const judge = () => {
           // A read in flight: judged against the rows it brings (a slow answer, a busy machine).
           if (reading?.() === true) {
@@ -532,15 +563,22 @@ export const openConsoleStore = async (options: {
           }
           // Judged when the moment has passed: a screen's own read after its change has the news already.
           const news = heard
-          const always = linkBack
+          const always = readAgain
           heard = []
-          linkBack = false
+          readAgain = false
           if (always || unseen === undefined || news.some(unseen)) reread()
         }
         const later = (always: boolean) => {
           clearTimeout(timer)
-          linkBack ||= always
+          readAgain ||= always
           timer = setTimeout(judge, REREAD_AFTER_MS)
+        }
+        // Rows read before this tab heard every change: read again now (after a read in flight).
+        const heardLate = () => {
+          if (readSince === undefined || hearsSince === undefined || readSince() >= hearsSince) return
+          clearTimeout(timer)
+          readAgain = true
+          judge()
         }
         const stop = store.onNews((news) => {
           if (!any && news.kind !== kind) return
@@ -549,9 +587,12 @@ export const openConsoleStore = async (options: {
         })
         const onLinkBack = () => (back === undefined ? later(true) : back())
         reconnected.add(onLinkBack)
+        wentLive.add(heardLate)
+        heardLate()
         return () => {
           stop()
           reconnected.delete(onLinkBack)
+          wentLive.delete(heardLate)
           clearTimeout(timer)
         }
       },
