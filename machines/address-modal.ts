@@ -24,6 +24,8 @@ export interface AddressModalContext {
   readonly errorDetail: string | null
   /** The fields a refused save named (a 400's issues): the form shows each under its field. */
   readonly issues: ReadonlyArray<FieldIssue>
+  /** Someone else changed the address while it was shown: the view says so. */
+  readonly refreshed: boolean
 }
 
 export type AddressModalEvent =
@@ -31,6 +33,8 @@ export type AddressModalEvent =
   | { readonly type: "OPEN_VIEW"; readonly address: AnyAddress; readonly draft: Draft; readonly required: ReadonlyArray<string> }
   | { readonly type: "OPEN_EDIT"; readonly address: AnyAddress; readonly draft: Draft; readonly required: ReadonlyArray<string> }
   | { readonly type: "OPEN_DELETE"; readonly address: AnyAddress; readonly draft: Draft; readonly required: ReadonlyArray<string> }
+  /** A newer copy of the address shown arrived (a colleague's change, through the browser's store). */
+  | { readonly type: "REFRESH"; readonly address: AnyAddress; readonly draft: Draft }
   | { readonly type: "EDIT" }
   | { readonly type: "SAVE"; readonly draft: Draft }
   | { readonly type: "CONFIRM_DELETE" }
@@ -42,12 +46,13 @@ type Opened = { readonly address: AnyAddress; readonly draft: Draft; readonly re
 /** What Save hands over: the form as typed. */
 const saved = ({ event }: { readonly event: { readonly draft: Draft } }) => ({ draft: event.draft })
 
-const closedContext = { address: null, draft: {}, required: [], error: null, errorDetail: null, issues: [] } as const
+const closedContext = { address: null, draft: {}, required: [], error: null, errorDetail: null, issues: [], refreshed: false } as const
 
 /**
  * docs/product-spec.md §4, "Address modal": view, edit and delete modes; Add opens edit with an empty
  * form; after a successful save or delete the list reloads and the modal closes; a failure
- * keeps it open with the spec's alert and the server's reason.
+ * keeps it open with the spec's alert and the server's reason. A view follows a colleague's
+ * change (REFRESH), and its Edit starts from it; a form keeps what was typed.
  */
 export const addressModalMachine = setup({
   types: {} as { context: AddressModalContext; events: AddressModalEvent },
@@ -63,11 +68,19 @@ export const addressModalMachine = setup({
       required: params.required,
       error: null,
       errorDetail: null,
-      issues: []
+      issues: [],
+      refreshed: false
+    })),
+    refresh: assign((_, params: { readonly address: AnyAddress; readonly draft: Draft }) => ({
+      address: params.address,
+      draft: params.draft,
+      refreshed: true
     })),
     keepDraft: assign({ draft: (_, params: { readonly draft: Draft }) => params.draft })
   },
   guards: {
+    isNewer: ({ context }, params: { readonly address: AnyAddress }) =>
+      context.address !== null && params.address._id === context.address._id && params.address.version > context.address.version,
     canSave: ({ context }, params: { readonly draft: Draft }) => context.required.every((field) => (params.draft[field] ?? "").trim() !== "")
   }
 }).createMachine({
@@ -79,7 +92,7 @@ export const addressModalMachine = setup({
       on: {
         OPEN_ADD: {
           target: "editing",
-          actions: assign(({ event }) => ({ address: null, draft: {}, required: event.required, error: null, errorDetail: null, issues: [] }))
+          actions: assign(({ event }) => ({ address: null, draft: {}, required: event.required, error: null, errorDetail: null, issues: [], refreshed: false }))
         },
         OPEN_VIEW: { target: "viewing", actions: { type: "open", params: ({ event }) => event } },
         OPEN_EDIT: { target: "editing", actions: { type: "open", params: ({ event }) => event } },
@@ -87,7 +100,11 @@ export const addressModalMachine = setup({
       }
     },
     viewing: {
-      on: { EDIT: "editing", CLOSE: "closed" }
+      on: {
+        EDIT: "editing",
+        CLOSE: "closed",
+        REFRESH: { guard: { type: "isNewer", params: ({ event }) => event }, actions: { type: "refresh", params: ({ event }) => event } }
+      }
     },
     editing: {
       on: {

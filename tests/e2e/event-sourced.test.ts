@@ -9,7 +9,7 @@ import { signInFirstAdmin, startProduct } from "../support/product.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
-import { linkTexts } from "../spec/texts.ts"
+import { linkTexts, openRecordTexts } from "../spec/texts.ts"
 
 /**
  * The console as an event-sourced client (docs/architecture.md, "The browser's store"; issue 43),
@@ -245,6 +245,45 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     release()
     await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
     await expect.poll(() => pendingCount(page), { timeout: 10_000 }).toBe(before - 1)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("shows a colleague's change in an open address, edits from it, and says when a form's record changed or went", async () => {
+    const path = "/api/admin/addresses/generated"
+    const identifier = `open-record-${engine.name}-${Date.now()}`
+    const other = await signedInAs(product.server, "admin")
+    const made = await call(product.server.url, "POST", path, { token: admin, body: { identifier, Name: "First name" } })
+    expect(made.status, made.text).toBe(200)
+    const id = (made.body.data as { address: { _id: string } }).address._id
+    const change = async (Name: string, version: number) => {
+      const answer = await call(product.server.url, "PUT", `${path}/${id}`, { token: other, body: { identifier, Name, version } })
+      expect(answer.status, answer.text).toBe(200)
+    }
+    const { page, errors } = await openSignedIn(product, admin, `/generated-addresses?search=${identifier}`)
+    const row = page.getByRole("table", { name: "Generated Addresses" }).getByRole("row").filter({ hasText: identifier })
+    await row.waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await row.getByRole("button", { name: "View" }).click()
+    const dialog = page.getByRole("dialog")
+    await dialog.getByText("First name", { exact: true }).waitFor()
+    // The view follows, says so, and its Edit starts from the colleague's version.
+    await change("Second name", 1)
+    await dialog.getByText("Second name", { exact: true }).waitFor()
+    await dialog.getByRole("status").getByText(openRecordTexts.changed("address"), { exact: true }).waitFor()
+    await dialog.getByRole("button", { name: "Edit" }).click()
+    const name = dialog.locator('input[name="Name"]')
+    expect(await name.inputValue()).toBe("Second name")
+    expect(await dialog.getByText(openRecordTexts.changed("address"), { exact: true }).count()).toBe(0)
+    // A form keeps what was typed and says a save would be refused; then that the address went.
+    await name.fill("Mine")
+    await change("Third name", 2)
+    await dialog.getByRole("status").getByText(openRecordTexts.changedWhileEditing("address"), { exact: true }).waitFor()
+    expect(await name.inputValue()).toBe("Mine")
+    const gone = await call(product.server.url, "DELETE", `${path}/${id}?version=3`, { token: other })
+    expect(gone.status, gone.text).toBe(200)
+    await dialog.getByRole("status").getByText(openRecordTexts.gone("address"), { exact: true }).waitFor()
+    expect(await name.inputValue()).toBe("Mine")
     expect(errors).toEqual([])
     await page.context().close()
   })

@@ -4,6 +4,7 @@ import type { EventObject } from "xstate"
 import { addressModalMachine } from "../../machines/address-modal.ts"
 import { addressModalTable } from "../spec/machine-tables.ts"
 import { call } from "../support/http.ts"
+import { openRecordTexts } from "../spec/texts.ts"
 import { drivesEveryPath, type MachineModel, type MachineSnapshot, type ScreenDriver } from "../support/screen-model.ts"
 import {
   product,
@@ -42,6 +43,8 @@ describe("address modal: generated paths on /generated-addresses", () => {
         { type: "OPEN_VIEW", address: placeholder, draft, required },
         { type: "OPEN_EDIT", address: placeholder, draft, required },
         { type: "OPEN_DELETE", address: placeholder, draft, required },
+        // Someone else saves the address shown: the browser's store brings the newer copy.
+        { type: "REFRESH", address: { ...placeholder, version: 2 }, draft },
         { type: "EDIT" },
         { type: "SAVE", draft: { identifier: "NEW", Name: "Renamed" } },
         { type: "SAVE", draft: { identifier: "NEW", Name: " " } },
@@ -124,6 +127,7 @@ describe("address modal: generated paths on /generated-addresses", () => {
       OPEN_EDIT: async (run) => row(run).getByRole("button", { name: "Edit" }).click(),
       OPEN_DELETE: async (run) => row(run).getByRole("button", { name: "Delete" }).click(),
       EDIT: async (run) => dialog(run).getByRole("button", { name: "Edit" }).click(),
+      REFRESH: async (run) => changeElsewhere(run),
       SAVE: async (run, event, before) => {
         const { draft } = event as unknown as { draft: Record<string, string> }
         for (const [field, value] of Object.entries(draft)) {
@@ -172,9 +176,14 @@ describe("address modal: generated paths on /generated-addresses", () => {
           await row(run).waitFor({ state: "detached" })
         }
       },
-      viewing: async (run) => {
+      viewing: async (run, _snapshot, event) => {
         await dialog(run).getByRole("heading", { name: "Address Details" }).waitFor()
         await dialog(run).getByText(run.row.identifier, { exact: true }).first().waitFor()
+        if (event?.type === "REFRESH") {
+          // The view shows the other admin's version, and says so.
+          await dialog(run).getByText("Model row (elsewhere)", { exact: true }).waitFor()
+          await dialog(run).getByRole("status").getByText(openRecordTexts.changed("address"), { exact: true }).waitFor()
+        }
       },
       editing: async (run, snapshot, event) => {
         await dialog(run)

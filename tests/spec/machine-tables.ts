@@ -61,7 +61,8 @@ export const authTable = [
  * §4 "Address modal": modes view, edit and delete; Add opens edit mode with an empty form; after
  * a successful save or delete the list reloads and the modal closes. §2: View, Edit and Delete on
  * each row; the view offers Edit; Save only with identifier and name; a failed save or delete
- * keeps the modal open with the error.
+ * keeps the modal open with the error. Issue 43, item 3: an open record
+ * follows a colleague's change (a newer version of the same address only).
  */
 export const addressModalTable = [
   "closed --OPEN_ADD--> editing",
@@ -70,6 +71,7 @@ export const addressModalTable = [
   "closed --OPEN_DELETE--> confirmingDelete / open",
   "viewing --EDIT--> editing",
   "viewing --CLOSE--> closed",
+  "viewing --REFRESH [isNewer]--> (stays) / refresh",
   "editing --SAVE [canSave]--> saving / keepDraft",
   "editing --SAVE--> (stays) / keepDraft",
   "editing --CLOSE--> closed",

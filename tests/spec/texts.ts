@@ -103,6 +103,14 @@ export const linkTexts = {
   unreachable: "The server can't be reached. You stay signed in; the console keeps trying."
 } as const
 
+/** What an open record's dialog or form says of a colleague's change (docs/console.md, "Open records"). */
+export const openRecordTexts = {
+  gone: (noun: string) => `Someone else deleted this ${noun} since you opened it.`,
+  changedWhileEditing: (noun: string) =>
+    `Someone else changed this ${noun} since you opened it: saving would be refused. Cancel and open it again to start from their version.`,
+  changed: (noun: string) => `Someone else changed this ${noun} since you opened it: it shows as it is now.`
+} as const
+
 export const listTexts = {
   previous: "Previous",
   next: "Next",

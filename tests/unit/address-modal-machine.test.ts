@@ -18,6 +18,9 @@ const required = ["identifier", "Name"]
 const draft = { identifier: "pi-1", Name: "Pi One" }
 const stale = { status: 409, message: "This address was changed by someone else. Reload and try again." }
 const network = { status: undefined, message: "Failed to fetch" }
+/** A colleague's change of the address, as the browser's store brings it. */
+const renamed: GeneratedAddress = { ...address, Name: "Pi Renamed", version: 2 }
+const renamedDraft = { identifier: "pi-1", Name: "Pi Renamed" }
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 const events = (): ReadonlyArray<AddressModalEvent | ReturnType<typeof actorDone> | ReturnType<typeof actorError>> => [
@@ -25,6 +28,7 @@ const events = (): ReadonlyArray<AddressModalEvent | ReturnType<typeof actorDone
   { type: "OPEN_VIEW", address, draft, required },
   { type: "OPEN_EDIT", address, draft, required },
   { type: "OPEN_DELETE", address, draft, required },
+  { type: "REFRESH", address: renamed, draft: renamedDraft },
   { type: "EDIT" },
   { type: "SAVE", draft: { identifier: "pi-2", Name: "Pi Two" } },
   { type: "SAVE", draft: { identifier: "pi-2", Name: " " } },
@@ -54,6 +58,24 @@ describe("address modal machine, model-based", () => {
     })
     expectFullCoverage("address modal", run)
     expect(reloads).toBeGreaterThan(0)
+  })
+
+  it("follows a newer copy of the address it shows, never an older one or another address's, and edits from it", () => {
+    const actor = createActor(addressModalMachine).start()
+    actor.send({ type: "OPEN_VIEW", address, draft, required })
+    actor.send({ type: "REFRESH", address: { ...renamed, _id: "a2" }, draft: renamedDraft })
+    actor.send({ type: "REFRESH", address: { ...renamed, version: 1 }, draft: renamedDraft })
+    expect(actor.getSnapshot().context).toMatchObject({ address, draft, refreshed: false })
+    actor.send({ type: "REFRESH", address: renamed, draft: renamedDraft })
+    expect(actor.getSnapshot().context).toMatchObject({ address: renamed, draft: renamedDraft, refreshed: true })
+    actor.send({ type: "EDIT" })
+    expect(actor.getSnapshot().context.draft).toEqual(renamedDraft)
+    // A form keeps what was typed: a later copy is not taken while editing.
+    actor.send({ type: "REFRESH", address: { ...renamed, version: 3, Name: "Later" }, draft: { identifier: "pi-1", Name: "Later" } })
+    expect(actor.getSnapshot().context).toMatchObject({ address: renamed, draft: renamedDraft })
+    actor.send({ type: "CLOSE" })
+    actor.send({ type: "OPEN_VIEW", address, draft, required })
+    expect(actor.getSnapshot().context.refreshed).toBe(false)
   })
 
   it("keeps Save disabled until identifier and name are filled, and words failures as the spec does", async () => {

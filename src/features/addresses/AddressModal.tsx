@@ -1,6 +1,8 @@
 import { Button, Callout, DataList, Dialog, Flex, Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
 import { HistoryButton } from "../../ui/HistoryButton.tsx"
+import { OpenRecordNotice } from "../../ui/OpenRecordNotice.tsx"
+import { type OpenRecord, useOpenRecord } from "../../lib/store/use-open-record.ts"
 import { useWatch } from "react-hook-form"
 import { useEffect, useRef } from "react"
 import { type ActorRefFrom, fromPromise, type SnapshotFrom } from "xstate"
@@ -11,7 +13,7 @@ import { useMachine } from "../../lib/use-machine.ts"
 import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts"
 import { confirmHint } from "../../ui/ConfirmDelete.tsx"
 import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
-import { cellText, type DirectorySpec, toInput } from "./directories.ts"
+import { cellText, type DirectorySpec, toDraft, toInput } from "./directories.ts"
 import { addressLabel, addressTexts as t } from "./texts.ts"
 
 type Modal = ActorRefFrom<typeof addressModalMachine>
@@ -88,8 +90,7 @@ const EditForm = ({ spec, modal, snapshot }: { readonly spec: DirectorySpec; rea
   )
 }
 
-const Details = ({ spec, modal, snapshot }: { readonly spec: DirectorySpec; readonly modal: Modal; readonly snapshot: Snapshot }) => {
-  const address = snapshot.context.address
+const Details = ({ spec, modal, address }: { readonly spec: DirectorySpec; readonly modal: Modal; readonly address: AnyAddress | null }) => {
   return (
     <>
       <DataList.Root>
@@ -143,6 +144,15 @@ export const AddressModal = ({ spec, modal }: { readonly spec: DirectorySpec; re
   const editing = snapshot.matches("editing") || snapshot.matches("saving")
   const deleting = snapshot.matches("confirmingDelete") || snapshot.matches("deleting")
   const title = editing ? (snapshot.context.address === null ? t.addTitle : t.editTitle) : deleting ? t.deleteTitle : t.viewTitle
+  // The address as the browser's store has it now: a colleague's change shows in the view, and
+  // its Edit starts from it (REFRESH); a form keeps what was typed and says a save would be refused.
+  const record: OpenRecord<AnyAddress | null> = useOpenRecord("address", snapshot.context.address)
+  const viewing = snapshot.matches("viewing")
+  const newer = record.shown
+  useEffect(() => {
+    if (viewing && newer !== null) modal.send({ type: "REFRESH", address: newer, draft: toDraft(spec, newer) })
+  }, [viewing, newer, modal, spec])
+  const said = viewing ? { gone: record.gone, changed: record.changed || snapshot.context.refreshed } : record
   const identifier = snapshot.context.address?.identifier
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && modal.send({ type: "CLOSE" })}>
@@ -162,9 +172,10 @@ export const AddressModal = ({ spec, modal }: { readonly spec: DirectorySpec; re
             {identifier}
           </Text>
         )}
+        {(viewing || snapshot.matches("editing")) && <OpenRecordNotice record={said} noun="address" editing={editing} />}
         {editing && <EditForm spec={spec} modal={modal} snapshot={snapshot} />}
         {deleting && <DeleteConfirmation modal={modal} snapshot={snapshot} />}
-        {snapshot.matches("viewing") && <Details spec={spec} modal={modal} snapshot={snapshot} />}
+        {viewing && <Details spec={spec} modal={modal} address={snapshot.context.address} />}
       </Dialog.Content>
     </Dialog.Root>
   )

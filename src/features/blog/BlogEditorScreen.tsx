@@ -19,6 +19,8 @@ import { ContentTab } from "./editor/ContentTab.tsx"
 import { PreviewTab } from "./editor/PreviewTab.tsx"
 import { SeoTab } from "./editor/SeoTab.tsx"
 import { SettingsTab } from "./editor/SettingsTab.tsx"
+import { OpenRecordNotice } from "../../ui/OpenRecordNotice.tsx"
+import { useOpenRecord } from "../../lib/store/use-open-record.ts"
 import { blogTexts as t } from "./texts.ts"
 
 /**
@@ -143,6 +145,8 @@ const PostEditor = ({ post, onSaved }: { readonly post: BlogPost | null; readonl
     return () => clearTimeout(timer)
   }, [version, openedVersion])
 
+  // The post as the browser's store has it now: a colleague's change or delete is said here.
+  const record = useOpenRecord("blog", state.context.post)
   const confirmingLeave = state.matches("confirmingLeave")
   const records = useHistory()
   const heading = state.context.post === null ? t.createTitle : t.editTitle
@@ -233,6 +237,7 @@ const PostEditor = ({ post, onSaved }: { readonly post: BlogPost | null; readonl
           </Button>
         </Flex>
       </Flex>
+      <OpenRecordNotice record={record} noun="post" editing />
       {error !== null && (
         <Callout.Root color="red" role="alert" mb="3">
           <Callout.Text>

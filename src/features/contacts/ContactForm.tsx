@@ -6,6 +6,8 @@ import { contactPriorities, contactStatuses, type ContactStatus } from "../../..
 import { inputDateTime } from "../../lib/dates.ts"
 import { useContractForm, useContractFormContext } from "../../lib/form/use-contract-form.ts"
 import { ContractFormShell, FormActions, FormField, TextInput } from "../../ui/FormField.tsx"
+import { OpenRecordNotice } from "../../ui/OpenRecordNotice.tsx"
+import { useOpenRecord } from "../../lib/store/use-open-record.ts"
 import { coreTeamTexts as t } from "./texts.ts"
 
 /** The form's values as typed: text everywhere but the checkbox. */
@@ -195,6 +197,8 @@ export const ContactForm = ({
     />
   )
   const title = target === null ? t.addTitle : t.editTitle
+  // The contact as the browser's store has it now: a colleague's change or delete is said here.
+  const record = useOpenRecord("contact", target)
   return (
     <Card mb="4" asChild>
       <div
@@ -209,6 +213,7 @@ export const ContactForm = ({
           <Text as="p" size="1" color="gray" mb="3">
             {t.required}
           </Text>
+          <OpenRecordNotice record={record} noun="contact" editing />
           <Grid columns={{ initial: "1", md: "2" }} gap="3">
             {field("name", "Contact Name", "text", canEdit)}
             {field("email", "Email", "email")}

@@ -573,9 +573,11 @@ export const openConsoleStore = async (options: {
           readAgain ||= always
           timer = setTimeout(judge, REREAD_AFTER_MS)
         }
-        // Rows read before this tab heard every change: read again now (after a read in flight).
+        // Rows read before this tab heard every change: read again now (after a read in flight). A
+        // list that announces arrivals itself takes none unannounced: it only recovers a failed read.
         const heardLate = () => {
           if (readSince === undefined || hearsSince === undefined || readSince() >= hearsSince) return
+          if (back !== undefined) return back()
           clearTimeout(timer)
           readAgain = true
           judge()

@@ -1,0 +1,40 @@
+import { useMemo } from "react"
+import { useStore } from "./handle.ts"
+
+/** An open record as the browser's store has it now: what a dialog shows, and what happened to it since it opened. */
+export interface OpenRecord<Row> {
+  /** The newest copy, this browser's waiting commands on top; the record as opened until the store is open, and once it has gone. */
+  readonly shown: Row
+  /** Someone else deleted it since it opened. */
+  readonly gone: boolean
+  /**
+   * The server holds a version past the one opened and this browser's commands then waiting:
+   * someone else changed it, and a save of what was opened would be refused (409).
+   */
+  readonly changed: boolean
+}
+
+/**
+ * A record a dialog holds open, following the browser's store (docs/architecture.md, "The
+ * browser's store"): a colleague's change shows in the open dialog as in the list behind it.
+ * `kind` is the stream's area (a list's `spec.store`).
+ */
+export const useOpenRecord = <Row extends { readonly _id: string; readonly version: number } | null>(kind: string, opened: Row): OpenRecord<Row> => {
+  const store = useStore()
+  const open = store !== undefined
+  // The version a save of what was opened names once this browser's commands then waiting are in.
+  const expected = useMemo(
+    () => (opened === null ? 0 : (store?.nextVersion(kind, opened._id, opened.version) ?? opened.version)),
+    // Counted once per opening, and once more when the store opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [kind, opened, open]
+  )
+  if (store === undefined || opened === null) return { shown: opened, gone: false, changed: false }
+  const viewed = store.view(kind, opened._id, opened)
+  const held = store.held(kind, opened._id)?.version
+  return {
+    shown: viewed ?? opened,
+    gone: viewed === null && !store.waiting(kind, opened._id),
+    changed: typeof held === "number" && held > expected
+  }
+}
