@@ -6,6 +6,7 @@ import { seriousViolations } from "../support/axe.ts"
 import { chromiumWithServer, isDark, newPage, requestsInFlight, signInThroughScreen, visitInApp } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
+import { openRecordTexts } from "../spec/texts.ts"
 
 const product = chromiumWithServer()
 
@@ -205,6 +206,29 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await page.getByRole("button", { name: "Add Address" }).click()
     await page.getByRole("dialog").waitFor()
     await scan("address modal")
+    await page.keyboard.press("Escape")
+    // An open address a colleague changes: the view's notice, then the form's.
+    const colleague = await signedInAs(product.server, "admin")
+    const identifier = `axe-open-${scheme}`
+    const made = await call(product.server.url, "POST", "/api/admin/addresses/generated", { token: colleague, body: { identifier, Name: "Scanned" } })
+    const opened = (made.body.data as { address: { _id: string } }).address._id
+    const changeOpened = (version: number) =>
+      call(product.server.url, "PUT", `/api/admin/addresses/generated/${opened}`, {
+        token: colleague,
+        body: { identifier, Name: `Scanned ${version}`, version }
+      })
+    await page.getByRole("searchbox", { name: "Search addresses" }).fill(identifier)
+    const openedRow = page.getByRole("row").filter({ hasText: identifier })
+    await openedRow.waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await openedRow.getByRole("button", { name: "View" }).click()
+    await changeOpened(1)
+    await page.getByRole("dialog").getByText(openRecordTexts.changed("address"), { exact: true }).waitFor()
+    await scan("address modal, changed elsewhere")
+    await page.getByRole("dialog").getByRole("button", { name: "Edit" }).click()
+    await changeOpened(2)
+    await page.getByRole("dialog").getByText(openRecordTexts.changedWhileEditing("address"), { exact: true }).waitFor()
+    await scan("address form, changed elsewhere")
     await page.keyboard.press("Escape")
     for (const [path, button] of queueForms) {
       await visitSettled(page, network, path)
