@@ -215,7 +215,7 @@ describe("address modal, step by step", () => {
   const address = { _id: "a1", identifier: "pi-1", Name: "Pi One", Rank: 0, createdAt: "", updatedAt: "", version: 3 }
   const required = ["identifier", "Name"]
   const draft = { identifier: "pi-1", Name: "Pi One" }
-  const closed = { address: null, draft: {}, required: [], error: null, errorDetail: null, issues: [] }
+  const closed = { address: null, draft: {}, required: [], error: null, errorDetail: null, issues: [], refreshed: false }
 
   it("opens each mode with the row, saves and deletes with what is shown, and reloads the list once each", async () => {
     const { inputs, actor, answer } = calls()
@@ -229,13 +229,13 @@ describe("address modal, step by step", () => {
     expect(modal.getSnapshot().context).toEqual(closed)
     for (const type of ["OPEN_VIEW", "OPEN_EDIT", "OPEN_DELETE"] as const) {
       modal.send({ type, address, draft, required })
-      expect(modal.getSnapshot().context).toEqual({ address, draft, required, error: null, errorDetail: null, issues: [] })
+      expect(modal.getSnapshot().context).toEqual({ address, draft, required, error: null, errorDetail: null, issues: [], refreshed: false })
       modal.send({ type: "CLOSE" })
       expect(modal.getSnapshot().context).toEqual(closed)
     }
 
     modal.send({ type: "OPEN_ADD", required })
-    expect(modal.getSnapshot().context).toEqual({ address: null, draft: {}, required, error: null, errorDetail: null, issues: [] })
+    expect(modal.getSnapshot().context).toEqual({ address: null, draft: {}, required, error: null, errorDetail: null, issues: [], refreshed: false })
     modal.send({ type: "SAVE", draft: { identifier: "pi-9", Name: "   " } })
     // A name of spaces is no name: Save stays refused.
     expect(modal.getSnapshot().value).toBe("editing")
