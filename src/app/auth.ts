@@ -4,6 +4,7 @@ import { arrivedSession, checkSession, endSession, rememberedUser, requestOtp, v
 import type { AuthInput } from "../lib/auth.tsx"
 import { holdSession } from "../api/session.ts"
 import { BROWSER_KEY, TOKEN_KEY, USER_KEY } from "../lib/token.ts"
+import { forgetSnapshot } from "../lib/list/tab-snapshot.ts"
 
 /** This browser's key, made (32 random bytes, URL-safe) the first time it is needed; none without storage. */
 const browserKey = (): string | undefined => {
@@ -46,6 +47,7 @@ export const consoleAuthMachine = authMachine.provide({
     },
     forgetSession: () => {
       holdSession(null)
+      forgetSnapshot()
       localStorage.removeItem(TOKEN_KEY)
       localStorage.removeItem(USER_KEY)
     }

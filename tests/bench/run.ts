@@ -80,7 +80,7 @@ if (only === undefined || only === "memory") {
   await withPostgresOrNot(measureMemory)
 }
 if (only === undefined || only === "stream") await onPostgres(measureStream)
-if (only === undefined || only === "sync") await withPostgresOrNot(measureSync)
+if (only === undefined || only === "sync") await withPostgresOrNot((url) => measureSync(url, process.argv.slice(3)))
 if (only === undefined || only === "sync-offline") await withPostgresOrNot(measureSyncOffline)
 if (only === undefined || only === "upload") await withPostgresOrNot(measureUpload)
 if (only === undefined || only === "faults") {

@@ -577,8 +577,14 @@ export const staffOf = async (url: string, dataDir: string): Promise<Staff> => {
   return { url, admin, colleague: answer.body.token as string }
 }
 
-export const measureSync = async (postgresUrl: string | undefined) => {
+/** The parts `npm run bench -- sync PART…` can run alone (all without one). */
+const PARTS = ["decisions", "bursts", "arrivals", "colleague", "records"] as const
+
+export const measureSync = async (postgresUrl: string | undefined, parts: ReadonlyArray<string> = []) => {
   requireBuiltConsole()
+  const unknown = parts.filter((part) => !(PARTS as ReadonlyArray<string>).includes(part))
+  if (unknown.length > 0) throw new Error(`sync has no part ${unknown.join(", ")}: ${PARTS.join(", ")}`)
+  const want = (part: (typeof PARTS)[number]) => parts.length === 0 || parts.includes(part)
   const decisions: Record<string, BenchRow> = {}
   const bursts: Record<string, BenchRow> = {}
   const arrived: Record<string, BenchRow> = {}
@@ -592,40 +598,48 @@ export const measureSync = async (postgresUrl: string | undefined) => {
       const staff = await staffOf(product.url, dataDir)
       for (const roundTrip of ROUND_TRIPS) {
         const row = `${engine}, +${roundTrip} ms`
-        const one = await keyToDecision(browser, staff, roundTrip)
-        decisions[row] = {
-          "in the DOM p50 / p95 ms": spread(one.inDom, TARGETS.decisionMs),
-          "next frame p50 / p95 ms": `${percentile(one.frame, 50)} / ${percentile(one.frame, 95)}`,
-          keys: one.inDom.length,
-          "a write's round trip p50 ms": percentile(one.writes, 50),
-          "applied on the server": `${one.applied} / ${QUEUE}`
+        if (want("decisions")) {
+          const one = await keyToDecision(browser, staff, roundTrip)
+          decisions[row] = {
+            "in the DOM p50 / p95 ms": spread(one.inDom, TARGETS.decisionMs),
+            "next frame p50 / p95 ms": `${percentile(one.frame, 50)} / ${percentile(one.frame, 95)}`,
+            keys: one.inDom.length,
+            "a write's round trip p50 ms": percentile(one.writes, 50),
+            "applied on the server": `${one.applied} / ${QUEUE}`
+          }
         }
-        const two = await keysFasterThanWrites(browser, staff, roundTrip)
-        bursts[row] = {
-          keys: two.keys,
-          "mean gap ms": round(two.meanGap),
-          "cards keyed": two.distinctCards,
-          "shown after the last key": two.shownAtOnce,
-          "applied on the server": `${two.applied} / ${BURST.keys} (${two.applied === BURST.keys ? "meets" : "MISSES"})`,
-          "to the card current at its key": two.toCurrent,
-          "at version 2": two.once,
-          "others pending at 1": two.untouchedAtOne,
-          "outbox empty after ms": Math.round(two.drainedMs)
+        if (want("bursts")) {
+          const two = await keysFasterThanWrites(browser, staff, roundTrip)
+          bursts[row] = {
+            keys: two.keys,
+            "mean gap ms": round(two.meanGap),
+            "cards keyed": two.distinctCards,
+            "shown after the last key": two.shownAtOnce,
+            "applied on the server": `${two.applied} / ${BURST.keys} (${two.applied === BURST.keys ? "meets" : "MISSES"})`,
+            "to the card current at its key": two.toCurrent,
+            "at version 2": two.once,
+            "others pending at 1": two.untouchedAtOne,
+            "outbox empty after ms": Math.round(two.drainedMs)
+          }
         }
-        const three = await arrivals(staff, roundTrip)
-        arrived[row] = {
-          "first visit p50 / p95 ms": `${percentile(three.first, 50)} / ${percentile(three.first, 95)}`,
-          "history back p50 / p95 ms": spread(three.back, TARGETS.arrivalMs),
-          "back, rows from the store": `${three.backFromStore} / ${ARRIVALS}`,
-          "reload p50 / p95 ms": spread(three.reload, TARGETS.arrivalMs),
-          "reload, rows from the store": `${three.reloadFromStore} / ${ARRIVALS}`
+        if (want("arrivals")) {
+          const three = await arrivals(staff, roundTrip)
+          arrived[row] = {
+            "first visit p50 / p95 ms": `${percentile(three.first, 50)} / ${percentile(three.first, 95)}`,
+            "history back p50 / p95 ms": spread(three.back, TARGETS.arrivalMs),
+            "back, rows from the store": `${three.backFromStore} / ${ARRIVALS}`,
+            "reload p50 / p95 ms": spread(three.reload, TARGETS.arrivalMs),
+            "reload, rows from the store": `${three.reloadFromStore} / ${ARRIVALS}`
+          }
         }
       }
-      const four = await colleaguesChange(browser, staff)
-      colleague[`${engine}, +0 ms`] = {
-        "send → card shows Rejected p50 / p95 ms": spread(four.shown, TARGETS.colleagueMs),
-        tries: four.shown.length,
-        "the call's answer p50 ms": percentile(four.answered, 50)
+      if (want("colleague")) {
+        const four = await colleaguesChange(browser, staff)
+        colleague[`${engine}, +0 ms`] = {
+          "send → card shows Rejected p50 / p95 ms": spread(four.shown, TARGETS.colleagueMs),
+          tries: four.shown.length,
+          "the call's answer p50 ms": percentile(four.answered, 50)
+        }
       }
       listing ??= (await onServer(staff, "sync-"))[0] as unknown as Readonly<Record<string, unknown>>
     } finally {
@@ -634,7 +648,7 @@ export const measureSync = async (postgresUrl: string | undefined) => {
       rmSync(dataDir, { recursive: true, force: true })
     }
   }
-  const five = await recordsSeen(listing!)
+  const five = want("records") ? await recordsSeen(listing!) : undefined
 
   console.log(`\n1. Key a → the card shows "Approved" and the Pending count changed (${QUEUE} keys, ${DECISION_GAP_MS} ms apart), timed in the page`)
   console.table(decisions)
@@ -644,6 +658,7 @@ export const measureSync = async (postgresUrl: string | undefined) => {
   console.table(arrived)
   console.log(`\n4. A colleague's change on an open queue (${COLLEAGUE_TRIES} rejections through the API)`)
   console.table(colleague)
+  if (five === undefined) return
   const mb = (bytes: number) => round(bytes / 1024 / 1024)
   const { layer, console: viaConsole } = five
   console.log(`\n5. ${RECORDS.seen.toLocaleString("en")} listings seen, in the browser's store in a profile on disk`)

@@ -308,6 +308,46 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  it("paints a reloaded queue from the tab's own copy before IndexedDB opens, and keeps none after sign-out", async () => {
+    const prefix = await seed(3)
+    const { page, errors } = await open(prefix)
+    const held: Array<Route> = []
+    await page.route("**/api/admin/communities/combined**", (route) => void held.push(route))
+    // Another writer holds the browser's store in the reloaded page (as another tab may): it can't
+    // open until released, so the rows can come from the tab alone.
+    await page.addInitScript(() => {
+      const opening = indexedDB.open("console-store")
+      opening.onsuccess = () => {
+        const db = opening.result
+        const meta = db.transaction([...db.objectStoreNames], "readwrite").objectStore("meta")
+        const spin = () => {
+          if ((window as unknown as { releaseStore?: boolean }).releaseStore !== true) meta.get("owner").onsuccess = spin
+        }
+        spin()
+      }
+    })
+    await page.reload()
+    await card(page, `${prefix}03`).waitFor()
+    expect(await page.locator(".sync-status").count()).toBe(0)
+    expect(await page.getByRole("list", { name: "Community Management" }).getAttribute("aria-busy")).toBe("true")
+    await page.evaluate(() => Object.assign(window, { releaseStore: true }))
+    await page.locator(".sync-status").waitFor({ state: "attached" })
+    // Read once: the copy is gone from the tab, and the server's answer replaces it.
+    expect(await page.evaluate(() => sessionStorage.getItem("list-snapshot"))).toBe(null)
+    await expect.poll(() => held.length).toBeGreaterThan(0)
+    for (const route of held.splice(0)) await route.continue()
+    await expect.poll(() => page.getByRole("list", { name: "Community Management" }).getAttribute("aria-busy")).toBe("false")
+    // Leaving keeps the page shown; signing out forgets it.
+    await page.unrouteAll({ behavior: "ignoreErrors" })
+    await page.evaluate(() => dispatchEvent(new PageTransitionEvent("pagehide")))
+    expect(await page.evaluate(() => sessionStorage.getItem("list-snapshot"))).toContain(`${prefix}03`)
+    await page.getByRole("button", { name: "Logout" }).click()
+    await page.getByLabel("Email").waitFor()
+    expect(await page.evaluate(() => sessionStorage.getItem("list-snapshot"))).toBe(null)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("opens a queue seen before from the store on a reload, before the server has answered the session check or the list", async () => {
     const prefix = await seed(3)
     const { page, errors } = await open(prefix)

@@ -14,6 +14,8 @@ import { useDebouncedSearch } from "./use-debounced-search.ts"
 import { useList } from "./use-list.ts"
 import { type RowAction, useRowFocus } from "./use-row-focus.ts"
 import { useStableCallback } from "../use-stable.ts"
+import { AuthContext } from "../auth.tsx"
+import { keepSnapshot, takeSnapshot } from "./tab-snapshot.ts"
 import { type KeptRow, keepRow, withKept } from "./kept-row.ts"
 import type { HistoryKind } from "../../../contract/history-rules.ts"
 import type { ActivityArea } from "../../../contract/activity.ts"
@@ -141,6 +143,9 @@ export const useListScreen = <P extends ListPage>(
   // The browser's store, once open, for a list that names its kind (docs/architecture.md, "The browser's store").
   const store = useStore()
   const lists = spec.store === undefined ? undefined : store?.lists(spec.store, spec.title, spec.idOf as (row: unknown) => string)
+  // Who the rows are shown to: a page the tab kept is for them only.
+  const owner = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
+  const snapshots = spec.store !== undefined && spec.store !== ANY_KIND && owner !== undefined
   const list = useList(
     query,
     spec.fetchPage,
@@ -148,9 +153,10 @@ export const useListScreen = <P extends ListPage>(
     (asked) =>
       spec.store === undefined
         ? undefined
-        : (currentStore()
+        : ((snapshots ? (takeSnapshot(owner, spec.title, asked) as P | undefined) : undefined) ??
+          (currentStore()
             ?.lists(spec.store, spec.title, spec.idOf as (row: unknown) => string)
-            .kept(asked) as Promise<P | undefined> | undefined),
+            .kept(asked) as Promise<P | undefined> | undefined)),
     // The store opening late (a reload) asks it for a page the server has not given yet.
     store
   )
@@ -158,6 +164,14 @@ export const useListScreen = <P extends ListPage>(
   // Not after a failed read: the page shown is then another query's, or the store's own.
   const arrived = list.loading || list.error !== null ? null : list.page
   useEffect(() => lists?.keep(query, arrived), [lists, query, arrived])
+  // The page shown stays with the tab as the page goes away: a reload shows it before the store opens.
+  const keepForReload = useStableCallback(() => {
+    if (snapshots && list.page !== null) keepSnapshot(owner, spec.title, query, list.page)
+  })
+  useEffect(() => {
+    addEventListener("pagehide", keepForReload)
+    return () => removeEventListener("pagehide", keepForReload)
+  }, [keepForReload])
   // News the rows shown do not have yet: a record changed past the version shown, gone, or new.
   const unseen = useStableCallback((news: RecordNews) => {
     const row = (list.rows as ReadonlyArray<RowOf<P>>).find((candidate) => spec.idOf(candidate) === news.id) as { readonly version?: unknown } | undefined

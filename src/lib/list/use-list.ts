@@ -37,8 +37,8 @@ export const useList = <P extends ListPage>(
   fetchPage: (query: ListQuery) => Promise<P>,
   /** The first page if it is already here (start-up's answer): shown in the first render, not asked for again. */
   arrivedPage?: (query: ListQuery) => P | undefined,
-  /** The page the browser's store kept for a query: shown while the server is asked, if it comes first. */
-  keptPage?: (query: ListQuery) => Promise<P | undefined> | undefined,
+  /** The page the browser's store (or the tab, at once) kept for a query: shown while the server is asked, if it comes first. */
+  keptPage?: (query: ListQuery) => Promise<P | undefined> | P | undefined,
   /** Changes when the store opens: a list still waiting for the server asks it again (a reload opens it late). */
   keeper?: unknown
 ): ListState<RowOf<P>, P & ListPage<RowOf<P>>> => {
@@ -71,7 +71,9 @@ export const useList = <P extends ListPage>(
     const now = list.getSnapshot()
     // Asked while the server is, or after it could not be reached, for a list that shows nothing yet.
     if (now.matches("ready") || (now.matches("failed") && now.context.page !== null)) return
-    void kept(query)?.then((page) => page !== undefined && list.send({ type: "KEPT", query, page }))
+    const found = kept(query)
+    if (found instanceof Promise) void found.then((page) => page !== undefined && list.send({ type: "KEPT", query, page }))
+    else if (found !== undefined) list.send({ type: "KEPT", query, page: found })
   }, [query, list, kept, keeper])
   // Each value is its own selection, so a snapshot that changes none of them renders nothing. The
   // list counts as loading from the render its new query arrived in: the machine hears of the
