@@ -650,14 +650,15 @@ export const measureSync = async (postgresUrl: string | undefined, parts: Readon
   }
   const five = want("records") ? await recordsSeen(listing!) : undefined
 
-  console.log(`\n1. Key a → the card shows "Approved" and the Pending count changed (${QUEUE} keys, ${DECISION_GAP_MS} ms apart), timed in the page`)
-  console.table(decisions)
-  console.log(`\n2. ${BURST.keys} keys ${BURST.gapMs} ms apart, every write ${BURST.writeMs} ms slower`)
-  console.table(bursts)
-  console.log(`\n3. Arriving on the queue: to its first card painted (${ARRIVALS} each; first visit: a new profile each time)`)
-  console.table(arrived)
-  console.log(`\n4. A colleague's change on an open queue (${COLLEAGUE_TRIES} rejections through the API)`)
-  console.table(colleague)
+  const table = (title: string, rows: Record<string, BenchRow>) => {
+    if (Object.keys(rows).length === 0) return
+    console.log(title)
+    console.table(rows)
+  }
+  table(`\n1. Key a → the card shows "Approved" and the Pending count changed (${QUEUE} keys, ${DECISION_GAP_MS} ms apart), timed in the page`, decisions)
+  table(`\n2. ${BURST.keys} keys ${BURST.gapMs} ms apart, every write ${BURST.writeMs} ms slower`, bursts)
+  table(`\n3. Arriving on the queue: to its first card painted (${ARRIVALS} each; first visit: a new profile each time)`, arrived)
+  table(`\n4. A colleague's change on an open queue (${COLLEAGUE_TRIES} rejections through the API)`, colleague)
   if (five === undefined) return
   const mb = (bytes: number) => round(bytes / 1024 / 1024)
   const { layer, console: viaConsole } = five
