@@ -310,7 +310,11 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
 
   it("paints a reloaded queue from the tab's own copy before IndexedDB opens, and keeps none after sign-out", async () => {
     const prefix = await seed(3)
-    const { page, errors } = await open(prefix)
+    // Its own session: this test signs out.
+    const own = await signedInAs(product.server, "admin")
+    const { page, errors } = await openSignedIn(product, own, `/communities?search=${prefix}`)
+    await cards(page).first().waitFor()
+    await clientOpen(page)
     const held: Array<Route> = []
     await page.route("**/api/admin/communities/combined**", (route) => void held.push(route))
     // Another writer holds the browser's store in the reloaded page (as another tab may): it can't
