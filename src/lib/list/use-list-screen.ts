@@ -186,7 +186,11 @@ export const useListScreen = <P extends ListPage>(
   const failedReadAgain = useStableCallback(() => void (list.error !== null && list.reload()))
   const back = spec.rereadShownOnly === true ? failedReadAgain : undefined
   const reading = useStableCallback(() => list.loading)
-  useEffect(() => lists?.watch(list.reload, { unseen, back, reading, readSince: list.readSince }), [lists, list.reload, unseen, back, reading, list.readSince])
+  const failed = useStableCallback(() => list.error !== null)
+  useEffect(
+    () => lists?.watch(list.reload, { unseen, back, reading, readSince: list.readSince, failed }),
+    [lists, list.reload, unseen, back, reading, list.readSince, failed]
+  )
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const searchField = useRef<HTMLInputElement | null>(null)
   const exportCsv = spec.exportCsv

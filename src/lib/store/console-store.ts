@@ -131,6 +131,8 @@ export interface StoredList {
       readonly reading?: () => boolean
       /** When the rows shown began to be read (performance.now()). */
       readonly readSince?: () => number
+      /** The list's last read failed: it is read again each time the stream is live again. */
+      readonly failed?: () => boolean
     }
   ) => () => void
   /** The rows as shown: the newest copies, this browser's waiting commands on top, those it deletes gone. */
@@ -464,10 +466,8 @@ export const openConsoleStore = async (options: {
     live = true
     linkUp()
     sync.send({ type: "CAUGHT_UP" })
-    if (hearsSince === undefined) {
-      hearsSince = resumes ? 0 : performance.now()
-      for (const listener of wentLive) listener()
-    }
+    if (hearsSince === undefined) hearsSince = resumes ? 0 : performance.now()
+    for (const listener of wentLive) listener()
     // Back after a drop: the lists read their rows again (what a failed read missed, and any
     // change past the stream's catch-up).
     if (++connections > 1) for (const listener of reconnected) listener()
@@ -551,7 +551,7 @@ export const openConsoleStore = async (options: {
           extra
         )
       },
-      watch: (reread, { unseen, back, reading, readSince } = {}) => {
+      watch: (reread, { unseen, back, reading, readSince, failed } = {}) => {
         let timer: ReturnType<typeof setTimeout> | undefined
         let heard: Array<RecordNews> = []
         let readAgain = false
@@ -576,6 +576,8 @@ export const openConsoleStore = async (options: {
         // Rows read before this tab heard every change: read again now (after a read in flight). A
         // list that announces arrivals itself takes none unannounced: it only recovers a failed read.
         const heardLate = () => {
+          // A read that failed (the link was down): the stream live again says the server answers now.
+          if (live && failed?.() === true) return later(true)
           if (readSince === undefined || hearsSince === undefined || readSince() >= hearsSince) return
           if (back !== undefined) return back()
           clearTimeout(timer)
