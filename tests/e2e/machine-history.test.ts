@@ -118,9 +118,10 @@ describe("record history: generated paths on /core-team", () => {
     const alert = dialog(run).getByRole("alert")
     await alert.waitFor()
     const lead = [historyTexts.failed, historyTexts.restoreFailed].find((words) => error.startsWith(`${words}: `))
-    const shown = (await alert.textContent()) ?? ""
-    if (lead === undefined) expect(shown.length).toBeGreaterThan(0)
-    else expect(shown.startsWith(`${lead}: `), shown).toBe(true)
+    // The last step's alert may still be there for a moment: the words are awaited, not read once.
+    const shown = async () => (await alert.textContent()) ?? ""
+    if (lead === undefined) await expect.poll(async () => (await shown()).length).toBeGreaterThan(0)
+    else await expect.poll(async () => (await shown()).startsWith(`${lead}: `)).toBe(true)
   }
   const holding = async (run: Run, kind: Call, count = 1) => {
     await expect.poll(() => run.held.filter((held) => held.kind === kind).length, { timeout: 10_000 }).toBe(count)
