@@ -11,6 +11,8 @@ import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.
 const KEY = "list-snapshot"
 
 interface Snapshot {
+  /** When it was kept (Date.now()): only the load that follows at once takes it. */
+  readonly at: number
   readonly owner: string
   readonly title: string
   readonly query: string
@@ -20,7 +22,7 @@ interface Snapshot {
 /** Keeps the page shown; a full or refused storage keeps nothing. */
 export const keepSnapshot = (owner: string, title: string, query: ListQuery, page: ListPage): void => {
   try {
-    sessionStorage.setItem(KEY, JSON.stringify({ owner, title, query: queryKey(query), page } satisfies Snapshot))
+    sessionStorage.setItem(KEY, JSON.stringify({ at: Date.now(), owner, title, query: queryKey(query), page } satisfies Snapshot))
   } catch {
     // Nothing kept: the next load reads the browser's store, as a new tab does.
   }
@@ -32,6 +34,13 @@ export const takeSnapshot = (owner: string, title: string, query: ListQuery): Li
     const kept = sessionStorage.getItem(KEY)
     if (kept === null) return undefined
     const snapshot = JSON.parse(kept) as Snapshot
+    // Kept as the page before this one went away, and asked for in this page's first seconds: a
+    // copy left unread (a list that started with start-up's page) is never shown later.
+    const before = performance.timeOrigin - snapshot.at
+    if (!(before >= -1_000 && before < 60_000 && performance.now() < 10_000)) {
+      sessionStorage.removeItem(KEY)
+      return undefined
+    }
     if (snapshot.owner !== owner || snapshot.title !== title || snapshot.query !== queryKey(query)) return undefined
     sessionStorage.removeItem(KEY)
     return Array.isArray(snapshot.page?.rows) ? snapshot.page : undefined

@@ -166,7 +166,8 @@ export const useListScreen = <P extends ListPage>(
   useEffect(() => lists?.keep(query, arrived), [lists, query, arrived])
   // The page shown stays with the tab as the page goes away: a reload shows it before the store opens.
   const keepForReload = useStableCallback(() => {
-    if (snapshots && list.page !== null) keepSnapshot(owner, spec.title, query, list.page)
+    // The server's page for this query only: while another loads, or after a failed read, the page shown is not it.
+    if (snapshots && arrived !== null) keepSnapshot(owner, spec.title, query, arrived)
   })
   useEffect(() => {
     addEventListener("pagehide", keepForReload)
