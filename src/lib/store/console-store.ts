@@ -589,7 +589,8 @@ export const openConsoleStore = async (options: {
           heard.push(news)
           later(false)
         })
-        const onLinkBack = () => (back === undefined ? later(true) : back())
+        // A failed read goes through the same moment as the stream's going live: one read, not two.
+        const onLinkBack = () => (back !== undefined && failed?.() !== true ? back() : later(true))
         reconnected.add(onLinkBack)
         wentLive.add(heardLate)
         heardLate()
