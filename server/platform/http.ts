@@ -7,9 +7,10 @@ import { DatabaseBusy } from "./postgres-client.ts"
 import { ServerWrites } from "./write-outcomes.ts"
 
 /**
- * The console's policy. Its one inline script (the early start in `index.html`, made by
- * src/app/start/preload-signed-in.ts) is allowed by its hash, which the console routes add to `index.html`'s
- * own header; every other response gets the policy without it.
+ * The console's policy. Its inline scripts (in `index.html`: the early start, made by
+ * src/app/start/preload-signed-in.ts, and the reload's picture, src/lib/list/kept-paint.ts) are
+ * allowed by their hashes, which the console routes add to `index.html`'s own header; every other
+ * response gets the policy without them.
  */
 export const consolePolicyAllowing = (scriptHashes: ReadonlyArray<string>) =>
   [

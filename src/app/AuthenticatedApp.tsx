@@ -43,8 +43,16 @@ const served = new Set(featureRoutes.map((route) => route.path))
 // directory's or the blog's next pages and searches do too; the client loads in the first quiet
 // moment, ahead of the screens' chunks (docs/architecture.md, "Interactions").
 whenQuiet(preloadApi, { first: true })
-// The service worker's install fetches every built file: after the first screen, in a quiet moment.
-whenQuiet(() => import("./offline/register.ts").then((offline) => offline.registerServiceWorker()))
+// The service worker's install fetches every built file: after the first screen, in a quiet moment,
+// or a few seconds after it at the latest, so a person who keeps working still has the console's
+// files kept for their next load (docs/decisions.md, "The service worker").
+let registering: Promise<void> | undefined
+const registerOnce = () => (registering ??= import("./offline/register.ts").then((offline) => offline.registerServiceWorker()))
+whenQuiet(registerOnce)
+afterFirstScreen(() => setTimeout(() => void registerOnce().catch(() => undefined), SERVICE_WORKER_AT_THE_LATEST_MS))
+
+/** How long after the first screen's content the service worker is registered, quiet or not. */
+const SERVICE_WORKER_AT_THE_LATEST_MS = 5_000
 
 const ConsoleClient = loadPart(() => import("./client/ConsoleClient.tsx").then((module) => module.default))
 /** How long after the first screen's content the client opens on a first visit: after its rows, before most keys. */

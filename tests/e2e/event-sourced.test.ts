@@ -352,6 +352,41 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.context().close()
   })
 
+  it("paints a reloaded queue from the tab's copy before the console's code has run, inert, until the console shows its own", async () => {
+    const prefix = await seed(3)
+    // No service worker: the page's own routes see every file it asks for.
+    const { page, errors } = await newPage(product.browser, { serviceWorkers: "block" })
+    await page.context().addInitScript((token) => localStorage.setItem("adminToken", token), admin)
+    await page.goto(`${product.server.url}/communities?search=${prefix}`)
+    await cards(page).first().waitFor()
+    await clientOpen(page)
+    // The signed-in screens' code is held: nothing of the console's own can show the rows.
+    const held: Array<Route> = []
+    await page.route("**/assets/signed-in-*.js", (route) => void held.push(route))
+    await page.reload({ waitUntil: "commit" })
+    const kept = page.locator("#kept-page")
+    await kept.getByText(`${prefix}03`, { exact: true }).waitFor()
+    await expect.poll(() => held.length).toBeGreaterThan(0)
+    // A picture of the page: no key or click reaches it, screen readers skip it, its list says it is loading.
+    expect(await kept.evaluate((layer) => [(layer as HTMLElement).inert, layer.getAttribute("aria-hidden")])).toEqual([true, "true"])
+    expect(await kept.locator("[aria-busy]").first().getAttribute("aria-busy")).toBe("true")
+    expect(await page.getByRole("list", { name: "Community Management" }).count()).toBe(0)
+    for (const route of held.splice(0)) await route.continue()
+    // The console's own rows, and the picture gone.
+    await card(page, `${prefix}03`).waitFor()
+    await expect.poll(() => kept.count()).toBe(0)
+    // Another address in the same tab: the copy was of another page, so nothing is painted.
+    await page.goto(`${product.server.url}/communities?search=${prefix}0`, { waitUntil: "commit" })
+    await expect.poll(() => held.length).toBeGreaterThan(0)
+    await page.waitForFunction(() => document.readyState !== "loading")
+    expect(await kept.count()).toBe(0)
+    for (const route of held.splice(0)) await route.continue()
+    await card(page, `${prefix}03`).waitFor()
+    expect(await kept.count()).toBe(0)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("opens a queue seen before from the store on a reload, before the server has answered the session check or the list", async () => {
     const prefix = await seed(3)
     const { page, errors } = await open(prefix)

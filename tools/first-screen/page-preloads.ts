@@ -2,8 +2,9 @@ import { join } from "node:path"
 import { build } from "rolldown"
 import type { Plugin } from "vite"
 
-/** The inline script's source: a module of the console, compiled here with the files it names. */
+/** The inline scripts' sources: modules of the console, compiled here (the first with the files it names). */
 const SCRIPT_MODULE = "src/app/start/preload-signed-in.ts"
+const PAINT_MODULE = "src/lib/list/kept-paint.ts"
 
 /** The parts of a built chunk this plugin reads (Vite's and Rolldown's output chunk). */
 interface BuiltChunk {
@@ -40,18 +41,20 @@ const filesFor = (bundle: Bundle, module: string) => {
   return filesOf(bundle, found.fileName)
 }
 
-/** The preload script, compiled from its module into one self-contained statement. */
-const compiledScript = async (root: string, files: unknown): Promise<string> => {
-  const entry = "\0preload-signed-in"
+/** An inline script: `call(...args)` of a console module, compiled into one self-contained statement. */
+const compiledScript = async (root: string, module: string, call: string, ...args: ReadonlyArray<unknown>): Promise<string> => {
+  const entry = `\0inline-${call}`
   const built = await build({
     input: entry,
     platform: "browser",
     plugins: [
       {
-        name: "preload-signed-in-entry",
+        name: "inline-script-entry",
         resolveId: (id) => (id === entry ? entry : undefined),
         load: (id) =>
-          id === entry ? `import { preloadSignedIn } from ${JSON.stringify(join(root, SCRIPT_MODULE))}\npreloadSignedIn(${JSON.stringify(files)})` : undefined
+          id === entry
+            ? `import { ${call} } from ${JSON.stringify(join(root, module))}\n${call}(${args.map((arg) => JSON.stringify(arg)).join(", ")})`
+            : undefined
       }
     ],
     output: { format: "iife", minify: true },
@@ -66,8 +69,10 @@ const compiledScript = async (root: string, files: unknown): Promise<string> => 
  * - `start` (every visit: React and the sign-in form): `modulepreload` and stylesheet links;
  * - `signedIn` (only with a stored token) and `byPath` (with a token, a feature's screens when the
  *   address is under its path): asked for by the inline script at the top of the page
- *   (src/app/start/preload-signed-in.ts), so the sign-in form never waits on them. The server
- *   allows that one script by its hash (server/platform/console.ts).
+ *   (src/app/start/preload-signed-in.ts), so the sign-in form never waits on them;
+ * - at the end of the body, the page a reload in the same tab shows before any of it has run: the
+ *   tab's copy of the list it showed (src/lib/list/kept-paint.ts).
+ * The server allows both inline scripts by their hashes (server/platform/console.ts).
  */
 export const pagePreloads = (options: {
   readonly root: string
@@ -109,7 +114,12 @@ export const pagePreloads = (options: {
             attrs: href.endsWith(".css") ? { rel: "stylesheet", href } : { rel: "modulepreload", crossorigin: true, href },
             injectTo: "head" as const
           })),
-          { tag: "script", children: await compiledScript(options.root, { always: signedIn, byPath }), injectTo: "head-prepend" as const }
+          {
+            tag: "script",
+            children: await compiledScript(options.root, SCRIPT_MODULE, "preloadSignedIn", { always: signedIn, byPath }),
+            injectTo: "head-prepend" as const
+          },
+          { tag: "script", children: await compiledScript(options.root, PAINT_MODULE, "paintKeptPage"), injectTo: "body" as const }
         ]
       }
     }

@@ -7,6 +7,7 @@ import { AuthContext } from "../../lib/auth.tsx"
 import { checkLazily, issueAt } from "../../lib/form/check-lazily.ts"
 import { useFirstInvalidFocus } from "../../lib/form/use-first-invalid-focus.ts"
 import { fieldView } from "../../lib/form/words.ts"
+import { dropKeptPaint } from "../../lib/list/kept-paint.ts"
 import { BannerView, FieldFrame } from "../../ui/FieldFrame.tsx"
 import { roleOptions, signInTexts as t } from "./texts.ts"
 
@@ -191,6 +192,8 @@ export const SignInScreen = () => {
       a.resendAfterSeconds === b.resendAfterSeconds &&
       a.attempt === b.attempt
   )
+  // A reload whose session was refused painted the tab's last list (src/lib/list/kept-paint.ts): the form shows instead.
+  useEffect(dropKeptPaint, [])
   // The form needs nothing more to show; the API client it will send with comes after it is painted.
   useEffect(() => {
     const frame = requestAnimationFrame(() => setTimeout(() => void preloadApi(), 0))

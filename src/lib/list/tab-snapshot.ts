@@ -1,4 +1,5 @@
 import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.ts"
+import { type KeptMarkup, keptForThisLoad, markupOfPage, SNAPSHOT_KEY as KEY } from "./kept-paint.ts"
 
 /**
  * The list page a tab showed last, kept in the tab's `sessionStorage` as the page goes away (a
@@ -6,11 +7,10 @@ import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.
  * frames, before IndexedDB has opened, while the server is asked (docs/decisions.md, "A reload
  * paints from the tab"). One page, for the person it was shown to and the list and query it
  * was; read once; gone with the tab and when the session is forgotten (docs/security.md, "What
- * stays in the browser").
+ * stays in the browser"). The markup it was shown in is kept with it: the next load paints it
+ * before the console's code has run (./kept-paint.ts).
  */
-const KEY = "list-snapshot"
-
-interface Snapshot {
+interface Snapshot extends Partial<Pick<KeptMarkup, "path" | "html" | "styles">> {
   /** When it was kept (Date.now()): only the load that follows at once takes it. */
   readonly at: number
   readonly owner: string
@@ -22,7 +22,7 @@ interface Snapshot {
 /** Keeps the page shown; a full or refused storage keeps nothing. */
 export const keepSnapshot = (owner: string, title: string, query: ListQuery, page: ListPage): void => {
   try {
-    sessionStorage.setItem(KEY, JSON.stringify({ at: Date.now(), owner, title, query: queryKey(query), page } satisfies Snapshot))
+    sessionStorage.setItem(KEY, JSON.stringify({ at: Date.now(), owner, title, query: queryKey(query), page, ...markupOfPage() } satisfies Snapshot))
   } catch {
     // Nothing kept: the next load reads the browser's store, as a new tab does.
   }
@@ -36,8 +36,7 @@ export const takeSnapshot = (owner: string, title: string, query: ListQuery): Li
     const snapshot = JSON.parse(kept) as Snapshot
     // Kept as the page before this one went away, and asked for in this page's first seconds: a
     // copy left unread (a list that started with start-up's page) is never shown later.
-    const before = performance.timeOrigin - snapshot.at
-    if (!(before >= -1_000 && before < 60_000 && performance.now() < 10_000)) {
+    if (!(keptForThisLoad(snapshot.at, performance.timeOrigin) && performance.now() < 10_000)) {
       sessionStorage.removeItem(KEY)
       return undefined
     }
