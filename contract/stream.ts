@@ -36,6 +36,15 @@ export const ChangeEventData = Schema.Struct({
 })
 export type ChangeEventData = typeof ChangeEventData.Type
 
+/**
+ * A `ready` event's data: the stream is live from `after` (also the event's id, what the next
+ * `Last-Event-ID` names). `complete` is false when the console was away for more changes than a
+ * catch-up carries (server/stream/changes.ts, CATCH_UP_LIMIT): none of them was sent, the stream
+ * starts from the newest, and the console reads what it shows again.
+ */
+export const ReadyEventData = Schema.Struct({ after: EventId, complete: Schema.Boolean })
+export type ReadyEventData = typeof ReadyEventData.Type
+
 /** The areas whose events the stream carries: every record kind the console shows, and sessions (an upload is no record of a list). */
 export const streamedAreas = activityAreas.filter((area) => area !== "upload")
 

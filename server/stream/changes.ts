@@ -97,8 +97,15 @@ const resolve = (events: ReadonlyArray<EventRow>) =>
     return events.map((event) => liveChangeOf(event, records.get(event.entity)))
   })
 
-/** What followed `afterId`, ready to send (a reconnect's catch-up; at most `limit`). */
-export const changesAfter = (afterId: string, limit = 500) => Effect.flatMap(eventsAfter(afterId, limit), resolve)
+/** The most changes a reconnect's catch-up sends; a console that missed more reads its lists again. */
+export const CATCH_UP_LIMIT = 500
+
+/**
+ * What followed `afterId`, ready to send (a reconnect's catch-up), when it is at most `limit`
+ * changes; undefined when more followed: the catch-up would not be all of it.
+ */
+export const changesAfter = (afterId: string, limit = CATCH_UP_LIMIT) =>
+  Effect.flatMap(eventsAfter(afterId, limit + 1), (events) => (events.length > limit ? Effect.succeed(undefined) : resolve(events)))
 
 /** The changes of one batch of notices, in the log's order, `BATCH` events to a statement. */
 const changesOf = (ids: ReadonlyArray<string>) =>

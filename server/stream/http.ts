@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
-import { EVENT_STREAM_CONTENT_TYPE, streamEvents } from "../../contract/stream.ts"
+import { EVENT_STREAM_CONTENT_TYPE, type ReadyEventData, streamEvents } from "../../contract/stream.ts"
 import { ServiceBusy } from "../../contract/common.ts"
 import { serverStates } from "../../contract/system.ts"
 import { readableAreas } from "../auth/roles.ts"
@@ -59,11 +59,13 @@ export const StreamHandlers = HttpApiBuilder.group(AdminApi, "stream", (handlers
           })
           yield* Effect.addFinalizer(() => Effect.sync(stopping))
           const subscription = yield* PubSub.subscribe(live.hub)
+          // A console away for longer than a catch-up carries starts from now, told so: it reads its lists again.
           const caughtUp = resumeAfter === undefined ? [] : yield* changesAfter(resumeAfter)
-          let last = caughtUp.at(-1)?.id ?? resumeAfter ?? (yield* latestEventId)
+          const complete = caughtUp !== undefined
+          let last = caughtUp?.at(-1)?.id ?? (complete ? resumeAfter : undefined) ?? (yield* latestEventId)
           yield* Queue.offer(queue, `retry: ${RETRY_MS}\n\n`)
-          for (const change of caughtUp) if (readable(change)) yield* Queue.offer(queue, change.text)
-          yield* Queue.offer(queue, event(streamEvents.ready, last, { after: last }))
+          for (const change of caughtUp ?? []) if (readable(change)) yield* Queue.offer(queue, change.text)
+          yield* Queue.offer(queue, event(streamEvents.ready, last, { after: last, complete } satisfies ReadyEventData))
           yield* Effect.forkScoped(
             Effect.forever(
               Effect.flatMap(PubSub.take(subscription), (changes) => {

@@ -40,6 +40,16 @@ const decodeChange = (data: string): ChangeEventData | undefined => {
 
 type Listener = (change: Change) => void
 
+/** A `ready` event's `complete` (contract/stream.ts, ReadyEventData): only an explicit false says the catch-up was cut. */
+const isCompleteCatchUp = (data: string): boolean => {
+  try {
+    const parsed: unknown = JSON.parse(data)
+    return !(isRecord(parsed) && parsed.complete === false)
+  } catch {
+    return true
+  }
+}
+
 /**
  * The console's one connection to `GET /api/admin/stream` (docs/api.md, "Live changes"), shared
  * by every screen that listens: opened with the first listener, closed with the last. It is read
@@ -49,8 +59,11 @@ type Listener = (change: Change) => void
  */
 class ChangeStream {
   private readonly listeners = new Set<Listener>()
-  /** Told each time a connection is live (its catch-up sent), with the position it is at (an event id). */
-  readonly readyListeners = new Set<(position: string | undefined) => void>()
+  /**
+   * Told each time a connection is live (its catch-up sent), with the position it is at (an event
+   * id), and whether the catch-up was all that was missed (a long absence is not: contract/stream.ts).
+   */
+  readonly readyListeners = new Set<(position: string | undefined, complete: boolean) => void>()
   private controller: AbortController | null = null
   private lastEventId: string | undefined
   private retryMs = 2000
@@ -75,6 +88,23 @@ class ChangeStream {
   private close() {
     this.controller?.abort()
     this.controller = null
+  }
+
+  /** A connection is open or being opened. */
+  get connected(): boolean {
+    return this.controller !== null
+  }
+
+  /**
+   * The browser's store joins a connection a screen opened before it: the connection starts again
+   * from the store's position (else from its own), so the store hears what followed it and the
+   * stream's `ready`. A screen's listener may hear a change twice; it reads its rows again.
+   */
+  rejoin(after: string | undefined) {
+    if (after !== undefined) this.lastEventId = after
+    if (this.controller === null) return
+    this.close()
+    this.open()
   }
 
   private open() {
@@ -139,7 +169,8 @@ class ChangeStream {
     if (id !== undefined) this.lastEventId = id
     if (event === "ready") {
       this.failures = 0
-      for (const ready of this.readyListeners) ready(id)
+      const complete = isCompleteCatchUp(data)
+      for (const ready of this.readyListeners) ready(id, complete)
     }
     if (event !== "change" || id === undefined) return
     // A change the console can't read is skipped; the next reload shows the truth.
@@ -181,15 +212,22 @@ export const useChanges = (onChange: Listener) => {
 }
 
 /**
- * The browser's store's way in (src/app/store-transport.ts): every change after `after`, and
- * `ready` each time the stream is live again, with its position. Returns the way to stop listening.
+ * The browser's store's way in (src/app/client/transport.ts): every change after `after`, and
+ * `ready` each time the stream is live again, with its position and whether its catch-up was
+ * complete. Returns the way to stop listening.
  */
-export const listenToChanges = (after: string | undefined, onChange: Listener, ready: (position: string | undefined) => void): (() => void) => {
+export const listenToChanges = (
+  after: string | undefined,
+  onChange: Listener,
+  ready: (position: string | undefined, complete: boolean) => void
+): (() => void) => {
   const token = sessionToken()
   if (token === undefined) return () => undefined
   const stream = streamOf(token, after)
+  const joined = stream.connected
   stream.readyListeners.add(ready)
   const stop = stream.subscribe(onChange)
+  if (joined) stream.rejoin(after)
   return () => {
     stream.readyListeners.delete(ready)
     stop()

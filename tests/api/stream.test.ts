@@ -4,6 +4,7 @@ import { call, freshIp } from "../support/http.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 import { serverWithStaff, signedInAs } from "../support/session.ts"
 import { openStream } from "../support/stream.ts"
+import { CATCH_UP_LIMIT } from "../../server/stream/changes.ts"
 
 describe.each(engines)("the change stream on $name", (engine) => {
   const staff = serverWithStaff(engine)
@@ -122,6 +123,44 @@ describe.each(engines)("the change stream on $name", (engine) => {
     const ready = resumed.events.find((event) => event.event === "ready")!
     expect(ready.id).toBe(resumed.changes().at(-1)!.id)
     await resumed.close()
+  })
+
+  it("carries a catch-up of up to 500 changes whole, and past that says it was cut and starts from the newest", async () => {
+    const stream = await openStream(url(), staff.moderator)
+    await stream.ready()
+    await report()
+    await stream.until(() => stream.changes().length === 1, "the first")
+    const lastSeen = stream.changes()[0]!.id
+    await stream.close()
+    const reports = async (count: number) => {
+      const made: Array<string> = []
+      for (let start = 0; start < count; start += 25) made.push(...(await Promise.all(Array.from({ length: Math.min(25, count - start) }, () => report()))))
+      return made
+    }
+    const resumedFrom = async () => {
+      const resumed = await openStream(url(), staff.moderator, lastSeen)
+      await resumed.ready()
+      await resumed.close()
+      return { changes: resumed.changes(), ready: resumed.events.find((event) => event.event === "ready")! }
+    }
+    await reports(CATCH_UP_LIMIT)
+    const whole = await resumedFrom()
+    expect(whole.changes).toHaveLength(CATCH_UP_LIMIT)
+    expect(whole.ready.data).toEqual({ after: whole.changes.at(-1)!.id, complete: true })
+    // One more: the catch-up would not be all of it, so none is sent, and the stream starts from the newest.
+    const newest = (await reports(1))[0]!
+    const cut = await resumedFrom()
+    expect(cut.changes).toEqual([])
+    expect(cut.ready.data).toEqual({ after: cut.ready.id, complete: false })
+    expect(BigInt(cut.ready.id)).toBeGreaterThan(BigInt(whole.ready.id))
+    // From there on it is complete again: what follows the newest arrives.
+    const from = await openStream(url(), staff.moderator, cut.ready.id)
+    await from.ready()
+    const after = await report()
+    await from.until(() => from.changes().some((event) => (event.data as { entityId: string }).entityId === after), "the next")
+    expect(from.changes().some((event) => (event.data as { entityId: string }).entityId === newest)).toBe(false)
+    expect(from.events.find((event) => event.event === "ready")!.data).toEqual({ after: cut.ready.id, complete: true })
+    await from.close()
   })
 
   it("ends when its session is signed out", async () => {

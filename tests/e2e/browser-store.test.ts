@@ -272,6 +272,52 @@ describe("the console's store in memory", () => {
     await context.close()
   })
 
+  it("reads a list again when the stream it resumed says its catch-up was cut, and not when it was whole", async () => {
+    const { page, context } = await newPage(browser)
+    await page.goto(consoleServed.origin)
+    await page.waitForFunction(() => (window as unknown as { storeModule?: unknown }).storeModule !== undefined)
+    const rereads = await page.evaluate(async () => {
+      const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+      const opened = async (name: string, complete: boolean) => {
+        let live: ((position?: string, complete?: boolean) => void) | undefined
+        const store = await module.openConsoleStore({
+          owner: "admin-1",
+          name,
+          transport: {
+            send: () => new Promise(() => undefined),
+            listen: (_after, _change, ready) => {
+              live = ready
+              return () => undefined
+            },
+            sessionEnded: () => undefined
+          }
+        })
+        await pause(50)
+        return { store, ready: () => live?.("20", complete) }
+      }
+      // A first start hears the stream from a position, which the store keeps: the next start resumes there.
+      const run = async (name: string, complete: boolean) => {
+        const first = await opened(name, true)
+        first.ready()
+        await pause(100)
+        first.store.close()
+        const next = await opened(name, complete)
+        let count = 0
+        // The list's rows were read at the page's start, before the stream went live.
+        const stop = next.store.lists("address", "Addresses", (row) => (row as { _id: string })._id).watch(() => void count++, { readSince: () => 1 })
+        next.ready()
+        await pause(900)
+        stop()
+        next.store.close()
+        return count
+      }
+      return { whole: await run("t-whole", true), cut: await run("t-cut", false) }
+    })
+    expect(rereads).toEqual({ whole: 0, cut: 1 })
+    await context.close()
+  })
+
   it("holds its copies within the bound, the least recently kept going first, never one a command waits on", async () => {
     const { page, context } = await newPage(browser)
     await page.goto(consoleServed.origin)

@@ -46,9 +46,10 @@ export interface StoreTransport {
   readonly send: (command: { readonly commandId: string; readonly method: string; readonly path: string; readonly body: unknown }) => Promise<Answered>
   /**
    * Listens to the server's changes after `after`; `ready` once the stream is live, with the
-   * event id it is at (resumed from on the next load). Returns the way to stop.
+   * event id it is at (resumed from on the next load) and whether its catch-up brought all that
+   * followed `after` (false: too much was missed, the lists read again). Returns the way to stop.
    */
-  readonly listen: (after: string | undefined, change: (change: StreamedChange) => void, ready: (position?: string) => void) => () => void
+  readonly listen: (after: string | undefined, change: (change: StreamedChange) => void, ready: (position?: string, complete?: boolean) => void) => () => void
   /** A 401: the session ended (the commands wait for the same person's next session). */
   readonly sessionEnded: () => void
 }
@@ -254,7 +255,7 @@ export const openConsoleStore = async (options: {
   type TabMessage =
     | { readonly type: "outbox" }
     | { readonly type: "change"; readonly change: StreamedChange }
-    | { readonly type: "ready" }
+    | { readonly type: "ready"; readonly position?: string; readonly complete?: boolean }
     | { readonly type: "hello" }
     | { readonly type: "answered"; readonly commandId: string; readonly answer: Answered }
   const tellTabs = (message: TabMessage) => channel?.postMessage(message)
@@ -462,11 +463,12 @@ export const openConsoleStore = async (options: {
   let hearsSince: number | undefined
   let resumes = false
   const wentLive = new Set<() => void>()
-  const ready = () => {
+  /** `complete`: the stream's catch-up brought everything after the position it resumed from. */
+  const ready = (complete = true) => {
     live = true
     linkUp()
     sync.send({ type: "CAUGHT_UP" })
-    if (hearsSince === undefined) hearsSince = resumes ? 0 : performance.now()
+    if (hearsSince === undefined) hearsSince = resumes && complete ? 0 : performance.now()
     for (const listener of wentLive) listener()
     // Back after a drop: the lists read their rows again (what a failed read missed, and any
     // change past the stream's catch-up).
@@ -487,15 +489,15 @@ export const openConsoleStore = async (options: {
         applyChange(change)
         tellTabs({ type: "change", change })
       },
-      (position) => {
+      (position, complete = true) => {
         // Where the stream is, though no change came yet: the next load resumes there, and its
         // catch-up brings what a read before its stream went live could lack.
         if (position !== undefined && position !== lastEventId) {
           lastEventId = position
           void write(() => db.keepLastEventId(position))
         }
-        ready()
-        tellTabs({ type: "ready" })
+        ready(complete)
+        tellTabs({ type: "ready", position, complete })
       }
     )
   }
@@ -503,8 +505,11 @@ export const openConsoleStore = async (options: {
     channel.onmessage = ({ data }: MessageEvent<TabMessage>) => {
       if (data.type === "outbox") void rereadOutbox()
       else if (data.type === "change" && !leading) applyChange(data.change, false)
-      else if (data.type === "ready" && !leading) ready()
-      else if (data.type === "hello" && leading && live) tellTabs({ type: "ready" })
+      else if (data.type === "ready" && !leading) {
+        // The leader's position: this tab resumes from it if it comes to lead.
+        if (data.position !== undefined) lastEventId = data.position
+        ready(data.complete)
+      } else if (data.type === "hello" && leading && live) tellTabs({ type: "ready", position: lastEventId })
       else if (data.type === "answered") {
         waiters.get(data.commandId)?.(data.answer)
         waiters.delete(data.commandId)
