@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest"
 import { openSignedIn } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { cardsOf, inboxInChromium } from "../support/inboxes.ts"
+import { openRecordTexts } from "../spec/texts.ts"
+import type { Route } from "playwright-core"
 
 const { product, tokens } = inboxInChromium()
 
@@ -105,5 +107,38 @@ describe("core-team contacts in Chromium", () => {
     await moderated.page.getByText("No core team contacts found").waitFor()
     expect(errors).toEqual([])
     expect(moderated.errors).toEqual([])
+  })
+
+  it("does not call one's own save someone else's change when the stream brings it before the save's answer", async () => {
+    const subject = `Own save ${Date.now()}`
+    const posted = await call(product.server.url, "POST", "/api/core-team-contact", {
+      ip: freshIp(),
+      body: { contactInfo: { name: "Slow Answer", role: "Founder", email: "slow@example.com" }, inquiry: { subject, details: "Please call us" } }
+    })
+    expect(posted.status).toBe(200)
+    const { page, errors } = await openSignedIn(product, tokens.admin, "/core-team")
+    const cards = cardsOf(page, "Core Team Contacts")
+    await cards.filter({ hasText: subject }).waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await cards.filter({ hasText: subject }).getByRole("button", { name: "Edit" }).click()
+    const edit = page.getByRole("form", { name: "Edit Core Team Contact" })
+    await edit.getByLabel("Subject", { exact: true }).fill(`${subject} mine`)
+    // The server saves at once; its answer reaches the page only when released.
+    const held: Array<() => Promise<void>> = []
+    await page.route("**/api/core-team-contact/**", async (route: Route) => {
+      if (route.request().method() !== "PUT") return route.continue()
+      const response = await route.fetch()
+      held.push(() => route.fulfill({ response }))
+    })
+    await edit.getByRole("button", { name: "Update" }).click()
+    // The stream has brought the saved contact: the card behind the form shows it.
+    await cards.filter({ hasText: `${subject} mine` }).waitFor()
+    await expect.poll(() => held.length).toBe(1)
+    expect(await page.getByText(openRecordTexts.changedWhileEditing("contact"), { exact: true }).count()).toBe(0)
+    for (const release of held) await release()
+    await edit.waitFor({ state: "detached" })
+    expect(await page.getByText(openRecordTexts.changedWhileEditing("contact"), { exact: true }).count()).toBe(0)
+    expect(errors).toEqual([])
+    await page.context().close()
   })
 })

@@ -146,7 +146,7 @@ const PostEditor = ({ post, onSaved }: { readonly post: BlogPost | null; readonl
   }, [version, openedVersion])
 
   // The post as the browser's store has it now: a colleague's change or delete is said here.
-  const record = useOpenRecord("blog", state.context.post)
+  const record = useOpenRecord("blog", state.context.post, state.matches("saving"))
   const confirmingLeave = state.matches("confirmingLeave")
   const records = useHistory()
   const heading = state.context.post === null ? t.createTitle : t.editTitle

@@ -198,7 +198,7 @@ export const ContactForm = ({
   )
   const title = target === null ? t.addTitle : t.editTitle
   // The contact as the browser's store has it now: a colleague's change or delete is said here.
-  const record = useOpenRecord("contact", target)
+  const record = useOpenRecord("contact", target, busy)
   return (
     <Card mb="4" asChild>
       <div

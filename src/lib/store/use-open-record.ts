@@ -17,9 +17,16 @@ export interface OpenRecord<Row> {
 /**
  * A record a dialog holds open, following the browser's store (docs/architecture.md, "The
  * browser's store"): a colleague's change shows in the open dialog as in the list behind it.
- * `kind` is the stream's area (a list's `spec.store`).
+ * `kind` is the stream's area (a list's `spec.store`). `saving`: the form's own save, sent
+ * straight to the server, is on its way: the stream may bring its version before its answer
+ * comes, so a newer version is not said to be someone else's until the save has answered (a
+ * colleague's change then refuses it, 409, and the form says so).
  */
-export const useOpenRecord = <Row extends { readonly _id: string; readonly version: number } | null>(kind: string, opened: Row): OpenRecord<Row> => {
+export const useOpenRecord = <Row extends { readonly _id: string; readonly version: number } | null>(
+  kind: string,
+  opened: Row,
+  saving = false
+): OpenRecord<Row> => {
   const store = useStore()
   const open = store !== undefined
   // The version a save of what was opened names once this browser's commands then waiting are in.
@@ -35,6 +42,6 @@ export const useOpenRecord = <Row extends { readonly _id: string; readonly versi
   return {
     shown: viewed ?? opened,
     gone: viewed === null && !store.waiting(kind, opened._id),
-    changed: typeof held === "number" && held > expected
+    changed: !saving && typeof held === "number" && held > expected
   }
 }
