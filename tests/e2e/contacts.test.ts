@@ -7,14 +7,19 @@ import type { Route } from "playwright-core"
 
 const { product, tokens } = inboxInChromium()
 
+/** A message through the public form, as the site sends it. */
+const postPublicly = async (name: string, subject: string) => {
+  const posted = await call(product.server.url, "POST", "/api/core-team-contact", {
+    ip: freshIp(),
+    body: { contactInfo: { name, role: "Founder", email: "public@example.com" }, inquiry: { subject, details: "Please call us" } }
+  })
+  expect(posted.status).toBe(200)
+}
+
 describe("core-team contacts in Chromium", () => {
   it("a public message appears; an admin adds, edits, sets a status by key and deletes; a moderator handles only", async () => {
     const subject = `Integration ${Date.now()}`
-    const posted = await call(product.server.url, "POST", "/api/core-team-contact", {
-      ip: freshIp(),
-      body: { contactInfo: { name: "Public Person", role: "Founder", email: "public@example.com" }, inquiry: { subject, details: "Please call us" } }
-    })
-    expect(posted.status).toBe(200)
+    await postPublicly("Public Person", subject)
     const { page, errors } = await openSignedIn(product, tokens.admin, "/core-team")
     const cards = cardsOf(page, "Core Team Contacts")
     const publicCard = cards.filter({ hasText: subject })
@@ -111,11 +116,7 @@ describe("core-team contacts in Chromium", () => {
 
   it("does not call one's own save someone else's change when the stream brings it before the save's answer", async () => {
     const subject = `Own save ${Date.now()}`
-    const posted = await call(product.server.url, "POST", "/api/core-team-contact", {
-      ip: freshIp(),
-      body: { contactInfo: { name: "Slow Answer", role: "Founder", email: "slow@example.com" }, inquiry: { subject, details: "Please call us" } }
-    })
-    expect(posted.status).toBe(200)
+    await postPublicly("Slow Answer", subject)
     const { page, errors } = await openSignedIn(product, tokens.admin, "/core-team")
     const cards = cardsOf(page, "Core Team Contacts")
     await cards.filter({ hasText: subject }).waitFor()

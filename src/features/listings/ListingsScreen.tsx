@@ -70,7 +70,9 @@ export const ListingsScreen = ({ kind }: { readonly kind: QueueKind }) => {
       view={{
         cards: {
           label: kind.title,
-          card: (listing, buttons) => <ListingCard kind={kind} listing={listing} selected={screen.selection.has(listing)} buttons={buttons} />
+          card: (listing, buttons) => <ListingCard kind={kind} listing={listing} selected={screen.selection.has(listing)} buttons={buttons} />,
+          // The card shows its record, its buttons and whether it is selected: the rest of the queue stays as it is on a key.
+          signature: (listing) => String(screen.selection.has(listing))
         }
       }}
       tools={

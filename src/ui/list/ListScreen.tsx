@@ -1,5 +1,5 @@
 import { Button, Callout, Flex, Text } from "@radix-ui/themes"
-import { type ReactNode, useEffect, useMemo, useState } from "react"
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage } from "../../../machines/list.ts"
 import type { Asking, ListScreenState } from "../../lib/list/use-list-screen.ts"
@@ -33,7 +33,18 @@ const KeysHint = loadWhenShown(() => import("./KeysHint.tsx").then((module) => m
  */
 export type ListView<Row> =
   | { readonly table: { readonly caption: string; readonly columns: ReadonlyArray<Column<Row>>; readonly actions?: (row: Row) => ReactNode } }
-  | { readonly cards: { readonly label: string; readonly card: (row: Row, buttons: ReactNode) => ReactNode } }
+  | {
+      readonly cards: {
+        readonly label: string
+        readonly card: (row: Row, buttons: ReactNode) => ReactNode
+        /**
+         * What a card shows besides its record, its buttons and its waiting mark (a selection
+         * mark), when that is all: then a card is rendered again only when one of them changed
+         * (src/ui/list/CardList.tsx). A card that shows the screen's own state leaves it out.
+         */
+        readonly signature?: (row: Row) => string
+      }
+    }
 
 export interface ListScreenTexts {
   /** The search field's name and placeholder; a list without search has neither. */
@@ -97,22 +108,43 @@ export const ListScreen = <P extends ListPage>({
   const shape = useTableFits(screen.rows)
   // The same row buttons from one render to the next, so table rows re-render only when their record changed.
   const { waiting } = screen
+  // A button runs the newest of its action: a card not rendered again keeps its first handler.
+  const latestButtons = useRef(buttonsOf)
+  latestButtons.current = buttonsOf
   const buttons = useMemo(
     () =>
       buttonsOf === undefined
         ? undefined
         : (row: RowOf<P>) => (
             <>
-              <RowActions actions={buttonsOf(row)} />
+              <RowActions
+                actions={buttonsOf(row).map((button) => ({
+                  ...button,
+                  onClick: () =>
+                    latestButtons
+                      .current?.(row)
+                      .find((newest) => newest.id === button.id)
+                      ?.onClick()
+                }))}
+              />
               {waiting(row) && <WaitingMark />}
             </>
           ),
     [buttonsOf, waiting]
   )
   const table = "table" in view ? { ...view.table, actions: view.table.actions ?? buttons } : undefined
+  const shows = "cards" in view ? view.cards.signature : undefined
   const cards =
     "cards" in view
-      ? { label: view.cards.label, card: (row: RowOf<P>) => view.cards.card(row, buttons?.(row)) }
+      ? {
+          label: view.cards.label,
+          card: (row: RowOf<P>) => view.cards.card(row, buttons?.(row)),
+          signature:
+            shows === undefined
+              ? undefined
+              : (row: RowOf<P>) =>
+                  [shows(row), waiting(row), ...(buttonsOf?.(row) ?? []).map((button) => `${button.id}:${button.label}:${String(button.tone)}`)].join("\u0000")
+        }
       : shape.fits
         ? undefined
         : tableAsCards(table ?? view.table)
@@ -173,7 +205,15 @@ export const ListScreen = <P extends ListPage>({
       <ListFrame list={list} loadingText={texts.loading} loadFailedText={texts.loadFailed} onPage={(page) => url.go({ page })} exportError={csv?.error ?? null}>
         <div ref={shape.box}>
           {cards !== undefined ? (
-            <CardList label={cards.label} list={rowsList} rowKey={screen.spec.idOf} rowProps={focus.rowProps} empty={texts.empty} card={cards.card} />
+            <CardList
+              label={cards.label}
+              list={rowsList}
+              rowKey={screen.spec.idOf}
+              rowProps={focus.rowProps}
+              empty={texts.empty}
+              card={cards.card}
+              signature={"signature" in cards ? cards.signature : undefined}
+            />
           ) : (
             table !== undefined && (
               <ListTable
