@@ -8,7 +8,7 @@ const histogram = (statuses: ReadonlyArray<number | string>) =>
     .join(" ")
 
 /**
- * `npm run bench -- abuse`: the attacks of issue 30 items 3 and 10 against the product as
+ * `npm run bench -- abuse`: the attacks on memory (docs/testing.md) against the product as
  * `npm start` runs it, with its resident memory sampled throughout: four parallel 1 MB bodies of
  * bad items to a public form (no token), from four addresses, then four more from each past its
  * limit; and 100 parallel 5 MB uploads with an admin token. A refusal sent before the body is

@@ -18,8 +18,8 @@ import { signedInAs } from "../support/session.ts"
 import { call } from "../support/http.ts"
 
 const DIRECTORY_ROWS = 10_000
-// The rows' budget is 2.0 times the bare page since keys act on arrival (issue 31; 1.5 was
-// issue 9's, never met on this machine kind: docs/architecture.md, "First screen").
+// The rows' budget is 2.0 times the bare page since keys act on arrival (1.5 was the first
+// budget, never met on this machine kind: docs/architecture.md, "First screen").
 const TARGETS = {
   rowsRatio: 2.0,
   wireKb: FIRST_SCREEN_BUDGET_KB,

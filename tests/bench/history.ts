@@ -11,7 +11,7 @@ import { dashboardCases } from "./dashboard.ts"
 import { percentile, seedDatabase, signInFirstAdmin, startProduct, timedGet, verdict } from "./product.ts"
 
 /**
- * `npm run bench -- history` (issue 34, "Measured"): a record with 10,000 versions (its history
+ * `npm run bench -- history` (docs/performance.md): a record with 10,000 versions (its history
  * page and any version rebuilt, p95 ≤ 20 ms), a change's write cost with history kept against
  * the same change with it off (servers of the bench's own, given `historyKept: false`, ≤ 1.3×) beside `HISTORY_BENCH_EVENTS`
  * events (10,000,000 by default) in the log, the activity log's and dashboard's targets at

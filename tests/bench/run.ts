@@ -61,7 +61,7 @@ if (only === undefined || only === "listings") {
   printListingFigures([await measureListings("pglite"), ...(await onPostgres((url) => measureListings("postgresql", url)))])
 }
 if (only === undefined || only === "scam-reports") {
-  // A million reports is a PostgreSQL figure (issue 14); PGlite's list figures are the listings' above.
+  // A million reports is a PostgreSQL figure (docs/performance.md); PGlite's list figures are the listings' above.
   for (const figures of await onPostgres(measureScamReports)) printScamReportFigures(figures)
 }
 if (only === undefined || only === "dashboard") {

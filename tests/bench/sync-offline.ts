@@ -13,7 +13,7 @@ import { type BenchRow, benchDatabases, startProduct } from "./product.ts"
 import { type Staff, signedInContext, staffOf } from "./sync.ts"
 
 /**
- * `npm run bench -- sync-offline`: issue 43's offline figures, in Chromium against the product as
+ * `npm run bench -- sync-offline`: the offline figures (docs/performance.md), in Chromium against the product as
  * `npm start` runs it, on PGlite and (when it answers) PostgreSQL, with no round trip added. Fifty
  * decisions on three queues with the link cut (two reloads in between, the console coming back
  * from its service worker and its outbox in IndexedDB), five of the records moved meanwhile by a

@@ -43,7 +43,7 @@ const rate = async (url: string, headers: Record<string, string>, status: number
 }
 
 /**
- * `npm run bench -- upload` (issue 35, "Measured"): against the product as `npm start` runs it,
+ * `npm run bench -- upload` (docs/performance.md): against the product as `npm start` runs it,
  * on each database: a 4.96 MiB image uploaded and then downloaded for the first time (p50 and
  * p95 of 10 after 2 warm-ups), the server's peak memory under 100 parallel 5 MB uploads (a 503
  * tried again after its wait, until all are stored) and then 100 parallel downloads of them, and

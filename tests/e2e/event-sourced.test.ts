@@ -12,7 +12,7 @@ import { signedInAs } from "../support/session.ts"
 import { linkTexts, openRecordTexts } from "../spec/texts.ts"
 
 /**
- * The console as an event-sourced client (docs/architecture.md, "The browser's store"; issue 43),
+ * The console as an event-sourced client (docs/architecture.md, "The browser's store"),
  * on a moderation queue in Chromium against the real server: a decision shows the moment its key
  * is pressed, keys pressed while the server is slow all act, the link cut and back loses nothing,
  * a lost answer is sent again and applied once, a colleague's change arrives on the open queue,

@@ -6,7 +6,7 @@ import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
 /**
- * Six everyday tasks done from the dashboard with the keyboard alone, keys counted (issue 31's
+ * Six everyday tasks done from the dashboard with the keyboard alone, keys counted (the
  * targets, docs/architecture.md "Keys on a list"): no pointer, and no Tab but between the fields
  * of a form, which counts like any key. Text typed into fields counts one key a character and is
  * measured apart, as the targets are "the text + n".

@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from "../support/server.ts"
 import { signedInAs } from "../support/session.ts"
 
 /**
- * Issue 43, item 5 ("Offline"): the console's own files are kept by its service worker, so a
+ * Offline (docs/console.md, "Offline"): the console's own files are kept by its service worker, so a
  * reload with no link opens the console, still signed in as the person this browser remembers;
  * API answers are never kept; a new build is taken at the next load, never under an open page
  * (docs/decisions.md, "The service worker" and "Signed in with no link"). Real Chromium, its

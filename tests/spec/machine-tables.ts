@@ -15,13 +15,13 @@
  * server refuses as expired (401 on any call) signs out too; logout tells the server. Ours
  * (docs/architecture.md, "First screen"): when start-up's own check of the stored token has
  * already answered by the time the console starts, the console starts signed in, with no
- * second check and no spinner. Issue 41: the code step offers "Send a new code" once the minute
- * between codes is over; whatever its answer, the code step stays and says it. Issue 43 (5,
+ * second check and no spinner. Ours (docs/console.md, "Sign-in, in numbers"): the code step offers "Send a new code" once the minute
+ * between codes is over; whatever its answer, the code step stays and says it. Ours (docs/console.md,
  * "Offline"; docs/decisions.md, "Signed in with no link"): the browser keeps who the token is
  * for with the token (on entering `confirmed`, not a transition's action); a check the server
  * could not answer (no answer, 502, 503, 504) leaves the person this browser remembers signed
  * in, unconfirmed, asked again when the link is back or ten seconds later; only the server's
- * refusal signs out and forgets. Issue 43 ("Measured": a reload's rows ≤ 100 ms at every round trip;
+ * refusal signs out and forgets. Ours (a reload's rows ≤ 100 ms at every round trip;
  * docs/decisions.md, "A reload opens at once"): a stored token whose person this browser remembers
  * opens signed in as them at once, the check answering behind the screens (`confirming`): its
  * refusal signs out, no answer leaves them unconfirmed; a stored token with nobody remembered is
@@ -61,7 +61,7 @@ export const authTable = [
  * §4 "Address modal": modes view, edit and delete; Add opens edit mode with an empty form; after
  * a successful save or delete the list reloads and the modal closes. §2: View, Edit and Delete on
  * each row; the view offers Edit; Save only with identifier and name; a failed save or delete
- * keeps the modal open with the error. Issue 43, item 3: an open record
+ * keeps the modal open with the error. Ours (docs/console.md, "Open records"): an open record
  * follows a colleague's change (a newer version of the same address only).
  */
 export const addressModalTable = [
@@ -151,7 +151,7 @@ export const listTable = [
 ]
 
 /**
- * Issue 31, "Keys act on arrival" (docs/architecture.md, "Keys on a list"): a list screen starts
+ * Ours, "Keys act on arrival" (docs/architecture.md, "Keys on a list"): a list screen starts
  * with the keyboard on its rows; the rows shown change under the current one without taking the
  * keyboard from wherever it is; j/k move only while the rows have it; a click or focus on a row
  * makes it current and gives the rows the keyboard from anywhere; the search field or a filter
@@ -174,11 +174,11 @@ export const rowFocusTable = [
 /**
  * §4 "Community / influencer listing status": pending → approved | rejected, approved → pending,
  * rejected → approved, and only those (for every listing a change names, as shown; a selection
- * moves as one). Issue 43: a change never waits for the server — it is made at once (the
+ * moves as one). Ours (docs/architecture.md, "The browser's store"): a change never waits for the server — it is made at once (the
  * console's command) from any state, and the next key acts on what the screen shows; a change
  * made can be undone for 10 s (its toast; the undo is one more command); a new change or Dismiss
  * ends that window, and so does the server's refusal of that change (the console puts the
- * listings back and says why). Issue 41: an undo is said (which listings, back to what) for the
+ * listings back and says why). Ours (docs/console.md, "Listing moderation"): an undo is said (which listings, back to what) for the
  * same 10 s, until a new change or Dismiss.
  */
 export const listingModerationTable = [
@@ -197,7 +197,8 @@ export const listingModerationTable = [
  * §4 "Scam report status" and "…priority": the admin sets any status or priority directly, with
  * no restriction (a value equal to the current one is no change). §2 "Scam Reports": the Details
  * modal edits the admin notes. §8: a failed change shows "Failed to update report status" /
- * "…priority", a failed save "Failed to add admin notes" (the modal stays open). Issue 43: a
+ * "…priority", a failed save "Failed to add admin notes" (the modal stays open). Ours
+ * (docs/architecture.md, "The browser's store"): a
  * change is a command — it shows at once, goes out in order with the console's others, and a
  * refusal is the console's notice in those words (the machine only asks for it); the details open
  * while changes are on their way, and their save goes after them (two regions: changes, notes).
@@ -215,7 +216,7 @@ export const scamReportTable = [
  * §4 "Advertising inquiry status": the admin UI's one change is to contacted, by "Mark as
  * Contacted" in the detail modal, which sends the admin notes too; "Updating..." while busy; on
  * success the list reloads and the modal closes. §8: a failure is "Failed to update inquiry".
- * Issue 15: pending, paid and reviewed → contacted, contacted → converted | rejected, nothing
+ * Ours (docs/console.md, "Contacts and inquiries"): pending, paid and reviewed → contacted, contacted → converted | rejected, nothing
  * else (the same status is no move); a failure keeps the modal open with the notes typed, and a
  * newer copy from the reloaded list replaces the open one (so a retry names the current
  * version); after a success the confirmation stays until dismissed or another inquiry is opened.
@@ -237,7 +238,7 @@ export const inquiryTable = [
 ]
 
 /**
- * Issue 34, "What a person can do": `h` or the palette's "Show history" opens a record's history
+ * Ours (docs/architecture.md, "Record history"): `h` or the palette's "Show history" opens a record's history
  * (its versions, newest first, the newest selected); selecting one shows what it changed;
  * comparing loads two versions side by side; "Restore this version" first shows what will
  * change (the record now beside the chosen version), and only a confirmation writes it, at the
@@ -271,7 +272,7 @@ export const historyTable = [
 ]
 
 /**
- * Issue 43, "The console becomes an event-sourced client" (item 8, the sync machine): a console
+ * Ours, the sync machine (docs/architecture.md, "The browser's store"): a console
  * catches up from its last event before it is live, and a lost link makes it offline until the
  * link is back; commands wait in the outbox and go out one at a time, in order, only while the
  * link is live; a command the server answers leaves the outbox, refused or not; one the network

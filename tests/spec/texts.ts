@@ -97,7 +97,7 @@ export const signInTexts = {
   resending: "Sending a new code..."
 } as const
 
-/** What the shell says while the server can't be reached (issue 43, 5 "Offline"; docs/console.md, "Offline"). */
+/** What the shell says while the server can't be reached (docs/console.md, "Offline"). */
 export const linkTexts = {
   offline: "Offline: the server can't be reached until the link is back. You stay signed in.",
   unreachable: "The server can't be reached. You stay signed in; the console keeps trying."

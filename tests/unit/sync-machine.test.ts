@@ -27,7 +27,7 @@ const events = [
   retryLink
 ] as const
 
-/** What the console should be doing after each event, written from issue 43's item 8, not from the machine. */
+/** What the console should be doing after each event, written from the sync machine's rules (docs/architecture.md, "The browser's store"), not from the machine. */
 interface Seen {
   readonly link: "catchingUp" | "online" | "offline"
   readonly outbox: "idle" | "sending" | "waiting"
@@ -71,7 +71,7 @@ const expectedAfter = (seen: Seen, event: { readonly type: string; readonly outp
 }
 
 describe("sync machine", () => {
-  it("follows issue 43's rules on every generated path", async () => {
+  it("follows the sync rules on every generated path", async () => {
     let seen: Seen = { link: "catchingUp", outbox: "idle", conflicts: "none", pending: 0, refusals: [] }
     const said: Array<unknown> = []
     const run = await runModel({
