@@ -15,7 +15,9 @@ import { and, assign, fromPromise, not, setup, stateIn } from "xstate"
  *   server applies once (docs/api.md, "Commands, exactly once"). A busy server (503) is asked
  *   again after the wait it names.
  * - `conflicts`: each refused command is kept with the server's words until the person has seen
- *   it; the record itself is put back by the host at once.
+ *   it; the record itself is put back by the host at once. A refusal another tab heard for a
+ *   command this tab made, whose screen has gone (a form left while saving), is kept here too
+ *   (`HEARD_REFUSAL`): the tab the person made it in says it.
  */
 
 /** A command the server refused: its id, the record it was about and the server's words. */
@@ -50,6 +52,7 @@ export type SyncEvent =
   | { readonly type: "CAUGHT_UP" }
   | { readonly type: "QUEUED" }
   | { readonly type: "DISMISS"; readonly commandId: string }
+  | { readonly type: "HEARD_REFUSAL"; readonly refusal: Refusal }
 
 /** How long the console waits, offline, before it tries the link again. */
 export const LINK_RETRY_MS = 5_000
@@ -92,7 +95,8 @@ export const syncMachine = setup({
   type: "parallel",
   context: ({ input }) => ({ pending: input.pending, refusals: [], retryAfterMs: 0 }),
   on: {
-    QUEUED: { actions: "countQueued" }
+    QUEUED: { actions: "countQueued" },
+    HEARD_REFUSAL: { actions: { type: "keepRefusal", params: ({ event }) => ({ outcome: "refused", refusal: event.refusal }) } }
   },
   states: {
     link: {

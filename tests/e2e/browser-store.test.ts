@@ -318,6 +318,67 @@ describe("the console's store in memory", () => {
     await context.close()
   })
 
+  it("says a form's refusal in the tab it was made in when another tab sent it after the form was left", async () => {
+    const { page, context } = await newPage(browser)
+    await page.goto(consoleServed.origin)
+    await page.waitForFunction(() => (window as unknown as { storeModule?: unknown }).storeModule !== undefined)
+    const said = await page.evaluate(async () => {
+      const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+      const transport = (answer: () => Promise<{ status: number; body: unknown; message: string; retryAfterMs: number }>) => ({
+        send: answer,
+        listen: () => () => undefined,
+        sessionEnded: () => undefined
+      })
+      // Two tabs of one browser: the first sends (the server refuses), the second has no link.
+      const sender = await module.openConsoleStore({
+        owner: "admin-1",
+        name: "t-left-form",
+        transport: transport(() =>
+          Promise.resolve({ status: 409, body: { error: "Changed by someone else." }, message: "Changed by someone else.", retryAfterMs: 0 })
+        )
+      })
+      const maker = await module.openConsoleStore({ owner: "admin-1", name: "t-left-form", transport: transport(() => new Promise(() => undefined)) })
+      maker.sync.send({ type: "LINK_DOWN" })
+      const answered = maker.call({
+        quiet: true,
+        kind: "contact",
+        recordIds: ["k1"],
+        method: "PUT",
+        path: "/api/core-team-contact/k1",
+        body: { version: 1 },
+        effect: null,
+        label: "Saved a contact",
+        failed: "Failed to save the contact"
+      })
+      // The form is left while its save waits; the other tab's next command sends the outbox, the form's first.
+      maker.abandon()
+      await pause(100)
+      sender.command({
+        kind: "listing",
+        recordIds: ["l1"],
+        method: "PATCH",
+        path: "/api/admin/listings/l1",
+        body: { status: "approved", version: 1 },
+        effect: { status: "approved" },
+        label: "Approved",
+        failed: "Failed to approve"
+      })
+      const answer = await answered
+      await pause(100)
+      const result = {
+        status: answer.status,
+        inTheMaker: maker.sync.getSnapshot().context.refusals.map((refusal) => refusal.message),
+        inTheSender: sender.sync.getSnapshot().context.refusals.length
+      }
+      sender.close()
+      maker.close()
+      return result
+    })
+    expect(said).toEqual({ status: 409, inTheMaker: ["Failed to save the contact: Changed by someone else."], inTheSender: 0 })
+    await context.close()
+  })
+
   it("holds its copies within the bound, the least recently kept going first, never one a command waits on", async () => {
     const { page, context } = await newPage(browser)
     await page.goto(consoleServed.origin)

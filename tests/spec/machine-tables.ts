@@ -277,10 +277,12 @@ export const historyTable = [
  * link is back; commands wait in the outbox and go out one at a time, in order, only while the
  * link is live; a command the server answers leaves the outbox, refused or not; one the network
  * lost stays for the next time (and the link is down); a busy server is asked again after the
- * wait it names; a refusal is kept until the person has seen it.
+ * wait it names; a refusal is kept until the person has seen it, also one another tab heard for a
+ * command this tab made whose screen has gone.
  */
 export const syncTable = [
   "(machine) --QUEUED--> (stays) / countQueued",
+  "(machine) --HEARD_REFUSAL--> (stays) / keepRefusal",
   "link.catchingUp --CAUGHT_UP--> link.online",
   "link.catchingUp --LINK_DOWN--> link.offline",
   "link.online --LINK_DOWN--> link.offline",

@@ -19,6 +19,7 @@ const events = [
   { type: "CAUGHT_UP" },
   { type: "DISMISS", commandId: "c1" },
   { type: "DISMISS", commandId: "elsewhere" },
+  { type: "HEARD_REFUSAL", refusal: { ...refusal, commandId: "c9" } },
   actorDone("sendNext", sent),
   actorDone("sendNext", refused),
   actorDone("sendNext", busy),
@@ -39,7 +40,10 @@ interface Seen {
 /** A command goes out whenever one waits, none is out, and the link is not known to be down. */
 const settled = (seen: Seen): Seen => (seen.outbox === "idle" && seen.pending > 0 && seen.link !== "offline" ? { ...seen, outbox: "sending" } : seen)
 
-const expectedAfter = (seen: Seen, event: { readonly type: string; readonly output?: unknown; readonly commandId?: string }): Seen => {
+const expectedAfter = (
+  seen: Seen,
+  event: { readonly type: string; readonly output?: unknown; readonly commandId?: string; readonly refusal?: Refusal }
+): Seen => {
   switch (event.type) {
     case "QUEUED":
       return settled({ ...seen, pending: seen.pending + 1 })
@@ -50,6 +54,9 @@ const expectedAfter = (seen: Seen, event: { readonly type: string; readonly outp
       return seen.link === "offline" ? settled({ ...seen, link: "catchingUp" }) : seen
     case "CAUGHT_UP":
       return seen.link === "catchingUp" ? settled({ ...seen, link: "online" }) : seen
+    // Another tab sent it; this tab made it and its screen has gone: kept here, nothing else moves.
+    case "HEARD_REFUSAL":
+      return { ...seen, refusals: [...seen.refusals, event.refusal!], conflicts: "shown" }
     case "DISMISS": {
       if (seen.conflicts === "none") return seen
       const refusals = seen.refusals.filter((one) => one.commandId !== event.commandId)

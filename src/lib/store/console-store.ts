@@ -340,6 +340,16 @@ export const openConsoleStore = async (options: {
     void write(() => db.keep(command.kind, kept))
   }
 
+  /** A refusal in the words of the command that was refused. */
+  const refusalOf = (command: OutboxCommand, answer: Answered): Refusal => ({
+    commandId: command.commandId,
+    kind: command.kind,
+    recordId: command.recordIds[0] ?? "",
+    label: command.label,
+    status: answer.status,
+    message: `${command.failed}: ${answer.message}`
+  })
+
   const sendFirst = async (): Promise<SendOutcome> => {
     await written
     // Every tab's commands are the browser's outbox: read it under the lock, send its first.
@@ -387,14 +397,7 @@ export const openConsoleStore = async (options: {
     for (const id of command.recordIds)
       tell({ kind: command.kind, id, whole: done, version: done ? (copies.get(recordKey(command.kind, id))?.version ?? null) : null, deleted: false })
     if (done || saidByScreen) return { outcome: "sent", commandId: command.commandId }
-    const refusal: Refusal = {
-      commandId: command.commandId,
-      kind: command.kind,
-      recordId: command.recordIds[0] ?? "",
-      label: command.label,
-      status: answer.status,
-      message: `${command.failed}: ${answer.message}`
-    }
+    const refusal = refusalOf(command, answer)
     for (const listener of refusalListeners) listener(refusal)
     return { outcome: "refused", refusal }
   }
@@ -513,6 +516,15 @@ export const openConsoleStore = async (options: {
       else if (data.type === "answered") {
         waiters.get(data.commandId)?.(data.answer)
         waiters.delete(data.commandId)
+        // Made here for a screen that has gone (a form left while saving), sent by another tab,
+        // which left the words to this tab: this tab says the refusal, where the person made it.
+        const made = outbox.find((command) => command.commandId === data.commandId)
+        const refused = !(data.answer.status >= 200 && data.answer.status < 300)
+        if (abandoned.delete(data.commandId) && refused && made !== undefined) {
+          const refusal = refusalOf(made, data.answer)
+          for (const listener of refusalListeners) listener(refusal)
+          sync.send({ type: "HEARD_REFUSAL", refusal })
+        }
       }
     }
   if (locks === undefined || channel === undefined) lead()
