@@ -226,11 +226,16 @@ describe("the console's store in memory", () => {
   afterAll(async () => {
     await consoleServed?.close()
   })
+  /** A page with the console's store module loaded, as the console bundles it. */
+  const storePage = async () => {
+    const opened = await newPage(browser)
+    await opened.page.goto(consoleServed.origin)
+    await opened.page.waitForFunction(() => (window as unknown as { storeModule?: unknown }).storeModule !== undefined)
+    return opened
+  }
 
   it("judges a list's news against the rows of its read in flight: one read again only when they lack the record", async () => {
-    const { page, context } = await newPage(browser)
-    await page.goto(consoleServed.origin)
-    await page.waitForFunction(() => (window as unknown as { storeModule?: unknown }).storeModule !== undefined)
+    const { page, context } = await storePage()
     const rereads = await page.evaluate(async () => {
       const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
       const store = await module.openConsoleStore({
@@ -273,9 +278,7 @@ describe("the console's store in memory", () => {
   })
 
   it("reads a list again when the stream it resumed says its catch-up was cut, and not when it was whole", async () => {
-    const { page, context } = await newPage(browser)
-    await page.goto(consoleServed.origin)
-    await page.waitForFunction(() => (window as unknown as { storeModule?: unknown }).storeModule !== undefined)
+    const { page, context } = await storePage()
     const rereads = await page.evaluate(async () => {
       const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
       const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -319,9 +322,7 @@ describe("the console's store in memory", () => {
   })
 
   it("says a form's refusal in the tab it was made in when another tab sent it after the form was left", async () => {
-    const { page, context } = await newPage(browser)
-    await page.goto(consoleServed.origin)
-    await page.waitForFunction(() => (window as unknown as { storeModule?: unknown }).storeModule !== undefined)
+    const { page, context } = await storePage()
     const said = await page.evaluate(async () => {
       const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
       const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -380,9 +381,7 @@ describe("the console's store in memory", () => {
   })
 
   it("holds its copies within the bound, the least recently kept going first, never one a command waits on", async () => {
-    const { page, context } = await newPage(browser)
-    await page.goto(consoleServed.origin)
-    await page.waitForFunction(() => (window as unknown as { storeModule?: unknown }).storeModule !== undefined)
+    const { page, context } = await storePage()
     const held = await page.evaluate(async () => {
       const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
       const store = await module.openConsoleStore({
