@@ -10,10 +10,7 @@ import { type KeptMarkup, keptForThisLoad, markupOfPage, SNAPSHOT_KEY as KEY } f
  * stays in the browser"). The markup it was shown in is kept with it: the next load paints it
  * before the console's code has run (./kept-paint.ts).
  */
-interface Snapshot extends Partial<Pick<KeptMarkup, "path" | "html" | "styles">> {
-  /** When it was kept (Date.now()): only the load that follows at once takes it. */
-  readonly at: number
-  readonly owner: string
+interface Snapshot extends Pick<KeptMarkup, "at" | "owner">, Partial<Pick<KeptMarkup, "path" | "html" | "styles">> {
   readonly title: string
   readonly query: string
   readonly page: ListPage

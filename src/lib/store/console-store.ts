@@ -340,6 +340,9 @@ export const openConsoleStore = async (options: {
     void write(() => db.keep(command.kind, kept))
   }
 
+  /** The server took the command (any other answer that reaches here refused it). */
+  const isDone = (answer: Answered) => answer.status >= 200 && answer.status < 300
+
   /** A refusal in the words of the command that was refused. */
   const refusalOf = (command: OutboxCommand, answer: Answered): Refusal => ({
     commandId: command.commandId,
@@ -368,7 +371,7 @@ export const openConsoleStore = async (options: {
       return { outcome: "busy", retryAfterMs: 30_000 }
     }
     if (answer.status === 429 || answer.status >= 502) return { outcome: "busy", retryAfterMs: Math.max(500, answer.retryAfterMs) }
-    const done = answer.status >= 200 && answer.status < 300
+    const done = isDone(answer)
     if (done) {
       // Kept for an undo that names it: only a command whose answer carries its records has one.
       if (command.answer !== undefined) answers.set(command.commandId, answer.body)
@@ -518,9 +521,8 @@ export const openConsoleStore = async (options: {
         waiters.delete(data.commandId)
         // Made here for a screen that has gone (a form left while saving), sent by another tab,
         // which left the words to this tab: this tab says the refusal, where the person made it.
-        const made = outbox.find((command) => command.commandId === data.commandId)
-        const refused = !(data.answer.status >= 200 && data.answer.status < 300)
-        if (abandoned.delete(data.commandId) && refused && made !== undefined) {
+        const made = abandoned.delete(data.commandId) ? outbox.find((command) => command.commandId === data.commandId) : undefined
+        if (made !== undefined && !isDone(data.answer)) {
           const refusal = refusalOf(made, data.answer)
           for (const listener of refusalListeners) listener(refusal)
           sync.send({ type: "HEARD_REFUSAL", refusal })

@@ -1,8 +1,9 @@
 import { Button, Callout, Flex, Text } from "@radix-ui/themes"
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react"
+import { type ReactNode, useEffect, useMemo, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import type { ListPage } from "../../../machines/list.ts"
 import type { Asking, ListScreenState } from "../../lib/list/use-list-screen.ts"
+import { useStableCallback } from "../../lib/use-stable.ts"
 import { loadWhenShown, whenQuiet } from "../deferred.tsx"
 import { Screen } from "../Screen.tsx"
 import { SearchField } from "../SearchField.tsx"
@@ -109,28 +110,22 @@ export const ListScreen = <P extends ListPage>({
   // The same row buttons from one render to the next, so table rows re-render only when their record changed.
   const { waiting } = screen
   // A button runs the newest of its action: a card not rendered again keeps its first handler.
-  const latestButtons = useRef(buttonsOf)
-  latestButtons.current = buttonsOf
+  const press = useStableCallback((row: RowOf<P>, id: string) =>
+    buttonsOf?.(row)
+      .find((newest) => newest.id === id)
+      ?.onClick()
+  )
   const buttons = useMemo(
     () =>
       buttonsOf === undefined
         ? undefined
         : (row: RowOf<P>) => (
             <>
-              <RowActions
-                actions={buttonsOf(row).map((button) => ({
-                  ...button,
-                  onClick: () =>
-                    latestButtons
-                      .current?.(row)
-                      .find((newest) => newest.id === button.id)
-                      ?.onClick()
-                }))}
-              />
+              <RowActions actions={buttonsOf(row).map((button) => ({ ...button, onClick: () => press(row, button.id) }))} />
               {waiting(row) && <WaitingMark />}
             </>
           ),
-    [buttonsOf, waiting]
+    [buttonsOf, waiting, press]
   )
   const table = "table" in view ? { ...view.table, actions: view.table.actions ?? buttons } : undefined
   const shows = "cards" in view ? view.cards.signature : undefined
