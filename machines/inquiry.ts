@@ -64,7 +64,7 @@ export const inquiryTexts = {
 export const inquiryMachine = setup({
   types: {} as { context: InquiryContext; events: InquiryEvent },
   actors: {
-    update: fromPromise<InquiryRef, InquiryMove>(() => Promise.reject(new Error("update not provided")))
+    update: fromPromise<unknown, InquiryMove>(() => Promise.reject(new Error("update not provided")))
   },
   guards: {
     /** The funnel's next step from the open inquiry's status (notes alone are saved by no MOVE). */

@@ -21,7 +21,8 @@ const checked = <A>(schema: Schema.Decoder<A>, input: AddressInput) =>
 export const saveAddress = async (
   kind: AddressKind,
   target: { readonly id: string; readonly version: number } | null,
-  input: AddressInput
+  input: AddressInput,
+  as?: CallAs
 ): Promise<AnyAddress> => {
   const { callApi } = await api()
   const params = { id: target?.id ?? "" }
@@ -41,7 +42,7 @@ export const saveAddress = async (
           target === null ? client.coreTeamAddresses.create({ payload }) : client.coreTeamAddresses.update({ params, payload: { ...payload, version } })
         )
     }
-  }).then((answer) => answer.data.address)
+  }, as).then((answer) => answer.data.address)
 }
 
 export const deleteAddress = async (kind: AddressKind, id: string, version: number, as?: CallAs): Promise<void> => {

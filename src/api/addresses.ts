@@ -42,8 +42,12 @@ export const exportAddresses = async (kind: AddressKind, q: ListQuery): Promise<
 export const saveAddress = async (
   kind: AddressKind,
   target: { readonly id: string; readonly version: number } | null,
-  input: AddressInput
-): Promise<AnyAddress> => (await calls()).saveAddress(kind, target, input)
+  input: AddressInput,
+  as?: CallAs
+): Promise<AnyAddress> => (await calls()).saveAddress(kind, target, input, as)
+
+/** The browser's store's name for the directories' addresses (the stream's area). */
+export const ADDRESS_KIND = "address" as const
 
 export const deleteAddress = async (kind: AddressKind, id: string, version: number, as?: CallAs): Promise<void> =>
   (await calls()).deleteAddress(kind, id, version, as)

@@ -1,6 +1,6 @@
 import type { AdminAccount, AdminAccountInput, AdminAccountUpdate } from "../../contract/admin-users.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import type { CsvFile } from "./client.ts"
+import type { CallAs, CsvFile } from "./client.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -22,12 +22,16 @@ export const exportAdminUsers = async (q: ListQuery): Promise<CsvFile> => {
   )
 }
 
-export const createAdminUser = async (input: AdminAccountInput): Promise<AdminAccount> => {
+/** The browser's store's name for admin users (the stream's area). */
+export const ADMIN_KIND = "admin" as const
+
+/** `as`: what the call does in the browser's store (src/api/client.ts, `callApi`). */
+export const createAdminUser = async (input: AdminAccountInput, as?: CallAs): Promise<AdminAccount> => {
   const { callApi } = await api()
-  return (await callApi((client) => client.adminUsers.create({ payload: input }))).data.user
+  return (await callApi((client) => client.adminUsers.create({ payload: input }), as)).data.user
 }
 
-export const updateAdminUser = async (target: AdminAccount, change: Omit<AdminAccountUpdate, "version">): Promise<AdminAccount> => {
+export const updateAdminUser = async (target: AdminAccount, change: Omit<AdminAccountUpdate, "version">, as?: CallAs): Promise<AdminAccount> => {
   const { callApi } = await api()
-  return (await callApi((client) => client.adminUsers.update({ params: { id: target._id }, payload: { ...change, version: target.version } }))).data.user
+  return (await callApi((client) => client.adminUsers.update({ params: { id: target._id }, payload: { ...change, version: target.version } }), as)).data.user
 }

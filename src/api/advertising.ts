@@ -2,7 +2,7 @@ import type { AdvertisingInquiry, InquiryCounts } from "../../contract/advertisi
 import type { industries, InquiryStatus } from "../../contract/advertising-rules.ts"
 import type { InquiryMove } from "../../machines/inquiry.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import type { CsvFile } from "./client.ts"
+import type { CallAs, CsvFile } from "./client.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -31,14 +31,19 @@ export const listInquiries = async (q: ListQuery): Promise<InquiriesPage> => {
   return { rows: answer.data.inquiries, pagination: answer.data.pagination, counts: answer.data.counts }
 }
 
-/** Moves an inquiry on with its notes, at the version it was read. */
-export const moveInquiry = async (move: InquiryMove): Promise<AdvertisingInquiry> => {
+/** The browser's store's name for inquiries (the stream's area). */
+export const INQUIRY_KIND = "inquiry" as const
+
+/** Moves an inquiry on with its notes, at the version it was read; `as`: what it does in the browser's store. */
+export const moveInquiry = async (move: InquiryMove, as?: CallAs): Promise<AdvertisingInquiry> => {
   const { callApi } = await api()
-  const answer = await callApi((client) =>
-    client.advertising.update({
-      params: { id: move.inquiry._id },
-      payload: { status: move.status, adminNotes: move.adminNotes, version: move.inquiry.version }
-    })
+  const answer = await callApi(
+    (client) =>
+      client.advertising.update({
+        params: { id: move.inquiry._id },
+        payload: { status: move.status, adminNotes: move.adminNotes, version: move.inquiry.version }
+      }),
+    as
   )
   return answer.data.inquiry
 }

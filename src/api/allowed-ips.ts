@@ -14,9 +14,9 @@ export const listAllowedIps = async (): Promise<AllowedIpsPage> => {
   return { ...onePage(ips), yourIp }
 }
 
-export const addAllowedIp = async (ip: string, description: string): Promise<AllowedIp> => {
+export const addAllowedIp = async (ip: string, description: string, as?: CallAs): Promise<AllowedIp> => {
   const { callApi } = await api()
-  return (await callApi((client) => client.allowedIps.create({ payload: { ip, description } }))).data.ip
+  return (await callApi((client) => client.allowedIps.create({ payload: { ip, description } }), as)).data.ip
 }
 
 export const removeAllowedIp = async (target: AllowedIp, as?: CallAs): Promise<void> => {

@@ -30,14 +30,16 @@ export const listEvents = async (type: EventType, q: ListQuery): Promise<EventPa
   return { rows: answer.data[type] ?? [], pagination: answer.data.pagination, counts: answer.data.counts }
 }
 
-export const saveEvent = async (type: EventType, target: EventEntry | null, input: Readonly<Record<string, unknown>>) => {
+export const saveEvent = async (type: EventType, target: EventEntry | null, input: Readonly<Record<string, unknown>>, as?: CallAs) => {
   const { callApi } = await api()
   // The form's values are typed by the kind's fields; the server checks them against the contract.
   const payload = input as EventInput
-  return callApi((client) =>
-    target === null
-      ? client.events.create({ query: { type }, payload })
-      : client.events.update({ params: { id: target._id }, query: { type }, payload: { ...payload, version: target.version } })
+  return callApi(
+    (client) =>
+      target === null
+        ? client.events.create({ query: { type }, payload })
+        : client.events.update({ params: { id: target._id }, query: { type }, payload: { ...payload, version: target.version } }),
+    as
   )
 }
 

@@ -46,12 +46,12 @@ export const listListings = async (type: CommunityType, q: ListQuery): Promise<L
 }
 
 /** Adds a listing (pending), or edits one at the version it was read. */
-export const saveListing = async (type: CommunityType, target: Listing | null, input: ListingInput): Promise<Listing> => {
+export const saveListing = async (type: CommunityType, target: Listing | null, input: ListingInput, as?: CallAs): Promise<Listing> => {
   const { callApi } = await api()
   const answer = await callApi((client) => {
     const group = type === "community" ? client.communities : client.influencers
     return target === null ? group.create({ payload: input }) : group.update({ params: { id: target._id }, payload: { ...input, version: target.version } })
-  })
+  }, as)
   return answer.data.listing
 }
 

@@ -5,7 +5,7 @@ import type { CommandInput } from "../lib/store/console-store.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
-import type { CsvFile } from "./client.ts"
+import type { CallAs, CsvFile } from "./client.ts"
 
 export interface ScamReportsPage extends ListPage<ScamReport> {
   readonly statusCounts: ReadonlyArray<{ readonly _id: string; readonly count: number }>
@@ -65,11 +65,12 @@ export const reportChangeCommand = (
   ...words
 })
 
-/** The admin notes of one report, at the version the details opened at. */
-export const saveReportNotes = async (change: ReportChange): Promise<unknown> => {
+/** The admin notes of one report, at the version the details opened at; `as`: what it does in the browser's store. */
+export const saveReportNotes = async (change: ReportChange, as?: CallAs): Promise<unknown> => {
   const { callApi } = await api()
-  const answer = await callApi((client) =>
-    client.scamReports.change({ params: { id: change.report._id }, payload: { notes: change.value, version: change.report.version } })
+  const answer = await callApi(
+    (client) => client.scamReports.change({ params: { id: change.report._id }, payload: { notes: change.value, version: change.report.version } }),
+    as
   )
   return answer.data.report
 }

@@ -61,29 +61,32 @@ export const listVentures = async (type: VentureType, q: ListQuery): Promise<Ven
  * Adds a record (pending), or edits one at the version it was read: the whole record is sent.
  * The form's values are typed by the kind's fields; the server checks them against the contract.
  */
-export const saveVenture = async (type: VentureType, target: AnyVenture | null, input: Readonly<Record<string, unknown>>): Promise<AnyVenture> => {
+export const saveVenture = async (type: VentureType, target: AnyVenture | null, input: Readonly<Record<string, unknown>>, as?: CallAs): Promise<AnyVenture> => {
   const { callApi } = await api()
   const update = target === null ? undefined : { params: { id: target._id } }
   const version = target?.version ?? 0
   switch (type) {
     case "business": {
       const payload = input as BusinessInput
-      const answer = await callApi((client) =>
-        update === undefined ? client.businesses.create({ payload }) : client.businesses.update({ ...update, payload: { ...payload, version } })
+      const answer = await callApi(
+        (client) => (update === undefined ? client.businesses.create({ payload }) : client.businesses.update({ ...update, payload: { ...payload, version } })),
+        as
       )
       return answer.data.listing
     }
     case "startup": {
       const payload = input as StartupInput
-      const answer = await callApi((client) =>
-        update === undefined ? client.startups.create({ payload }) : client.startups.update({ ...update, payload: { ...payload, version } })
+      const answer = await callApi(
+        (client) => (update === undefined ? client.startups.create({ payload }) : client.startups.update({ ...update, payload: { ...payload, version } })),
+        as
       )
       return answer.data.listing
     }
     case "project": {
       const payload = input as ProjectInput
-      const answer = await callApi((client) =>
-        update === undefined ? client.projects.create({ payload }) : client.projects.update({ ...update, payload: { ...payload, version } })
+      const answer = await callApi(
+        (client) => (update === undefined ? client.projects.create({ payload }) : client.projects.update({ ...update, payload: { ...payload, version } })),
+        as
       )
       return answer.data.listing
     }

@@ -380,6 +380,76 @@ describe("the console's store in memory", () => {
     await context.close()
   })
 
+  it("tells a form its save is kept once the command is in IndexedDB with the link down, never when the server answered first", async () => {
+    const { page, context } = await storePage()
+    const told = await page.evaluate(async () => {
+      const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+      let answer: (() => void) | undefined
+      const store = await module.openConsoleStore({
+        owner: "admin-1",
+        name: "t-kept",
+        transport: {
+          send: () => new Promise((resolve) => (answer = () => resolve({ status: 200, body: {}, message: "", retryAfterMs: 0 }))),
+          listen: () => () => undefined,
+          sessionEnded: () => undefined
+        }
+      })
+      const save = (id: string, kept: () => void) =>
+        store.call({
+          quiet: true,
+          kept,
+          kind: "contact",
+          recordIds: [id],
+          method: "PUT",
+          path: `/api/core-team-contact/${id}`,
+          body: { version: 1 },
+          effect: { status: "responded" },
+          label: "Saved a contact",
+          failed: "Failed to save the contact"
+        })
+      // Online, answered: never told it was kept, not even when the link goes afterwards.
+      let onlineKept = 0
+      const online = save("k1", () => void onlineKept++)
+      await pause(100)
+      answer?.()
+      await online
+      store.sync.send({ type: "LINK_DOWN" })
+      await pause(50)
+      // Offline: told once, with the command in IndexedDB, the effect on the record.
+      let offlineKept = 0
+      let inIndexedDb: Promise<number> = Promise.resolve(-1)
+      // What IndexedDB holds when the form is told: a second connection reads the outbox there and then.
+      const outboxInIndexedDb = () =>
+        new Promise<number>((resolve) => {
+          const opening = indexedDB.open("t-kept")
+          opening.onsuccess = () => {
+            const db = opening.result
+            const all = db.transaction("outbox").objectStore("outbox").getAll()
+            all.onsuccess = () => {
+              db.close()
+              resolve((all.result as ReadonlyArray<{ recordIds: ReadonlyArray<string> }>).filter((command) => command.recordIds.includes("k2")).length)
+            }
+          }
+        })
+      void save("k2", () => {
+        offlineKept++
+        inIndexedDb = outboxInIndexedDb()
+      })
+      await pause(300)
+      const result = {
+        onlineKept,
+        offlineKept,
+        inIndexedDb: await inIndexedDb,
+        shown: (store.view("contact", "k2", { _id: "k2", status: "new" }) as { status: string } | null)?.status
+      }
+      store.close()
+      return result
+    })
+    expect(told).toEqual({ onlineKept: 0, offlineKept: 1, inIndexedDb: 1, shown: "responded" })
+    await context.close()
+  })
+
   it("holds its copies within the bound, the least recently kept going first, never one a command waits on", async () => {
     const { page, context } = await storePage()
     const held = await page.evaluate(async () => {

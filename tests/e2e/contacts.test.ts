@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { openSignedIn } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { cardsOf, inboxInChromium } from "../support/inboxes.ts"
-import { openRecordTexts } from "../spec/texts.ts"
+import { linkTexts, listTexts, openRecordTexts } from "../spec/texts.ts"
 import type { Route } from "playwright-core"
 
 const { product, tokens } = inboxInChromium()
@@ -139,6 +139,58 @@ describe("core-team contacts in Chromium", () => {
     for (const release of held) await release()
     await edit.waitFor({ state: "detached" })
     expect(await page.getByText(openRecordTexts.changedWhileEditing("contact"), { exact: true }).count()).toBe(0)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("with the link cut, shows a status key and a saved edit at once, closes the form, and sends both when the link is back", async () => {
+    const subject = `Offline handling ${Date.now()}`
+    await postPublicly("Offline Person", subject)
+    const { page, errors } = await openSignedIn(product, tokens.admin, "/core-team")
+    const cards = cardsOf(page, "Core Team Contacts")
+    const card = cards.filter({ hasText: subject })
+    await card.waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await page.context().setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    // 3: responded, on the card at once, waiting.
+    await card.focus()
+    await page.keyboard.press("3")
+    await card.getByText("Responded", { exact: true }).waitFor()
+    await card.getByText(listTexts.waiting).waitFor()
+    await card.getByRole("button", { name: "Edit" }).click()
+    const edit = page.getByRole("form", { name: "Edit Core Team Contact" })
+    expect(await edit.getByLabel("Status").inputValue()).toBe("responded")
+    await edit.getByLabel("Response", { exact: true }).fill("Called back offline")
+    await edit.getByLabel("Subject", { exact: true }).fill(`${subject} kept`)
+    await edit.getByRole("button", { name: "Update" }).click()
+    await edit.waitFor({ state: "detached" })
+    await cards
+      .filter({ hasText: `${subject} kept` })
+      .getByText("Responded", { exact: true })
+      .waitFor()
+    await page
+      .getByRole("status")
+      .getByText(/2 changes are waiting/)
+      .waitFor()
+    await page.context().setOffline(false)
+    const saved = async () =>
+      (
+        (await call(product.server.url, "GET", `/api/core-team-contact?search=${encodeURIComponent(subject)}`, { token: tokens.admin })).body.data as {
+          readonly contacts: ReadonlyArray<{
+            readonly status: string
+            readonly response: string
+            readonly inquiry: { readonly subject: string }
+            readonly version: number
+          }>
+        }
+      ).contacts.map(({ status, response, inquiry, version }) => ({ status, response, subject: inquiry.subject, version }))
+    await expect.poll(saved, { timeout: 20_000 }).toEqual([{ status: "responded", response: "Called back offline", subject: `${subject} kept`, version: 3 }])
+    await page.getByText(/waiting: they are sent/).waitFor({ state: "detached" })
+    await cards
+      .filter({ hasText: `${subject} kept` })
+      .getByText(listTexts.waiting)
+      .waitFor({ state: "detached" })
     expect(errors).toEqual([])
     await page.context().close()
   })

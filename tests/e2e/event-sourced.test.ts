@@ -9,7 +9,7 @@ import { signInFirstAdmin, startProduct } from "../support/product.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
-import { linkTexts, openRecordTexts } from "../spec/texts.ts"
+import { linkTexts, listingTexts, listTexts, openRecordTexts } from "../spec/texts.ts"
 
 /**
  * The console as an event-sourced client (docs/architecture.md, "The browser's store"),
@@ -457,7 +457,7 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
         })
     )
 
-  it("makes every change a command: a form saved with the link cut outlives a reload and goes out once, after the decision before it", async () => {
+  it("makes every change a command: a form saved with the link cut closes, shows its change, outlives a reload and goes out once, after the decision before it", async () => {
     const prefix = await seed(2)
     const { page, errors } = await open(prefix)
     const keys: Array<string | undefined> = []
@@ -481,10 +481,25 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await form.getByLabel("Description").fill("Edited with the link cut")
     await form.getByRole("button", { name: "Save" }).click()
     await page.getByRole("status").getByText("2 changes are waiting: they are sent, in order, when the connection is back.").waitFor()
+    // Kept in the browser, the save is done for the person: the form closes and the card shows it, waiting.
+    await form.waitFor({ state: "detached" })
+    const editedCard = card(page, second!.name)
+    await editedCard.getByText("Edited with the link cut").waitFor()
+    await editedCard.getByText(listTexts.waiting).waitFor()
     await expect.poll(() => outboxed(page)).toBe(2)
+    // Edited again before the link is back: the second save names the version the first leads to.
+    await editedCard.focus()
+    await page.keyboard.press("e")
+    expect(await form.getByLabel("Description").inputValue()).toBe("Edited with the link cut")
+    await form.getByLabel("Description").fill("Edited twice with the link cut")
+    await form.getByRole("button", { name: "Save" }).click()
+    await form.waitFor({ state: "detached" })
+    await editedCard.getByText("Edited twice with the link cut").waitFor()
+    await expect.poll(() => outboxed(page)).toBe(3)
     await page.reload()
     await cards(page).first().waitFor()
-    await page.getByRole("status").getByText("2 changes are waiting: they are sent, in order, when the connection is back.").waitFor()
+    await page.getByRole("status").getByText("3 changes are waiting: they are sent, in order, when the connection is back.").waitFor()
+    await card(page, second!.name).getByText("Edited twice with the link cut").waitFor()
     expect(Object.values(await statuses(prefix))).toEqual(["pending", "pending"])
     await page.context().setOffline(false)
     await expect
@@ -492,21 +507,21 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
       .toEqual(
         [
           { name: first!.name, status: "approved", version: 2 },
-          { name: second!.name, status: "pending", version: 2 }
+          { name: second!.name, status: "pending", version: 3 }
         ].sort((a, b) => a.name.localeCompare(b.name))
       )
     const edited = (await onServer(prefix)).find((listing) => listing.name === second!.name) as Listing & { readonly description: string }
-    expect(edited.description).toBe("Edited with the link cut")
+    expect(edited.description).toBe("Edited twice with the link cut")
     await page.getByText(/waiting: they are sent/).waitFor({ state: "detached" })
-    // Every write carried a key made in the browser: two commands, two keys, however often each was tried.
-    expect(keys.length).toBeGreaterThanOrEqual(2)
+    // Every write carried a key made in the browser: three commands, three keys, however often each was tried.
+    expect(keys.length).toBeGreaterThanOrEqual(3)
     expect(keys.every((key) => key !== undefined && /^[A-Za-z0-9_-]{16,100}$/u.test(key))).toBe(true)
-    expect(new Set(keys).size).toBe(2)
+    expect(new Set(keys).size).toBe(3)
     expect(errors).toEqual([])
     await page.context().close()
   })
 
-  it("says a form's refusal in the shell when the form was left while its save waited for the link", async () => {
+  it("says a form's refusal in the shell, in the form's words, when the form closed with its save kept for the link", async () => {
     const prefix = await seed(1)
     const { page, errors } = await openSignedIn(product, admin, "/")
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
@@ -528,14 +543,14 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
       .getByRole("status")
       .getByText(/1 change is waiting/)
       .waitFor()
-    // The browser's Back, with the form still saving: the screen and its form go.
+    await form.waitFor({ state: "detached" })
+    // The browser's Back: the screen goes too.
     await page.goBack()
     await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
-    await form.waitFor({ state: "detached" })
     // A colleague edits it meanwhile: the save, at the version the form read, is refused.
     await editElsewhere(target!)
     await page.context().setOffline(false)
-    await page.getByRole("alert").filter({ hasText: "The server refused a change" }).waitFor({ timeout: 20_000 })
+    await page.getByRole("alert").filter({ hasText: listingTexts.saveFailed }).waitFor({ timeout: 20_000 })
     expect(((await onServer(prefix))[0] as Listing & { readonly description: string }).description).toBe("Edited elsewhere")
     expect(errors).toEqual([])
     await page.context().close()

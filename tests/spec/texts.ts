@@ -121,7 +121,9 @@ export const listTexts = {
   exportFailed: "Could not export",
   actions: "Actions",
   sortBy: "Sort by",
-  sortOrder: (column: string, order: "asc" | "desc") => `${column}, ${order === "asc" ? "ascending" : "descending"}`
+  sortOrder: (column: string, order: "asc" | "desc") => `${column}, ${order === "asc" ? "ascending" : "descending"}`,
+  /** A row whose change waits for the server (docs/architecture.md, "The browser's store"). */
+  waiting: "Saving…"
 } as const
 
 export const blogTexts = {
@@ -280,5 +282,6 @@ export const listingTexts = {
   setPending: "Set Pending",
   confirmDelete: "Are you sure you want to delete this listing?",
   add: { community: "Add Community", influencer: "Add Influencer" },
-  undo: "Undo (z)"
+  undo: "Undo (z)",
+  saveFailed: "Failed to save listing"
 } as const

@@ -169,7 +169,7 @@ describe("inquiry machine", () => {
 
   it("offers no move with the modal closed or the change made", async () => {
     const actor = createActor(
-      inquiryMachine.provide({ actors: { update: fromPromise(() => Promise.resolve<InquiryRef>({ ...pending, status: "contacted" })) } })
+      inquiryMachine.provide({ actors: { update: fromPromise(() => Promise.resolve<unknown>({ ...pending, status: "contacted" })) } })
     ).start()
     expect(movesFor(actor.getSnapshot())).toEqual([])
     actor.send({ type: "OPEN", inquiry: pending })

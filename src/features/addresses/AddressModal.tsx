@@ -10,6 +10,8 @@ import type { Schema } from "effect"
 import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
 import { addressModalErrors, addressModalMachine } from "../../../machines/address-modal.ts"
 import { useMachine } from "../../lib/use-machine.ts"
+import { ADDRESS_KIND } from "../../api/addresses.ts"
+import { answeredOrKept, type CallAs } from "../../lib/store/handle.ts"
 import { useContractForm, useRefusal } from "../../lib/form/use-contract-form.ts"
 import { confirmHint } from "../../ui/ConfirmDelete.tsx"
 import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
@@ -203,13 +205,30 @@ export const AddressModalHost = ({
   readonly spec: DirectorySpec
   readonly asked: ModalAsked
   readonly onClosed: (closed: boolean) => void
-  readonly save: (address: AnyAddress | null, draft: Readonly<Record<string, string>>) => Promise<unknown>
+  /** `as`: what the save does in the browser's store; its effect is the screen's to make from the draft. */
+  readonly save: (address: AnyAddress | null, draft: Readonly<Record<string, string>>, as: CallAs) => Promise<unknown>
   readonly remove: (address: AnyAddress) => Promise<unknown>
   readonly reloadList: () => void
 }) => {
   const modal = useMachine(() =>
     addressModalMachine.provide({
-      actors: { save: fromPromise(({ input }) => save(input.address, input.draft)), remove: fromPromise(({ input }) => remove(input.address)) },
+      actors: {
+        // Kept offline, the modal closes as after a save (docs/architecture.md, "Forms").
+        save: fromPromise(({ input: { address, draft } }) =>
+          answeredOrKept((kept) =>
+            save(address, draft, {
+              kind: ADDRESS_KIND,
+              recordIds: address === null ? [] : [address._id],
+              effect: {},
+              label: address === null ? addressModalErrors.create : addressLabel(address),
+              failed: address === null ? addressModalErrors.create : addressModalErrors.update,
+              quiet: true,
+              kept
+            })
+          )
+        ),
+        remove: fromPromise(({ input }) => remove(input.address))
+      },
       actions: { reloadList }
     })
   )

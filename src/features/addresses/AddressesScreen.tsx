@@ -3,12 +3,13 @@ import { Button } from "@radix-ui/themes"
 import { useCallback, useEffect, useEffectEvent, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import type { AddressKind, AnyAddress } from "../../../contract/addresses.ts"
-import { arrivedAddresses, exportAddresses, deleteAddress, listAddresses, preloadAddressCalls, saveAddress } from "../../api/addresses.ts"
+import { ADDRESS_KIND, arrivedAddresses, exportAddresses, deleteAddress, listAddresses, preloadAddressCalls, saveAddress } from "../../api/addresses.ts"
 import { useEditorRefusal } from "../../lib/auth.tsx"
 import { withRefusal } from "../../lib/commands.tsx"
 import { urlOf } from "../../lib/list/url-query.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
+import { type CallAs, currentStore } from "../../lib/store/handle.ts"
 import { loadPart, whenQuiet } from "../../ui/deferred.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
@@ -71,7 +72,7 @@ const addressSpec = (kind: AddressKind) => ({
   noun: "addresses",
   querySpec: addressQuerySpec,
   fetchPage: (query: ListQuery) => listAddresses(kind, query),
-  store: "address" as const,
+  store: ADDRESS_KIND,
   arrivedPage: (query: ListQuery) => arrivedAddresses(kind, query),
   idOf: (address: AnyAddress) => address._id,
   history: { kind: "address" as const, labelOf: addressLabel },
@@ -95,9 +96,13 @@ const columnsOf = (directory: DirectorySpec) =>
 const useAddressModal = (kind: AddressKind, reload: () => void) => {
   const directory = directories[kind]
   // The directory can change under the same screen (the sidebar's next directory): the calls read it when made.
-  const save = useStableCallback((address: AnyAddress | null, draft: Readonly<Record<string, string>>) =>
-    saveAddress(kind, address === null ? null : { id: address._id, version: address.version }, toInput(directory, draft))
-  )
+  // An edit names the version opened past this browser's changes to it still waiting, and shows at once.
+  const save = useStableCallback((address: AnyAddress | null, draft: Readonly<Record<string, string>>, as: CallAs) => {
+    const input = toInput(directory, draft)
+    if (address === null) return saveAddress(kind, null, input, as)
+    const version = currentStore()?.nextVersion(ADDRESS_KIND, address._id, address.version) ?? address.version
+    return saveAddress(kind, { id: address._id, version }, input, { ...as, effect: input })
+  })
   const remove = useStableCallback((address: AnyAddress) => deleteAddress(kind, address._id, address.version))
   const reloadList = useStableCallback(reload)
   const [asked, setAsked] = useState<ModalAsked | null>(null)

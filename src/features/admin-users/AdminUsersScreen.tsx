@@ -4,11 +4,13 @@ import { useMemo, useState } from "react"
 import type { AdminAccount, AdminAccountInput } from "../../../contract/admin-users.ts"
 import { type Role, roleLabels, Roles } from "../../../contract/common.ts"
 import { failureOf } from "../../../contract/call-failure.ts"
-import { createAdminUser, exportAdminUsers, listAdminUsers, updateAdminUser } from "../../api/admin-users.ts"
+import { ADMIN_KIND, createAdminUser, exportAdminUsers, listAdminUsers, updateAdminUser } from "../../api/admin-users.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useContractForm } from "../../lib/form/use-contract-form.ts"
+import { type CallAs, currentStore } from "../../lib/store/handle.ts"
+import { useExpectedVersion } from "../../lib/store/use-open-record.ts"
 import { ContractFormShell, FormActions, FormField, TextInput } from "../../ui/FormField.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
@@ -25,17 +27,25 @@ type AdminValues = { readonly email: string; readonly name: string; readonly rol
 const AdminForm = ({
   record,
   send,
+  onSaved,
   onCancel
 }: {
   readonly record: AdminAccount | null
-  readonly send: (input: AdminAccountInput) => Promise<unknown>
+  /** Saves the admin at `version` (the one opened, past this browser's changes to it still waiting). */
+  readonly send: (input: AdminAccountInput, as: CallAs, version: number) => Promise<unknown>
+  readonly onSaved: () => void
   readonly onCancel: () => void
 }) => {
+  const version = useExpectedVersion(ADMIN_KIND, record)
   const contract = useContractForm<AdminValues, AdminAccountInput>({
     values: { email: record?.email ?? "", name: record?.name ?? "", role: record?.role ?? "admin" },
     schema: () => import("../../../contract/admin-users.ts").then((module) => module.AdminAccountInput),
     toPayload: (values) => ({ email: record?.email ?? values.email.trim(), name: values.name.trim() === "" ? null : values.name.trim(), role: values.role }),
-    send,
+    send: (input, _intent, as) => send(input, as, version),
+    ...(record === null ? {} : { record: { kind: ADMIN_KIND, id: record._id, label: record.email, opened: record } }),
+    effectOf: (input) => ({ name: input.name ?? null, role: input.role }),
+    saved: onSaved,
+    kept: onCancel,
     failed: t.saveFailed
   })
   const busy = contract.busy
@@ -74,7 +84,7 @@ const spec = {
   noun: "admins",
   querySpec: {},
   fetchPage: listAdminUsers,
-  store: "admin" as const,
+  store: ADMIN_KIND,
   idOf: (admin: AdminAccount) => admin._id,
   history: { kind: "admin" as const, labelOf: (admin: AdminAccount) => admin.email },
   exportCsv: exportAdminUsers
@@ -133,17 +143,32 @@ export const AdminUsersScreen = () => {
   /** The admin the form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<AdminAccount | null | undefined>(undefined)
   const [notice, setNotice] = useState<{ readonly text: string; readonly failed: boolean } | null>(null)
-  /** A change from a row or the palette: a refusal shows above the list, which reloads either way. */
-  const change = (admin: AdminAccount, update: { readonly disabled?: boolean; readonly role?: Role }) =>
-    void updateAdminUser(admin, update)
+  /**
+   * A change from a row or the palette, shown at once through the browser's store (after this
+   * browser's changes to the admin still waiting): a refusal shows above the list, which reloads either way.
+   */
+  const change = (admin: AdminAccount, update: { readonly disabled?: boolean; readonly role?: Role }) => {
+    const store = currentStore()
+    const as: CallAs = {
+      kind: ADMIN_KIND,
+      recordIds: [admin._id],
+      effect: update,
+      label: `${t.editTitle}: ${admin.email}`,
+      failed: t.changeFailed,
+      quiet: true
+    }
+    return void updateAdminUser({ ...admin, version: store?.nextVersion(ADMIN_KIND, admin._id, admin.version) ?? admin.version }, update, as)
       .then(
         () => setNotice(null),
         (error: unknown) => setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })
       )
       .finally(screen.list.reload)
-  const save = async (record: AdminAccount | null, input: AdminAccountInput) => {
-    if (record === null) setNotice({ text: t.added((await createAdminUser(input)).email), failed: false })
-    else await updateAdminUser(record, { name: input.name ?? null, role: input.role })
+  }
+  const save = async (record: AdminAccount | null, input: AdminAccountInput, as: CallAs, version: number) => {
+    if (record === null) setNotice({ text: t.added((await createAdminUser(input, as)).email), failed: false })
+    else await updateAdminUser({ ...record, version }, { name: input.name ?? null, role: input.role }, as)
+  }
+  const saved = () => {
     setEditing(undefined)
     screen.list.reload()
   }
@@ -219,7 +244,13 @@ export const AdminUsersScreen = () => {
             </Callout.Root>
           )}
           {editing !== undefined && (
-            <AdminForm key={editing?._id ?? "new"} record={editing} send={(input) => save(editing, input)} onCancel={() => setEditing(undefined)} />
+            <AdminForm
+              key={editing?._id ?? "new"}
+              record={editing}
+              send={(input, as, version) => save(editing, input, as, version)}
+              onSaved={saved}
+              onCancel={() => setEditing(undefined)}
+            />
           )}
         </>
       }

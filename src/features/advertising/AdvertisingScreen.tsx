@@ -4,7 +4,7 @@ import { Button, Flex, Heading, Text } from "@radix-ui/themes"
 import { useMemo } from "react"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
 import { industries, inquiryMoves, type InquiryStatus, inquiryStatuses } from "../../../contract/advertising-rules.ts"
-import { exportInquiries, type InquiriesPage, listInquiries } from "../../api/advertising.ts"
+import { exportInquiries, INQUIRY_KIND, type InquiriesPage, listInquiries } from "../../api/advertising.ts"
 import { shortDate } from "../../lib/dates.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { countsOf, filterOf } from "../../lib/list/declarations.ts"
@@ -19,7 +19,7 @@ const spec = {
   noun: "inquiries",
   querySpec: { filters: { status: inquiryStatuses, industry: industries } },
   fetchPage: listInquiries,
-  store: "inquiry" as const,
+  store: INQUIRY_KIND,
   idOf: (inquiry: AdvertisingInquiry) => inquiry._id,
   history: { kind: "inquiry" as const, labelOf: (inquiry: AdvertisingInquiry) => inquiry.companyName },
   exportCsv: exportInquiries,

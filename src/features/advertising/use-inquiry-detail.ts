@@ -3,12 +3,34 @@ import { useCallback } from "react"
 import { fromPromise } from "xstate"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
 import type { InquiryStatus } from "../../../contract/advertising-rules.ts"
-import { detailOpen, inquiryMachine, movesFor } from "../../../machines/inquiry.ts"
-import { moveInquiry } from "../../api/advertising.ts"
+import { detailOpen, type InquiryMove, inquiryMachine, inquiryTexts, movesFor } from "../../../machines/inquiry.ts"
+import { INQUIRY_KIND, moveInquiry } from "../../api/advertising.ts"
+import { answeredOrKept, currentStore } from "../../lib/store/handle.ts"
 import type { ListCommand } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
 import { advertisingTexts as t } from "./texts.ts"
+
+/**
+ * A move as a command (docs/architecture.md, "Forms"): shown on the inquiry at once, at the version
+ * opened past this browser's changes to it still waiting; kept offline, the modal closes.
+ */
+const move = (input: InquiryMove, kept: () => void) => {
+  const { inquiry, status, adminNotes } = input
+  const version = currentStore()?.nextVersion(INQUIRY_KIND, inquiry._id, inquiry.version) ?? inquiry.version
+  return moveInquiry(
+    { ...input, inquiry: { ...inquiry, version } },
+    {
+      kind: INQUIRY_KIND,
+      recordIds: [inquiry._id],
+      effect: { status, adminNotes },
+      label: `${t.moves[status] ?? status}: ${inquiry.companyName}`,
+      failed: inquiryTexts.failed,
+      quiet: true,
+      kept
+    }
+  )
+}
 
 /**
  * The inquiry detail modal's machine (machines/inquiry.ts), whose snapshot decides the modal's
@@ -16,7 +38,9 @@ import { advertisingTexts as t } from "./texts.ts"
  */
 export const useInquiryDetail = (reload: () => void) => {
   const listChanged = useStableCallback(reload)
-  const detail = useMachine(() => inquiryMachine.provide({ actors: { update: fromPromise(({ input }) => moveInquiry(input)) }, actions: { listChanged } }))
+  const detail = useMachine(() =>
+    inquiryMachine.provide({ actors: { update: fromPromise(({ input }) => answeredOrKept((kept) => move(input, kept))) }, actions: { listChanged } })
+  )
   const open = useSelector(detail, detailOpen)
   const openId = useSelector(detail, (snapshot) => snapshot.context.inquiry?._id)
   const openName = useSelector(detail, (snapshot) => snapshot.context.inquiry?.companyName ?? "")

@@ -7,6 +7,7 @@ import { ipInRange, normalizeIpRange, parseIpRange } from "../../../contract/ip-
 import { addAllowedIp, listAllowedIps, removeAllowedIp } from "../../api/allowed-ips.ts"
 import { shortDate } from "../../lib/dates.ts"
 import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
+import type { CallAs } from "../../lib/store/handle.ts"
 import { useContractForm } from "../../lib/form/use-contract-form.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
@@ -26,7 +27,7 @@ const IpForm = ({
 }: {
   readonly yourIp: string | undefined
   readonly listEmpty: boolean
-  readonly send: (input: AllowedIpInput) => Promise<unknown>
+  readonly send: (input: AllowedIpInput, as: CallAs) => Promise<unknown>
   readonly reload: () => void
   /** Counts the palette's "Allow address": each puts the cursor in the address. */
   readonly asked: number
@@ -35,10 +36,10 @@ const IpForm = ({
     values: { ip: "", description: "" },
     schema: () => import("../../../contract/allowed-ips.ts").then((module) => module.AllowedIpInput),
     toPayload: (values) => ({ ip: values.ip.trim(), description: values.description.trim() }),
-    send: async (input) => {
-      await send(input)
-      contract.form.reset()
-    },
+    send: (input, _intent, as) => send(input, as),
+    // Taken by the server, or kept in the browser to go when the link is back: the form is empty again.
+    saved: () => contract.form.reset(),
+    kept: () => contract.form.reset(),
     failed: t.addFailed
   })
   const { setFocus } = contract.form
@@ -165,7 +166,7 @@ export const AllowedIpsScreen = () => {
           <IpForm
             yourIp={yourIp}
             listEmpty={list.rows.length === 0}
-            send={(input) => addAllowedIp(input.ip, input.description ?? "").then(list.reload)}
+            send={(input, as) => addAllowedIp(input.ip, input.description ?? "", as).then(list.reload)}
             reload={list.reload}
             asked={asked}
           />

@@ -7,7 +7,9 @@ import { inputDateTime } from "../../lib/dates.ts"
 import { useContractForm, useContractFormContext } from "../../lib/form/use-contract-form.ts"
 import { ContractFormShell, FormActions, FormField, TextInput } from "../../ui/FormField.tsx"
 import { OpenRecordNotice } from "../../ui/OpenRecordNotice.tsx"
-import { useOpenRecord } from "../../lib/store/use-open-record.ts"
+import { useExpectedVersion, useOpenRecord } from "../../lib/store/use-open-record.ts"
+import type { CallAs } from "../../lib/store/handle.ts"
+import { CONTACT_KIND } from "../../api/contacts.ts"
 import { coreTeamTexts as t } from "./texts.ts"
 
 /** The form's values as typed: text everywhere but the checkbox. */
@@ -162,20 +164,27 @@ export const ContactForm = ({
   target,
   canEdit,
   send,
+  onSaved,
   onCancel
 }: {
   /** The contact edited, or null for a new one. */
   readonly target: CoreTeamContact | null
   readonly canEdit: boolean
-  readonly send: (input: ContactInput) => Promise<unknown>
+  /** Saves the contact at `version` (the one opened, past this browser's changes to it still waiting). */
+  readonly send: (input: ContactInput, as: CallAs, version: number) => Promise<unknown>
+  readonly onSaved: () => void
   readonly onCancel: () => void
 }) => {
+  const version = useExpectedVersion(CONTACT_KIND, target)
   const contract = useContractForm<FormValues, ContactInput>({
     values: valuesOf(target),
     schema: () => import("../../../contract/contacts.ts").then((module) => module.ContactInput),
     toPayload: (values) => inputFrom(values, target),
     fieldOf: fieldOfPath,
-    send,
+    send: (input, _intent, as) => send(input, as, version),
+    ...(target === null ? {} : { record: { kind: CONTACT_KIND, id: target._id, label: target.inquiry.subject, opened: target } }),
+    saved: onSaved,
+    kept: onCancel,
     failed: t.saveFailed
   })
   const busy = contract.busy
@@ -198,7 +207,7 @@ export const ContactForm = ({
   )
   const title = target === null ? t.addTitle : t.editTitle
   // The contact as the browser's store has it now: a colleague's change or delete is said here.
-  const record = useOpenRecord("contact", target, busy)
+  const record = useOpenRecord(CONTACT_KIND, target, busy)
   return (
     <Card mb="4" asChild>
       <div

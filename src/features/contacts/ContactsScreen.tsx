@@ -4,12 +4,13 @@ import { useCallback, useMemo, useState } from "react"
 import type { CoreTeamContact } from "../../../contract/contacts.ts"
 import { contactPriorities, contactStatuses, type ContactStatus } from "../../../contract/contact-rules.ts"
 import { failureOf } from "../../../contract/call-failure.ts"
-import { deleteContact, exportContacts, inputOf, listContacts, saveContact } from "../../api/contacts.ts"
+import { CONTACT_KIND, contactStatusCommand, deleteContact, exportContacts, inputOf, listContacts, saveContact } from "../../api/contacts.ts"
 import { AuthContext, useEditorRefusal } from "../../lib/auth.tsx"
 import { withRefusal } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
+import { currentStore } from "../../lib/store/handle.ts"
 import { filterOf, selectable } from "../../lib/list/declarations.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ContactForm } from "./ContactForm.tsx"
@@ -26,7 +27,7 @@ const spec = {
   noun: "core team contacts",
   querySpec: { filters: { status: contactStatuses, priority: contactPriorities } },
   fetchPage: listContacts,
-  store: "contact" as const,
+  store: CONTACT_KIND,
   idOf: (contact: CoreTeamContact) => contact._id,
   history: { kind: "contact" as const, labelOf: (contact: CoreTeamContact) => contact.inquiry.subject },
   exportCsv: exportContacts,
@@ -88,11 +89,24 @@ export const ContactsScreen = () => {
   const [statusError, setStatusError] = useState<string | null>(null)
   // "Add New Contact" is a toggle (docs/product-spec.md §2): pressed again, it closes the form.
   const toggleAdd = useCallback(() => setEditing((open) => (open === undefined ? null : undefined)), [])
-  /** A status key: the one contact stays current; a selection's contacts change one after another. */
+  /**
+   * A status key: the one contact stays current. With the browser's store each change is a command,
+   * shown at once (a refusal is said by the console's shell); before it opens, the contacts change
+   * one after another and the list is read again.
+   */
   const setStatus = useStableCallback(async (contacts: ReadonlyArray<CoreTeamContact>, status: ContactStatus) => {
     setStatusError(null)
     if (contacts.length === 1 && contacts[0] !== undefined) screen.keepShown(contacts[0])
-    for (const contact of contacts.filter((candidate) => candidate.status !== status)) {
+    const changing = contacts.filter((candidate) => candidate.status !== status)
+    const store = currentStore()
+    if (store !== undefined) {
+      for (const contact of changing) {
+        const words = { label: `${t.statuses[status]}: ${contact.inquiry.subject}`, failed: t.statusFailed }
+        store.command(contactStatusCommand(contact, status, store.nextVersion(CONTACT_KIND, contact._id, contact.version), words))
+      }
+      return
+    }
+    for (const contact of changing) {
       await saveContact(contact, { ...inputOf(contact), status }).catch((error: unknown) => setStatusError(`${t.statusFailed}: ${failureOf(error).message}`))
     }
     screen.list.reload()
@@ -178,8 +192,8 @@ export const ContactsScreen = () => {
               key={editing?._id ?? "new"}
               target={editing}
               canEdit={canEdit}
-              send={async (input) => {
-                await saveContact(editing, input)
+              send={(input, as, version) => saveContact(editing === null ? null : { ...editing, version }, input, as)}
+              onSaved={() => {
                 setEditing(undefined)
                 reload()
               }}

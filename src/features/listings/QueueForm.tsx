@@ -1,6 +1,5 @@
-import { useState } from "react"
 import { LISTING_KIND } from "../../api/listings.ts"
-import { currentStore } from "../../lib/store/handle.ts"
+import { useExpectedVersion } from "../../lib/store/use-open-record.ts"
 import { Button, Dialog, Flex } from "@radix-ui/themes"
 import { HistoryButton } from "../../ui/HistoryButton.tsx"
 import { useController } from "react-hook-form"
@@ -112,24 +111,18 @@ const QueueFormBody = ({
   readonly onClose: () => void
   readonly onSaved: () => void
 }) => {
-  // The version the person opened the form at, counting their own changes to it still on their way.
-  const [expected] = useState(() => (record === null ? undefined : currentStore()?.nextVersion(LISTING_KIND, record._id, record.version)))
+  // The version the person opened the form at, counting their own changes to it still on their way:
+  // the keys pressed on the record before its form (`a`, then `e`) reach the server first.
+  const expected = useExpectedVersion(LISTING_KIND, record)
   const contract = useContractForm<FormValues, Readonly<Record<string, unknown>>>({
     values: valuesOf(kind.fields, record),
     schema: kind.schema,
     ...(kind.rules === undefined ? {} : { rules: kind.rules }),
     toPayload: (values) => payloadOf(kind.fields, values, record),
-    send: async (payload) => {
-      // The keys pressed on the record before its form (`a`, then `e`) reach the server first, and
-      // the save names the version they lead to (docs/architecture.md, "The browser's store").
-      const store = currentStore()
-      if (record === null || store === undefined || expected === undefined) await kind.save(record, payload)
-      else {
-        await store.settled(LISTING_KIND, record._id)
-        await kind.save({ ...record, version: expected }, payload)
-      }
-      onSaved()
-    },
+    send: (payload, _intent, as) => kind.save(record === null ? null : { ...record, version: expected }, payload, as),
+    ...(record === null ? {} : { record: { kind: LISTING_KIND, id: record._id, label: record.name, opened: record } }),
+    saved: onSaved,
+    kept: onClose,
     failed: t.saveFailed
   })
   const requiredNames = kind.fields.filter((field) => field.required === true).map((field) => field.label)

@@ -70,7 +70,8 @@ export interface QueueKind {
   /** Select filters beside the search, by query parameter. */
   readonly filters: ReadonlyArray<{ readonly name: string; readonly label: string; readonly options: ReadonlyArray<readonly [string, string]> }>
   readonly list: (q: ListQuery) => Promise<QueuePage>
-  readonly save: (target: QueueRow | null, values: Readonly<Record<string, unknown>>) => Promise<unknown>
+  /** `as`: what the save does in the browser's store (src/api/client.ts, `callApi`). */
+  readonly save: (target: QueueRow | null, values: Readonly<Record<string, unknown>>, as?: CallAs) => Promise<unknown>
   readonly remove: (row: QueueRow, as?: CallAs) => Promise<void>
   /** Shows or hides a record on the public site (`t`), as a command naming the version it was seen at; only the venture types have it. */
   readonly setActive?: (row: QueueRow, isActive: boolean, version: number) => FlagCommand
@@ -105,7 +106,7 @@ const community = (type: CommunityType, title: string, noun: string, plural: str
   facts: () => [],
   filters: [],
   list: (q) => listListings(type, q),
-  save: (target, values) => saveListing(type, target as never, { name: String(values.name), description: String(values.description) }),
+  save: (target, values, as) => saveListing(type, target as never, { name: String(values.name), description: String(values.description) }, as),
   remove: (row, as) => deleteListing(type, row as never, as),
   exportCsv: (q) => exportListings(type, q)
 })
@@ -143,7 +144,7 @@ const venture = (
   loadFailed: fetchFailed(base.plural),
   confirmDelete: `Are you sure you want to delete this ${base.noun}?`,
   list: (q) => listVentures(type, q),
-  save: (target, values) => saveVenture(type, target as AnyVenture | null, values),
+  save: (target, values, as) => saveVenture(type, target as AnyVenture | null, values, as),
   remove: (row, as) => deleteVenture(type, row as unknown as AnyVenture, as),
   setActive: (row, isActive, version) => ventureActiveCommand(type, row as unknown as AnyVenture, isActive, version),
   exportCsv: (q) => exportVentures(type, q)
@@ -197,7 +198,7 @@ const happening = (type: EventType, noun: string, plural: string, title: string)
     }
   ],
   list: (q) => listEvents(type, q),
-  save: (target, values) => saveEvent(type, target as unknown as EventEntry | null, values),
+  save: (target, values, as) => saveEvent(type, target as unknown as EventEntry | null, values, as),
   remove: (row, as) => deleteEvent(type, row as unknown as EventEntry, as),
   setFeatured: (row, featured, version) => eventFeaturedCommand(type, row as unknown as EventEntry, featured, version),
   exportCsv: (q) => exportEvents(type, q)

@@ -14,7 +14,7 @@ import {
 } from "../../../contract/scam-reports.ts"
 import { notesOpen, type ReportChange, scamReportMachine, triageErrors } from "../../../machines/scam-report.ts"
 import { exportScamReports, listScamReports, REPORT_KIND, reportChangeCommand, saveReportNotes, type ScamReportsPage } from "../../api/scam-reports.ts"
-import { currentStore, useStore, withStore } from "../../lib/store/handle.ts"
+import { answeredOrKept, useStore, withStore } from "../../lib/store/handle.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
@@ -58,11 +58,23 @@ const spec = {
   })
 }
 
-/** The notes go after the report's changes still on their way, at the version the details opened at. */
-const saveNotes = fromPromise<unknown, ReportChange>(async ({ input }) => {
-  await currentStore()?.settled(REPORT_KIND, input.report._id)
-  return saveReportNotes(input)
-})
+/**
+ * The notes, a command after the report's changes still on their way, at the version the details
+ * opened at (counting those): shown at once; kept offline, the details close (docs/architecture.md, "Forms").
+ */
+const saveNotes = fromPromise<unknown, ReportChange>(({ input }) =>
+  answeredOrKept((kept) =>
+    saveReportNotes(input, {
+      kind: REPORT_KIND,
+      recordIds: [input.report._id],
+      effect: { adminNotes: input.value },
+      label: `${t.adminNotes}: ${t.title8(input.report._id)}`,
+      failed: triageErrors.notes,
+      quiet: true,
+      kept
+    })
+  )
+)
 
 type Change = { field: "status"; value: ScamReportStatus } | { field: "priority"; value: ScamReportPriority }
 

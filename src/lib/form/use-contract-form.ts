@@ -4,7 +4,7 @@ import { type DefaultValues, type FieldErrors, type FieldValues, get, type Resol
 import type { FieldIssue } from "../../../contract/common.ts"
 import { type CallFailure, failureOf, issuesOf } from "../../../contract/call-failure.ts"
 import { useFirstInvalidFocus } from "./use-first-invalid-focus.ts"
-import { currentStore } from "../store/handle.ts"
+import { type CallAs, currentStore } from "../store/handle.ts"
 import { type FieldView, fieldView, inLabelWords } from "./words.ts"
 
 /**
@@ -31,9 +31,26 @@ export interface ContractFormOptions<Values extends FieldValues, Payload> {
   readonly fieldOf?: (path: string) => string
   /**
    * Sends the checked value; a refusal rejects with the API layer's failure (src/api/failure.ts).
-   * `intent` is what the button pressed asked for (`submitWith`), for forms with several.
+   * `intent` is what the button pressed asked for (`submitWith`), for forms with several. `as`
+   * goes to the call (`callApi`): what the save does to the record in the browser's store.
    */
-  readonly send: (payload: Payload, intent?: string) => Promise<unknown> | void
+  readonly send: (payload: Payload, intent: string | undefined, as: CallAs) => Promise<unknown> | void
+  /**
+   * The record the form changes, as the browser's store names it (a list's `spec.store` kind, its
+   * id, its name) and as it opened: the save shows on it at once, its fields as checked
+   * (`effectOf`, by default what is sent but its version, a group of fields over the group
+   * opened), until the server answers. None for a new record.
+   */
+  readonly record?: { readonly kind: string; readonly id: string; readonly label: string; readonly opened: object }
+  /** The save's fields on the record, when they are not simply what is sent (a password is not shown). */
+  readonly effectOf?: (payload: Payload) => Readonly<Record<string, unknown>>
+  /**
+   * The link is down and the save is kept in the browser's outbox, to go out when it is back: what
+   * the form does then (it closes, as after a save). Without it the form waits for the answer.
+   */
+  readonly kept?: () => void
+  /** What the form does once the server took the save (closes, reads its list again); not after `kept`. */
+  readonly saved?: () => void
   /** Told of every change as it is typed, for a machine that follows the values (the inquiry's notes). */
   readonly onChange?: (values: Values) => void
   /**
@@ -93,6 +110,40 @@ const messageAt = (errors: FieldErrors, name: string): string | undefined => {
 }
 
 const loadCheck = () => import("./check.ts").then((module) => module.check)
+
+/** A refusal's words when the form's own are made from the failure (sign-in's, never a command). */
+const REFUSED = "The server refused the save"
+
+const isGroup = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** What is sent, but its version, as fields of the record opened: a group sent (a contact's `inquiry`) over the group it had. */
+const over = (opened: Readonly<Record<string, unknown>>, sent: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> =>
+  Object.fromEntries(
+    Object.entries(sent)
+      .filter(([name]) => name !== "version")
+      .map(([name, value]) => {
+        const had = opened[name]
+        return [name, isGroup(value) && isGroup(had) ? { ...had, ...value } : value]
+      })
+  )
+
+/** What a save does in the browser's store (docs/architecture.md, "Forms"). */
+const callAs = <Payload>(options: ContractFormOptions<FieldValues, Payload>, payload: Payload): CallAs => {
+  const { record, failed, kept, effectOf } = options
+  const refused = typeof failed === "string" ? failed : REFUSED
+  return {
+    kind: record?.kind ?? "",
+    recordIds: record === undefined ? [] : [record.id],
+    effect:
+      record === undefined
+        ? {}
+        : (effectOf?.(payload) ?? over(record.opened as Readonly<Record<string, unknown>>, payload as Readonly<Record<string, unknown>>)),
+    label: record?.label ?? refused,
+    failed: refused,
+    quiet: true,
+    ...(kept === undefined ? {} : { kept })
+  }
+}
 
 /** A failure as the banner says it. */
 const bannerOf = (failed: ContractFormOptions<FieldValues, unknown>["failed"], failure: CallFailure) =>
@@ -187,9 +238,30 @@ export const useContractForm = <Values extends FieldValues, Payload>(options: Co
   const onValid = useCallback(
     async (payload: Values) => {
       setBanner(null)
+      const options = latest.current
+      // Kept in the outbox, the form has gone: its answer is the console's shell's to say.
+      let keptHere = false
+      const kept = options.kept
+      const checked = payload as unknown as Payload
+      const as = callAs(
+        {
+          ...(options as ContractFormOptions<FieldValues, Payload>),
+          ...(kept === undefined
+            ? {}
+            : {
+                kept: () => {
+                  keptHere = true
+                  kept()
+                }
+              })
+        },
+        checked
+      )
       try {
-        await latest.current.send(payload as unknown as Payload, intent.current)
+        await options.send(checked, intent.current, as)
+        if (!keptHere) options.saved?.()
       } catch (error) {
+        if (keptHere) return
         const failure = failureOf(error)
         const issues = issuesOf(error)
         const stray = showIssues(issues)

@@ -78,6 +78,12 @@ export interface CommandInput {
 export interface CallInput extends Omit<CommandInput, "commandId" | "tab"> {
   /** The screen says a refusal itself (a form's fields): no alert while this tab lives. */
   readonly quiet: boolean
+  /**
+   * Called once the command is in IndexedDB while the link is down (then or later, before its
+   * answer): the screen may go as after a save, its effect shown on the record; the console's
+   * shell says a refusal when the link is back.
+   */
+  readonly kept?: () => void
 }
 
 /** What a call is to the store, besides the request: the records it changes and how, in the screen's words. */
@@ -294,6 +300,23 @@ export const openConsoleStore = async (options: {
     trimCopies()
     return true
   }
+
+  /**
+   * Calls `kept` once the call's command is written (the IndexedDB writes go in order) while the
+   * link is down, unless its answer came first; its screen has gone then, so the shell says a refusal.
+   */
+  const keptOffline = (commandId: string, kept: () => void) =>
+    void written.then(() => {
+      const check = (snapshot: ReturnType<typeof sync.getSnapshot>) => {
+        if (!waiters.has(commandId)) return true
+        if (!snapshot.matches({ link: "offline" })) return false
+        abandoned.add(commandId)
+        kept()
+        return true
+      }
+      if (check(sync.getSnapshot())) return
+      const subscription = sync.subscribe((snapshot) => check(snapshot) && subscription.unsubscribe())
+    })
 
   const view = <Row extends object>(kind: string, id: string, row: Row): Row | null => {
     if (gone.has(recordKey(kind, id))) return null
@@ -711,11 +734,12 @@ export const openConsoleStore = async (options: {
       })
       return commandId
     },
-    call: ({ quiet, ...input }) =>
+    call: ({ quiet, kept, ...input }) =>
       new Promise<Answered>((resolve) => {
         const commandId = crypto.randomUUID()
         waiters.set(commandId, resolve)
         store.command({ ...input, commandId, ...(quiet ? { tab } : {}) })
+        if (kept !== undefined) keptOffline(commandId, kept)
       }),
     abandon: () => {
       for (const commandId of waiters.keys()) abandoned.add(commandId)

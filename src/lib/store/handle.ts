@@ -56,3 +56,14 @@ export const withStore = (run: (store: ConsoleStore) => void): void => {
     run(held)
   })
 }
+
+/**
+ * A machine's save that also ends when the link is down and its command is kept in the browser's
+ * outbox (`CallInput.kept`; docs/architecture.md, "Forms"): resolves with the server's answer, or
+ * with undefined once kept, so the machine moves on as after a save (the console's shell says a
+ * refusal when the link is back). `call` makes the call with the `kept` it is given.
+ */
+export const answeredOrKept = <A>(call: (kept: () => void) => Promise<A>): Promise<A | undefined> =>
+  new Promise<A | undefined>((resolve, reject) => {
+    call(() => resolve(undefined)).then(resolve, reject)
+  })

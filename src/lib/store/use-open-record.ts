@@ -15,6 +15,22 @@ export interface OpenRecord<Row> {
 }
 
 /**
+ * The version a save of the record as opened names: the one it was read at, past this browser's
+ * commands about it then waiting (an edit made offline, a key pressed before the form): they reach
+ * the server first, each making a version (docs/architecture.md, "Forms"). 0 with no record.
+ */
+export const useExpectedVersion = (kind: string, opened: { readonly _id: string; readonly version: number } | null): number => {
+  const store = useStore()
+  const open = store !== undefined
+  return useMemo(
+    () => (opened === null ? 0 : (store?.nextVersion(kind, opened._id, opened.version) ?? opened.version)),
+    // Counted once per opening, and once more when the store opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [kind, opened, open]
+  )
+}
+
+/**
  * A record a dialog holds open, following the browser's store (docs/architecture.md, "The
  * browser's store"): a colleague's change shows in the open dialog as in the list behind it.
  * `kind` is the stream's area (a list's `spec.store`). `saving`: the form's own save, sent
@@ -28,14 +44,7 @@ export const useOpenRecord = <Row extends { readonly _id: string; readonly versi
   saving = false
 ): OpenRecord<Row> => {
   const store = useStore()
-  const open = store !== undefined
-  // The version a save of what was opened names once this browser's commands then waiting are in.
-  const expected = useMemo(
-    () => (opened === null ? 0 : (store?.nextVersion(kind, opened._id, opened.version) ?? opened.version)),
-    // Counted once per opening, and once more when the store opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [kind, opened, open]
-  )
+  const expected = useExpectedVersion(kind, opened)
   if (store === undefined || opened === null) return { shown: opened, gone: false, changed: false }
   const viewed = store.view(kind, opened._id, opened)
   const held = store.held(kind, opened._id)?.version
