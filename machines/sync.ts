@@ -8,7 +8,8 @@ import { and, assign, fromPromise, not, setup, stateIn } from "xstate"
  *   store's last event id, `online` once it is live, `offline` when the link is cut (the browser
  *   says so, or a send failed for the network); offline, the link is tried again every 5 s
  *   (a server that was stopped says nothing when it is back).
- * - `outbox`: the commands waiting in the browser's outbox go out one at a time, in the order they
+ * - `outbox`: the commands waiting in the browser's outbox (counted as made here, and as read
+ *   whenever it is read: `OUTBOX_READ`, the tabs share it) go out one at a time, in the order they
  *   were made, unless the link is offline (they carry the versions the person saw, so catching up
  *   need not come first); a command the server answers (done or refused)
  *   leaves the outbox; one the network loses stays and goes again with the same key, which the
@@ -51,6 +52,7 @@ export type SyncEvent =
   | { readonly type: "LINK_DOWN" }
   | { readonly type: "CAUGHT_UP" }
   | { readonly type: "QUEUED" }
+  | { readonly type: "OUTBOX_READ"; readonly pending: number }
   | { readonly type: "DISMISS"; readonly commandId: string }
   | { readonly type: "HEARD_REFUSAL"; readonly refusal: Refusal }
 
@@ -76,6 +78,7 @@ export const syncMachine = setup({
   },
   actions: {
     countQueued: assign({ pending: ({ context }) => context.pending + 1 }),
+    countRead: assign({ pending: (_, params: { readonly pending: number }) => params.pending }),
     countAnswered: assign({ pending: ({ context }) => Math.max(0, context.pending - 1) }),
     keepRefusal: assign({ refusals: ({ context }, params: Refused) => [...context.refusals, params.refusal] }),
     forgetRefusal: assign({
@@ -96,6 +99,8 @@ export const syncMachine = setup({
   context: ({ input }) => ({ pending: input.pending, refusals: [], retryAfterMs: 0 }),
   on: {
     QUEUED: { actions: "countQueued" },
+    // The browser's outbox as read (the tabs share it): a command another tab made and left is sent from here too.
+    OUTBOX_READ: { actions: { type: "countRead", params: ({ event }) => ({ pending: event.pending }) } },
     HEARD_REFUSAL: { actions: { type: "keepRefusal", params: ({ event }) => ({ outcome: "refused", refusal: event.refusal }) } }
   },
   states: {

@@ -380,6 +380,52 @@ describe("the console's store in memory", () => {
     await context.close()
   })
 
+  it("sends from one tab the command another tab made and could not send, without waiting for a command of its own", async () => {
+    const { page, context } = await storePage()
+    const sent = await page.evaluate(async () => {
+      const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+      const paths: Array<string> = []
+      const sender = await module.openConsoleStore({
+        owner: "admin-1",
+        name: "t-other-tab",
+        transport: {
+          send: (request) => {
+            paths.push(request.path)
+            return Promise.resolve({ status: 200, body: {}, message: "", retryAfterMs: 0 })
+          },
+          listen: () => () => undefined,
+          sessionEnded: () => undefined
+        }
+      })
+      // A tab with no link makes a decision, then closes.
+      const maker = await module.openConsoleStore({
+        owner: "admin-1",
+        name: "t-other-tab",
+        transport: { send: () => new Promise(() => undefined), listen: () => () => undefined, sessionEnded: () => undefined }
+      })
+      maker.sync.send({ type: "LINK_DOWN" })
+      maker.command({
+        kind: "listing",
+        recordIds: ["l1"],
+        method: "PATCH",
+        path: "/api/admin/listings/l1",
+        body: { status: "approved", version: 1 },
+        effect: { status: "approved" },
+        label: "Approved",
+        failed: "Failed to approve"
+      })
+      await pause(200)
+      maker.close()
+      await pause(300)
+      const result = { paths, left: sender.outbox().length }
+      sender.close()
+      return result
+    })
+    expect(sent).toEqual({ paths: ["/api/admin/listings/l1"], left: 0 })
+    await context.close()
+  })
+
   it("tells a form its save is kept once the command is in IndexedDB with the link down, never when the server answered first", async () => {
     const { page, context } = await storePage()
     const told = await page.evaluate(async () => {

@@ -278,10 +278,12 @@ export const historyTable = [
  * link is live; a command the server answers leaves the outbox, refused or not; one the network
  * lost stays for the next time (and the link is down); a busy server is asked again after the
  * wait it names; a refusal is kept until the person has seen it, also one another tab heard for a
- * command this tab made whose screen has gone.
+ * command this tab made whose screen has gone. The outbox is counted as read, too: the tabs share
+ * it, and one tab's commands are every tab's to send.
  */
 export const syncTable = [
   "(machine) --QUEUED--> (stays) / countQueued",
+  "(machine) --OUTBOX_READ--> (stays) / countRead",
   "(machine) --HEARD_REFUSAL--> (stays) / keepRefusal",
   "link.catchingUp --CAUGHT_UP--> link.online",
   "link.catchingUp --LINK_DOWN--> link.offline",

@@ -14,6 +14,8 @@ const retryLink = { type: "xstate.after.retryLink.sync.link.offline" } as const
 
 const events = [
   { type: "QUEUED" },
+  { type: "OUTBOX_READ", pending: 0 },
+  { type: "OUTBOX_READ", pending: 3 },
   { type: "LINK_DOWN" },
   { type: "LINK_UP" },
   { type: "CAUGHT_UP" },
@@ -42,11 +44,14 @@ const settled = (seen: Seen): Seen => (seen.outbox === "idle" && seen.pending > 
 
 const expectedAfter = (
   seen: Seen,
-  event: { readonly type: string; readonly output?: unknown; readonly commandId?: string; readonly refusal?: Refusal }
+  event: { readonly type: string; readonly output?: unknown; readonly commandId?: string; readonly refusal?: Refusal; readonly pending?: number }
 ): Seen => {
   switch (event.type) {
     case "QUEUED":
       return settled({ ...seen, pending: seen.pending + 1 })
+    // The outbox as read: what waits there, whichever tab made it.
+    case "OUTBOX_READ":
+      return settled({ ...seen, pending: event.pending! })
     case "LINK_DOWN":
       return { ...seen, link: "offline", outbox: "idle" }
     case "LINK_UP":
@@ -65,7 +70,8 @@ const expectedAfter = (
     case "xstate.done.actor.sendNext": {
       const output = event.output as SendOutcome
       if (output.outcome === "busy") return { ...seen, outbox: "waiting" }
-      const answered = { ...seen, outbox: "idle" as const, pending: seen.pending - 1 }
+      // Never below none: the outbox read while sending may have counted it gone already.
+      const answered = { ...seen, outbox: "idle" as const, pending: Math.max(0, seen.pending - 1) }
       return settled(output.outcome === "refused" ? { ...answered, refusals: [...seen.refusals, output.refusal], conflicts: "shown" } : answered)
     }
     case "xstate.error.actor.sendNext":

@@ -255,6 +255,8 @@ export const openConsoleStore = async (options: {
     const stored = await db.outbox()
     const ids = new Set(stored.map((command) => command.commandId))
     outbox = [...stored, ...[...unwritten.values()].filter((command) => !ids.has(command.commandId))]
+    // Another tab's commands are this tab's to send too, also once that tab has gone.
+    sync.send({ type: "OUTBOX_READ", pending: outbox.length })
     bump()
   }
   /** What the tabs of one browser tell each other (one of them leads the stream). */
