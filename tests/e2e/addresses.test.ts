@@ -4,7 +4,7 @@ import { addressMessages } from "../spec/texts.ts"
 import { addressModalErrors } from "../spec/texts.ts"
 import { addAdmin } from "../../server/admin-users/repository.ts"
 import { addressTexts as t, directoryScreens } from "../spec/texts.ts"
-import { listTexts } from "../spec/texts.ts"
+import { linkTexts, listTexts } from "../spec/texts.ts"
 import { chromiumWithServer, fieldMessage, newPage, signInThroughScreen } from "../support/browser.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
@@ -127,6 +127,51 @@ describe.each(directoryScreens)("$title in Chromium", (spec) => {
     await page.keyboard.press("Enter")
     await dialog(page).getByRole("heading", { name: t.addTitle }).waitFor()
     await page.keyboard.press("Escape")
+    await context.close()
+  })
+
+  it("with the link cut, closes the edit on Save, shows the new name on its row, waiting, and sends it when the link is back", async () => {
+    const { page, context, errors } = await signedInPage()
+    const identifier = `${spec.kind}-offline-${counter}`
+    const nameField = spec.kind === "generated" ? "Name" : "name"
+    const created = await call(product.server.url, "POST", `/api/admin/addresses/${spec.kind}`, {
+      token: apiToken,
+      body: { identifier, [nameField]: `Before ${spec.kind}` }
+    })
+    expect(created.status, created.text).toBe(200)
+    const onServer = async () => {
+      const listed = await call(product.server.url, "GET", `/api/admin/addresses/${spec.kind}?search=${encodeURIComponent(identifier)}`, { token: apiToken })
+      return (listed.body.data as { addresses: ReadonlyArray<Record<string, unknown>> }).addresses.map((address) => ({
+        name: address[nameField],
+        version: address.version
+      }))
+    }
+    expect(await onServer()).toEqual([{ name: `Before ${spec.kind}`, version: 1 }])
+    await page.goto(`${product.server.url}${spec.path}?search=${identifier}`)
+    // The console's files are kept by its service worker once it runs: the page it serves opens the modal and saves with no link.
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+    await page.reload()
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    await rowOf(page, spec.title, `Before ${spec.kind}`).waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await page.context().setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await rowOf(page, spec.title, identifier).getByRole("button", { name: t.edit }).click()
+    await dialog(page).getByRole("heading", { name: t.editTitle }).waitFor()
+    await dialog(page).getByLabel(nameLabel, { exact: false }).first().fill(`Kept ${spec.kind}`)
+    await dialog(page).getByRole("button", { name: t.save }).click()
+    // Kept in the browser, the save is done for the person: the modal closes and the row shows it, waiting.
+    await dialog(page).waitFor({ state: "detached" })
+    const row = rowOf(page, spec.title, `Kept ${spec.kind}`)
+    await row.getByText(listTexts.waiting).waitFor()
+    await page.getByRole("status").getByText("1 change is waiting: they are sent, in order, when the connection is back.").waitFor()
+    expect(await onServer()).toEqual([{ name: `Before ${spec.kind}`, version: 1 }])
+    await page.context().setOffline(false)
+    await expect.poll(onServer, { timeout: 20_000 }).toEqual([{ name: `Kept ${spec.kind}`, version: 2 }])
+    await page.getByText(/waiting: they are sent/).waitFor({ state: "detached" })
+    await row.getByText(listTexts.waiting).waitFor({ state: "detached" })
+    expect(await rowOf(page, spec.title, `Before ${spec.kind}`).count()).toBe(0)
+    expect(errors).toEqual([])
     await context.close()
   })
 })

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { openSignedIn, pointerEventsOf } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { cardsOf, countsOf, inboxInChromium } from "../support/inboxes.ts"
+import { linkTexts, listTexts } from "../spec/texts.ts"
 
 const { product, tokens } = inboxInChromium()
 
@@ -100,5 +101,48 @@ describe("advertising inquiries in Chromium", () => {
     await page.goto(`${product.server.url}/advertising-inquiries?search=nothing-matches-${Date.now()}`)
     await page.getByText("No inquiries found").waitFor()
     expect(errors).toEqual([])
+  })
+
+  it("with the link cut, closes the details on Mark as Contacted, shows the card contacted and waiting, and sends the move with the notes when the link is back", async () => {
+    const company = `Offline Co ${Date.now()}`
+    const answer = await call(product.server.url, "POST", "/api/advertising-inquiries", {
+      ip: freshIp(),
+      body: { companyName: company, contactName: "Olu", email: "olu@example.com", industry: "Gaming" }
+    })
+    expect(answer.status, answer.text).toBe(200)
+    const id = (answer.body.data as { _id: string })._id
+    const stored = async () => {
+      const { status, adminNotes, version } = (
+        (await call(product.server.url, "GET", `/api/advertising-inquiries/${id}`, { token: tokens.admin })).body.data as {
+          readonly inquiry: { readonly status: string; readonly adminNotes: string; readonly version: number }
+        }
+      ).inquiry
+      return { status, adminNotes, version }
+    }
+    const before = await stored()
+    expect(before.status).toBe("pending")
+    const { page, errors } = await openSignedIn(product, tokens.admin, `/advertising-inquiries?search=${encodeURIComponent(company)}`)
+    const card = cardsOf(page, "Advertising Inquiries").filter({ hasText: company })
+    await card.waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await page.context().setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await card.getByRole("button", { name: "View" }).click()
+    const dialog = page.getByRole("dialog")
+    await dialog.getByLabel("Admin Notes").fill("Called while the link was down")
+    await dialog.getByRole("button", { name: "Mark as Contacted" }).click()
+    // Kept in the browser, the move is done for the person: the modal closes and the card shows it, waiting.
+    await dialog.waitFor({ state: "detached" })
+    await card.getByText("Contacted", { exact: true }).waitFor()
+    await card.getByText(listTexts.waiting).waitFor()
+    await page.getByRole("status").getByText("1 change is waiting: they are sent, in order, when the connection is back.").waitFor()
+    expect(await stored()).toEqual(before)
+    await page.context().setOffline(false)
+    await expect.poll(stored, { timeout: 20_000 }).toEqual({ status: "contacted", adminNotes: "Called while the link was down", version: before.version + 1 })
+    await page.getByText(/waiting: they are sent/).waitFor({ state: "detached" })
+    await card.getByText(listTexts.waiting).waitFor({ state: "detached" })
+    expect(await card.getByText("Contacted", { exact: true }).count()).toBe(1)
+    expect(errors).toEqual([])
+    await page.context().close()
   })
 })

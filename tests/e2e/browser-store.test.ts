@@ -326,17 +326,23 @@ describe("the console's store in memory", () => {
     const said = await page.evaluate(async () => {
       const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
       const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-      const transport = (answer: () => Promise<{ status: number; body: unknown; message: string; retryAfterMs: number }>) => ({
+      const transport = (
+        answer: (request: { readonly path: string }) => Promise<{ status: number; body: unknown; message: string; retryAfterMs: number }>
+      ) => ({
         send: answer,
         listen: () => () => undefined,
         sessionEnded: () => undefined
       })
-      // Two tabs of one browser: the first sends (the server refuses), the second has no link.
+      // Two tabs of one browser: the first sends (the server refuses the form's save, takes the rest), the second has no link.
       const sender = await module.openConsoleStore({
         owner: "admin-1",
         name: "t-left-form",
-        transport: transport(() =>
-          Promise.resolve({ status: 409, body: { error: "Changed by someone else." }, message: "Changed by someone else.", retryAfterMs: 0 })
+        transport: transport((request) =>
+          Promise.resolve(
+            request.path.includes("core-team-contact")
+              ? { status: 409, body: { error: "Changed by someone else." }, message: "Changed by someone else.", retryAfterMs: 0 }
+              : { status: 200, body: {}, message: "", retryAfterMs: 0 }
+          )
         )
       })
       const maker = await module.openConsoleStore({ owner: "admin-1", name: "t-left-form", transport: transport(() => new Promise(() => undefined)) })
@@ -423,6 +429,45 @@ describe("the console's store in memory", () => {
       return result
     })
     expect(sent).toEqual({ paths: ["/api/admin/listings/l1"], left: 0 })
+    await context.close()
+  })
+
+  it("puts a refused record back, and says so to the screens, before the screen waiting for the answer hears it", async () => {
+    const { page, context } = await storePage()
+    const heard = await page.evaluate(async () => {
+      const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
+      const store = await module.openConsoleStore({
+        owner: "admin-1",
+        name: "t-refused-first",
+        transport: {
+          send: () => Promise.resolve({ status: 409, body: { error: "Changed by someone else." }, message: "Changed by someone else.", retryAfterMs: 0 }),
+          listen: () => () => undefined,
+          sessionEnded: () => undefined
+        }
+      })
+      const before = store.version()
+      const answer = await store.call({
+        quiet: true,
+        kind: "inquiry",
+        recordIds: ["i1"],
+        method: "PUT",
+        path: "/api/advertising-inquiries/i1",
+        body: { status: "contacted", adminNotes: "", version: 1 },
+        effect: { status: "contacted" },
+        label: "Contacted",
+        failed: "Failed to update inquiry"
+      })
+      // What a screen renders the moment it hears the refusal.
+      const result = {
+        status: answer.status,
+        shown: (store.view("inquiry", "i1", { _id: "i1", status: "pending" }) as { status: string } | null)?.status,
+        waiting: store.waiting("inquiry", "i1"),
+        told: store.version() > before + 1
+      }
+      store.close()
+      return result
+    })
+    expect(heard).toEqual({ status: 409, shown: "pending", waiting: false, told: true })
     await context.close()
   })
 

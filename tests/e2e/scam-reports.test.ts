@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { chromiumWithServer, openSignedIn, pointerEventsOf } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
+import { linkTexts, listTexts } from "../spec/texts.ts"
 
 const product = chromiumWithServer()
 let admin: string
@@ -163,5 +164,42 @@ describe("scam reports in Chromium", () => {
     await page.goBack()
     await card.waitFor()
     expect(errors).toEqual([])
+  })
+
+  it("with the link cut, closes the details on Save notes, shows the card waiting, and sends the notes when the link is back", async () => {
+    const id = await report("Offline notes", "suspicious_wallet")
+    const onServer = async () => {
+      const found = (await serverReports("&scamType=suspicious_wallet")).find((row) => row._id === id)
+      return found === undefined ? undefined : { adminNotes: found.adminNotes, version: found.version }
+    }
+    const before = await onServer()
+    expect(before).toEqual({ adminNotes: "", version: 1 })
+    const { page, errors } = await openSignedIn(product, admin, "/scam-reports?scamType=suspicious_wallet")
+    const card = cards(page).filter({ has: page.getByLabel(titleOf(id)) })
+    await card.waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await page.context().setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await card.getByRole("button", { name: "Details" }).click()
+    const dialog = page.getByRole("dialog")
+    await dialog.getByText(titleOf(id)).waitFor()
+    await dialog.getByLabel("Admin Notes").fill("Checked while the link was down")
+    await dialog.getByRole("button", { name: "Save notes" }).click()
+    // Kept in the browser, the save is done for the person: the details close, open again with
+    // the notes kept, and the card says its change is waiting.
+    await dialog.waitFor({ state: "detached" })
+    await page.getByRole("status").getByText("1 change is waiting: they are sent, in order, when the connection is back.").waitFor()
+    await card.getByRole("button", { name: "Details" }).click()
+    expect(await dialog.getByLabel("Admin Notes").inputValue()).toBe("Checked while the link was down")
+    await dialog.getByRole("button", { name: "Close" }).click()
+    await dialog.waitFor({ state: "detached" })
+    await card.getByText(listTexts.waiting).waitFor()
+    expect(await onServer()).toEqual(before)
+    await page.context().setOffline(false)
+    await expect.poll(onServer, { timeout: 20_000 }).toEqual({ adminNotes: "Checked while the link was down", version: 2 })
+    await page.getByText(/waiting: they are sent/).waitFor({ state: "detached" })
+    await card.getByText(listTexts.waiting).waitFor({ state: "detached" })
+    expect(errors).toEqual([])
+    await page.context().close()
   })
 })

@@ -2,7 +2,8 @@ import { Button, Callout, DataList, Dialog, Flex, Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
 import { HistoryButton } from "../../ui/HistoryButton.tsx"
 import { OpenRecordNotice } from "../../ui/OpenRecordNotice.tsx"
-import { type OpenRecord, useOpenRecord } from "../../lib/store/use-open-record.ts"
+import { type OpenRecord, useExpectedVersion, useOpenRecord } from "../../lib/store/use-open-record.ts"
+import { useStableCallback } from "../../lib/use-stable.ts"
 import { useWatch } from "react-hook-form"
 import { useEffect, useRef } from "react"
 import { type ActorRefFrom, fromPromise, type SnapshotFrom } from "xstate"
@@ -205,32 +206,46 @@ export const AddressModalHost = ({
   readonly spec: DirectorySpec
   readonly asked: ModalAsked
   readonly onClosed: (closed: boolean) => void
-  /** `as`: what the save does in the browser's store; its effect is the screen's to make from the draft. */
-  readonly save: (address: AnyAddress | null, draft: Readonly<Record<string, string>>, as: CallAs) => Promise<unknown>
+  /**
+   * `as`: what the save does in the browser's store (its effect is the screen's to make from the
+   * draft); `version`: the one the address opened at, past this browser's changes to it then waiting.
+   */
+  readonly save: (address: AnyAddress | null, draft: Readonly<Record<string, string>>, as: CallAs, version: number) => Promise<unknown>
   readonly remove: (address: AnyAddress) => Promise<unknown>
   readonly reloadList: () => void
 }) => {
+  // A save names the version the address opened at: a colleague's change since is refused (409), not overwritten.
+  const versionOpened = useStableCallback(() => expected)
   const modal = useMachine(() =>
     addressModalMachine.provide({
       actors: {
         // Kept offline, the modal closes as after a save (docs/architecture.md, "Forms").
         save: fromPromise(({ input: { address, draft } }) =>
           answeredOrKept((kept) =>
-            save(address, draft, {
-              kind: ADDRESS_KIND,
-              recordIds: address === null ? [] : [address._id],
-              effect: {},
-              label: address === null ? addressModalErrors.create : addressLabel(address),
-              failed: address === null ? addressModalErrors.create : addressModalErrors.update,
-              quiet: true,
-              kept
-            })
+            save(
+              address,
+              draft,
+              {
+                kind: ADDRESS_KIND,
+                recordIds: address === null ? [] : [address._id],
+                effect: {},
+                label: address === null ? addressModalErrors.create : addressLabel(address),
+                failed: address === null ? addressModalErrors.create : addressModalErrors.update,
+                quiet: true,
+                kept
+              },
+              versionOpened()
+            )
           )
         ),
         remove: fromPromise(({ input }) => remove(input.address))
       },
       actions: { reloadList }
     })
+  )
+  const expected = useExpectedVersion(
+    ADDRESS_KIND,
+    useSelector(modal, (snapshot) => snapshot.context.address)
   )
   useEffect(() => modal.send(asked.event), [modal, asked])
   const closed = useSelector(modal, (snapshot) => snapshot.matches("closed"))

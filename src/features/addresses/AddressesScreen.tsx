@@ -9,7 +9,7 @@ import { withRefusal } from "../../lib/commands.tsx"
 import { urlOf } from "../../lib/list/url-query.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import { type CallAs, currentStore } from "../../lib/store/handle.ts"
+import type { CallAs } from "../../lib/store/handle.ts"
 import { loadPart, whenQuiet } from "../../ui/deferred.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
@@ -96,12 +96,10 @@ const columnsOf = (directory: DirectorySpec) =>
 const useAddressModal = (kind: AddressKind, reload: () => void) => {
   const directory = directories[kind]
   // The directory can change under the same screen (the sidebar's next directory): the calls read it when made.
-  // An edit names the version opened past this browser's changes to it still waiting, and shows at once.
-  const save = useStableCallback((address: AnyAddress | null, draft: Readonly<Record<string, string>>, as: CallAs) => {
+  // An edit names the version it opened at and shows at once.
+  const save = useStableCallback((address: AnyAddress | null, draft: Readonly<Record<string, string>>, as: CallAs, version: number) => {
     const input = toInput(directory, draft)
-    if (address === null) return saveAddress(kind, null, input, as)
-    const version = currentStore()?.nextVersion(ADDRESS_KIND, address._id, address.version) ?? address.version
-    return saveAddress(kind, { id: address._id, version }, input, { ...as, effect: input })
+    return address === null ? saveAddress(kind, null, input, as) : saveAddress(kind, { id: address._id, version }, input, { ...as, effect: input })
   })
   const remove = useStableCallback((address: AnyAddress) => deleteAddress(kind, address._id, address.version))
   const reloadList = useStableCallback(reload)

@@ -1,4 +1,5 @@
 import { Badge, Button, Flex, Text } from "@radix-ui/themes"
+import type { ReactNode } from "react"
 import {
   type ScamReport,
   type ScamReportPriority,
@@ -15,13 +16,16 @@ export const ScamReportCard = ({
   report,
   deleted,
   onSet,
-  onDetails
+  onDetails,
+  waiting
 }: {
   /** The report as the screen shows it: the latest copy with this screen's own changes on it. */
   readonly report: ScamReport
   readonly deleted: boolean
   readonly onSet: (change: { field: "status"; value: ScamReportStatus } | { field: "priority"; value: ScamReportPriority }) => void
   readonly onDetails: () => void
+  /** What the list says of the report beside its badges: that a change to it waits for the server. */
+  readonly waiting?: ReactNode
 }) => {
   const title = t.title8(report._id)
   return (
@@ -31,6 +35,7 @@ export const ScamReportCard = ({
           {title}
         </Text>
         <Flex gap="2" align="center">
+          {waiting}
           {deleted && <Badge color="gray">{t.deleted}</Badge>}
           <Badge color="gray" variant="outline">
             {scamTypeLabels[report.scamType]}

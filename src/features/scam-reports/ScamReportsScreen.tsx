@@ -165,8 +165,14 @@ export const ScamReportsScreen = () => {
       view={{
         cards: {
           label: t.title,
-          card: (row) => (
-            <ScamReportCard report={current(row)} deleted={live.gone.has(row._id)} onSet={(change) => set(row, change)} onDetails={() => openDetails(row)} />
+          card: (row, waiting) => (
+            <ScamReportCard
+              report={current(row)}
+              deleted={live.gone.has(row._id)}
+              onSet={(change) => set(row, change)}
+              onDetails={() => openDetails(row)}
+              waiting={waiting}
+            />
           )
         }
       }}

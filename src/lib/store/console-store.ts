@@ -248,13 +248,17 @@ export const openConsoleStore = async (options: {
     for (const listener of newsListeners) listener(news)
   }
   const channel = typeof BroadcastChannel === "undefined" ? undefined : new BroadcastChannel(`console-store:${options.owner}`)
+  /** Commands answered whose settling write may not be in IndexedDB yet: a read of the outbox leaves them out. */
+  const answered = new Set<string>()
   /** Commands made here and not yet in IndexedDB: a read of the outbox keeps them. */
   const unwritten = new Map<string, OutboxCommand>()
   /** Another tab changed the outbox, or this one is about to send: read it again. */
   const rereadOutbox = async () => {
     const stored = await db.outbox()
     const ids = new Set(stored.map((command) => command.commandId))
-    outbox = [...stored, ...[...unwritten.values()].filter((command) => !ids.has(command.commandId))]
+    // Answered, and still in IndexedDB until the settling write is in: not waiting any more.
+    for (const id of answered) if (!ids.has(id)) answered.delete(id)
+    outbox = [...stored, ...[...unwritten.values()].filter((command) => !ids.has(command.commandId))].filter((command) => !answered.has(command.commandId))
     // Another tab's commands are this tab's to send too, also once that tab has gone.
     sync.send({ type: "OUTBOX_READ", pending: outbox.length })
     bump()
@@ -332,6 +336,7 @@ export const openConsoleStore = async (options: {
   }
 
   const settled = (commandId: string) => {
+    answered.add(commandId)
     outbox = outbox.filter((command) => command.commandId !== commandId)
   }
 
@@ -411,13 +416,16 @@ export const openConsoleStore = async (options: {
     }
     const waiter = waiters.get(command.commandId)
     waiters.delete(command.commandId)
+    // The store shows the answer before the screen waiting for it hears it: a refused record is
+    // back as the server has it when the screen moves on (a retry starts from it).
+    settled(command.commandId)
+    bump()
     waiter?.(answer)
     // The tab that made it may be waiting (a call this tab did not make).
     if (waiter === undefined) tellTabs({ type: "answered", commandId: command.commandId, answer })
     // A screen that waits for the answer says a refusal itself, while its tab lives.
     const saidByScreen =
       !abandoned.delete(command.commandId) && command.tab !== undefined && (command.tab === tab ? waiter !== undefined : await tabLives(command.tab))
-    settled(command.commandId)
     await write(() => db.settle(command.commandId, done && command.answer !== undefined ? answer.body : undefined))
     tellTabs({ type: "outbox" })
     bump()
@@ -542,12 +550,15 @@ export const openConsoleStore = async (options: {
         ready(data.complete)
       } else if (data.type === "hello" && leading && live) tellTabs({ type: "ready", position: lastEventId })
       else if (data.type === "answered") {
+        const made = outbox.find((command) => command.commandId === data.commandId)
+        // As in the tab that sent it: the answer shows before the screen waiting for it hears it.
+        settled(data.commandId)
+        bump()
         waiters.get(data.commandId)?.(data.answer)
         waiters.delete(data.commandId)
         // Made here for a screen that has gone (a form left while saving), sent by another tab,
         // which left the words to this tab: this tab says the refusal, where the person made it.
-        const made = abandoned.delete(data.commandId) ? outbox.find((command) => command.commandId === data.commandId) : undefined
-        if (made !== undefined && !isDone(data.answer)) {
+        if (abandoned.delete(data.commandId) && made !== undefined && !isDone(data.answer)) {
           const refusal = refusalOf(made, data.answer)
           for (const listener of refusalListeners) listener(refusal)
           sync.send({ type: "HEARD_REFUSAL", refusal })

@@ -133,7 +133,8 @@ export const ListScreen = <P extends ListPage>({
     "cards" in view
       ? {
           label: view.cards.label,
-          card: (row: RowOf<P>) => view.cards.card(row, buttons?.(row)),
+          // A card with no buttons still says its record waits for the server.
+          card: (row: RowOf<P>) => view.cards.card(row, buttons?.(row) ?? (waiting(row) ? <WaitingMark /> : undefined)),
           signature:
             shows === undefined
               ? undefined
