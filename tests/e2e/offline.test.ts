@@ -36,12 +36,12 @@ const seeShell = async (page: Page, email: string) => {
 
 /**
  * Waits until the service worker is active, which the console registers once its first screen is
- * quiet, then loads the page again: a page the worker did not load is not taken over (no
- * `clients.claim`), the next load is the worker's.
+ * quiet, and has taken the page (a first visit's: no worker served it), then loads the page again:
+ * the next load is the worker's, the page itself from its cache.
  */
 const underServiceWorker = async (page: Page) => {
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
-  expect(await page.evaluate(() => navigator.serviceWorker.controller === null)).toBe(true)
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
   await page.reload()
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
 }
@@ -108,6 +108,22 @@ describe.each(engines)("the console with no link, on $name", (engine) => {
     // At the latest 5 s after the first screen; not in its first seconds while keys keep coming.
     expect(Date.now() - shownAt).toBeGreaterThan(4_000)
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+    expect(errors).toEqual([])
+  })
+
+  it("serves a first visit's page from its worker once it runs: a dialog never opened before opens with no link", async () => {
+    const { context, page, errors } = await freshPage()
+    await page.addInitScript((value) => localStorage.setItem("adminToken", value), token)
+    await page.goto(`${product.server.url}/generated-addresses`)
+    await rows(page, GENERATED_TITLE).nth(1).waitFor()
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+    // Taken by the worker without a reload (nothing older served it).
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    await context.setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await rows(page, GENERATED_TITLE).nth(1).getByRole("button", { name: addressTexts.view }).click()
+    await page.getByRole("dialog").getByRole("button", { name: addressTexts.edit }).waitFor()
+    await context.setOffline(false)
     expect(errors).toEqual([])
   })
 

@@ -6,14 +6,17 @@ import { CacheFirst, StaleWhileRevalidate } from "workbox-strategies"
 /**
  * The console's own files, kept in the browser so a reload with no link still opens the console
  * (docs/decisions.md, "The service worker"). Built by vite-plugin-pwa (vite.config.ts), which
- * writes the build's file list into `__WB_MANIFEST`. Nothing here calls `skipWaiting` or
- * `clients.claim`: a new version waits until no page runs the old one, so a page keeps the code
- * it started with for as long as it is open (a deploy never swaps code in the middle of work).
+ * writes the build's file list into `__WB_MANIFEST`. Nothing here calls `skipWaiting`: a new
+ * version waits until no page runs the old one, so a page keeps the code it started with for as
+ * long as it is open (a deploy never swaps code in the middle of work). Once active, it takes the
+ * open pages no worker serves (`clients.claim`): by then no page runs an older worker, so it takes
+ * only a first visit's page, whose screens and dialogs loaded later then come from it, with no link too.
  * API answers are never kept: no route below matches `/api/`.
  */
 declare const self: {
   readonly __WB_MANIFEST: Array<PrecacheEntry | string>
-  addEventListener(type: "install", listener: (event: { waitUntil(done: Promise<unknown>): void }) => void): void
+  readonly clients: { claim(): Promise<void> }
+  addEventListener(type: "install" | "activate", listener: (event: { waitUntil(done: Promise<unknown>): void }) => void): void
 }
 
 /** The pages the server answers itself, never the console's: the API and its docs, uploaded files, metrics. */
@@ -41,6 +44,9 @@ registerRoute(
 // A new build's worker, found (by a load, or by the open page's checks: ./register.ts), drops the
 // page kept by the old one: the next load asks the server, so it is the new build's page.
 self.addEventListener("install", (event) => event.waitUntil(caches.open(PAGES).then((pages) => pages.delete("/"))))
+
+// A first visit's page is served by the worker from the moment it is active, not from the next load.
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()))
 
 // A hashed file never changes under its name: a file of a newer build than this worker's list
 // (a page loaded from the network after a deploy) is kept the first time it is fetched.
