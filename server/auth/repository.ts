@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { timingSafeEqual } from "node:crypto"
 import type { Role } from "../../contract/common.ts"
-import { dieOnSqlError } from "../platform/database.ts"
+import { recordAdminActivity } from "../platform/activity-log.ts"
+import { dieOnSqlError, inTransaction } from "../platform/database.ts"
 import { KNOWN_BROWSER_DAYS, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
 
 /**
@@ -107,3 +108,82 @@ export const rememberBrowser = (browserHash: string, email: string) =>
       VALUES (${browserHash}, ${email}, now() + make_interval(days => ${KNOWN_BROWSER_DAYS}::int))
       ON CONFLICT (key_hash, email) DO UPDATE SET last_used_at = now(), expires_at = EXCLUDED.expires_at`
   }).pipe(dieOnSqlError)
+
+/** A passkey's row as the ceremonies need it (docs/security.md, "Passkeys"). */
+export interface PasskeyRow {
+  readonly id: string
+  readonly adminId: string
+  readonly credentialId: string
+  readonly publicKey: Uint8Array
+  readonly counter: number
+  readonly transports: string
+  readonly name: string
+  readonly backedUp: boolean
+  readonly createdAt: Date
+  readonly lastUsedAt: Date | null
+}
+
+/** The person's passkeys, newest first. */
+export const passkeysOf = (adminId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    return yield* sql<PasskeyRow>`
+      SELECT id, admin_id, credential_id, public_key, counter::float8 AS counter, transports, name, backed_up, created_at, last_used_at
+      FROM passkeys WHERE admin_id = ${adminId} ORDER BY created_at DESC, id`
+  }).pipe(dieOnSqlError)
+
+/** A challenge for `purpose`, for `adminId` (none: a sign-in's), usable once until it expires. */
+export const keepChallenge = (challenge: string, purpose: "register" | "sign_in", adminId: string | null, ttlSeconds: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    yield* sql`
+      INSERT INTO passkey_challenges (challenge, admin_id, purpose, expires_at)
+      VALUES (${challenge}, ${adminId}, ${purpose}, now() + make_interval(secs => ${ttlSeconds}))`
+  }).pipe(dieOnSqlError)
+
+/** Takes the challenge if it is live and was given for this purpose and person: true once, whoever asks at once. */
+export const takeChallenge = (challenge: string, purpose: "register" | "sign_in", adminId: string | null) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const taken = yield* sql<{ challenge: string }>`
+      DELETE FROM passkey_challenges
+      WHERE challenge = ${challenge} AND purpose = ${purpose} AND expires_at > now()
+        AND admin_id IS NOT DISTINCT FROM ${adminId}
+      RETURNING challenge`
+    return taken.length === 1
+  }).pipe(dieOnSqlError)
+
+/**
+ * Adds the person's passkey, in the activity log, unless they hold `max` already (two additions at
+ * once count each other: the account's row is held) or its credential is registered (to anyone).
+ */
+export const addOwnPasskey = (row: Omit<PasskeyRow, "createdAt" | "lastUsedAt">, max: number) =>
+  inTransaction(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient
+      yield* sql`SELECT id FROM admins WHERE id = ${row.adminId} FOR UPDATE`
+      const held = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM passkeys WHERE admin_id = ${row.adminId}`
+      if ((held[0]?.count ?? 0) >= max) return "too many" as const
+      const added = yield* sql<{ createdAt: Date }>`
+        INSERT INTO passkeys (id, admin_id, credential_id, public_key, counter, transports, name, backed_up)
+        VALUES (${row.id}, ${row.adminId}, ${row.credentialId}, ${row.publicKey}, ${row.counter}, ${row.transports}, ${row.name}, ${row.backedUp})
+        ON CONFLICT (credential_id) DO NOTHING
+        RETURNING created_at`
+      const createdAt = added[0]?.createdAt
+      if (createdAt === undefined) return "known" as const
+      yield* recordAdminActivity({ action: "session.passkey_add", entityId: row.id, details: { name: row.name } })
+      return { ...row, createdAt, lastUsedAt: null }
+    })
+  ).pipe(dieOnSqlError)
+
+/** Removes one of the person's passkeys, in the activity log; false when they hold none of that id. */
+export const removeOwnPasskey = (adminId: string, id: string) =>
+  inTransaction(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient
+      const removed = yield* sql<{ id: string }>`DELETE FROM passkeys WHERE id = ${id} AND admin_id = ${adminId} RETURNING id`
+      if (removed.length === 0) return false
+      yield* recordAdminActivity({ action: "session.passkey_remove", entityId: id, details: {} })
+      return true
+    })
+  ).pipe(dieOnSqlError)

@@ -79,6 +79,13 @@ const EnvSchema = Schema.Struct({
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(0, defaultDatabaseLimits.statementTimeoutMs),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds(0, defaultDatabaseLimits.idleInTransactionTimeoutMs),
   DATABASE_POOL_WAIT_MS: milliseconds(100, defaultDatabaseLimits.poolWaitMs),
+  PUBLIC_ORIGIN: Schema.optionalKey(
+    Schema.String.check(
+      Schema.isPattern(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/u, {
+        message: "must be the console's address as people open it, such as https://admin.example.com (no path, no trailing slash)"
+      })
+    )
+  ),
   OTP_SECRET: Schema.optionalKey(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" }))),
   METRICS_TOKEN: Schema.optionalKey(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" })))
 })
@@ -94,6 +101,11 @@ export interface AppConfig {
   /** The proxies whose `X-Forwarded-For` is believed (client-address.ts); none by default. */
   readonly trustedProxies: ReadonlyArray<IpRange>
   readonly otpSecret: string | undefined
+  /**
+   * The console's address as people open it (`PUBLIC_ORIGIN`): passkeys are bound to it (its host
+   * is the WebAuthn relying party's id). Unset: `http://localhost:<port>`.
+   */
+  readonly publicOrigin?: string | undefined
   /** Every OTP request answers no sooner than this, so known and unknown e-mails look alike. */
   readonly otpResponseFloorMs: number
   /** Below this much free space on the data folder's disk, nothing is written (disk.ts). */
@@ -127,6 +139,7 @@ export const readConfig = (env: Record<string, string | undefined>): Effect.Effe
       adminEmail: decoded.ADMIN_EMAIL.toLowerCase(),
       trustedProxies: parseProxies(decoded.TRUST_PROXY) ?? [],
       otpSecret: decoded.OTP_SECRET,
+      publicOrigin: decoded.PUBLIC_ORIGIN,
       otpResponseFloorMs: 200,
       diskReserveMb: decoded.DISK_RESERVE_MB,
       metricsToken: decoded.METRICS_TOKEN === undefined ? undefined : Redacted.make(decoded.METRICS_TOKEN),

@@ -640,6 +640,30 @@ export const migrations = {
       PRIMARY KEY (scope, key)
     )`,
     `CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at)`
+  ),
+  // Passkeys (server/auth/passkeys.ts; docs/security.md, "Passkeys"): each person's WebAuthn
+  // credentials, and the ceremonies' challenges, each used once within 5 minutes.
+  "0016_passkeys": statements(
+    `CREATE TABLE passkeys (
+      id uuid PRIMARY KEY,
+      admin_id uuid NOT NULL REFERENCES admins (id) ON DELETE CASCADE,
+      credential_id text NOT NULL UNIQUE,
+      public_key bytea NOT NULL,
+      counter bigint NOT NULL DEFAULT 0,
+      transports text NOT NULL DEFAULT '',
+      name text NOT NULL,
+      backed_up boolean NOT NULL DEFAULT false,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      last_used_at timestamptz
+    )`,
+    `CREATE INDEX passkeys_admin_idx ON passkeys (admin_id, created_at)`,
+    `CREATE TABLE passkey_challenges (
+      challenge text PRIMARY KEY,
+      admin_id uuid REFERENCES admins (id) ON DELETE CASCADE,
+      purpose text NOT NULL CHECK (purpose IN ('register', 'sign_in')),
+      expires_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX passkey_challenges_expiry_idx ON passkey_challenges (expires_at)`
   )
 }
 

@@ -267,8 +267,8 @@ const fingerprintSql = (tables: ReadonlyArray<{ name: string; versioned: boolean
     .join(" UNION ALL ")
 
 /**
- * The sign-in bookkeeping a refused request may still move (attempts are counted on purpose),
- * and the log's kept counts per actor, which move with its `session.verify_failed` events (the
+ * The sign-in bookkeeping a refused request may still move (attempts are counted on purpose; a
+ * passkey's challenge is taken by the answer that tries it, refused or not), and the log's kept counts per actor, which move with its `session.verify_failed` events (the
  * log itself is still compared, without those).
  */
 const bookkeeping = new Set([
@@ -276,6 +276,7 @@ const bookkeeping = new Set([
   "sign_in_codes",
   "sign_in_attempts",
   "known_browsers",
+  "passkey_challenges",
   "sessions",
   "rate_limits",
   "migrations",

@@ -22,6 +22,7 @@ import * as lists from "../../contract/lists.ts"
 import * as protectedData from "../../contract/protected-data.ts"
 import * as scamReports from "../../contract/scam-reports.ts"
 import * as sessions from "../../contract/sessions.ts"
+import * as passkeys from "../../contract/passkeys.ts"
 import * as siteSettings from "../../contract/site-settings.ts"
 import * as system from "../../contract/system.ts"
 import * as ventures from "../../contract/ventures.ts"
@@ -46,6 +47,7 @@ const modules = {
   protectedData,
   scamReports,
   sessions,
+  passkeys,
   siteSettings,
   stream,
   system,
@@ -110,6 +112,8 @@ describe("contract schemas", () => {
       "activity.Analytics",
       "adminUsers.AdminAccount",
       "sessions.AdminSession",
+      "passkeys.Passkey",
+      "passkeys.RegistrationCredential",
       "protectedData.ProtectedRecord",
       "siteSettings.SiteSettings",
       "auth.AdminUser",

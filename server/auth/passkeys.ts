@@ -1,0 +1,142 @@
+import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server"
+import { isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers"
+import { Effect } from "effect"
+import { HttpServer } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { randomUUID } from "node:crypto"
+import { AdminApi } from "../../contract/api.ts"
+import { CurrentSession } from "../../contract/auth.ts"
+import { BadRequest, Conflict, NotFound } from "../../contract/common.ts"
+import { MAX_PASSKEYS, type Passkey, passkeyMessages, type RegistrationCredential, type RegistrationOptions } from "../../contract/passkeys.ts"
+import { Config } from "../platform/config.ts"
+import { addOwnPasskey, keepChallenge, type PasskeyRow, passkeysOf, removeOwnPasskey, takeChallenge } from "./repository.ts"
+
+/**
+ * Passkeys (docs/security.md, "Passkeys"): a signed-in person adds WebAuthn credentials to their
+ * own account through `@simplewebauthn/server` (docs/decisions.md, "Passkeys"). Each ceremony's
+ * challenge is kept once, for 5 minutes, for that person; the answer is checked against it, this
+ * console's origin and its relying party's id (`PUBLIC_ORIGIN`), and takes it, so it works once.
+ * Their writes are the sign-in's own, like sessions', each in the activity log.
+ */
+
+/** How long a ceremony's challenge may be answered. */
+export const CHALLENGE_SECONDS = 300
+
+/**
+ * Where passkeys are bound: the console's public address (`PUBLIC_ORIGIN`) and its host; unset,
+ * `http://localhost:` and the port the server listens on (never a request's own Host, which a
+ * relaying page would choose).
+ */
+export const relyingParty = Effect.gen(function* () {
+  const config = yield* Config
+  const server = yield* HttpServer.HttpServer
+  const port = "port" in server.address ? server.address.port : config.port
+  const origin = config.publicOrigin ?? `http://localhost:${port}`
+  return { origin, id: new URL(origin).hostname }
+})
+
+const passkeyOf = (row: PasskeyRow): Passkey => ({
+  _id: row.id,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  backedUp: row.backedUp
+})
+
+/** The challenge an authenticator signed, as its client data says; undefined when unreadable. */
+const challengeOf = (credential: RegistrationCredential): string | undefined => {
+  try {
+    const data: unknown = JSON.parse(isoBase64URL.toUTF8String(credential.response.clientDataJSON))
+    return typeof data === "object" && data !== null && "challenge" in data && typeof data.challenge === "string" ? data.challenge : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export const PasskeyHandlers = HttpApiBuilder.group(AdminApi, "passkeys", (handlers) =>
+  handlers
+    .handle("list", () =>
+      Effect.gen(function* () {
+        const session = yield* CurrentSession
+        return { success: true as const, data: { passkeys: (yield* passkeysOf(session.user._id)).map(passkeyOf) } }
+      })
+    )
+    .handle("registrationOptions", () =>
+      Effect.gen(function* () {
+        const session = yield* CurrentSession
+        const party = yield* relyingParty
+        const held = yield* passkeysOf(session.user._id)
+        if (held.length >= MAX_PASSKEYS) return yield* new Conflict({ error: passkeyMessages.tooMany })
+        const options = yield* Effect.promise(() =>
+          generateRegistrationOptions({
+            rpName: "Admin Console",
+            rpID: party.id,
+            userName: session.user.email,
+            userDisplayName: session.user.name ?? session.user.email,
+            // The account's id, so an authenticator keeps one passkey per account and site.
+            userID: isoUint8Array.fromUTF8String(session.user._id),
+            timeout: CHALLENGE_SECONDS * 1_000,
+            attestationType: "none",
+            excludeCredentials: held.map((row) => ({ id: row.credentialId })),
+            authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+            preferredAuthenticatorType: undefined
+          })
+        )
+        yield* keepChallenge(options.challenge, "register", session.user._id, CHALLENGE_SECONDS)
+        const answer: RegistrationOptions = {
+          challenge: options.challenge,
+          rp: { name: options.rp.name, id: party.id },
+          user: options.user,
+          pubKeyCredParams: options.pubKeyCredParams.map((param) => ({ alg: param.alg, type: "public-key" as const })),
+          timeout: CHALLENGE_SECONDS * 1_000,
+          excludeCredentials: held.map((row) => ({ id: row.credentialId, type: "public-key" as const })),
+          authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: "preferred" },
+          attestation: "none"
+        }
+        return { success: true as const, data: answer }
+      })
+    )
+    .handle("register", ({ payload }) =>
+      Effect.gen(function* () {
+        const session = yield* CurrentSession
+        const party = yield* relyingParty
+        const challenge = challengeOf(payload.credential)
+        // The challenge goes first, whatever follows: an answer is tried once.
+        if (challenge === undefined || !(yield* takeChallenge(challenge, "register", session.user._id)))
+          return yield* new BadRequest({ error: passkeyMessages.expired })
+        const verified = yield* Effect.promise(() =>
+          verifyRegistrationResponse({
+            response: payload.credential as Parameters<typeof verifyRegistrationResponse>[0]["response"],
+            expectedChallenge: challenge,
+            expectedOrigin: party.origin,
+            expectedRPID: party.id,
+            requireUserVerification: false
+          }).catch(() => ({ verified: false as const, registrationInfo: undefined }))
+        )
+        const info = verified.registrationInfo
+        if (!verified.verified || info === undefined) return yield* new BadRequest({ error: passkeyMessages.notVerified })
+        const id = randomUUID()
+        const row = {
+          id,
+          adminId: session.user._id,
+          credentialId: info.credential.id,
+          publicKey: info.credential.publicKey,
+          counter: info.credential.counter,
+          transports: (payload.credential.response.transports ?? []).join(","),
+          name: payload.name.trim(),
+          backedUp: info.credentialBackedUp
+        }
+        const added = yield* addOwnPasskey(row, MAX_PASSKEYS)
+        if (added === "known") return yield* new Conflict({ error: passkeyMessages.known })
+        if (added === "too many") return yield* new Conflict({ error: passkeyMessages.tooMany })
+        return { success: true as const, data: { passkey: passkeyOf(added) } }
+      })
+    )
+    .handle("remove", ({ params }) =>
+      Effect.gen(function* () {
+        const session = yield* CurrentSession
+        if (!(yield* removeOwnPasskey(session.user._id, params.id))) return yield* new NotFound({ error: passkeyMessages.notFound })
+        return { success: true as const }
+      })
+    )
+)

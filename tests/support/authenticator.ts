@@ -1,0 +1,75 @@
+import { isoBase64URL, isoCBOR } from "@simplewebauthn/server/helpers"
+import { createHash, generateKeyPairSync, randomBytes } from "node:crypto"
+
+/**
+ * A passkey authenticator in the test process, as a phone or a security key would answer
+ * `navigator.credentials.create` (WebAuthn, "none" attestation, an ES256 key on P-256), for the
+ * API tests (docs/testing.md). The browser tests use Chromium's own virtual authenticator.
+ */
+export interface RegistrationAnswer {
+  readonly id: string
+  readonly rawId: string
+  readonly type: "public-key"
+  readonly response: { readonly clientDataJSON: string; readonly attestationObject: string; readonly transports: ReadonlyArray<string> }
+  readonly clientExtensionResults: Record<string, never>
+}
+
+const sha256 = (data: string | Uint8Array) => new Uint8Array(createHash("sha256").update(data).digest())
+
+export const softAuthenticator = () => {
+  const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
+  const jwk = publicKey.export({ format: "jwk" })
+  const coseKey = new Map<number, number | Uint8Array>([
+    [1, 2],
+    [3, -7],
+    [-1, 1],
+    [-2, new Uint8Array(Buffer.from(jwk.x ?? "", "base64url"))],
+    [-3, new Uint8Array(Buffer.from(jwk.y ?? "", "base64url"))]
+  ])
+  const credentialId = new Uint8Array(randomBytes(16))
+  const id = isoBase64URL.fromBuffer(credentialId)
+  return {
+    id,
+    /**
+     * Answers the options' challenge for `origin`, as signed for `rpId` (by default the options'
+     * own); `type` the client data's (a wrong one is an attack).
+     */
+    register: (
+      options: { readonly challenge: string; readonly rp: { readonly id: string } },
+      origin: string,
+      tamper: { readonly rpId?: string; readonly type?: string; readonly challenge?: string } = {}
+    ): RegistrationAnswer => {
+      const clientData = JSON.stringify({
+        type: tamper.type ?? "webauthn.create",
+        challenge: tamper.challenge ?? options.challenge,
+        origin,
+        crossOrigin: false
+      })
+      const rpIdHash = sha256(tamper.rpId ?? options.rp.id)
+      // User present and verified, attested credential data included.
+      const flags = 0x01 | 0x04 | 0x40
+      const idLength = new Uint8Array([credentialId.length >> 8, credentialId.length & 0xff])
+      const authData = new Uint8Array(
+        Buffer.concat([rpIdHash, new Uint8Array([flags]), new Uint8Array(4), new Uint8Array(16), idLength, credentialId, isoCBOR.encode(coseKey)])
+      )
+      const attestation = isoCBOR.encode(
+        new Map<string, string | Uint8Array | Map<string, string>>([
+          ["fmt", "none"],
+          ["attStmt", new Map()],
+          ["authData", authData]
+        ])
+      )
+      return {
+        id,
+        rawId: id,
+        type: "public-key",
+        response: {
+          clientDataJSON: isoBase64URL.fromUTF8String(clientData),
+          attestationObject: isoBase64URL.fromBuffer(attestation),
+          transports: ["internal"]
+        },
+        clientExtensionResults: {}
+      }
+    }
+  }
+}
