@@ -81,7 +81,10 @@ export const passkeyMessages = {
   notFound: "This passkey no longer exists."
 } as const
 
-export const PasskeyRegistration = Schema.Struct({ name: RequiredText, credential: RegistrationCredential })
+/** What the console's form checks before the ceremony: the passkey's name. */
+export const PasskeyName = Schema.Struct({ name: RequiredText })
+
+export const PasskeyRegistration = Schema.Struct({ ...PasskeyName.fields, credential: RegistrationCredential })
 
 export class PasskeysApi extends HttpApiGroup.make("passkeys")
   .add(

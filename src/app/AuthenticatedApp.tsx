@@ -11,6 +11,7 @@ import { settingsRoutes } from "../features/settings/routes.tsx"
 import { adminUserRoutes } from "../features/admin-users/routes.tsx"
 import { allowedIpRoutes } from "../features/allowed-ips/routes.tsx"
 import { sessionRoutes } from "../features/sessions/routes.tsx"
+import { passkeyRoutes } from "../features/passkeys/routes.tsx"
 import { dashboardRoutes } from "../features/dashboard/routes.tsx"
 import { activityRoutes } from "../features/activity/routes.tsx"
 import { HistoryHost } from "../features/history/HistoryHost.tsx"
@@ -35,7 +36,8 @@ const featureRoutes: ReadonlyArray<FeatureRoute> = [
   ...settingsRoutes,
   ...adminUserRoutes,
   ...allowedIpRoutes,
-  ...sessionRoutes
+  ...sessionRoutes,
+  ...passkeyRoutes
 ]
 const served = new Set(featureRoutes.map((route) => route.path))
 

@@ -8,6 +8,7 @@ import { settingsDestinations } from "../features/settings/navigation.ts"
 import { adminUserDestinations } from "../features/admin-users/navigation.ts"
 import { allowedIpDestinations } from "../features/allowed-ips/navigation.ts"
 import { sessionDestinations } from "../features/sessions/navigation.ts"
+import { passkeyDestinations } from "../features/passkeys/navigation.ts"
 import { dashboardDestinations } from "../features/dashboard/navigation.ts"
 import { activityDestinations } from "../lib/destinations.ts"
 import type { Destination } from "../lib/navigation.ts"
@@ -31,5 +32,6 @@ export const paletteDestinations: ReadonlyArray<Destination> = [
   ...activityDestinations,
   ...adminUserDestinations,
   ...allowedIpDestinations,
-  ...sessionDestinations
+  ...sessionDestinations,
+  ...passkeyDestinations
 ]

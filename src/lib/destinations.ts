@@ -1,4 +1,4 @@
-import { CounterClockwiseClockIcon, GlobeIcon, LaptopIcon, PersonIcon } from "@radix-ui/react-icons"
+import { CounterClockwiseClockIcon, GlobeIcon, LaptopIcon, LockClosedIcon, PersonIcon } from "@radix-ui/react-icons"
 import type { Destination } from "./navigation.ts"
 import { ACTIVITY_PATH, settingsPaths } from "./paths.ts"
 
@@ -12,12 +12,13 @@ export const activityDestinations: ReadonlyArray<Destination> = [
 ]
 
 /**
- * The screens under Settings (their own areas: admin users, allowed addresses, sessions): in the
+ * The screens under Settings (their own areas: admin users, allowed addresses, sessions, passkeys): in the
  * sidebar under Settings (active by prefix), in the palette, and listed on the settings screen.
  * Here for the same reason as the activity log's.
  */
 export const settingsScreenDestinations = {
   adminUsers: { path: settingsPaths.admins, label: "Admin Users", title: "Admin Users", icon: PersonIcon, key: "m" },
   allowedIps: { path: settingsPaths.ips, label: "Allowed IP Addresses", title: "Allowed IP Addresses", icon: GlobeIcon, key: "w" },
-  sessions: { path: settingsPaths.sessions, label: "Sessions", title: "Sessions", icon: LaptopIcon, key: "n" }
+  sessions: { path: settingsPaths.sessions, label: "Sessions", title: "Sessions", icon: LaptopIcon, key: "n" },
+  passkeys: { path: settingsPaths.passkeys, label: "Passkeys", title: "Passkeys", icon: LockClosedIcon, key: "k" }
 } as const satisfies Readonly<Record<string, Destination>>

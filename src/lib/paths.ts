@@ -11,7 +11,7 @@ import type { ListingType } from "../../contract/listings.ts"
 export const ACTIVITY_PATH = "/activity"
 
 /** The settings screens that show admin records. */
-export const settingsPaths = { admins: "/settings/admins", ips: "/settings/ips", sessions: "/settings/sessions" } as const
+export const settingsPaths = { admins: "/settings/admins", ips: "/settings/ips", sessions: "/settings/sessions", passkeys: "/settings/passkeys" } as const
 
 /** Each listing type's screen. */
 export const listingPaths = {

@@ -290,7 +290,15 @@ describe("console in Chromium", () => {
   it("fits every screen and the post editor into a 360-pixel-wide phone without a sideways scroll", async () => {
     const { page, context, errors } = await newPage(browser, { viewport: { width: 360, height: 740 } })
     await signInThroughScreen(page, server, await freshAdmin())
-    const paths = [...sidebarEntries.map((entry) => entry.path), "/activity", "/settings/admins", "/settings/ips", "/settings/sessions", "/blog/new"]
+    const paths = [
+      ...sidebarEntries.map((entry) => entry.path),
+      "/activity",
+      "/settings/admins",
+      "/settings/ips",
+      "/settings/sessions",
+      "/settings/passkeys",
+      "/blog/new"
+    ]
     const wide: Array<string> = []
     for (const path of paths) {
       await page.goto(`${server.url}${path}`)

@@ -428,7 +428,8 @@ describe("what a screen says when the server fails it", () => {
     ["/activity", "Failed to fetch the activity log"],
     ["/settings/admins", "Failed to fetch admins"],
     ["/settings/ips", "Failed to fetch the allowed addresses"],
-    ["/settings/sessions", "Failed to fetch the sessions"]
+    ["/settings/sessions", "Failed to fetch the sessions"],
+    ["/settings/passkeys", "Failed to fetch passkeys"]
   ]
 
   it("words a failed read one way on every screen, with the server's own words after it", async () => {

@@ -47,7 +47,8 @@ const screens = [
   "/activity",
   "/settings/admins",
   "/settings/ips",
-  "/settings/sessions"
+  "/settings/sessions",
+  "/settings/passkeys"
 ]
 
 /** The screens that keep the change stream open (they never go network-idle), and what shows they have loaded. */
@@ -296,6 +297,7 @@ describe("the console's styles", () => {
       "/settings/admins",
       "/settings/ips",
       "/settings/sessions",
+      "/settings/passkeys",
       "/generated-addresses",
       "/blog",
       "/settings",
