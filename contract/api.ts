@@ -16,7 +16,7 @@ import { AdminUsersApi } from "./admin-users.ts"
 import { AllowedIpsApi } from "./allowed-ips.ts"
 import { ProtectedDataApi } from "./protected-data.ts"
 import { SessionsApi } from "./sessions.ts"
-import { PasskeysApi } from "./passkeys.ts"
+import { PasskeySignInApi, PasskeysApi } from "./passkeys.ts"
 import { SiteSettingsApi } from "./site-settings.ts"
 import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
 import { UploadsApi } from "./uploads.ts"
@@ -107,6 +107,7 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(AllowedIpsApi)
   .add(SessionsApi)
   .add(PasskeysApi)
+  .add(PasskeySignInApi)
   .add(ProtectedDataApi)
   .add(SiteSettingsApi)
   .add(HistoryApi)

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Authorization } from "./auth.ts"
-import { BadRequest, boundedArray, Conflict, Forbidden, Id, NotFound, Ok, RecordId, RequiredText, Timestamp } from "./common.ts"
+import { Authorization, SignedIn } from "./auth.ts"
+import { BadRequest, boundedArray, Conflict, Forbidden, Id, NotFound, Ok, RecordId, RequiredText, Timestamp, TooManyRequests, Unauthorized } from "./common.ts"
 
 // Passkeys (docs/api.md, "Passkeys"; docs/security.md, "Passkeys"): WebAuthn credentials a
 // signed-in person adds to their own account. The ceremonies' shapes are WebAuthn's JSON, as
@@ -59,6 +59,32 @@ export const RegistrationOptions = Schema.Struct({
 })
 export type RegistrationOptions = typeof RegistrationOptions.Type
 
+/** What an authenticator answered to `navigator.credentials.get` (AuthenticationResponseJSON). */
+export const AuthenticationCredential = Schema.Struct({
+  id: CredentialId,
+  rawId: CredentialId,
+  type: Schema.Literal("public-key"),
+  response: Schema.Struct({
+    clientDataJSON: Base64Url(4_096),
+    authenticatorData: Base64Url(16_384),
+    signature: Base64Url(1_024),
+    userHandle: Schema.optionalKey(Base64Url(1_024))
+  }),
+  authenticatorAttachment: Schema.optionalKey(Schema.Literals(["platform", "cross-platform"])),
+  clientExtensionResults: Schema.Struct({})
+})
+export type AuthenticationCredential = typeof AuthenticationCredential.Type
+
+/** What the browser passes to `navigator.credentials.get`: no credentials named, the device offers its own (discoverable). */
+export const AuthenticationOptions = Schema.Struct({
+  challenge: Schema.String,
+  rpId: Schema.String,
+  timeout: Schema.Int,
+  userVerification: Schema.Literal("preferred"),
+  allowCredentials: Schema.Array(Schema.Struct({ id: Schema.String, type: Schema.Literal("public-key") }))
+})
+export type AuthenticationOptions = typeof AuthenticationOptions.Type
+
 /** A passkey as its owner sees it: never its key. */
 export const Passkey = Schema.Struct({
   _id: Id,
@@ -77,8 +103,10 @@ export const passkeyMessages = {
   expired: "This passkey request has expired or was already used. Start again.",
   notVerified: "This passkey could not be verified. Try again, or use another one.",
   known: "This passkey is already registered.",
-  tooMany: `You have ${MAX_PASSKEYS} passkeys, the most an account keeps. Remove one first.`,
-  notFound: "This passkey no longer exists."
+  atMost: `You have ${MAX_PASSKEYS} passkeys, the most an account keeps. Remove one first.`,
+  notFound: "This passkey no longer exists.",
+  signInFailed: "This passkey could not sign you in. Use another one, or sign in with a code by e-mail.",
+  tooMany: (wait: string) => `Too many passkey sign-ins from this address. Try again in ${wait}.`
 } as const
 
 /** What the console's form checks before the ceremony: the passkey's name. */
@@ -109,3 +137,19 @@ export class PasskeysApi extends HttpApiGroup.make("passkeys")
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Passkeys")
   .annotate(OpenApi.Description, "WebAuthn passkeys a signed-in person adds to their own account.") {}
+
+/** Signing in with a passkey (docs/api.md, "Passkeys"): no token yet, from an allowed address, limited per address. */
+export class PasskeySignInApi extends HttpApiGroup.make("passkeySignIn")
+  .add(
+    HttpApiEndpoint.post("options", "/api/admin/auth/passkeys/sign-in/options", {
+      success: Schema.Struct({ success: Schema.Literal(true), data: AuthenticationOptions }),
+      error: [Forbidden, TooManyRequests]
+    }).annotate(OpenApi.Summary, "Start a passkey sign-in: options for navigator.credentials.get, with a challenge valid 5 minutes, once"),
+    HttpApiEndpoint.post("signIn", "/api/admin/auth/passkeys/sign-in", {
+      payload: Schema.Struct({ credential: AuthenticationCredential }),
+      success: SignedIn,
+      error: [Unauthorized, Forbidden, TooManyRequests]
+    }).annotate(OpenApi.Summary, "Sign in with a passkey: the device's answer, checked against the challenge, the console's origin and the passkey's key")
+  )
+  .annotate(OpenApi.Title, "Passkey sign-in")
+  .annotate(OpenApi.Description, "Signing in with a discoverable passkey instead of a code by e-mail.") {}

@@ -8,7 +8,11 @@ export const authErrors = {
   sendRefused: "Failed to send OTP. Please check your email and try again.",
   sendThrew: "An error occurred while requesting OTP.",
   verifyRefused: "Invalid OTP. Please check your email and try again.",
-  verifyThrew: "An error occurred during login."
+  verifyThrew: "An error occurred during login.",
+  /** Ours (docs/console.md, "Passkeys"): the server refused the passkey's answer. */
+  passkeyRefused: "This passkey could not sign you in. Use another one, or sign in with a code by e-mail.",
+  /** The device or the browser gave no answer (cancelled, timed out, no passkey), or the link is down. */
+  passkeyNoAnswer: "No passkey was used: your device or browser cancelled it, or the server could not be reached."
 } as const
 
 export interface AuthContext {
@@ -40,6 +44,8 @@ export type AuthEvent =
   | { readonly type: "VERIFY"; readonly otp: string }
   | { readonly type: "RESEND" }
   | { readonly type: "USE_DIFFERENT_EMAIL" }
+  /** "Sign in with a passkey": the device offers this console's passkey, no e-mail typed. */
+  | { readonly type: "SIGN_IN_WITH_PASSKEY" }
   | { readonly type: "LOGOUT" }
   | { readonly type: "SESSION_EXPIRED" }
   /** The browser has a link again (its `online` event): time to confirm a remembered session. */
@@ -65,7 +71,7 @@ const signedOut = { token: null, user: null, remembered: null, email: "", error:
  * check has already answered, docs/architecture.md "First screen"; none for the person this
  * browser remembers the token for, whose screens open at once while the check runs, `confirming`:
  * docs/decisions.md, "A reload opens at once"), then sign-in runs in two steps (send the code,
- * verify it). Calls and storage are provided by the console (and by
+ * verify it), or in one with a passkey (ours: docs/console.md, "Passkeys"). Calls and storage are provided by the console (and by
  * tests): the machine itself never fetches and never touches storage.
  *
  * A check the server could not answer (docs/decisions.md, "Signed in with no link") does not sign
@@ -90,7 +96,8 @@ export const authMachine = setup({
     verifyOtp: fromPromise<{ token: string; user: AdminUser }, { email: string; otp: string; attempt: string | null }>(() =>
       Promise.reject(new Error("verifyOtp not provided"))
     ),
-    endSession: fromPromise<unknown, { token: string }>(() => Promise.resolve())
+    endSession: fromPromise<unknown, { token: string }>(() => Promise.resolve()),
+    passkeySignIn: fromPromise<{ token: string; user: AdminUser }>(() => Promise.reject(new Error("passkeySignIn not provided")))
   },
   actions: {
     /** Keeps the token and who it is for, as confirmed by the server. */
@@ -143,6 +150,21 @@ export const authMachine = setup({
         SEND_OTP: {
           target: "sendingOtp",
           actions: assign({ email: ({ event }) => event.email, role: ({ event }) => event.role, error: null, resendAfterSeconds: null, attempt: null })
+        },
+        SIGN_IN_WITH_PASSKEY: { target: "signingInWithPasskey", actions: assign({ error: null }) }
+      }
+    },
+    signingInWithPasskey: {
+      invoke: {
+        id: "passkeySignIn",
+        src: "passkeySignIn",
+        onDone: {
+          target: "authenticated",
+          actions: assign({ token: ({ event }) => event.output.token, user: ({ event }) => event.output.user, error: null })
+        },
+        onError: {
+          target: "unauthenticated",
+          actions: assign({ error: ({ event }) => messageFor(event.error, authErrors.passkeyRefused, authErrors.passkeyNoAnswer) })
         }
       }
     },

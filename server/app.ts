@@ -16,7 +16,7 @@ import { AllowedIpHandlers } from "./allowed-ips/http.ts"
 import { listenForAllowedIps } from "./allowed-ips/repository.ts"
 import { ProtectedDataHandlers } from "./protected-data/http.ts"
 import { SessionHandlers } from "./sessions/http.ts"
-import { PasskeyHandlers } from "./auth/passkeys.ts"
+import { PasskeyHandlers, PasskeySignInHandlers } from "./auth/passkeys.ts"
 import { listenForRevocations } from "./sessions/cache.ts"
 import { SiteSettingsHandlers } from "./site-settings/http.ts"
 import { ScamReportHandlers } from "./scam-reports/http.ts"
@@ -125,6 +125,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     AllowedIpHandlers,
     SessionHandlers,
     PasskeyHandlers,
+    PasskeySignInHandlers,
     ProtectedDataHandlers,
     SiteSettingsHandlers,
     HistoryHandlers,

@@ -1,15 +1,22 @@
-import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server"
+import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server"
 import { isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers"
 import { Effect } from "effect"
-import { HttpServer } from "effect/http"
+import { HttpServer, HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { randomUUID } from "node:crypto"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
-import { BadRequest, Conflict, NotFound } from "../../contract/common.ts"
-import { MAX_PASSKEYS, type Passkey, passkeyMessages, type RegistrationCredential, type RegistrationOptions } from "../../contract/passkeys.ts"
+import { BadRequest, Conflict, NotFound, Unauthorized } from "../../contract/common.ts"
+import { MAX_PASSKEYS, type Passkey, passkeyMessages, type AuthenticationOptions, type RegistrationOptions } from "../../contract/passkeys.ts"
 import { Config } from "../platform/config.ts"
-import { addOwnPasskey, keepChallenge, type PasskeyRow, passkeysOf, removeOwnPasskey, takeChallenge } from "./repository.ts"
+import { requireAllowedIp } from "../allowed-ips/repository.ts"
+import { recordActivity } from "../platform/activity-log.ts"
+import { clientIp } from "../platform/client-address.ts"
+import { guard } from "../platform/rate-limit.ts"
+import { dieOnSqlError } from "../platform/database.ts"
+import { openSession } from "../sessions/repository.ts"
+import { limits } from "./policy.ts"
+import { addOwnPasskey, keepChallenge, type PasskeyRow, passkeyForSignIn, passkeysOf, passkeyUsed, removeOwnPasskey, takeChallenge } from "./repository.ts"
 
 /**
  * Passkeys (docs/security.md, "Passkeys"): a signed-in person adds WebAuthn credentials to their
@@ -44,7 +51,7 @@ const passkeyOf = (row: PasskeyRow): Passkey => ({
 })
 
 /** The challenge an authenticator signed, as its client data says; undefined when unreadable. */
-const challengeOf = (credential: RegistrationCredential): string | undefined => {
+const challengeOf = (credential: { readonly response: { readonly clientDataJSON: string } }): string | undefined => {
   try {
     const data: unknown = JSON.parse(isoBase64URL.toUTF8String(credential.response.clientDataJSON))
     return typeof data === "object" && data !== null && "challenge" in data && typeof data.challenge === "string" ? data.challenge : undefined
@@ -66,7 +73,7 @@ export const PasskeyHandlers = HttpApiBuilder.group(AdminApi, "passkeys", (handl
         const session = yield* CurrentSession
         const party = yield* relyingParty
         const held = yield* passkeysOf(session.user._id)
-        if (held.length >= MAX_PASSKEYS) return yield* new Conflict({ error: passkeyMessages.tooMany })
+        if (held.length >= MAX_PASSKEYS) return yield* new Conflict({ error: passkeyMessages.atMost })
         const options = yield* Effect.promise(() =>
           generateRegistrationOptions({
             rpName: "Admin Console",
@@ -128,7 +135,7 @@ export const PasskeyHandlers = HttpApiBuilder.group(AdminApi, "passkeys", (handl
         }
         const added = yield* addOwnPasskey(row, MAX_PASSKEYS)
         if (added === "known") return yield* new Conflict({ error: passkeyMessages.known })
-        if (added === "too many") return yield* new Conflict({ error: passkeyMessages.tooMany })
+        if (added === "too many") return yield* new Conflict({ error: passkeyMessages.atMost })
         return { success: true as const, data: { passkey: passkeyOf(added) } }
       })
     )
@@ -138,5 +145,68 @@ export const PasskeyHandlers = HttpApiBuilder.group(AdminApi, "passkeys", (handl
         if (!(yield* removeOwnPasskey(session.user._id, params.id))) return yield* new NotFound({ error: passkeyMessages.notFound })
         return { success: true as const }
       })
+    )
+)
+
+/**
+ * Signing in with a passkey (docs/security.md, "Passkeys"): from an allowed address, limited per
+ * address like the code's checks; the device offers its own passkey for this console (no e-mail
+ * typed). A refusal says one thing whatever failed, and is logged as a failed sign-in.
+ */
+export const PasskeySignInHandlers = HttpApiBuilder.group(AdminApi, "passkeySignIn", (handlers) =>
+  handlers
+    .handle("options", () =>
+      Effect.gen(function* () {
+        const ip = yield* clientIp
+        yield* requireAllowedIp(ip)
+        yield* guard(limits.passkeySignInsPerIp, ip, passkeyMessages.tooMany)
+        const party = yield* relyingParty
+        const options = yield* Effect.promise(() =>
+          generateAuthenticationOptions({ rpID: party.id, userVerification: "preferred", timeout: CHALLENGE_SECONDS * 1_000 })
+        )
+        yield* keepChallenge(options.challenge, "sign_in", null, CHALLENGE_SECONDS)
+        const answer: AuthenticationOptions = {
+          challenge: options.challenge,
+          rpId: party.id,
+          timeout: CHALLENGE_SECONDS * 1_000,
+          userVerification: "preferred",
+          allowCredentials: []
+        }
+        return { success: true as const, data: answer }
+      }).pipe(dieOnSqlError)
+    )
+    .handle("signIn", ({ payload }) =>
+      Effect.gen(function* () {
+        const ip = yield* clientIp
+        yield* requireAllowedIp(ip)
+        yield* guard(limits.passkeySignInsPerIp, ip, passkeyMessages.tooMany)
+        const party = yield* relyingParty
+        const refuse = (reason: string, email: string | null = null) =>
+          Effect.flatMap(recordActivity({ actorId: null, actorEmail: email, action: "session.verify_failed", entityId: null, ip, details: { reason } }), () =>
+            Effect.fail(new Unauthorized({ error: passkeyMessages.signInFailed }))
+          )
+        const challenge = challengeOf(payload.credential)
+        // The challenge goes first, whatever follows: an answer is tried once.
+        if (challenge === undefined || !(yield* takeChallenge(challenge, "sign_in", null))) return yield* refuse("passkey: no live challenge")
+        const passkey = yield* passkeyForSignIn(payload.credential.id)
+        if (passkey === undefined) return yield* refuse("passkey: unknown")
+        if (passkey.disabled) return yield* refuse("passkey: account disabled", passkey.email)
+        const verified = yield* Effect.promise(() =>
+          verifyAuthenticationResponse({
+            response: payload.credential,
+            expectedChallenge: challenge,
+            expectedOrigin: party.origin,
+            expectedRPID: party.id,
+            credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter },
+            requireUserVerification: false
+          }).catch(() => ({ verified: false as const, authenticationInfo: undefined }))
+        )
+        if (!verified.verified || verified.authenticationInfo === undefined) return yield* refuse("passkey: not verified", passkey.email)
+        yield* passkeyUsed(passkey.id, verified.authenticationInfo.newCounter)
+        const userAgent = (yield* HttpServerRequest.HttpServerRequest).headers["user-agent"] ?? null
+        const account = { id: passkey.adminId, email: passkey.email, name: passkey.adminName, role: passkey.role }
+        const session = yield* openSession(account, passkey.role, ip, userAgent)
+        return { success: true as const, token: session.token, user: session.user, expiresAt: session.expiresAt }
+      }).pipe(dieOnSqlError)
     )
 )

@@ -35,7 +35,9 @@ export const limits = {
    * strangers using up the first never keep the admin out of a browser they signed in from.
    */
   codeGuesses: { name: "otp-guess", limit: GUESSES_PER_DAY, windowSeconds: ONE_DAY },
-  verificationsPerIp: { name: "verify-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES }
+  verificationsPerIp: { name: "verify-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES },
+  /** Passkey sign-ins, started and answered, from one address (server/auth/passkeys.ts). */
+  passkeySignInsPerIp: { name: "passkey-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES }
 } satisfies Record<string, RateLimitRule>
 
 export const messages = {

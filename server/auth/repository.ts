@@ -187,3 +187,21 @@ export const removeOwnPasskey = (adminId: string, id: string) =>
       return true
     })
   ).pipe(dieOnSqlError)
+
+/** The passkey with this credential id and its account, for a sign-in. */
+export const passkeyForSignIn = (credentialId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const rows = yield* sql<PasskeyRow & { readonly email: string; readonly adminName: string | null; readonly role: Role; readonly disabled: boolean }>`
+      SELECT p.id, p.admin_id, p.credential_id, p.public_key, p.counter::float8 AS counter, p.transports, p.name, p.backed_up,
+             p.created_at, p.last_used_at, a.email, a.name AS admin_name, a.role, a.disabled
+      FROM passkeys p JOIN admins a ON a.id = p.admin_id WHERE p.credential_id = ${credentialId}`
+    return rows[0]
+  }).pipe(dieOnSqlError)
+
+/** A passkey signed a sign-in: its counter moves on and it was used now. */
+export const passkeyUsed = (id: string, counter: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    yield* sql`UPDATE passkeys SET counter = ${counter}, last_used_at = now() WHERE id = ${id}`
+  }).pipe(dieOnSqlError)

@@ -36,6 +36,23 @@ export const verifyOtp = async (email: string, otp: string, attempt: string | nu
   return answer
 }
 
+/**
+ * Signs in with a passkey (docs/api.md, "Passkeys"): the server's options, the device's answer
+ * through `@simplewebauthn/browser` (loaded now, never with the first screen), the session. No
+ * answer from the device rejects with no status, as a lost link does.
+ */
+export const signInWithPasskey = async (): Promise<SignedIn> => {
+  const [{ callApi }, { startAuthentication }] = await Promise.all([api(), import("@simplewebauthn/browser")])
+  const options = (await callApi((client) => client.passkeySignIn.options())).data
+  const credential = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]["optionsJSON"] }).catch(
+    (error: unknown): never => {
+      // No status: the device's refusal, worded by the sign-in machine (machines/auth.ts).
+      throw new Error(error instanceof Error ? error.message : String(error))
+    }
+  )
+  return callApi((client) => client.passkeySignIn.signIn({ payload: { credential: credential } }))
+}
+
 /** The session check's path, which start-up asks for at once when a token is stored. */
 export const SESSION_CHECK_PATH = paths.sessionCheck
 

@@ -1,6 +1,6 @@
 import { fromPromise } from "xstate"
 import { authMachine } from "../../machines/auth.ts"
-import { arrivedSession, checkSession, endSession, rememberedUser, requestOtp, verifyOtp } from "../api/auth.ts"
+import { arrivedSession, checkSession, endSession, rememberedUser, requestOtp, signInWithPasskey, verifyOtp } from "../api/auth.ts"
 import type { AuthInput } from "../lib/auth.tsx"
 import { holdSession } from "../api/session.ts"
 import { BROWSER_KEY, TOKEN_KEY, USER_KEY } from "../lib/token.ts"
@@ -30,6 +30,10 @@ export const consoleAuthMachine = authMachine.provide({
     }),
     requestOtp: fromPromise(({ input }) => requestOtp(input.email, input.role, browserKey())),
     verifyOtp: fromPromise(({ input }) => verifyOtp(input.email, input.otp, input.attempt, browserKey())),
+    passkeySignIn: fromPromise(async () => {
+      const { token, user } = await signInWithPasskey()
+      return { token, user }
+    }),
     // Signing out: the token was forgotten as LOGOUT arrived; the logout call still carries it.
     endSession: fromPromise(({ input }) => {
       holdSession(input.token)

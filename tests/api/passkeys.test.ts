@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
-import type { Passkey, RegistrationOptions } from "../../contract/passkeys.ts"
+import type { AuthenticationOptions, Passkey, RegistrationOptions } from "../../contract/passkeys.ts"
 import { softAuthenticator } from "../support/authenticator.ts"
 import { engines } from "../support/database.ts"
-import { call } from "../support/http.ts"
+import { call, freshIp } from "../support/http.ts"
 import { freshEmail, settingsServer } from "../support/settings.ts"
 
 /**
@@ -12,7 +12,7 @@ import { freshEmail, settingsServer } from "../support/settings.ts"
  * nothing kept.
  */
 describe.each(engines)("passkeys on $name", (engine) => {
-  const { url, create, signIn } = settingsServer(engine)
+  const { url, create, signIn, update, check } = settingsServer(engine)
   /** The console's address as the server binds passkeys to it (unset PUBLIC_ORIGIN: localhost). */
   const origin = () => `http://localhost:${new URL(url()).port}`
 
@@ -102,5 +102,69 @@ describe.each(engines)("passkeys on $name", (engine) => {
     expect(await listed(token)).toHaveLength(10)
     const more = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
     expect(more.status).toBe(409)
+  })
+
+  /** A person with one passkey, and the device holding it. */
+  const withPasskey = async (role = "admin") => {
+    const email = freshEmail("passkey-in")
+    const account = await create(email, role)
+    const token = await signIn(email, role)
+    const key = softAuthenticator()
+    expect((await register(token, key.register(await options(token), origin()))).status).toBe(200)
+    return { email, account, token, key }
+  }
+  const signInOptions = async (ip: string) => {
+    const answer = await call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })
+    expect(answer.status, answer.text).toBe(200)
+    return answer.body.data as AuthenticationOptions
+  }
+  const passkeySignIn = (ip: string, credential: unknown) => call(url(), "POST", "/api/admin/auth/passkeys/sign-in", { ip, body: { credential } })
+
+  it("signs in with a passkey, no e-mail typed: a session with the account's role, and the passkey's last use", async () => {
+    const { email, token, key } = await withPasskey("moderator")
+    const ip = freshIp()
+    const asked = await signInOptions(ip)
+    expect(asked).toMatchObject({ rpId: "localhost", allowCredentials: [], userVerification: "preferred" })
+    const answer = await passkeySignIn(ip, key.authenticate(asked, origin()))
+    expect(answer.status, answer.text).toBe(200)
+    expect(answer.body.user).toMatchObject({ email: email.toLowerCase(), role: "moderator" })
+    expect((await check(answer.body.token as string)).status).toBe(200)
+    expect((await listed(token))[0]!.lastUsedAt).not.toBeNull()
+    // The same answer again, and twenty answers to one challenge at once: refused but the first.
+    expect((await passkeySignIn(ip, key.authenticate(asked, origin()))).status).toBe(401)
+    const once = await signInOptions(ip)
+    const answers = Array.from({ length: 20 }, () => key.authenticate(once, origin()))
+    const statuses = await Promise.all(answers.map((one) => passkeySignIn(freshIp(), one).then((reply) => reply.status)))
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1)
+    expect(statuses.filter((status) => status === 401)).toHaveLength(19)
+  })
+
+  it("refuses an answer for another origin or relying party, an unknown passkey, a replayed counter and a disabled account, with one message", async () => {
+    const { account, key } = await withPasskey()
+    const ip = freshIp()
+    const refusals = [
+      await passkeySignIn(ip, key.authenticate(await signInOptions(ip), "https://phishing.example")),
+      await passkeySignIn(ip, key.authenticate(await signInOptions(ip), origin(), { rpId: "phishing.example" })),
+      await passkeySignIn(ip, softAuthenticator().authenticate(await signInOptions(ip), origin())),
+      await passkeySignIn(ip, key.authenticate({ challenge: "bm90LWdpdmVu", rpId: "localhost" }, origin()))
+    ]
+    for (const refused of refusals) {
+      expect(refused.status).toBe(401)
+      expect(refused.body.error).toBe("This passkey could not sign you in. Use another one, or sign in with a code by e-mail.")
+    }
+    // A copy of the device: its counter goes back, the server refuses it.
+    expect((await passkeySignIn(ip, key.authenticate(await signInOptions(ip), origin(), { counter: 50 }))).status).toBe(200)
+    expect((await passkeySignIn(ip, key.authenticate(await signInOptions(ip), origin(), { counter: 10 }))).status).toBe(401)
+    expect((await update(account._id, { disabled: true, version: account.version })).status).toBe(200)
+    expect((await passkeySignIn(ip, key.authenticate(await signInOptions(ip), origin()))).status).toBe(401)
+  })
+
+  it("limits passkey sign-ins per address, also when they come at once", async () => {
+    const ip = freshIp()
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () => call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip }).then((answer) => answer.status))
+    )
+    expect(statuses.filter((status) => status === 200)).toHaveLength(30)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10)
   })
 })

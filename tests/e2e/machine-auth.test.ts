@@ -9,7 +9,8 @@ import { holdStartChunk } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
 import { deliveredOutbox, latestCode } from "../support/server.ts"
-import { signedInAs } from "../support/session.ts"
+import { signedInAs, signIn } from "../support/session.ts"
+import { softAuthenticator } from "../support/authenticator.ts"
 import { product, nextNumber, firstHeld, closeRun, pathHarness } from "../support/machine-screens.ts"
 
 pathHarness()
@@ -26,7 +27,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
   const model: MachineModel<typeof authMachine> = {
     machine: authMachine,
     inputs: [{ storedToken: null }, { storedToken: "stored" }, { storedToken: "stored", checkedUser: user }, { storedToken: "stored", rememberedUser: user }],
-    actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession"],
+    actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession", "passkeySignIn"],
     key: (snapshot) => {
       const context = snapshot.context as { token: unknown; remembered: unknown }
       return JSON.stringify([snapshot.value, context.token !== null, context.remembered !== null])
@@ -49,6 +50,9 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         { type: "xstate.error.actor.requestOtp", error: { status: undefined, message: "Failed to fetch" } },
         { type: "xstate.done.actor.verifyOtp", output: { token: "fresh", user } },
         { type: "xstate.error.actor.verifyOtp", error: { status: 401, message: "Invalid OTP" } },
+        { type: "SIGN_IN_WITH_PASSKEY" },
+        { type: "xstate.done.actor.passkeySignIn", output: { token: "fresh", user } },
+        { type: "xstate.error.actor.passkeySignIn", error: { status: undefined, message: "Failed to fetch" } },
         { type: "xstate.done.actor.endSession", output: {} },
         { type: "xstate.error.actor.endSession", error: { status: undefined, message: "Failed to fetch" } }
       ] as ReadonlyArray<EventObject>
@@ -68,6 +72,34 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
     checks: number
   }
 
+  /** The console at its own address: a passkey is bound to localhost, never to a bare IP address. */
+  const consoleAddress = () => `http://localhost:${new URL(product.server.url).port}`
+  const givePasskey = async (page: Page, email: string) => {
+    const token = await signIn(product.server, email, "admin")
+    const key = softAuthenticator()
+    const asked = await call(product.server.url, "POST", "/api/admin/auth/passkeys/options", { token })
+    const added = await call(product.server.url, "POST", "/api/admin/auth/passkeys", {
+      token,
+      body: { name: "Model key", credential: key.register(asked.body.data as { challenge: string; rp: { id: string } }, consoleAddress()) }
+    })
+    expect(added.status, added.text).toBe(200)
+    const devtools = await page.context().newCDPSession(page)
+    await devtools.send("WebAuthn.enable")
+    const { authenticatorId } = await devtools.send("WebAuthn.addVirtualAuthenticator", {
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true
+      }
+    })
+    await devtools.send("WebAuthn.addCredential", {
+      authenticatorId,
+      credential: { ...key.forChromium, isResidentCredential: true, rpId: "localhost", userHandle: Buffer.from(email).toString("base64"), signCount: 0 }
+    })
+  }
   const storedToken = (run: Run) => run.page.evaluate(() => localStorage.getItem("adminToken"))
   /** Who the browser keeps the token for (docs/security.md, "What stays in the browser"). */
   const storedUser = (run: Run) => run.page.evaluate(() => JSON.parse(localStorage.getItem("adminUser") ?? "null") as unknown)
@@ -124,6 +156,9 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         seen.observe(document, { childList: true, subtree: true, characterData: true })
       })
       const page = await context.newPage()
+      // A path that signs in with a passkey: the person has one, on the server and in the browser's
+      // virtual authenticator (the DevTools protocol's WebAuthn domain), for this console's address.
+      if (path.steps.some((step) => step.event.type === "SIGN_IN_WITH_PASSKEY")) await givePasskey(page, email)
       // The code step counts the minute between codes down: the driver moves the page's clock past it.
       await page.clock.install()
       const errors: Array<string> = []
@@ -144,7 +179,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         if (checkedAtStart && run.checks === 1 && request.url().endsWith("/api/admin/auth/check")) void held.route.continue()
         else run.held.push(held)
       })
-      await page.goto(`${product.server.url}/`)
+      await page.goto(`${consoleAddress()}/`)
       codeWasHeld?.()
       return run
     },
@@ -209,6 +244,16 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       "xstate.error.actor.requestOtp": cutOff,
       "xstate.done.actor.verifyOtp": release,
       "xstate.error.actor.verifyOtp": release,
+      SIGN_IN_WITH_PASSKEY: async (run) => run.page.getByRole("button", { name: "Sign in with a passkey" }).click(),
+      // The options come, the device answers; then the sign-in goes through, or never reaches the server.
+      "xstate.done.actor.passkeySignIn": async (run) => {
+        await release(run)
+        await release(run)
+      },
+      "xstate.error.actor.passkeySignIn": async (run) => {
+        await release(run)
+        await cutOff(run)
+      },
       "xstate.done.actor.endSession": release,
       "xstate.error.actor.endSession": cutOff
     },
@@ -229,6 +274,9 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
           await run.page.getByRole("alert").getByText("Failed to send OTP. Please check your email and try again.").waitFor()
         }
         if (event?.type === "USE_DIFFERENT_EMAIL") expect(await run.page.getByLabel("Email").inputValue()).toBe("")
+        if (event?.type === "xstate.error.actor.passkeySignIn") {
+          await run.page.getByRole("alert").getByText("No passkey was used: your device or browser cancelled it, or the server could not be reached.").waitFor()
+        }
       },
       sendingOtp: async (run) => {
         const sending = run.page.getByRole("button", { name: "Sending OTP..." })
@@ -250,6 +298,12 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
           await run.page.getByRole("alert").getByText("Failed to send OTP. Please check your email and try again.").waitFor()
         }
       },
+      signingInWithPasskey: async (run) => {
+        const waiting = run.page.getByRole("button", { name: "Waiting for your passkey…" })
+        await waiting.waitFor()
+        expect(await waiting.isDisabled()).toBe(true)
+        expect((await nextHeld(run).then((held) => (run.held.unshift(held), held))).request.url()).toContain("/api/admin/auth/passkeys/sign-in/options")
+      },
       resendingOtp: async (run) => {
         const resending = run.page.getByRole("button", { name: "Sending a new code..." })
         await resending.waitFor()
@@ -261,7 +315,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         expect(await verifying.isDisabled()).toBe(true)
       },
       "authenticated.confirmed": async (run, _snapshot, event) => {
-        await run.page.getByText("Welcome back").waitFor()
+        await run.page.locator("#root").getByText("Welcome back").waitFor()
         await expect.poll(() => storedToken(run).then(sessionAnswer)).toBe(200)
         // The browser keeps who the token is for, as the server answers it.
         const value = await storedToken(run)

@@ -25,7 +25,9 @@
  * docs/decisions.md, "A reload opens at once"): a stored token whose person this browser remembers
  * opens signed in as them at once, the check answering behind the screens (`confirming`): its
  * refusal signs out, no answer leaves them unconfirmed; a stored token with nobody remembered is
- * checked behind the spinner, and any failure of that check signs out.
+ * checked behind the spinner, and any failure of that check signs out. Ours (docs/console.md,
+ * "Passkeys"): from the e-mail step, "Sign in with a passkey" signs in in one step with the
+ * passkey the device offers; a refusal or no answer comes back to the e-mail step and says which.
  */
 export const authTable = [
   "starting --(always) [isChecked]--> authenticated",
@@ -35,6 +37,9 @@ export const authTable = [
   "checking --xstate.done.actor.checkSession--> authenticated",
   "checking --xstate.error.actor.checkSession--> unauthenticated / forgetSession",
   "unauthenticated --SEND_OTP--> sendingOtp",
+  "unauthenticated --SIGN_IN_WITH_PASSKEY--> signingInWithPasskey",
+  "signingInWithPasskey --xstate.done.actor.passkeySignIn--> authenticated",
+  "signingInWithPasskey --xstate.error.actor.passkeySignIn--> unauthenticated",
   "sendingOtp --xstate.done.actor.requestOtp [codeAsked]--> otpSent",
   "sendingOtp --xstate.done.actor.requestOtp--> unauthenticated",
   "sendingOtp --xstate.error.actor.requestOtp--> unauthenticated",

@@ -1,5 +1,5 @@
 import { isoBase64URL, isoCBOR } from "@simplewebauthn/server/helpers"
-import { createHash, generateKeyPairSync, randomBytes } from "node:crypto"
+import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto"
 
 /**
  * A passkey authenticator in the test process, as a phone or a security key would answer
@@ -17,7 +17,8 @@ export interface RegistrationAnswer {
 const sha256 = (data: string | Uint8Array) => new Uint8Array(createHash("sha256").update(data).digest())
 
 export const softAuthenticator = () => {
-  const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
+  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
+  let signCount = 0
   const jwk = publicKey.export({ format: "jwk" })
   const coseKey = new Map<number, number | Uint8Array>([
     [1, 2],
@@ -30,6 +31,11 @@ export const softAuthenticator = () => {
   const id = isoBase64URL.fromBuffer(credentialId)
   return {
     id,
+    /** Its key and id as Chromium's virtual authenticator takes them (`WebAuthn.addCredential`: base64). */
+    forChromium: {
+      credentialId: Buffer.from(credentialId).toString("base64"),
+      privateKey: privateKey.export({ format: "der", type: "pkcs8" }).toString("base64")
+    },
     /**
      * Answers the options' challenge for `origin`, as signed for `rpId` (by default the options'
      * own); `type` the client data's (a wrong one is an attack).
@@ -67,6 +73,32 @@ export const softAuthenticator = () => {
           clientDataJSON: isoBase64URL.fromUTF8String(clientData),
           attestationObject: isoBase64URL.fromBuffer(attestation),
           transports: ["internal"]
+        },
+        clientExtensionResults: {}
+      }
+    },
+    /**
+     * Answers a sign-in's options (`navigator.credentials.get`) for `origin`: the client data and
+     * the authenticator data signed with the passkey's key, its counter one more each time.
+     */
+    authenticate: (
+      options: { readonly challenge: string; readonly rpId: string },
+      origin: string,
+      tamper: { readonly rpId?: string; readonly counter?: number; readonly id?: string } = {}
+    ) => {
+      const clientData = new TextEncoder().encode(JSON.stringify({ type: "webauthn.get", challenge: options.challenge, origin, crossOrigin: false }))
+      signCount = tamper.counter ?? signCount + 1
+      const counter = new Uint8Array([(signCount >>> 24) & 0xff, (signCount >>> 16) & 0xff, (signCount >>> 8) & 0xff, signCount & 0xff])
+      const authData = new Uint8Array(Buffer.concat([sha256(tamper.rpId ?? options.rpId), new Uint8Array([0x01 | 0x04]), counter]))
+      const signature = sign("sha256", Buffer.concat([authData, sha256(clientData)]), privateKey)
+      return {
+        id: tamper.id ?? id,
+        rawId: tamper.id ?? id,
+        type: "public-key" as const,
+        response: {
+          clientDataJSON: isoBase64URL.fromBuffer(clientData),
+          authenticatorData: isoBase64URL.fromBuffer(authData),
+          signature: isoBase64URL.fromBuffer(new Uint8Array(signature))
         },
         clientExtensionResults: {}
       }

@@ -37,6 +37,10 @@ const events = (): ReadonlyArray<AuthEvent | typeof recheck | ReturnType<typeof 
   actorError("verifyOtp", refused(401)),
   actorError("verifyOtp", refused(429, "Too many attempts. Try again in 1 minute.")),
   actorError("verifyOtp", network),
+  { type: "SIGN_IN_WITH_PASSKEY" },
+  actorDone("passkeySignIn", { token: "tok-3", user }),
+  actorError("passkeySignIn", refused(401, "This passkey could not sign you in.")),
+  actorError("passkeySignIn", { status: undefined, message: "The operation either timed out or was not allowed." }),
   actorDone("endSession", { success: true }),
   actorError("endSession", network)
 ]
@@ -50,7 +54,7 @@ describe("auth machine, model-based", () => {
       table: authTable,
       inputs: [{ storedToken: null }, { storedToken: "tok-1" }, { storedToken: "tok-1", checkedUser: user }, { storedToken: "tok-1", rememberedUser: user }],
       events: () => events(),
-      actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession"],
+      actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession", "passkeySignIn"],
       provide: {
         actions: {
           storeSession: ({ context }: { context: { token: string | null; user: AdminUser | null } }) =>
@@ -66,6 +70,7 @@ describe("auth machine, model-based", () => {
     expectFullCoverage("auth machine", run)
     expect(stored).toContainEqual({ token: "tok-2", user })
     expect(stored).toContainEqual({ token: "tok-1", user })
+    expect(stored).toContainEqual({ token: "tok-3", user })
     expect(stored.every((session) => (session as { user: unknown }).user !== null)).toBe(true)
     expect(forgotten).toBeGreaterThan(0)
   })
@@ -187,6 +192,24 @@ describe("auth machine, model-based", () => {
     }
   })
 
+  it("signs in with a passkey in one step, and says whether the server refused it or nothing answered", async () => {
+    const attempt = async (answer: () => Promise<{ token: string; user: AdminUser }>) => {
+      const actor = createActor(authMachine.provide({ actors: { passkeySignIn: fromPromise(answer) } }), { input: { storedToken: null } }).start()
+      actor.send({ type: "SIGN_IN_WITH_PASSKEY" })
+      expect(actor.getSnapshot().value).toBe("signingInWithPasskey")
+      await settle()
+      return actor.getSnapshot()
+    }
+    const signedIn = await attempt(() => Promise.resolve({ token: "tok-9", user }))
+    expect(signedIn.value).toEqual({ authenticated: "confirmed" })
+    expect(signedIn.context).toMatchObject({ token: "tok-9", user, error: null })
+    expect((await attempt(() => Promise.reject(refused(401, "x")))).context.error).toBe(authErrors.passkeyRefused)
+    expect((await attempt(() => Promise.reject(network))).context.error).toBe(authErrors.passkeyNoAnswer)
+    expect((await attempt(() => Promise.reject(refused(429, "Too many passkey sign-ins from this address. Try again in 3 minutes.")))).context.error).toBe(
+      "Too many passkey sign-ins from this address. Try again in 3 minutes."
+    )
+  })
+
   it("declares the spec's states", () => {
     expect(Object.keys(authMachine.root.states).sort()).toEqual([
       "authenticated",
@@ -194,6 +217,7 @@ describe("auth machine, model-based", () => {
       "otpSent",
       "resendingOtp",
       "sendingOtp",
+      "signingInWithPasskey",
       "signingOut",
       "starting",
       "unauthenticated",

@@ -34,7 +34,7 @@ const useStep = () => {
   return { formRef, submitChecked, view, clear: (name: string) => setIssues((known) => known.filter((issue) => issue.path !== name)) }
 }
 
-const EmailStep = ({ busy, error }: { readonly busy: boolean; readonly error: string | null }) => {
+const EmailStep = ({ busy, passkey, error }: { readonly busy: boolean; readonly passkey: boolean; readonly error: string | null }) => {
   const auth = AuthContext.useActorRef()
   const [email, setEmail] = useState("")
   const [role, setRole] = useState<Role>("super_admin")
@@ -79,8 +79,12 @@ const EmailStep = ({ busy, error }: { readonly busy: boolean; readonly error: st
             )}
           </FieldFrame>
         </Box>
-        <Button type="submit" size="3" disabled={busy}>
+        <Button type="submit" size="3" disabled={busy || passkey}>
           {busy ? t.sending : t.send}
+        </Button>
+        {/* Ours (docs/console.md, "Passkeys"): no e-mail typed; the device offers this console's passkey. */}
+        <Button type="button" size="3" variant="soft" disabled={busy || passkey} onClick={() => auth.send({ type: "SIGN_IN_WITH_PASSKEY" })}>
+          {passkey ? t.passkeyWaiting : t.passkey}
         </Button>
         <BannerView message={error} />
       </Flex>
@@ -177,6 +181,7 @@ export const SignInScreen = () => {
     (snapshot) => ({
       step: snapshot.matches("otpSent") || snapshot.matches("verifying") || snapshot.matches("resendingOtp") ? ("code" as const) : ("email" as const),
       busy: snapshot.matches("sendingOtp") || snapshot.matches("verifying") || snapshot.matches("resendingOtp"),
+      passkey: snapshot.matches("signingInWithPasskey"),
       resending: snapshot.matches("resendingOtp"),
       email: snapshot.context.email,
       error: snapshot.context.error,
@@ -186,6 +191,7 @@ export const SignInScreen = () => {
     (a, b) =>
       a.step === b.step &&
       a.busy === b.busy &&
+      a.passkey === b.passkey &&
       a.resending === b.resending &&
       a.email === b.email &&
       a.error === b.error &&
@@ -219,7 +225,7 @@ export const SignInScreen = () => {
               attempt={state.attempt}
             />
           ) : (
-            <EmailStep busy={state.busy} error={state.error} />
+            <EmailStep busy={state.busy} passkey={state.passkey} error={state.error} />
           )}
         </main>
       </Card>

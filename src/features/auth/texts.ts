@@ -6,6 +6,9 @@ export const signInTexts = {
   role: "Role",
   send: "Send OTP",
   sending: "Sending OTP...",
+  /** Ours (docs/console.md, "Passkeys"). */
+  passkey: "Sign in with a passkey",
+  passkeyWaiting: "Waiting for your passkey…",
   codeTitle: "Enter OTP Code",
   codeSent: (email: string) => `We sent a 6-digit code to ${email}.`,
   /** No new code was sent: one was asked for less than a minute ago (the server's answer says when). */
