@@ -9,6 +9,7 @@ import { measurePublicFlood } from "./public-reads.ts"
 import { comparePieces } from "./compare.ts"
 import { measureAddresses, printAddressFigures } from "./addresses.ts"
 import { measureAuthCheck, printAuthFigures } from "./auth-check.ts"
+import { measurePasskeySignIn } from "./passkey-sign-in.ts"
 import { measureConsole } from "./console.ts"
 import { measureDashboard, printDashboardFigures } from "./dashboard.ts"
 import { measureFaults } from "./faults.ts"
@@ -53,6 +54,10 @@ const withPostgresOrNot = async (measure: (url: string | undefined) => Promise<v
 const only = process.argv[2]
 if (only === undefined || only === "auth") {
   printAuthFigures([await measureAuthCheck("pglite"), ...(await onPostgres((url) => measureAuthCheck("postgresql", url)))])
+  await withPostgresOrNot(async (url) => {
+    console.log("\nSigning in with a passkey from /login, Chromium's virtual authenticator (20 per database)")
+    console.table(await measurePasskeySignIn(url))
+  })
 }
 if (only === undefined || only === "addresses") {
   printAddressFigures([await measureAddresses("pglite"), ...(await onPostgres((url) => measureAddresses("postgresql", url)))])

@@ -10,7 +10,7 @@ import { call, freshIp } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
 import { deliveredOutbox, latestCode } from "../support/server.ts"
 import { signedInAs, signIn } from "../support/session.ts"
-import { softAuthenticator } from "../support/authenticator.ts"
+import { registerPasskey, softAuthenticator, virtualAuthenticator } from "../support/authenticator.ts"
 import { product, nextNumber, firstHeld, closeRun, pathHarness } from "../support/machine-screens.ts"
 
 pathHarness()
@@ -75,30 +75,9 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
   /** The console at its own address: a passkey is bound to localhost, never to a bare IP address. */
   const consoleAddress = () => `http://localhost:${new URL(product.server.url).port}`
   const givePasskey = async (page: Page, email: string) => {
-    const token = await signIn(product.server, email, "admin")
     const key = softAuthenticator()
-    const asked = await call(product.server.url, "POST", "/api/admin/auth/passkeys/options", { token })
-    const added = await call(product.server.url, "POST", "/api/admin/auth/passkeys", {
-      token,
-      body: { name: "Model key", credential: key.register(asked.body.data as { challenge: string; rp: { id: string } }, consoleAddress()) }
-    })
-    expect(added.status, added.text).toBe(200)
-    const devtools = await page.context().newCDPSession(page)
-    await devtools.send("WebAuthn.enable")
-    const { authenticatorId } = await devtools.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "internal",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true
-      }
-    })
-    await devtools.send("WebAuthn.addCredential", {
-      authenticatorId,
-      credential: { ...key.forChromium, isResidentCredential: true, rpId: "localhost", userHandle: Buffer.from(email).toString("base64"), signCount: 0 }
-    })
+    await registerPasskey(product.server.url, await signIn(product.server, email, "admin"), key, consoleAddress(), "Model key")
+    await (await virtualAuthenticator(page)).holds(key, "localhost")
   }
   const storedToken = (run: Run) => run.page.evaluate(() => localStorage.getItem("adminToken"))
   /** Who the browser keeps the token for (docs/security.md, "What stays in the browser"). */

@@ -4,6 +4,7 @@ import { chromiumWithServer, newPage } from "../support/browser.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
+import { virtualAuthenticator } from "../support/authenticator.ts"
 
 /**
  * Passkeys in Chromium (docs/console.md, "Passkeys"): a person adds a passkey with the device the
@@ -22,19 +23,7 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
   const openWithAuthenticator = async () => {
     const { page, context, errors } = await newPage(product.browser)
     await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
-    const devtools = await context.newCDPSession(page)
-    await devtools.send("WebAuthn.enable")
-    const { authenticatorId } = await devtools.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "internal",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true
-      }
-    })
-    const credentials = async () => (await devtools.send("WebAuthn.getCredentials", { authenticatorId })).credentials
+    const { credentials } = await virtualAuthenticator(page)
     await page.goto(`http://localhost:${new URL(product.server.url).port}/settings/passkeys`)
     return { page, context, errors, credentials }
   }

@@ -1,5 +1,7 @@
 import { isoBase64URL, isoCBOR } from "@simplewebauthn/server/helpers"
 import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto"
+import type { Page } from "playwright-core"
+import { call } from "./http.ts"
 
 /**
  * A passkey authenticator in the test process, as a phone or a security key would answer
@@ -104,4 +106,42 @@ export const softAuthenticator = () => {
       }
     }
   }
+}
+
+/**
+ * Chromium's virtual authenticator on `page` (the DevTools protocol's WebAuthn domain): a
+ * platform authenticator that verifies its user and answers at once; `holds` puts a soft
+ * authenticator's passkey in it for the relying party `rpId`.
+ */
+export const virtualAuthenticator = async (page: Page) => {
+  const devtools = await page.context().newCDPSession(page)
+  await devtools.send("WebAuthn.enable")
+  const { authenticatorId } = await devtools.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true
+    }
+  })
+  return {
+    credentials: async () => (await devtools.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+    holds: (key: ReturnType<typeof softAuthenticator>, rpId: string, signCount = 0) =>
+      devtools.send("WebAuthn.addCredential", {
+        authenticatorId,
+        credential: { ...key.forChromium, isResidentCredential: true, rpId, userHandle: Buffer.from(key.id).toString("base64"), signCount }
+      })
+  }
+}
+
+/** Registers `key` as a passkey of the person signed in with `token`, answered for `origin`. */
+export const registerPasskey = async (url: string, token: string, key: ReturnType<typeof softAuthenticator>, origin: string, name = "Test key") => {
+  const asked = await call(url, "POST", "/api/admin/auth/passkeys/options", { token })
+  const added = await call(url, "POST", "/api/admin/auth/passkeys", {
+    token,
+    body: { name, credential: key.register(asked.body.data as { challenge: string; rp: { id: string } }, origin) }
+  })
+  if (added.status !== 200) throw new Error(`passkey not registered: ${added.text}`)
 }
