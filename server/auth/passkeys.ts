@@ -159,7 +159,7 @@ export const PasskeySignInHandlers = HttpApiBuilder.group(AdminApi, "passkeySign
       Effect.gen(function* () {
         const ip = yield* clientIp
         yield* requireAllowedIp(ip)
-        yield* guard(limits.passkeySignInsPerIp, ip, passkeyMessages.tooMany)
+        yield* guard(limits.passkeyOptionsPerIp, ip, passkeyMessages.tooMany)
         const party = yield* relyingParty
         const options = yield* Effect.promise(() =>
           generateAuthenticationOptions({ rpID: party.id, userVerification: "preferred", timeout: CHALLENGE_SECONDS * 1_000 })

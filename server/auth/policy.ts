@@ -36,8 +36,10 @@ export const limits = {
    */
   codeGuesses: { name: "otp-guess", limit: GUESSES_PER_DAY, windowSeconds: ONE_DAY },
   verificationsPerIp: { name: "verify-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES },
-  /** Passkey sign-ins, started and answered, from one address (server/auth/passkeys.ts). */
-  passkeySignInsPerIp: { name: "passkey-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES }
+  /** Passkey sign-ins answered from one address (server/auth/passkeys.ts), as the code's checks. */
+  passkeySignInsPerIp: { name: "passkey-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES },
+  /** Passkey sign-ins started from one address: each keeps a challenge for 5 minutes. */
+  passkeyOptionsPerIp: { name: "passkey-options-ip", limit: 60, windowSeconds: FIFTEEN_MINUTES }
 } satisfies Record<string, RateLimitRule>
 
 export const messages = {

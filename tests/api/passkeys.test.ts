@@ -159,12 +159,18 @@ describe.each(engines)("passkeys on $name", (engine) => {
     expect((await passkeySignIn(ip, key.authenticate(await signInOptions(ip), origin()))).status).toBe(401)
   })
 
-  it("limits passkey sign-ins per address, also when they come at once", async () => {
+  it("limits passkey sign-ins per address, started and answered, also when they come at once", async () => {
     const ip = freshIp()
-    const statuses = await Promise.all(
-      Array.from({ length: 40 }, () => call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip }).then((answer) => answer.status))
+    const started = await Promise.all(
+      Array.from({ length: 70 }, () => call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip }).then((answer) => answer.status))
     )
-    expect(statuses.filter((status) => status === 200)).toHaveLength(30)
-    expect(statuses.filter((status) => status === 429)).toHaveLength(10)
+    expect(started.filter((status) => status === 200)).toHaveLength(60)
+    expect(started.filter((status) => status === 429)).toHaveLength(10)
+    const other = freshIp()
+    const answered = await Promise.all(
+      Array.from({ length: 35 }, () => passkeySignIn(other, softAuthenticator().authenticate({ challenge: "bm9uZQ", rpId: "localhost" }, origin())))
+    )
+    expect(answered.filter((answer) => answer.status === 401)).toHaveLength(30)
+    expect(answered.filter((answer) => answer.status === 429)).toHaveLength(5)
   })
 })

@@ -205,6 +205,15 @@ describe("auth machine, model-based", () => {
     expect(signedIn.context).toMatchObject({ token: "tok-9", user, error: null })
     expect((await attempt(() => Promise.reject(refused(401, "x")))).context.error).toBe(authErrors.passkeyRefused)
     expect((await attempt(() => Promise.reject(network))).context.error).toBe(authErrors.passkeyNoAnswer)
+    // Trying again clears what the last try said while the device is asked.
+    const again = createActor(authMachine.provide({ actors: { passkeySignIn: fromPromise(() => Promise.reject(network)) } }), {
+      input: { storedToken: null }
+    }).start()
+    again.send({ type: "SIGN_IN_WITH_PASSKEY" })
+    await settle()
+    expect(again.getSnapshot().context.error).toBe(authErrors.passkeyNoAnswer)
+    again.send({ type: "SIGN_IN_WITH_PASSKEY" })
+    expect(again.getSnapshot().context.error).toBeNull()
     expect((await attempt(() => Promise.reject(refused(429, "Too many passkey sign-ins from this address. Try again in 3 minutes.")))).context.error).toBe(
       "Too many passkey sign-ins from this address. Try again in 3 minutes."
     )
