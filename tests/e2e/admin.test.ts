@@ -117,7 +117,9 @@ describe("admin management in Chromium", () => {
     const edit = page.getByRole("form", { name: "Edit admin" })
     await edit.getByLabel("Role").selectOption("moderator")
     await edit.getByLabel("Display name").press("Enter")
+    // The row shows the change at once; the form closes once the server has it.
     await row.getByText("Moderator", { exact: true }).waitFor()
+    await edit.waitFor({ state: "detached" })
     expect(await roleOf(token)).toBe("moderator")
 
     // Delete on the row asks first, then disables: the session ends at once.
