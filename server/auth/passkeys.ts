@@ -6,7 +6,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { randomUUID } from "node:crypto"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
-import { BadRequest, Conflict, NotFound, Unauthorized } from "../../contract/common.ts"
+import { BadRequest, Conflict, NotFound, roleCovers, Unauthorized } from "../../contract/common.ts"
 import { MAX_PASSKEYS, type Passkey, passkeyMessages, type AuthenticationOptions, type RegistrationOptions } from "../../contract/passkeys.ts"
 import { Config } from "../platform/config.ts"
 import { requireAllowedIp } from "../allowed-ips/repository.ts"
@@ -49,6 +49,16 @@ const passkeyOf = (row: PasskeyRow): Passkey => ({
   lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
   backedUp: row.backedUp
 })
+
+/** The client data says a cross-origin frame asked (this console refuses to be framed: defence in depth). */
+const crossOrigin = (credential: { readonly response: { readonly clientDataJSON: string } }): boolean => {
+  try {
+    const data: unknown = JSON.parse(isoBase64URL.toUTF8String(credential.response.clientDataJSON))
+    return typeof data === "object" && data !== null && "crossOrigin" in data && data.crossOrigin === true
+  } catch {
+    return true
+  }
+}
 
 /** The challenge an authenticator signed, as its client data says; undefined when unreadable. */
 const challengeOf = (credential: { readonly response: { readonly clientDataJSON: string } }): string | undefined => {
@@ -121,7 +131,9 @@ export const PasskeyHandlers = HttpApiBuilder.group(AdminApi, "passkeys", (handl
           }).catch(() => ({ verified: false as const, registrationInfo: undefined }))
         )
         const info = verified.registrationInfo
-        if (!verified.verified || info === undefined) return yield* new BadRequest({ error: passkeyMessages.notVerified })
+        // The credential the authenticator made is the one the answer names, and no cross-origin frame made it.
+        if (!verified.verified || info === undefined || info.credential.id !== payload.credential.id || crossOrigin(payload.credential))
+          return yield* new BadRequest({ error: passkeyMessages.notVerified })
         const id = randomUUID()
         const row = {
           id,
@@ -131,7 +143,8 @@ export const PasskeyHandlers = HttpApiBuilder.group(AdminApi, "passkeys", (handl
           counter: info.credential.counter,
           transports: (payload.credential.response.transports ?? []).join(","),
           name: payload.name.trim(),
-          backedUp: info.credentialBackedUp
+          backedUp: info.credentialBackedUp,
+          role: session.user.role
         }
         const added = yield* addOwnPasskey(row, MAX_PASSKEYS)
         if (added === "known") return yield* new Conflict({ error: passkeyMessages.known })
@@ -201,11 +214,14 @@ export const PasskeySignInHandlers = HttpApiBuilder.group(AdminApi, "passkeySign
             requireUserVerification: false
           }).catch(() => ({ verified: false as const, authenticationInfo: undefined }))
         )
-        if (!verified.verified || verified.authenticationInfo === undefined) return yield* refuse("passkey: not verified", passkey.email)
+        if (!verified.verified || verified.authenticationInfo === undefined || crossOrigin(payload.credential))
+          return yield* refuse("passkey: not verified", passkey.email)
         yield* passkeyUsed(passkey.id, verified.authenticationInfo.newCounter)
         const userAgent = (yield* HttpServerRequest.HttpServerRequest).headers["user-agent"] ?? null
-        const account = { id: passkey.adminId, email: passkey.email, name: passkey.adminName, role: passkey.role }
-        const session = yield* openSession(account, passkey.role, ip, userAgent)
+        const account = { id: passkey.adminId, email: passkey.email, name: passkey.adminName, role: passkey.accountRole }
+        // No more than the role the session that added it acted with, nor than the account's now.
+        const role = roleCovers(passkey.accountRole, passkey.role) ? passkey.role : passkey.accountRole
+        const session = yield* openSession(account, role, ip, userAgent)
         return { success: true as const, token: session.token, user: session.user, expiresAt: session.expiresAt }
       }).pipe(dieOnSqlError)
     )

@@ -119,6 +119,8 @@ export interface PasskeyRow {
   readonly transports: string
   readonly name: string
   readonly backedUp: boolean
+  /** The role of the session that added it: it signs in with no more. */
+  readonly role: Role
   readonly createdAt: Date
   readonly lastUsedAt: Date | null
 }
@@ -128,7 +130,7 @@ export const passkeysOf = (adminId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
     return yield* sql<PasskeyRow>`
-      SELECT id, admin_id, credential_id, public_key, counter::float8 AS counter, transports, name, backed_up, created_at, last_used_at
+      SELECT id, admin_id, credential_id, public_key, counter::float8 AS counter, transports, name, backed_up, role, created_at, last_used_at
       FROM passkeys WHERE admin_id = ${adminId} ORDER BY created_at DESC, id`
   }).pipe(dieOnSqlError)
 
@@ -165,8 +167,8 @@ export const addOwnPasskey = (row: Omit<PasskeyRow, "createdAt" | "lastUsedAt">,
       const held = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM passkeys WHERE admin_id = ${row.adminId}`
       if ((held[0]?.count ?? 0) >= max) return "too many" as const
       const added = yield* sql<{ createdAt: Date }>`
-        INSERT INTO passkeys (id, admin_id, credential_id, public_key, counter, transports, name, backed_up)
-        VALUES (${row.id}, ${row.adminId}, ${row.credentialId}, ${row.publicKey}, ${row.counter}, ${row.transports}, ${row.name}, ${row.backedUp})
+        INSERT INTO passkeys (id, admin_id, credential_id, public_key, counter, transports, name, backed_up, role)
+        VALUES (${row.id}, ${row.adminId}, ${row.credentialId}, ${row.publicKey}, ${row.counter}, ${row.transports}, ${row.name}, ${row.backedUp}, ${row.role})
         ON CONFLICT (credential_id) DO NOTHING
         RETURNING created_at`
       const createdAt = added[0]?.createdAt
@@ -192,9 +194,9 @@ export const removeOwnPasskey = (adminId: string, id: string) =>
 export const passkeyForSignIn = (credentialId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
-    const rows = yield* sql<PasskeyRow & { readonly email: string; readonly adminName: string | null; readonly role: Role; readonly disabled: boolean }>`
-      SELECT p.id, p.admin_id, p.credential_id, p.public_key, p.counter::float8 AS counter, p.transports, p.name, p.backed_up,
-             p.created_at, p.last_used_at, a.email, a.name AS admin_name, a.role, a.disabled
+    const rows = yield* sql<PasskeyRow & { readonly email: string; readonly adminName: string | null; readonly accountRole: Role; readonly disabled: boolean }>`
+      SELECT p.id, p.admin_id, p.credential_id, p.public_key, p.counter::float8 AS counter, p.transports, p.name, p.backed_up, p.role,
+             p.created_at, p.last_used_at, a.email, a.name AS admin_name, a.role AS account_role, a.disabled
       FROM passkeys p JOIN admins a ON a.id = p.admin_id WHERE p.credential_id = ${credentialId}`
     return rows[0]
   }).pipe(dieOnSqlError)
@@ -203,5 +205,6 @@ export const passkeyForSignIn = (credentialId: string) =>
 export const passkeyUsed = (id: string, counter: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
-    yield* sql`UPDATE passkeys SET counter = ${counter}, last_used_at = now() WHERE id = ${id}`
+    // Never backwards: two sign-ins at once must not undo the later counter (a copy's tell).
+    yield* sql`UPDATE passkeys SET counter = GREATEST(counter, ${counter}), last_used_at = now() WHERE id = ${id}`
   }).pipe(dieOnSqlError)

@@ -664,6 +664,10 @@ export const migrations = {
       expires_at timestamptz NOT NULL
     )`,
     `CREATE INDEX passkey_challenges_expiry_idx ON passkey_challenges (expires_at)`
+  ),
+  // The role the session that added a passkey acted with: a passkey signs in with no more than it.
+  "0017_passkey_roles": statements(
+    `ALTER TABLE passkeys ADD COLUMN role text NOT NULL DEFAULT 'moderator' CHECK (role IN ('super_admin', 'admin', 'moderator'))`
   )
 }
 

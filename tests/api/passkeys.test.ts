@@ -139,6 +139,19 @@ describe.each(engines)("passkeys on $name", (engine) => {
     expect(statuses.filter((status) => status === 401)).toHaveLength(19)
   })
 
+  it("signs in with no more than the role the session that added the passkey acted with", async () => {
+    const email = freshEmail("passkey-lowered")
+    await create(email, "super_admin")
+    // A super admin signed in as a moderator adds a passkey: it signs in as a moderator.
+    const lowered = await signIn(email, "moderator")
+    const key = softAuthenticator()
+    expect((await register(lowered, key.register(await options(lowered), origin()))).status).toBe(200)
+    const ip = freshIp()
+    const answer = await passkeySignIn(ip, key.authenticate(await signInOptions(ip), origin()))
+    expect(answer.status, answer.text).toBe(200)
+    expect(answer.body.user).toMatchObject({ role: "moderator", grantedRole: "super_admin" })
+  })
+
   it("refuses an answer for another origin or relying party, an unknown passkey, a replayed counter and a disabled account, with one message", async () => {
     const { account, key } = await withPasskey()
     const ip = freshIp()
