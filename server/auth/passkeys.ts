@@ -50,21 +50,15 @@ const passkeyOf = (row: PasskeyRow): Passkey => ({
   backedUp: row.backedUp
 })
 
-/** The client data says a cross-origin frame asked (this console refuses to be framed: defence in depth). */
-const crossOrigin = (credential: { readonly response: { readonly clientDataJSON: string } }): boolean => {
-  try {
-    const data: unknown = JSON.parse(isoBase64URL.toUTF8String(credential.response.clientDataJSON))
-    return typeof data === "object" && data !== null && "crossOrigin" in data && data.crossOrigin === true
-  } catch {
-    return true
-  }
-}
-
-/** The challenge an authenticator signed, as its client data says; undefined when unreadable. */
+/**
+ * The challenge an authenticator signed, as its client data says; undefined when unreadable, or
+ * when a cross-origin frame asked (this console refuses to be framed: defence in depth).
+ */
 const challengeOf = (credential: { readonly response: { readonly clientDataJSON: string } }): string | undefined => {
   try {
     const data: unknown = JSON.parse(isoBase64URL.toUTF8String(credential.response.clientDataJSON))
-    return typeof data === "object" && data !== null && "challenge" in data && typeof data.challenge === "string" ? data.challenge : undefined
+    if (typeof data !== "object" || data === null || ("crossOrigin" in data && data.crossOrigin === true)) return undefined
+    return "challenge" in data && typeof data.challenge === "string" ? data.challenge : undefined
   } catch {
     return undefined
   }
@@ -131,8 +125,8 @@ export const PasskeyHandlers = HttpApiBuilder.group(AdminApi, "passkeys", (handl
           }).catch(() => ({ verified: false as const, registrationInfo: undefined }))
         )
         const info = verified.registrationInfo
-        // The credential the authenticator made is the one the answer names, and no cross-origin frame made it.
-        if (!verified.verified || info === undefined || info.credential.id !== payload.credential.id || crossOrigin(payload.credential))
+        // The credential the authenticator made is the one the answer names.
+        if (!verified.verified || info === undefined || info.credential.id !== payload.credential.id)
           return yield* new BadRequest({ error: passkeyMessages.notVerified })
         const id = randomUUID()
         const row = {
@@ -214,8 +208,7 @@ export const PasskeySignInHandlers = HttpApiBuilder.group(AdminApi, "passkeySign
             requireUserVerification: false
           }).catch(() => ({ verified: false as const, authenticationInfo: undefined }))
         )
-        if (!verified.verified || verified.authenticationInfo === undefined || crossOrigin(payload.credential))
-          return yield* refuse("passkey: not verified", passkey.email)
+        if (!verified.verified || verified.authenticationInfo === undefined) return yield* refuse("passkey: not verified", passkey.email)
         yield* passkeyUsed(passkey.id, verified.authenticationInfo.newCounter)
         const userAgent = (yield* HttpServerRequest.HttpServerRequest).headers["user-agent"] ?? null
         const account = { id: passkey.adminId, email: passkey.email, name: passkey.adminName, role: passkey.accountRole }
