@@ -48,6 +48,9 @@ interface Kept {
 
 const pathOf = (url: string) => url.replace(/^[a-z]+:\/\/[^/]+/i, "")
 
+/** Sign-in and its ceremonies (docs/security.md, "What stays in the browser"): run with no key. */
+const SIGN_IN = /^\/api\/admin\/auth(\/|\?|$)/u
+
 /** What the request carried, as the key is compared by: the body's hash (a multipart upload by its length alone). */
 const bodyHashOf = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "").startsWith("multipart/")
@@ -125,7 +128,8 @@ export const IdempotencyLive = Layer.effect(
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const key = request.headers[IDEMPOTENCY_KEY_HEADER]
-        if (key === undefined || request.method === "GET" || request.method === "HEAD") return yield* httpEffect
+        // A sign-in's answer is a session's token (the code's, a passkey's): never kept for a repeat.
+        if (key === undefined || request.method === "GET" || request.method === "HEAD" || SIGN_IN.test(pathOf(request.url))) return yield* httpEffect
         if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
           const issues = [{ path: IDEMPOTENCY_KEY_HEADER, message: idempotencyMessages.badKey }]
           return yield* new BadRequest({ error: `Invalid request header: ${IDEMPOTENCY_KEY_HEADER}: ${idempotencyMessages.badKey}`, issues })

@@ -42,6 +42,18 @@ describe.each(engines)("commands with an Idempotency-Key on $name", (engine) => 
     expect((await create("idem-once", undefined)).status).toBe(409)
   })
 
+  it("never keeps a sign-in's answer, which carries a session's token: a keyed repeat runs again", async () => {
+    const key = randomUUID()
+    const ask = () =>
+      call(url(), "POST", "/api/admin/auth", { ip: freshIp(), body: { email: "nobody-idem@example.com", role: "admin" }, headers: { "idempotency-key": key } })
+    const first = await ask()
+    const again = await ask()
+    expect(first.status, first.text).toBe(200)
+    expect(again.headers.get("idempotent-replayed")).toBeNull()
+    expect(again.body.attempt).not.toBe(first.body.attempt)
+    expect(await count("idempotency_keys", `key = '${key}'`)).toBe(0)
+  })
+
   it("applies 20 copies of one command sent at once once: one effect, 19 first answers repeated", async () => {
     const key = randomUUID()
     const answers = await Promise.all(Array.from({ length: 20 }, () => create("idem-twenty", key)))
