@@ -24,7 +24,7 @@ export const OtpCode = Schema.String.check(
 )
 
 /** 256 random bits, URL-safe: a sign-in attempt's name, or a browser's key. */
-const RandomKey = (what: string) =>
+export const RandomKey = (what: string) =>
   Schema.String.check(
     Schema.isMaxLength(43, { message: `must be the ${what}: 43 URL-safe characters` }),
     Schema.isPattern(/^[A-Za-z0-9_-]{43}$/u, { message: `must be the ${what}: 43 URL-safe characters` })
@@ -77,9 +77,29 @@ export const SignedIn = Schema.Struct({
   success: Schema.Literal(true),
   token: Schema.String,
   user: AdminUser,
-  expiresAt: Schema.String
+  expiresAt: Schema.String,
+  /**
+   * Set when the account's role requires a passkey and it has none yet (docs/security.md,
+   * "Passkeys"): the code alone signs in until then, and the console asks for one first.
+   */
+  passkeyDueBy: Schema.optionalKey(Schema.String)
 })
 export type SignedIn = typeof SignedIn.Type
+
+/**
+ * The code was right, and the account's role requires a passkey (docs/security.md, "Passkeys"):
+ * no session yet. `step` names this sign-in's second step, answered with one of the account's
+ * passkeys or, if the device is lost, one of its recovery codes.
+ */
+export const SecondStepNeeded = Schema.Struct({
+  success: Schema.Literal(true),
+  secondStep: Schema.Literal(true),
+  step: Schema.String,
+  message: Schema.String,
+  /** Whether the account has recovery codes left. */
+  recoveryCodes: Schema.Boolean
+})
+export type SecondStepNeeded = typeof SecondStepNeeded.Type
 
 export const SessionCheck = Schema.Struct({
   success: Schema.Literal(true),
@@ -108,7 +128,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("signIn", "/api/admin/auth", {
       payload: AuthRequest,
-      success: [OtpRequested, SignedIn, OtpNotSent],
+      success: [OtpRequested, SignedIn, SecondStepNeeded, OtpNotSent],
       error: [BadRequest, Unauthorized, Forbidden, TooManyRequests, MailUnavailable]
     })
       .annotate(OpenApi.Summary, "Ask for a one-time code, or sign in with it")

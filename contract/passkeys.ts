@@ -1,7 +1,21 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Authorization, SignedIn } from "./auth.ts"
-import { BadRequest, boundedArray, Conflict, Forbidden, Id, NotFound, Ok, RecordId, RequiredText, Timestamp, TooManyRequests, Unauthorized } from "./common.ts"
+import { Authorization, RandomKey, SignedIn } from "./auth.ts"
+import {
+  BadRequest,
+  boundedArray,
+  Conflict,
+  Forbidden,
+  Id,
+  NotFound,
+  Ok,
+  RecordId,
+  RequiredText,
+  Role,
+  Timestamp,
+  TooManyRequests,
+  Unauthorized
+} from "./common.ts"
 
 // Passkeys (docs/api.md, "Passkeys"; docs/security.md, "Passkeys"): WebAuthn credentials a
 // signed-in person adds to their own account. The ceremonies' shapes are WebAuthn's JSON, as
@@ -99,6 +113,40 @@ export type Passkey = typeof Passkey.Type
 /** The most passkeys one person keeps. */
 export const MAX_PASSKEYS = 10
 
+/** How many recovery codes are made at once; each works once (docs/security.md, "Passkeys"). */
+export const RECOVERY_CODES = 10
+/** A new account, or one whose passkeys a super admin reset, may sign in with a code alone this long to add one. */
+export const PERSONAL_GRACE_DAYS = 3
+/** The longest grace a role's rule gives. */
+export const MAX_GRACE_DAYS = 90
+
+/**
+ * A recovery code as the console shows it: three groups of four letters and digits (60 bits);
+ * typed with or without the dashes and spaces, in either case.
+ */
+export const RecoveryCode = Schema.String.check(
+  Schema.isMaxLength(20, { message: "must be a recovery code: three groups of four letters and digits" }),
+  Schema.isPattern(/^\s*[a-zA-Z0-9]{4}[\s-]?[a-zA-Z0-9]{4}[\s-]?[a-zA-Z0-9]{4}\s*$/u, {
+    message: "must be a recovery code: three groups of four letters and digits"
+  })
+)
+
+/** Whether a role requires a passkey, and from when for a person who has none (docs/security.md, "Passkeys"). */
+export const PasskeyRule = Schema.Struct({
+  role: Role,
+  required: Schema.Boolean,
+  /** Until then a person of this role with no passkey signs in with the code alone, then adds one. */
+  graceUntil: Schema.NullOr(Timestamp)
+})
+export type PasskeyRule = typeof PasskeyRule.Type
+
+export const PasskeyRuleChange = Schema.Struct({
+  required: Schema.Boolean,
+  graceDays: Schema.Int.check(
+    Schema.isBetween({ minimum: 0, maximum: MAX_GRACE_DAYS }, { message: `must be a whole number of days from 0 to ${MAX_GRACE_DAYS}` })
+  )
+})
+
 export const passkeyMessages = {
   expired: "This passkey request has expired or was already used. Start again.",
   notVerified: "This passkey could not be verified. Try again, or use another one.",
@@ -106,8 +154,27 @@ export const passkeyMessages = {
   atMost: `You have ${MAX_PASSKEYS} passkeys, the most an account keeps. Remove one first.`,
   notFound: "This passkey no longer exists.",
   signInFailed: "This passkey could not sign you in. Use another one, or sign in with a code by e-mail.",
-  tooMany: (wait: string) => `Too many passkey sign-ins from this address. Try again in ${wait}.`
+  tooMany: (wait: string) => `Too many passkey sign-ins from this address. Try again in ${wait}.`,
+  secondStep: "Your code is right. Your role requires a passkey too: use one of yours to finish signing in.",
+  stepExpired: "This sign-in has expired or was already finished. Start again with a new code.",
+  recoveryRefused: "This recovery code is not one of yours, or it was already used.",
+  recoveryPaused: "Too many recovery codes were tried for this account today. Use your passkey, or ask a super admin to reset your passkeys.",
+  required:
+    "Your role requires a passkey, and your account has none. Ask a super admin to reset your passkeys: you can then add one after signing in with a code.",
+  lastRequired: "Your role requires a passkey: add another one before removing your last.",
+  superOnly: "Only super admins may change these rules or reset another person's passkeys.",
+  adminNotFound: "This admin no longer exists."
 } as const
+
+/** What a person's passkeys screen shows: the passkeys, the recovery codes left, and whether the role requires one. */
+export const PasskeyOverview = Schema.Struct({
+  passkeys: Schema.Array(Passkey),
+  recoveryCodesLeft: Schema.Int,
+  /** Whether the account's role requires a passkey; `dueBy`: until when the code alone still signs in. */
+  required: Schema.Boolean,
+  dueBy: Schema.NullOr(Timestamp)
+})
+export type PasskeyOverview = typeof PasskeyOverview.Type
 
 /** What the console's form checks before the ceremony: the passkey's name. */
 export const PasskeyName = Schema.Struct({ name: RequiredText })
@@ -117,8 +184,36 @@ export const PasskeyRegistration = Schema.Struct({ ...PasskeyName.fields, creden
 export class PasskeysApi extends HttpApiGroup.make("passkeys")
   .add(
     HttpApiEndpoint.get("list", "/api/admin/passkeys", {
-      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ passkeys: Schema.Array(Passkey) }) })
-    }).annotate(OpenApi.Summary, "The caller's passkeys, newest first"),
+      success: Schema.Struct({ success: Schema.Literal(true), data: PasskeyOverview })
+    }).annotate(OpenApi.Summary, "The caller's passkeys, newest first, with the recovery codes left and the role's rule"),
+    HttpApiEndpoint.patch("rename", "/api/admin/passkeys/:id", {
+      params: { id: RecordId },
+      payload: PasskeyName,
+      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ passkey: Passkey }) }),
+      error: [BadRequest, NotFound]
+    }).annotate(OpenApi.Summary, "Rename one of the caller's passkeys"),
+    HttpApiEndpoint.post("recoveryCodes", "/api/admin/passkeys/recovery-codes", {
+      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ codes: Schema.Array(Schema.String) }) }),
+      error: [Conflict]
+    }).annotate(OpenApi.Summary, "Make ten new recovery codes, shown this once; the caller's earlier ones stop working"),
+    HttpApiEndpoint.get("rules", "/api/admin/passkeys/rules", {
+      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ rules: Schema.Array(PasskeyRule) }) }),
+      error: [Forbidden]
+    }).annotate(OpenApi.Summary, "Which roles require a passkey (super admins)"),
+    HttpApiEndpoint.put("setRule", "/api/admin/passkeys/rules/:role", {
+      params: { role: Role },
+      payload: PasskeyRuleChange,
+      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ rule: PasskeyRule }) }),
+      error: [BadRequest, Forbidden]
+    }).annotate(OpenApi.Summary, "Require a passkey for a role, with days of grace for those who have none, or stop requiring it (super admins)"),
+    HttpApiEndpoint.post("reset", "/api/admin/users/:id/passkeys/reset", {
+      params: { id: RecordId },
+      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ removed: Schema.Int, graceUntil: Timestamp }) }),
+      error: [Forbidden, NotFound]
+    }).annotate(
+      OpenApi.Summary,
+      "Remove an admin's passkeys and recovery codes and end their sessions; they may sign in with a code alone for 3 days to add one (super admins)"
+    ),
     HttpApiEndpoint.post("registrationOptions", "/api/admin/auth/passkeys/options", {
       success: Schema.Struct({ success: Schema.Literal(true), data: RegistrationOptions }),
       error: [Conflict]
@@ -131,12 +226,15 @@ export class PasskeysApi extends HttpApiGroup.make("passkeys")
     HttpApiEndpoint.delete("remove", "/api/admin/passkeys/:id", {
       params: { id: RecordId },
       success: Ok,
-      error: [NotFound, Forbidden]
+      error: [NotFound, Forbidden, Conflict]
     }).annotate(OpenApi.Summary, "Remove one of the caller's passkeys")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Passkeys")
   .annotate(OpenApi.Description, "WebAuthn passkeys a signed-in person adds to their own account.") {}
+
+/** A code sign-in's second step, as its answer named it. */
+export const SecondStep = Schema.Struct({ step: RandomKey("step the code's answer named") })
 
 /** Signing in with a passkey (docs/api.md, "Passkeys"): no token yet, from an allowed address, limited per address. */
 export class PasskeySignInApi extends HttpApiGroup.make("passkeySignIn")
@@ -149,7 +247,22 @@ export class PasskeySignInApi extends HttpApiGroup.make("passkeySignIn")
       payload: Schema.Struct({ credential: AuthenticationCredential }),
       success: SignedIn,
       error: [Unauthorized, Forbidden, TooManyRequests]
-    }).annotate(OpenApi.Summary, "Sign in with a passkey: the device's answer, checked against the challenge, the console's origin and the passkey's key")
+    }).annotate(OpenApi.Summary, "Sign in with a passkey: the device's answer, checked against the challenge, the console's origin and the passkey's key"),
+    HttpApiEndpoint.post("stepOptions", "/api/admin/auth/second-step/options", {
+      payload: SecondStep,
+      success: Schema.Struct({ success: Schema.Literal(true), data: AuthenticationOptions }),
+      error: [Unauthorized, Forbidden, TooManyRequests]
+    }).annotate(OpenApi.Summary, "Second step of a code sign-in: options for navigator.credentials.get naming the account's passkeys"),
+    HttpApiEndpoint.post("stepPasskey", "/api/admin/auth/second-step/passkey", {
+      payload: Schema.Struct({ ...SecondStep.fields, credential: AuthenticationCredential }),
+      success: SignedIn,
+      error: [Unauthorized, Forbidden, TooManyRequests]
+    }).annotate(OpenApi.Summary, "Finish a code sign-in with one of the account's passkeys"),
+    HttpApiEndpoint.post("stepRecovery", "/api/admin/auth/second-step/recovery", {
+      payload: Schema.Struct({ ...SecondStep.fields, code: RecoveryCode }),
+      success: SignedIn,
+      error: [BadRequest, Unauthorized, Forbidden, TooManyRequests]
+    }).annotate(OpenApi.Summary, "Finish a code sign-in with one of the account's recovery codes: each works once")
   )
   .annotate(OpenApi.Title, "Passkey sign-in")
   .annotate(OpenApi.Description, "Signing in with a discoverable passkey instead of a code by e-mail.") {}

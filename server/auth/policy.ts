@@ -38,6 +38,11 @@ export const limits = {
   verificationsPerIp: { name: "verify-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES },
   /** Passkey sign-ins answered from one address (server/auth/passkeys.ts), as the code's checks. */
   passkeySignInsPerIp: { name: "passkey-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES },
+  /**
+   * Recovery codes typed for one account in a day, as the code's (docs/security.md, "Passkeys"):
+   * each guess is one chance in 2^60 for each of ten codes, and a step is tried five times at most.
+   */
+  recoveryGuesses: { name: "recovery-guess", limit: GUESSES_PER_DAY, windowSeconds: ONE_DAY },
   /** Passkey sign-ins started from one address: each keeps a challenge for 5 minutes. */
   passkeyOptionsPerIp: { name: "passkey-options-ip", limit: 60, windowSeconds: FIFTEEN_MINUTES }
 } satisfies Record<string, RateLimitRule>

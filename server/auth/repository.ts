@@ -134,8 +134,11 @@ export const passkeysOf = (adminId: string) =>
       FROM passkeys WHERE admin_id = ${adminId} ORDER BY created_at DESC, id`
   }).pipe(dieOnSqlError)
 
+/** What a challenge was given for: adding a passkey, signing in with one, a code sign-in's second step. */
+export type ChallengePurpose = "register" | "sign_in" | "second_step"
+
 /** A challenge for `purpose`, for `adminId` (none: a sign-in's), usable once until it expires. */
-export const keepChallenge = (challenge: string, purpose: "register" | "sign_in", adminId: string | null, ttlSeconds: number) =>
+export const keepChallenge = (challenge: string, purpose: ChallengePurpose, adminId: string | null, ttlSeconds: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
     yield* sql`
@@ -144,7 +147,7 @@ export const keepChallenge = (challenge: string, purpose: "register" | "sign_in"
   }).pipe(dieOnSqlError)
 
 /** Takes the challenge if it is live and was given for this purpose and person: true once, whoever asks at once. */
-export const takeChallenge = (challenge: string, purpose: "register" | "sign_in", adminId: string | null) =>
+export const takeChallenge = (challenge: string, purpose: ChallengePurpose, adminId: string | null) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
     const taken = yield* sql<{ challenge: string }>`
@@ -178,11 +181,19 @@ export const addOwnPasskey = (row: Omit<PasskeyRow, "createdAt" | "lastUsedAt">,
     })
   ).pipe(dieOnSqlError)
 
-/** Removes one of the person's passkeys, in the activity log; false when they hold none of that id. */
-export const removeOwnPasskey = (adminId: string, id: string) =>
+/**
+ * Removes one of the person's passkeys, in the activity log; false when they hold none of that id,
+ * "last" when `keepOne` (their role requires one) and it is their last: counted with the account's
+ * row held, so two removals at once cannot take the last two.
+ */
+export const removeOwnPasskey = (adminId: string, id: string, keepOne: boolean) =>
   inTransaction(
     Effect.gen(function* () {
       const sql = yield* SqlClient
+      yield* sql`SELECT id FROM admins WHERE id = ${adminId} FOR UPDATE`
+      const held = yield* sql<{ count: number; mine: number }>`
+        SELECT count(*)::int AS count, count(*) FILTER (WHERE id = ${id})::int AS mine FROM passkeys WHERE admin_id = ${adminId}`
+      if (keepOne && (held[0]?.mine ?? 0) > 0 && (held[0]?.count ?? 0) <= 1) return "last" as const
       const removed = yield* sql<{ id: string }>`DELETE FROM passkeys WHERE id = ${id} AND admin_id = ${adminId} RETURNING id`
       if (removed.length === 0) return false
       yield* recordAdminActivity({ action: "session.passkey_remove", entityId: id, details: {} })
@@ -208,3 +219,20 @@ export const passkeyUsed = (id: string, counter: number) =>
     // Never backwards: two sign-ins at once must not undo the later counter (a copy's tell).
     yield* sql`UPDATE passkeys SET counter = GREATEST(counter, ${counter}), last_used_at = now() WHERE id = ${id}`
   }).pipe(dieOnSqlError)
+
+/** Renames one of the person's passkeys, in the activity log; undefined when they hold none of that id. */
+export const renameOwnPasskey = (adminId: string, id: string, name: string) =>
+  inTransaction(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient
+      const rows = yield* sql<PasskeyRow & { readonly before: string }>`
+        UPDATE passkeys p SET name = ${name} FROM (SELECT id, name AS before FROM passkeys WHERE id = ${id} AND admin_id = ${adminId} FOR UPDATE) old
+        WHERE p.id = old.id
+        RETURNING p.id, p.admin_id, p.credential_id, p.public_key, p.counter::float8 AS counter, p.transports, p.name, p.backed_up, p.role,
+                  p.created_at, p.last_used_at, old.before`
+      const row = rows[0]
+      if (row === undefined) return undefined
+      if (row.before !== name) yield* recordAdminActivity({ action: "session.passkey_rename", entityId: id, fromState: row.before, toState: name, details: {} })
+      return row
+    })
+  ).pipe(dieOnSqlError)

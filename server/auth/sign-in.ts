@@ -1,7 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import type { OtpRequested, SignedIn } from "../../contract/auth.ts"
-import { BadRequest, type Role, roleCovers, roleLabels, TooManyRequests, Unauthorized } from "../../contract/common.ts"
+import type { OtpRequested, SecondStepNeeded, SignedIn } from "../../contract/auth.ts"
+import { BadRequest, Forbidden, type Role, roleCovers, roleLabels, TooManyRequests, Unauthorized } from "../../contract/common.ts"
+import { passkeyMessages } from "../../contract/passkeys.ts"
 import { findAdmin, normalizeEmail } from "../admin-users/repository.ts"
 import { recordActivity } from "../platform/activity-log.ts"
 import { Config } from "../platform/config.ts"
@@ -13,6 +14,7 @@ import { exhausted, guard, hit, type RateLimitRule, type RateLimitVerdict, relea
 import { hashOtp, hashToken, loadOtpKey, newOtpCode, newSessionToken } from "../platform/secrets.ts"
 import { GUESS_NOTICE_AT, limits, messages, OTP_TTL_MINUTES } from "./policy.ts"
 import { openSession } from "../sessions/repository.ts"
+import { openStep, passkeyRequirement } from "./passkey-rules.ts"
 import { channelOf, countGuess, joinCode, rememberBrowser, storeCode, useCode } from "./repository.ts"
 
 const limited = (rule: RateLimitRule, subject: string) => guard(rule, subject, messages.tooMany)
@@ -176,7 +178,17 @@ const makeSignIn = Effect.gen(function* () {
       if (admin === undefined || admin.disabled || !roleCovers(admin.role, guess.role)) return { tries: guess.tries }
       if (!(yield* useCode(guess.codeId))) return { tries: undefined }
       if (browserHash !== undefined) yield* rememberBrowser(browserHash, email)
-      return { tries: guess.tries, session: yield* openSession(admin, guess.role, ip, userAgent) }
+      // The account's role decides, whichever role was asked for: a relayed code for a super
+      // admin asked as a moderator still needs the passkey (docs/security.md, "Passkeys").
+      const rule = yield* passkeyRequirement(admin.id, admin.role)
+      if (rule.required && rule.passkeys > 0) {
+        const step = newSessionToken()
+        yield* openStep(hashToken(step), admin.id, guess.role)
+        return { tries: guess.tries, step, recoveryCodes: rule.recoveryCodes > 0 }
+      }
+      if (rule.required && rule.dueBy === null) return { tries: guess.tries, passkeyMissing: true }
+      const session = yield* openSession(admin, guess.role, ip, userAgent)
+      return { tries: session === undefined ? undefined : guess.tries, session, dueBy: rule.required ? rule.dueBy?.toISOString() : undefined }
     }).pipe(inTransaction)
 
   /**
@@ -204,12 +216,39 @@ const makeSignIn = Effect.gen(function* () {
       yield* warnOf(email, input.ip, budget)
       if (!budget.allowed) return yield* pausedError(budget.retryAfterSeconds)
       const outcome = yield* tryCode(email, input.code, input.attempt, input.ip, input.userAgent, browser.keyHash)
-      if (outcome.session === undefined) return yield* refuse(email, input.ip, outcome.tries)
+      if (outcome.step === undefined && outcome.passkeyMissing === undefined && outcome.session === undefined)
+        return yield* refuse(email, input.ip, outcome.tries)
       // The code is used: the next request (another device) is acted on at once. Only the
       // mailbox's owner can get here, so this tells nobody anything.
       yield* Effect.ignore(release(limits.codeResendsPerEmail, browser.subject))
-      const { session } = outcome
-      return { success: true, token: session.token, user: session.user, expiresAt: session.expiresAt } satisfies SignedIn
+      if (outcome.step !== undefined) {
+        return {
+          success: true,
+          secondStep: true,
+          step: outcome.step,
+          message: passkeyMessages.secondStep,
+          recoveryCodes: outcome.recoveryCodes
+        } satisfies SecondStepNeeded
+      }
+      if (outcome.session === undefined) {
+        yield* recordActivity({
+          actorId: null,
+          actorEmail: email,
+          action: "session.verify_failed",
+          entityId: null,
+          ip: input.ip,
+          details: { reason: "passkey required, none held" }
+        })
+        return yield* new Forbidden({ error: passkeyMessages.required })
+      }
+      const { session, dueBy } = outcome
+      return {
+        success: true,
+        token: session.token,
+        user: session.user,
+        expiresAt: session.expiresAt,
+        ...(dueBy === undefined ? {} : { passkeyDueBy: dueBy })
+      } satisfies SignedIn
     }).pipe(dieOnSqlError)
 
   return { requestCode, verifyCode }

@@ -2,7 +2,9 @@ import { Effect, Schema } from "effect"
 import { Email, type Role, Roles } from "../../contract/common.ts"
 import { MAX_DISPLAY_NAME } from "../../contract/admin-users.ts"
 import { normalizeIpRange } from "../../contract/ip-rules.ts"
-import { addAdmin, listAdmins, setAdminDisabled, setAdminName, setAdminRole } from "../admin-users/repository.ts"
+import { addAdmin, findAdmin, listAdmins, normalizeEmail, setAdminDisabled, setAdminName, setAdminRole } from "../admin-users/repository.ts"
+import { resetAccountPasskeys } from "../auth/passkeys.ts"
+import { NotFound } from "../../contract/common.ts"
 import { allowIp, clearAllowedIps, listAllowedIps } from "../allowed-ips/repository.ts"
 import type { CommandResult } from "../platform/admin-channel.ts"
 import { commandLine } from "../platform/record-writes.ts"
@@ -22,12 +24,14 @@ export const usage = `Usage:
   npm run admin -- role EMAIL ROLE                  a lower role applies to open sessions at once
   npm run admin -- allow-ip IP|CIDR ["DESCRIPTION"] admin endpoints then answer only listed addresses
   npm run admin -- ips                              the allowed addresses (none: every address)
-  npm run admin -- clear-ips                        every address may sign in again (after a lock-out)`
+  npm run admin -- clear-ips                        every address may sign in again (after a lock-out)
+  npm run admin -- reset-passkeys EMAIL             removes their passkeys and recovery codes, ends their sessions;
+                                                    a code alone signs them in for 3 days to add a passkey`
 
 export type AdminCommand =
   | { readonly name: "add"; readonly email: string; readonly role: Role; readonly displayName: string | null }
   | { readonly name: "list" }
-  | { readonly name: "disable" | "enable"; readonly email: string }
+  | { readonly name: "disable" | "enable" | "reset-passkeys"; readonly email: string }
   | { readonly name: "name"; readonly email: string; readonly displayName: string }
   | { readonly name: "role"; readonly email: string; readonly role: Role }
   | { readonly name: "allow-ip"; readonly ip: string; readonly description: string }
@@ -46,7 +50,7 @@ export const parseAdminCommand = (args: ReadonlyArray<string>): AdminCommand | s
     if (first === undefined || normalizeIpRange(first) === undefined || rest.length > 0) return `"${first ?? ""}" is not an IP address or CIDR range.\n${usage}`
     return { name, ip: first, description: second?.trim() ?? "" }
   }
-  if (name !== "add" && name !== "role" && name !== "disable" && name !== "enable" && name !== "name") return usage
+  if (name !== "add" && name !== "role" && name !== "disable" && name !== "enable" && name !== "name" && name !== "reset-passkeys") return usage
   if (first === undefined || !isEmail(first)) return `"${first ?? ""}" is not an e-mail address.\n${usage}`
   if (name === "name") {
     const trimmed = second?.trim() ?? ""
@@ -99,6 +103,12 @@ const runCommand = (command: AdminCommand) =>
       case "clear-ips": {
         const removed = yield* clearAllowedIps
         return `Removed ${removed} allowed address${removed === 1 ? "" : "es"}: every address may sign in again.\n`
+      }
+      case "reset-passkeys": {
+        const admin = yield* findAdmin(normalizeEmail(command.email))
+        if (admin === undefined) return yield* new NotFound({ error: `${normalizeEmail(command.email)} is not an admin` })
+        const reset = yield* resetAccountPasskeys(admin.id, null)
+        return `Removed ${reset.removed} passkey${reset.removed === 1 ? "" : "s"} and the recovery codes of ${admin.email}, and ended their sessions. A code by e-mail alone signs them in until ${reset.graceUntil.toISOString().slice(0, 16).replace("T", " ")} UTC to add a passkey.\n`
       }
       case "disable":
       case "enable": {

@@ -668,6 +668,36 @@ export const migrations = {
   // The role the session that added a passkey acted with: a passkey signs in with no more than it.
   "0017_passkey_roles": statements(
     `ALTER TABLE passkeys ADD COLUMN role text NOT NULL DEFAULT 'moderator' CHECK (role IN ('super_admin', 'admin', 'moderator'))`
+  ),
+  // Passkeys required by role (server/auth/second-step.ts; docs/security.md, "Passkeys"): each
+  // role's rule; each person's own grace (a new account's, or after a reset: existing accounts
+  // have none); recovery codes, hashed; a code sign-in's second step; a session's last passkey use.
+  "0018_passkey_rules": statements(
+    `CREATE TABLE passkey_rules (
+      role text PRIMARY KEY CHECK (role IN ('super_admin', 'admin', 'moderator')),
+      required boolean NOT NULL DEFAULT false,
+      grace_until timestamptz,
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`,
+    `ALTER TABLE admins ADD COLUMN passkey_grace_until timestamptz`,
+    `ALTER TABLE admins ALTER COLUMN passkey_grace_until SET DEFAULT now() + interval '3 days'`,
+    `CREATE TABLE recovery_codes (
+      admin_id uuid NOT NULL REFERENCES admins (id) ON DELETE CASCADE,
+      code_hash text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (admin_id, code_hash)
+    )`,
+    `CREATE TABLE sign_in_steps (
+      token_hash text PRIMARY KEY,
+      admin_id uuid NOT NULL REFERENCES admins (id) ON DELETE CASCADE,
+      role text NOT NULL CHECK (role IN ('super_admin', 'admin', 'moderator')),
+      tries integer NOT NULL DEFAULT 0,
+      expires_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX sign_in_steps_expiry_idx ON sign_in_steps (expires_at)`,
+    `ALTER TABLE passkey_challenges DROP CONSTRAINT passkey_challenges_purpose_check`,
+    `ALTER TABLE passkey_challenges ADD CONSTRAINT passkey_challenges_purpose_check CHECK (purpose IN ('register', 'sign_in', 'second_step'))`,
+    `ALTER TABLE sessions ADD COLUMN last_passkey_at timestamptz`
   )
 }
 

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import type { AdminUser } from "../../contract/auth.ts"
-import type { Role } from "../../contract/common.ts"
+import { type Role, roleCovers } from "../../contract/common.ts"
 import type { AdminSession } from "../../contract/sessions.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
 import { dieOnSqlError, inTransaction } from "../platform/database.ts"
@@ -42,26 +42,43 @@ const toAdminUser = (admin: Account, role: Role): AdminUser => ({
   grantedRole: admin.role
 })
 
-/** Opens a session and logs the sign-in, in one transaction. */
-export const openSession = (admin: Account, role: Role, ip: string, userAgent: string | null = null) =>
+/**
+ * How a session was opened (the sign-in's log says it): a code alone, a passkey alone, a code
+ * with a passkey, a code with a recovery code (docs/security.md, "Passkeys").
+ */
+export type SignInMethod = "code" | "passkey" | "code+passkey" | "code+recovery"
+
+/**
+ * Opens a session and logs the sign-in, in one transaction. The account is read again with its
+ * row held: a demotion or a disabling that lands meanwhile waits for this session and then
+ * lowers or ends it, one that landed before gives it the role held now, or none.
+ */
+export const openSession = (admin: Account, role: Role, ip: string, userAgent: string | null = null, method: SignInMethod = "code") =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
+    const held = yield* sql<{ role: Role; disabled: boolean }>`SELECT role, disabled FROM admins WHERE id = ${admin.id} FOR SHARE`
+    const account = held[0]
+    if (account === undefined || account.disabled) return undefined
+    const granted = roleCovers(account.role, role) ? role : account.role
     const token = newSessionToken()
     const id = randomUUID()
+    const passkeyUsed = method === "passkey" || method === "code+passkey"
     const rows = yield* sql<{ expiresAt: Date }>`
-      INSERT INTO sessions (id, token_hash, admin_id, role, ip, user_agent, expires_at)
-      VALUES (${id}, ${hashToken(token)}, ${admin.id}, ${role}, ${ip}, ${userAgent?.slice(0, 400) ?? null},
-              now() + make_interval(hours => ${SESSION_ABSOLUTE_HOURS}::int))
+      INSERT INTO sessions (id, token_hash, admin_id, role, ip, user_agent, expires_at, last_passkey_at)
+      VALUES (${id}, ${hashToken(token)}, ${admin.id}, ${granted}, ${ip}, ${userAgent?.slice(0, 400) ?? null},
+              now() + make_interval(hours => ${SESSION_ABSOLUTE_HOURS}::int), ${passkeyUsed ? sql`now()` : sql`NULL`})
       RETURNING expires_at`
     yield* recordActivity({
       actorId: admin.id,
       actorEmail: admin.email,
       action: "session.sign_in",
       entityId: id,
-      toState: role,
-      ip
+      toState: granted,
+      ip,
+      details: { method }
     })
-    return { token, id, user: toAdminUser(admin, role), expiresAt: (rows[0]?.expiresAt ?? new Date()).toISOString() }
+    const user = toAdminUser({ ...admin, role: account.role }, granted)
+    return { token, id, user, expiresAt: (rows[0]?.expiresAt ?? new Date()).toISOString() }
   }).pipe(inTransaction, dieOnSqlError)
 
 /**

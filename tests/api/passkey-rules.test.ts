@@ -1,0 +1,283 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { describe, expect, it } from "vitest"
+import type { AuthenticationOptions, PasskeyOverview, PasskeyRule, RegistrationOptions } from "../../contract/passkeys.ts"
+import { passkeyMessages } from "../../contract/passkeys.ts"
+import { softAuthenticator } from "../support/authenticator.ts"
+import { engines } from "../support/database.ts"
+import { call, freshIp } from "../support/http.ts"
+import { latestCode } from "../support/server.ts"
+import { freshEmail, settingsServer } from "../support/settings.ts"
+
+/**
+ * Passkeys required by role (docs/security.md, "Passkeys"): a super admin's rule per role; then
+ * the code is the first step and a passkey (or a recovery code) the second, a relayed code alone
+ * opens no session, a person with none adds one within the grace, the last one stays; recovery
+ * codes work once, within the code's limits, also guessed at once; a reset starts again.
+ */
+describe.each(engines)("passkeys required by role on $name", (engine) => {
+  const { staff, url, superToken, create, signIn, check, adminScript } = settingsServer(engine)
+  const origin = () => `http://localhost:${new URL(url()).port}`
+
+  const setRule = async (role: string, required: boolean, graceDays = 0, token?: string) =>
+    call(url(), "PUT", `/api/admin/passkeys/rules/${role}`, { token: token ?? (await superToken()), body: { required, graceDays } })
+  const addKey = async (token: string) => {
+    const key = softAuthenticator()
+    const asked = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
+    const added = await call(url(), "POST", "/api/admin/auth/passkeys", {
+      token,
+      body: { name: "Phone", credential: key.register(asked.body.data as RegistrationOptions, origin()) }
+    })
+    expect(added.status, added.text).toBe(200)
+    return { key, id: (added.body.data as { passkey: { _id: string } }).passkey._id }
+  }
+  const overview = async (token: string) => (await call(url(), "GET", "/api/admin/passkeys", { token })).body.data as PasskeyOverview
+  /** A code sign-in's answer, as the console gets it: a session, a second step, or a refusal. */
+  const codeSignIn = async (email: string, role: string) => {
+    const ip = freshIp()
+    const asked = await call(url(), "POST", "/api/admin/auth", { ip, body: { email, role } })
+    const answer = await call(url(), "POST", "/api/admin/auth", {
+      ip,
+      body: { email, otp: await latestCode(staff.server, email), attempt: asked.body.attempt }
+    })
+    return { ip, answer }
+  }
+  const stepOptions = async (step: string, ip = freshIp()) => {
+    const answer = await call(url(), "POST", "/api/admin/auth/second-step/options", { ip, body: { step } })
+    expect(answer.status, answer.text).toBe(200)
+    return answer.body.data as AuthenticationOptions
+  }
+  const stepPasskey = (step: string, credential: unknown, ip = freshIp()) =>
+    call(url(), "POST", "/api/admin/auth/second-step/passkey", { ip, body: { step, credential } })
+  const stepRecovery = (step: string, code: string, ip = freshIp()) => call(url(), "POST", "/api/admin/auth/second-step/recovery", { ip, body: { step, code } })
+  /** No grace of the account's own (as an account made before the rules), so only the role's counts. */
+  const noOwnGrace = (email: string) =>
+    staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE admins SET passkey_grace_until = NULL WHERE email = ${email.toLowerCase()}`))
+
+  it("lets only super admins read and set the rules, each change in the activity log", async () => {
+    for (const role of ["admin", "moderator"]) {
+      const email = freshEmail(`rules-${role}`)
+      await create(email, role)
+      const token = await signIn(email, role)
+      const read = await call(url(), "GET", "/api/admin/passkeys/rules", { token })
+      expect(read.status).toBe(403)
+      expect(read.body.error).toBe(passkeyMessages.superOnly)
+      expect((await setRule("moderator", true, 0, token)).status).toBe(403)
+    }
+    const bad = await setRule("moderator", true, 91)
+    expect(bad.status).toBe(400)
+    const set = await setRule("admin", true, 7)
+    expect(set.status, set.text).toBe(200)
+    const rules = ((await call(url(), "GET", "/api/admin/passkeys/rules", { token: await superToken() })).body.data as { rules: ReadonlyArray<PasskeyRule> })
+      .rules
+    expect(rules.map((rule) => [rule.role, rule.required])).toEqual([
+      ["super_admin", false],
+      ["admin", true],
+      ["moderator", false]
+    ])
+    const grace = Date.parse(rules[1]!.graceUntil!) - Date.now()
+    expect(grace).toBeGreaterThan(6.9 * 86_400_000)
+    expect(grace).toBeLessThan(7.1 * 86_400_000)
+    expect((await setRule("admin", false)).status).toBe(200)
+    const log = await call(url(), "GET", "/api/admin/activity-logs?action=admin.passkey_rule", { token: await superToken() })
+    expect(
+      (log.body.data as { logs: ReadonlyArray<{ action: string }> }).logs.filter((entry) => entry.action === "admin.passkey_rule").length
+    ).toBeGreaterThanOrEqual(2)
+  })
+
+  it("makes the code the first step and the passkey the second: a relayed code alone opens no session", async () => {
+    const email = freshEmail("second-step")
+    await create(email, "moderator")
+    const { key } = await addKey(await signIn(email, "moderator"))
+    expect((await setRule("moderator", true, 30)).status).toBe(200)
+    try {
+      // Even asked as a lower role, and within the role's grace: this account has a passkey.
+      const { answer } = await codeSignIn(email, "moderator")
+      expect(answer.status, answer.text).toBe(200)
+      expect(answer.body).toMatchObject({ success: true, secondStep: true, message: passkeyMessages.secondStep, recoveryCodes: false })
+      expect(answer.body.token).toBeUndefined()
+      const step = answer.body.step as string
+      // Another person's passkey, or an answer for another origin, does not finish it.
+      const stranger = softAuthenticator()
+      expect((await stepPasskey(step, stranger.authenticate(await stepOptions(step), origin()))).status).toBe(401)
+      expect((await stepPasskey(step, key.authenticate(await stepOptions(step), "https://phishing.example"))).status).toBe(401)
+      const asked = await stepOptions(step)
+      expect(asked.allowCredentials.map((one) => one.id)).toEqual([key.id])
+      // Twenty answers at once: one session.
+      const answers = await Promise.all(Array.from({ length: 20 }, async () => key.authenticate(await stepOptions(step), origin())))
+      const finished = await Promise.all(answers.map((one) => stepPasskey(step, one)))
+      const sessions = finished.filter((one) => one.status === 200)
+      expect(sessions).toHaveLength(1)
+      expect(finished.filter((one) => one.status === 401)).toHaveLength(19)
+      expect(sessions[0]!.body.user).toMatchObject({ email: email.toLowerCase(), role: "moderator" })
+      expect((await check(sessions[0]!.body.token as string)).status).toBe(200)
+      // Finished: the step is gone.
+      const again = await call(url(), "POST", "/api/admin/auth/second-step/options", { ip: freshIp(), body: { step } })
+      expect(again.status).toBe(401)
+      expect(again.body.error).toBe(passkeyMessages.stepExpired)
+      // The sign-in says how: a code and a passkey.
+      const log = await call(url(), "GET", `/api/admin/activity-logs?record=${(sessions[0]!.body.user as { _id: string })._id}`, { token: await superToken() })
+      expect(log.status).toBe(200)
+    } finally {
+      await setRule("moderator", false)
+    }
+  })
+
+  it("signs a person with no passkey in within the grace and says until when; past it, no session", async () => {
+    const email = freshEmail("grace")
+    await create(email, "moderator")
+    await noOwnGrace(email)
+    expect((await setRule("moderator", true, 5)).status).toBe(200)
+    try {
+      const { answer } = await codeSignIn(email, "moderator")
+      expect(answer.status, answer.text).toBe(200)
+      expect(typeof answer.body.token).toBe("string")
+      const due = Date.parse(answer.body.passkeyDueBy as string) - Date.now()
+      expect(due).toBeGreaterThan(4.9 * 86_400_000)
+      expect(await overview(answer.body.token as string)).toMatchObject({ required: true, passkeys: [], recoveryCodesLeft: 0 })
+      // No grace left: the right code opens nothing, and says why.
+      expect((await setRule("moderator", true, 0)).status).toBe(200)
+      const { answer: refused } = await codeSignIn(email, "moderator")
+      expect(refused.status).toBe(403)
+      expect(refused.body.error).toBe(passkeyMessages.required)
+      // A new account has days of its own to add one.
+      const newcomer = freshEmail("grace-new")
+      await create(newcomer, "moderator")
+      const { answer: welcomed } = await codeSignIn(newcomer, "moderator")
+      expect(welcomed.status, welcomed.text).toBe(200)
+      expect(Date.parse(welcomed.body.passkeyDueBy as string) - Date.now()).toBeGreaterThan(2.9 * 86_400_000)
+    } finally {
+      await setRule("moderator", false)
+    }
+  })
+
+  it("keeps a person's last passkey while the role requires one, also when two go at once", async () => {
+    const email = freshEmail("last")
+    await create(email, "moderator")
+    const token = await signIn(email, "moderator")
+    const first = await addKey(token)
+    const second = await addKey(token)
+    expect((await setRule("moderator", true, 0)).status).toBe(200)
+    try {
+      const both = await Promise.all([first, second].map((one) => call(url(), "DELETE", `/api/admin/passkeys/${one.id}`, { token })))
+      expect(both.map((one) => one.status).sort()).toEqual([200, 409])
+      expect(both.find((one) => one.status === 409)!.body.error).toBe(passkeyMessages.lastRequired)
+      expect((await overview(token)).passkeys).toHaveLength(1)
+    } finally {
+      await setRule("moderator", false)
+    }
+    const last = (await overview(token)).passkeys[0]!
+    expect((await call(url(), "DELETE", `/api/admin/passkeys/${last._id}`, { token })).status).toBe(200)
+  })
+
+  it("finishes a sign-in with a recovery code once; guesses count as the code's, also at once", async () => {
+    const email = freshEmail("recovery")
+    await create(email, "moderator")
+    const token = await signIn(email, "moderator")
+    await addKey(token)
+    const made = await call(url(), "POST", "/api/admin/passkeys/recovery-codes", { token })
+    expect(made.status, made.text).toBe(200)
+    const codes = (made.body.data as { codes: ReadonlyArray<string> }).codes
+    expect(codes).toHaveLength(10)
+    expect(new Set(codes).size).toBe(10)
+    for (const code of codes) expect(code).toMatch(/^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/u)
+    expect((await overview(token)).recoveryCodesLeft).toBe(10)
+    expect((await setRule("moderator", true, 0)).status).toBe(200)
+    try {
+      const { answer } = await codeSignIn(email, "moderator")
+      expect(answer.body).toMatchObject({ secondStep: true, recoveryCodes: true })
+      const step = answer.body.step as string
+      // Twenty wrong guesses at once: five are compared, then the step is gone; none signs in.
+      const wrong = await Promise.all(Array.from({ length: 20 }, (_, index) => stepRecovery(step, `zzzz-zzzz-zz${String(index).padStart(2, "0")}`)))
+      expect(wrong.every((one) => one.status === 401)).toBe(true)
+      expect(wrong.filter((one) => one.body.error === passkeyMessages.recoveryRefused)).toHaveLength(5)
+      expect((await stepRecovery(step, codes[0]!)).status).toBe(401)
+      // A new step; the right code typed twenty times at once, in capitals and without dashes: one session.
+      const { answer: second } = await codeSignIn(email, "moderator")
+      const typed = codes[0]!.toUpperCase().replaceAll("-", " ")
+      const tries = await Promise.all(Array.from({ length: 20 }, () => stepRecovery(second.body.step as string, typed)))
+      expect(tries.filter((one) => one.status === 200)).toHaveLength(1)
+      expect((await overview(token)).recoveryCodesLeft).toBe(9)
+      // Used: it does not finish another sign-in.
+      const { answer: third } = await codeSignIn(email, "moderator")
+      const reused = await stepRecovery(third.body.step as string, codes[0]!)
+      expect(reused.status).toBe(401)
+      expect(reused.body.error).toBe(passkeyMessages.recoveryRefused)
+      expect((await stepRecovery(third.body.step as string, codes[1]!)).status).toBe(200)
+      // New codes replace the old.
+      const renewed = await call(url(), "POST", "/api/admin/passkeys/recovery-codes", { token })
+      const { answer: fourth } = await codeSignIn(email, "moderator")
+      expect((await stepRecovery(fourth.body.step as string, codes[2]!)).status).toBe(401)
+      expect((await stepRecovery(fourth.body.step as string, (renewed.body.data as { codes: ReadonlyArray<string> }).codes[0]!)).status).toBe(200)
+    } finally {
+      await setRule("moderator", false)
+    }
+  })
+
+  it("limits a day's recovery guesses for an account, as the code's", async () => {
+    const email = freshEmail("recovery-day")
+    await create(email, "moderator")
+    const token = await signIn(email, "moderator")
+    await addKey(token)
+    expect((await setRule("moderator", true, 0)).status).toBe(200)
+    try {
+      const statuses: Array<number> = []
+      for (let step = 0; step < 5; step++) {
+        const { answer } = await codeSignIn(email, "moderator")
+        const guesses = await Promise.all(Array.from({ length: 5 }, () => stepRecovery(answer.body.step as string, "aaaa-bbbb-cccc")))
+        statuses.push(...guesses.map((one) => one.status))
+      }
+      expect(statuses.filter((status) => status === 401)).toHaveLength(20)
+      expect(statuses.filter((status) => status === 429)).toHaveLength(5)
+    } finally {
+      await setRule("moderator", false)
+    }
+  })
+
+  it("renames a passkey for its owner only", async () => {
+    const email = freshEmail("rename")
+    await create(email, "admin")
+    const token = await signIn(email, "admin")
+    const { id } = await addKey(token)
+    const renamed = await call(url(), "PATCH", `/api/admin/passkeys/${id}`, { token, body: { name: "  Old phone " } })
+    expect(renamed.status, renamed.text).toBe(200)
+    expect((await overview(token)).passkeys[0]!.name).toBe("Old phone")
+    expect((await call(url(), "PATCH", `/api/admin/passkeys/${id}`, { token, body: { name: " " } })).status).toBe(400)
+    expect((await call(url(), "PATCH", `/api/admin/passkeys/${id}`, { token: await superToken(), body: { name: "Mine" } })).status).toBe(404)
+  })
+
+  it("resets a person's passkeys from the console and the command line: sessions end, a code signs in to add one", async () => {
+    const email = freshEmail("reset")
+    const account = await create(email, "moderator")
+    const token = await signIn(email, "moderator")
+    await addKey(token)
+    await call(url(), "POST", "/api/admin/passkeys/recovery-codes", { token })
+    expect((await setRule("moderator", true, 0)).status).toBe(200)
+    try {
+      const refused = await call(url(), "POST", `/api/admin/users/${account._id}/passkeys/reset`, { token })
+      expect(refused.status).toBe(403)
+      const reset = await call(url(), "POST", `/api/admin/users/${account._id}/passkeys/reset`, { token: await superToken() })
+      expect(reset.status, reset.text).toBe(200)
+      expect(reset.body.data).toMatchObject({ removed: 1 })
+      expect((await check(token)).status).toBe(401)
+      const { answer } = await codeSignIn(email, "moderator")
+      expect(answer.status, answer.text).toBe(200)
+      expect(typeof answer.body.passkeyDueBy).toBe("string")
+      expect(await overview(answer.body.token as string)).toMatchObject({ passkeys: [], recoveryCodesLeft: 0, required: true })
+      const log = await call(url(), "GET", `/api/admin/activity-logs?record=${account._id}`, { token: await superToken() })
+      expect((log.body.data as { logs: ReadonlyArray<{ action: string }> }).logs.map((entry) => entry.action)).toContain("admin.passkeys_reset")
+      // The command line, the same way (another process: PostgreSQL only, PGlite's folder is the server's).
+      if (engine.name === "postgresql") {
+        const again = answer.body.token as string
+        await addKey(again)
+        expect(await adminScript("reset-passkeys", email)).toBe(0)
+        expect((await check(again)).status).toBe(401)
+        expect(await adminScript("reset-passkeys", "nobody@example.com")).toBe(1)
+      }
+      const missing = await call(url(), "POST", "/api/admin/users/00000000-0000-4000-8000-000000000000/passkeys/reset", { token: await superToken() })
+      expect(missing.status).toBe(404)
+    } finally {
+      await setRule("moderator", false)
+    }
+  })
+})
