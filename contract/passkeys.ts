@@ -131,6 +131,9 @@ export const RecoveryCode = Schema.String.check(
   })
 )
 
+/** What the console's form checks before finishing a second step with a recovery code. */
+export const RecoveryStep = Schema.Struct({ code: RecoveryCode })
+
 /** Whether a role requires a passkey, and from when for a person who has none (docs/security.md, "Passkeys"). */
 export const PasskeyRule = Schema.Struct({
   role: Role,
@@ -259,7 +262,7 @@ export class PasskeySignInApi extends HttpApiGroup.make("passkeySignIn")
       error: [Unauthorized, Forbidden, TooManyRequests]
     }).annotate(OpenApi.Summary, "Finish a code sign-in with one of the account's passkeys"),
     HttpApiEndpoint.post("stepRecovery", "/api/admin/auth/second-step/recovery", {
-      payload: Schema.Struct({ ...SecondStep.fields, code: RecoveryCode }),
+      payload: Schema.Struct({ ...SecondStep.fields, ...RecoveryStep.fields }),
       success: SignedIn,
       error: [BadRequest, Unauthorized, Forbidden, TooManyRequests]
     }).annotate(OpenApi.Summary, "Finish a code sign-in with one of the account's recovery codes: each works once")

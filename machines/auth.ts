@@ -12,7 +12,11 @@ export const authErrors = {
   /** Ours (docs/console.md, "Passkeys"): the server refused the passkey's answer. */
   passkeyRefused: "This passkey could not sign you in. Use another one, or sign in with a code by e-mail.",
   /** The device or the browser gave no answer (cancelled, timed out, no passkey), or the link is down. */
-  passkeyNoAnswer: "No passkey was used: your device or browser cancelled it, or the server could not be reached."
+  passkeyNoAnswer: "No passkey was used: your device or browser cancelled it, or the server could not be reached.",
+  /** Ours: the second step or the recovery code's answer did not come (the link is down). */
+  stepNoAnswer: "The server could not be reached. Try again.",
+  /** Ours: adding the passkey the role requires did not work (the device cancelled it, or the server refused it). */
+  addRefused: "The passkey was not added: your device or browser cancelled it, or the server refused it. Try again, or do it later."
 } as const
 
 export interface AuthContext {
@@ -30,7 +34,17 @@ export interface AuthContext {
   readonly resendAfterSeconds: number | null
   /** The attempt the code request's answer named: the code is sent with it (docs/security.md, "Sign-in"). */
   readonly attempt: string | null
+  /** The second step a right code's answer named, when the account's role requires a passkey (docs/security.md, "Passkeys"). */
+  readonly step: string | null
+  /** Whether the account has recovery codes left to finish the second step with. */
+  readonly recoveryCodes: boolean
+  /** Until when the code alone signs this person in: their role requires a passkey and they have none. */
+  readonly passkeyDueBy: string | null
 }
+
+/** What a right code came to: a session (perhaps with a passkey due), or the second step. */
+export type VerifyAnswer =
+  { readonly token: string; readonly user: AdminUser; readonly passkeyDueBy?: string | undefined } | { readonly step: string; readonly recoveryCodes: boolean }
 
 /** What asking for a code came to: sent (or kept, with when to ask again), or "returned false". */
 export interface OtpAnswer {
@@ -46,6 +60,12 @@ export type AuthEvent =
   | { readonly type: "USE_DIFFERENT_EMAIL" }
   /** "Sign in with a passkey": the device offers this console's passkey, no e-mail typed. */
   | { readonly type: "SIGN_IN_WITH_PASSKEY" }
+  /** The second step: one of the account's passkeys, or one of its recovery codes. */
+  | { readonly type: "USE_PASSKEY" }
+  | { readonly type: "USE_RECOVERY_CODE"; readonly code: string }
+  /** The role requires a passkey and the person has none: add one now, or later within the grace. */
+  | { readonly type: "ADD_PASSKEY"; readonly name: string }
+  | { readonly type: "SKIP" }
   | { readonly type: "LOGOUT" }
   | { readonly type: "SESSION_EXPIRED" }
   /** The browser has a link again (its `online` event): time to confirm a remembered session. */
@@ -64,7 +84,24 @@ const messageFor = (error: unknown, refused: string, threw: string): string => {
   return failure.status === undefined ? threw : refused
 }
 
-const signedOut = { token: null, user: null, remembered: null, email: "", error: null, resendAfterSeconds: null, attempt: null } as const
+/** The server's own words for a refusal (the step expired, the code is not theirs), `threw` when nothing answered. */
+const serverWords = (error: unknown, threw: string): string => {
+  const failure = failureOf(error)
+  return failure.status === undefined || failure.message === "" ? threw : failure.message
+}
+
+const signedOut = {
+  token: null,
+  user: null,
+  remembered: null,
+  email: "",
+  error: null,
+  resendAfterSeconds: null,
+  attempt: null,
+  step: null,
+  recoveryCodes: false,
+  passkeyDueBy: null
+} as const
 
 /**
  * docs/product-spec.md §4, "Auth": a stored token is checked at start (spinner; none when start-up's
@@ -93,9 +130,12 @@ export const authMachine = setup({
   actors: {
     checkSession: fromPromise<AdminUser, { token: string }>(() => Promise.reject(new Error("checkSession not provided"))),
     requestOtp: fromPromise<OtpAnswer, { email: string; role: Role }>(() => Promise.reject(new Error("requestOtp not provided"))),
-    verifyOtp: fromPromise<{ token: string; user: AdminUser }, { email: string; otp: string; attempt: string | null }>(() =>
-      Promise.reject(new Error("verifyOtp not provided"))
+    verifyOtp: fromPromise<VerifyAnswer, { email: string; otp: string; attempt: string | null }>(() => Promise.reject(new Error("verifyOtp not provided"))),
+    stepWithPasskey: fromPromise<{ token: string; user: AdminUser }, { step: string }>(() => Promise.reject(new Error("stepWithPasskey not provided"))),
+    stepWithRecoveryCode: fromPromise<{ token: string; user: AdminUser }, { step: string; code: string }>(() =>
+      Promise.reject(new Error("stepWithRecoveryCode not provided"))
     ),
+    addPasskey: fromPromise<unknown, { name: string }>(() => Promise.reject(new Error("addPasskey not provided"))),
     endSession: fromPromise<unknown, { token: string }>(() => Promise.resolve()),
     passkeySignIn: fromPromise<{ token: string; user: AdminUser }>(() => Promise.reject(new Error("passkeySignIn not provided")))
   },
@@ -109,6 +149,8 @@ export const authMachine = setup({
     hasStoredToken: ({ context }) => context.token !== null,
     remembersPerson: ({ context }) => context.token !== null && context.remembered !== null,
     codeAsked: (_, params: { answer: OtpAnswer }) => params.answer.success,
+    secondStepAsked: (_, params: { answer: VerifyAnswer }) => "step" in params.answer,
+    passkeyDue: (_, params: { answer: VerifyAnswer }) => "token" in params.answer && params.answer.passkeyDueBy !== undefined,
     /**
      * A check the server could not answer, in `confirming`: only the person this browser
      * remembers gets there (from `starting`, `remembersPerson`, or from `unconfirmed`).
@@ -231,13 +273,108 @@ export const authMachine = setup({
           assertEvent(event, "VERIFY")
           return { email: context.email, otp: event.otp, attempt: context.attempt }
         },
-        onDone: {
-          target: "authenticated",
-          actions: assign({ token: ({ event }) => event.output.token, user: ({ event }) => event.output.user, error: null })
-        },
+        onDone: [
+          // The role requires a passkey: the code was the first step (docs/security.md, "Passkeys").
+          {
+            guard: { type: "secondStepAsked", params: ({ event }) => ({ answer: event.output }) },
+            target: "secondStep",
+            actions: assign({
+              step: ({ event }) => ("step" in event.output ? event.output.step : null),
+              recoveryCodes: ({ event }) => "step" in event.output && event.output.recoveryCodes,
+              error: null
+            })
+          },
+          {
+            guard: { type: "passkeyDue", params: ({ event }) => ({ answer: event.output }) },
+            target: "passkeyRequired",
+            actions: assign(({ event }) =>
+              "token" in event.output
+                ? { token: event.output.token, user: event.output.user, passkeyDueBy: event.output.passkeyDueBy ?? null, error: null }
+                : {}
+            )
+          },
+          {
+            target: "authenticated",
+            actions: assign(({ event }) => ("token" in event.output ? { token: event.output.token, user: event.output.user, error: null } : {}))
+          }
+        ],
         onError: {
           target: "otpSent",
           actions: assign({ error: ({ event }) => messageFor(event.error, authErrors.verifyRefused, authErrors.verifyThrew) })
+        }
+      }
+    },
+    // The second step (ours: docs/console.md, "Passkeys"): one of the account's passkeys, or a recovery code.
+    secondStep: {
+      initial: "choosing",
+      on: {
+        USE_DIFFERENT_EMAIL: {
+          target: "unauthenticated",
+          actions: assign({ email: "", error: null, resendAfterSeconds: null, attempt: null, step: null, recoveryCodes: false })
+        }
+      },
+      states: {
+        choosing: {
+          on: {
+            USE_PASSKEY: { target: "asserting", actions: assign({ error: null }) },
+            USE_RECOVERY_CODE: { target: "recovering", actions: assign({ error: null }) }
+          }
+        },
+        asserting: {
+          invoke: {
+            id: "stepWithPasskey",
+            src: "stepWithPasskey",
+            input: ({ context }) => ({ step: context.step ?? "" }),
+            onDone: {
+              target: "#auth.authenticated",
+              actions: assign({ token: ({ event }) => event.output.token, user: ({ event }) => event.output.user, step: null, error: null })
+            },
+            onError: {
+              target: "choosing",
+              actions: assign({ error: ({ event }) => messageFor(event.error, authErrors.passkeyRefused, authErrors.passkeyNoAnswer) })
+            }
+          }
+        },
+        recovering: {
+          invoke: {
+            id: "stepWithRecoveryCode",
+            src: "stepWithRecoveryCode",
+            // Entered by USE_RECOVERY_CODE alone: the code is the one typed.
+            input: ({ context, event }) => {
+              assertEvent(event, "USE_RECOVERY_CODE")
+              return { step: context.step ?? "", code: event.code }
+            },
+            onDone: {
+              target: "#auth.authenticated",
+              actions: assign({ token: ({ event }) => event.output.token, user: ({ event }) => event.output.user, step: null, error: null })
+            },
+            onError: { target: "choosing", actions: assign({ error: ({ event }) => serverWords(event.error, authErrors.stepNoAnswer) }) }
+          }
+        }
+      }
+    },
+    // Signed in with the code alone, within the grace: asked to add the passkey the role requires first.
+    passkeyRequired: {
+      // The session is real: the browser keeps it (a passkey is added with it; a reload opens the console).
+      entry: "storeSession",
+      initial: "offered",
+      on: {
+        SKIP: { target: "authenticated", actions: assign({ passkeyDueBy: null, error: null }) },
+        LOGOUT: { target: "signingOut", actions: "forgetSession" }
+      },
+      states: {
+        offered: { on: { ADD_PASSKEY: { target: "adding", actions: assign({ error: null }) } } },
+        adding: {
+          invoke: {
+            id: "addPasskey",
+            src: "addPasskey",
+            input: ({ event }) => {
+              assertEvent(event, "ADD_PASSKEY")
+              return { name: event.name }
+            },
+            onDone: { target: "#auth.authenticated", actions: assign({ passkeyDueBy: null, error: null }) },
+            onError: { target: "offered", actions: assign({ error: ({ event }) => serverWords(event.error, authErrors.addRefused) }) }
+          }
         }
       }
     },

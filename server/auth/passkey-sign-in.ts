@@ -15,10 +15,22 @@ import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
 import { guard, hit } from "../platform/rate-limit.ts"
 import { hashOtp, hashToken, loadOtpKey } from "../platform/secrets.ts"
 import { openSession, type SignInMethod } from "../sessions/repository.ts"
-import { countStepTry, normalizeRecoveryCode, recoveryCodesLeft, stepOf, takeStep, useRecoveryCode } from "./passkey-rules.ts"
+import {
+  countStepTry,
+  keepChallenge,
+  passkeyForSignIn,
+  type PasskeyRow,
+  passkeysOf,
+  passkeyUsed,
+  recoveryCodesLeft,
+  stepOf,
+  takeChallenge,
+  takeStep,
+  useRecoveryCode
+} from "./repository.ts"
+import { normalizeRecoveryCode } from "./recovery-codes.ts"
 import { CHALLENGE_SECONDS, challengeOf, relyingParty } from "./passkeys.ts"
 import { limits, messages } from "./policy.ts"
-import { keepChallenge, type PasskeyRow, passkeyForSignIn, passkeysOf, passkeyUsed, takeChallenge } from "./repository.ts"
 
 /**
  * Signing in with a passkey (docs/security.md, "Passkeys"): alone, the device offering its own

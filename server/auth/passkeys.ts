@@ -13,18 +13,22 @@ import { Config } from "../platform/config.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
 import { dieOnSqlError, inTransaction } from "../platform/database.ts"
 import { hashOtp, loadOtpKey } from "../platform/secrets.ts"
-import { endingSessions } from "../sessions/cache.ts"
-import { followAdmin } from "../sessions/repository.ts"
+import { endingSessions, followAdmin } from "../sessions/repository.ts"
+import { newRecoveryCode, normalizeRecoveryCode } from "./recovery-codes.ts"
 import {
+  addOwnPasskey,
+  keepChallenge,
   passkeyRequirement,
+  type PasskeyRow,
   passkeyRules,
-  newRecoveryCode,
-  normalizeRecoveryCode,
+  passkeysOf,
+  removeOwnPasskey,
+  renameOwnPasskey,
   replaceRecoveryCodes,
   resetPasskeys,
-  setPasskeyRule
-} from "./passkey-rules.ts"
-import { addOwnPasskey, keepChallenge, type PasskeyRow, passkeysOf, removeOwnPasskey, renameOwnPasskey, takeChallenge } from "./repository.ts"
+  setPasskeyRule,
+  takeChallenge
+} from "./repository.ts"
 import { requireSuperAdmin } from "./roles.ts"
 
 /**

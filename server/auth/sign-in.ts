@@ -14,8 +14,7 @@ import { exhausted, guard, hit, type RateLimitRule, type RateLimitVerdict, relea
 import { hashOtp, hashToken, loadOtpKey, newOtpCode, newSessionToken } from "../platform/secrets.ts"
 import { GUESS_NOTICE_AT, limits, messages, OTP_TTL_MINUTES } from "./policy.ts"
 import { openSession } from "../sessions/repository.ts"
-import { openStep, passkeyRequirement } from "./passkey-rules.ts"
-import { channelOf, countGuess, joinCode, rememberBrowser, storeCode, useCode } from "./repository.ts"
+import { channelOf, countGuess, joinCode, openStep, passkeyRequirement, rememberBrowser, storeCode, useCode } from "./repository.ts"
 
 const limited = (rule: RateLimitRule, subject: string) => guard(rule, subject, messages.tooMany)
 

@@ -16,6 +16,8 @@ import { type ActiveSession, cacheGeneration, endingSessions, recallSession, rem
  */
 
 export type { ActiveSession }
+/** For writes elsewhere that end sessions (a passkey reset): every process forgets what it remembers of them. */
+export { endingSessions }
 
 /** The lifetimes of docs/decisions.md ("Sign-in and roles"). */
 export const SESSION_ABSOLUTE_HOURS = 12

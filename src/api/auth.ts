@@ -1,4 +1,6 @@
 import type { AdminUser, OtpNotSent, OtpRequested, SignedIn } from "../../contract/auth.ts"
+import type { AuthenticationOptions } from "../../contract/passkeys.ts"
+import type { VerifyAnswer } from "../../machines/auth.ts"
 import type { Role } from "../../contract/common.ts"
 import type { Health } from "../../contract/system.ts"
 import { takePrefetched } from "./prefetch.ts"
@@ -24,33 +26,52 @@ const unexpected: CallFailure = { status: undefined, message: "Unexpected answer
 export const requestOtp = async (email: string, role: Role, browser: string | undefined): Promise<OtpRequested | OtpNotSent> => {
   const { callApi } = await api()
   const answer = await callApi((client) => client.auth.signIn({ payload: { email, role, ...(browser === undefined ? {} : { browser }) } }))
-  if ("token" in answer) throw unexpected
+  if ("token" in answer || "secondStep" in answer) throw unexpected
   return answer
 }
 
-export const verifyOtp = async (email: string, otp: string, attempt: string | null, browser: string | undefined): Promise<SignedIn> => {
+/** A right code's answer: a session (with `passkeyDueBy` when the role requires a passkey the person lacks), or the second step. */
+export const verifyOtp = async (email: string, otp: string, attempt: string | null, browser: string | undefined): Promise<VerifyAnswer> => {
   const { callApi } = await api()
   const payload = { email, otp, ...(attempt === null ? {} : { attempt }), ...(browser === undefined ? {} : { browser }) }
   const answer = await callApi((client) => client.auth.signIn({ payload }))
+  if ("secondStep" in answer) return { step: answer.step, recoveryCodes: answer.recoveryCodes }
   if (!("token" in answer)) throw answer.success ? unexpected : refused(answer.message ?? "")
   return answer
 }
 
 /**
- * Signs in with a passkey (docs/api.md, "Passkeys"): the server's options, the device's answer
- * through `@simplewebauthn/browser` (loaded now, never with the first screen), the session. No
- * answer from the device rejects with no status, as a lost link does.
+ * The device's answer to `options` through `@simplewebauthn/browser` (loaded now, never with the
+ * first screen). No answer from the device rejects with no status, as a lost link does.
  */
+const askDevice = async (options: AuthenticationOptions) => {
+  const { startAuthentication } = await import("@simplewebauthn/browser")
+  return startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]["optionsJSON"] }).catch((error: unknown): never => {
+    // No status: the device's refusal, worded by the sign-in machine (machines/auth.ts).
+    throw new Error(error instanceof Error ? error.message : String(error))
+  })
+}
+
+/** Signs in with a passkey (docs/api.md, "Passkeys"): the server's options, the device's answer, the session. */
 export const signInWithPasskey = async (): Promise<SignedIn> => {
-  const [{ callApi }, { startAuthentication }] = await Promise.all([api(), import("@simplewebauthn/browser")])
+  const { callApi } = await api()
   const options = (await callApi((client) => client.passkeySignIn.options())).data
-  const credential = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]["optionsJSON"] }).catch(
-    (error: unknown): never => {
-      // No status: the device's refusal, worded by the sign-in machine (machines/auth.ts).
-      throw new Error(error instanceof Error ? error.message : String(error))
-    }
-  )
-  return callApi((client) => client.passkeySignIn.signIn({ payload: { credential: credential } }))
+  const credential = await askDevice(options)
+  return callApi((client) => client.passkeySignIn.signIn({ payload: { credential } }))
+}
+
+/** Finishes a code sign-in's second step with one of the account's passkeys. */
+export const stepWithPasskey = async (step: string): Promise<SignedIn> => {
+  const { callApi } = await api()
+  const options = (await callApi((client) => client.passkeySignIn.stepOptions({ payload: { step } }))).data
+  const credential = await askDevice(options)
+  return callApi((client) => client.passkeySignIn.stepPasskey({ payload: { step, credential } }))
+}
+
+/** Finishes a code sign-in's second step with one of the account's recovery codes. */
+export const stepWithRecoveryCode = async (step: string, code: string): Promise<SignedIn> => {
+  const { callApi } = await api()
+  return callApi((client) => client.passkeySignIn.stepRecovery({ payload: { step, code } }))
 }
 
 /** The session check's path, which start-up asks for at once when a token is stored. */

@@ -1,6 +1,16 @@
 import { fromPromise } from "xstate"
 import { authMachine } from "../../machines/auth.ts"
-import { arrivedSession, checkSession, endSession, rememberedUser, requestOtp, signInWithPasskey, verifyOtp } from "../api/auth.ts"
+import {
+  arrivedSession,
+  checkSession,
+  endSession,
+  rememberedUser,
+  requestOtp,
+  signInWithPasskey,
+  stepWithPasskey,
+  stepWithRecoveryCode,
+  verifyOtp
+} from "../api/auth.ts"
 import type { AuthInput } from "../lib/auth.tsx"
 import { holdSession } from "../api/session.ts"
 import { BROWSER_KEY, TOKEN_KEY, USER_KEY } from "../lib/token.ts"
@@ -33,6 +43,21 @@ export const consoleAuthMachine = authMachine.provide({
     passkeySignIn: fromPromise(async () => {
       const { token, user } = await signInWithPasskey()
       return { token, user }
+    }),
+    stepWithPasskey: fromPromise(async ({ input }) => {
+      const { token, user } = await stepWithPasskey(input.step)
+      return { token, user }
+    }),
+    stepWithRecoveryCode: fromPromise(async ({ input }) => {
+      const { token, user } = await stepWithRecoveryCode(input.step, input.code)
+      return { token, user }
+    }),
+    // The session is held (passkeyRequired's entry); the device's refusal is said in the machine's words.
+    addPasskey: fromPromise(async ({ input }) => {
+      const { addPasskey, CeremonyRefused } = await import("../api/passkeys.ts")
+      return addPasskey(input.name).catch((error: unknown) => {
+        throw error instanceof CeremonyRefused ? new Error(error.message) : error
+      })
     }),
     // Signing out: the token was forgotten as LOGOUT arrived; the logout call still carries it.
     endSession: fromPromise(({ input }) => {

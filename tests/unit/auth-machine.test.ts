@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest"
 import { createActor, fromPromise } from "xstate"
 import type { AdminUser } from "../../contract/auth.ts"
-import { authErrors, authMachine, type AuthEvent, type OtpAnswer, RECHECK_MS } from "../../machines/auth.ts"
+import type { Role } from "../../contract/common.ts"
+import { authErrors, authMachine, type AuthEvent, type OtpAnswer, RECHECK_MS, type VerifyAnswer } from "../../machines/auth.ts"
 import { authTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
@@ -34,6 +35,21 @@ const events = (): ReadonlyArray<AuthEvent | typeof recheck | ReturnType<typeof 
   actorError("requestOtp", refused(429, "Too many attempts. Try again in 3 minutes.")),
   actorError("requestOtp", network),
   actorDone("verifyOtp", { token: "tok-2", user }),
+  actorDone("verifyOtp", { step: "step-1", recoveryCodes: true }),
+  actorDone("verifyOtp", { token: "tok-4", user, passkeyDueBy: "2026-12-01T10:00:00.000Z" }),
+  { type: "USE_PASSKEY" },
+  { type: "USE_RECOVERY_CODE", code: "abcd-efgh-jkmn" },
+  actorDone("stepWithPasskey", { token: "tok-5", user }),
+  actorError("stepWithPasskey", refused(401, "This passkey could not sign you in.")),
+  actorError("stepWithPasskey", network),
+  actorDone("stepWithRecoveryCode", { token: "tok-6", user }),
+  actorError("stepWithRecoveryCode", refused(401, "This recovery code is not one of yours, or it was already used.")),
+  actorError("stepWithRecoveryCode", network),
+  { type: "ADD_PASSKEY", name: "Phone" },
+  { type: "SKIP" },
+  actorDone("addPasskey", { passkey: {} }),
+  actorError("addPasskey", refused(409, "This passkey is already registered.")),
+  actorError("addPasskey", network),
   actorError("verifyOtp", refused(401)),
   actorError("verifyOtp", refused(429, "Too many attempts. Try again in 1 minute.")),
   actorError("verifyOtp", network),
@@ -54,7 +70,7 @@ describe("auth machine, model-based", () => {
       table: authTable,
       inputs: [{ storedToken: null }, { storedToken: "tok-1" }, { storedToken: "tok-1", checkedUser: user }, { storedToken: "tok-1", rememberedUser: user }],
       events: () => events(),
-      actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession", "passkeySignIn"],
+      actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession", "passkeySignIn", "stepWithPasskey", "stepWithRecoveryCode", "addPasskey"],
       provide: {
         actions: {
           storeSession: ({ context }: { context: { token: string | null; user: AdminUser | null } }) =>
@@ -71,6 +87,10 @@ describe("auth machine, model-based", () => {
     expect(stored).toContainEqual({ token: "tok-2", user })
     expect(stored).toContainEqual({ token: "tok-1", user })
     expect(stored).toContainEqual({ token: "tok-3", user })
+    // A second step's session, a recovery code's, and one signed in to add the passkey the role requires.
+    expect(stored).toContainEqual({ token: "tok-5", user })
+    expect(stored).toContainEqual({ token: "tok-6", user })
+    expect(stored).toContainEqual({ token: "tok-4", user })
     expect(stored.every((session) => (session as { user: unknown }).user !== null)).toBe(true)
     expect(forgotten).toBeGreaterThan(0)
   })
@@ -224,7 +244,9 @@ describe("auth machine, model-based", () => {
       "authenticated",
       "checking",
       "otpSent",
+      "passkeyRequired",
       "resendingOtp",
+      "secondStep",
       "sendingOtp",
       "signingInWithPasskey",
       "signingOut",
@@ -233,6 +255,79 @@ describe("auth machine, model-based", () => {
       "verifying"
     ])
     expect(Object.keys(authMachine.root.states.authenticated?.states ?? {}).sort()).toEqual(["confirmed", "confirming", "unconfirmed"])
+    expect(Object.keys(authMachine.root.states.secondStep?.states ?? {}).sort()).toEqual(["asserting", "choosing", "recovering"])
+    expect(Object.keys(authMachine.root.states.passkeyRequired?.states ?? {}).sort()).toEqual(["adding", "offered"])
+  })
+
+  it("finishes a code sign-in with the second step the role requires, in the server's words when refused", async () => {
+    const asked: Array<unknown> = []
+    const answers: Array<() => Promise<{ token: string; user: AdminUser }>> = []
+    const machine = authMachine.provide({
+      actors: {
+        requestOtp: fromPromise<OtpAnswer, { email: string; role: Role }>(() => Promise.resolve({ success: true, attempt: "att-1" })),
+        verifyOtp: fromPromise<VerifyAnswer, { email: string; otp: string; attempt: string | null }>(() =>
+          Promise.resolve({ step: "step-9", recoveryCodes: false })
+        ),
+        stepWithPasskey: fromPromise(({ input }) => (asked.push(input), Promise.reject(network))),
+        stepWithRecoveryCode: fromPromise(({ input }) => (asked.push(input), (answers.shift() ?? (() => Promise.reject(network)))()))
+      }
+    })
+    const actor = createActor(machine, { input: { storedToken: null } }).start()
+    actor.send({ type: "SEND_OTP", email: "a@example.com", role: "admin" })
+    await settle()
+    actor.send({ type: "VERIFY", otp: "123456" })
+    await settle()
+    expect(actor.getSnapshot().value).toEqual({ secondStep: "choosing" })
+    expect(actor.getSnapshot().context).toMatchObject({ step: "step-9", recoveryCodes: false, token: null })
+    actor.send({ type: "USE_PASSKEY" })
+    await settle()
+    expect(asked).toEqual([{ step: "step-9" }])
+    expect(actor.getSnapshot().context.error).toBe(authErrors.passkeyNoAnswer)
+    answers.push(() => Promise.reject(refused(401, "This recovery code is not one of yours, or it was already used.")))
+    actor.send({ type: "USE_RECOVERY_CODE", code: "abcd-efgh-jkmn" })
+    await settle()
+    expect(asked.at(-1)).toEqual({ step: "step-9", code: "abcd-efgh-jkmn" })
+    expect(actor.getSnapshot().context.error).toBe("This recovery code is not one of yours, or it was already used.")
+    actor.send({ type: "USE_RECOVERY_CODE", code: "abcd-efgh-jkmn" })
+    await settle()
+    expect(actor.getSnapshot().context.error).toBe(authErrors.stepNoAnswer)
+    answers.push(() => Promise.resolve({ token: "tok-7", user }))
+    actor.send({ type: "USE_RECOVERY_CODE", code: "abcd-efgh-jkmp" })
+    await settle()
+    expect(actor.getSnapshot().value).toEqual({ authenticated: "confirmed" })
+    expect(actor.getSnapshot().context).toMatchObject({ token: "tok-7", step: null, error: null })
+  })
+
+  it("asks a person whose role requires a passkey to add one first, keeping the session meanwhile", async () => {
+    const stored: Array<unknown> = []
+    const added: Array<unknown> = []
+    const machine = authMachine.provide({
+      actors: {
+        requestOtp: fromPromise<OtpAnswer, { email: string; role: Role }>(() => Promise.resolve({ success: true, attempt: "att-1" })),
+        verifyOtp: fromPromise<VerifyAnswer, { email: string; otp: string; attempt: string | null }>(() =>
+          Promise.resolve({ token: "tok-8", user, passkeyDueBy: "2026-12-01T10:00:00.000Z" })
+        ),
+        addPasskey: fromPromise(({ input }) => (added.push(input), added.length === 1 ? Promise.reject(new Error("NotAllowedError")) : Promise.resolve({})))
+      },
+      actions: { storeSession: ({ context }) => void stored.push(context.token) }
+    })
+    const actor = createActor(machine, { input: { storedToken: null } }).start()
+    actor.send({ type: "SEND_OTP", email: "a@example.com", role: "admin" })
+    await settle()
+    actor.send({ type: "VERIFY", otp: "123456" })
+    await settle()
+    expect(actor.getSnapshot().value).toEqual({ passkeyRequired: "offered" })
+    expect(actor.getSnapshot().context).toMatchObject({ token: "tok-8", passkeyDueBy: "2026-12-01T10:00:00.000Z" })
+    expect(stored).toEqual(["tok-8"])
+    actor.send({ type: "ADD_PASSKEY", name: "Phone" })
+    await settle()
+    expect(actor.getSnapshot().value).toEqual({ passkeyRequired: "offered" })
+    expect(actor.getSnapshot().context.error).toBe(authErrors.addRefused)
+    actor.send({ type: "ADD_PASSKEY", name: "Laptop" })
+    await settle()
+    expect(added).toEqual([{ name: "Phone" }, { name: "Laptop" }])
+    expect(actor.getSnapshot().value).toEqual({ authenticated: "confirmed" })
+    expect(actor.getSnapshot().context).toMatchObject({ token: "tok-8", passkeyDueBy: null, error: null })
   })
 
   it("words each failure as the spec does", async () => {

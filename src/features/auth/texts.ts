@@ -23,7 +23,28 @@ export const signInTexts = {
   /** Offered on the code step once the minute between codes is over, counted down until then. */
   resend: "Send a new code",
   resendIn: (seconds: number) => `Send a new code in ${seconds} s`,
-  resending: "Sending a new code..."
+  resending: "Sending a new code...",
+  /** Ours (docs/console.md, "Passkeys"): the second step, when the role requires a passkey. */
+  stepTitle: "Confirm with your passkey",
+  stepIntro: "Your code is right. Your role requires a passkey too: use one of yours to finish signing in.",
+  usePasskey: "Use my passkey",
+  stepWaiting: "Waiting for your passkey…",
+  lostDevice: "Lost your device? Use a recovery code",
+  recoveryLabel: "Recovery code",
+  recoveryHint: "One of the ten codes you saved when you made them. Each works once.",
+  recoveryPlaceholder: "xxxx-xxxx-xxxx",
+  useRecovery: "Sign in with the recovery code",
+  recovering: "Checking the code…",
+  noRecovery: "No recovery codes are left on this account. Without your passkey, ask a super admin to reset your passkeys.",
+  /** Ours: signed in with the code alone within the grace; a passkey is asked for first. */
+  requiredTitle: "Add a passkey",
+  requiredIntro: (dueBy: string) =>
+    `Your role requires a passkey. Until ${dueBy} a code by e-mail still signs you in; after that, only with a passkey. Add one now: it takes a touch or your device's PIN.`,
+  passkeyName: "Passkey name",
+  passkeyNameHint: "Where it lives, so you can tell them apart: “Work laptop”, “Phone”.",
+  addPasskey: "Add a passkey",
+  adding: "Waiting for your device…",
+  later: "Later"
 } as const
 
 export const roleOptions = [
