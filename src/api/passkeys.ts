@@ -1,4 +1,5 @@
-import type { Passkey } from "../../contract/passkeys.ts"
+import type { Passkey, PasskeyRule } from "../../contract/passkeys.ts"
+import type { Role } from "../../contract/common.ts"
 import type { ListPage } from "../../machines/list.ts"
 import type { CallAs } from "./client.ts"
 import { onePage } from "./one-page.ts"
@@ -6,10 +7,42 @@ import { onePage } from "./one-page.ts"
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
 
+/** The passkeys page: the person's passkeys, with the recovery codes left and what their role requires. */
+export type PasskeysPage = ListPage<Passkey> & { readonly recoveryCodesLeft: number; readonly required: boolean; readonly dueBy: string | null }
+
 /** The signed-in person's passkeys, newest first: one page. */
-export const listPasskeys = async (): Promise<ListPage<Passkey>> => {
+export const listPasskeys = async (): Promise<PasskeysPage> => {
   const { callApi } = await api()
-  return onePage((await callApi((client) => client.passkeys.list())).data.passkeys)
+  const { passkeys, recoveryCodesLeft, required, dueBy } = (await callApi((client) => client.passkeys.list())).data
+  return { ...onePage(passkeys), recoveryCodesLeft, required, dueBy }
+}
+
+export const renamePasskey = async (id: string, name: string): Promise<Passkey> => {
+  const { callApi } = await api()
+  return (await callApi((client) => client.passkeys.rename({ params: { id }, payload: { name } }))).data.passkey
+}
+
+/** Ten new recovery codes, shown this once; the earlier ones stop working. */
+export const makeRecoveryCodes = async (): Promise<ReadonlyArray<string>> => {
+  const { callApi } = await api()
+  return (await callApi((client) => client.passkeys.recoveryCodes())).data.codes
+}
+
+/** Which roles require a passkey (super admins). */
+export const passkeyRules = async (): Promise<ReadonlyArray<PasskeyRule>> => {
+  const { callApi } = await api()
+  return (await callApi((client) => client.passkeys.rules())).data.rules
+}
+
+export const setPasskeyRule = async (role: Role, required: boolean, graceDays: number): Promise<PasskeyRule> => {
+  const { callApi } = await api()
+  return (await callApi((client) => client.passkeys.setRule({ params: { role }, payload: { required, graceDays } }))).data.rule
+}
+
+/** A super admin's reset of another person's passkeys: their sessions end; a code alone signs them in for 3 days to add one. */
+export const resetPasskeys = async (adminId: string): Promise<{ readonly removed: number; readonly graceUntil: string }> => {
+  const { callApi } = await api()
+  return (await callApi((client) => client.passkeys.reset({ params: { id: adminId } }))).data
 }
 
 /** The browser or the authenticator said no (cancelled, timed out, not allowed): not the server. */

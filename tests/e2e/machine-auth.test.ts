@@ -1,6 +1,8 @@
 import type { BrowserContext, Page, Request, Route } from "playwright-core"
 import { describe, expect } from "vitest"
 import type { EventObject } from "xstate"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { authMachine } from "../../machines/auth.ts"
 import { addAdmin } from "../../server/admin-users/repository.ts"
 import { authTable } from "../spec/machine-tables.ts"
@@ -27,7 +29,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
   const model: MachineModel<typeof authMachine> = {
     machine: authMachine,
     inputs: [{ storedToken: null }, { storedToken: "stored" }, { storedToken: "stored", checkedUser: user }, { storedToken: "stored", rememberedUser: user }],
-    actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession", "passkeySignIn"],
+    actorIds: ["checkSession", "requestOtp", "verifyOtp", "endSession", "passkeySignIn", "stepWithPasskey", "stepWithRecoveryCode", "addPasskey"],
     key: (snapshot) => {
       const context = snapshot.context as { token: unknown; remembered: unknown }
       return JSON.stringify([snapshot.value, context.token !== null, context.remembered !== null])
@@ -49,6 +51,18 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         { type: "xstate.done.actor.requestOtp", output: { success: false } },
         { type: "xstate.error.actor.requestOtp", error: { status: undefined, message: "Failed to fetch" } },
         { type: "xstate.done.actor.verifyOtp", output: { token: "fresh", user } },
+        { type: "xstate.done.actor.verifyOtp", output: { step: "step", recoveryCodes: true } },
+        { type: "xstate.done.actor.verifyOtp", output: { token: "fresh", user, passkeyDueBy: "2026-12-01T00:00:00.000Z" } },
+        { type: "USE_PASSKEY" },
+        { type: "USE_RECOVERY_CODE", code: "abcd-efgh-jkmn" },
+        { type: "xstate.done.actor.stepWithPasskey", output: { token: "fresh", user } },
+        { type: "xstate.error.actor.stepWithPasskey", error: { status: undefined, message: "Failed to fetch" } },
+        { type: "xstate.done.actor.stepWithRecoveryCode", output: { token: "fresh", user } },
+        { type: "xstate.error.actor.stepWithRecoveryCode", error: { status: 401, message: "This recovery code is not one of yours, or it was already used." } },
+        { type: "ADD_PASSKEY", name: "Phone" },
+        { type: "SKIP" },
+        { type: "xstate.done.actor.addPasskey", output: {} },
+        { type: "xstate.error.actor.addPasskey", error: { status: undefined, message: "Failed to fetch" } },
         { type: "xstate.error.actor.verifyOtp", error: { status: 401, message: "Invalid OTP" } },
         { type: "SIGN_IN_WITH_PASSKEY" },
         { type: "xstate.done.actor.passkeySignIn", output: { token: "fresh", user } },
@@ -68,17 +82,43 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
     readonly ip: string
     readonly held: Array<{ readonly route: Route; readonly request: Request }>
     wrongCode: boolean
+    /** The person's recovery codes, when the path finishes a second step with one; `wrongRecovery`: the next one typed is not theirs. */
+    recoveryCodes: Array<string>
+    wrongRecovery: boolean
     /** The session checks the page asked for; start-up's own check, when it had answered first, is let through. */
     checks: number
   }
 
   /** The console at its own address: a passkey is bound to localhost, never to a bare IP address. */
   const consoleAddress = () => `http://localhost:${new URL(product.server.url).port}`
-  const givePasskey = async (page: Page, email: string) => {
+  /** A passkey on the server and in the browser's virtual authenticator; with `codes`, the person's recovery codes too. */
+  const givePasskey = async (page: Page, email: string, codes = false) => {
     const key = softAuthenticator()
-    await registerPasskey(product.server.url, await signIn(product.server, email, "admin"), key, consoleAddress(), "Model key")
+    const token = await signIn(product.server, email, "admin")
+    await registerPasskey(product.server.url, token, key, consoleAddress(), "Model key")
     await (await virtualAuthenticator(page)).holds(key, "localhost")
+    if (!codes) return []
+    const made = await call(product.server.url, "POST", "/api/admin/passkeys/recovery-codes", { token })
+    expect(made.status).toBe(200)
+    return [...(made.body.data as { codes: ReadonlyArray<string> }).codes]
   }
+  /**
+   * Moderators require a passkey here (docs/security.md, "Passkeys"): each path's person is an
+   * admin who signs in as a moderator, and becomes one when a path's code is to need the passkey.
+   */
+  let ruleSet = false
+  const requireForModerators = async () => {
+    if (ruleSet) return
+    const token = await signedInAs(product.server, "super_admin")
+    expect((await call(product.server.url, "PUT", "/api/admin/passkeys/rules/moderator", { token, body: { required: true, graceDays: 0 } })).status).toBe(200)
+    ruleSet = true
+  }
+  const accountIs = (email: string, role: "admin" | "moderator") =>
+    product.server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE admins SET role = ${role} WHERE email = ${email}`))
+  const dropPasskeys = (email: string) =>
+    product.server.sql(Effect.flatMap(SqlClient, (sql) => sql`DELETE FROM passkeys WHERE admin_id = (SELECT id FROM admins WHERE email = ${email})`))
+  const pathHas = (path: { readonly steps: ReadonlyArray<{ readonly event: EventObject }> }, type: string) =>
+    path.steps.some((step) => step.event.type === type)
   const storedToken = (run: Run) => run.page.evaluate(() => localStorage.getItem("adminToken"))
   /** Who the browser keeps the token for (docs/security.md, "What stays in the browser"). */
   const storedUser = (run: Run) => run.page.evaluate(() => JSON.parse(localStorage.getItem("adminUser") ?? "null") as unknown)
@@ -137,12 +177,16 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
       const page = await context.newPage()
       // A path that signs in with a passkey: the person has one, on the server and in the browser's
       // virtual authenticator (the DevTools protocol's WebAuthn domain), for this console's address.
-      if (path.steps.some((step) => step.event.type === "SIGN_IN_WITH_PASSKEY")) await givePasskey(page, email)
+      await requireForModerators()
+      const stepped = path.steps.some((step) => "output" in step.event && typeof (step.event.output as { step?: unknown } | undefined)?.step === "string")
+      const codes = pathHas(path, "SIGN_IN_WITH_PASSKEY") || stepped ? await givePasskey(page, email, stepped) : []
+      // Adding the passkey the role asks for: the browser's device makes it.
+      if (pathHas(path, "ADD_PASSKEY") && !stepped) await virtualAuthenticator(page)
       // The code step counts the minute between codes down: the driver moves the page's clock past it.
       await page.clock.install()
       const errors: Array<string> = []
       page.on("pageerror", (error) => errors.push(error.message))
-      const run: Run = { context, page, errors, email, ip: freshIp(), held: [], wrongCode: false, checks: 0 }
+      const run: Run = { context, page, errors, email, ip: freshIp(), held: [], wrongCode: false, recoveryCodes: codes, wrongRecovery: false, checks: 0 }
       const checkAnswered = checkedAtStart ? page.waitForResponse("**/api/admin/auth/check") : undefined
       const codeWasHeld = checkAnswered === undefined ? undefined : await holdStartChunk(page, checkAnswered)
       await page.route("**/api/admin/auth**", (route, request) => {
@@ -164,8 +208,20 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
     },
     close: closeRun,
     arrange: {
-      "xstate.done.actor.verifyOtp": (run) => {
+      // The right code; the server's answer is as the account is: a session (an admin: no rule),
+      // the second step (a moderator with a passkey), or a passkey due (a moderator with none, new).
+      "xstate.done.actor.verifyOtp": async (run, outcome) => {
         run.wrongCode = false
+        const output = (outcome as unknown as { output: { step?: string; passkeyDueBy?: string } }).output
+        await accountIs(run.email, output.step === undefined && output.passkeyDueBy === undefined ? "admin" : "moderator")
+        if (output.passkeyDueBy !== undefined) await dropPasskeys(run.email)
+      },
+      "xstate.done.actor.stepWithRecoveryCode": (run) => {
+        run.wrongRecovery = false
+        return Promise.resolve()
+      },
+      "xstate.error.actor.stepWithRecoveryCode": (run) => {
+        run.wrongRecovery = true
         return Promise.resolve()
       },
       "xstate.error.actor.verifyOtp": (run) => {
@@ -180,7 +236,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
     act: {
       SEND_OTP: async (run) => {
         await run.page.getByLabel("Email").fill(run.email)
-        await run.page.getByLabel("Role").selectOption({ label: "Admin" })
+        await run.page.getByLabel("Role").selectOption({ label: "Moderator" })
         await run.page.getByRole("button", { name: "Send OTP" }).click()
       },
       VERIFY: async (run) => {
@@ -234,7 +290,40 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         await cutOff(run)
       },
       "xstate.done.actor.endSession": release,
-      "xstate.error.actor.endSession": cutOff
+      "xstate.error.actor.endSession": cutOff,
+      USE_PASSKEY: async (run) => run.page.getByRole("button", { name: "Use my passkey" }).click(),
+      // The options come, the device answers; then the step is finished, or the answer never reaches the server.
+      "xstate.done.actor.stepWithPasskey": async (run) => {
+        await release(run)
+        await release(run)
+      },
+      "xstate.error.actor.stepWithPasskey": async (run) => {
+        await release(run)
+        await cutOff(run)
+      },
+      USE_RECOVERY_CODE: async (run) => {
+        const lost = run.page.getByRole("button", { name: "Lost your device? Use a recovery code" })
+        if ((await lost.count()) > 0) await lost.click()
+        const code = run.wrongRecovery ? "zzzz-zzzz-zzzz" : (run.recoveryCodes.shift() ?? "")
+        await run.page.getByRole("textbox", { name: "Recovery code" }).fill(code)
+        await run.page.getByRole("button", { name: "Sign in with the recovery code" }).click()
+      },
+      "xstate.done.actor.stepWithRecoveryCode": release,
+      "xstate.error.actor.stepWithRecoveryCode": release,
+      ADD_PASSKEY: async (run) => {
+        await run.page.getByLabel("Passkey name").fill("Phone")
+        await run.page.getByRole("button", { name: "Add a passkey" }).click()
+      },
+      SKIP: async (run) => run.page.getByRole("button", { name: "Later" }).click(),
+      // The options come, the device makes the passkey; then it is added, or never reaches the server.
+      "xstate.done.actor.addPasskey": async (run) => {
+        await release(run)
+        await release(run)
+      },
+      "xstate.error.actor.addPasskey": async (run) => {
+        await release(run)
+        await cutOff(run)
+      }
     },
     see: {
       checking: async (run) => {
@@ -325,6 +414,47 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
         const held = await nextHeld(run)
         run.held.unshift(held)
         expect(held.request.url()).toContain("/api/admin/auth/check")
+      },
+      "secondStep.choosing": async (run, _snapshot, event) => {
+        await run.page.getByRole("heading", { name: "Confirm with your passkey" }).waitFor()
+        // No session yet: the code alone opened none.
+        expect(await storedToken(run)).toBeNull()
+        if (event?.type === "xstate.error.actor.stepWithPasskey") {
+          await run.page.getByRole("alert").getByText("No passkey was used: your device or browser cancelled it, or the server could not be reached.").waitFor()
+        }
+        if (event?.type === "xstate.error.actor.stepWithRecoveryCode") {
+          await run.page.getByRole("alert").getByText("This recovery code is not one of yours, or it was already used.").waitFor()
+        }
+      },
+      "secondStep.asserting": async (run) => {
+        const waiting = run.page.getByRole("button", { name: "Waiting for your passkey…" })
+        await waiting.waitFor()
+        expect(await waiting.isDisabled()).toBe(true)
+        expect((await nextHeld(run).then((held) => (run.held.unshift(held), held))).request.url()).toContain("/api/admin/auth/second-step/options")
+      },
+      "secondStep.recovering": async (run) => {
+        const checking = run.page.getByRole("button", { name: "Checking the code…" })
+        await checking.waitFor()
+        expect(await checking.isDisabled()).toBe(true)
+        expect((await nextHeld(run).then((held) => (run.held.unshift(held), held))).request.url()).toContain("/api/admin/auth/second-step/recovery")
+      },
+      "passkeyRequired.offered": async (run, _snapshot, event) => {
+        await run.page.getByRole("heading", { name: "Add a passkey" }).waitFor()
+        await run.page.getByText(/^Your role requires a passkey\. Until /u).waitFor()
+        // The session is real and kept: a passkey is added with it.
+        await expect.poll(() => storedToken(run).then(sessionAnswer)).toBe(200)
+        if (event?.type === "xstate.error.actor.addPasskey") {
+          await run.page
+            .getByRole("alert")
+            .getByText(/^The passkey was not added/u)
+            .waitFor()
+        }
+      },
+      "passkeyRequired.adding": async (run) => {
+        const waiting = run.page.getByRole("button", { name: "Waiting for your device…" })
+        await waiting.waitFor()
+        expect(await waiting.isDisabled()).toBe(true)
+        expect((await nextHeld(run).then((held) => (run.held.unshift(held), held))).request.url()).toContain("/api/admin/auth/passkeys/options")
       },
       signingOut: async (run) => {
         // The token is gone before the server has answered the logout (held here). A check still

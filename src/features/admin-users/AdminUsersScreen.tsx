@@ -7,6 +7,7 @@ import { failureOf } from "../../../contract/call-failure.ts"
 import { ADMIN_KIND, createAdminUser, exportAdminUsers, listAdminUsers, updateAdminUser } from "../../api/admin-users.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { shortDate } from "../../lib/dates.ts"
+import { resetPasskeys } from "../../api/passkeys.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useContractForm } from "../../lib/form/use-contract-form.ts"
 import { type CallAs, currentStore } from "../../lib/store/handle.ts"
@@ -122,6 +123,20 @@ const adminActions = (on: {
       texts: { cancel: t.cancel, delete: t.disable, deleting: t.disabling },
       failed: t.changeFailed,
       run: (admin) => updateAdminUser(admin, { disabled: true }).then(on.disabled)
+    }
+  },
+  {
+    // docs/security.md, "Passkeys": a lost device; never one's own (Settings → Passkeys is).
+    id: "admins:reset-passkeys",
+    label: (admin) => `${t.resetPasskeys} of ${admin.email}`,
+    when: (admin) => admin._id !== on.me && !admin.disabled,
+    confirm: {
+      title: t.resetPasskeysTitle,
+      question: t.confirmResetPasskeys,
+      subject: (admin) => admin.email,
+      texts: { cancel: t.cancel, delete: t.resetPasskeys, deleting: t.resetting },
+      failed: t.resetFailed,
+      run: (admin) => resetPasskeys(admin._id).then(on.disabled)
     }
   },
   ...Roles.map((role): ListAction<AdminAccount> => ({

@@ -15,6 +15,12 @@ export const adminUserTexts = {
   enable: "Enable",
   disabling: "Disabling…",
   disableTitle: "Disable admin",
+  resetPasskeys: "Reset passkeys",
+  resetPasskeysTitle: "Reset passkeys",
+  confirmResetPasskeys:
+    "Remove this admin's passkeys and recovery codes? They are signed out everywhere at once; for 3 days a code by e-mail alone signs them in, to add a new passkey.",
+  resetting: "Resetting…",
+  resetFailed: "Failed to reset passkeys",
   confirmDisable: "Disable this admin? They are signed out everywhere at once and can't sign in until enabled again. Their records and history stay.",
   loading: "Loading admins...",
   loadFailed: fetchFailed("admins"),

@@ -221,7 +221,7 @@ const SecondStep = ({
       </Button>
       {recovery ? (
         recoveryCodes ? (
-          <form ref={step.formRef} onSubmit={submit} noValidate aria-label={t.recoveryLabel}>
+          <form ref={step.formRef} onSubmit={submit} noValidate aria-label={t.useRecovery}>
             <Flex direction="column" gap="3">
               <FieldFrame view={codeView}>
                 <TextField.Root
@@ -300,8 +300,11 @@ const PasskeyRequired = ({ busy, dueBy, error }: { readonly busy: boolean; reado
         <Button type="submit" size="3" disabled={busy}>
           {busy ? t.adding : t.addPasskey}
         </Button>
-        <Button type="button" variant="ghost" disabled={busy} onClick={() => auth.send({ type: "SKIP" })}>
+        <Button type="button" variant="soft" disabled={busy} onClick={() => auth.send({ type: "SKIP" })}>
           {t.later}
+        </Button>
+        <Button type="button" variant="ghost" disabled={busy} onClick={() => auth.send({ type: "LOGOUT" })}>
+          {t.logout}
         </Button>
         <BannerView message={error} />
       </Flex>

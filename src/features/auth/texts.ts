@@ -44,7 +44,8 @@ export const signInTexts = {
   passkeyNameHint: "Where it lives, so you can tell them apart: “Work laptop”, “Phone”.",
   addPasskey: "Add a passkey",
   adding: "Waiting for your device…",
-  later: "Later"
+  later: "Later",
+  logout: "Logout"
 } as const
 
 export const roleOptions = [

@@ -1,12 +1,16 @@
 import { PlusIcon } from "@radix-ui/react-icons"
-import { Badge, Button, Callout, Card, Flex, Text } from "@radix-ui/themes"
+import { Badge, Button, Callout, Card, Checkbox, Code, Flex, Grid, Heading, Text } from "@radix-ui/themes"
 import { useEffect, useState } from "react"
-import type { Passkey } from "../../../contract/passkeys.ts"
-import { addPasskey, CeremonyRefused, listPasskeys, removePasskey } from "../../api/passkeys.ts"
+import { useController } from "react-hook-form"
+import { roleLabels } from "../../../contract/common.ts"
+import type { Passkey, PasskeyRule } from "../../../contract/passkeys.ts"
+import { addPasskey, CeremonyRefused, listPasskeys, makeRecoveryCodes, passkeyRules, removePasskey, renamePasskey, setPasskeyRule } from "../../api/passkeys.ts"
+import { AuthContext } from "../../lib/auth.tsx"
 import { shortDate } from "../../lib/dates.ts"
-import { useContractForm } from "../../lib/form/use-contract-form.ts"
+import { useContractForm, useContractFormContext } from "../../lib/form/use-contract-form.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { ContractFormShell, FormBanner, TextInput } from "../../ui/FormField.tsx"
+import { BannerView } from "../../ui/FieldFrame.tsx"
 import { ListScreen } from "../../ui/list/ListScreen.tsx"
 import { passkeyTexts as t } from "./texts.ts"
 
@@ -54,6 +58,199 @@ const AddForm = ({ asked, onAdded }: { readonly asked: number; readonly onAdded:
   )
 }
 
+/** Renaming a passkey, on the one form pattern, in the add form's place. */
+const RenameForm = ({ passkey, onDone }: { readonly passkey: Passkey; readonly onDone: (renamed: Passkey | null) => void }) => {
+  const contract = useContractForm<{ readonly name: string }, { readonly name: string }>({
+    values: { name: passkey.name },
+    schema: () => import("../../../contract/passkeys.ts").then((module) => module.PasskeyName),
+    toPayload: (values) => ({ name: values.name.trim() }),
+    send: async ({ name }) => onDone(await renamePasskey(passkey._id, name)),
+    failed: t.renameFailed
+  })
+  return (
+    <Card mb="4" asChild>
+      <div>
+        <ContractFormShell form={contract} label={t.renameTitle(passkey.name)}>
+          <Heading as="h2" size="3" mb="2">
+            {t.renameTitle(passkey.name)}
+          </Heading>
+          <TextInput name="name" label={t.name} required autoFocus disabled={contract.busy} />
+          <Flex direction="column" mt="3">
+            <FormBanner />
+          </Flex>
+          <Flex gap="3" mt="3">
+            <Button type="submit" disabled={contract.busy}>
+              {contract.busy ? t.saving : t.save}
+            </Button>
+            <Button type="button" variant="soft" disabled={contract.busy} onClick={() => onDone(null)}>
+              {t.cancel}
+            </Button>
+          </Flex>
+        </ContractFormShell>
+      </div>
+    </Card>
+  )
+}
+
+/**
+ * Recovery codes (docs/console.md, "Passkeys"): how many are left; ten new ones made on request
+ * (asked again when unused ones would stop working), shown once with a copy button.
+ */
+const RecoveryCodes = ({ left, asked, onMade }: { readonly left: number; readonly asked: number; readonly onMade: () => void }) => {
+  const [codes, setCodes] = useState<ReadonlyArray<string> | null>(null)
+  const [confirming, setConfirming] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [failed, setFailed] = useState<string | null>(null)
+  const [copied, setCopied] = useState(false)
+  const make = () => {
+    setBusy(true)
+    setFailed(null)
+    makeRecoveryCodes().then(
+      (made) => {
+        setCodes(made)
+        setConfirming(false)
+        setBusy(false)
+        setCopied(false)
+        onMade()
+      },
+      (error: unknown) => {
+        setFailed(`${t.makeFailed}: ${error instanceof Error ? error.message : String((error as { message?: unknown }).message ?? error)}`)
+        setBusy(false)
+      }
+    )
+  }
+  const ask = () => (left > 0 ? setConfirming(true) : make())
+  useEffect(() => {
+    if (asked > 0) document.getElementById("recovery-codes-make")?.focus()
+  }, [asked])
+  return (
+    <Card mb="4">
+      <Heading as="h2" size="3" mb="2">
+        {t.recoveryTitle}
+      </Heading>
+      <Text as="p" size="2" mb="3">
+        {t.recoveryLeft(left)}
+      </Text>
+      {codes !== null && (
+        <Callout.Root color="amber" role="status" mb="3">
+          <Callout.Text>{t.codesShown}</Callout.Text>
+          <Grid columns={{ initial: "1", sm: "2" }} gap="1" aria-label={t.recoveryTitle} role="list">
+            {codes.map((code) => (
+              <Code key={code} size="3" role="listitem">
+                {code}
+              </Code>
+            ))}
+          </Grid>
+          <Flex gap="3">
+            <Button type="button" variant="soft" onClick={() => void navigator.clipboard?.writeText(codes.join("\n")).then(() => setCopied(true))}>
+              {copied ? t.copied : t.copy}
+            </Button>
+            <Button type="button" onClick={() => setCodes(null)}>
+              {t.savedThem}
+            </Button>
+          </Flex>
+        </Callout.Root>
+      )}
+      {confirming ? (
+        <Flex gap="3" align="center" wrap="wrap">
+          <Text size="2" role="alert">
+            {t.replaceWarning}
+          </Text>
+          <Button type="button" color="red" autoFocus disabled={busy} onClick={make}>
+            {busy ? t.making : t.replace}
+          </Button>
+          <Button type="button" variant="soft" disabled={busy} onClick={() => setConfirming(false)}>
+            {t.cancel}
+          </Button>
+        </Flex>
+      ) : (
+        <Button id="recovery-codes-make" type="button" variant="soft" disabled={busy} onClick={ask}>
+          {busy ? t.making : left > 0 ? t.makeNewCodes : t.makeCodes}
+        </Button>
+      )}
+      <BannerView message={failed} />
+    </Card>
+  )
+}
+
+const RequiredBox = () => {
+  const contract = useContractFormContext()
+  const { field } = useController({ name: "required", control: contract.form.control })
+  return (
+    <Text as="label" size="2">
+      <Flex gap="2" align="center">
+        <Checkbox ref={field.ref} checked={field.value === true} disabled={contract.busy} onCheckedChange={(checked) => field.onChange(checked === true)} />
+        {t.required}
+      </Flex>
+    </Text>
+  )
+}
+
+/** One role's rule, on the one form pattern: required or not, and the days of grace from now. */
+const RuleForm = ({ rule, onSaved }: { readonly rule: PasskeyRule; readonly onSaved: (rule: PasskeyRule) => void }) => {
+  const label = roleLabels[rule.role]
+  const contract = useContractForm<{ readonly required: boolean; readonly graceDays: string }, { readonly required: boolean; readonly graceDays: number }>({
+    values: { required: rule.required, graceDays: "7" },
+    schema: () => import("../../../contract/passkeys.ts").then((module) => module.PasskeyRuleChange),
+    // A whole number goes as one; anything else as typed, so the contract says what is wrong with it.
+    toPayload: (values) => ({
+      required: values.required,
+      graceDays: (/^\d+$/u.test(values.graceDays.trim()) ? Number(values.graceDays) : values.graceDays) as number
+    }),
+    send: async ({ required, graceDays }) => onSaved(await setPasskeyRule(rule.role, required, graceDays)),
+    failed: t.ruleFailed
+  })
+  return (
+    <ContractFormShell form={contract} label={t.saveRule(label)}>
+      <Grid columns={{ initial: "1", sm: "4" }} gap="3" align="end">
+        <Text weight="bold">{label}</Text>
+        <RequiredBox />
+        <TextInput name="graceDays" label={t.graceDays} kind="number" hint={t.graceHint} disabled={contract.busy} />
+        <Button type="submit" variant="soft" disabled={contract.busy} aria-label={t.saveRule(label)}>
+          {contract.busy ? t.saving : t.save}
+        </Button>
+      </Grid>
+      <Text as="p" size="1" color="gray" mt="1">
+        {rule.required
+          ? rule.graceUntil === null
+            ? t.ruleSaved(label, true)
+            : `${t.ruleSaved(label, true)} Grace until ${shortDate(rule.graceUntil)}.`
+          : t.ruleSaved(label, false)}
+      </Text>
+      <FormBanner />
+    </ContractFormShell>
+  )
+}
+
+/** Super admins: which roles require a passkey (docs/security.md, "Passkeys"). */
+const RoleRules = () => {
+  const [rules, setRules] = useState<ReadonlyArray<PasskeyRule> | null>(null)
+  const [failed, setFailed] = useState(false)
+  useEffect(() => {
+    passkeyRules().then(setRules, () => setFailed(true))
+  }, [])
+  return (
+    <Card mb="4">
+      <Heading as="h2" size="3" mb="2">
+        {t.rulesTitle}
+      </Heading>
+      <Text as="p" size="2" mb="3" style={{ maxWidth: 720 }}>
+        {t.rulesIntro}
+      </Text>
+      <BannerView message={failed ? t.rulesFailed : null} />
+      <Flex direction="column" gap="3">
+        {rules?.map((rule) => (
+          <RuleForm
+            key={rule.role}
+            rule={rule}
+            onSaved={(saved) => setRules((known) => known?.map((one) => (one.role === saved.role ? saved : one)) ?? null)}
+          />
+        ))}
+      </Flex>
+    </Card>
+  )
+}
+
 const actions: ReadonlyArray<ListAction<Passkey>> = [
   {
     id: "passkeys:remove",
@@ -89,11 +286,20 @@ const spec = {
  */
 export const PasskeysScreen = () => {
   const [asked, setAsked] = useState(0)
+  const [askedCodes, setAskedCodes] = useState(0)
   const [added, setAdded] = useState<string | null>(null)
+  const [renaming, setRenaming] = useState<Passkey | null>(null)
+  const superAdmin = AuthContext.useSelector((snapshot) => snapshot.context.user?.role === "super_admin")
   const commands: ReadonlyArray<ListCommand> = [
-    { id: "passkeys:add", label: t.add, keywords: ["webauthn", "security key", "fingerprint"], run: () => setAsked((count) => count + 1) }
+    { id: "passkeys:add", label: t.add, keywords: ["webauthn", "security key", "fingerprint"], run: () => setAsked((count) => count + 1) },
+    { id: "passkeys:recovery", label: t.makeCodes, keywords: ["backup codes", "lost device"], run: () => setAskedCodes((count) => count + 1) }
   ]
-  const screen = useListScreen(spec, { actions, idle: true, commands })
+  const rowActions: ReadonlyArray<ListAction<Passkey>> = [
+    { id: "passkeys:rename", key: "r", hint: "rename", label: (passkey) => `Rename passkey ${passkey.name}`, button: { label: t.rename }, run: setRenaming },
+    ...actions
+  ]
+  const screen = useListScreen(spec, { actions: rowActions, idle: renaming === null, commands })
+  const page = screen.list.page
   return (
     <ListScreen
       screen={screen}
@@ -121,20 +327,42 @@ export const PasskeysScreen = () => {
           <Text as="p" size="2" mb="3" style={{ maxWidth: 720 }}>
             {t.intro}
           </Text>
-          {added !== null && (
-            <Callout.Root color="green" role="status" mb="3">
-              <Callout.Text>{t.added(added)}</Callout.Text>
+          {page?.required === true && (
+            <Callout.Root color={page.dueBy === null ? "blue" : "amber"} role="status" mb="3">
+              <Callout.Text>{page.dueBy === null ? t.requiredHeld : t.requiredDue(shortDate(page.dueBy))}</Callout.Text>
             </Callout.Root>
           )}
-          <AddForm
-            asked={asked}
-            onAdded={(passkey) => {
-              setAdded(passkey.name)
-              screen.list.reload()
-            }}
-          />
+          {added !== null && (
+            <Callout.Root color="green" role="status" mb="3">
+              <Callout.Text>{added}</Callout.Text>
+            </Callout.Root>
+          )}
+          {renaming === null ? (
+            <AddForm
+              asked={asked}
+              onAdded={(passkey) => {
+                setAdded(t.added(passkey.name))
+                screen.list.reload()
+              }}
+            />
+          ) : (
+            <RenameForm
+              passkey={renaming}
+              onDone={(renamed) => {
+                setRenaming(null)
+                if (renamed === null) return
+                setAdded(t.renamed(renamed.name))
+                screen.list.reload()
+              }}
+            />
+          )}
         </>
       }
-    />
+    >
+      <Flex direction="column" mt="4">
+        <RecoveryCodes left={page?.recoveryCodesLeft ?? 0} asked={askedCodes} onMade={screen.list.reload} />
+        {superAdmin && <RoleRules />}
+      </Flex>
+    </ListScreen>
   )
 }

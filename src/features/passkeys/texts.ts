@@ -22,5 +22,38 @@ export const passkeyTexts = {
   cancel: "Cancel",
   synced: "Synced",
   thisDevice: "This device only",
-  never: "Never"
+  never: "Never",
+  rename: "Rename",
+  renameTitle: (name: string) => `Rename passkey “${name}”`,
+  save: "Save",
+  saving: "Saving…",
+  renameFailed: "The passkey was not renamed",
+  renamed: (name: string) => `Passkey renamed “${name}”.`,
+  requiredDue: (date: string) => `Your role requires a passkey. Until ${date} a code by e-mail still signs you in; after that, only with a passkey.`,
+  requiredHeld: "Your role requires a passkey: your last one cannot be removed.",
+  recoveryTitle: "Recovery codes",
+  recoveryLeft: (count: number) =>
+    count === 0
+      ? "No recovery codes. If your role requires a passkey and you lose your device, a recovery code finishes your sign-in instead."
+      : `${count} recovery code${count === 1 ? "" : "s"} left. Each finishes one sign-in instead of a passkey.`,
+  makeCodes: "Make recovery codes",
+  makeNewCodes: "Make new recovery codes",
+  replaceWarning: "Your unused recovery codes will stop working. Make new ones?",
+  replace: "Make new ones",
+  making: "Making…",
+  codesShown: "Save these codes somewhere safe, away from this device: they are shown this once. Each works once.",
+  copy: "Copy the codes",
+  copied: "Copied",
+  savedThem: "I have saved them",
+  makeFailed: "The recovery codes were not made",
+  rulesTitle: "Passkeys by role",
+  rulesIntro:
+    "Where a role requires a passkey, a code by e-mail alone signs nobody of that role in: it is the first step, a passkey the second. Someone with none may sign in with the code alone until the grace ends, and is asked to add one.",
+  required: "Required",
+  graceDays: "Days of grace",
+  graceHint: "For those with no passkey yet, from now.",
+  saveRule: (role: string) => `Save the rule for ${role}`,
+  ruleSaved: (role: string, required: boolean) => (required ? `Passkeys are required for ${role}.` : `Passkeys are optional for ${role}.`),
+  ruleFailed: "The rule was not saved",
+  rulesFailed: "Failed to fetch the rules"
 } as const
