@@ -3,8 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { chromiumWithServer, newPage } from "../support/browser.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
-import { signedInAs } from "../support/session.ts"
-import { virtualAuthenticator } from "../support/authenticator.ts"
+import { signedInAs, signIn } from "../support/session.ts"
+import { registerPasskey, softAuthenticator, virtualAuthenticator } from "../support/authenticator.ts"
+import { seriousViolations } from "../support/axe.ts"
+import { addAdmin } from "../../server/admin-users/repository.ts"
+import { latestCode } from "../support/server.ts"
 
 /**
  * Passkeys in Chromium (docs/console.md, "Passkeys"): a person adds a passkey with the device the
@@ -53,5 +56,115 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
     expect(((await call(product.server.url, "GET", "/api/admin/passkeys", { token })).body.data as { passkeys: ReadonlyArray<unknown> }).passkeys).toEqual([])
     expect(errors).toEqual([])
     await context.close()
+  })
+
+  it("renames a passkey with r, shows recovery codes once, and lets a super admin set a role's rule", async () => {
+    const { page, context, errors } = await openWithAuthenticator()
+    await page.getByText("No passkeys yet. Add one to sign in without a code.").waitFor()
+    await page.getByLabel("Passkey name").fill("Phone")
+    await page.getByRole("button", { name: "Add a passkey" }).click()
+    const row = table(page).getByRole("row").filter({ hasText: "Phone" })
+    await row.waitFor()
+    await row.click()
+    await page.keyboard.press("r")
+    const name = page.getByRole("form", { name: "Rename passkey “Phone”" }).getByLabel("Passkey name")
+    await name.fill("Old phone")
+    await page.keyboard.press("Enter")
+    await page.getByRole("status").getByText("Passkey renamed “Old phone”.").waitFor()
+    await table(page).getByRole("row").filter({ hasText: "Old phone" }).waitFor()
+    // Ten codes, shown this once; the count follows; new ones are asked for again.
+    await page.getByRole("button", { name: "Make recovery codes" }).click()
+    const shown = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")
+    await expect.poll(() => shown.count()).toBe(10)
+    expect(await shown.first().textContent()).toMatch(/^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/u)
+    await page.getByText("10 recovery codes left.", { exact: false }).waitFor()
+    await page.getByRole("button", { name: "I have saved them" }).click()
+    expect(await shown.count()).toBe(0)
+    await page.getByRole("button", { name: "Make new recovery codes" }).click()
+    await page.getByRole("alert").getByText("Your unused recovery codes will stop working. Make new ones?").waitFor()
+    await page.getByRole("button", { name: "Cancel" }).click()
+    // A moderator sees no rules; a super admin does, and a rule saved is the server's.
+    expect(await page.getByRole("heading", { name: "Passkeys by role" }).count()).toBe(0)
+    expect(errors).toEqual([])
+    await context.close()
+
+    const superToken = await signedInAs(product.server, "super_admin")
+    const superPage = await newPage(product.browser)
+    await superPage.context.addInitScript((value) => localStorage.setItem("adminToken", value), superToken)
+    await superPage.page.goto(`${product.server.url}/settings/passkeys`)
+    const adminRule = superPage.page.getByRole("form", { name: "Save the rule for Admin" })
+    await adminRule.getByRole("checkbox").click()
+    await adminRule.getByLabel("Days of grace").fill("abc")
+    await adminRule.getByRole("button", { name: "Save the rule for Admin" }).click()
+    await adminRule.getByText("Days of grace must be a whole number").waitFor()
+    await adminRule.getByLabel("Days of grace").fill("95")
+    await adminRule.getByRole("button", { name: "Save the rule for Admin" }).click()
+    await adminRule.getByText("Days of grace must be a whole number of days from 0 to 90").waitFor()
+    await adminRule.getByLabel("Days of grace").fill("14")
+    await adminRule.getByRole("button", { name: "Save the rule for Admin" }).click()
+    await adminRule.getByText(/^Passkeys are required for Admin\. Grace until /u).waitFor()
+    const rules = await call(product.server.url, "GET", "/api/admin/passkeys/rules", { token: superToken })
+    expect((rules.body.data as { rules: ReadonlyArray<{ role: string; required: boolean }> }).rules.find((rule) => rule.role === "admin")?.required).toBe(true)
+    await call(product.server.url, "PUT", "/api/admin/passkeys/rules/admin", { token: superToken, body: { required: false, graceDays: 0 } })
+    expect(superPage.errors).toEqual([])
+    await superPage.context.close()
+  })
+
+  it.each(["light", "dark"] as const)("asks for the passkey after the code, and for one to be added within the grace, readable in %s mode", async (scheme) => {
+    const superToken = await signedInAs(product.server, "super_admin")
+    expect(
+      (await call(product.server.url, "PUT", "/api/admin/passkeys/rules/moderator", { token: superToken, body: { required: true, graceDays: 0 } })).status
+    ).toBe(200)
+    try {
+      const address = `http://localhost:${new URL(product.server.url).port}`
+      const holder = `second-${scheme}@example.com`
+      const newcomer = `newcomer-${scheme}@example.com`
+      await product.server.sql(addAdmin(holder, "moderator"))
+      await product.server.sql(addAdmin(newcomer, "moderator"))
+      const key = softAuthenticator()
+      await registerPasskey(product.server.url, await signIn(product.server, holder, "moderator"), key, address, "Desk key")
+      const { page, context, errors } = await newPage(product.browser, { colorScheme: scheme })
+      await (await virtualAuthenticator(page)).holds(key, "localhost")
+      const codeFor = async (email: string) => {
+        await page.goto(`${address}/login`)
+        await page.getByLabel("Email").fill(email)
+        await page.getByLabel("Role").selectOption({ label: "Moderator" })
+        await page.getByRole("button", { name: "Send OTP" }).click()
+        await page.getByRole("heading", { name: "Enter OTP Code" }).waitFor()
+        await page.getByPlaceholder("Enter 6-digit code").fill(await latestCode(product.server, email))
+        await page.getByRole("button", { name: "Verify & Login" }).click()
+      }
+      // The code alone opens nothing: the passkey is the second step, one key on the focused button.
+      await codeFor(holder)
+      await page.getByRole("heading", { name: "Confirm with your passkey" }).waitFor()
+      expect(await page.evaluate(() => localStorage.getItem("adminToken"))).toBeNull()
+      await page.getByRole("button", { name: "Lost your device? Use a recovery code" }).click()
+      await page.getByText("No recovery codes are left on this account.", { exact: false }).waitFor()
+      // Scanned at rest: no button under the pointer in its hover colours.
+      await page.mouse.move(0, 0)
+      expect(await seriousViolations(page)).toEqual([])
+      await page.getByRole("button", { name: "Use my passkey" }).focus()
+      await page.keyboard.press("Enter")
+      await page.getByText("Welcome back").waitFor()
+      await page.getByRole("button", { name: "Logout" }).click()
+      // Someone with none, within their grace: signed in, and asked to add one first.
+      await codeFor(newcomer)
+      await page.getByRole("heading", { name: "Add a passkey" }).waitFor()
+      await page.getByRole("button", { name: "Add a passkey" }).click()
+      await page.getByText("Passkey name is required").waitFor()
+      // Scanned at rest: no button under the pointer in its hover colours.
+      await page.mouse.move(0, 0)
+      expect(await seriousViolations(page)).toEqual([])
+      await page.getByLabel("Passkey name").fill("Laptop")
+      await page.getByRole("button", { name: "Add a passkey" }).click()
+      await page.getByText("Welcome back").waitFor()
+      const token = await page.evaluate(() => localStorage.getItem("adminToken"))
+      const listed = await call(product.server.url, "GET", "/api/admin/passkeys", { token: token ?? "" })
+      expect((listed.body.data as { passkeys: ReadonlyArray<{ name: string }> }).passkeys.map((one) => one.name)).toEqual(["Laptop"])
+      expect(errors).toEqual([])
+      await context.close()
+    } finally {
+      await call(product.server.url, "PUT", "/api/admin/passkeys/rules/moderator", { token: superToken, body: { required: false, graceDays: 0 } })
+    }
   })
 })
