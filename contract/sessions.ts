@@ -16,6 +16,8 @@ export const AdminSession = Schema.Struct({
   createdAt: Timestamp,
   lastSeenAt: Timestamp,
   expiresAt: Timestamp,
+  /** When a passkey was last used in this session (docs/security.md, "Passkeys"); null: never. */
+  lastPasskeyAt: Schema.NullOr(Timestamp),
   /** The session this request was made with. */
   current: Schema.Boolean
 })

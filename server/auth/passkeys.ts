@@ -12,6 +12,7 @@ import { findAccount } from "../admin-users/repository.ts"
 import { Config } from "../platform/config.ts"
 import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts"
 import { dieOnSqlError, inTransaction } from "../platform/database.ts"
+import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
 import { hashOtp, loadOtpKey } from "../platform/secrets.ts"
 import { endingSessions, followAdmin } from "../sessions/repository.ts"
 import { newRecoveryCode, normalizeRecoveryCode } from "./recovery-codes.ts"
@@ -77,6 +78,15 @@ export const challengeOf = (credential: { readonly response: { readonly clientDa
   }
 }
 
+const passkeyAddedMail = (email: string, name: string, ip: string) => ({
+  to: email,
+  subject: "A passkey was added to your account",
+  text: [
+    `A passkey named “${name}” was added to the admin console account ${email}, from the address ${ip}.`,
+    "It signs in to this account from now on. If you did not add it, remove it in Settings → Passkeys and tell a super admin at once: they can reset your passkeys and end every session."
+  ].join("\n")
+})
+
 /** What the person's role asks of them: whether it requires a passkey, and until when the code alone still signs in. */
 const requirementOf = (session: Session) =>
   Effect.map(passkeyRequirement(session.user._id, session.user.grantedRole), (rule) => ({
@@ -112,6 +122,7 @@ export const PasskeyHandlers = HttpApiBuilder.group(
   "passkeys",
   Effect.fn(function* (handlers) {
     const otpKey = loadOtpKey(yield* Config)
+    const worker = yield* MailWorker
     return handlers
       .handle("list", () =>
         Effect.gen(function* () {
@@ -240,8 +251,11 @@ export const PasskeyHandlers = HttpApiBuilder.group(
           const added = yield* addOwnPasskey(row, MAX_PASSKEYS)
           if (added === "known") return yield* new Conflict({ error: passkeyMessages.known })
           if (added === "too many") return yield* new Conflict({ error: passkeyMessages.atMost })
+          // Told by mail, as a sign-in code is: a passkey added by someone else holding the session is seen.
+          yield* enqueueMail(passkeyAddedMail(session.user.email, added.name, session.ip), 24 * 60)
+          yield* worker.wake
           return { success: true as const, data: { passkey: passkeyOf(added) } }
-        })
+        }).pipe(dieOnSqlError)
       )
       .handle("remove", ({ params }) =>
         Effect.gen(function* () {

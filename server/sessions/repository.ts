@@ -167,6 +167,7 @@ interface SessionRow {
   readonly createdAt: Date
   readonly lastSeenAt: Date
   readonly expiresAt: Date
+  readonly lastPasskeyAt: Date | null
 }
 
 /** The live sessions of one admin, or of every admin, most recently seen first. */
@@ -175,7 +176,7 @@ export const liveSessions = (adminId: string | undefined) =>
     SqlClient,
     (sql) =>
       sql<SessionRow>`
-      SELECT s.id, s.admin_id, a.email, a.name, s.role, s.ip, s.user_agent, s.created_at, s.last_seen_at, s.expires_at
+      SELECT s.id, s.admin_id, a.email, a.name, s.role, s.ip, s.user_agent, s.created_at, s.last_seen_at, s.expires_at, s.last_passkey_at
       FROM sessions s JOIN admins a ON a.id = s.admin_id
       WHERE s.revoked_at IS NULL AND s.expires_at > now()
         AND s.last_seen_at > now() - make_interval(mins => ${SESSION_IDLE_MINUTES}::int) AND NOT a.disabled
@@ -196,6 +197,7 @@ export const sessionOf =
     createdAt: row.createdAt.toISOString(),
     lastSeenAt: row.lastSeenAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
+    lastPasskeyAt: row.lastPasskeyAt?.toISOString() ?? null,
     current: row.id === current
   })
 

@@ -3,6 +3,7 @@ import type { AuthenticationOptions, Passkey, RegistrationOptions } from "../../
 import { softAuthenticator } from "../support/authenticator.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
+import { deliveredOutbox } from "../support/server.ts"
 import { freshEmail, settingsServer } from "../support/settings.ts"
 
 /**
@@ -12,12 +13,14 @@ import { freshEmail, settingsServer } from "../support/settings.ts"
  * nothing kept.
  */
 describe.each(engines)("passkeys on $name", (engine) => {
-  const { url, create, signIn, update, check } = settingsServer(engine)
+  const { staff, url, create, signIn, update, check } = settingsServer(engine)
   /** The console's address as the server binds passkeys to it (unset PUBLIC_ORIGIN: localhost). */
   const origin = () => `http://localhost:${new URL(url()).port}`
 
+  let lastPerson = ""
   const person = async () => {
     const email = freshEmail("passkey")
+    lastPerson = email.toLowerCase()
     await create(email, "admin")
     return signIn(email, "admin")
   }
@@ -41,6 +44,11 @@ describe.each(engines)("passkeys on $name", (engine) => {
     expect(added.status, added.text).toBe(200)
     const passkey = (added.body.data as { passkey: Passkey }).passkey
     expect(passkey).toMatchObject({ name: "Work laptop", lastUsedAt: null, backedUp: false })
+    // The person is told by mail, as of a code: someone else holding the session is seen.
+    const email = lastPerson
+    await expect
+      .poll(async () => (await deliveredOutbox(staff.server, email)).filter((mail) => mail.subject === "A passkey was added to your account").length)
+      .toBe(1)
     expect(await listed(token)).toEqual([passkey])
     expect(JSON.stringify(await listed(token))).not.toContain(key.id)
     // The next options leave it out: an authenticator does not make a second passkey for the account.

@@ -101,7 +101,8 @@ export const SessionsScreen = () => {
             { label: "Role", cell: (session) => roleLabels[session.role] },
             { label: "Address", cell: (session) => session.ip ?? "" },
             { label: "Signed in", cell: (session) => when(session.createdAt) },
-            { label: "Last seen", cell: (session) => when(session.lastSeenAt) }
+            { label: "Last seen", cell: (session) => when(session.lastSeenAt) },
+            { label: "Passkey used", cell: (session) => (session.lastPasskeyAt === null ? t.noPasskey : when(session.lastPasskeyAt)) }
           ]
         }
       }}
