@@ -17,6 +17,7 @@ import { AllowedIpsApi } from "./allowed-ips.ts"
 import { ProtectedDataApi } from "./protected-data.ts"
 import { SessionsApi } from "./sessions.ts"
 import { PasskeySignInApi, PasskeysApi } from "./passkeys.ts"
+import { ConfirmApi } from "./confirm.ts"
 import { SiteSettingsApi } from "./site-settings.ts"
 import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
 import { UploadsApi } from "./uploads.ts"
@@ -108,6 +109,7 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(SessionsApi)
   .add(PasskeysApi)
   .add(PasskeySignInApi)
+  .add(ConfirmApi)
   .add(ProtectedDataApi)
   .add(SiteSettingsApi)
   .add(HistoryApi)

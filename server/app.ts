@@ -18,6 +18,7 @@ import { ProtectedDataHandlers } from "./protected-data/http.ts"
 import { SessionHandlers } from "./sessions/http.ts"
 import { PasskeyHandlers } from "./auth/passkeys.ts"
 import { PasskeySignInHandlers } from "./auth/passkey-sign-in.ts"
+import { ConfirmHandlers } from "./auth/confirm.ts"
 import { listenForRevocations } from "./sessions/cache.ts"
 import { SiteSettingsHandlers } from "./site-settings/http.ts"
 import { ScamReportHandlers } from "./scam-reports/http.ts"
@@ -127,6 +128,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     SessionHandlers,
     PasskeyHandlers,
     PasskeySignInHandlers,
+    ConfirmHandlers,
     ProtectedDataHandlers,
     SiteSettingsHandlers,
     HistoryHandlers,

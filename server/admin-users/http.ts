@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { adminMessages } from "../../contract/admin-users.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { Conflict, NotFound } from "../../contract/common.ts"
-import { superAdminOnly } from "../auth/roles.ts"
+import { requireConfirmed, superAdminOnly } from "../auth/roles.ts"
 import { csvResponse, pageWindow, paginate, wantsCsv } from "../platform/lists.ts"
 import { addAdmin, changeAdmin, findAccount, listAccounts } from "./repository.ts"
 
@@ -35,6 +35,7 @@ export const AdminUserHandlers = HttpApiBuilder.group(AdminApi, "adminUsers", (h
     .handle("create", ({ payload }) =>
       Effect.gen(function* () {
         const session = yield* superAdminOnly
+        yield* requireConfirmed
         const made = yield* addAdmin(payload.email, payload.role, payload.name?.trim() ?? null, { session })
         const user = yield* findAccount(made.id)
         // Added just now, by this request: an account missing here is the server's fault, not the caller's.
@@ -45,6 +46,7 @@ export const AdminUserHandlers = HttpApiBuilder.group(AdminApi, "adminUsers", (h
     .handle("update", ({ params, payload }) =>
       Effect.gen(function* () {
         const session = yield* superAdminOnly
+        yield* requireConfirmed
         if (payload.disabled === true && params.id === session.user._id) return yield* new Conflict({ error: adminMessages.self })
         yield* changeAdmin(
           params.id,
@@ -57,6 +59,7 @@ export const AdminUserHandlers = HttpApiBuilder.group(AdminApi, "adminUsers", (h
     .handle("remove", ({ params, query }) =>
       Effect.gen(function* () {
         const session = yield* superAdminOnly
+        yield* requireConfirmed
         if (params.id === session.user._id) return yield* new Conflict({ error: adminMessages.self })
         yield* changeAdmin(params.id, { disabled: true }, { version: query.version })
         return yield* oneAccount(params.id)

@@ -41,7 +41,7 @@ import { limits, messages } from "./policy.ts"
  */
 
 /** The options for `navigator.credentials.get`, with a challenge kept for this purpose (and person) 5 minutes, once. */
-const assertionOptions = (purpose: "sign_in" | "second_step", adminId: string | null, passkeys: ReadonlyArray<PasskeyRow>) =>
+export const assertionOptions = (purpose: "sign_in" | "second_step" | "confirm", adminId: string | null, passkeys: ReadonlyArray<PasskeyRow>) =>
   Effect.gen(function* () {
     const party = yield* relyingParty
     const options = yield* Effect.promise(() =>
@@ -58,7 +58,7 @@ const assertionOptions = (purpose: "sign_in" | "second_step", adminId: string | 
   })
 
 /** Whether the answer is this passkey's signature over the challenge, for this console; the counter moves on when it is. */
-const verifyAssertion = (credential: AuthenticationCredential, challenge: string, passkey: PasskeyRow) =>
+export const verifyAssertion = (credential: AuthenticationCredential, challenge: string, passkey: PasskeyRow) =>
   Effect.gen(function* () {
     const party = yield* relyingParty
     const verified = yield* Effect.promise(() =>

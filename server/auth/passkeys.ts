@@ -30,7 +30,7 @@ import {
   setPasskeyRule,
   takeChallenge
 } from "./repository.ts"
-import { requireSuperAdmin } from "./roles.ts"
+import { requireConfirmed, requireSuperAdmin } from "./roles.ts"
 
 /**
  * Passkeys (docs/security.md, "Passkeys"): a signed-in person adds WebAuthn credentials to their
@@ -162,6 +162,7 @@ export const PasskeyHandlers = HttpApiBuilder.group(
       .handle("setRule", ({ params, payload }) =>
         Effect.gen(function* () {
           yield* requireSuperAdmin(passkeyMessages.superOnly)
+          yield* requireConfirmed
           const rule = yield* inTransaction(
             Effect.gen(function* () {
               const rule = yield* setPasskeyRule(params.role, payload.required, payload.graceDays)
@@ -175,6 +176,7 @@ export const PasskeyHandlers = HttpApiBuilder.group(
       .handle("reset", ({ params }) =>
         Effect.gen(function* () {
           const session = yield* requireSuperAdmin(passkeyMessages.superOnly)
+          yield* requireConfirmed
           if ((yield* findAccount(params.id)) === undefined) return yield* new NotFound({ error: passkeyMessages.adminNotFound })
           const reset = yield* resetAccountPasskeys(params.id, { id: session.user._id, email: session.user.email, ip: session.ip })
           return { success: true as const, data: { removed: reset.removed, graceUntil: reset.graceUntil.toISOString() } }

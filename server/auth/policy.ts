@@ -43,6 +43,8 @@ export const limits = {
    * each guess is one chance in 2^60 for each of ten codes, and a step is tried five times at most.
    */
   recoveryGuesses: { name: "recovery-guess", limit: GUESSES_PER_DAY, windowSeconds: ONE_DAY },
+  /** Confirmations one session asks for or answers (server/auth/confirm.ts): passkey options, answers, codes mailed and typed. */
+  confirmationsPerSession: { name: "confirm-session", limit: 20, windowSeconds: FIFTEEN_MINUTES },
   /** Passkey sign-ins started from one address: each keeps a challenge for 5 minutes. */
   passkeyOptionsPerIp: { name: "passkey-options-ip", limit: 60, windowSeconds: FIFTEEN_MINUTES }
 } satisfies Record<string, RateLimitRule>

@@ -136,7 +136,7 @@ export const passkeysOf = (adminId: string) =>
   }).pipe(dieOnSqlError)
 
 /** What a challenge was given for: adding a passkey, signing in with one, a code sign-in's second step. */
-export type ChallengePurpose = "register" | "sign_in" | "second_step"
+export type ChallengePurpose = "register" | "sign_in" | "second_step" | "confirm"
 
 /** A challenge for `purpose`, for `adminId` (none: a sign-in's), usable once until it expires. */
 export const keepChallenge = (challenge: string, purpose: ChallengePurpose, adminId: string | null, ttlSeconds: number) =>

@@ -2,6 +2,8 @@ import { Effect } from "effect"
 import { type ActivityArea, activityAreas } from "../../contract/activity.ts"
 import { adminMessages } from "../../contract/admin-users.ts"
 import { CurrentSession } from "../../contract/auth.ts"
+import { CONFIRM_MINUTES, confirmMessages } from "../../contract/confirm.ts"
+import { sessionConfirmation } from "../sessions/repository.ts"
 import { Forbidden, type Role, roleCovers } from "../../contract/common.ts"
 
 /** Moderators read (and change statuses); admins and super admins create, edit and delete. */
@@ -19,6 +21,17 @@ export const requireSuperAdmin = (refusal: string) =>
     if (session.user.role !== "super_admin") return yield* new Forbidden({ error: refusal })
     return session
   })
+
+/**
+ * Refuses with 403 unless this session confirmed it's you within `CONFIRM_MINUTES`: what changes
+ * who may do what, protected data and a restore of a deleted record (docs/security.md, "Confirm
+ * what matters"; the confirmation itself: server/auth/confirm.ts).
+ */
+export const requireConfirmed = Effect.gen(function* () {
+  const session = yield* CurrentSession
+  const confirmation = yield* sessionConfirmation(session.id, CONFIRM_MINUTES)
+  if (confirmation.until === null) return yield* new Forbidden({ error: confirmMessages.required })
+})
 
 /** The admin-management areas' refusal: admin users, allowed addresses, protected data, the site's settings. */
 export const superAdminOnly = requireSuperAdmin(adminMessages.superOnly)

@@ -4,7 +4,7 @@ import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
 import { BadRequest, Conflict, Forbidden, NotFound, roleCovers } from "../../contract/common.ts"
 import { changedPaths, type HistoryKind, historyKindLabels, historyMessages, isHistoryKind } from "../../contract/history-rules.ts"
-import { mayRead } from "../auth/roles.ts"
+import { mayRead, requireConfirmed } from "../auth/roles.ts"
 import { pageWindow, paginate } from "../platform/lists.ts"
 import { type Content, contentOf } from "../platform/record-history.ts"
 import { type ChangeEvent, createRecord, updateRecord, type VersionedRow } from "../platform/record-writes.ts"
@@ -65,6 +65,8 @@ const restore = (kind: HistoryKind, id: string, version: number, expectedVersion
     // Below `restore`, a person undoes their own last change only, of what their role may
     // change (checked on the locked row below): the console's `z` (docs/api.md, "Record history").
     if (!editor && (current.removed || version !== current.version - 1 || newest.id !== session.user._id)) return yield* refused
+    // Bringing a deleted record back asks for the passkey again after 10 minutes (docs/security.md, "Confirm what matters").
+    if (current.removed) yield* requireConfirmed
     const rowId = rules.rowId?.(id) ?? id
     const actor = { session }
     const restored = (details: Record<string, unknown> = {}): ChangeEvent => ({

@@ -698,6 +698,20 @@ export const migrations = {
     `ALTER TABLE passkey_challenges DROP CONSTRAINT passkey_challenges_purpose_check`,
     `ALTER TABLE passkey_challenges ADD CONSTRAINT passkey_challenges_purpose_check CHECK (purpose IN ('register', 'sign_in', 'second_step'))`,
     `ALTER TABLE sessions ADD COLUMN last_passkey_at timestamptz`
+  ),
+  // Confirming it's you again (server/auth/confirm.ts; docs/security.md, "Confirm what matters"):
+  // when a session last did with a code by e-mail (its sign-in, or a confirmation), and the codes
+  // a session asked for to confirm, one per session.
+  "0019_confirmations": statements(
+    `ALTER TABLE sessions ADD COLUMN confirmed_at timestamptz`,
+    `CREATE TABLE confirm_codes (
+      session_id uuid PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+      code_hash text NOT NULL,
+      tries integer NOT NULL DEFAULT 0,
+      expires_at timestamptz NOT NULL
+    )`,
+    `ALTER TABLE passkey_challenges DROP CONSTRAINT passkey_challenges_purpose_check`,
+    `ALTER TABLE passkey_challenges ADD CONSTRAINT passkey_challenges_purpose_check CHECK (purpose IN ('register', 'sign_in', 'second_step', 'confirm'))`
   )
 }
 

@@ -5,7 +5,7 @@ import { protectedMessages } from "../../contract/protected-data.ts"
 import { AdminApi } from "../../contract/api.ts"
 import { Conflict } from "../../contract/common.ts"
 import { type ChangeEvent, createRecord, removeRecord, takenBy, updateRecord } from "../platform/record-writes.ts"
-import { superAdminOnly } from "../auth/roles.ts"
+import { requireConfirmed, superAdminOnly } from "../auth/roles.ts"
 import { type ProtectedRow, protectedOf, protectedTable, listProtected } from "./repository.ts"
 
 // Protected data (docs/api.md, "Admin management"): records only super admins read; their values never enter a log.
@@ -35,6 +35,7 @@ export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedDa
     .handle("create", ({ payload }) =>
       Effect.gen(function* () {
         yield* superAdminOnly
+        yield* requireConfirmed
         const { row } = yield* createRecord<ProtectedRow, Conflict>(protectedTable, {
           values: { id: randomUUID(), ...protectedValues(payload) },
           unique: { index: "type, key", taken: () => takenBy("key", protectedMessages.exists) },
@@ -46,6 +47,7 @@ export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedDa
     .handle("update", ({ params, payload }) =>
       Effect.gen(function* () {
         yield* superAdminOnly
+        yield* requireConfirmed
         const { after } = yield* updateRecord<ProtectedRow>(protectedTable, {
           id: params.id,
           expectedVersion: payload.version,
@@ -58,6 +60,7 @@ export const ProtectedDataHandlers = HttpApiBuilder.group(AdminApi, "protectedDa
     .handle("remove", ({ params, query }) =>
       Effect.gen(function* () {
         yield* superAdminOnly
+        yield* requireConfirmed
         yield* removeRecord<ProtectedRow>(protectedTable, {
           id: params.id,
           expectedVersion: query.version,

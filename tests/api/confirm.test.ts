@@ -1,0 +1,154 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { describe, expect, it } from "vitest"
+import { type Confirmation, confirmMessages } from "../../contract/confirm.ts"
+import type { AuthenticationOptions, RegistrationOptions } from "../../contract/passkeys.ts"
+import { hashToken } from "../../server/platform/secrets.ts"
+import { softAuthenticator } from "../support/authenticator.ts"
+import { engines } from "../support/database.ts"
+import { call, freshIp } from "../support/http.ts"
+import { deliveredOutbox } from "../support/server.ts"
+import { freshEmail, settingsServer } from "../support/settings.ts"
+
+/**
+ * Confirming it's you again (docs/security.md, "Confirm what matters"): ten minutes after a
+ * session last confirmed (its sign-in, a passkey, a code), what changes admins, addresses,
+ * protected data and passkey rules is refused until it confirms again: with a passkey when the
+ * account has one, else with a code by e-mail; a refused change leaves nothing behind.
+ */
+describe.each(engines)("confirming it's you on $name", (engine) => {
+  const { staff, url, create, signIn } = settingsServer(engine)
+  const origin = () => `http://localhost:${new URL(url()).port}`
+
+  const status = async (token: string) => (await call(url(), "GET", "/api/admin/auth/confirm", { token })).body.data as Confirmation
+  /** Ten minutes and more since this session last confirmed. */
+  const age = (token: string) =>
+    staff.server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) =>
+          sql`UPDATE sessions SET confirmed_at = now() - interval '11 minutes', last_passkey_at = CASE WHEN last_passkey_at IS NULL THEN NULL ELSE now() - interval '11 minutes' END
+              WHERE token_hash = ${hashToken(token)}`
+      )
+    )
+  /** A change that asks for the confirmation: adding an admin. */
+  const addAdmin = (token: string) => call(url(), "POST", "/api/admin/users", { token, body: { email: freshEmail("added"), role: "moderator" } })
+  const admins = async (token: string) =>
+    ((await call(url(), "GET", "/api/admin/users", { token })).body.data as { pagination: { total: number } }).pagination.total
+  const lastCode = async (email: string) => {
+    const mail = (await deliveredOutbox(staff.server, email.toLowerCase())).filter((one) => one.subject.startsWith("Your confirmation code")).at(-1)
+    return mail?.subject.match(/(\d{6})/u)?.[1] ?? ""
+  }
+
+  it("asks a person with no passkey for a code by e-mail ten minutes after the last one, and keeps nothing refused", async () => {
+    const email = freshEmail("confirm-code")
+    await create(email, "super_admin")
+    const token = await signIn(email, "super_admin")
+    // Signed in with a code just now: confirmed for ten minutes.
+    const fresh = await status(token)
+    expect(fresh.method).toBe("code")
+    expect(Date.parse(fresh.confirmedUntil!) - Date.now()).toBeGreaterThan(9 * 60_000)
+    await age(token)
+    expect((await status(token)).confirmedUntil).toBeNull()
+    const before = await admins(token)
+    const refused = await addAdmin(token)
+    expect(refused.status).toBe(403)
+    expect(refused.body.error).toBe(confirmMessages.required)
+    expect(await admins(token)).toBe(before)
+    expect((await call(url(), "POST", "/api/admin/ip-management", { token, body: { ip: "198.51.100.7", description: "Office" } })).status).toBe(403)
+    // A passkey confirms nothing here: the account has none.
+    expect((await call(url(), "POST", "/api/admin/auth/confirm/options", { token })).status).toBe(409)
+    // Five wrong guesses end the code, also at once; a new code confirms.
+    expect((await call(url(), "POST", "/api/admin/auth/confirm/code", { token })).status).toBe(200)
+    const code = await lastCode(email)
+    expect(code).toMatch(/^\d{6}$/u)
+    const wrong = code === "000000" ? "000001" : "000000"
+    const guesses = await Promise.all(
+      Array.from({ length: 8 }, () => call(url(), "POST", "/api/admin/auth/confirm/code/verify", { token, body: { code: wrong } }))
+    )
+    expect(guesses.every((one) => one.status === 401)).toBe(true)
+    expect((await call(url(), "POST", "/api/admin/auth/confirm/code/verify", { token, body: { code } })).status).toBe(401)
+    expect((await call(url(), "POST", "/api/admin/auth/confirm/code", { token })).status).toBe(200)
+    const next = await lastCode(email)
+    const confirmed = await call(url(), "POST", "/api/admin/auth/confirm/code/verify", { token, body: { code: next } })
+    expect(confirmed.status, confirmed.text).toBe(200)
+    expect((confirmed.body.data as Confirmation).confirmedUntil).not.toBeNull()
+    // Used: it confirms once.
+    expect((await call(url(), "POST", "/api/admin/auth/confirm/code/verify", { token, body: { code: next } })).status).toBe(401)
+    expect((await addAdmin(token)).status).toBe(200)
+  })
+
+  it("asks a person with a passkey for it, even after a code sign-in; another person's passkey or a reused answer confirms nothing", async () => {
+    const email = freshEmail("confirm-passkey")
+    await create(email, "super_admin")
+    const token = await signIn(email, "super_admin")
+    const key = softAuthenticator()
+    const asked = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
+    const added = await call(url(), "POST", "/api/admin/auth/passkeys", {
+      token,
+      body: { name: "Key", credential: key.register(asked.body.data as RegistrationOptions, origin()) }
+    })
+    expect(added.status, added.text).toBe(200)
+    // A code sign-in confirms nothing for an account with a passkey: its passkey does.
+    expect(await status(token)).toEqual({ method: "passkey", confirmedUntil: null })
+    expect((await addAdmin(token)).status).toBe(403)
+    expect((await call(url(), "POST", "/api/admin/auth/confirm/code", { token })).status).toBe(409)
+    const options = async () => {
+      const answer = await call(url(), "POST", "/api/admin/auth/confirm/options", { token })
+      expect(answer.status, answer.text).toBe(200)
+      return answer.body.data as AuthenticationOptions
+    }
+    const first = await options()
+    expect(first.allowCredentials.map((one) => one.id)).toEqual([key.id])
+    const stranger = await call(url(), "POST", "/api/admin/auth/confirm/passkey", {
+      token,
+      body: { credential: softAuthenticator().authenticate(first, origin()) }
+    })
+    expect(stranger.status).toBe(401)
+    expect(stranger.body.error).toBe(confirmMessages.refused)
+    expect(
+      (
+        await call(url(), "POST", "/api/admin/auth/confirm/passkey", {
+          token,
+          body: { credential: key.authenticate(await options(), "https://phishing.example") }
+        })
+      ).status
+    ).toBe(401)
+    // Twenty answers to one challenge at once: one confirms.
+    const once = await options()
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call(url(), "POST", "/api/admin/auth/confirm/passkey", { token, body: { credential: key.authenticate(once, origin()) } })
+      )
+    )
+    expect(answers.filter((one) => one.status === 200)).toHaveLength(1)
+    expect((await status(token)).confirmedUntil).not.toBeNull()
+    expect((await addAdmin(token)).status).toBe(200)
+    // Another session of the same person is not confirmed by this one's passkey.
+    const other = await signIn(email, "super_admin")
+    expect((await status(other)).confirmedUntil).toBeNull()
+  })
+
+  it("lets a passkey sign-in confirm for ten minutes, and asks nothing of reads or of the person's own passkeys", async () => {
+    const email = freshEmail("confirm-signin")
+    await create(email, "super_admin")
+    const token = await signIn(email, "super_admin")
+    const key = softAuthenticator()
+    const asked = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
+    await call(url(), "POST", "/api/admin/auth/passkeys", {
+      token,
+      body: { name: "Key", credential: key.register(asked.body.data as RegistrationOptions, origin()) }
+    })
+    const ip = freshIp()
+    const options = (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })).body.data as AuthenticationOptions
+    const signedIn = await call(url(), "POST", "/api/admin/auth/passkeys/sign-in", { ip, body: { credential: key.authenticate(options, origin()) } })
+    expect(signedIn.status, signedIn.text).toBe(200)
+    const passkeyToken = signedIn.body.token as string
+    expect((await status(passkeyToken)).confirmedUntil).not.toBeNull()
+    expect((await addAdmin(passkeyToken)).status).toBe(200)
+    await age(passkeyToken)
+    expect((await addAdmin(passkeyToken)).status).toBe(403)
+    expect((await call(url(), "GET", "/api/admin/users", { token: passkeyToken })).status).toBe(200)
+    expect((await call(url(), "POST", "/api/admin/passkeys/recovery-codes", { token: passkeyToken })).status).toBe(200)
+  })
+})
