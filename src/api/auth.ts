@@ -44,7 +44,7 @@ export const verifyOtp = async (email: string, otp: string, attempt: string | nu
  * The device's answer to `options` through `@simplewebauthn/browser` (loaded now, never with the
  * first screen). No answer from the device rejects with no status, as a lost link does.
  */
-const askDevice = async (options: AuthenticationOptions) => {
+export const askDevice = async (options: AuthenticationOptions) => {
   const { startAuthentication } = await import("@simplewebauthn/browser")
   return startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]["optionsJSON"] }).catch((error: unknown): never => {
     // No status: the device's refusal, worded by the sign-in machine (machines/auth.ts).

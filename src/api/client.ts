@@ -4,6 +4,7 @@ import { HttpApiClient } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { IDEMPOTENCY_KEY_HEADER } from "../../contract/idempotency.ts"
 import type { CsvFile } from "../../contract/lists.ts"
+import { confirmFirst } from "../lib/confirm-gate.ts"
 import type { CallAs, CallInput } from "../lib/store/handle.ts"
 import { type ApiFailure, readApiFailure, toApiFailure } from "./decode.ts"
 import { sessionToken } from "./session.ts"
@@ -99,6 +100,8 @@ const commandFetch =
     const method = (init?.method ?? "GET").toUpperCase()
     if (!WRITES.has(method)) return fetch(input, init)
     const url = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.origin)
+    // A change that matters waits for the person to confirm it's them (src/lib/confirm-gate.ts).
+    await confirmFirst(url.pathname)
     // Straight to the server, with no key: a key makes the server keep the answer (a session's
     // token, a protected value) for a repeat (docs/security.md).
     if (DIRECT.test(url.pathname)) return fetch(input, init)

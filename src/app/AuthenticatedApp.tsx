@@ -23,6 +23,7 @@ import { loadPart, whenQuiet } from "../ui/deferred.tsx"
 import { Screen } from "../ui/Screen.tsx"
 import { destinations } from "./navigation.ts"
 import { Shell } from "./Shell.tsx"
+import { ConfirmAgainHost } from "./ConfirmAgainHost.tsx"
 
 const featureRoutes: ReadonlyArray<FeatureRoute> = [
   ...dashboardRoutes,
@@ -78,6 +79,7 @@ export default function AuthenticatedApp() {
     <HistoryHost>
       <Shell>
         <Client />
+        <ConfirmAgainHost />
         <Switch>
           {featureRoutes.map((route) => (
             <Route key={route.key ?? route.path} path={route.path}>

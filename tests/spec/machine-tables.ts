@@ -321,3 +321,30 @@ export const syncTable = [
   "conflicts.shown --DISMISS--> (stays) / forgetRefusal",
   "conflicts.shown --(always) [allSeen]--> conflicts.none"
 ]
+
+/**
+ * Ours (docs/security.md, "Confirm what matters"; docs/console.md, "Confirm it's you"): before a
+ * change to admins, roles, the allowed addresses, protected data or passkey rules, the console asks
+ * whether this session confirmed within 10 minutes; if it did (or the server can't say), the change
+ * goes; if not, the person confirms with their passkey, or having none with a code by e-mail (sent
+ * at once, sent again on request, a wrong one said and the field kept), or cancels (the change
+ * goes and the server refuses it).
+ */
+export const confirmAgainTable = [
+  "idle --ASK--> checking",
+  "checking --xstate.done.actor.status [stillConfirmed]--> idle / confirmed",
+  "checking --xstate.done.actor.status [byPasskey]--> passkey",
+  "checking --xstate.done.actor.status--> code",
+  "checking --xstate.error.actor.status--> idle / confirmed",
+  "passkey --CANCEL--> idle / cancelled",
+  "passkey.offered --USE_PASSKEY--> passkey.asserting",
+  "passkey.asserting --xstate.done.actor.confirmWithPasskey--> idle / confirmed",
+  "passkey.asserting --xstate.error.actor.confirmWithPasskey--> passkey.offered",
+  "code --CANCEL--> idle / cancelled",
+  "code.sending --xstate.done.actor.sendCode--> code.sent",
+  "code.sending --xstate.error.actor.sendCode--> code.sent",
+  "code.sent --VERIFY--> code.verifying",
+  "code.sent --RESEND--> code.sending",
+  "code.verifying --xstate.done.actor.verifyCode--> idle / confirmed",
+  "code.verifying --xstate.error.actor.verifyCode--> code.sent"
+]

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { addressModalMachine } from "../../machines/address-modal.ts"
 import { authMachine } from "../../machines/auth.ts"
 import { blogEditorMachine } from "../../machines/blog-editor.ts"
+import { confirmAgainMachine } from "../../machines/confirm-again.ts"
 import { listMachine } from "../../machines/list.ts"
 import { listingModerationMachine } from "../../machines/listing-moderation.ts"
 import { inquiryMachine } from "../../machines/inquiry.ts"
@@ -14,6 +15,7 @@ import {
   addressModalTable,
   authTable,
   blogEditorTable,
+  confirmAgainTable,
   historyTable,
   inquiryTable,
   listingModerationTable,
@@ -39,7 +41,8 @@ describe("each machine declares exactly the transitions the spec gives it", () =
     ["scam-report triage", scamReportMachine, scamReportTable],
     ["inquiry", inquiryMachine, inquiryTable],
     ["record history", historyMachine, historyTable],
-    ["sync", syncMachine, syncTable]
+    ["sync", syncMachine, syncTable],
+    ["confirm again", confirmAgainMachine, confirmAgainTable]
   ] as const)("%s", (_name, machine, table) => {
     expect(transitionTable(machine as never)).toEqual([...table].sort())
   })
