@@ -195,10 +195,10 @@ export class PasskeysApi extends HttpApiGroup.make("passkeys")
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ passkey: Passkey }) }),
       error: [BadRequest, NotFound]
     }).annotate(OpenApi.Summary, "Rename one of the caller's passkeys"),
-    HttpApiEndpoint.post("recoveryCodes", "/api/admin/passkeys/recovery-codes", {
+    HttpApiEndpoint.post("recoveryCodes", "/api/admin/auth/passkeys/recovery-codes", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ codes: Schema.Array(Schema.String) }) }),
       error: [Conflict]
-    }).annotate(OpenApi.Summary, "Make ten new recovery codes, shown this once; the caller's earlier ones stop working"),
+    }).annotate(OpenApi.Summary, "Make ten new recovery codes, shown this once (under /auth: never kept for a repeat); the caller's earlier ones stop working"),
     HttpApiEndpoint.get("rules", "/api/admin/passkeys/rules", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ rules: Schema.Array(PasskeyRule) }) }),
       error: [Forbidden]

@@ -14,9 +14,10 @@ import { dieOnSqlError, inTransaction } from "../platform/database.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
 import { guard, hit } from "../platform/rate-limit.ts"
 import { hashOtp, hashToken, loadOtpKey } from "../platform/secrets.ts"
-import { openSession, type SignInMethod } from "../sessions/repository.ts"
+import { openSession } from "../sessions/repository.ts"
 import {
   countStepTry,
+  holdPasskey,
   keepChallenge,
   passkeyForSignIn,
   type PasskeyRow,
@@ -133,7 +134,15 @@ export const PasskeySignInHandlers = HttpApiBuilder.group(
           const account = { id: passkey.adminId, email: passkey.email, name: passkey.adminName, role: passkey.accountRole }
           // No more than the role the session that added it acted with, nor than the account's now.
           const role = roleCovers(passkey.accountRole, passkey.role) ? passkey.role : passkey.accountRole
-          return yield* signedIn(yield* openSession(account, role, ip, userAgent, "passkey"), ip)
+          // Opened only while the passkey is still the account's, its row held: a reset landing
+          // meanwhile waits and then ends the session; one that landed before leaves nothing to open.
+          const session = yield* inTransaction(
+            Effect.gen(function* () {
+              if (!(yield* holdPasskey(passkey.id))) return undefined
+              return yield* openSession(account, role, ip, userAgent, "passkey")
+            })
+          )
+          return yield* signedIn(session, ip)
         }).pipe(dieOnSqlError)
       )
       .handle("stepOptions", ({ payload }) =>
@@ -157,9 +166,16 @@ export const PasskeySignInHandlers = HttpApiBuilder.group(
           if (passkey === undefined || passkey.adminId !== step.adminId) return yield* refuse(ip, "second step: not this account's passkey", step.email)
           if (!(yield* verifyAssertion(payload.credential, challenge, passkey))) return yield* refuse(ip, "second step: not verified", step.email)
           // Of two answers at once, one finishes the step.
-          if (!(yield* takeStep(hashToken(payload.step)))) return yield* refuse(ip, "second step: already finished", step.email, passkeyMessages.stepExpired)
           const account = { id: step.adminId, email: step.email, name: step.name, role: step.accountRole }
-          return yield* signedIn(yield* openSession(account, step.role, ip, userAgent, "code+passkey" satisfies SignInMethod), ip)
+          const outcome = yield* inTransaction(
+            Effect.gen(function* () {
+              if (!(yield* holdPasskey(passkey.id))) return { kind: "gone" as const }
+              if (!(yield* takeStep(hashToken(payload.step)))) return { kind: "finished" as const }
+              return { kind: "opened" as const, session: yield* openSession(account, step.role, ip, userAgent, "code+passkey") }
+            })
+          )
+          if (outcome.kind === "finished") return yield* refuse(ip, "second step: already finished", step.email, passkeyMessages.stepExpired)
+          return yield* signedIn(outcome.kind === "opened" ? outcome.session : undefined, ip)
         }).pipe(dieOnSqlError)
       )
       .handle("stepRecovery", ({ payload }) =>

@@ -87,9 +87,18 @@ const passkeyAddedMail = (email: string, name: string, ip: string) => ({
   ].join("\n")
 })
 
+const recoveryMadeMail = (email: string, ip: string) => ({
+  to: email,
+  subject: "New recovery codes were made for your account",
+  text: [
+    `Ten new recovery codes were made for the admin console account ${email}, from the address ${ip}; the earlier ones no longer work.`,
+    "If you did not make them, make new ones at once in Settings → Passkeys and tell a super admin: they can reset your passkeys and end every session."
+  ].join("\n")
+})
+
 /** What the person's role asks of them: whether it requires a passkey, and until when the code alone still signs in. */
 const requirementOf = (session: Session) =>
-  Effect.map(passkeyRequirement(session.user._id, session.user.grantedRole), (rule) => ({
+  Effect.map(passkeyRequirement(session.user._id), (rule) => ({
     required: rule.required,
     dueBy: rule.required && rule.passkeys === 0 && rule.dueBy !== null ? rule.dueBy.toISOString() : null,
     recoveryCodesLeft: rule.recoveryCodes
@@ -148,8 +157,11 @@ export const PasskeyHandlers = HttpApiBuilder.group(
             Effect.gen(function* () {
               yield* replaceRecoveryCodes(session.user._id, hashes)
               yield* recordAdminActivity({ action: "session.recovery_codes", entityId: null, details: { made: codes.length } })
+              // Told by mail: codes made by someone else holding the session are seen.
+              yield* enqueueMail(recoveryMadeMail(session.user.email, session.ip), 24 * 60)
             })
           )
+          yield* worker.wake
           return { success: true as const, data: { codes } }
         }).pipe(dieOnSqlError)
       )
@@ -262,7 +274,7 @@ export const PasskeyHandlers = HttpApiBuilder.group(
       .handle("remove", ({ params }) =>
         Effect.gen(function* () {
           const session = yield* CurrentSession
-          const { required } = yield* passkeyRequirement(session.user._id, session.user.grantedRole)
+          const { required } = yield* passkeyRequirement(session.user._id)
           const removed = yield* removeOwnPasskey(session.user._id, params.id, required)
           if (removed === "last") return yield* new Conflict({ error: passkeyMessages.lastRequired })
           if (!removed) return yield* new NotFound({ error: passkeyMessages.notFound })

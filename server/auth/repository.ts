@@ -270,9 +270,9 @@ export const setPasskeyRule = (role: Role, required: boolean, graceDays: number)
  * What the account's role asks of a sign-in with a code: nothing (`required` false); a second
  * step (it has passkeys); the code alone until `dueBy` (it has none, within the role's grace or
  * its own); or no session (none, and no grace left: `dueBy` null). Read in the sign-in's
- * transaction, the account's row held, so a passkey added or removed meanwhile is counted.
+ * transaction; the account's role as it is now (a session's copy may be seconds old).
  */
-export const passkeyRequirement = (adminId: string, accountRole: Role) =>
+export const passkeyRequirement = (adminId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<{ required: boolean; dueBy: Date | null; passkeys: number; recoveryCodes: number }>`
@@ -280,7 +280,7 @@ export const passkeyRequirement = (adminId: string, accountRole: Role) =>
              CASE WHEN greatest(r.grace_until, a.passkey_grace_until) > now() THEN greatest(r.grace_until, a.passkey_grace_until) END AS due_by,
              (SELECT count(*)::int FROM passkeys p WHERE p.admin_id = a.id) AS passkeys,
              (SELECT count(*)::int FROM recovery_codes c WHERE c.admin_id = a.id) AS recovery_codes
-      FROM admins a LEFT JOIN passkey_rules r ON r.role = ${accountRole}
+      FROM admins a LEFT JOIN passkey_rules r ON r.role = a.role
       WHERE a.id = ${adminId}`
     const row = rows[0]
     return row === undefined ? { required: false, dueBy: null, passkeys: 0, recoveryCodes: 0 } : row
@@ -366,4 +366,12 @@ export const resetPasskeys = (adminId: string) =>
       UPDATE admins SET passkey_grace_until = now() + make_interval(days => ${PERSONAL_GRACE_DAYS}::int)
       WHERE id = ${adminId} RETURNING passkey_grace_until`
     return { removed: removed.length, graceUntil: rows[0]?.graceUntil ?? new Date() }
+  }).pipe(dieOnSqlError)
+
+/** Whether the passkey is still the account's, its row held until the transaction ends (a reset racing a sign-in waits, then ends the session). */
+export const holdPasskey = (id: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const rows = yield* sql`SELECT id FROM passkeys WHERE id = ${id} FOR SHARE`
+    return rows.length === 1
   }).pipe(dieOnSqlError)

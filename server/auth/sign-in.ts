@@ -176,10 +176,9 @@ const makeSignIn = Effect.gen(function* () {
       const admin = yield* findAdmin(email)
       if (admin === undefined || admin.disabled || !roleCovers(admin.role, guess.role)) return { tries: guess.tries }
       if (!(yield* useCode(guess.codeId))) return { tries: undefined }
-      if (browserHash !== undefined) yield* rememberBrowser(browserHash, email)
       // The account's role decides, whichever role was asked for: a relayed code for a super
       // admin asked as a moderator still needs the passkey (docs/security.md, "Passkeys").
-      const rule = yield* passkeyRequirement(admin.id, admin.role)
+      const rule = yield* passkeyRequirement(admin.id)
       if (rule.required && rule.passkeys > 0) {
         const step = newSessionToken()
         yield* openStep(hashToken(step), admin.id, guess.role)
@@ -187,6 +186,8 @@ const makeSignIn = Effect.gen(function* () {
       }
       if (rule.required && rule.dueBy === null) return { tries: guess.tries, passkeyMissing: true }
       const session = yield* openSession(admin, guess.role, ip, userAgent)
+      // Known only once signed in: a relayed code that opened no session makes no browser known.
+      if (session !== undefined && browserHash !== undefined) yield* rememberBrowser(browserHash, email)
       return { tries: session === undefined ? undefined : guess.tries, session, dueBy: rule.required ? rule.dueBy?.toISOString() : undefined }
     }).pipe(inTransaction)
 

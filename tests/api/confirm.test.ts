@@ -149,6 +149,6 @@ describe.each(engines)("confirming it's you on $name", (engine) => {
     await age(passkeyToken)
     expect((await addAdmin(passkeyToken)).status).toBe(403)
     expect((await call(url(), "GET", "/api/admin/users", { token: passkeyToken })).status).toBe(200)
-    expect((await call(url(), "POST", "/api/admin/passkeys/recovery-codes", { token: passkeyToken })).status).toBe(200)
+    expect((await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token: passkeyToken })).status).toBe(200)
   })
 })

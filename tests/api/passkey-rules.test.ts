@@ -175,7 +175,7 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
     await create(email, "moderator")
     const token = await signIn(email, "moderator")
     await addKey(token)
-    const made = await call(url(), "POST", "/api/admin/passkeys/recovery-codes", { token })
+    const made = await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token })
     expect(made.status, made.text).toBe(200)
     const codes = (made.body.data as { codes: ReadonlyArray<string> }).codes
     expect(codes).toHaveLength(10)
@@ -205,7 +205,7 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
       expect(reused.body.error).toBe(passkeyMessages.recoveryRefused)
       expect((await stepRecovery(third.body.step as string, codes[1]!)).status).toBe(200)
       // New codes replace the old.
-      const renewed = await call(url(), "POST", "/api/admin/passkeys/recovery-codes", { token })
+      const renewed = await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token })
       const { answer: fourth } = await codeSignIn(email, "moderator")
       expect((await stepRecovery(fourth.body.step as string, codes[2]!)).status).toBe(401)
       expect((await stepRecovery(fourth.body.step as string, (renewed.body.data as { codes: ReadonlyArray<string> }).codes[0]!)).status).toBe(200)
@@ -251,7 +251,7 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
     const account = await create(email, "moderator")
     const token = await signIn(email, "moderator")
     await addKey(token)
-    await call(url(), "POST", "/api/admin/passkeys/recovery-codes", { token })
+    await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token })
     expect((await setRule("moderator", true, 0)).status).toBe(200)
     try {
       const refused = await call(url(), "POST", `/api/admin/users/${account._id}/passkeys/reset`, { token })
