@@ -55,10 +55,8 @@ describe.each(engines)("passkey attacks on $name", (engine) => {
       )
     )[0]?.n ?? 0
 
-  // DEFECT (medium): docs/security.md says recovery codes are kept only as HMACs ("a copy of the
-  // database alone cannot test them") and docs/api.md "in the answer only". The endpoint is not
-  // under /api/admin/auth, so the console sends it from its outbox with an Idempotency-Key, and
-  // server/platform/idempotency.ts keeps the answer's bytes — the ten codes in clear — for two days.
+  // Recovery codes are kept only as HMACs (docs/security.md, "Required by role"): an answer kept
+  // for an Idempotency-Key would hold the ten in clear; under /api/admin/auth none is kept.
   it("never keeps new recovery codes in clear in the database (Idempotency-Key)", async () => {
     const email = freshEmail("codes-clear")
     await create(email, "moderator")
@@ -75,7 +73,7 @@ describe.each(engines)("passkey attacks on $name", (engine) => {
     expect(again.headers.get("idempotent-replayed")).toBeNull()
   })
 
-  // DEFECT (low): "known browsers" are those that signed in as the e-mail before (sign-in.ts,
+  // (low): "known browsers" are those that signed in as the e-mail before (sign-in.ts,
   // browserOf); they count their guesses apart and are exempt from the pause strangers cause.
   // tryCode remembers the browser before the passkey rule is applied, so a relayed code that
   // reaches only the second step (or the 403 "no passkey") makes the relaying browser known.
