@@ -25,7 +25,8 @@ export type AdminSession = typeof AdminSession.Type
 
 export const sessionMessages = {
   notFound: "This session has already ended.",
-  notYours: "Only super admins may end other admins' sessions."
+  notYours: "Only super admins may end other admins' sessions.",
+  notAll: "Only super admins may see every admin's sessions."
 } as const
 
 export class SessionsApi extends HttpApiGroup.make("sessions")

@@ -13,7 +13,7 @@ export const SessionHandlers = HttpApiBuilder.group(AdminApi, "sessions", (handl
     .handle("list", ({ query }) =>
       Effect.gen(function* () {
         const session = yield* CurrentSession
-        if (query.scope === "all") yield* requireSuperAdmin(sessionMessages.notYours)
+        if (query.scope === "all") yield* requireSuperAdmin(sessionMessages.notAll)
         const rows = yield* liveSessions(query.scope === "all" ? undefined : session.user._id)
         return { success: true as const, data: { sessions: rows.map(sessionOf(session.id)) } }
       })

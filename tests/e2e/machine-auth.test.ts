@@ -98,7 +98,7 @@ describe("auth: generated paths on the sign-in screen and the shell", () => {
     await registerPasskey(product.server.url, token, key, consoleAddress(), "Model key")
     await (await virtualAuthenticator(page)).holds(key, "localhost")
     if (!codes) return []
-    const made = await call(product.server.url, "POST", "/api/admin/passkeys/recovery-codes", { token })
+    const made = await call(product.server.url, "POST", "/api/admin/auth/passkeys/recovery-codes", { token })
     expect(made.status).toBe(200)
     return [...(made.body.data as { codes: ReadonlyArray<string> }).codes]
   }

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page, Request, Route } from "playwright-core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { describe, expect } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { EventObject } from "xstate"
 import { confirmAgainMachine } from "../../machines/confirm-again.ts"
 import { addAdmin } from "../../server/admin-users/repository.ts"
@@ -12,6 +12,8 @@ import { closeRun, firstHeld, nextNumber, pathHarness, product } from "../suppor
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
 import { deliveredOutbox } from "../support/server.ts"
 import { signIn } from "../support/session.ts"
+import { call } from "../support/http.ts"
+import { seriousViolations } from "../support/axe.ts"
 
 pathHarness()
 
@@ -222,4 +224,53 @@ describe("confirm again: generated paths on the dialog", () => {
   }
 
   drivesEveryPath("confirm again", model, confirmAgainTable, driver)
+
+  it("asks before a change that matters, then sends it: an admin added after the code mailed", async () => {
+    const email = `gate-${nextNumber()}@example.com`
+    await product.server.sql(addAdmin(email, "super_admin"))
+    const token = await signIn(product.server, email, "super_admin")
+    // The session's sign-in was more than ten minutes ago.
+    await product.server.sql(
+      Effect.flatMap(SqlClient, (client) => client`UPDATE sessions SET confirmed_at = now() - interval '11 minutes' WHERE token_hash = ${hashToken(token)}`)
+    )
+    const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: "block" })
+    await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
+    const page = await context.newPage()
+    const errors: Array<string> = []
+    page.on("pageerror", (error) => errors.push(error.message))
+    await page.goto(`${consoleAddress()}/settings/admins`)
+    await page.getByRole("button", { name: "Add admin" }).first().click()
+    const form = page.getByRole("form", { name: "Add an admin" })
+    const added = `added-${nextNumber()}@example.com`
+    await form.getByLabel("E-mail").fill(added)
+    await form
+      .getByRole("button", { name: /Add|Create|Save/u })
+      .first()
+      .click()
+    const asking = page.getByRole("dialog", { name: "Confirm it's you" })
+    await asking.getByText(`We sent a 6-digit code to ${email}.`, { exact: false }).waitFor()
+    // The dialog reads well in both themes (WCAG 2.2 A/AA).
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.mouse.move(0, 0)
+      await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"))
+      expect(await seriousViolations(page)).toEqual([])
+    }
+    // Nothing is sent before the person confirms.
+    const listed = async () =>
+      (
+        (await call(product.server.url, "GET", `/api/admin/users?search=${encodeURIComponent(added)}`, { token })).body.data as {
+          users: ReadonlyArray<unknown>
+        }
+      ).users.length
+    expect(await listed()).toBe(0)
+    await expect.poll(() => lastCode(email)).toMatch(/^\d{6}$/u)
+    await asking.getByLabel("Confirmation code").fill(await lastCode(email))
+    await page.keyboard.press("Enter")
+    await asking.waitFor({ state: "hidden" })
+    await page.getByRole("table").getByText(added).waitFor()
+    await expect.poll(listed).toBe(1)
+    expect(errors).toEqual([])
+    await context.close()
+  })
 })
