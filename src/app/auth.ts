@@ -13,6 +13,7 @@ import {
 } from "../api/auth.ts"
 import type { AuthInput } from "../lib/auth.tsx"
 import { holdSession } from "../api/session.ts"
+import { setConfirmGate } from "../lib/confirm-gate.ts"
 import { BROWSER_KEY, TOKEN_KEY, USER_KEY } from "../lib/token.ts"
 import { forgetSnapshot } from "../lib/list/tab-snapshot.ts"
 
@@ -76,6 +77,8 @@ export const consoleAuthMachine = authMachine.provide({
     },
     forgetSession: () => {
       holdSession(null)
+      // The gate before changes that matter is the signed-in session's (src/lib/confirm-gate.ts).
+      setConfirmGate(undefined)
       forgetSnapshot()
       localStorage.removeItem(TOKEN_KEY)
       localStorage.removeItem(USER_KEY)

@@ -23,6 +23,7 @@ import * as protectedData from "../../contract/protected-data.ts"
 import * as scamReports from "../../contract/scam-reports.ts"
 import * as sessions from "../../contract/sessions.ts"
 import * as passkeys from "../../contract/passkeys.ts"
+import * as confirm from "../../contract/confirm.ts"
 import * as siteSettings from "../../contract/site-settings.ts"
 import * as system from "../../contract/system.ts"
 import * as ventures from "../../contract/ventures.ts"
@@ -48,6 +49,7 @@ const modules = {
   scamReports,
   sessions,
   passkeys,
+  confirm,
   siteSettings,
   stream,
   system,

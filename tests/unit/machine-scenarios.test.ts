@@ -55,7 +55,18 @@ describe("how a failed call reads", () => {
 
 describe("auth, step by step", () => {
   const user = { _id: "u1", email: "ada@example.com", name: null, role: "admin" }
-  const signedOut = { token: null, user: null, remembered: null, email: "", error: null, resendAfterSeconds: null, attempt: null }
+  const signedOut = {
+    token: null,
+    user: null,
+    remembered: null,
+    email: "",
+    error: null,
+    resendAfterSeconds: null,
+    attempt: null,
+    step: null,
+    recoveryCodes: false,
+    passkeyDueBy: null
+  }
 
   it("checks a stored token, signs out, signs in again with a code, and ends on an expired session", async () => {
     const { inputs, actor, answer } = calls()
@@ -81,7 +92,10 @@ describe("auth, step by step", () => {
       role: "super_admin",
       error: null,
       resendAfterSeconds: null,
-      attempt: null
+      attempt: null,
+      step: null,
+      recoveryCodes: false,
+      passkeyDueBy: null
     })
 
     answer("endSession", true, {})
@@ -124,7 +138,10 @@ describe("auth, step by step", () => {
       role: "admin",
       error: null,
       resendAfterSeconds: null,
-      attempt: "attempt-1"
+      attempt: "attempt-1",
+      step: null,
+      recoveryCodes: false,
+      passkeyDueBy: null
     })
     expect(stored).toEqual([{ token: "tok-1" }, { token: "tok-2" }])
 

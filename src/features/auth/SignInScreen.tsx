@@ -1,45 +1,15 @@
-import { Box, Button, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes"
-import { type FormEvent, useEffect, useId, useState } from "react"
+import { Box, Button, Card, Flex, Heading, Spinner, Text, TextField } from "@radix-ui/themes"
+import { type FormEvent, lazy, Suspense, useEffect, useState } from "react"
 import type { SnapshotFrom } from "xstate"
-import type { Schema } from "effect"
 import type { AuthMachine } from "../../../machines/auth.ts"
 import { OTP_RESEND_SECONDS } from "../../../contract/auth-rules.ts"
-import type { FieldIssue, Role } from "../../../contract/common.ts"
+import type { Role } from "../../../contract/common.ts"
 import { preloadApi } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
-import { checkLazily, issueAt } from "../../lib/form/check-lazily.ts"
-import { useFirstInvalidFocus } from "../../lib/form/use-first-invalid-focus.ts"
-import { fieldView } from "../../lib/form/words.ts"
 import { dropKeptPaint } from "../../lib/list/kept-paint.ts"
 import { BannerView, FieldFrame } from "../../ui/FieldFrame.tsx"
 import { roleOptions, signInTexts as t } from "./texts.ts"
-
-/** The contract's sign-in request: the server decodes both steps with it. */
-const authRequest = () => import("../../../contract/auth.ts").then((module) => module.AuthRequest)
-/** The contract's second step by recovery code, and a passkey's name: checked the same way. */
-const recoveryStep = () => import("../../../contract/passkeys.ts").then((module) => module.RecoveryStep)
-const passkeyName = () => import("../../../contract/passkeys.ts").then((module) => module.PasskeyName)
-
-/**
- * A sign-in step on the one form pattern (docs/architecture.md, "Forms"): the payload is checked
- * with the contract's schema before the auth machine sends it; problems show under their fields
- * and the cursor goes to the first. The machine holds the steps, so this checks and hands over.
- */
-const useStep = (schema: () => Promise<Schema.Decoder<unknown>> = authRequest) => {
-  const id = useId()
-  const [issues, setIssues] = useState<ReadonlyArray<FieldIssue>>([])
-  const { formRef, focusFirstInvalid } = useFirstInvalidFocus()
-  const submitChecked = async (payload: Record<string, unknown>, extra: ReadonlyArray<FieldIssue>, send: () => void) => {
-    const checked = await checkLazily(schema, payload)
-    const found = [...extra, ...(checked.ok ? [] : checked.issues)]
-    setIssues(found)
-    if (found.length > 0) focusFirstInvalid()
-    else send()
-  }
-  const view = (name: string, label: string, hint?: string) =>
-    fieldView(`${id}-${name}`, label, issueAt(issues, name), { required: true, ...(hint === undefined ? {} : { hint }) })
-  return { formRef, submitChecked, view, clear: (name: string) => setIssues((known) => known.filter((issue) => issue.path !== name)) }
-}
+import { useStep } from "./use-step.ts"
 
 const EmailStep = ({ busy, passkey, error }: { readonly busy: boolean; readonly passkey: boolean; readonly error: string | null }) => {
   const auth = AuthContext.useActorRef()
@@ -182,135 +152,9 @@ const CodeStep = ({
   )
 }
 
-/**
- * The second step (docs/console.md, "Passkeys"): the role requires a passkey, the code was right.
- * One key (Enter on the focused button) asks the device; a lost device takes a recovery code.
- */
-const SecondStep = ({
-  busy,
-  asserting,
-  recoveryCodes,
-  error
-}: {
-  readonly busy: boolean
-  readonly asserting: boolean
-  readonly recoveryCodes: boolean
-  readonly error: string | null
-}) => {
-  const auth = AuthContext.useActorRef()
-  const [recovery, setRecovery] = useState(false)
-  const [code, setCode] = useState("")
-  const step = useStep(recoveryStep)
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    const typed = code.trim()
-    const missing = typed === "" ? [{ path: "code", message: t.codeRequired }] : []
-    void step.submitChecked(typed === "" ? {} : { code: typed }, missing, () => auth.send({ type: "USE_RECOVERY_CODE", code: typed }))
-  }
-  const codeView = step.view("code", t.recoveryLabel, t.recoveryHint)
-  return (
-    <Flex direction="column" gap="3">
-      <Heading as="h2" size="4">
-        {t.stepTitle}
-      </Heading>
-      <Text as="p" size="2" color="gray" role="status">
-        {t.stepIntro}
-      </Text>
-      <Button type="button" size="3" autoFocus disabled={busy} onClick={() => auth.send({ type: "USE_PASSKEY" })}>
-        {asserting ? t.stepWaiting : t.usePasskey}
-      </Button>
-      {recovery ? (
-        recoveryCodes ? (
-          <form ref={step.formRef} onSubmit={submit} noValidate aria-label={t.useRecovery}>
-            <Flex direction="column" gap="3">
-              <FieldFrame view={codeView}>
-                <TextField.Root
-                  {...codeView.control}
-                  name="code"
-                  autoComplete="off"
-                  autoFocus
-                  placeholder={t.recoveryPlaceholder}
-                  value={code}
-                  onChange={(event) => {
-                    setCode(event.target.value)
-                    step.clear("code")
-                  }}
-                  disabled={busy}
-                />
-              </FieldFrame>
-              <Button type="submit" variant="soft" disabled={busy}>
-                {busy && !asserting ? t.recovering : t.useRecovery}
-              </Button>
-            </Flex>
-          </form>
-        ) : (
-          <Text as="p" size="2" role="status">
-            {t.noRecovery}
-          </Text>
-        )
-      ) : (
-        <Button type="button" variant="soft" disabled={busy} onClick={() => setRecovery(true)}>
-          {t.lostDevice}
-        </Button>
-      )}
-      <Button type="button" variant="ghost" disabled={busy} onClick={() => auth.send({ type: "USE_DIFFERENT_EMAIL" })}>
-        {t.differentEmail}
-      </Button>
-      <BannerView message={error} />
-    </Flex>
-  )
-}
-
-const dueDate = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
-
-/** Signed in with the code alone within the grace: the passkey the role requires is asked for first (docs/console.md, "Passkeys"). */
-const PasskeyRequired = ({ busy, dueBy, error }: { readonly busy: boolean; readonly dueBy: string | null; readonly error: string | null }) => {
-  const auth = AuthContext.useActorRef()
-  const [name, setName] = useState("")
-  const step = useStep(passkeyName)
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    const trimmed = name.trim()
-    const missing = trimmed === "" ? [{ path: "name", message: t.codeRequired }] : []
-    void step.submitChecked(trimmed === "" ? {} : { name: trimmed }, missing, () => auth.send({ type: "ADD_PASSKEY", name: trimmed }))
-  }
-  const nameView = step.view("name", t.passkeyName, t.passkeyNameHint)
-  return (
-    <form ref={step.formRef} onSubmit={submit} noValidate aria-label={t.requiredTitle}>
-      <Flex direction="column" gap="3">
-        <Heading as="h2" size="4">
-          {t.requiredTitle}
-        </Heading>
-        <Text as="p" size="2" color="gray" role="status">
-          {t.requiredIntro(dueBy === null ? "" : dueDate(dueBy))}
-        </Text>
-        <FieldFrame view={nameView}>
-          <TextField.Root
-            {...nameView.control}
-            name="name"
-            autoFocus
-            value={name}
-            onChange={(event) => {
-              setName(event.target.value)
-              step.clear("name")
-            }}
-            disabled={busy}
-          />
-        </FieldFrame>
-        <Button type="submit" size="3" disabled={busy}>
-          {busy ? t.adding : t.addPasskey}
-        </Button>
-        <Button type="button" variant="soft" disabled={busy} onClick={() => auth.send({ type: "SKIP" })}>
-          {t.later}
-        </Button>
-        <Button type="button" variant="ghost" disabled={busy} onClick={() => auth.send({ type: "LOGOUT" })}>
-          {t.logout}
-        </Button>
-        <BannerView message={error} />
-      </Flex>
-    </form>
-  )
-}
+/** The passkey steps, loaded when first needed: the e-mail and code steps never wait for them. */
+const SecondStep = lazy(() => import("./PasskeySteps.tsx").then((module) => ({ default: module.SecondStep })))
+const PasskeyRequired = lazy(() => import("./PasskeySteps.tsx").then((module) => ({ default: module.PasskeyRequired })))
 
 type Step = "email" | "code" | "second" | "required"
 
@@ -383,9 +227,13 @@ export const SignInScreen = () => {
               attempt={state.attempt}
             />
           ) : state.step === "second" ? (
-            <SecondStep busy={state.busy} asserting={state.passkey} recoveryCodes={state.recoveryCodes} error={state.error} />
+            <Suspense fallback={<Spinner />}>
+              <SecondStep busy={state.busy} asserting={state.passkey} recoveryCodes={state.recoveryCodes} error={state.error} />
+            </Suspense>
           ) : state.step === "required" ? (
-            <PasskeyRequired busy={state.busy} dueBy={state.dueBy} error={state.error} />
+            <Suspense fallback={<Spinner />}>
+              <PasskeyRequired busy={state.busy} dueBy={state.dueBy} error={state.error} />
+            </Suspense>
           ) : (
             <EmailStep busy={state.busy} passkey={state.passkey} error={state.error} />
           )}

@@ -132,9 +132,9 @@ const RecoveryCodes = ({ left, asked, onMade }: { readonly left: number; readonl
         {t.recoveryLeft(left)}
       </Text>
       {codes !== null && (
-        <Callout.Root color="amber" role="status" mb="3">
+        <Callout.Root color="orange" role="status" mb="3">
           <Callout.Text>{t.codesShown}</Callout.Text>
-          <Grid columns={{ initial: "1", sm: "2" }} gap="1" aria-label={t.recoveryTitle} role="list">
+          <Grid columns={{ initial: "1", md: "2" }} gap="1" aria-label={t.recoveryTitle} role="list">
             {codes.map((code) => (
               <Code key={code} size="3" role="listitem">
                 {code}
@@ -202,7 +202,7 @@ const RuleForm = ({ rule, onSaved }: { readonly rule: PasskeyRule; readonly onSa
   })
   return (
     <ContractFormShell form={contract} label={t.saveRule(label)}>
-      <Grid columns={{ initial: "1", sm: "4" }} gap="3" align="end">
+      <Grid columns={{ initial: "1", md: "4" }} gap="3" align="end">
         <Text weight="bold">{label}</Text>
         <RequiredBox />
         <TextInput name="graceDays" label={t.graceDays} kind="number" hint={t.graceHint} disabled={contract.busy} />
@@ -328,7 +328,7 @@ export const PasskeysScreen = () => {
             {t.intro}
           </Text>
           {page?.required === true && (
-            <Callout.Root color={page.dueBy === null ? "blue" : "amber"} role="status" mb="3">
+            <Callout.Root color={page.dueBy === null ? "blue" : "orange"} role="status" mb="3">
               <Callout.Text>{page.dueBy === null ? t.requiredHeld : t.requiredDue(shortDate(page.dueBy))}</Callout.Text>
             </Callout.Root>
           )}

@@ -9,7 +9,7 @@ export const sessionTexts = {
   loadFailed: fetchFailed("the sessions"),
   empty: "No open sessions",
   signOut: "Sign out",
-  noPasskey: "Not in this session",
+  noPasskey: "Not used",
   signOutOthers: "Sign out everywhere else",
   current: "This session",
   ended: (n: number) => (n === 0 ? "No other session was open." : `Signed out of ${n} other session${n === 1 ? "" : "s"}.`),
