@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate"
+import { assertEvent, assign, fromPromise, setup } from "xstate"
 import { failureOf } from "../contract/call-failure.ts"
 
 /** The confirmation's words (docs/console.md, "Confirm it's you"). */
@@ -115,7 +115,11 @@ export const confirmAgainMachine = setup({
           invoke: {
             id: "verifyCode",
             src: "verifyCode",
-            input: ({ event }) => ({ code: event.type === "VERIFY" ? event.code : "" }),
+            // Entered by VERIFY alone: the code is the one typed.
+            input: ({ event }) => {
+              assertEvent(event, "VERIFY")
+              return { code: event.code }
+            },
             onDone: { target: "#confirmAgain.idle", actions: "confirmed" },
             onError: { target: "sent", actions: assign({ error: ({ event }) => wordsOf(event.error, confirmErrors.unreachable) }) }
           }

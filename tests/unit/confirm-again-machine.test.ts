@@ -129,4 +129,83 @@ describe("confirm-again machine, model-based", () => {
     expect(actor.getSnapshot().value).toBe("idle")
     expect(heard).toEqual(["cancelled"])
   })
+
+  it("keeps how the person confirms and clears a said error with each new try", async () => {
+    const answers: Array<() => Promise<unknown>> = []
+    const actor = createActor(
+      confirmAgainMachine.provide({
+        actors: {
+          status: fromPromise<ConfirmStatus>(() => Promise.resolve({ method: "passkey", confirmedUntil: null })),
+          confirmWithPasskey: fromPromise<unknown>(() => (answers.shift() ?? (() => new Promise(() => undefined)))())
+        }
+      })
+    ).start()
+    expect(actor.getSnapshot().context).toEqual({ method: null, error: null })
+    actor.send({ type: "ASK" })
+    await settle()
+    expect(actor.getSnapshot().context).toEqual({ method: "passkey", error: null })
+    // A refusal with no words of the server's is said in the machine's.
+    answers.push(() => Promise.reject({ status: 401, message: "" }))
+    actor.send({ type: "USE_PASSKEY" })
+    await settle()
+    expect(actor.getSnapshot().context).toEqual({ method: "passkey", error: confirmErrors.passkeyNoAnswer })
+    // The next try clears it while it waits; cancelling clears it too.
+    actor.send({ type: "USE_PASSKEY" })
+    expect(actor.getSnapshot().context).toEqual({ method: "passkey", error: null })
+    answers.push(() => Promise.reject(network))
+    actor.send({ type: "CANCEL" })
+    expect(actor.getSnapshot().value).toBe("idle")
+    const code = createActor(
+      confirmAgainMachine.provide({
+        actors: {
+          status: fromPromise<ConfirmStatus>(() => Promise.resolve({ method: "code", confirmedUntil: null })),
+          sendCode: fromPromise<unknown>(() => Promise.reject(network)),
+          verifyCode: fromPromise<unknown, { code: string }>(() => Promise.reject({ status: 401, message: "Invalid or expired code." }))
+        }
+      })
+    ).start()
+    code.send({ type: "ASK" })
+    await settle()
+    expect(code.getSnapshot().context).toEqual({ method: "code", error: confirmErrors.unreachable })
+    code.send({ type: "VERIFY", code: "111111" })
+    expect(code.getSnapshot().context.error).toBeNull()
+    await settle()
+    expect(code.getSnapshot().context.error).toBe("Invalid or expired code.")
+    code.send({ type: "RESEND" })
+    expect(code.getSnapshot().context.error).toBeNull()
+    await settle()
+    code.send({ type: "CANCEL" })
+    expect(code.getSnapshot().context).toEqual({ method: "code", error: null })
+    // Asked again: the last words are gone before the server answers.
+    code.send({ type: "ASK" })
+    expect(code.getSnapshot().context.error).toBeNull()
+  })
+
+  it("with nothing provided, lets the change go and says no device or server answered", async () => {
+    const bare = createActor(confirmAgainMachine).start()
+    bare.send({ type: "ASK" })
+    await settle()
+    expect(bare.getSnapshot().status).toBe("active")
+    expect(bare.getSnapshot().value).toBe("idle")
+    const byPasskey = createActor(
+      confirmAgainMachine.provide({ actors: { status: fromPromise<ConfirmStatus>(() => Promise.resolve({ method: "passkey", confirmedUntil: null })) } })
+    ).start()
+    byPasskey.send({ type: "ASK" })
+    await settle()
+    byPasskey.send({ type: "USE_PASSKEY" })
+    await settle()
+    expect(byPasskey.getSnapshot().value).toEqual({ passkey: "offered" })
+    expect(byPasskey.getSnapshot().context.error).toBe(confirmErrors.passkeyNoAnswer)
+    const byCode = createActor(
+      confirmAgainMachine.provide({ actors: { status: fromPromise<ConfirmStatus>(() => Promise.resolve({ method: "code", confirmedUntil: null })) } })
+    ).start()
+    byCode.send({ type: "ASK" })
+    await settle()
+    expect(byCode.getSnapshot().value).toEqual({ code: "sent" })
+    expect(byCode.getSnapshot().context.error).toBe(confirmErrors.unreachable)
+    byCode.send({ type: "VERIFY", code: "123456" })
+    await settle()
+    expect(byCode.getSnapshot().value).toEqual({ code: "sent" })
+    expect(byCode.getSnapshot().context.error).toBe(confirmErrors.unreachable)
+  })
 })
