@@ -40,12 +40,16 @@ export const verifyOtp = async (email: string, otp: string, attempt: string | nu
   return answer
 }
 
+/** `@simplewebauthn/browser`, loaded when a passkey is first used (never with the first screen). */
+export const webauthn = () => import("@simplewebauthn/browser")
+
 /**
- * The device's answer to `options` through `@simplewebauthn/browser` (loaded now, never with the
- * first screen). No answer from the device rejects with no status, as a lost link does.
+ * The device's answer to `options` through `@simplewebauthn/browser`: `device` is its module, asked
+ * for as the ceremony starts so it loads while the options are on their way. No answer from the
+ * device rejects with no status, as a lost link does.
  */
-export const askDevice = async (options: AuthenticationOptions) => {
-  const { startAuthentication } = await import("@simplewebauthn/browser")
+export const askDevice = async (options: AuthenticationOptions, device = webauthn()) => {
+  const { startAuthentication } = await device
   return startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]["optionsJSON"] }).catch((error: unknown): never => {
     // No status: the device's refusal, worded by the sign-in machine (machines/auth.ts).
     throw new Error(error instanceof Error ? error.message : String(error))
@@ -54,17 +58,19 @@ export const askDevice = async (options: AuthenticationOptions) => {
 
 /** Signs in with a passkey (docs/api.md, "Passkeys"): the server's options, the device's answer, the session. */
 export const signInWithPasskey = async (): Promise<SignedIn> => {
+  const device = webauthn()
   const { callApi } = await api()
   const options = (await callApi((client) => client.passkeySignIn.options())).data
-  const credential = await askDevice(options)
+  const credential = await askDevice(options, device)
   return callApi((client) => client.passkeySignIn.signIn({ payload: { credential } }))
 }
 
 /** Finishes a code sign-in's second step with one of the account's passkeys. */
 export const stepWithPasskey = async (step: string): Promise<SignedIn> => {
+  const device = webauthn()
   const { callApi } = await api()
   const options = (await callApi((client) => client.passkeySignIn.stepOptions({ payload: { step } }))).data
-  const credential = await askDevice(options)
+  const credential = await askDevice(options, device)
   return callApi((client) => client.passkeySignIn.stepPasskey({ payload: { step, credential } }))
 }
 

@@ -1,5 +1,5 @@
 import type { ConfirmStatus } from "../../machines/confirm-again.ts"
-import { askDevice } from "./auth.ts"
+import { askDevice, webauthn } from "./auth.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -12,9 +12,10 @@ export const confirmStatus = async (): Promise<ConfirmStatus> => {
 
 /** The server's options naming the person's passkeys, the device's answer, the confirmation. */
 export const confirmWithPasskey = async (): Promise<ConfirmStatus> => {
+  const device = webauthn()
   const { callApi } = await api()
   const options = (await callApi((client) => client.confirm.options())).data
-  const credential = await askDevice(options)
+  const credential = await askDevice(options, device)
   return (await callApi((client) => client.confirm.passkey({ payload: { credential } }))).data
 }
 
