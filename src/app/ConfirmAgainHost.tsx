@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from "@xstate/react"
-import { lazy, Suspense, useEffect, useRef } from "react"
+import { lazy, Suspense, useEffect, useMemo, useRef } from "react"
 import { fromPromise } from "xstate"
 import { confirmAgainMachine } from "../../machines/confirm-again.ts"
 import { useRegisterCommands } from "../lib/commands.tsx"
@@ -48,9 +48,12 @@ export const ConfirmAgainHost = () => {
       release()
     }
   }, [actor])
-  useRegisterCommands([
-    { id: "auth:confirm", label: t.command, group: "Account", keywords: ["sudo", "passkey", "verify"], run: () => actor.send({ type: "ASK" }) }
-  ])
+  // One array for the host's life: registering anew each render would tell every command's reader each time.
+  const commands = useMemo(
+    () => [{ id: "auth:confirm", label: t.command, group: "Account", keywords: ["sudo", "passkey", "verify"], run: () => actor.send({ type: "ASK" }) }],
+    [actor]
+  )
+  useRegisterCommands(commands)
   const view = useSelector(actor, (snapshot) => ({
     open: snapshot.matches("passkey") || snapshot.matches("code"),
     passkey: snapshot.matches("passkey"),
