@@ -36,3 +36,9 @@ export const serverMessageOf = (error: unknown): string | null => {
   const failure = failureOf(error)
   return failure.status === undefined ? null : failure.message
 }
+
+/** The server's own words when it answered with some, `otherwise` when it did not (no answer, or no words). */
+export const serverMessageOr = (error: unknown, otherwise: string): string => {
+  const message = serverMessageOf(error)
+  return message === null || message === "" ? otherwise : message
+}

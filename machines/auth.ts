@@ -1,7 +1,7 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate"
 import type { AdminUser } from "../contract/auth.ts"
 import type { Role } from "../contract/common.ts"
-import { failureOf } from "../contract/call-failure.ts"
+import { failureOf, serverMessageOr } from "../contract/call-failure.ts"
 
 /** Sign-in errors, docs/product-spec.md §8, word for word. */
 export const authErrors = {
@@ -82,12 +82,6 @@ const messageFor = (error: unknown, refused: string, threw: string): string => {
   const failure = failureOf(error)
   if (failure.status === 429) return failure.message
   return failure.status === undefined ? threw : refused
-}
-
-/** The server's own words for a refusal (the step expired, the code is not theirs), `threw` when nothing answered. */
-const serverWords = (error: unknown, threw: string): string => {
-  const failure = failureOf(error)
-  return failure.status === undefined || failure.message === "" ? threw : failure.message
 }
 
 const signedOut = {
@@ -348,7 +342,7 @@ export const authMachine = setup({
               target: "#auth.authenticated",
               actions: assign({ token: ({ event }) => event.output.token, user: ({ event }) => event.output.user, step: null, error: null })
             },
-            onError: { target: "choosing", actions: assign({ error: ({ event }) => serverWords(event.error, authErrors.stepNoAnswer) }) }
+            onError: { target: "choosing", actions: assign({ error: ({ event }) => serverMessageOr(event.error, authErrors.stepNoAnswer) }) }
           }
         }
       }
@@ -373,7 +367,7 @@ export const authMachine = setup({
               return { name: event.name }
             },
             onDone: { target: "#auth.authenticated", actions: assign({ passkeyDueBy: null, error: null }) },
-            onError: { target: "offered", actions: assign({ error: ({ event }) => serverWords(event.error, authErrors.addRefused) }) }
+            onError: { target: "offered", actions: assign({ error: ({ event }) => serverMessageOr(event.error, authErrors.addRefused) }) }
           }
         }
       }

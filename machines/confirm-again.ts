@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate"
-import { failureOf } from "../contract/call-failure.ts"
+import { serverMessageOr } from "../contract/call-failure.ts"
 
 /** The confirmation's words (docs/console.md, "Confirm it's you"). */
 export const confirmErrors = {
@@ -27,12 +27,6 @@ export type ConfirmEvent =
   | { readonly type: "RESEND" }
   | { readonly type: "VERIFY"; readonly code: string }
   | { readonly type: "CANCEL" }
-
-/** The server's words for a refusal, `threw` when nothing answered. */
-const wordsOf = (error: unknown, threw: string): string => {
-  const failure = failureOf(error)
-  return failure.status === undefined || failure.message === "" ? threw : failure.message
-}
 
 /**
  * Confirming it's you again (docs/security.md, "Confirm what matters"): before a change to admins,
@@ -88,7 +82,7 @@ export const confirmAgainMachine = setup({
             id: "confirmWithPasskey",
             src: "confirmWithPasskey",
             onDone: { target: "#confirmAgain.idle", actions: "confirmed" },
-            onError: { target: "offered", actions: assign({ error: ({ event }) => wordsOf(event.error, confirmErrors.passkeyNoAnswer) }) }
+            onError: { target: "offered", actions: assign({ error: ({ event }) => serverMessageOr(event.error, confirmErrors.passkeyNoAnswer) }) }
           }
         }
       }
@@ -102,7 +96,7 @@ export const confirmAgainMachine = setup({
             id: "sendCode",
             src: "sendCode",
             onDone: "sent",
-            onError: { target: "sent", actions: assign({ error: ({ event }) => wordsOf(event.error, confirmErrors.unreachable) }) }
+            onError: { target: "sent", actions: assign({ error: ({ event }) => serverMessageOr(event.error, confirmErrors.unreachable) }) }
           }
         },
         sent: {
@@ -121,7 +115,7 @@ export const confirmAgainMachine = setup({
               return { code: event.code }
             },
             onDone: { target: "#confirmAgain.idle", actions: "confirmed" },
-            onError: { target: "sent", actions: assign({ error: ({ event }) => wordsOf(event.error, confirmErrors.unreachable) }) }
+            onError: { target: "sent", actions: assign({ error: ({ event }) => serverMessageOr(event.error, confirmErrors.unreachable) }) }
           }
         }
       }

@@ -1,11 +1,9 @@
 import { Button, Dialog, Flex, Text, TextField } from "@radix-ui/themes"
-import { type FormEvent, useId, useRef, useState } from "react"
+import { type FormEvent, useState } from "react"
 import type { ActorRefFrom } from "xstate"
-import type { FieldIssue } from "../../contract/common.ts"
 import type { ConfirmAgainMachine } from "../../machines/confirm-again.ts"
 import { AuthContext } from "../lib/auth.tsx"
-import { checkLazily, issueAt } from "../lib/form/check-lazily.ts"
-import { fieldView } from "../lib/form/words.ts"
+import { useStep } from "../features/auth/use-step.ts"
 import { BannerView, FieldFrame } from "../ui/FieldFrame.tsx"
 import { confirmTexts as t } from "./confirm-texts.ts"
 
@@ -13,28 +11,21 @@ import { confirmTexts as t } from "./confirm-texts.ts"
 const confirmCode = () => import("../../contract/confirm.ts").then((module) => module.ConfirmCode)
 
 const CodeForm = ({ busy, onVerify }: { readonly busy: boolean; readonly onVerify: (code: string) => void }) => {
-  const id = useId()
   const [code, setCode] = useState("")
-  const [issues, setIssues] = useState<ReadonlyArray<FieldIssue>>([])
-  const input = useRef<HTMLInputElement>(null)
+  const step = useStep(confirmCode)
   const submit = (event: FormEvent) => {
     event.preventDefault()
     const typed = code.trim()
-    void checkLazily(confirmCode, typed === "" ? {} : { code: typed }).then((checked) => {
-      const found = typed === "" ? [{ path: "code", message: "is required" }] : checked.ok ? [] : checked.issues
-      setIssues(found)
-      if (found.length > 0) input.current?.focus()
-      else onVerify(typed)
-    })
+    const missing = typed === "" ? [{ path: "code", message: "is required" }] : []
+    void step.submitChecked(typed === "" ? {} : { code: typed }, missing, () => onVerify(typed))
   }
-  const view = fieldView(`${id}-code`, t.codeLabel, issueAt(issues, "code"), { required: true })
+  const view = step.view("code", t.codeLabel)
   return (
-    <form onSubmit={submit} noValidate aria-label={t.confirm}>
+    <form ref={step.formRef} onSubmit={submit} noValidate aria-label={t.confirm}>
       <Flex direction="column" gap="3">
         <FieldFrame view={view}>
           <TextField.Root
             {...view.control}
-            ref={input}
             name="code"
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -43,7 +34,7 @@ const CodeForm = ({ busy, onVerify }: { readonly busy: boolean; readonly onVerif
             value={code}
             onChange={(event) => {
               setCode(event.target.value)
-              setIssues([])
+              step.clear("code")
             }}
             disabled={busy}
           />
