@@ -166,9 +166,10 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
   it("runs one stream for the browser's tabs: both show a colleague's change, and the other tab leads once the first closes", async () => {
     const prefix = await seed(2)
     const first = await open(prefix)
+    // The second tab's own streams (the first may reconnect its own meanwhile).
     const streams: Array<string> = []
-    first.page.context().on("request", (request) => void (new URL(request.url()).pathname === "/api/admin/stream" && streams.push(request.url())))
     const second = await first.page.context().newPage()
+    second.on("request", (request) => void (new URL(request.url()).pathname === "/api/admin/stream" && streams.push(request.url())))
     await second.goto(`${product.server.url}/communities?search=${prefix}`)
     await cards(second).first().waitFor()
     await clientOpen(second)
@@ -360,6 +361,11 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     await page.goto(`${product.server.url}/communities?search=${prefix}`)
     await cards(page).first().waitFor()
     await clientOpen(page)
+    // The page goes while its rows are read again (a colleague's change): what it shows is still this query's.
+    const reads: Array<Route> = []
+    await page.route("**/api/admin/communities/combined**", (route) => void (reads.length === 0 ? reads.push(route) : route.continue()))
+    await editElsewhere((await onServer(prefix))[0]!)
+    await expect.poll(() => page.getByRole("list", { name: "Community Management" }).getAttribute("aria-busy")).toBe("true")
     // The signed-in screens' code is held: nothing of the console's own can show the rows.
     const held: Array<Route> = []
     await page.route("**/assets/signed-in-*.js", (route) => void held.push(route))

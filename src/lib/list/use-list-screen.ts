@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
-import type { ListPage, ListQuery } from "../../../machines/list.ts"
+import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.ts"
 import { currentStore, useStore } from "../store/handle.ts"
 import { ANY_KIND } from "../store/kinds.ts"
 import type { CallAs, RecordNews } from "../store/console-store.ts"
@@ -164,10 +164,16 @@ export const useListScreen = <P extends ListPage>(
   // Not after a failed read: the page shown is then another query's, or the store's own.
   const arrived = list.loading || list.error !== null ? null : list.page
   useEffect(() => lists?.keep(query, arrived), [lists, query, arrived])
+  // The server's last page for this query stays the one shown while it is read again (a change in
+  // its kind, the stream going live): a reload then still has it.
+  const lastArrived = useRef<{ readonly query: ListQuery; readonly page: P } | null>(null)
+  useEffect(() => void (arrived !== null && (lastArrived.current = { query, page: arrived })), [arrived, query])
   // The page shown stays with the tab as the page goes away: a reload shows it before the store opens.
   const keepForReload = useStableCallback(() => {
     // The server's page for this query only: while another loads, or after a failed read, the page shown is not it.
-    if (snapshots && arrived !== null) keepSnapshot(owner, spec.title, query, arrived)
+    const shown = lastArrived.current
+    if (snapshots && list.error === null && shown !== null && queryKey(shown.query) === queryKey(query) && shown.page === list.page)
+      keepSnapshot(owner, spec.title, query, shown.page)
   })
   useEffect(() => {
     addEventListener("pagehide", keepForReload)
