@@ -28,6 +28,11 @@ const reaches = [
     comment: "The stream's registry of kinds reads each area's records as its read endpoint answers them (docs/api.md, \"Live changes\")."
   },
   {
+    from: "^server/(triage)/",
+    to: ["^server/[^/]+/repository\\.ts$", "^server/stream/kinds\\.ts$", "^server/listings/records\\.ts$"],
+    comment: "The triage desk reads each waiting area's records as its endpoints answer them and changes them on the area's table (docs/api.md, \"The triage desk\")."
+  },
+  {
     from: "^server/(events|ventures)/",
     to: ["^server/listings/(repository|writes|records)\\.ts$"],
     comment: "Events, hackathons and ventures are listing types: one table, one set of moderation rules (server/listings/)."

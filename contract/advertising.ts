@@ -25,6 +25,7 @@ import {
 import { industries, inquiryStatuses } from "./advertising-rules.ts"
 import { CsvExport } from "./lists.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
+import { triageFields } from "./triage-rules.ts"
 
 export const InquiryStatus = Schema.Literals(inquiryStatuses)
 export const Industry = Schema.Literals(industries)
@@ -74,6 +75,7 @@ export const AdvertisingInquiry = Schema.Struct({
   paymentId: Schema.String,
   txid: Schema.String,
   amount: Schema.NullOr(Schema.Finite),
+  ...triageFields,
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version

@@ -22,6 +22,7 @@ import { SiteSettingsApi } from "./site-settings.ts"
 import { BusinessesApi, ProjectsApi, StartupsApi, VentureModerationApi, VenturesPublicApi } from "./ventures.ts"
 import { UploadsApi } from "./uploads.ts"
 import { HistoryApi } from "./history.ts"
+import { TriageApi } from "./triage.ts"
 import { Idempotency, idempotencyKeyParameter } from "./idempotency.ts"
 
 /**
@@ -113,6 +114,7 @@ export class AdminApi extends HttpApi.make("admin-console")
   .add(ProtectedDataApi)
   .add(SiteSettingsApi)
   .add(HistoryApi)
+  .add(TriageApi)
   .middleware(RequestValidation)
   .middleware(Idempotency)
   .annotate(OpenApi.Title, "Admin console API")

@@ -29,6 +29,7 @@ import {
 import { contactPriorities, contactStatuses } from "./contact-rules.ts"
 import { CsvExport } from "./lists.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
+import { triageFields } from "./triage-rules.ts"
 
 export const ContactStatus = Schema.Literals(contactStatuses)
 export const ContactPriority = Schema.Literals(contactPriorities)
@@ -92,6 +93,7 @@ export const CoreTeamContact = Schema.Struct({
   internalNotes: Schema.String,
   followUpRequired: Schema.Boolean,
   expectedResponseTime: Schema.Int,
+  ...triageFields,
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version

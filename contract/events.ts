@@ -24,6 +24,7 @@ import {
 import { endsBeforeStart, eventMessages } from "./event-rules.ts"
 import { ListingCounts, ListingStatus } from "./listings.ts"
 import { CsvExport } from "./lists.ts"
+import { triageFields } from "./triage-rules.ts"
 
 /** Events and hackathons share one shape and one path: `/api/ecosystem?type=events|hackathons`. */
 export const EventType = Schema.Literals(["events", "hackathons"])
@@ -71,6 +72,7 @@ export const EventEntry = Schema.Struct({
   status: ListingStatus,
   moderationNotes: LongText,
   featured: Schema.Boolean,
+  ...triageFields,
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version

@@ -25,6 +25,7 @@ import { listingStatuses, listingTypes, MAX_BULK, moderationActions } from "./li
 import { CsvExport } from "./lists.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 import { PublicRead } from "./public-reads.ts"
+import { triageFields } from "./triage-rules.ts"
 
 const stored = { _id: Id, createdAt: Timestamp, updatedAt: Timestamp, version: Version }
 
@@ -47,7 +48,8 @@ export const Listing = Schema.Struct({
   name: RequiredText,
   description: RequiredLongText,
   status: ListingStatus,
-  moderationNotes: LongText
+  moderationNotes: LongText,
+  ...triageFields
 })
 export type Listing = typeof Listing.Type
 

@@ -25,6 +25,7 @@ import {
 } from "./common.ts"
 import { CsvExport } from "./lists.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
+import { triageFields } from "./triage-rules.ts"
 
 export const ScamReportStatus = Schema.Literals(["new", "under_review", "resolved", "dismissed"])
 export type ScamReportStatus = typeof ScamReportStatus.Type
@@ -65,6 +66,7 @@ export const ScamReport = Schema.Struct({
   status: ScamReportStatus,
   priority: ScamReportPriority,
   adminNotes: LongText,
+  ...triageFields,
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version

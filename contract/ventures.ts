@@ -28,6 +28,7 @@ import { CsvExport } from "./lists.ts"
 import { projectStatuses, startupStages } from "./venture-rules.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 import { PublicRead } from "./public-reads.ts"
+import { triageFields } from "./triage-rules.ts"
 
 /**
  * Businesses, startups and projects (docs/product-spec.md §3 and §5): listings like communities,
@@ -96,6 +97,7 @@ const stored = {
   status: ListingStatus,
   moderationNotes: LongText,
   isActive: Schema.Boolean,
+  ...triageFields,
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version

@@ -55,6 +55,7 @@ import { SystemHandlers } from "./system/http.ts"
 import { importDiskUploads } from "./uploads/disk-import.ts"
 import { UploadHandlers, uploadRoutes } from "./uploads/http.ts"
 import { HistoryHandlers } from "./history/http.ts"
+import { TriageHandlers } from "./triage/http.ts"
 import { IdempotencyLive } from "./platform/idempotency.ts"
 import { IdempotencyScopeLive } from "./auth/caller.ts"
 
@@ -132,6 +133,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
     ProtectedDataHandlers,
     SiteSettingsHandlers,
     HistoryHandlers,
+    TriageHandlers,
     BlogAdminHandlers,
     UploadHandlers
   ]),

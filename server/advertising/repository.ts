@@ -4,6 +4,7 @@ import { dieOnSqlError } from "../platform/database.ts"
 import { type AdvertisingInquiry, type InquiryCounts, inquiryMessages as messages } from "../../contract/advertising.ts"
 import { type InquiryStatus, inquiryStatuses } from "../../contract/advertising-rules.ts"
 import { type VersionedTable } from "../platform/record-writes.ts"
+import { triageColumns, triageOf, type TriageRow } from "../platform/triage-fields.ts"
 import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../platform/lists.ts"
 
 /**
@@ -11,18 +12,20 @@ import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../
  * export, and the table the write path (server/platform/record-writes.ts) changes.
  */
 
-export type InquiryRow = Omit<AdvertisingInquiry, "_id" | "createdAt" | "updatedAt"> & {
+export type InquiryRow = Omit<AdvertisingInquiry, "_id" | "createdAt" | "updatedAt" | keyof TriageRow> &
+  TriageRow & {
   readonly id: string
   readonly createdAt: Date
   readonly updatedAt: Date
 }
 
 const columns = `id, company_name, contact_name, email, phone, website, industry, budget, campaign_type, duration, selected_plan,
-  target_audience, campaign_goals, additional_info, status, admin_notes, payment_id, txid, amount, created_at, updated_at, version`
+  target_audience, campaign_goals, additional_info, status, admin_notes, payment_id, txid, amount, ${triageColumns}, created_at, updated_at, version`
 
-export const inquiryOf = ({ id, createdAt, updatedAt, ...row }: InquiryRow): AdvertisingInquiry => ({
+export const inquiryOf = ({ id, createdAt, updatedAt, ownerId, snoozedUntil, duplicateOf, ...row }: InquiryRow): AdvertisingInquiry => ({
   _id: id,
   ...row,
+  ...triageOf({ ownerId, snoozedUntil, duplicateOf }),
   createdAt: createdAt.toISOString(),
   updatedAt: updatedAt.toISOString()
 })

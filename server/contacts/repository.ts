@@ -4,6 +4,7 @@ import { dieOnSqlError } from "../platform/database.ts"
 import { CONTACTS_PAGE_SIZE, contactMessages as messages, type CoreTeamContact } from "../../contract/contacts.ts"
 import type { ContactStatus } from "../../contract/contact-rules.ts"
 import { type VersionedTable } from "../platform/record-writes.ts"
+import { triageColumns, triageOf, type TriageRow } from "../platform/triage-fields.ts"
 import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../platform/lists.ts"
 
 /**
@@ -11,7 +12,7 @@ import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../
  * export, and the table the write path (server/platform/record-writes.ts) changes.
  */
 
-export interface ContactRow {
+export interface ContactRow extends TriageRow {
   readonly id: string
   readonly contactName: string
   readonly contactEmail: string
@@ -41,7 +42,7 @@ export interface ContactRow {
 
 const columns = `id, contact_name, contact_email, contact_organization, contact_role, category, priority, subject, details,
   project_name, project_stage, pi_integration, project_website, status, submitted_at, responded_at, resolved_at, assigned_to,
-  response, internal_notes, follow_up_required, expected_response_time, created_at, updated_at, version`
+  response, internal_notes, follow_up_required, expected_response_time, ${triageColumns}, created_at, updated_at, version`
 
 export const contactOf = (row: ContactRow): CoreTeamContact => ({
   _id: row.id,
@@ -57,6 +58,7 @@ export const contactOf = (row: ContactRow): CoreTeamContact => ({
   internalNotes: row.internalNotes,
   followUpRequired: row.followUpRequired,
   expectedResponseTime: row.expectedResponseTime,
+  ...triageOf(row),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
   version: row.version

@@ -14,6 +14,9 @@ import { protectedTable } from "../protected-data/repository.ts"
 import { reportTable } from "../scam-reports/repository.ts"
 import { settingsTable } from "../site-settings/repository.ts"
 
+/** What the triage desk changes on any waiting record, which every role may (docs/security.md, "Roles"). */
+const triageHandling = ["ownerId", "snoozedUntil", "duplicateOf"]
+
 /** What a restore through an area's own rules answers: the version it made and its events (none: nothing changed). */
 type Restored<E> = Effect.Effect<{ readonly version: number; readonly eventIds: ReadonlyArray<string> }, E, Effect.Services<ReturnType<typeof changeAdmin>>>
 
@@ -62,17 +65,17 @@ export const kinds: Record<HistoryKind, KindRules> = {
   blog: { table: postTable, restore: "admin", unique: { blog_posts_slug_key: "The slug" } },
   address: { table: addressTable, restore: "admin", unique: { addresses_identifier_key: "The identifier" } },
   // server/listings/writes.ts: a status and its notes, a venture's visibility, an event's feature.
-  listing: { table: listingTable, restore: "admin", handling: ["status", "moderationNotes", "isActive", "details.featured"] },
+  listing: { table: listingTable, restore: "admin", handling: ["status", "moderationNotes", "isActive", "details.featured", ...triageHandling] },
   // server/scam-reports/http.ts: one of status, priority or notes.
-  "scam-report": { table: reportTable, restore: "admin", handling: ["status", "priority", "adminNotes"] },
+  "scam-report": { table: reportTable, restore: "admin", handling: ["status", "priority", "adminNotes", ...triageHandling] },
   // server/contacts/http.ts: how a contact is handled, with the times its status stamps.
   contact: {
     table: contactTable,
     restore: "admin",
-    handling: ["status", "priority", "assignedTo", "response", "internalNotes", "followUpRequired", "expectedResponseTime", "respondedAt", "resolvedAt"]
+    handling: ["status", "priority", "assignedTo", "response", "internalNotes", "followUpRequired", "expectedResponseTime", "respondedAt", "resolvedAt", ...triageHandling]
   },
   // server/advertising/http.ts: a status and its notes.
-  inquiry: { table: inquiryTable, restore: "admin", handling: ["status", "adminNotes"] },
+  inquiry: { table: inquiryTable, restore: "admin", handling: ["status", "adminNotes", ...triageHandling] },
   admin: { table: adminTable, restore: "super_admin", unique: { admins_email_key: "The e-mail" }, change: restoredAdmin },
   ip: { table: ipTable, restore: "super_admin", unique: { allowed_ips_ip_key: "The address" }, bringBack: restoredIp },
   "protected-data": { table: protectedTable, restore: "super_admin", unique: { protected_data_key: "The type and key" } },

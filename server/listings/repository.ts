@@ -7,9 +7,10 @@ import type { Pagination } from "../../contract/common.ts"
 import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
 import type { Scope, Selection, VersionedTable } from "../platform/record-writes.ts"
 import { containsPattern } from "../platform/search.ts"
+import { triageColumns, triageOf, type TriageRow } from "../platform/triage-fields.ts"
 
 /** One row of `listings`, names as the driver gives them (camelCase). */
-export interface ListingRow {
+export interface ListingRow extends TriageRow {
   readonly id: string
   readonly type: ListingType
   readonly name: string
@@ -26,7 +27,7 @@ export interface ListingRow {
 
 /** The columns a listing is read with (the write path answers with them too). */
 export const listingColumns = `id, type, name, description, status, moderation_notes AS "moderationNotes", details, is_active AS "isActive",
-  created_at AS "createdAt", updated_at AS "updatedAt", version`
+  ${triageColumns}, created_at AS "createdAt", updated_at AS "updatedAt", version`
 
 /** Listings on the one write path (server/platform/record-writes.ts): every type's changes, by the rules of writes.ts. */
 export const listingTable: VersionedTable = {
@@ -60,6 +61,7 @@ export const listingOf = (row: ListingRow): Listing => ({
   description: row.description,
   status: row.status,
   moderationNotes: row.moderationNotes,
+  ...triageOf(row),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
   version: row.version

@@ -712,6 +712,117 @@ export const migrations = {
     )`,
     `ALTER TABLE passkey_challenges DROP CONSTRAINT passkey_challenges_purpose_check`,
     `ALTER TABLE passkey_challenges ADD CONSTRAINT passkey_challenges_purpose_check CHECK (purpose IN ('register', 'sign_in', 'second_step', 'confirm'))`
+  ),
+  // The triage desk (docs/api.md, "The triage desk"): who handles a record, until when it sleeps,
+  // what it duplicates; and `triage_items`, one row per record waiting for a decision, kept by row
+  // triggers on the four tables, so the desk is one indexed table whatever the areas' sizes. Its
+  // counts per (area, priority, owner) are kept by statement triggers, like the queues' counts.
+  "0020_triage": statements(
+    ...["listings", "scam_reports", "core_team_contacts", "advertising_inquiries"].map(
+      (table) => `ALTER TABLE ${table} ADD COLUMN owner_id uuid, ADD COLUMN snoozed_until timestamptz, ADD COLUMN duplicate_of uuid`
+    ),
+    `CREATE TABLE triage_items (
+      area text NOT NULL,
+      id uuid NOT NULL,
+      created_at timestamptz NOT NULL,
+      priority smallint,
+      owner_id uuid,
+      snoozed_until timestamptz,
+      PRIMARY KEY (area, id)
+    )`,
+    `CREATE INDEX triage_items_queue_idx ON triage_items (created_at, id)`,
+    `CREATE INDEX triage_items_area_idx ON triage_items (area, created_at, id)`,
+    `CREATE INDEX triage_items_priority_idx ON triage_items (priority, created_at, id)`,
+    `CREATE INDEX triage_items_area_priority_idx ON triage_items (area, priority, created_at, id)`,
+    `CREATE INDEX triage_items_owner_idx ON triage_items (owner_id, created_at, id)`,
+    `CREATE INDEX triage_items_snoozed_idx ON triage_items (snoozed_until, id) WHERE snoozed_until IS NOT NULL`,
+    // A record's place on the desk: there while its status waits (the trigger's second argument), gone after.
+    `CREATE FUNCTION triage_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      fields jsonb;
+    BEGIN
+      IF TG_OP = 'DELETE' THEN
+        DELETE FROM triage_items WHERE area = TG_ARGV[0] AND id = OLD.id;
+        RETURN NULL;
+      END IF;
+      IF NOT (NEW.status = ANY (TG_ARGV[1]::text[])) THEN
+        IF TG_OP = 'UPDATE' THEN
+          DELETE FROM triage_items WHERE area = TG_ARGV[0] AND id = NEW.id;
+        END IF;
+        RETURN NULL;
+      END IF;
+      fields := to_jsonb(NEW);
+      INSERT INTO triage_items AS t (area, id, created_at, priority, owner_id, snoozed_until)
+      VALUES (
+        TG_ARGV[0], NEW.id, coalesce((fields->>'submitted_at')::timestamptz, NEW.created_at),
+        CASE fields->>'priority' WHEN 'urgent' THEN 3 WHEN 'high' THEN 2 WHEN 'normal' THEN 1 WHEN 'medium' THEN 1 WHEN 'low' THEN 0 END,
+        NEW.owner_id, NEW.snoozed_until
+      )
+      ON CONFLICT (area, id) DO UPDATE SET created_at = excluded.created_at, priority = excluded.priority,
+        owner_id = excluded.owner_id, snoozed_until = excluded.snoozed_until
+      WHERE (t.created_at, t.priority, t.owner_id, t.snoozed_until)
+        IS DISTINCT FROM (excluded.created_at, excluded.priority, excluded.owner_id, excluded.snoozed_until);
+      RETURN NULL;
+    END $$`,
+    ...(
+      [
+        ["listings", "listing", "{pending}", "status, owner_id, snoozed_until"],
+        ["scam_reports", "scam-report", "{new,under_review}", "status, priority, owner_id, snoozed_until"],
+        ["core_team_contacts", "contact", "{new}", "status, priority, owner_id, snoozed_until, submitted_at"],
+        ["advertising_inquiries", "inquiry", "{pending,paid}", "status, owner_id, snoozed_until"]
+      ] as const
+    ).flatMap(([table, area, waiting, watched]) => [
+      `CREATE TRIGGER ${table}_triage_kept AFTER INSERT OR DELETE ON ${table}
+        FOR EACH ROW EXECUTE FUNCTION triage_sync('${area}', '${waiting}')`,
+      `CREATE TRIGGER ${table}_triage_moved AFTER UPDATE OF ${watched} ON ${table}
+        FOR EACH ROW EXECUTE FUNCTION triage_sync('${area}', '${waiting}')`,
+      `INSERT INTO triage_items (area, id, created_at, priority, owner_id, snoozed_until)
+        SELECT '${area}', id, ${table === "core_team_contacts" ? "submitted_at" : "created_at"},
+          ${table === "scam_reports" || table === "core_team_contacts" ? "CASE priority WHEN 'urgent' THEN 3 WHEN 'high' THEN 2 WHEN 'low' THEN 0 ELSE 1 END" : "NULL::smallint"},
+          owner_id, snoozed_until
+        FROM ${table} WHERE status = ANY ('${waiting}'::text[])`
+    ]),
+    // The desk's counts: a sum over a few rows for any filter (an owner is '' for nobody, a priority -1 for none).
+    `CREATE TABLE triage_counts (
+      area text NOT NULL,
+      priority smallint NOT NULL,
+      owner text NOT NULL,
+      total bigint NOT NULL DEFAULT 0,
+      PRIMARY KEY (area, priority, owner)
+    )`,
+    `INSERT INTO triage_counts (area, priority, owner, total)
+      SELECT area, coalesce(priority, -1), coalesce(owner_id::text, ''), count(*) FROM triage_items GROUP BY 1, 2, 3`,
+    `CREATE FUNCTION triage_counts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO triage_counts AS c (area, priority, owner, total)
+      SELECT area, priority, owner, sum(delta) FROM (
+        SELECT area, coalesce(priority, -1) AS priority, coalesce(owner_id::text, '') AS owner, 1 AS delta FROM added_rows
+        UNION ALL
+        SELECT area, coalesce(priority, -1), coalesce(owner_id::text, ''), -1 FROM removed_rows
+      ) AS changes GROUP BY 1, 2, 3 HAVING sum(delta) <> 0
+      ON CONFLICT (area, priority, owner) DO UPDATE SET total = c.total + excluded.total;
+      RETURN NULL;
+    END $$`,
+    `CREATE FUNCTION triage_counts_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO triage_counts AS c (area, priority, owner, total)
+      SELECT area, coalesce(priority, -1), coalesce(owner_id::text, ''), count(*) FROM added_rows GROUP BY 1, 2, 3
+      ON CONFLICT (area, priority, owner) DO UPDATE SET total = c.total + excluded.total;
+      RETURN NULL;
+    END $$`,
+    `CREATE FUNCTION triage_counts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE triage_counts c SET total = c.total - d.delta
+      FROM (SELECT area, coalesce(priority, -1) AS priority, coalesce(owner_id::text, '') AS owner, count(*) AS delta FROM removed_rows GROUP BY 1, 2, 3) d
+      WHERE (c.area, c.priority, c.owner) = (d.area, d.priority, d.owner);
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER triage_items_count_added AFTER INSERT ON triage_items
+      REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION triage_counts_added()`,
+    `CREATE TRIGGER triage_items_count_removed AFTER DELETE ON triage_items
+      REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION triage_counts_removed()`,
+    `CREATE TRIGGER triage_items_count_moved AFTER UPDATE ON triage_items
+      REFERENCING OLD TABLE AS removed_rows NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION triage_counts_changed()`
   )
 }
 

@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { dieOnSqlError } from "../platform/database.ts"
 import { type ScamReport, scamReportMessages as messages, ScamReportStatus, ScamType } from "../../contract/scam-reports.ts"
 import { type VersionedTable } from "../platform/record-writes.ts"
+import { triageColumns, triageOf, type TriageRow } from "../platform/triage-fields.ts"
 import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../platform/lists.ts"
 
 /**
@@ -10,7 +11,7 @@ import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../
  * and the table the write path (server/platform/record-writes.ts) changes.
  */
 
-export interface ReportRow {
+export interface ReportRow extends TriageRow {
   readonly id: string
   readonly scamType: ScamReport["scamType"]
   readonly description: string
@@ -27,7 +28,7 @@ export interface ReportRow {
 }
 
 const columns = `id, scam_type, description, evidence, wallet_address, reporter_contact, ip_address, status, priority, admin_notes,
-  created_at, updated_at, version`
+  ${triageColumns}, created_at, updated_at, version`
 
 export const reportOf = (row: ReportRow): ScamReport => ({
   _id: row.id,
@@ -40,6 +41,7 @@ export const reportOf = (row: ReportRow): ScamReport => ({
   status: row.status,
   priority: row.priority,
   adminNotes: row.adminNotes,
+  ...triageOf(row),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
   version: row.version

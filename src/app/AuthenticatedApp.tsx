@@ -5,6 +5,7 @@ import { addressRoutes } from "../features/addresses/routes.tsx"
 import { blogRoutes } from "../features/blog/routes.tsx"
 import { listingRoutes } from "../features/listings/routes.tsx"
 import { scamReportRoutes } from "../features/scam-reports/routes.tsx"
+import { triageRoutes } from "../features/triage/routes.tsx"
 import { advertisingRoutes } from "../features/advertising/routes.tsx"
 import { contactRoutes } from "../features/contacts/routes.tsx"
 import { settingsRoutes } from "../features/settings/routes.tsx"
@@ -34,6 +35,7 @@ const featureRoutes: ReadonlyArray<FeatureRoute> = [
   ...contactRoutes,
   ...advertisingRoutes,
   ...scamReportRoutes,
+  ...triageRoutes,
   ...settingsRoutes,
   ...adminUserRoutes,
   ...allowedIpRoutes,

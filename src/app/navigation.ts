@@ -10,14 +10,16 @@ import { allowedIpDestinations } from "../features/allowed-ips/navigation.ts"
 import { sessionDestinations } from "../features/sessions/navigation.ts"
 import { passkeyDestinations } from "../features/passkeys/navigation.ts"
 import { dashboardDestinations } from "../features/dashboard/navigation.ts"
+import { triageDestinations } from "../features/triage/navigation.ts"
 import { activityDestinations } from "../lib/destinations.ts"
 import type { Destination } from "../lib/navigation.ts"
 
 export { isActive } from "../lib/navigation.ts"
 
-/** The 16 guarded screens, in the spec's sidebar order; each feature declares its own. */
+/** The 16 guarded screens, in the spec's sidebar order, and the triage desk after the dashboard; each feature declares its own. */
 export const destinations: ReadonlyArray<Destination> = [
   ...dashboardDestinations,
+  ...triageDestinations,
   ...blogDestinations,
   ...addressDestinations,
   ...listingDestinations,

@@ -184,6 +184,11 @@ const rules: Record<string, Door> = {
   "passkeySignIn.stepPasskey": "public",
   "passkeySignIn.stepRecovery": "public",
 
+  // docs/api.md, "The triage desk": every role reads the desk and assigns, snoozes and closes duplicates.
+  "triage.desk": "signedIn",
+  "triage.owners": "signedIn",
+  "triage.change": "signedIn",
+
   // docs/security.md, "Confirm what matters": each person confirms it's them, every role.
   "confirm.status": "signedIn",
   "confirm.options": "signedIn",

@@ -27,6 +27,7 @@ import * as confirm from "../../contract/confirm.ts"
 import * as siteSettings from "../../contract/site-settings.ts"
 import * as system from "../../contract/system.ts"
 import * as ventures from "../../contract/ventures.ts"
+import * as triage from "../../contract/triage.ts"
 import { fieldIssues } from "../../server/platform/issues.ts"
 
 const modules = {
@@ -54,7 +55,8 @@ const modules = {
   stream,
   system,
   uploads,
-  ventures
+  ventures,
+  triage
 }
 
 /** Every schema the contract exports, by name. */

@@ -6,7 +6,7 @@ import { directories } from "./directories.ts"
 const entries: Record<AddressKind, Pick<Destination, "icon" | "key">> = {
   generated: { icon: TokensIcon, key: "g" },
   cex: { icon: CubeIcon, key: "x" },
-  "core-team": { icon: IdCardIcon, key: "t" }
+  "core-team": { icon: IdCardIcon, key: "f" }
 }
 
 /** The three directories, in the sidebar's order. */

@@ -10,6 +10,7 @@ import { ContractFormShell, MachineRefusal, TextInput } from "../../ui/FormField
 import { shortDate } from "../../lib/dates.ts"
 import { priorityColors, reportLabel, scamTexts as t, statusColors } from "./texts.ts"
 import { HistoryButton } from "../../ui/HistoryButton.tsx"
+import { LinkedText } from "../../ui/LinkedText.tsx"
 
 /** The notes, on the one form pattern (docs/architecture.md, "Forms"): checked against the contract before they are saved. */
 const NotesForm = ({
@@ -104,7 +105,9 @@ export const ScamReportDetails = ({ details, triage }: { readonly details: ScamR
               {details.evidence !== "" && (
                 <>
                   <dt>{t.evidence}</dt>
-                  <dd className="scam-description">{details.evidence}</dd>
+                  <dd className="scam-description">
+                    <LinkedText text={details.evidence} />
+                  </dd>
                 </>
               )}
               {details.walletAddress !== "" && (

@@ -205,16 +205,24 @@ export type Selectable = <Row>(state: {
   readonly idOf: (row: Row) => string
   /** Makes a row current: Shift+J/K move the keys with the selection. */
   readonly pick: (id: string) => void
+  /** The current row's id as the keys left it, ahead of the render that shows it. */
+  readonly current?: () => string | null
   readonly group: string
 }) => SelectionView<Row>
 
 /** `selectable` in a list's spec: rows are selected with `x` and Shift+J/K, for the actions that take a selection (`bulk`). */
-export const selectable: Selectable = ({ selection, set, rows, idOf, pick, group }) => {
+export const selectable: Selectable = ({ selection, set, rows, idOf, pick, current, group }) => {
   const ids = rows.map(idOf)
+  // A key acts on the row current when it arrives (a Shift+J right after another moved it).
+  const idNow = (row: (typeof rows)[number]) => current?.() ?? idOf(row)
   const extend = (row: (typeof rows)[number], step: number) => {
-    const next = extended(selection, ids, idOf(row), step)
-    set(() => next.selection)
-    if (next.to !== undefined) pick(next.to)
+    let to: string | undefined
+    set((now) => {
+      const next = extended(now, ids, idNow(row), step)
+      to = next.to
+      return next.selection
+    })
+    if (to !== undefined) pick(to)
   }
   return {
     rows: rows.filter((row) => selection.ids.has(idOf(row))),
@@ -223,7 +231,7 @@ export const selectable: Selectable = ({ selection, set, rows, idOf, pick, group
         id: "select",
         key: "x",
         label: (row) => (selection.ids.has(idOf(row)) ? selectionTexts.unselect : selectionTexts.select),
-        run: (row) => set((now) => toggled(now, idOf(row)))
+        run: (row) => set((now) => toggled(now, idNow(row)))
       },
       { id: "extend-down", key: "J", inPalette: false, label: () => selectionTexts.down, run: (row) => extend(row, 1) },
       { id: "extend-up", key: "K", inPalette: false, label: () => selectionTexts.up, run: (row) => extend(row, -1) }

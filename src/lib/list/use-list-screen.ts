@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
 import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.ts"
 import { currentStore, useStore } from "../store/handle.ts"
-import { ANY_KIND } from "../store/kinds.ts"
+import { ANY_KIND, type MixedKinds } from "../store/kinds.ts"
 import type { CallAs, RecordNews } from "../store/console-store.ts"
 import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
@@ -54,7 +54,7 @@ export interface ListScreenSpec<P extends ListPage> {
    * as the store has them, with this browser's waiting commands, a colleague's change arrives
    * live, and a page seen before shows at once (docs/architecture.md, "The browser's store").
    */
-  readonly store?: ActivityArea | typeof ANY_KIND
+  readonly store?: ActivityArea | typeof ANY_KIND | MixedKinds
   /** Read the rows again only for a change to a record they show, not for a new one (a screen that announces arrivals itself). */
   readonly rereadShownOnly?: boolean
 }
@@ -212,7 +212,14 @@ export const useListScreen = <P extends ListPage>(
   // The store's version says when its view of the rows changed.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const served = useMemo(() => (lists === undefined ? pageRows : (lists.rows(pageRows) as ReadonlyArray<Row>)), [pageRows, lists, storeVersion])
-  const rows = useMemo(() => withKept(served, spec.idOf, kept), [served, kept, spec])
+  // The kept row as the store has it now: the change made on it shows, not the row as it was kept.
+  const keptShown = useMemo(() => {
+    const now = kept === null || lists === undefined ? undefined : (lists.rows([kept.row])[0] as Row | undefined)
+    return kept === null || now === undefined ? kept : { ...kept, row: now }
+    // The store's version says when its view of the kept row changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [kept, lists, storeVersion])
+  const rows = useMemo(() => withKept(served, spec.idOf, keptShown), [served, keptShown, spec])
   // A new store version may change which rows wait.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const waiting = useCallback((row: Row) => lists?.waiting(row) === true, [lists, storeVersion])
@@ -228,7 +235,7 @@ export const useListScreen = <P extends ListPage>(
       spec.store === undefined || store === undefined || confirm.removes !== true
         ? undefined
         : {
-            kind: spec.store,
+            kind: typeof spec.store === "string" ? spec.store : String((row as Readonly<Record<string, unknown>>)[spec.store.field]),
             recordIds: [spec.idOf(row)],
             effect: null,
             label: `${confirm.title}: ${confirm.subject(row)}`,
@@ -237,11 +244,19 @@ export const useListScreen = <P extends ListPage>(
           }
     setAsking({ row, confirm, ...(as === undefined ? {} : { as }) })
   })
-  const [selection, setSelection] = useState<Selection>(noSelection)
+  const [selection, setSelectionState] = useState<Selection>(noSelection)
+  // Keys pressed faster than the screen renders each build on the one before (x, Shift+J, Shift+J…):
+  // the selection as it is now, not as the last render saw it.
+  const selectionNow = useRef(selection)
+  const setSelection = useCallback((change: (now: Selection) => Selection) => {
+    selectionNow.current = change(selectionNow.current)
+    setSelectionState(selectionNow.current)
+  }, [])
+  const currentNow = useStableCallback((): string | null => focus.currentNow())
   const pick = useStableCallback((id: string): void => focus.pick(id))
-  const selecting = spec.selectable?.({ selection, set: setSelection, rows, idOf: spec.idOf, pick, group: spec.title })
+  const selecting = spec.selectable?.({ selection, set: setSelection, rows, idOf: spec.idOf, pick, current: currentNow, group: spec.title })
   const selected = selecting?.rows ?? noRows
-  const clearSelection = useStableCallback(() => setSelection(noSelection))
+  const clearSelection = useStableCallback(() => setSelection(() => noSelection))
   const actions = useMemo((): ReadonlyArray<RowAction<Row>> => {
     const declared = options.actions.map(({ button: _button, bulk, confirm, hint: _hint, ...action }): RowAction<Row> => {
       const run = confirm === undefined ? action.run : (row: Row) => openConfirm(row, confirm)
@@ -276,8 +291,8 @@ export const useListScreen = <P extends ListPage>(
   // Another page or filter is another list: the kept row and the selection do not follow.
   useEffect(() => {
     setKept(null)
-    setSelection(noSelection)
-  }, [query])
+    setSelection(() => noSelection)
+  }, [query, setSelection])
   // The same function for the screen's whole life: row actions made once can call it.
   const keepShown = useStableCallback((row: Row) => {
     const index = rows.findIndex((candidate) => spec.idOf(candidate) === spec.idOf(row))

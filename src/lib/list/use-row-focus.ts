@@ -241,9 +241,12 @@ export const useRowFocus = <Row, E extends HTMLElement = HTMLElement>(options: {
     ...(search === undefined ? [] : [{ id: `${group}:search`, label: `Search ${noun}`, group, shortcut: ["s"], guard, run: () => search.current?.focus() }])
   ]
 
+  /** The current row's id as the machine has it now: keys pressed before the next render act on it. */
+  const currentNow = useCallback(() => focus.getSnapshot().context.currentId, [focus])
   return {
     /** The row the list keys act on. */
     current,
+    currentNow,
     currentIndex,
     rowProps,
     pick,

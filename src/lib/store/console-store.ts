@@ -1,7 +1,7 @@
 import { createActor, fromPromise } from "xstate"
 import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.ts"
 import { type Refusal, type SendOutcome, syncMachine } from "../../../machines/sync.ts"
-import { ANY_KIND } from "./kinds.ts"
+import { ANY_KIND, kindKey, type StoreKind } from "./kinds.ts"
 import { type BrowserStore, DEFAULT_MAX_RECORDS, type FromAnswer, type OutboxCommand, openBrowserStore, recordKey } from "./browser-store.ts"
 
 /**
@@ -189,7 +189,7 @@ export interface ConsoleStore {
   /** Every change the stream brings (this tab's own stream, or the leading tab's). Returns the way to stop. */
   readonly onChange: (listener: (change: StreamedChange) => void) => () => void
   /** The list screen `title`'s way into the store, for rows of `kind` named by `idOf` (one per screen, made once). */
-  readonly lists: (kind: string, title: string, idOf: (row: unknown) => string) => StoredList
+  readonly lists: (kind: StoreKind, title: string, idOf: (row: unknown) => string) => StoredList
   readonly close: () => void
 }
 
@@ -583,13 +583,20 @@ export const openConsoleStore = async (options: {
   const made = new Map<string, StoredList>()
   /** Pages that came from the store, not the server: not kept again. */
   const fromStore = new WeakSet<object>()
-  const listOf = (kind: string, title: string, idOf: (row: unknown) => string): StoredList => {
+  const listOf = (of: StoreKind, title: string, idOf: (row: unknown) => string): StoredList => {
     const pageKey = (query: ListQuery) => `${title}\u0000${queryKey(query)}`
     const fieldOf = (row: unknown, field: string) => (row as Fields)[field]
+    const mixed = typeof of === "string" ? undefined : of
+    const kind = typeof of === "string" ? of : ""
     const any = kind === ANY_KIND
+    /** A row's kind: the list's, or the one a mixed list's row names. */
+    const kindOf = (row: unknown) => (mixed === undefined ? kind : String(fieldOf(row, mixed.field)))
+    const hears = (news: RecordNews) => any || (mixed === undefined ? news.kind === kind : mixed.kinds.includes(news.kind))
+    // Pages are kept by kind: a list of any kind, or of several, keeps none.
+    const keeps = !any && mixed === undefined
     return {
       kept: async (query) => {
-        if (any) return undefined
+        if (!keeps) return undefined
         const kept = await store.keptPage(pageKey(query))
         if (kept === undefined) return undefined
         const page = { ...(kept.extra as object), rows: kept.rows } as ListPage
@@ -597,7 +604,7 @@ export const openConsoleStore = async (options: {
         return page
       },
       keep: (query, page) => {
-        if (any || page === null || fromStore.has(page)) return
+        if (!keeps || page === null || fromStore.has(page)) return
         const { rows, ...extra } = page
         store.keepPage(
           kind,
@@ -640,7 +647,7 @@ export const openConsoleStore = async (options: {
           judge()
         }
         const stop = store.onNews((news) => {
-          if (!any && news.kind !== kind) return
+          if (!hears(news)) return
           heard.push(news)
           later(false)
         })
@@ -658,10 +665,11 @@ export const openConsoleStore = async (options: {
       },
       rows: (rows) =>
         rows.flatMap((row) => {
-          const shown = view(kind, idOf(row), row as object)
-          return shown === null ? [] : [shown]
+          const shown = view(kindOf(row), idOf(row), row as object)
+          // A mixed list's row keeps the field naming its kind, which the record itself has not.
+          return shown === null ? [] : [mixed === undefined ? shown : { ...shown, [mixed.field]: kindOf(row) }]
         }),
-      waiting: (row) => store.waiting(kind, idOf(row)),
+      waiting: (row) => store.waiting(kindOf(row), idOf(row)),
       moved: (field, page, shown) => {
         if (field === undefined || page === shown) return []
         const now = new Map(shown.map((row) => [idOf(row), fieldOf(row, field)]))
@@ -676,7 +684,7 @@ export const openConsoleStore = async (options: {
 
   const store: ConsoleStore = {
     lists: (kind, title, idOf) => {
-      const key = `${kind}\u0000${title}`
+      const key = `${kindKey(kind)}\u0000${title}`
       const held = made.get(key) ?? listOf(kind, title, idOf)
       made.set(key, held)
       return held

@@ -1,0 +1,242 @@
+import "./triage.css"
+import { useSelector } from "@xstate/react"
+import { useEffect, useMemo, useState } from "react"
+import type { TriageItem, TriageOwnerEntry } from "../../../contract/triage.ts"
+import { triageAreas, triagePriorities } from "../../../contract/triage-rules.ts"
+import { asking, type Decision, type DeskItemRef, triageDeskMachine } from "../../../machines/triage-desk.ts"
+import { deskChangeCommand, listOwners, listTriage, type TriageDeskPage } from "../../api/triage.ts"
+import { AuthContext } from "../../lib/auth.tsx"
+import { countsOf, filterOf, selectable } from "../../lib/list/declarations.ts"
+import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
+import { withStore } from "../../lib/store/handle.ts"
+import type { CommandInput, ConsoleStore } from "../../lib/store/console-store.ts"
+import { useMachine } from "../../lib/use-machine.ts"
+import { useStableCallback } from "../../lib/use-stable.ts"
+import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
+import { type AreaDecision, areaDecisions } from "./decisions.ts"
+import { DeskQuestion, keepReason } from "./DeskQuestion.tsx"
+import { itemWords, TriageCard } from "./TriageCard.tsx"
+import { triageTexts as t } from "./texts.ts"
+
+const spec = {
+  title: t.title,
+  noun: t.noun,
+  querySpec: {
+    filters: { area: triageAreas, priority: triagePriorities, owner: ["me", "none"], view: ["snoozed"], order: ["newest"] }
+  },
+  fetchPage: listTriage,
+  searchable: false,
+  // Each item is its area's record: it shows as the store has it, with this browser's waiting commands.
+  store: { field: "area", kinds: triageAreas },
+  idOf: (item: TriageItem) => item._id,
+  selectable,
+  filters: [
+    filterOf("area", t.filters.area, t.allAreas, triageAreas, (area) => t.areas[area], { show: (label) => `Show ${label.toLowerCase()} on the desk` }),
+    filterOf("priority", t.filters.priority, t.allPriorities, triagePriorities, (priority) => t.priorities[priority], {
+      show: (label) => `Show ${label.toLowerCase()} priority items`
+    }),
+    filterOf("owner", t.filters.owner, t.anyOwner, ["me", "none"] as const, (owner) => t.owners[owner], {
+      show: (label) => `Show ${label.toLowerCase()} items`
+    }),
+    filterOf("view", t.filters.view, t.views.waiting, ["snoozed"] as const, () => t.views.snoozed, {
+      show: () => "Show snoozed items",
+      all: "Show waiting items"
+    }),
+    filterOf("order", t.filters.order, t.orders.oldest, ["newest"] as const, () => t.orders.newest, {
+      show: () => "Show newest first",
+      all: "Show oldest first"
+    })
+  ],
+  clearFilters: "Show everything waiting",
+  counts: countsOf({
+    label: t.countsLabel,
+    filter: "area",
+    total: t.total,
+    cards: triageAreas.map((area) => [area, t.areas[area]] as const),
+    of: (page: TriageDeskPage) => ({
+      total: page.areaCounts.reduce((sum, count) => sum + count.count, 0),
+      ...Object.fromEntries(page.areaCounts.map((count) => [count._id, count.count]))
+    })
+  })
+}
+
+/** Everyone who may own items, read once the desk opens. */
+const useOwners = () => {
+  const [owners, setOwners] = useState<ReadonlyArray<TriageOwnerEntry>>([])
+  useEffect(() => {
+    let live = true
+    listOwners().then(
+      (list) => live && setOwners(list),
+      () => undefined
+    )
+    return () => {
+      live = false
+    }
+  }, [])
+  return owners
+}
+
+/** What an item is most likely a duplicate of comes first: a report on the same wallet, a listing of the same name. */
+const relatedFirst = (item: TriageItem, others: ReadonlyArray<TriageItem>): ReadonlyArray<TriageItem> => {
+  const mark = (one: TriageItem) => {
+    const words = itemWords(one)
+    return one.area === "scam-report" && item.area === "scam-report"
+      ? one.walletAddress !== "" && one.walletAddress === item.walletAddress
+      : words.title === itemWords(item).title
+  }
+  return [...others.filter(mark), ...others.filter((one) => !mark(one))]
+}
+
+/** The version the person saw, after their own changes to the record still on their way. */
+const versionOf = (store: ConsoleStore, item: TriageItem) => store.nextVersion(item.area, item._id, item.version)
+
+/** Commands made at the versions the store knows, once it is open (at once, nearly always). */
+const send = (make: (versionOf: (item: TriageItem) => number) => ReadonlyArray<CommandInput>) =>
+  withStore((store) => {
+    for (const command of make((item) => versionOf(store, item))) store.command(command)
+  })
+
+/**
+ * The triage desk (docs/console.md, "The triage desk"): every item waiting for a decision across
+ * the areas in one list, oldest first, live. The keys of each item's own screen decide it; `i`
+ * assigns it to the person, Shift+I to someone, `s` snoozes it, `m` closes it as a duplicate of
+ * another item of its kind. A decision shows at once and the item stays current until `j`/`k`
+ * (docs/architecture.md, "Keys on a list"); the machine (machines/triage-desk.ts) asks what a key
+ * needs first.
+ */
+export const TriageScreen = () => {
+  const me = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
+  const owners = useOwners()
+  const itemOf = (ref: DeskItemRef) => ref as TriageItem
+  const decisionOf = (decision: Decision) => areaDecisions.find((one) => one.id === decision.id)
+  const decide = useStableCallback((ref: DeskItemRef, decision: Decision, reason: string) => {
+    const item = itemOf(ref)
+    screen.keepShown(item)
+    keepReason(reason)
+    send((version) => decisionOf(decision)?.commands(item, version(item), reason) ?? [])
+  })
+  const change = useStableCallback((item: TriageItem, body: Parameters<typeof deskChangeCommand>[1], label: string) => {
+    screen.keepShown(item)
+    send((version) => [deskChangeCommand(item, body, version(item), { label: `${label}: ${itemWords(item).title}`, failed: t.failed })])
+  })
+  // A key never moves the current item, one key for many included (docs/architecture.md, "Keys on a list").
+  const keepCurrent = useStableCallback(() => {
+    const now = screen.focus.current
+    if (now !== undefined) screen.keepShown(now)
+  })
+  const desk = useMachine(() =>
+    triageDeskMachine.provide({
+      actions: {
+        decide: (_, params) => decide(params.item, params.decision, params.reason),
+        assignMe: (_, params) => me !== undefined && change(itemOf(params.item), { owner: me }, t.assignMe),
+        answer: (_, params) => {
+          const item = itemOf(params.item)
+          if (params.question === "reason" && params.decision !== null) decide(item, params.decision, params.value)
+          else if (params.question === "snooze") change(item, { snoozedUntil: params.value }, t.snooze)
+          else if (params.question === "owner") change(item, { owner: params.value }, t.assignOther)
+          else if (params.question === "duplicate") {
+            const status = { listing: "rejected", "scam-report": "dismissed", contact: "closed", inquiry: "rejected" }[item.area]
+            change(item, { duplicateOf: params.value, status }, t.duplicate)
+          }
+        }
+      }
+    })
+  )
+  const question = useSelector(desk, (snapshot) => snapshot.context)
+  const open = useSelector(desk, asking)
+  const actions = useMemo(
+    (): ReadonlyArray<ListAction<TriageItem>> => [
+      ...areaDecisions.map((decision: AreaDecision): ListAction<TriageItem> => ({
+        id: decision.id,
+        key: decision.key,
+        hint: decision.hint,
+        label: (item) => `${decision.name}: ${itemWords(item).title}`,
+        when: decision.when,
+        run: (item) => desk.send({ type: "DECIDE", item, decision: { id: decision.id, asksReason: decision.asksReason } }),
+        // One key for a selection: each item's own command, in order, no reason asked.
+        bulk: {
+          label: (items) => `${decision.name}: ${items.length} ${t.noun}`,
+          when: (items) => items.every(decision.when),
+          run: (items) => {
+            keepCurrent()
+            send((version) => items.flatMap((item) => decision.commands(item, version(item), "")))
+          }
+        }
+      })),
+      {
+        id: "triage:assign-me",
+        key: "i",
+        hint: t.assignHint,
+        label: (item) => `${t.assignMe}: ${itemWords(item).title}`,
+        when: (item) => item.ownerId !== me,
+        run: (item) => desk.send({ type: "ASSIGN_ME", item }),
+        bulk: {
+          label: (items) => `${t.assignMe}: ${items.length} ${t.noun}`,
+          when: (items) => items.some((item) => item.ownerId !== me),
+          run: (items) => {
+            for (const item of items) if (me !== undefined && item.ownerId !== me) change(item, { owner: me }, t.assignMe)
+          }
+        }
+      },
+      {
+        id: "triage:assign",
+        key: "I",
+        hint: t.assignOtherHint,
+        label: (item) => `${t.assignOther}: ${itemWords(item).title}`,
+        run: (item) => desk.send({ type: "ASK", item, question: "owner" })
+      },
+      {
+        id: "triage:snooze",
+        key: "s",
+        hint: t.snoozeHint,
+        label: (item) => `${t.snooze}: ${itemWords(item).title}`,
+        run: (item) => desk.send({ type: "ASK", item, question: "snooze" })
+      },
+      {
+        id: "triage:duplicate",
+        key: "m",
+        hint: t.duplicateHint,
+        label: (item) => `${t.duplicate}: ${itemWords(item).title}`,
+        run: (item) => desk.send({ type: "ASK", item, question: "duplicate" })
+      }
+    ],
+    [desk, me, change, keepCurrent]
+  )
+  const screen = useListScreen(spec, { actions, idle: !open })
+  const ownerName = (id: string) => {
+    const owner = owners.find((one) => one._id === id)
+    return owner === undefined ? "…" : owner._id === me ? t.owners.me : (owner.name ?? owner.email)
+  }
+  const item = question.item === null ? null : itemOf(question.item)
+  const others =
+    item === null
+      ? []
+      : relatedFirst(
+          item,
+          screen.rows.filter((row) => row.area === item.area && row._id !== item._id && row.duplicateOf === null)
+        )
+  const decision = question.decision === null ? undefined : decisionOf(question.decision)
+  const snoozed = screen.query.filters.view === "snoozed"
+  return (
+    <ListScreen
+      screen={screen}
+      texts={{ ...listTextsOf(t), empty: snoozed ? t.snoozedEmpty : screen.filtered ? t.emptyFiltered : t.empty }}
+      view={{
+        cards: {
+          label: t.title,
+          card: (row, waiting) => <TriageCard item={row} ownerName={ownerName} waiting={waiting} />
+        }
+      }}
+    >
+      <DeskQuestion
+        question={question.question}
+        item={item}
+        title={decision?.name ?? ""}
+        owners={owners}
+        others={others}
+        onAnswer={(value) => desk.send({ type: "ANSWER", value })}
+        onCancel={() => desk.send({ type: "CANCEL" })}
+      />
+    </ListScreen>
+  )
+}

@@ -1,0 +1,198 @@
+import type { Page } from "playwright-core"
+import { beforeAll, describe, expect, it } from "vitest"
+import { chromiumWithServer, openSignedIn, pointerEventsOf } from "../support/browser.ts"
+import { engines } from "../support/database.ts"
+import { call, freshIp } from "../support/http.ts"
+import { signedInAs } from "../support/session.ts"
+
+/**
+ * The triage desk in Chromium (docs/console.md, "The triage desk"): a moderator's day worked from
+ * the dashboard with the keyboard alone, keys counted; a decision made in one console leaves the
+ * other's desk, and a new submission arrives on it, without a reload.
+ */
+describe.each(engines)("the triage desk on $name", (engine) => {
+  const product = chromiumWithServer(engine)
+  let moderator: string
+  let admin: string
+  let serial = 0
+
+  beforeAll(async () => {
+    moderator = await signedInAs(product.server, "moderator")
+    admin = await signedInAs(product.server, "admin")
+  })
+
+  const posted = async (path: string, body: Record<string, unknown>) => {
+    const answer = await call(product.server.url, "POST", path, { ip: freshIp(), body })
+    expect(answer.status, answer.text).toBe(200)
+    const data = answer.body.data as { _id?: string; listing?: { _id: string } }
+    return data._id ?? data.listing?._id ?? ""
+  }
+  const listing = (name: string, type = "community") => posted(`/api/listings/${type}`, { name, description: `About ${name}` })
+  const report = (description: string, walletAddress: string, evidence = "") =>
+    posted("/api/report-scam", { scamType: "phishing", description, walletAddress, ...(evidence === "" ? {} : { evidence }) })
+  const inquiry = (companyName: string) =>
+    posted("/api/advertising-inquiries", { companyName, contactName: "Grace", email: "grace@example.com", industry: "Gaming" })
+  const record = async (path: string) =>
+    (await call(product.server.url, "GET", path, { token: admin })).body.data as Record<string, Record<string, unknown>>
+  const statusOf = async (area: "listing" | "report" | "inquiry", id: string) => {
+    if (area === "report") return (await record(`/api/report-scam/${id}`)).report?.status
+    const desk = (await call(product.server.url, "GET", `/api/admin/triage?limit=100`, { token: admin })).body.data as {
+      items: ReadonlyArray<{ _id: string; status: string }>
+    }
+    return desk.items.find((item) => item._id === id)?.status ?? "decided"
+  }
+
+  /** The keys a task takes: each press (a chord is one) and each character typed, apart. */
+  const keyboard = (page: Page) => {
+    const counted = { keys: 0, typed: 0 }
+    return {
+      press: async (key: string, times = 1) => {
+        for (let n = 0; n < times; n++) {
+          counted.keys++
+          await page.keyboard.press(key)
+        }
+      },
+      type: async (text: string) => {
+        counted.typed += text.length
+        await page.keyboard.type(text)
+      },
+      counted
+    }
+  }
+  const desk = (page: Page) => page.getByRole("list", { name: "Triage" })
+  const current = (page: Page) => desk(page).locator('[aria-current="true"] .triage-card')
+  const currentIs = (page: Page, title: string) => expect.poll(() => current(page).getAttribute("aria-label")).toBe(title)
+  /** The desk has read its items again: an item decided before the current one is gone from it. */
+  const settled = (page: Page, decided: string) =>
+    expect.poll(() => desk(page).locator(`.triage-card[aria-label="${decided}"]`).count(), { timeout: 10_000 }).toBe(0)
+
+  it("shows every waiting kind in one list with its counts, and refuses nothing a moderator may do", async () => {
+    const prefix = `Desk ${engine.name} ${++serial}`
+    await listing(`${prefix} club`)
+    await report(`${prefix} phishing`, `G${prefix.replace(/\W/g, "")}WALLET`, "See https://evil.example/phish and javascript:alert(1)")
+    await inquiry(`${prefix} Co`)
+    const { page, errors } = await openSignedIn(product, moderator, "/triage")
+    await desk(page).getByText(`${prefix} club`, { exact: true }).waitFor()
+    await desk(page).getByText(`${prefix} Co`).waitFor()
+    // Evidence: the http(s) address is a link that opens apart; the rest is plain text.
+    const link = desk(page).getByRole("link", { name: "https://evil.example/phish" })
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer")
+    expect(await desk(page).getByRole("link").filter({ hasText: "javascript" }).count()).toBe(0)
+    await page.getByRole("group", { name: "Waiting items by kind" }).waitFor()
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("works a moderator's day from the dashboard with the keyboard alone: 15 listings, 10 reports, 5 inquiries, ≤ 2 keys a decision", async () => {
+    const day = `Day ${engine.name} ${++serial}`
+    // Oldest first: the order they arrive in is the desk's.
+    const listings: Array<string> = []
+    for (let n = 1; n <= 15; n++) listings.push(await listing(`${day} listing ${String(n).padStart(2, "0")}`, n % 3 === 0 ? "influencer" : "community"))
+    const reports: Array<string> = []
+    for (let n = 1; n <= 10; n++)
+      reports.push(await report(`${day} report ${String(n).padStart(2, "0")}`, n >= 9 ? `G${serial}SAMEWALLET` : `G${serial}WALLET${n}`))
+    const inquiries: Array<string> = []
+    for (let n = 1; n <= 5; n++) inquiries.push(await inquiry(`${day} inquiry ${n}`))
+    const { page, errors } = await openSignedIn(product, moderator, "/", { countPointer: true })
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
+    const keys = keyboard(page)
+    await keys.press("g")
+    await keys.press("t")
+    await page.getByRole("heading", { level: 1, name: "Triage" }).waitFor()
+    // Earlier tests' items wait above today's (oldest first): moving to the first of today's is not counted.
+    await desk(page).getByText(`${day} listing 01`, { exact: true }).waitFor()
+    while ((await current(page).getAttribute("aria-label")) !== `${day} listing 01`) await page.keyboard.press("j")
+    // Twelve approvals: select them (x, Shift+J eleven times), one key.
+    await keys.press("x")
+    await keys.press("Shift+J", 11)
+    await currentIs(page, `${day} listing 12`)
+    await keys.press("a")
+    for (const id of listings.slice(0, 12)) await expect.poll(() => statusOf("listing", id), { timeout: 15_000 }).toBe("decided")
+    // As a person would, looks before going on: the decided items have left the desk (the current one stays).
+    await settled(page, `${day} listing 11`)
+    // Three rejections, each with its reason: r, the reason, Enter, then on.
+    for (let n = 13; n <= 15; n++) {
+      await keys.press("j")
+      await currentIs(page, `${day} listing ${n}`)
+      await keys.press("r")
+      await page.getByRole("dialog").getByLabel("Reason (optional, kept in the notes)").waitFor()
+      await keys.type(n === 13 ? "Duplicate of an approved community" : "Not about Pi")
+      await keys.press("Enter")
+      await page.getByRole("dialog").waitFor({ state: "detached" })
+    }
+    for (const id of listings.slice(12)) await expect.poll(() => statusOf("listing", id), { timeout: 15_000 }).toBe("decided")
+    await settled(page, `${day} listing 14`)
+    // Six reports resolved in one go.
+    await keys.press("j")
+    await currentIs(page, `G${serial}WALLET1`)
+    await keys.press("x")
+    await keys.press("Shift+J", 5)
+    await keys.press("3")
+    for (const id of reports.slice(0, 6)) await expect.poll(() => statusOf("report", id), { timeout: 15_000 }).toBe("resolved")
+    await settled(page, `G${serial}WALLET5`)
+    // One dismissed, no reason given: 4, Enter.
+    await keys.press("j")
+    await currentIs(page, `G${serial}WALLET7`)
+    await keys.press("4")
+    await keys.press("Enter")
+    await expect.poll(() => statusOf("report", reports[6]!), { timeout: 15_000 }).toBe("dismissed")
+    // One assigned to me and snoozed till tomorrow.
+    await keys.press("j")
+    await currentIs(page, `G${serial}WALLET8`)
+    await keys.press("i")
+    await keys.press("s")
+    await keys.press("2")
+    await expect.poll(async () => (await record(`/api/report-scam/${reports[7]}`)).report?.snoozedUntil, { timeout: 15_000 }).not.toBe(null)
+    // Two on the same wallet: the second a duplicate of the first (offered first), the first resolved.
+    await keys.press("j")
+    await currentIs(page, `G${serial}SAMEWALLET`)
+    await keys.press("3")
+    await keys.press("j")
+    await keys.press("m")
+    await keys.press("Enter")
+    await expect
+      .poll(async () => (await record(`/api/report-scam/${reports[9]}`)).report, { timeout: 15_000 })
+      .toMatchObject({
+        status: "dismissed",
+        duplicateOf: reports[8]
+      })
+    // Five inquiries contacted at once.
+    await keys.press("j")
+    await currentIs(page, `${day} inquiry 1`)
+    await keys.press("x")
+    await keys.press("Shift+J", 4)
+    await keys.press("c")
+    for (const id of inquiries) await expect.poll(() => statusOf("inquiry", id), { timeout: 15_000 }).toBe("decided")
+    const decisions = 30
+    console.log(
+      `a moderator's day on ${engine.name}: ${keys.counted.keys} keys for ${decisions} decisions (${(keys.counted.keys / decisions).toFixed(2)} a decision), ${keys.counted.typed} characters of reasons`
+    )
+    expect(keys.counted.keys / decisions).toBeLessThanOrEqual(2)
+    // The rejected listings' reasons are in their notes and history.
+    const rejected = (await call(product.server.url, "GET", `/api/admin/listings?search=${encodeURIComponent(`${day} listing 13`)}`, { token: admin })).body
+      .data as {
+      listings: ReadonlyArray<{ status: string; moderationNotes: string }>
+    }
+    expect(rejected.listings[0]).toMatchObject({ status: "rejected", moderationNotes: "Duplicate of an approved community" })
+    expect(await pointerEventsOf(page)).toBe(0)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("takes a decision made in another console off the desk, and puts a new submission on it, without a reload", async () => {
+    const prefix = `Live ${engine.name} ${++serial}`
+    const first = await listing(`${prefix} first`)
+    // Newest first: the items other tests left wait above.
+    const one = await openSignedIn(product, moderator, "/triage?order=newest")
+    const other = await openSignedIn(product, admin, "/triage?order=newest")
+    for (const { page } of [one, other]) await desk(page).getByText(`${prefix} first`, { exact: true }).waitFor()
+    const approved = await call(product.server.url, "PUT", `/api/admin/listings/${first}`, { token: admin, body: { action: "approve", version: 1 } })
+    expect(approved.status, approved.text).toBe(200)
+    for (const { page } of [one, other]) await desk(page).getByText(`${prefix} first`, { exact: true }).waitFor({ state: "detached", timeout: 10_000 })
+    await report(`${prefix} arrives`, "GLIVEWALLET")
+    for (const { page } of [one, other]) await desk(page).getByText(`${prefix} arrives`).waitFor({ timeout: 10_000 })
+    expect([...one.errors, ...other.errors]).toEqual([])
+    await one.page.context().close()
+    await other.page.context().close()
+  })
+})
