@@ -348,3 +348,20 @@ export const confirmAgainTable = [
   "code.verifying --xstate.done.actor.verifyCode--> idle / confirmed",
   "code.verifying --xstate.error.actor.verifyCode--> code.sent"
 ]
+
+/**
+ * Ours (docs/console.md, "The triage desk"): one key per decision on the item shown, the same keys
+ * as its area's own screen; rejecting a listing and dismissing a report ask for a reason first,
+ * which may be left empty; `s` asks until when to snooze, Shift+I whom to assign, `m` which item
+ * of its kind it duplicates, and none of these is taken empty; `i` assigns the person at once;
+ * Escape leaves a question with nothing done. Each answer is one command.
+ */
+export const triageDeskTable = [
+  "browsing --DECIDE [asksReason]--> asking / ask",
+  "browsing --DECIDE--> (stays) / decide",
+  "browsing --ASSIGN_ME--> (stays) / assignMe",
+  "browsing --ASK--> asking / ask",
+  "asking --ANSWER [isReason]--> browsing / answer, forget",
+  "asking --ANSWER [hasValue]--> browsing / answer, forget",
+  "asking --CANCEL--> browsing / forget"
+]

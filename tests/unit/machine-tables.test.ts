@@ -11,6 +11,7 @@ import { rowFocusMachine } from "../../machines/row-focus.ts"
 import { scamReportMachine } from "../../machines/scam-report.ts"
 import { syncMachine } from "../../machines/sync.ts"
 import { uploadMachine } from "../../machines/upload.ts"
+import { triageDeskMachine } from "../../machines/triage-desk.ts"
 import {
   addressModalTable,
   authTable,
@@ -23,6 +24,7 @@ import {
   rowFocusTable,
   scamReportTable,
   syncTable,
+  triageDeskTable,
   uploadTable
 } from "../spec/machine-tables.ts"
 import { transitionTable } from "../support/transitions.ts"
@@ -42,7 +44,8 @@ describe("each machine declares exactly the transitions the spec gives it", () =
     ["inquiry", inquiryMachine, inquiryTable],
     ["record history", historyMachine, historyTable],
     ["sync", syncMachine, syncTable],
-    ["confirm again", confirmAgainMachine, confirmAgainTable]
+    ["confirm again", confirmAgainMachine, confirmAgainTable],
+    ["triage desk", triageDeskMachine, triageDeskTable]
   ] as const)("%s", (_name, machine, table) => {
     expect(transitionTable(machine as never)).toEqual([...table].sort())
   })
