@@ -138,6 +138,13 @@ export class ScamReportsApi extends HttpApiGroup.make("scamReports")
     })
       .middleware(Authorization)
       .annotate(OpenApi.Summary, "One report as staff see it (a console refreshing a card after a change notice)"),
+    HttpApiEndpoint.get("related", "/api/report-scam/:id/related", {
+      params: { id: RecordId },
+      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ reports: Schema.Array(ScamReport) }) }),
+      error: [NotFound]
+    })
+      .middleware(Authorization)
+      .annotate(OpenApi.Summary, "The other reports on the same wallet address or naming an address of its evidence, newest first (at most 50)"),
     HttpApiEndpoint.patch("change", "/api/report-scam/:id", {
       params: { id: RecordId },
       payload: ScamReportChange,

@@ -736,6 +736,9 @@ export const migrations = {
     `CREATE INDEX triage_items_area_priority_idx ON triage_items (area, priority, created_at, id)`,
     `CREATE INDEX triage_items_owner_idx ON triage_items (owner_id, created_at, id)`,
     `CREATE INDEX triage_items_snoozed_idx ON triage_items (snoozed_until, id) WHERE snoozed_until IS NOT NULL`,
+    // Related reports: the same wallet, or the same address in the evidence.
+    `CREATE INDEX scam_reports_wallet_idx ON scam_reports (wallet_address) WHERE wallet_address <> ''`,
+    `CREATE INDEX scam_reports_evidence_idx ON scam_reports USING gin (evidence gin_trgm_ops)`,
     // A record's place on the desk: there while its status waits (the trigger's second argument), gone after.
     `CREATE FUNCTION triage_sync() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE

@@ -9,7 +9,7 @@ import { requireEditor as requireEditorOf } from "../auth/roles.ts"
 import { clientIp } from "../platform/client-address.ts"
 import { createRecord, removeRecord, updateRecord } from "../platform/record-writes.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
-import { type ReportRow, reportOf, listReports, exportReports, find, reportTable } from "./repository.ts"
+import { type ReportRow, reportOf, listReports, exportReports, find, relatedReports, reportTable } from "./repository.ts"
 
 const requireAdmin = requireEditorOf(messages.readOnly)
 
@@ -66,6 +66,13 @@ export const ScamReportHandlers = HttpApiBuilder.group(AdminApi, "scamReports", 
           ? Effect.fail(new NotFound({ error: messages.notFound }))
           : Effect.succeed({ success: true as const, data: { report: reportOf(row) } })
       )
+    )
+    .handle("related", ({ params }) =>
+      Effect.gen(function* () {
+        const report = yield* find(params.id)
+        if (report === undefined) return yield* new NotFound({ error: messages.notFound })
+        return { success: true as const, data: { reports: (yield* relatedReports(report)).map(reportOf) } }
+      })
     )
     .handle("change", ({ params, payload }) =>
       Effect.gen(function* () {

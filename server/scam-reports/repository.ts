@@ -4,6 +4,8 @@ import { dieOnSqlError } from "../platform/database.ts"
 import { type ScamReport, scamReportMessages as messages, ScamReportStatus, ScamType } from "../../contract/scam-reports.ts"
 import { type VersionedTable } from "../platform/record-writes.ts"
 import { triageColumns, triageOf, type TriageRow } from "../platform/triage-fields.ts"
+import { containsPattern } from "../platform/search.ts"
+import { httpAddresses } from "../../contract/text.ts"
 import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../platform/lists.ts"
 
 /**
@@ -126,6 +128,26 @@ export const find = (id: string) =>
     Effect.map((rows) => rows[0]),
     dieOnSqlError
   )
+
+/** At most this many related reports are answered. */
+const RELATED_LIMIT = 50
+
+/**
+ * The other reports on `report`'s wallet address, or whose evidence names one of the addresses
+ * its evidence names, newest first (both indexed: 0020_triage).
+ */
+export const relatedReports = (report: ReportRow) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const addresses = [...new Set(httpAddresses(report.evidence).map((found) => found.address))].slice(0, 10)
+    const same = [
+      ...(report.walletAddress === "" ? [] : [sql`wallet_address = ${report.walletAddress}`]),
+      ...addresses.map((address) => sql`evidence ILIKE ${containsPattern(address)}`)
+    ]
+    if (same.length === 0) return [] as ReadonlyArray<ReportRow>
+    return yield* sql<ReportRow>`SELECT ${sql.unsafe(columns)} FROM scam_reports WHERE id <> ${report.id} AND (${sql.or(same)})
+      ORDER BY created_at DESC, id DESC LIMIT ${RELATED_LIMIT}`
+  }).pipe(dieOnSqlError)
 
 /** Reports on the one write path (server/platform/record-writes.ts). */
 export const reportTable: VersionedTable = { table: "scam_reports", columns, messages: { notFound: messages.notFound, stale: messages.stale } }

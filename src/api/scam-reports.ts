@@ -75,6 +75,12 @@ export const saveReportNotes = async (change: ReportChange, as?: CallAs): Promis
   return answer.data.report
 }
 
+/** The other reports on the same wallet or naming an address of its evidence, newest first. */
+export const relatedScamReports = async (id: string): Promise<ReadonlyArray<ScamReport>> => {
+  const { callListApi } = await api()
+  return (await callListApi((client) => client.scamReports.related({ params: { id } }))).data.reports
+}
+
 /** One report as staff see it (a card refreshed after another admin's change). */
 export const oneScamReport = async (id: string): Promise<ScamReport> => {
   const { callApi } = await api()

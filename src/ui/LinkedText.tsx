@@ -1,27 +1,13 @@
-/** An http(s) address inside free text: up to a space, a quote or an angle bracket. */
-const ADDRESS = /https?:\/\/[^\s<>"']+/giu
+import { httpAddresses } from "../../contract/text.ts"
 
-/** Trailing punctuation a sentence puts after an address is not part of it. */
-const TRAILING = /[.,;:!?)\]]+$/u
-
-/** The pieces of `text`: plain runs, and addresses the browser would open as http(s). */
+/** The pieces of `text`: plain runs, and the http(s) addresses in it with the link they open. */
 export const linkedPieces = (text: string): ReadonlyArray<{ readonly text: string; readonly href?: string }> => {
   const pieces: Array<{ readonly text: string; readonly href?: string }> = []
   let at = 0
-  for (const match of text.matchAll(ADDRESS)) {
-    const address = match[0].replace(TRAILING, "")
-    const start = match.index
-    let href: string | undefined
-    try {
-      const url = new URL(address)
-      href = url.protocol === "http:" || url.protocol === "https:" ? url.href : undefined
-    } catch {
-      href = undefined
-    }
-    if (href === undefined) continue
-    if (start > at) pieces.push({ text: text.slice(at, start) })
-    pieces.push({ text: address, href })
-    at = start + address.length
+  for (const found of httpAddresses(text)) {
+    if (found.at > at) pieces.push({ text: text.slice(at, found.at) })
+    pieces.push({ text: found.address, href: found.href })
+    at = found.at + found.address.length
   }
   if (at < text.length) pieces.push({ text: text.slice(at) })
   return pieces

@@ -126,6 +126,7 @@ const rules: Record<string, Door> = {
   "scamReports.report": "public",
   "scamReports.list": "signedIn",
   "scamReports.one": "signedIn",
+  "scamReports.related": "signedIn",
   "scamReports.change": "signedIn",
   "scamReports.remove": "editor",
 

@@ -211,6 +211,26 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     await expectDeskTrue()
   })
 
+  it("finds a report's related reports: the same wallet, or an address of its evidence, with their statuses", async () => {
+    const wallet = `GRELATED${++serial}`
+    const first = await report(wallet)
+    const second = await report(wallet)
+    const evidence = `https://fake-airdrop-${serial}.example/claim`
+    const byEvidence = await made("/api/report-scam", { scamType: "phishing", description: "Same page", evidence: `Seen at ${evidence}.` })
+    const alsoEvidence = await made("/api/report-scam", { scamType: "other", description: "Again", evidence: `${evidence.toUpperCase()} and more`, walletAddress: `${wallet}X` })
+    const unrelated = await report()
+    expect((await call(url(), "PATCH", `/api/report-scam/${second}`, { token: staff.moderator, body: { status: "resolved", version: 1 } })).status).toBe(200)
+    const related = async (id: string) => {
+      const answer = await call(url(), "GET", `/api/report-scam/${id}/related`, { token: staff.moderator })
+      expect(answer.status, answer.text).toBe(200)
+      return (answer.body.data as { reports: ReadonlyArray<{ _id: string; status: string }> }).reports
+    }
+    expect((await related(first)).map((one) => [one._id, one.status])).toEqual([[second, "resolved"]])
+    expect((await related(byEvidence)).map((one) => one._id)).toEqual([alsoEvidence])
+    expect(await related(unrelated)).toEqual([])
+    expect((await call(url(), "GET", "/api/report-scam/00000000-0000-4000-8000-000000000000/related", { token: staff.moderator })).status).toBe(404)
+  })
+
   it("takes exactly one change, and one of twenty racing on one version", async () => {
     const id = await inquiry()
     for (const body of [{ version: 1 }, { owner: null, snoozedUntil: null, version: 1 }, { owner: null, reason: "why", version: 1 }]) {

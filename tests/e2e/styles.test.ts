@@ -28,6 +28,7 @@ const radixInUse = (page: Page) =>
 /** Every signed-in screen, by its path: a new screen is scanned by being listed here. */
 const screens = [
   "/",
+  "/triage",
   "/generated-addresses",
   "/cex-addresses",
   "/core-team-addresses",
@@ -189,6 +190,20 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
       await visitSettled(page, network, path)
       await scan(path)
     }
+    // The desk's questions: a reason, a snooze, an owner, a duplicate.
+    await visitSettled(page, network, "/triage?area=scam-report")
+    for (const [key, name] of [
+      ["4", "desk reason"],
+      ["s", "desk snooze"],
+      ["Shift+I", "desk owner"],
+      ["m", "desk duplicate"]
+    ] as const) {
+      await page.keyboard.press(key)
+      await page.getByRole("dialog").waitFor()
+      await scan(name)
+      await page.keyboard.press("Escape")
+      await page.getByRole("dialog").waitFor({ state: "detached" })
+    }
     await visitSettled(page, network, "/scam-reports")
     await page.getByRole("button", { name: "Details" }).first().click()
     await page.getByRole("dialog").waitFor()
@@ -293,6 +308,7 @@ describe("the console's styles", () => {
     await reportOne()
     for (const path of [
       "/",
+      "/triage",
       "/activity",
       "/settings/admins",
       "/settings/ips",
@@ -313,6 +329,11 @@ describe("the console's styles", () => {
       await collect()
     }
     await page.getByRole("button", { name: "View" }).first().click()
+    await page.getByRole("dialog").waitFor()
+    await collect()
+    await page.keyboard.press("Escape")
+    await visitSettled(page, network, "/triage?area=scam-report")
+    await page.keyboard.press("s")
     await page.getByRole("dialog").waitFor()
     await collect()
     await page.keyboard.press("Escape")

@@ -32,8 +32,7 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     posted("/api/report-scam", { scamType: "phishing", description, walletAddress, ...(evidence === "" ? {} : { evidence }) })
   const inquiry = (companyName: string) =>
     posted("/api/advertising-inquiries", { companyName, contactName: "Grace", email: "grace@example.com", industry: "Gaming" })
-  const record = async (path: string) =>
-    (await call(product.server.url, "GET", path, { token: admin })).body.data as Record<string, Record<string, unknown>>
+  const record = async (path: string) => (await call(product.server.url, "GET", path, { token: admin })).body.data as Record<string, Record<string, unknown>>
   const statusOf = async (area: "listing" | "report" | "inquiry", id: string) => {
     if (area === "report") return (await record(`/api/report-scam/${id}`)).report?.status
     const desk = (await call(product.server.url, "GET", `/api/admin/triage?limit=100`, { token: admin })).body.data as {
@@ -175,6 +174,28 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     }
     expect(rejected.listings[0]).toMatchObject({ status: "rejected", moderationNotes: "Duplicate of an approved community" })
     expect(await pointerEventsOf(page)).toBe(0)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("shows the current report's related reports beside the desk; resolving one offers the others, and o selects them for one key", async () => {
+    const wallet = `GRELATED${engine.name.toUpperCase()}${++serial}`
+    const ids = [await report("First of three", wallet), await report("Second of three", wallet), await report("Third of three", wallet)]
+    await report("Unrelated", `GOTHER${serial}`)
+    const { page, errors } = await openSignedIn(product, moderator, "/triage?area=scam-report&order=newest")
+    const detail = page.getByRole("complementary", { name: "The current item" })
+    await desk(page).locator(`.triage-card[aria-label="${wallet}"]`).first().waitFor()
+    // The browser's store is open: a decision shows on its card at once.
+    await page.locator(".sync-status").waitFor({ state: "attached" })
+    await desk(page).getByRole("listitem").filter({ hasText: "Third of three" }).focus()
+    await detail.getByText("2 related reports", { exact: true }).waitFor()
+    await detail.getByText("First of three", { exact: false }).waitFor()
+    await page.keyboard.press("3")
+    await page.getByRole("status").filter({ hasText: "2 related reports are still open: o selects them" }).waitFor()
+    await page.keyboard.press("o")
+    await page.getByText("2 selected").waitFor()
+    await page.keyboard.press("3")
+    for (const id of ids) await expect.poll(async () => (await record(`/api/report-scam/${id}`)).report?.status, { timeout: 10_000 }).toBe("resolved")
     expect(errors).toEqual([])
     await page.context().close()
   })

@@ -1,4 +1,5 @@
 import "./triage.css"
+import { Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
 import { useEffect, useMemo, useState } from "react"
 import type { TriageItem, TriageOwnerEntry } from "../../../contract/triage.ts"
@@ -8,7 +9,7 @@ import { deskChangeCommand, listOwners, listTriage, type TriageDeskPage } from "
 import { AuthContext } from "../../lib/auth.tsx"
 import { countsOf, filterOf, selectable } from "../../lib/list/declarations.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
-import { withStore } from "../../lib/store/handle.ts"
+import { currentStore, withStore } from "../../lib/store/handle.ts"
 import type { CommandInput, ConsoleStore } from "../../lib/store/console-store.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
@@ -16,6 +17,7 @@ import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { type AreaDecision, areaDecisions } from "./decisions.ts"
 import { DeskQuestion, keepReason } from "./DeskQuestion.tsx"
 import { itemWords, TriageCard } from "./TriageCard.tsx"
+import { DeskDetail, stillOpen, useRelated } from "./DeskDetail.tsx"
 import { triageTexts as t } from "./texts.ts"
 
 const spec = {
@@ -107,11 +109,15 @@ const send = (make: (versionOf: (item: TriageItem) => number) => ReadonlyArray<C
 export const TriageScreen = () => {
   const me = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
   const owners = useOwners()
+  const [offer, setOffer] = useState<{ readonly id: string; readonly count: number } | null>(null)
   const itemOf = (ref: DeskItemRef) => ref as TriageItem
   const decisionOf = (decision: Decision) => areaDecisions.find((one) => one.id === decision.id)
   const decide = useStableCallback((ref: DeskItemRef, decision: Decision, reason: string) => {
     const item = itemOf(ref)
     screen.keepShown(item)
+    // Resolving one report offers the others on its wallet or evidence still open.
+    const open = item._id === screen.focus.current?._id ? related.filter(stillOpen) : []
+    setOffer(open.length === 0 ? null : { id: item._id, count: open.length })
     keepReason(reason)
     send((version) => decisionOf(decision)?.commands(item, version(item), reason) ?? [])
   })
@@ -144,6 +150,27 @@ export const TriageScreen = () => {
   )
   const question = useSelector(desk, (snapshot) => snapshot.context)
   const open = useSelector(desk, asking)
+  // `o`: the current report and its related ones still open on this page, selected for one key.
+  const selectRelated = useStableCallback((item: TriageItem) => {
+    const open = new Set(related.filter(stillOpen).map((report) => report._id))
+    // The item as the store has it this instant: a decision made on it a moment ago counts.
+    const now = (currentStore()?.view(item.area, item._id, item) ?? item) as TriageItem
+    const waiting = now.area === "scam-report" && stillOpen(now) ? [item._id] : []
+    screen.selection.choose([...waiting, ...screen.rows.filter((row) => open.has(row._id)).map((row) => row._id)])
+  })
+  const relatedActions = useMemo(
+    (): ReadonlyArray<ListAction<TriageItem>> => [
+      {
+        id: "triage:select-related",
+        key: "o",
+        hint: t.selectRelatedKey,
+        label: () => t.selectRelated,
+        when: (item) => item.area === "scam-report",
+        run: selectRelated
+      }
+    ],
+    [selectRelated]
+  )
   const actions = useMemo(
     (): ReadonlyArray<ListAction<TriageItem>> => [
       ...areaDecisions.map((decision: AreaDecision): ListAction<TriageItem> => ({
@@ -202,7 +229,9 @@ export const TriageScreen = () => {
     ],
     [desk, me, change, keepCurrent]
   )
-  const screen = useListScreen(spec, { actions, idle: !open })
+  const every = useMemo(() => [...actions, ...relatedActions], [actions, relatedActions])
+  const screen = useListScreen(spec, { actions: every, idle: !open })
+  const related = useRelated(screen.focus.current)
   const ownerName = (id: string) => {
     const owner = owners.find((one) => one._id === id)
     return owner === undefined ? "…" : owner._id === me ? t.owners.me : (owner.name ?? owner.email)
@@ -221,6 +250,14 @@ export const TriageScreen = () => {
     <ListScreen
       screen={screen}
       texts={{ ...listTextsOf(t), empty: snoozed ? t.snoozedEmpty : screen.filtered ? t.emptyFiltered : t.empty }}
+      notices={
+        offer !== null && offer.id === screen.focus.current?._id ? (
+          <Text as="p" size="2" role="status" mb="2">
+            {t.relatedOpen(offer.count)}
+          </Text>
+        ) : undefined
+      }
+      aside={<DeskDetail item={screen.focus.current} related={related} />}
       view={{
         cards: {
           label: t.title,

@@ -49,6 +49,14 @@ export const triageTexts = {
   duplicateTitle: "Duplicate of",
   duplicateLabel: "The item it repeats",
   duplicateNone: "No other item of this kind is on this page",
+  detailLabel: "The current item",
+  related: (count: number) => (count === 1 ? "1 related report" : `${count} related reports`),
+  noRelated: "No other report names this wallet or this evidence",
+  selectRelatedHint: (count: number) => `o selects ${count === 1 ? "the related report still open" : `the ${count} related reports still open`}`,
+  selectRelated: "Select the related reports",
+  selectRelatedKey: "select the related reports",
+  relatedOpen: (count: number) =>
+    `${count === 1 ? "1 related report is" : `${count} related reports are`} still open: o selects ${count === 1 ? "it" : "them"}`,
   confirm: "Done",
   cancel: "Cancel",
   failed: "The desk's change was refused"

@@ -410,7 +410,14 @@ export const useListScreen = <P extends ListPage>(
           },
     /** A command about the row waits for the server's answer. */
     waiting,
-    selection: { rows: selected, has: (row: Row) => selection.ids.has(spec.idOf(row)), clear: clearSelection, words: selecting?.words },
+    selection: {
+      rows: selected,
+      has: (row: Row) => selection.ids.has(spec.idOf(row)),
+      clear: clearSelection,
+      /** Selects these rows (by id), the first the anchor: "the related reports" on the desk. */
+      choose: (ids: ReadonlyArray<string>) => setSelection(() => ({ ids: new Set(ids), anchor: ids[0] ?? null })),
+      words: selecting?.words
+    },
     // A deletion the store made at once needs no reading again: the row is gone, and the news of its answer rereads.
     confirmation: { asking, close: () => setAsking(null), done: () => (setAsking(null), asking?.as === undefined && reload()) }
   }

@@ -94,6 +94,7 @@ export const ListScreen = <P extends ListPage>({
   above,
   tools,
   notices,
+  aside,
   children
 }: {
   readonly screen: ListScreenState<P>
@@ -102,6 +103,8 @@ export const ListScreen = <P extends ListPage>({
   readonly above?: ReactNode
   readonly tools?: ReactNode
   readonly notices?: ReactNode
+  /** Beside the list on a wide screen (the current row's details), under it on a narrow one. */
+  readonly aside?: ReactNode
   readonly children?: ReactNode
 }) => {
   const { list, url, focus, csv, search, buttonsOf, selection, confirmation } = screen
@@ -198,34 +201,43 @@ export const ListScreen = <P extends ListPage>({
         </Callout.Root>
       )}
       {notices}
-      <ListFrame list={list} loadingText={texts.loading} loadFailedText={texts.loadFailed} onPage={(page) => url.go({ page })} exportError={csv?.error ?? null}>
-        <div ref={shape.box}>
-          {cards !== undefined ? (
-            <CardList
-              label={cards.label}
-              list={rowsList}
-              rowKey={screen.spec.idOf}
-              rowProps={focus.rowProps}
-              empty={texts.empty}
-              card={cards.card}
-              signature={"signature" in cards ? cards.signature : undefined}
-            />
-          ) : (
-            table !== undefined && (
-              <ListTable
-                caption={table.caption}
-                columns={table.columns}
+      <div className={aside === undefined ? undefined : "list-with-aside"}>
+        <ListFrame
+          list={list}
+          loadingText={texts.loading}
+          loadFailedText={texts.loadFailed}
+          onPage={(page) => url.go({ page })}
+          exportError={csv?.error ?? null}
+        >
+          <div ref={shape.box}>
+            {cards !== undefined ? (
+              <CardList
+                label={cards.label}
                 list={rowsList}
+                rowKey={screen.spec.idOf}
                 rowProps={focus.rowProps}
                 empty={texts.empty}
-                url={url}
-                scrollRef={shape.scroller}
-                actions={table.actions}
+                card={cards.card}
+                signature={"signature" in cards ? cards.signature : undefined}
               />
-            )
-          )}
-        </div>
-      </ListFrame>
+            ) : (
+              table !== undefined && (
+                <ListTable
+                  caption={table.caption}
+                  columns={table.columns}
+                  list={rowsList}
+                  rowProps={focus.rowProps}
+                  empty={texts.empty}
+                  url={url}
+                  scrollRef={shape.scroller}
+                  actions={table.actions}
+                />
+              )
+            )}
+          </div>
+        </ListFrame>
+        {aside}
+      </div>
       {late && <KeysHint keys={screen.keys} after={texts.hintAfter} />}
       {asked && <RowConfirmation asking={confirmation.asking as Asking<unknown> | null} onClose={confirmation.close} onDone={confirmation.done} />}
       {children}
