@@ -154,7 +154,7 @@ export const TriageScreen = () => {
   const selectRelated = useStableCallback((item: TriageItem) => {
     const open = new Set(related.filter(stillOpen).map((report) => report._id))
     // The item as the store has it this instant: a decision made on it a moment ago counts.
-    const now = (currentStore()?.view(item.area, item._id, item) ?? item) as TriageItem
+    const now = (currentStore()?.view(item.area, item._id, item) ?? item)
     const waiting = now.area === "scam-report" && stillOpen(now) ? [item._id] : []
     screen.selection.choose([...waiting, ...screen.rows.filter((row) => open.has(row._id)).map((row) => row._id)])
   })
