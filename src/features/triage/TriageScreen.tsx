@@ -3,7 +3,7 @@ import { Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
 import { useEffect, useMemo, useState } from "react"
 import type { TriageItem, TriageOwnerEntry } from "../../../contract/triage.ts"
-import { triageAreas, triagePriorities } from "../../../contract/triage-rules.ts"
+import { triageAreas, triagePriorities, waitingStatuses } from "../../../contract/triage-rules.ts"
 import { asking, type Decision, type DeskItemRef, triageDeskMachine } from "../../../machines/triage-desk.ts"
 import { deskChangeCommand, listOwners, listTriage, type TriageDeskPage } from "../../api/triage.ts"
 import { AuthContext } from "../../lib/auth.tsx"
@@ -31,6 +31,8 @@ const spec = {
   // Each item is its area's record: it shows as the store has it, with this browser's waiting commands.
   store: { field: "area", kinds: triageAreas },
   idOf: (item: TriageItem) => item._id,
+  // Decided elsewhere (a colleague, another tab): off the desk the moment the change arrives.
+  stillListed: (item: TriageItem) => waitingStatuses[item.area].includes(item.status),
   selectable,
   filters: [
     filterOf("area", t.filters.area, t.allAreas, triageAreas, (area) => t.areas[area], { show: (label) => `Show ${label.toLowerCase()} on the desk` }),
@@ -154,7 +156,7 @@ export const TriageScreen = () => {
   const selectRelated = useStableCallback((item: TriageItem) => {
     const open = new Set(related.filter(stillOpen).map((report) => report._id))
     // The item as the store has it this instant: a decision made on it a moment ago counts.
-    const now = (currentStore()?.view(item.area, item._id, item) ?? item)
+    const now = currentStore()?.view(item.area, item._id, item) ?? item
     const waiting = now.area === "scam-report" && stillOpen(now) ? [item._id] : []
     screen.selection.choose([...waiting, ...screen.rows.filter((row) => open.has(row._id)).map((row) => row._id)])
   })
@@ -237,13 +239,21 @@ export const TriageScreen = () => {
     return owner === undefined ? "…" : owner._id === me ? t.owners.me : (owner.name ?? owner.email)
   }
   const item = question.item === null ? null : itemOf(question.item)
+  // What it may duplicate: a report's related reports first (decided ones too), then the items of its kind on this page.
+  const relatedItems: ReadonlyArray<TriageItem> =
+    item?.area === "scam-report" && item._id === screen.focus.current?._id ? related.map((report) => ({ ...report, area: "scam-report" as const })) : []
   const others =
     item === null
       ? []
-      : relatedFirst(
-          item,
-          screen.rows.filter((row) => row.area === item.area && row._id !== item._id && row.duplicateOf === null)
-        )
+      : [
+          ...relatedItems,
+          ...relatedFirst(
+            item,
+            screen.rows.filter(
+              (row) => row.area === item.area && row._id !== item._id && row.duplicateOf === null && !relatedItems.some((one) => one._id === row._id)
+            )
+          )
+        ]
   const decision = question.decision === null ? undefined : decisionOf(question.decision)
   const snoozed = screen.query.filters.view === "snoozed"
   return (

@@ -57,6 +57,12 @@ export interface ListScreenSpec<P extends ListPage> {
   readonly store?: ActivityArea | typeof ANY_KIND | MixedKinds
   /** Read the rows again only for a change to a record they show, not for a new one (a screen that announces arrivals itself). */
   readonly rereadShownOnly?: boolean
+  /**
+   * Whether a row, as the store has it now, still belongs in the list (a desk item decided
+   * elsewhere does not): one that no longer does leaves at once, before the list is read again,
+   * unless it is the row this screen keeps shown.
+   */
+  readonly stillListed?: (row: RowOf<P>) => boolean
 }
 
 /** A row action's button in the row (a table's last column, a card's buttons): out of the tab order, the key does the same. */
@@ -209,9 +215,13 @@ export const useListScreen = <P extends ListPage>(
   const pageRows = list.rows as ReadonlyArray<Row>
   // The rows as the store has them: newer copies, and this browser's waiting commands on top.
   const storeVersion = store?.version()
-  // The store's version says when its view of the rows changed.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const served = useMemo(() => (lists === undefined ? pageRows : (lists.rows(pageRows) as ReadonlyArray<Row>)), [pageRows, lists, storeVersion])
+  const served = useMemo(() => {
+    const shown = lists === undefined ? pageRows : (lists.rows(pageRows) as ReadonlyArray<Row>)
+    const listed = spec.stillListed
+    return listed === undefined ? shown : shown.filter((row) => listed(row))
+    // The store's version says when its view of the rows changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pageRows, lists, storeVersion, spec])
   // The kept row as the store has it now: the change made on it shows, not the row as it was kept.
   const keptShown = useMemo(() => {
     const now = kept === null || lists === undefined ? undefined : (lists.rows([kept.row])[0] as Row | undefined)
