@@ -22,6 +22,7 @@ import { measureStream } from "./stream.ts"
 import { measureSync } from "./sync.ts"
 import { measureSyncOffline } from "./sync-offline.ts"
 import { measureUpload } from "./upload.ts"
+import { measureTriage, printTriageFigures } from "./triage.ts"
 
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
@@ -68,6 +69,9 @@ if (only === undefined || only === "listings") {
 if (only === undefined || only === "scam-reports") {
   // A million reports is a PostgreSQL figure (docs/performance.md); PGlite's list figures are the listings' above.
   for (const figures of await onPostgres(measureScamReports)) printScamReportFigures(figures)
+}
+if (only === undefined || only === "triage") {
+  printTriageFigures([await measureTriage("pglite"), ...(await onPostgres((url) => measureTriage("postgresql", url)))])
 }
 if (only === undefined || only === "dashboard") {
   printDashboardFigures([await measureDashboard("pglite"), ...(await onPostgres((url) => measureDashboard("postgresql", url)))])
