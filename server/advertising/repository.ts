@@ -14,10 +14,10 @@ import { EXPORT_BATCH, keysetRows, listFilters, pageWindow, paginate } from "../
 
 export type InquiryRow = Omit<AdvertisingInquiry, "_id" | "createdAt" | "updatedAt" | keyof TriageRow> &
   TriageRow & {
-  readonly id: string
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+    readonly id: string
+    readonly createdAt: Date
+    readonly updatedAt: Date
+  }
 
 const columns = `id, company_name, contact_name, email, phone, website, industry, budget, campaign_type, duration, selected_plan,
   target_audience, campaign_goals, additional_info, status, admin_notes, payment_id, txid, amount, ${triageColumns}, created_at, updated_at, version`

@@ -72,7 +72,18 @@ export const kinds: Record<HistoryKind, KindRules> = {
   contact: {
     table: contactTable,
     restore: "admin",
-    handling: ["status", "priority", "assignedTo", "response", "internalNotes", "followUpRequired", "expectedResponseTime", "respondedAt", "resolvedAt", ...triageHandling]
+    handling: [
+      "status",
+      "priority",
+      "assignedTo",
+      "response",
+      "internalNotes",
+      "followUpRequired",
+      "expectedResponseTime",
+      "respondedAt",
+      "resolvedAt",
+      ...triageHandling
+    ]
   },
   // server/advertising/http.ts: a status and its notes.
   inquiry: { table: inquiryTable, restore: "admin", handling: ["status", "adminNotes", ...triageHandling] },

@@ -217,7 +217,12 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     const second = await report(wallet)
     const evidence = `https://fake-airdrop-${serial}.example/claim`
     const byEvidence = await made("/api/report-scam", { scamType: "phishing", description: "Same page", evidence: `Seen at ${evidence}.` })
-    const alsoEvidence = await made("/api/report-scam", { scamType: "other", description: "Again", evidence: `${evidence.toUpperCase()} and more`, walletAddress: `${wallet}X` })
+    const alsoEvidence = await made("/api/report-scam", {
+      scamType: "other",
+      description: "Again",
+      evidence: `${evidence.toUpperCase()} and more`,
+      walletAddress: `${wallet}X`
+    })
     const unrelated = await report()
     expect((await call(url(), "PATCH", `/api/report-scam/${second}`, { token: staff.moderator, body: { status: "resolved", version: 1 } })).status).toBe(200)
     const related = async (id: string) => {
