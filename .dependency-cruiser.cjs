@@ -30,7 +30,8 @@ const reaches = [
   {
     from: "^server/(triage)/",
     to: ["^server/[^/]+/repository\\.ts$", "^server/stream/kinds\\.ts$", "^server/listings/records\\.ts$"],
-    comment: "The triage desk reads each waiting area's records as its endpoints answer them and changes them on the area's table (docs/api.md, \"The triage desk\")."
+    comment:
+      "The triage desk reads each waiting area's records as its endpoints answer them and changes them on the area's table (docs/api.md, \"The triage desk\")."
   },
   {
     from: "^server/(events|ventures)/",
