@@ -3,7 +3,7 @@ import { Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
 import { useEffect, useMemo, useState } from "react"
 import type { TriageItem, TriageOwnerEntry } from "../../../contract/triage.ts"
-import { triageAreas, triagePriorities, waitingStatuses } from "../../../contract/triage-rules.ts"
+import { duplicateStatus, triageAreas, triagePriorities, waitingStatuses } from "../../../contract/triage-rules.ts"
 import { asking, type Decision, type DeskItemRef, triageDeskMachine } from "../../../machines/triage-desk.ts"
 import { deskChangeCommand, listOwners, listTriage, type TriageDeskPage } from "../../api/triage.ts"
 import { AuthContext } from "../../lib/auth.tsx"
@@ -143,7 +143,7 @@ export const TriageScreen = () => {
           else if (params.question === "snooze") change(item, { snoozedUntil: params.value }, t.snooze)
           else if (params.question === "owner") change(item, { owner: params.value }, t.assignOther)
           else if (params.question === "duplicate") {
-            const status = { listing: "rejected", "scam-report": "dismissed", contact: "closed", inquiry: "rejected" }[item.area]
+            const status = duplicateStatus[item.area]
             change(item, { duplicateOf: params.value, status }, t.duplicate)
           }
         }
