@@ -69,8 +69,19 @@ export const TriageChange = Schema.Struct({
 })
 export type TriageChange = typeof TriageChange.Type
 
-/** Someone who may own items: an enabled admin user, as the desk names them. */
-export const TriageOwnerEntry = Schema.Struct({ _id: Id, name: Schema.NullOr(Schema.String), email: Schema.String })
+/**
+ * The desk's questions, each the part of a change it answers, checked in the console before the
+ * command goes (docs/architecture.md, "Forms"); the server checks the whole change again.
+ */
+export const DeskAnswers = {
+  reason: Schema.Struct({ reason: LongText }),
+  snooze: Schema.Struct({ snoozedUntil: Timestamp }),
+  owner: Schema.Struct({ owner: RecordId }),
+  duplicate: Schema.Struct({ duplicateOf: RecordId })
+} as const
+
+/** Someone who may own items: an enabled admin user, as the desk names them, with how many of their items wait (snoozed aside). */
+export const TriageOwnerEntry = Schema.Struct({ _id: Id, name: Schema.NullOr(Schema.String), email: Schema.String, waiting: Schema.Int })
 export type TriageOwnerEntry = typeof TriageOwnerEntry.Type
 
 /** The triage desk (docs/api.md, "The triage desk"): every record waiting for a staff decision, in one list. */
@@ -91,10 +102,13 @@ export class TriageApi extends HttpApiGroup.make("triage")
       .middleware(Authorization)
       .annotate(OpenApi.Summary, "Items waiting for a decision across areas (area, priority, owner, snoozed, order, page) with their counts"),
     HttpApiEndpoint.get("owners", "/api/admin/triage/owners", {
-      success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ owners: Schema.Array(TriageOwnerEntry) }) })
+      success: Schema.Struct({
+        success: Schema.Literal(true),
+        data: Schema.Struct({ owners: Schema.Array(TriageOwnerEntry), unowned: Schema.Int })
+      })
     })
       .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Who may own items: every enabled admin user, by name"),
+      .annotate(OpenApi.Summary, "Who may own items: every enabled admin user, by name, with the items waiting on each and on nobody"),
     HttpApiEndpoint.patch("change", "/api/admin/triage/:area/:id", {
       params: { area: TriageArea, id: RecordId },
       payload: TriageChange,

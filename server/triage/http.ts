@@ -101,7 +101,7 @@ export const TriageHandlers = HttpApiBuilder.group(AdminApi, "triage", (handlers
         return { success: true as const, data: { items: yield* itemsOf(entries), ...page } }
       })
     )
-    .handle("owners", () => Effect.map(owners, (list) => ({ success: true as const, data: { owners: list } })))
+    .handle("owners", () => Effect.map(owners, (data) => ({ success: true as const, data })))
     .handle("change", ({ params, payload }) =>
       Effect.gen(function* () {
         const change = yield* checked(params.area, params.id, payload)

@@ -77,15 +77,23 @@ export const ownerUsable = (id: string) =>
     dieOnSqlError
   )
 
-/** Everyone who may own items: the enabled admin users, by name, then e-mail. */
-export const owners = Effect.flatMap(
-  SqlClient,
-  (sql) => sql<{ readonly id: string; readonly name: string | null; readonly email: string }>`SELECT id, name, email FROM admins
+/**
+ * Everyone who may own items: the enabled admin users, by name, then e-mail, each with the items
+ * waiting on them (the kept counts less what sleeps), and the items waiting on nobody.
+ */
+export const owners = Effect.gen(function* () {
+  const sql = yield* SqlClient
+  const people = yield* sql<{ readonly id: string; readonly name: string | null; readonly email: string }>`SELECT id, name, email FROM admins
     WHERE NOT disabled ORDER BY lower(coalesce(name, email)), email`
-).pipe(
-  Effect.map((rows) => rows.map((row) => ({ _id: row.id, name: row.name, email: row.email }))),
-  dieOnSqlError
-)
+  const kept = yield* sql<{ readonly owner: string; readonly total: number }>`SELECT owner, sum(total)::int AS total FROM triage_counts GROUP BY owner`
+  const sleeping = yield* sql<{ readonly owner: string; readonly total: number }>`SELECT coalesce(owner_id::text, '') AS owner, count(*)::int AS total
+    FROM triage_items WHERE snoozed_until > now() GROUP BY 1`
+  const waitingOn = (owner: string) => (kept.find((row) => row.owner === owner)?.total ?? 0) - (sleeping.find((row) => row.owner === owner)?.total ?? 0)
+  return {
+    owners: people.map((row) => ({ _id: row.id, name: row.name, email: row.email, waiting: waitingOn(row.id) })),
+    unowned: waitingOn("")
+  }
+}).pipe(dieOnSqlError)
 
 /** Whether a record of `table` exists (a duplicate names the record it repeats). */
 export const recordExists = (table: string, id: string) =>

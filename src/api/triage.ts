@@ -27,10 +27,10 @@ export const listTriage = async (q: ListQuery): Promise<TriageDeskPage> => {
   return { rows: answer.data.items, pagination: answer.data.pagination, areaCounts: answer.data.areaCounts, snoozed: answer.data.snoozed }
 }
 
-/** Everyone who may own items. */
-export const listOwners = async (): Promise<ReadonlyArray<TriageOwnerEntry>> => {
+/** Everyone who may own items, with the items waiting on each, and on nobody. */
+export const listOwners = async (): Promise<{ readonly owners: ReadonlyArray<TriageOwnerEntry>; readonly unowned: number }> => {
   const { callListApi } = await api()
-  return (await callListApi((client) => client.triage.owners())).data.owners
+  return (await callListApi((client) => client.triage.owners())).data
 }
 
 /** The desk's change call (contract/triage.ts, `change`). */

@@ -9,6 +9,8 @@ import type { ListingType } from "../../contract/listings.ts"
 
 /** The activity log's one address: the shell knows it without the log's code. */
 export const ACTIVITY_PATH = "/activity"
+/** The triage desk (docs/console.md, "The triage desk"); the dashboard links to its views. */
+export const TRIAGE_PATH = "/triage"
 
 /** The settings screens that show admin records. */
 export const settingsPaths = { admins: "/settings/admins", ips: "/settings/ips", sessions: "/settings/sessions", passkeys: "/settings/passkeys" } as const

@@ -54,12 +54,12 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     staff.server.sql(
       Effect.flatMap(
         SqlClient,
-        (sql) => sql<{ area: string; id: string; snoozed: boolean }>`
-          SELECT area, id, snoozed FROM (
-            SELECT 'listing' AS area, id::text, created_at AS at, coalesce(snoozed_until > now(), false) AS snoozed FROM listings WHERE status = 'pending'
-            UNION ALL SELECT 'scam-report', id::text, created_at, coalesce(snoozed_until > now(), false) FROM scam_reports WHERE status IN ('new', 'under_review')
-            UNION ALL SELECT 'contact', id::text, submitted_at, coalesce(snoozed_until > now(), false) FROM core_team_contacts WHERE status = 'new'
-            UNION ALL SELECT 'inquiry', id::text, created_at, coalesce(snoozed_until > now(), false) FROM advertising_inquiries WHERE status IN ('pending', 'paid')
+        (sql) => sql<{ area: string; id: string; snoozed: boolean; owner: string }>`
+          SELECT area, id, snoozed, coalesce(owner, '') AS owner FROM (
+            SELECT 'listing' AS area, id::text, created_at AS at, coalesce(snoozed_until > now(), false) AS snoozed, owner_id::text AS owner FROM listings WHERE status = 'pending'
+            UNION ALL SELECT 'scam-report', id::text, created_at, coalesce(snoozed_until > now(), false), owner_id::text FROM scam_reports WHERE status IN ('new', 'under_review')
+            UNION ALL SELECT 'contact', id::text, submitted_at, coalesce(snoozed_until > now(), false), owner_id::text FROM core_team_contacts WHERE status = 'new'
+            UNION ALL SELECT 'inquiry', id::text, created_at, coalesce(snoozed_until > now(), false), owner_id::text FROM advertising_inquiries WHERE status IN ('pending', 'paid')
           ) AS waiting ORDER BY at, id`
       )
     )
@@ -72,6 +72,13 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     expect(page.pagination.total).toBe(awake.length)
     expect(page.snoozed).toBe(rows.length - awake.length)
     for (const count of page.areaCounts) expect(count.count, count._id).toBe(awake.filter((row) => row.area === count._id).length)
+    // What waits on each owner, and on nobody (the dashboard's figures).
+    const owners = (await call(url(), "GET", "/api/admin/triage/owners", { token: staff.moderator })).body.data as {
+      owners: ReadonlyArray<{ _id: string; waiting: number }>
+      unowned: number
+    }
+    expect(owners.unowned).toBe(awake.filter((row) => row.owner === "").length)
+    for (const owner of owners.owners) expect(owner.waiting, owner._id).toBe(awake.filter((row) => row.owner === owner._id).length)
   }
 
   it("shows every waiting record of the four areas, oldest first, as each area answers it; a decision takes it off", async () => {

@@ -1,6 +1,6 @@
-import type { Page } from "playwright-core"
+import type { Page, Route } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
-import { chromiumWithServer, openSignedIn, pointerEventsOf } from "../support/browser.ts"
+import { chromiumWithServer, fieldMessage, openSignedIn, pointerEventsOf } from "../support/browser.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
@@ -216,5 +216,185 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     expect([...one.errors, ...other.errors]).toEqual([])
     await one.page.context().close()
     await other.page.context().close()
+  })
+
+  /** Every call of the page takes longer, as on a slow link (the change stream's too): reads `read` ms, writes `write` ms. */
+  const slowLink = (page: Page, read: number, write: number) =>
+    page.route("**/api/**", async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, route.request().method() === "GET" ? read : write))
+      await route.continue().catch(() => undefined)
+    })
+  /** The card's status, as shown. */
+  const shownStatus = (page: Page, title: string, status: string) =>
+    desk(page)
+      .locator(`.triage-card[aria-label="${title}"]`)
+      .locator(".rt-Badge")
+      .filter({ hasText: new RegExp(`^${status}$`) })
+
+  it("decides at once with 400 ms added to every read and 1.5 s to every write, keeps deciding with the link cut, and sends it all in order when it is back", async () => {
+    const prefix = `Slow ${engine.name} ${++serial}`
+    const ids = [await listing(`${prefix} one`), await listing(`${prefix} two`), await listing(`${prefix} three`)]
+    const { page, errors } = await openSignedIn(product, moderator, "/triage?area=listing&order=newest")
+    await desk(page).getByText(`${prefix} three`, { exact: true }).waitFor()
+    await page.locator(".sync-status").waitFor({ state: "attached" })
+    await slowLink(page, 400, 1_500)
+    await desk(page)
+      .getByRole("listitem")
+      .filter({ hasText: `${prefix} three` })
+      .focus()
+    // Approved on screen before the slow write can be on the server.
+    await page.keyboard.press("a")
+    await shownStatus(page, `${prefix} three`, "approved").waitFor()
+    expect(await statusOf("listing", ids[2]!)).toBe("pending")
+    await expect.poll(() => statusOf("listing", ids[2]!), { timeout: 15_000 }).toBe("decided")
+    // The link cut: a rejection with its reason and an owner wait, shown, and nothing reaches the server.
+    await page.context().setOffline(true)
+    await page.keyboard.press("j")
+    await currentIs(page, `${prefix} two`)
+    await page.keyboard.press("r")
+    await page.getByRole("dialog").getByLabel("Reason (optional, kept in the notes)").waitFor()
+    await page.keyboard.type("Written offline")
+    await page.keyboard.press("Enter")
+    await page.getByRole("dialog").waitFor({ state: "detached" })
+    await page.keyboard.press("j")
+    await currentIs(page, `${prefix} one`)
+    await page.keyboard.press("i")
+    await page
+      .getByRole("status")
+      .getByText(/2 changes are waiting/)
+      .waitFor()
+    // Decided and left behind, it is off the desk; its decision waits with the other.
+    await desk(page).locator(`.triage-card[aria-label="${prefix} two"]`).waitFor({ state: "detached" })
+    await desk(page).locator(`.triage-card[aria-label="${prefix} one"]`).getByText("Owner: Mine").waitFor()
+    expect(await statusOf("listing", ids[1]!)).toBe("pending")
+    await page.context().setOffline(false)
+    const rejected = async () =>
+      (
+        (await call(product.server.url, "GET", `/api/admin/listings?search=${encodeURIComponent(`${prefix} two`)}`, { token: admin })).body.data as {
+          listings: ReadonlyArray<{ status: string; moderationNotes: string }>
+        }
+      ).listings[0]
+    await expect.poll(rejected, { timeout: 20_000 }).toMatchObject({ status: "rejected", moderationNotes: "Written offline" })
+    const desked = async () =>
+      (
+        (await call(product.server.url, "GET", "/api/admin/triage?area=listing&order=newest&limit=100", { token: admin })).body.data as {
+          items: ReadonlyArray<{ _id: string; ownerId: string | null }>
+        }
+      ).items.find((item) => item._id === ids[0])?.ownerId
+    await expect.poll(desked, { timeout: 20_000 }).not.toBe(null)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("groups related reports on the page, offers the last reasons in the palette, and says what a question's bad answer is", async () => {
+    const prefix = `Group ${engine.name} ${++serial}`
+    const wallet = `GGROUP${engine.name.toUpperCase()}${serial}`
+    const [first, , third] = [
+      await report(`${prefix} first`, wallet),
+      await report(`${prefix} apart`, `GAPART${serial}`),
+      await report(`${prefix} third`, `GTHIRD${serial}`, "Same scam: https://scam.example/group")
+    ]
+    const fourth = await report(`${prefix} fourth`, `GFOURTH${serial}`, "Also https://scam.example/group")
+    const { page, errors } = await openSignedIn(product, moderator, "/triage?area=scam-report&order=newest")
+    const titles = async () =>
+      (
+        await desk(page)
+          .locator(".triage-card")
+          .evaluateAll((cards) => cards.map((card) => card.getAttribute("aria-label")))
+      ).slice(0, 4)
+    await desk(page).locator(`.triage-card[aria-label="GFOURTH${serial}"]`).waitFor()
+    expect(await titles()).toEqual([`GFOURTH${serial}`, `GTHIRD${serial}`, `GAPART${serial}`, wallet])
+    // The evidence's address ties the newest two; grouped, they stay together, and each says so.
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("Group related reports")
+    await page.keyboard.press("Enter")
+    await expect.poll(() => page.url()).toContain("group=related")
+    await desk(page).locator(`.triage-card[aria-label="GFOURTH${serial}"]`).getByText("1 related report on this page").waitFor()
+    // A report on the same wallet as an earlier one joins it: the earlier test's reports on other wallets do not.
+    const again = await report(`${prefix} again`, wallet)
+    await desk(page).locator(`.triage-card[aria-label="${wallet}"]`).first().waitFor()
+    await expect.poll(titles, { timeout: 10_000 }).toEqual([wallet, wallet, `GFOURTH${serial}`, `GTHIRD${serial}`])
+    await page.locator(".sync-status").waitFor({ state: "attached" })
+    // A dismissal with a reason typed once; the palette offers it for the next report.
+    await desk(page)
+      .getByRole("listitem")
+      .filter({ hasText: `${prefix} again` })
+      .focus()
+    await page.keyboard.press("4")
+    await page.getByRole("dialog").getByLabel("Reason (optional, kept in the notes)").waitFor()
+    await page.keyboard.type("Known phishing kit")
+    await page.keyboard.press("Enter")
+    await page.getByRole("dialog").waitFor({ state: "detached" })
+    await page.keyboard.press("j")
+    await currentIs(page, wallet)
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type("Known phishing kit")
+    await page.getByRole("option", { name: `Set status Dismissed, “Known phishing kit”: ${wallet}` }).waitFor()
+    await page.keyboard.press("Enter")
+    for (const id of [again, first])
+      await expect
+        .poll(async () => (await record(`/api/report-scam/${id}`)).report, { timeout: 15_000 })
+        .toMatchObject({ status: "dismissed", adminNotes: "Known phishing kit" })
+    // A snooze's time left empty, or past: said under the field, nothing sent.
+    await page.keyboard.press("j")
+    await page.keyboard.press("s")
+    const until = page.getByRole("dialog").getByLabel("Back on the desk at")
+    await until.focus()
+    await page.keyboard.press("Enter")
+    await expect.poll(() => fieldMessage(until)).toBe("Back on the desk at is required")
+    await page.keyboard.press("Escape")
+    await page.getByRole("dialog").waitFor({ state: "detached" })
+    expect((await record(`/api/report-scam/${third}`)).report?.snoozedUntil ?? null).toBe(null)
+    expect((await record(`/api/report-scam/${fourth}`)).report?.snoozedUntil ?? null).toBe(null)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it("shows on the dashboard what waits on each owner, live, and takes one key for many reports on the scam-report screen", async () => {
+    const prefix = `Owners ${engine.name} ${++serial}`
+    const ids = [await report(`${prefix} a`, `GOWNA${serial}`), await report(`${prefix} b`, `GOWNB${serial}`), await report(`${prefix} c`, `GOWNC${serial}`)]
+    const { page, errors } = await openSignedIn(product, moderator, "/")
+    const byOwner = page.getByRole("list", { name: "On the triage desk, by owner" })
+    const figure = async (who: string) => Number((await byOwner.getByText(new RegExp(`^${who}: `)).textContent())?.replace(/\D/g, ""))
+    await byOwner.waitFor()
+    const owners = async () =>
+      (await call(product.server.url, "GET", "/api/admin/triage/owners", { token: moderator })).body.data as {
+        owners: ReadonlyArray<{ _id: string; waiting: number }>
+        unowned: number
+      }
+    const me = (await call(product.server.url, "GET", "/api/admin/auth/check", { token: moderator })).body as { user: { _id: string } }
+    const mine = (await owners()).owners.find((owner) => owner._id === me.user._id)?.waiting ?? 0
+    await expect.poll(() => figure("Mine")).toBe(mine)
+    // Assigned elsewhere: the figure moves without a reload.
+    for (const id of ids.slice(0, 2)) {
+      const given = await call(product.server.url, "PATCH", `/api/admin/triage/scam-report/${id}`, { token: admin, body: { owner: me.user._id, version: 1 } })
+      expect(given.status, given.text).toBe(200)
+    }
+    await expect.poll(() => figure("Mine"), { timeout: 10_000 }).toBe(mine + 2)
+    await expect.poll(async () => figure("Nobody")).toBe((await owners()).unowned)
+    // The scam-report screen: x and Shift+J select three, Shift+4 makes them urgent, 3 resolves them.
+    await page.goto(`${product.server.url}/scam-reports?search=${encodeURIComponent(prefix)}`)
+    const reports = page.getByRole("list", { name: "Scam Reports Management" })
+    await reports.getByRole("listitem").nth(2).waitFor()
+    await page.locator(".sync-status").waitFor({ state: "attached" })
+    await reports.getByRole("listitem").first().focus()
+    await page.keyboard.press("x")
+    await page.keyboard.press("Shift+J")
+    await page.keyboard.press("Shift+J")
+    await page.getByText("3 selected").waitFor()
+    await page.keyboard.press("Shift+4")
+    // One key for many clears the selection; the same three again, upwards, for the status.
+    await page.getByText("3 selected").waitFor({ state: "detached" })
+    await page.keyboard.press("x")
+    await page.keyboard.press("Shift+K")
+    await page.keyboard.press("Shift+K")
+    await page.getByText("3 selected").waitFor()
+    await page.keyboard.press("3")
+    for (const id of ids)
+      await expect
+        .poll(async () => (await record(`/api/report-scam/${id}`)).report, { timeout: 15_000 })
+        .toMatchObject({ status: "resolved", priority: "urgent" })
+    expect(errors).toEqual([])
+    await page.context().close()
   })
 })

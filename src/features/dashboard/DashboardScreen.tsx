@@ -8,6 +8,7 @@ import { type ActivityEntry, type Analytics, type AnalyticsPeriod, listingStatis
 import type { Health } from "../../../contract/system.ts"
 import { failureOf } from "../../../contract/call-failure.ts"
 import { fetchAnalytics, listActivity } from "../../api/activity.ts"
+import { listOwners } from "../../api/triage.ts"
 import { fetchHealth } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { useChanges } from "../../api/change-stream.ts"
@@ -19,7 +20,7 @@ import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { Screen } from "../../ui/Screen.tsx"
 import { FailureCallout } from "../../ui/list/ListFrame.tsx"
 import { ask } from "../../lib/intents.ts"
-import { ACTIVITY_PATH, listingPaths, newRecordIntent } from "../../lib/paths.ts"
+import { ACTIVITY_PATH, TRIAGE_PATH, listingPaths, newRecordIntent } from "../../lib/paths.ts"
 import { verbOf } from "../../lib/record-link.ts"
 import { Actor, RecordLink } from "../../ui/RecordLink.tsx"
 import { CreatedChart } from "./CreatedChart.tsx"
@@ -31,6 +32,9 @@ const t = {
   welcome: (who: string) => `Hello, ${who}`,
   welcomeText: "Here is what the site holds and what is waiting for you.",
   pendingReviews: "Pending Reviews",
+  byOwner: "On the triage desk, by owner",
+  mine: "Mine",
+  nobody: "Nobody",
   addBlogPost: "Add Blog Post",
   addEvent: "Add Event",
   viewAnalytics: "View Analytics",
@@ -226,10 +230,44 @@ const Tile = ({
 )
 
 /**
+ * What waits on the triage desk per owner (docs/console.md, "The triage desk"): the person's own
+ * and nobody's open the desk's views; a colleague's are a figure. Owners with nothing waiting are left out.
+ */
+const WaitingByOwner = ({ owners, unowned, me }: Awaited<ReturnType<typeof listOwners>> & { readonly me: string | undefined }) => {
+  const mine = owners.find((owner) => owner._id === me)
+  const others = owners.filter((owner) => owner._id !== me && owner.waiting > 0)
+  return (
+    <>
+      <Text as="p" size="2" weight="medium" mt="3">
+        {t.byOwner}
+      </Text>
+      <ul className="dashboard-pending" aria-label={t.byOwner}>
+        <li>
+          <Link href={`${TRIAGE_PATH}?owner=me`}>
+            {t.mine}: {(mine?.waiting ?? 0).toLocaleString()}
+          </Link>
+        </li>
+        <li>
+          <Link href={`${TRIAGE_PATH}?owner=none`}>
+            {t.nobody}: {unowned.toLocaleString()}
+          </Link>
+        </li>
+        {others.map((owner) => (
+          <li key={owner._id}>
+            {owner.name ?? owner.email}: {owner.waiting.toLocaleString()}
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}
+
+/**
  * The dashboard: real counts from the counts the database keeps, what waits for review and where,
  * the last ten events, and the system's status; read again on every change notice and every 30 s.
  */
 export const DashboardScreen = () => {
+  const me = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
   const who = AuthContext.useSelector((snapshot) => snapshot.context.user?.name ?? snapshot.context.user?.email ?? "Admin")
   const [, navigate] = useLocation()
   const [period, setPeriod] = useState<AnalyticsPeriod>("7d")
@@ -245,6 +283,7 @@ export const DashboardScreen = () => {
     store,
     "dashboard:activity"
   )
+  const owners = useLoaded(listOwners, store, "dashboard:owners")
   const health = useLoaded(fetchHealth)
   // The figures on screen: what waited for the first screen may load now.
   const figuresShown = analytics.value !== null
@@ -256,17 +295,20 @@ export const DashboardScreen = () => {
     pendingReload.current = setTimeout(() => {
       analytics.reload()
       activity.reload()
+      owners.reload()
     }, 250)
   })
   useEffect(() => () => clearTimeout(pendingReload.current), [])
   const { reload: reloadAnalytics } = analytics
   const { reload: reloadActivity } = activity
   const { reload: reloadHealth } = health
+  const { reload: reloadOwners } = owners
   const reloadAll = useCallback(() => {
     reloadAnalytics()
     reloadActivity()
     reloadHealth()
-  }, [reloadAnalytics, reloadActivity, reloadHealth])
+    reloadOwners()
+  }, [reloadAnalytics, reloadActivity, reloadHealth, reloadOwners])
   const addEvent = () => {
     ask(newRecordIntent("event"))
     navigate(listingPaths.event)
@@ -335,6 +377,7 @@ export const DashboardScreen = () => {
                 ))}
             </ul>
           )}
+          {owners.value !== null && <WaitingByOwner {...owners.value} me={me} />}
         </Tile>
         <Tile icon={<Pencil2Icon />} title={t.addBlogPost} onClick={() => navigate("/blog/new")} />
         <Tile icon={<CalendarIcon />} title={t.addEvent} onClick={addEvent} />

@@ -18,7 +18,7 @@ import { answeredOrKept, useStore, withStore } from "../../lib/store/handle.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import { countsOf, filterOf } from "../../lib/list/declarations.ts"
+import { countsOf, filterOf, selectable } from "../../lib/list/declarations.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ScamReportCard } from "./ScamReportCard.tsx"
 import { ScamReportDetails } from "./ScamReportDetails.tsx"
@@ -38,6 +38,7 @@ const spec = {
   idOf: (report: ScamReport) => report._id,
   history: { kind: "scam-report" as const, labelOf: reportLabel },
   exportCsv: exportScamReports,
+  selectable,
   filters: [
     filterOf("status", t.filters.status, t.allOf(t.filters.status), statuses, (value) => t.statuses[value], {
       show: (label) => `Show ${label.toLowerCase()} reports`
@@ -78,33 +79,38 @@ const saveNotes = fromPromise<unknown, ReportChange>(({ input }) =>
 
 type Change = { field: "status"; value: ScamReportStatus } | { field: "priority"; value: ScamReportPriority }
 
-/** A change the server refused, with Dismiss. */
-/** A key per status and per priority, each changing the report shown; Enter and `n` open its details and notes. */
+/**
+ * A key per status and per priority, each changing the report shown, or every selected report
+ * that differs (`x`, Shift+J/K); Enter and `n` open its details and notes.
+ */
 const reportActions = (
   shown: (row: ScamReport) => ScamReport,
   changeable: (row: ScamReport) => boolean,
   set: (row: ScamReport, change: Change) => void,
+  setMany: (rows: ReadonlyArray<ScamReport>, change: Change) => void,
   openDetails: (row: ScamReport) => void
-): ReadonlyArray<ListAction<ScamReport>> => [
-  ...statuses.map((value, at): ListAction<ScamReport> => ({
-    id: `scam-reports:status:${value}`,
-    key: String(at + 1),
-    hint: t.statusHint,
-    label: (row) => `Set status ${t.statuses[value]}: ${t.title8(row._id)}`,
-    when: (row) => changeable(row) && shown(row).status !== value,
-    run: (row) => set(row, { field: "status", value })
-  })),
-  ...priorities.map((value, at): ListAction<ScamReport> => ({
-    id: `scam-reports:priority:${value}`,
-    key: `shift+${at + 1}`,
-    hint: t.priorityHint,
-    label: (row) => `Set priority ${t.priorities[value]}: ${t.title8(row._id)}`,
-    when: (row) => changeable(row) && shown(row).priority !== value,
-    run: (row) => set(row, { field: "priority", value })
-  })),
-  { id: "scam-reports:details", key: "Enter", hint: "details", label: (row) => `Open details: ${t.title8(row._id)}`, when: changeable, run: openDetails },
-  { id: "scam-reports:notes", key: "n", hint: "notes", label: (row) => `Add admin notes: ${t.title8(row._id)}`, when: changeable, run: openDetails }
-]
+): ReadonlyArray<ListAction<ScamReport>> => {
+  const differs = (change: Change) => (row: ScamReport) => changeable(row) && shown(row)[change.field] !== change.value
+  const keyOf = (change: Change, key: string, hint: string, name: string): ListAction<ScamReport> => ({
+    id: `scam-reports:${change.field}:${change.value}`,
+    key,
+    hint,
+    label: (row) => `${name}: ${t.title8(row._id)}`,
+    when: differs(change),
+    run: (row) => set(row, change),
+    bulk: {
+      label: (rows) => `${name}: ${rows.length} selected`,
+      when: (rows) => rows.some(differs(change)),
+      run: (rows) => setMany(rows.filter(differs(change)), change)
+    }
+  })
+  return [
+    ...statuses.map((value, at) => keyOf({ field: "status", value }, String(at + 1), t.statusHint, `Set status ${t.statuses[value]}`)),
+    ...priorities.map((value, at) => keyOf({ field: "priority", value }, `shift+${at + 1}`, t.priorityHint, `Set priority ${t.priorities[value]}`)),
+    { id: "scam-reports:details", key: "Enter", hint: "details", label: (row) => `Open details: ${t.title8(row._id)}`, when: changeable, run: openDetails },
+    { id: "scam-reports:notes", key: "n", hint: "notes", label: (row) => `Add admin notes: ${t.title8(row._id)}`, when: changeable, run: openDetails }
+  ]
+}
 
 /**
  * docs/product-spec.md §2 "Scam Reports", triaged from the keyboard on the one list screen: the
@@ -144,12 +150,18 @@ export const ScamReportsScreen = () => {
     screen.keepShown(row)
     triage.send({ type: "SET", change: { ...change, report: current(row) } as never })
   })
+  // One key for a selection: each report's own change, in order; the current report stays put.
+  const setMany = useStableCallback((rows: ReadonlyArray<ScamReport>, change: Change) => {
+    const now = screen.focus.current
+    if (now !== undefined) screen.keepShown(now)
+    for (const row of rows) if (!live.gone.has(row._id)) triage.send({ type: "SET", change: { ...change, report: current(row) } as never })
+  })
   const openDetails = useStableCallback((row: ScamReport) => {
     const shown = current(row)
     // The notes name the version the report will have once this browser's changes to it are in.
     triage.send({ type: "OPEN_NOTES", report: { ...shown, version: store?.nextVersion(REPORT_KIND, row._id, shown.version) ?? shown.version } })
   })
-  const actions = reportActions(current, (row) => !live.gone.has(row._id), set, openDetails)
+  const actions = reportActions(current, (row) => !live.gone.has(row._id), set, setMany, openDetails)
   const commands = live.waiting === 0 ? [] : [{ id: "scam-reports:show-new", label: `Show ${t.newReports(live.waiting)}`, run: live.show }]
   const screen = useListScreen(spec, { actions, idle: !open, commands })
   const { url, query, list } = screen

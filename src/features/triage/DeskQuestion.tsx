@@ -1,8 +1,8 @@
 import { Button, Dialog, Flex, Text } from "@radix-ui/themes"
-import { type FormEvent, useState } from "react"
 import type { TriageItem, TriageOwnerEntry } from "../../../contract/triage.ts"
 import type { Question } from "../../../machines/triage-desk.ts"
-import { inputDateTime } from "../../lib/dates.ts"
+import { useContractForm, useContractFormContext } from "../../lib/form/use-contract-form.ts"
+import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
 import { itemWords } from "./TriageCard.tsx"
 import { triageTexts as t } from "./texts.ts"
 
@@ -44,6 +44,141 @@ export const snoozeChoices = (now: Date): ReadonlyArray<readonly [label: string,
   ]
 }
 
+/** The field each question fills: the name of the change's part it answers (contract/triage.ts, `DeskAnswers`). */
+const fieldOf = { reason: "reason", snooze: "snoozedUntil", owner: "owner", duplicate: "duplicateOf" } as const satisfies Record<Question, string>
+
+const headingOf = (question: Question, title: string) =>
+  question === "reason" ? t.reasonTitle(title) : question === "snooze" ? t.snoozeTitle : question === "owner" ? t.ownerTitle : t.duplicateTitle
+
+/** A list of names to choose from, as a field of the form around it. */
+const ChoiceField = ({
+  name,
+  label,
+  choices
+}: {
+  readonly name: string
+  readonly label: string
+  readonly choices: ReadonlyArray<readonly [value: string, words: string]>
+}) => {
+  const { form } = useContractFormContext()
+  return (
+    <FormField name={name} label={label} required>
+      {(control) => (
+        <select {...control} className="native-select" autoFocus {...form.register(name)}>
+          {choices.map(([value, words]) => (
+            <option key={value} value={value}>
+              {words}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
+  )
+}
+
+interface Asked {
+  readonly question: Question
+  readonly item: TriageItem
+  /** The decision a reason is for. */
+  readonly title: string
+  readonly owners: ReadonlyArray<TriageOwnerEntry>
+  /** The items of the same kind on this page, for a duplicate. */
+  readonly others: ReadonlyArray<TriageItem>
+  readonly onAnswer: (value: string) => void
+  readonly onCancel: () => void
+}
+
+/** One question's form, on the one form pattern: the answer is checked against the contract, then given to the desk. */
+const AnswerForm = ({ question, title, owners, others, onAnswer, onCancel }: Asked) => {
+  const name = fieldOf[question]
+  const first = question === "owner" ? (owners[0]?._id ?? "") : question === "duplicate" ? (others[0]?._id ?? "") : ""
+  const contract = useContractForm<Readonly<Record<string, string>>, Readonly<Record<string, string>>>({
+    values: { [name]: first },
+    schema: () => import("../../../contract/triage.ts").then((module) => module.DeskAnswers[question] as never),
+    // A time as the browser's field holds it (local, no zone) becomes an instant; nothing typed stays nothing.
+    toPayload: (values) => {
+      const typed = (values[name] ?? "").trim()
+      return { [name]: question === "snooze" && typed !== "" && !Number.isNaN(Date.parse(typed)) ? new Date(typed).toISOString() : typed }
+    },
+    send: (payload) => onAnswer(payload[name] ?? ""),
+    failed: t.failed
+  })
+  const choices = question === "snooze" ? snoozeChoices(new Date()) : []
+  const reasons = question === "reason" ? reasonsUsed() : []
+  return (
+    <ContractFormShell form={contract} label={headingOf(question, title)}>
+      <div
+        onKeyDown={(event) => {
+          // Enter on a list of names answers, as in a field (a select submits nothing by itself).
+          if (event.key === "Enter" && event.target instanceof HTMLSelectElement) {
+            event.preventDefault()
+            contract.submit()
+            return
+          }
+          // 1–3: a snooze's quick choice, one key.
+          const choice = /^[1-3]$/.test(event.key) && !(event.target instanceof HTMLInputElement) ? choices[Number(event.key) - 1] : undefined
+          if (choice === undefined) return
+          event.preventDefault()
+          onAnswer(choice[1].toISOString())
+        }}
+      >
+        <Flex direction="column" gap="3">
+          {question === "reason" && (
+            <>
+              <TextInput name={name} label={t.reasonLabel} autoFocus />
+              {reasons.length > 0 && (
+                <Flex gap="2" wrap="wrap" aria-label={t.reasonsUsed} role="group">
+                  {reasons.map((reason) => (
+                    <Button key={reason} type="button" size="1" variant="soft" color="gray" onClick={() => onAnswer(reason)}>
+                      {reason}
+                    </Button>
+                  ))}
+                </Flex>
+              )}
+            </>
+          )}
+          {question === "snooze" && (
+            <>
+              <Flex gap="2" wrap="wrap">
+                {choices.map(([label, at], index) => (
+                  <Button key={label} type="button" variant="soft" autoFocus={index === 0} onClick={() => onAnswer(at.toISOString())}>
+                    {index + 1} · {label}
+                  </Button>
+                ))}
+              </Flex>
+              <TextInput name={name} label={t.snoozeLabel} kind="datetime" />
+            </>
+          )}
+          {question === "owner" && (
+            <ChoiceField
+              name={name}
+              label={t.ownerLabel}
+              choices={owners.map((owner) => [owner._id, owner.name === null || owner.name === "" ? owner.email : `${owner.name} (${owner.email})`] as const)}
+            />
+          )}
+          {question === "duplicate" &&
+            (others.length === 0 ? (
+              <Text size="2" color="gray">
+                {t.duplicateNone}
+              </Text>
+            ) : (
+              <ChoiceField name={name} label={t.duplicateLabel} choices={others.map((other) => [other._id, itemWords(other).title] as const)} />
+            ))}
+          <FormBanner />
+          <Flex gap="3" justify="end">
+            <Button type="button" variant="soft" color="gray" onClick={onCancel}>
+              {t.cancel}
+            </Button>
+            <Button type="submit" disabled={question === "duplicate" && others.length === 0}>
+              {t.confirm}
+            </Button>
+          </Flex>
+        </Flex>
+      </div>
+    </ContractFormShell>
+  )
+}
+
 /**
  * The desk's one question at a time (machines/triage-desk.ts): a decision's reason (optional, the
  * reasons used lately offered), until when to snooze (1–3 pick a choice), whom to assign, which
@@ -52,156 +187,17 @@ export const snoozeChoices = (now: Date): ReadonlyArray<readonly [label: string,
 export const DeskQuestion = ({
   question,
   item,
-  title,
-  owners,
-  others,
-  onAnswer,
-  onCancel
-}: {
-  readonly question: Question | null
-  readonly item: TriageItem | null
-  /** The decision a reason is for. */
-  readonly title: string
-  readonly owners: ReadonlyArray<TriageOwnerEntry>
-  /** The items of the same kind on this page, for a duplicate. */
-  readonly others: ReadonlyArray<TriageItem>
-  readonly onAnswer: (value: string) => void
-  readonly onCancel: () => void
-}) => {
-  const [value, setValue] = useState("")
-  const [asked, setAsked] = useState<string | null>(null)
-  const key = question === null || item === null ? null : `${question}:${item._id}`
-  if (key !== asked) {
-    setAsked(key)
-    setValue(question === "owner" ? (owners[0]?._id ?? "") : question === "duplicate" ? (others[0]?._id ?? "") : "")
-  }
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    onAnswer(question === "snooze" && value !== "" ? new Date(value).toISOString() : value)
-  }
-  const heading = question === "reason" ? t.reasonTitle(title) : question === "snooze" ? t.snoozeTitle : question === "owner" ? t.ownerTitle : t.duplicateTitle
-  const choices = question === "snooze" ? snoozeChoices(new Date()) : []
-  return (
-    <Dialog.Root open={question !== null && item !== null} onOpenChange={(open) => !open && onCancel()}>
-      <Dialog.Content maxWidth="480px" aria-describedby={undefined}>
-        <Dialog.Title>{heading}</Dialog.Title>
-        {item !== null && (
-          <Text as="p" size="2" color="gray" mb="3">
-            {itemWords(item).title}
-          </Text>
-        )}
-        <form
-          onSubmit={submit}
-          onKeyDown={(event) => {
-            // Enter on a list of names answers, as in a field (a select submits nothing by itself).
-            if (event.key === "Enter" && event.target instanceof HTMLSelectElement) {
-              event.preventDefault()
-              if (value !== "") onAnswer(value)
-              return
-            }
-            // 1–3: a snooze's quick choice, one key.
-            const choice =
-              question === "snooze" && /^[1-3]$/.test(event.key) && !(event.target instanceof HTMLInputElement) ? choices[Number(event.key) - 1] : undefined
-            if (choice === undefined) return
-            event.preventDefault()
-            onAnswer(choice[1].toISOString())
-          }}
-        >
-          <Flex direction="column" gap="3">
-            {question === "reason" && (
-              <>
-                <label htmlFor="desk-reason">
-                  <Text size="2" weight="medium">
-                    {t.reasonLabel}
-                  </Text>
-                </label>
-                <input id="desk-reason" className="native-input" autoFocus value={value} maxLength={5000} onChange={(event) => setValue(event.target.value)} />
-                {reasonsUsed().length > 0 && (
-                  <Flex gap="2" wrap="wrap" aria-label={t.reasonsUsed} role="group">
-                    {reasonsUsed().map((reason) => (
-                      <Button key={reason} type="button" size="1" variant="soft" color="gray" onClick={() => onAnswer(reason)}>
-                        {reason}
-                      </Button>
-                    ))}
-                  </Flex>
-                )}
-              </>
-            )}
-            {question === "snooze" && (
-              <>
-                <Flex gap="2" wrap="wrap">
-                  {choices.map(([label, at], index) => (
-                    <Button key={label} type="button" variant="soft" autoFocus={index === 0} onClick={() => onAnswer(at.toISOString())}>
-                      {index + 1} · {label}
-                    </Button>
-                  ))}
-                </Flex>
-                <label htmlFor="desk-snooze">
-                  <Text size="2" weight="medium">
-                    {t.snoozeLabel}
-                  </Text>
-                </label>
-                <input
-                  id="desk-snooze"
-                  className="native-input"
-                  type="datetime-local"
-                  min={inputDateTime(new Date().toISOString())}
-                  value={value}
-                  onChange={(event) => setValue(event.target.value)}
-                />
-              </>
-            )}
-            {question === "owner" && (
-              <>
-                <label htmlFor="desk-owner">
-                  <Text size="2" weight="medium">
-                    {t.ownerLabel}
-                  </Text>
-                </label>
-                <select id="desk-owner" className="native-select" autoFocus value={value} onChange={(event) => setValue(event.target.value)}>
-                  {owners.map((owner) => (
-                    <option key={owner._id} value={owner._id}>
-                      {owner.name === null || owner.name === "" ? owner.email : `${owner.name} (${owner.email})`}
-                    </option>
-                  ))}
-                </select>
-              </>
-            )}
-            {question === "duplicate" && (
-              <>
-                <label htmlFor="desk-duplicate">
-                  <Text size="2" weight="medium">
-                    {t.duplicateLabel}
-                  </Text>
-                </label>
-                {others.length === 0 ? (
-                  <Text size="2" color="gray">
-                    {t.duplicateNone}
-                  </Text>
-                ) : (
-                  <select id="desk-duplicate" className="native-select" autoFocus value={value} onChange={(event) => setValue(event.target.value)}>
-                    {others.map((other) => (
-                      <option key={other._id} value={other._id}>
-                        {itemWords(other).title}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </>
-            )}
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {t.cancel}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={question !== "reason" && value === ""}>
-                {t.confirm}
-              </Button>
-            </Flex>
-          </Flex>
-        </form>
-      </Dialog.Content>
-    </Dialog.Root>
-  )
-}
+  ...asked
+}: Omit<Asked, "question" | "item"> & { readonly question: Question | null; readonly item: TriageItem | null }) => (
+  <Dialog.Root open={question !== null && item !== null} onOpenChange={(open) => !open && asked.onCancel()}>
+    <Dialog.Content maxWidth="480px" aria-describedby={undefined}>
+      <Dialog.Title>{question === null ? "" : headingOf(question, asked.title)}</Dialog.Title>
+      {item !== null && (
+        <Text as="p" size="2" color="gray" mb="3">
+          {itemWords(item).title}
+        </Text>
+      )}
+      {question !== null && item !== null && <AnswerForm key={`${question}:${item._id}`} question={question} item={item} {...asked} />}
+    </Dialog.Content>
+  </Dialog.Root>
+)

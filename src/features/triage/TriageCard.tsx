@@ -44,11 +44,14 @@ const priorityColors: Readonly<Record<string, "gray" | "blue" | "orange" | "red"
 export const TriageCard = ({
   item,
   ownerName,
-  waiting
+  waiting,
+  relatedHere = 0
 }: {
   readonly item: TriageItem
   readonly ownerName: (id: string) => string
   readonly waiting?: ReactNode
+  /** The other reports on the page on its wallet or evidence (./grouping.ts). */
+  readonly relatedHere?: number
 }) => {
   const words = itemWords(item)
   const priority = priorityOf(item)
@@ -88,6 +91,11 @@ export const TriageCard = ({
         {item.snoozedUntil !== null && (
           <Text size="1" color="gray">
             {t.snoozedUntil(localTime(item.snoozedUntil))}
+          </Text>
+        )}
+        {relatedHere > 0 && (
+          <Text size="1" color="gray">
+            {t.relatedHere(relatedHere)}
           </Text>
         )}
         {item.duplicateOf !== null && (

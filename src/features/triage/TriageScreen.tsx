@@ -15,17 +15,22 @@ import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { type AreaDecision, areaDecisions } from "./decisions.ts"
-import { DeskQuestion, keepReason } from "./DeskQuestion.tsx"
+import { DeskQuestion, keepReason, reasonsUsed } from "./DeskQuestion.tsx"
+import { type Command, useDeclaredCommands } from "../../lib/commands.tsx"
 import { itemWords, TriageCard } from "./TriageCard.tsx"
 import { DeskDetail, stillOpen, useRelated } from "./DeskDetail.tsx"
+import { groupRelated, relatedOnPage } from "./grouping.ts"
+import type { ListQuery } from "../../../machines/list.ts"
 import { triageTexts as t } from "./texts.ts"
 
 const spec = {
   title: t.title,
   noun: t.noun,
   querySpec: {
-    filters: { area: triageAreas, priority: triagePriorities, owner: ["me", "none"], view: ["snoozed"], order: ["newest"] }
+    filters: { area: triageAreas, priority: triagePriorities, owner: ["me", "none"], view: ["snoozed"], order: ["newest"], group: ["related"] }
   },
+  // Related reports together on the page, when asked: the server's order otherwise.
+  arrange: (rows: ReadonlyArray<TriageItem>, query: ListQuery) => (query.filters.group === "related" ? groupRelated(rows) : rows),
   fetchPage: listTriage,
   searchable: false,
   // Each item is its area's record: it shows as the store has it, with this browser's waiting commands.
@@ -49,6 +54,10 @@ const spec = {
     filterOf("order", t.filters.order, t.orders.oldest, ["newest"] as const, () => t.orders.newest, {
       show: () => "Show newest first",
       all: "Show oldest first"
+    }),
+    filterOf("group", t.filters.group, t.groups.none, ["related"] as const, () => t.groups.related, {
+      show: () => "Group related reports",
+      all: "Show items one by one"
     })
   ],
   clearFilters: "Show everything waiting",
@@ -70,7 +79,7 @@ const useOwners = () => {
   useEffect(() => {
     let live = true
     listOwners().then(
-      (list) => live && setOwners(list),
+      (answer) => live && setOwners(answer.owners),
       () => undefined
     )
     return () => {
@@ -255,6 +264,23 @@ export const TriageScreen = () => {
           )
         ]
   const decision = question.decision === null ? undefined : decisionOf(question.decision)
+  const relatedCounts = useMemo(() => relatedOnPage(screen.rows), [screen.rows])
+  // The palette offers the reasons used lately for the current item's decisions that take one.
+  const current = screen.focus.current
+  const reasonCommands: ReadonlyArray<Command> =
+    current === undefined || open
+      ? []
+      : areaDecisions
+          .filter((one) => one.asksReason && one.when(current))
+          .flatMap((one) =>
+            reasonsUsed().map((reason, at) => ({
+              id: `triage:reason:${one.id}:${at}`,
+              label: t.withReason(one.name, reason, itemWords(current).title),
+              group: t.title,
+              run: () => decide(current, { id: one.id, asksReason: true }, reason)
+            }))
+          )
+  useDeclaredCommands(reasonCommands)
   const snoozed = screen.query.filters.view === "snoozed"
   return (
     <ListScreen
@@ -271,7 +297,7 @@ export const TriageScreen = () => {
       view={{
         cards: {
           label: t.title,
-          card: (row, waiting) => <TriageCard item={row} ownerName={ownerName} waiting={waiting} />
+          card: (row, waiting) => <TriageCard item={row} ownerName={ownerName} waiting={waiting} relatedHere={relatedCounts.get(row._id) ?? 0} />
         }
       }}
     >

@@ -63,6 +63,8 @@ export interface ListScreenSpec<P extends ListPage> {
    * unless it is the row this screen keeps shown.
    */
   readonly stillListed?: (row: RowOf<P>) => boolean
+  /** The page's rows in the order shown, under the query (the desk groups related reports): `j`/`k` follow it. */
+  readonly arrange?: (rows: ReadonlyArray<RowOf<P>>, query: ListQuery) => ReadonlyArray<RowOf<P>>
 }
 
 /** A row action's button in the row (a table's last column, a card's buttons): out of the tab order, the key does the same. */
@@ -218,10 +220,11 @@ export const useListScreen = <P extends ListPage>(
   const served = useMemo(() => {
     const shown = lists === undefined ? pageRows : (lists.rows(pageRows) as ReadonlyArray<Row>)
     const listed = spec.stillListed
-    return listed === undefined ? shown : shown.filter((row) => listed(row))
+    const still = listed === undefined ? shown : shown.filter((row) => listed(row))
+    return spec.arrange === undefined ? still : spec.arrange(still, query)
     // The store's version says when its view of the rows changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pageRows, lists, storeVersion, spec])
+  }, [pageRows, lists, storeVersion, spec, query])
   // The kept row as the store has it now: the change made on it shows, not the row as it was kept.
   const keptShown = useMemo(() => {
     const now = kept === null || lists === undefined ? undefined : (lists.rows([kept.row])[0] as Row | undefined)
