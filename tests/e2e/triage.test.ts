@@ -224,6 +224,14 @@ describe.each(engines)("the triage desk on $name", (engine) => {
       await new Promise((resolve) => setTimeout(resolve, route.request().method() === "GET" ? read : write))
       await route.continue().catch(() => undefined)
     })
+  /** A decision that asks a reason: its key, the reason typed, Enter. */
+  const decideWithReason = async (page: Page, key: string, reason: string) => {
+    await page.keyboard.press(key)
+    await page.getByRole("dialog").getByLabel("Reason (optional, kept in the notes)").waitFor()
+    await page.keyboard.type(reason)
+    await page.keyboard.press("Enter")
+    await page.getByRole("dialog").waitFor({ state: "detached" })
+  }
   /** The card's status, as shown. */
   const shownStatus = (page: Page, title: string, status: string) =>
     desk(page)
@@ -251,11 +259,7 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     await page.context().setOffline(true)
     await page.keyboard.press("j")
     await currentIs(page, `${prefix} two`)
-    await page.keyboard.press("r")
-    await page.getByRole("dialog").getByLabel("Reason (optional, kept in the notes)").waitFor()
-    await page.keyboard.type("Written offline")
-    await page.keyboard.press("Enter")
-    await page.getByRole("dialog").waitFor({ state: "detached" })
+    await decideWithReason(page, "r", "Written offline")
     await page.keyboard.press("j")
     await currentIs(page, `${prefix} one`)
     await page.keyboard.press("i")
@@ -320,11 +324,7 @@ describe.each(engines)("the triage desk on $name", (engine) => {
       .getByRole("listitem")
       .filter({ hasText: `${prefix} again` })
       .focus()
-    await page.keyboard.press("4")
-    await page.getByRole("dialog").getByLabel("Reason (optional, kept in the notes)").waitFor()
-    await page.keyboard.type("Known phishing kit")
-    await page.keyboard.press("Enter")
-    await page.getByRole("dialog").waitFor({ state: "detached" })
+    await decideWithReason(page, "4", "Known phishing kit")
     await page.keyboard.press("j")
     await currentIs(page, wallet)
     await page.keyboard.press("Control+k")
