@@ -151,4 +151,58 @@ describe.each(engines)("confirming it's you on $name", (engine) => {
     expect((await call(url(), "GET", "/api/admin/users", { token: passkeyToken })).status).toBe(200)
     expect((await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token: passkeyToken })).status).toBe(200)
   })
+
+  it("asks again before each change that matters, and a refused one leaves nothing: roles, addresses, protected data, passkey rules and resets, a restore", async () => {
+    const email = freshEmail("confirm-each")
+    await create(email, "super_admin")
+    const token = await signIn(email, "super_admin")
+    // What the changes act on, made while the session is confirmed.
+    const other = await create(freshEmail("confirm-other"), "moderator")
+    const address = await call(url(), "POST", "/api/admin/ip-management", { token, body: { ip: "0.0.0.0/0", description: "Everyone, so no test is shut out" } })
+    expect(address.status, address.text).toBe(200)
+    const addressId = (address.body.data as { ip: { _id: string } }).ip._id
+    const secret = await call(url(), "POST", "/api/admin/protected-data", { token, body: { type: "api-key", key: `confirm-${Date.now()}`, value: "s3cret" } })
+    expect(secret.status, secret.text).toBe(200)
+    const secretId = (secret.body.data as { record: { _id: string } }).record._id
+    const made = await call(url(), "POST", "/api/admin/communities", { token, body: { name: "Confirm restore", description: "Gone" } })
+    const listingId = (made.body.data as { listing: { _id: string } }).listing._id
+    expect((await call(url(), "DELETE", `/api/admin/communities/${listingId}?version=1`, { token })).status).toBe(200)
+    /** Everything the changes could touch, read by SQL: the same before and after every refusal. */
+    const state = () =>
+      staff.server.sql(
+        Effect.flatMap(
+          SqlClient,
+          (sql) => sql`SELECT
+            (SELECT json_agg(to_jsonb(a) ORDER BY a.id) FROM admins a) AS admins,
+            (SELECT json_agg(to_jsonb(i) ORDER BY i.id) FROM allowed_ips i) AS ips,
+            (SELECT json_agg(to_jsonb(p) ORDER BY p.id) FROM protected_data p) AS secrets,
+            (SELECT json_agg(to_jsonb(r) ORDER BY r.role) FROM passkey_rules r) AS rules,
+            (SELECT count(*)::int FROM passkeys) AS passkeys,
+            (SELECT count(*)::int FROM listings WHERE id = ${listingId}) AS restored,
+            (SELECT count(*)::int FROM activity_log) AS events`
+        )
+      )
+    await age(token)
+    const before = await state()
+    const changes: ReadonlyArray<readonly [string, string, string, Record<string, unknown>?]> = [
+      ["a role", "PUT", `/api/admin/users/${other._id}`, { role: "admin", version: other.version }],
+      ["an account disabled", "PUT", `/api/admin/users/${other._id}`, { disabled: true, version: other.version }],
+      ["an account removed", "DELETE", `/api/admin/users/${other._id}?version=${other.version}`],
+      ["an address added", "POST", "/api/admin/ip-management", { ip: "198.51.100.42", description: "Other" }],
+      ["an address removed", "DELETE", `/api/admin/ip-management/${addressId}`],
+      ["protected data added", "POST", "/api/admin/protected-data", { type: "api-key", key: "refused", value: "x" }],
+      ["protected data changed", "PUT", `/api/admin/protected-data/${secretId}`, { type: "api-key", key: "changed", value: "y", version: 1 }],
+      ["protected data removed", "DELETE", `/api/admin/protected-data/${secretId}?version=1`],
+      ["a passkey rule", "PUT", "/api/admin/passkeys/rules/moderator", { required: true, graceDays: 3 }],
+      ["a person's passkeys reset", "POST", `/api/admin/users/${other._id}/passkeys/reset`],
+      ["a deleted record restored", "POST", `/api/admin/history/listing/${listingId}/restore`, { version: 1, expectedVersion: 2 }]
+    ]
+    // All at once, as a hurried person or a script would: each refused the same way.
+    const answers = await Promise.all(changes.map(([, method, path, body]) => call(url(), method, path, { token, ...(body === undefined ? {} : { body }) })))
+    answers.forEach((answer, at) => {
+      expect(answer.status, `${changes[at]![0]}: ${answer.text}`).toBe(403)
+      expect(answer.body.error, changes[at]![0]).toBe(confirmMessages.required)
+    })
+    expect(await state()).toEqual(before)
+  })
 })

@@ -266,13 +266,18 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
       expect(await overview(answer.body.token as string)).toMatchObject({ passkeys: [], recoveryCodesLeft: 0, required: true })
       const log = await call(url(), "GET", `/api/admin/activity-logs?record=${account._id}`, { token: await superToken() })
       expect((log.body.data as { logs: ReadonlyArray<{ action: string }> }).logs.map((entry) => entry.action)).toContain("admin.passkeys_reset")
-      // The command line, the same way (another process: PostgreSQL only, PGlite's folder is the server's).
+      // The command line, the same way, logged too. Another process: PostgreSQL here (this file's PGlite
+      // has no folder; on a folder the command runs through the server's admin channel, tests/api/faults.test.ts).
       if (engine.name === "postgresql") {
         const again = answer.body.token as string
         await addKey(again)
         expect(await adminScript("reset-passkeys", email)).toBe(0)
         expect((await check(again)).status).toBe(401)
         expect(await adminScript("reset-passkeys", "nobody@example.com")).toBe(1)
+        const logged = await call(url(), "GET", `/api/admin/activity-logs?record=${account._id}`, { token: await superToken() })
+        expect((logged.body.data as { logs: ReadonlyArray<{ action: string }> }).logs.filter((entry) => entry.action === "admin.passkeys_reset")).toHaveLength(
+          2
+        )
       }
       const missing = await call(url(), "POST", "/api/admin/users/00000000-0000-4000-8000-000000000000/passkeys/reset", { token: await superToken() })
       expect(missing.status).toBe(404)

@@ -8,14 +8,13 @@ import { addAdmin } from "../../server/admin-users/repository.ts"
 import { authTable } from "../spec/machine-tables.ts"
 import { linkTexts } from "../spec/texts.ts"
 import { holdStartChunk } from "../support/browser.ts"
+import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
 import { deliveredOutbox, latestCode } from "../support/server.ts"
 import { signedInAs, signIn } from "../support/session.ts"
 import { registerPasskey, softAuthenticator, virtualAuthenticator } from "../support/authenticator.ts"
 import { product, nextNumber, firstHeld, closeRun, pathHarness } from "../support/machine-screens.ts"
-
-pathHarness()
 
 /** Ten seconds unconfirmed: the check is asked again (docs/decisions.md, "Signed in with no link"). */
 const RECHECK = "xstate.after.10000.auth.authenticated.unconfirmed"
@@ -24,7 +23,9 @@ const RECHECK = "xstate.after.10000.auth.authenticated.unconfirmed"
  * The auth machine's generated paths, executed on the real screen in Chromium against the real
  * server (docs/testing.md, "Machines"), on the shared harness (tests/support/machine-screens.ts).
  */
-describe("auth: generated paths on the sign-in screen and the shell", () => {
+// Both engines: passkeys, their challenges and the sign-in steps are stored and read on each.
+describe.each(engines)("auth: generated paths on the sign-in screen and the shell, on $name", (engine) => {
+  pathHarness(engine)
   const user = { _id: "u", email: "someone@example.com", role: "admin" }
   const model: MachineModel<typeof authMachine> = {
     machine: authMachine,

@@ -2,11 +2,14 @@ import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { chromiumWithServer, newPage } from "../support/browser.ts"
 import { engines } from "../support/database.ts"
-import { call } from "../support/http.ts"
+import { call, freshIp } from "../support/http.ts"
 import { signedInAs, signIn } from "../support/session.ts"
 import { registerPasskey, softAuthenticator, virtualAuthenticator } from "../support/authenticator.ts"
 import { seriousViolations } from "../support/axe.ts"
 import { addAdmin } from "../../server/admin-users/repository.ts"
+import type { AuthenticationOptions } from "../../contract/passkeys.ts"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { latestCode } from "../support/server.ts"
 
 /**
@@ -108,6 +111,59 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
     await call(product.server.url, "PUT", "/api/admin/passkeys/rules/admin", { token: superToken, body: { required: false, graceDays: 0 } })
     expect(superPage.errors).toEqual([])
     await superPage.context.close()
+  })
+
+  it("shows when a passkey was last used, and lets a super admin reset a person's passkeys from the palette, after a confirmation", async () => {
+    const address = `http://localhost:${new URL(product.server.url).port}`
+    const email = `lost-device-${engine.name}@example.com`
+    await product.server.sql(addAdmin(email, "moderator"))
+    const key = softAuthenticator()
+    await registerPasskey(product.server.url, await signIn(product.server, email, "moderator"), key, address, "Lost phone")
+    // Signed in with it: the list says when.
+    const ip = freshIp()
+    const options = (await call(product.server.url, "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })).body.data as AuthenticationOptions
+    const signedIn = await call(product.server.url, "POST", "/api/admin/auth/passkeys/sign-in", {
+      ip,
+      body: { credential: key.authenticate(options, address) }
+    })
+    expect(signedIn.status, signedIn.text).toBe(200)
+    const holderToken = signedIn.body.token as string
+    const holder = await newPage(product.browser)
+    await holder.context.addInitScript((value) => localStorage.setItem("adminToken", value), holderToken)
+    await holder.page.goto(`${address}/settings/passkeys`)
+    const used = table(holder.page).getByRole("row").filter({ hasText: "Lost phone" })
+    await used.waitFor()
+    const lastUsed = (await table(holder.page).getByRole("columnheader").allTextContents()).indexOf("Last used")
+    expect(lastUsed).toBeGreaterThan(0)
+    expect(await used.getByRole("cell").nth(lastUsed).textContent()).toMatch(/\d/u)
+    await holder.context.close()
+    // The device is lost: a super admin resets from the admin users' palette, and confirms.
+    const superToken = await signedInAs(product.server, "super_admin")
+    const { page, context, errors } = await newPage(product.browser)
+    await context.addInitScript((value) => localStorage.setItem("adminToken", value), superToken)
+    await page.goto(`${address}/settings/admins`)
+    await page.getByRole("row").filter({ hasText: email }).click()
+    await page.keyboard.press("Control+k")
+    await page.keyboard.type(`Reset passkeys of ${email}`)
+    await page.getByRole("option", { name: `Reset passkeys of ${email}` }).waitFor()
+    await page.keyboard.press("Enter")
+    const dialog = page.getByRole("alertdialog")
+    await dialog.getByText(email).waitFor()
+    await dialog.getByRole("button", { name: "Reset passkeys" }).click()
+    await dialog.waitFor({ state: "detached" })
+    // Its passkeys gone, its sessions ended; logged.
+    await expect.poll(async () => (await call(product.server.url, "GET", "/api/admin/auth/check", { token: holderToken })).status).toBe(401)
+    const left = await product.server.sql(
+      Effect.flatMap(
+        SqlClient,
+        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM passkeys p JOIN admins a ON a.id = p.admin_id WHERE a.email = ${email}`
+      )
+    )
+    expect(left[0]?.n).toBe(0)
+    const log = await call(product.server.url, "GET", "/api/admin/activity-logs?action=admin.passkeys_reset", { token: superToken })
+    expect(log.text).toContain(email)
+    expect(errors).toEqual([])
+    await context.close()
   })
 
   it.each(["light", "dark"] as const)("asks for the passkey after the code, and for one to be added within the grace, readable in %s mode", async (scheme) => {

@@ -2,6 +2,7 @@ import type { BrowserContext, Page, Request, Route } from "playwright-core"
 import { beforeAll, expect } from "vitest"
 import { chromiumWithServer } from "../support/browser.ts"
 import { signedInAs } from "../support/session.ts"
+import type { engines } from "../support/database.ts"
 
 /**
  * The shared harness of the machines' generated paths on the real screens (one test file per
@@ -21,9 +22,12 @@ let reused: { readonly context: BrowserContext; readonly page: Page } | undefine
 /** A number no other path of this file has used, for names and markers. */
 export const nextNumber = () => ++counter
 
-/** Registers the calling file's server, browser and signed-in admin (its `beforeAll`), and forgets the last file's page. */
-export const pathHarness = () => {
-  const own = chromiumWithServer()
+/**
+ * Registers the calling file's (or `describe`'s) server on `engine` (PGlite unless given), its
+ * browser and signed-in admin (its `beforeAll`), and forgets the last page.
+ */
+export const pathHarness = (engine?: (typeof engines)[number]) => {
+  const own = chromiumWithServer(engine)
   beforeAll(async () => {
     product = own
     reused = undefined
