@@ -34,8 +34,10 @@ describe.each(engines)("passkeys on $name", (engine) => {
   const listed = async (token: string) =>
     ((await call(url(), "GET", "/api/admin/passkeys", { token })).body.data as { passkeys: ReadonlyArray<Passkey> }).passkeys
 
-  it("adds a passkey bound to this console, lists it without its key, and removes it", async () => {
+  it("adds a passkey bound to this console, lists it without its key, and removes it, ending none of the person's sessions", async () => {
     const token = await person()
+    // The same person signed in elsewhere: adding and removing a passkey here leaves that session open.
+    const elsewhere = await signIn(lastPerson, "admin")
     const asked = await options(token)
     expect(asked.rp.id).toBe("localhost")
     expect(asked.authenticatorSelection.residentKey).toBe("required")
@@ -60,6 +62,8 @@ describe.each(engines)("passkeys on $name", (engine) => {
     expect((await call(url(), "DELETE", `/api/admin/passkeys/${passkey._id}`, { token })).status).toBe(200)
     expect(await listed(token)).toEqual([])
     expect((await call(url(), "DELETE", `/api/admin/passkeys/${passkey._id}`, { token })).status).toBe(404)
+    expect((await check(elsewhere)).status).toBe(200)
+    expect((await check(token)).status).toBe(200)
     // Both changes are the person's own events in the activity log.
     const logged = await call(url(), "GET", `/api/admin/activity-logs?record=${passkey._id}`, { token })
     expect((logged.body.data as { logs: ReadonlyArray<{ action: string }> }).logs.map((entry) => entry.action).sort()).toEqual([
