@@ -378,6 +378,12 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     await reports.getByRole("listitem").nth(2).waitFor()
     await page.locator(".sync-status").waitFor({ state: "attached" })
     await reports.getByRole("listitem").first().focus()
+    // What the keys sent and what came back, said if a report is not as expected.
+    const sent: Array<string> = []
+    page.on("response", (response) => {
+      const request = response.request()
+      if (request.method() === "PATCH") sent.push(`${request.url().slice(-8)} ${request.postData() ?? ""} → ${response.status()}`)
+    })
     await page.keyboard.press("x")
     await page.keyboard.press("Shift+J")
     await page.keyboard.press("Shift+J")
@@ -390,10 +396,14 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     await page.keyboard.press("Shift+K")
     await page.getByText("3 selected").waitFor()
     await page.keyboard.press("3")
-    for (const id of ids)
-      await expect
-        .poll(async () => (await record(`/api/report-scam/${id}`)).report, { timeout: 15_000 })
-        .toMatchObject({ status: "resolved", priority: "urgent" })
+    try {
+      for (const id of ids)
+        await expect
+          .poll(async () => (await record(`/api/report-scam/${id}`)).report, { timeout: 15_000 })
+          .toMatchObject({ status: "resolved", priority: "urgent" })
+    } catch (error) {
+      throw new Error(`${String(error)}\nThe changes sent, each → its answer: ${sent.join("; ")}`, { cause: error })
+    }
     expect(errors).toEqual([])
     await page.context().close()
   })

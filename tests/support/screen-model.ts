@@ -276,3 +276,28 @@ export const drivesEveryPath = <M extends AnyStateMachine, Context>(
     },
     timeoutMs
   )
+
+/**
+ * The same test on a second engine for the part of a machine whose states live in the database
+ * (the sign-in's passkey steps): the generated paths that take a pinned line naming one of
+ * `states`, and those lines covered. The first engine runs every path (`drivesEveryPath`).
+ */
+export const drivesPathsThrough = <M extends AnyStateMachine, Context>(
+  name: string,
+  model: MachineModel<M>,
+  table: ReadonlyArray<string>,
+  driver: ScreenDriver<Context>,
+  states: ReadonlyArray<string>,
+  timeoutMs = 300_000
+) =>
+  it(
+    `the generated paths through ${states.join(", ")} run on the screen, covering their part of the spec's table`,
+    async () => {
+      const part = table.filter((line) => states.some((state) => line.split(/ --|--> | \//u).some((end) => end.trim().split(" ")[0]?.startsWith(state))))
+      const through = (await generatePaths(model)).filter((path) =>
+        [...path.initialLines, ...path.steps.flatMap((step) => step.lines)].some((line) => part.includes(line))
+      )
+      expectTableCovered(name, await driveScreen(model, part, driver, through))
+    },
+    timeoutMs
+  )
