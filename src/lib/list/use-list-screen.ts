@@ -220,11 +220,12 @@ export const useListScreen = <P extends ListPage>(
   const served = useMemo(() => {
     const shown = lists === undefined ? pageRows : (lists.rows(pageRows) as ReadonlyArray<Row>)
     const listed = spec.stillListed
-    const still = listed === undefined ? shown : shown.filter((row) => listed(row))
-    return spec.arrange === undefined ? still : spec.arrange(still, query)
+    return listed === undefined ? shown : shown.filter((row) => listed(row))
     // The store's version says when its view of the rows changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pageRows, lists, storeVersion, spec, query])
+  }, [pageRows, lists, storeVersion, spec])
+  // Arranged apart: a list that arranges nothing keeps its rows' identity when only the address changes.
+  const arranged = useMemo(() => (spec.arrange === undefined ? served : spec.arrange(served, query)), [served, spec, query])
   // The kept row as the store has it now: the change made on it shows, not the row as it was kept.
   const keptShown = useMemo(() => {
     const now = kept === null || lists === undefined ? undefined : (lists.rows([kept.row])[0] as Row | undefined)
@@ -232,7 +233,7 @@ export const useListScreen = <P extends ListPage>(
     // The store's version says when its view of the kept row changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [kept, lists, storeVersion])
-  const rows = useMemo(() => withKept(served, spec.idOf, keptShown), [served, keptShown, spec])
+  const rows = useMemo(() => withKept(arranged, spec.idOf, keptShown), [arranged, keptShown, spec])
   // A new store version may change which rows wait.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const waiting = useCallback((row: Row) => lists?.waiting(row) === true, [lists, storeVersion])
