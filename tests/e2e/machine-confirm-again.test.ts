@@ -12,9 +12,10 @@ import { closeRun, firstHeld, nextNumber, pathHarness, product } from "../suppor
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
 import { deliveredOutbox } from "../support/server.ts"
 import { signIn } from "../support/session.ts"
-import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { seriousViolations } from "../support/axe.ts"
+
+pathHarness()
 
 const network = { status: undefined, message: "Failed to fetch" }
 
@@ -24,9 +25,7 @@ const network = { status: undefined, message: "Failed to fetch" }
  * you"), the server says whether it must confirm and how, and the dialog takes the passkey (the
  * virtual authenticator) or the code mailed.
  */
-// Both engines: passkeys, their challenges and the sign-in steps are stored and read on each.
-describe.each(engines)("confirm again: generated paths on the dialog, on $name", (engine) => {
-  pathHarness(engine)
+describe("confirm again: generated paths on the dialog", () => {
   const model: MachineModel<typeof confirmAgainMachine> = {
     machine: confirmAgainMachine,
     actorIds: ["status", "confirmWithPasskey", "sendCode", "verifyCode"],
