@@ -407,4 +407,31 @@ describe.each(engines)("the triage desk on $name", (engine) => {
     expect(errors).toEqual([])
     await page.context().close()
   })
+
+  it("sends a second key's change at the right version when the stream brings the first write before its answer", async () => {
+    const prefix = `Stream first ${engine.name} ${++serial}`
+    const id = await report(`${prefix} report`, `GSTREAM${serial}`)
+    const { page, errors } = await openSignedIn(product, moderator, `/scam-reports?search=${encodeURIComponent(prefix)}`)
+    const card = page.getByRole("list", { name: "Scam Reports Management" }).getByRole("listitem").first()
+    await card.waitFor()
+    await page.locator(".sync-status").waitFor({ state: "attached" })
+    // The first write reaches the server at once; its answer comes back 1.5 s later, after the stream's news of it.
+    let held = false
+    await page.route("**/api/report-scam/**", async (route) => {
+      if (route.request().method() !== "PATCH" || held) return route.continue()
+      held = true
+      const response = await route.fetch()
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      await route.fulfill({ response })
+    })
+    await card.focus()
+    await page.keyboard.press("Shift+4")
+    await expect.poll(async () => (await record(`/api/report-scam/${id}`)).report?.priority).toBe("urgent")
+    await page.keyboard.press("3")
+    await expect
+      .poll(async () => (await record(`/api/report-scam/${id}`)).report, { timeout: 15_000 })
+      .toMatchObject({ status: "resolved", priority: "urgent", version: 3 })
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
 })

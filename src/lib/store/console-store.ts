@@ -719,7 +719,14 @@ export const openConsoleStore = async (options: {
     nextVersion: (kind, id, seen) => {
       const held = copies.get(recordKey(kind, id))
       const known = held?.version != null && held.version > seen ? held.version : seen
-      return known + outbox.filter((command) => command.kind === kind && command.recordIds.includes(id) && command.effect !== null).length
+      // A waiting command that names its version makes the next one; the stream may have brought
+      // that write before its answer, so it is not counted again. One that names none adds one.
+      return outbox
+        .filter((command) => command.kind === kind && command.recordIds.includes(id) && command.effect !== null)
+        .reduce((next, command) => {
+          const sent = (command.body as { readonly version?: unknown } | null)?.version
+          return typeof sent === "number" ? Math.max(next, sent + 1) : next + 1
+        }, known)
     },
     keepPage: (kind, key, rows, extra) => {
       const kept = rows.filter((row) => keepCopy(kind, row.id, row.fields)).map((row) => ({ id: row.id, version: versionOf(row.fields), fields: row.fields }))
