@@ -124,11 +124,17 @@ class ChangeStream {
     const wait = Math.min(30_000, this.retryMs * 2 ** Math.min(4, this.failures - 1))
     const again = () => {
       clearTimeout(timer)
-      globalThis.removeEventListener?.("online", again)
+      globalThis.removeEventListener?.("online", back)
       if (this.controller === controller && !controller.signal.aborted) this.open()
     }
+    // The link back starts the waits over: a first try that fails as the link settles is tried
+    // again after the server's `retry`, not after the longest wait the absence had reached.
+    const back = () => {
+      this.failures = 0
+      again()
+    }
     const timer = setTimeout(again, wait)
-    globalThis.addEventListener?.("online", again)
+    globalThis.addEventListener?.("online", back)
   }
 
   /** Reads one connection to its end; whether to reconnect. */

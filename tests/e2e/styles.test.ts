@@ -56,7 +56,9 @@ const screens = [
 const liveScreens: Readonly<Record<string, string>> = {
   "/scam-reports": "[role=list][aria-busy=false]",
   "/advertising-inquiries": "[role=list][aria-busy=false]",
-  "/": "ol[aria-label='Recent Activity'] li"
+  "/": "ol[aria-label='Recent Activity'] li",
+  // The desk's keys act on the current item: it must be there before a key is pressed.
+  "/triage?area=scam-report": "[aria-current='true'] .triage-card"
 }
 
 /**
