@@ -69,14 +69,19 @@ const expectNothingLost = (result: CycleResult) => {
 }
 
 describe.each(engines)("faults on $name", (engine) => {
-  it("keeps every acknowledged write through two SIGKILLs under 8 concurrent writers", async () => {
+  it("keeps every acknowledged write through two SIGKILLs under 8 concurrent writers, passkeys added and removed included", async () => {
     const product = await productFor(engine)
     let started: Started = await startProduct(product)
     const token = await signInFirstAdmin(product, started.url)
     for (const cycle of [1, 2]) {
-      const { result, restarted } = await killCycle(product, started, token, `kill${cycle}`, { writeMs: 1_500 })
+      const { result, restarted } = await killCycle(product, started, token, `kill${cycle}`, { writeMs: 1_500, passkeys: true })
       started = restarted
       expectNothingLost(result)
+      // A passkey acknowledged added is there after the kill; one acknowledged removed stays gone.
+      expect(result.passkeys?.kept).toBeGreaterThan(0)
+      expect(result.passkeys?.removed).toBeGreaterThan(0)
+      expect(result.passkeys?.lost).toEqual([])
+      expect(result.passkeys?.back).toEqual([])
     }
     await started.stop()
   }, 180_000)

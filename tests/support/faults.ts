@@ -1,6 +1,8 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { MAX_PASSKEYS } from "../../contract/passkeys.ts"
+import { softAuthenticator } from "./authenticator.ts"
 import { parseCsv } from "./csv.ts"
 import { call } from "./http.ts"
 import { FIRST_ADMIN, signInFirstAdmin as signInFirstAdminAt, type StartedProduct, startProduct as startProductIn } from "./product.ts"
@@ -62,6 +64,63 @@ export const writeUntilStopped = (url: string, token: string, tag: string, write
   }
 }
 
+/**
+ * One client adding the signed-in admin's passkeys (the options, then the authenticator's answer)
+ * until `stop()`, keeping every other one up to `KEPT_PER_CYCLE` (and below `MAX_PASSKEYS`) and
+ * removing the rest: `kept` the passkeys acknowledged added and never asked to go, `removed` those
+ * acknowledged gone.
+ */
+const KEPT_PER_CYCLE = 3
+
+export const passkeysUntilStopped = (url: string, token: string, held: number) => {
+  let stopped = false
+  const kept: Array<string> = []
+  const removed: Array<string> = []
+  let failure: unknown
+  // Unset PUBLIC_ORIGIN, the product binds passkeys to http://localhost and its port (docs/deploy.md).
+  const origin = `http://localhost:${new URL(url).port}`
+  const writer = async () => {
+    const keeps = Math.min(KEPT_PER_CYCLE, MAX_PASSKEYS - 1 - held)
+    for (let i = 0; !stopped; i++) {
+      try {
+        const asked = await call(url, "POST", "/api/admin/auth/passkeys/options", { token })
+        if (asked.status !== 200) throw new Error(`passkey options: ${asked.status} ${asked.text}`)
+        const key = softAuthenticator()
+        const credential = key.register(asked.body.data as { challenge: string; rp: { id: string } }, origin)
+        const added = await call(url, "POST", "/api/admin/auth/passkeys", { token, body: { name: `fault ${i}`, credential } })
+        if (added.status !== 200) continue
+        const id = (added.body.data as { passkey: { _id: string } }).passkey._id
+        if (i % 2 === 0 && kept.length < keeps) {
+          kept.push(id)
+          continue
+        }
+        if ((await call(url, "DELETE", `/api/admin/passkeys/${id}`, { token })).status === 200) removed.push(id)
+      } catch (error) {
+        // The server is gone (fetch's TypeError); anything else is said when the writer stops.
+        if (!(error instanceof TypeError)) failure = error
+        return
+      }
+    }
+  }
+  const running = writer()
+  return {
+    kept,
+    removed,
+    stop: async () => {
+      stopped = true
+      await running
+      if (failure !== undefined) throw failure
+    }
+  }
+}
+
+/** The signed-in admin's passkeys' ids, through the product's own list. */
+export const storedPasskeys = async (url: string, token: string): Promise<Set<string>> => {
+  const answer = await call(url, "GET", "/api/admin/passkeys", { token })
+  if (answer.status !== 200) throw new Error(`passkeys: ${answer.status} ${answer.text}`)
+  return new Set((answer.body.data as { passkeys: ReadonlyArray<{ _id: string }> }).passkeys.map((passkey) => passkey._id))
+}
+
 /** Every generated address's identifier, through the product's own CSV export. */
 export const storedIdentifiers = async (url: string, token: string): Promise<Set<string>> => {
   const answer = await call(url, "GET", "/api/admin/addresses/generated?format=csv", { token })
@@ -77,6 +136,8 @@ export interface CycleResult {
   readonly acknowledged: number
   readonly found: number
   readonly lost: ReadonlyArray<string>
+  /** With `passkeys`: those acknowledged added and missing after the restart, and those acknowledged removed and back. */
+  readonly passkeys?: { readonly kept: number; readonly removed: number; readonly lost: ReadonlyArray<string>; readonly back: ReadonlyArray<string> }
 }
 
 /** Resolves once `count()` exceeds `minimum`; after `timeoutMs`, fails naming what it reached. */
@@ -101,14 +162,24 @@ export const killCycle = async (
   started: Started,
   token: string,
   tag: string,
-  options: { readonly writeMs: number; readonly during?: () => Promise<void> }
+  options: { readonly writeMs: number; readonly during?: () => Promise<void>; readonly passkeys?: boolean }
 ): Promise<{ readonly result: CycleResult; readonly restarted: Started }> => {
   const writes = writeUntilStopped(started.url, token, tag)
+  const keys = options.passkeys === true ? passkeysUntilStopped(started.url, token, (await storedPasskeys(started.url, token)).size) : undefined
   await Promise.all([sleep(options.writeMs).then(() => atLeast(() => writes.acknowledged.length, WRITES_BEFORE_KILL)), options.during?.()])
   await started.kill()
-  await writes.stop()
+  await Promise.all([writes.stop(), keys?.stop()])
   const restarted = await startProduct(product)
   const stored = await storedIdentifiers(restarted.url, token)
   const lost = writes.acknowledged.filter((identifier) => !stored.has(identifier))
-  return { result: { acknowledged: writes.acknowledged.length, found: writes.acknowledged.length - lost.length, lost }, restarted }
+  const result: CycleResult = { acknowledged: writes.acknowledged.length, found: writes.acknowledged.length - lost.length, lost }
+  if (keys === undefined) return { result, restarted }
+  const held = await storedPasskeys(restarted.url, token)
+  const passkeys = {
+    kept: keys.kept.length,
+    removed: keys.removed.length,
+    lost: keys.kept.filter((id) => !held.has(id)),
+    back: keys.removed.filter((id) => held.has(id))
+  }
+  return { result: { ...result, passkeys }, restarted }
 }
