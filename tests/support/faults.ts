@@ -76,7 +76,7 @@ export const passkeysUntilStopped = (url: string, token: string, held: number) =
   let stopped = false
   const kept: Array<string> = []
   const removed: Array<string> = []
-  let failure: unknown
+  let failure: Error | undefined
   // Unset PUBLIC_ORIGIN, the product binds passkeys to http://localhost and its port (docs/deploy.md).
   const origin = `http://localhost:${new URL(url).port}`
   const writer = async () => {
@@ -97,7 +97,7 @@ export const passkeysUntilStopped = (url: string, token: string, held: number) =
         if ((await call(url, "DELETE", `/api/admin/passkeys/${id}`, { token })).status === 200) removed.push(id)
       } catch (error) {
         // The server is gone (fetch's TypeError); anything else is said when the writer stops.
-        if (!(error instanceof TypeError)) failure = error
+        if (!(error instanceof TypeError)) failure = error instanceof Error ? error : new Error(String(error))
         return
       }
     }
