@@ -298,6 +298,54 @@ describe("auth machine, model-based", () => {
     expect(actor.getSnapshot().context).toMatchObject({ token: "tok-7", step: null, error: null })
   })
 
+  it("keeps whether the second step offers recovery codes, clears the last refusal on each try, and starts over on another e-mail", async () => {
+    const never = () => new Promise<{ token: string; user: AdminUser }>(() => {})
+    let stepAnswer: () => Promise<{ token: string; user: AdminUser }> = () => Promise.reject(network)
+    const machine = authMachine.provide({
+      actors: {
+        requestOtp: fromPromise<OtpAnswer, { email: string; role: Role }>(() => Promise.resolve({ success: true })),
+        verifyOtp: fromPromise<VerifyAnswer, { email: string; otp: string; attempt: string | null }>(() =>
+          Promise.resolve({ step: "step-3", recoveryCodes: true })
+        ),
+        stepWithPasskey: fromPromise(() => stepAnswer()),
+        stepWithRecoveryCode: fromPromise(() => stepAnswer())
+      }
+    })
+    const actor = createActor(machine, { input: { storedToken: null } }).start()
+    actor.send({ type: "SEND_OTP", email: "a@example.com", role: "admin" })
+    await settle()
+    actor.send({ type: "VERIFY", otp: "123456" })
+    await settle()
+    expect(actor.getSnapshot().context).toMatchObject({ step: "step-3", recoveryCodes: true })
+    // A refusal stays said until the next try, which starts without it.
+    actor.send({ type: "USE_PASSKEY" })
+    await settle()
+    expect(actor.getSnapshot().context.error).toBe(authErrors.passkeyNoAnswer)
+    stepAnswer = never
+    actor.send({ type: "USE_PASSKEY" })
+    expect(actor.getSnapshot().value).toEqual({ secondStep: "asserting" })
+    expect(actor.getSnapshot().context.error).toBeNull()
+    const other = createActor(machine, { input: { storedToken: null } }).start()
+    stepAnswer = () => Promise.reject(network)
+    other.send({ type: "SEND_OTP", email: "b@example.com", role: "admin" })
+    await settle()
+    other.send({ type: "VERIFY", otp: "123456" })
+    await settle()
+    other.send({ type: "USE_RECOVERY_CODE", code: "abcd-efgh-jkmn" })
+    await settle()
+    expect(other.getSnapshot().context.error).toBe(authErrors.stepNoAnswer)
+    stepAnswer = never
+    other.send({ type: "USE_RECOVERY_CODE", code: "abcd-efgh-jkmp" })
+    expect(other.getSnapshot().value).toEqual({ secondStep: "recovering" })
+    expect(other.getSnapshot().context.error).toBeNull()
+    // Another e-mail: nothing of this sign-in is kept.
+    other.send({ type: "USE_DIFFERENT_EMAIL" })
+    expect(other.getSnapshot().value).toBe("unauthenticated")
+    expect(other.getSnapshot().context).toMatchObject({ email: "", error: null, attempt: null, step: null, recoveryCodes: false })
+    actor.stop()
+    other.stop()
+  })
+
   it("asks a person whose role requires a passkey to add one first, keeping the session meanwhile", async () => {
     const stored: Array<unknown> = []
     const added: Array<unknown> = []
