@@ -16,6 +16,7 @@ import { holdSession } from "../api/session.ts"
 import { setConfirmGate } from "../lib/confirm-gate.ts"
 import { BROWSER_KEY, TOKEN_KEY, USER_KEY } from "../lib/token.ts"
 import { forgetSnapshot } from "../lib/list/tab-snapshot.ts"
+import { signingInSoon } from "./start/signed-in-chunk.ts"
 
 /** This browser's key, made (32 random bytes, URL-safe) the first time it is needed; none without storage. */
 const browserKey = (): string | undefined => {
@@ -39,9 +40,13 @@ export const consoleAuthMachine = authMachine.provide({
       holdSession(input.token)
       return checkSession()
     }),
-    requestOtp: fromPromise(({ input }) => requestOtp(input.email, input.role, browserKey())),
+    requestOtp: fromPromise(({ input }) => {
+      signingInSoon()
+      return requestOtp(input.email, input.role, browserKey())
+    }),
     verifyOtp: fromPromise(({ input }) => verifyOtp(input.email, input.otp, input.attempt, browserKey())),
     passkeySignIn: fromPromise(async () => {
+      signingInSoon()
       const { token, user } = await signInWithPasskey()
       return { token, user }
     }),
