@@ -34,6 +34,14 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
     return { page, context, errors, credentials }
   }
   const table = (page: Page) => page.getByRole("table", { name: "Passkeys" })
+  /** A new moderator `email` with one passkey named `name` on a soft authenticator; the console's address. */
+  const moderatorWithPasskey = async (email: string, name: string) => {
+    const address = `http://localhost:${new URL(product.server.url).port}`
+    await product.server.sql(addAdmin(email, "moderator"))
+    const key = softAuthenticator()
+    await registerPasskey(product.server.url, await signIn(product.server, email, "moderator"), key, address, name)
+    return { address, key }
+  }
 
   it("adds a passkey with the device, lists it and removes it, and says a missing name under the field", async () => {
     const { page, context, errors, credentials } = await openWithAuthenticator()
@@ -114,11 +122,7 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
   })
 
   it("signs in with one click, the signed-in screens asked for as the ceremony starts rather than after it", async () => {
-    const address = `http://localhost:${new URL(product.server.url).port}`
-    const email = `one-click-${engine.name}@example.com`
-    await product.server.sql(addAdmin(email, "moderator"))
-    const key = softAuthenticator()
-    await registerPasskey(product.server.url, await signIn(product.server, email, "moderator"), key, address, "Desk key")
+    const { address, key } = await moderatorWithPasskey(`one-click-${engine.name}@example.com`, "Desk key")
     const { page, context, errors } = await newPage(product.browser)
     await (await virtualAuthenticator(page)).holds(key, "localhost")
     // The screens' chunk arriving after the session made React hold the dashboard back 300 ms (docs/performance.md).
@@ -134,11 +138,8 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
   })
 
   it("shows when a passkey was last used, and lets a super admin reset a person's passkeys from the palette, after a confirmation", async () => {
-    const address = `http://localhost:${new URL(product.server.url).port}`
     const email = `lost-device-${engine.name}@example.com`
-    await product.server.sql(addAdmin(email, "moderator"))
-    const key = softAuthenticator()
-    await registerPasskey(product.server.url, await signIn(product.server, email, "moderator"), key, address, "Lost phone")
+    const { address, key } = await moderatorWithPasskey(email, "Lost phone")
     // Signed in with it: the list says when.
     const ip = freshIp()
     const options = (await call(product.server.url, "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })).body.data as AuthenticationOptions
