@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, PubSub, Queue, Schedule } from "effect"
+import { Context, Deferred, Effect, Layer, PubSub, Queue, Schedule } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { streamedAreas } from "../../contract/stream.ts"
 import { type RecordedEvent, RecordedEvents } from "./activity-log.ts"
@@ -86,10 +86,15 @@ export const announcing = <A, E, R>(change: Effect.Effect<A, E, R>) =>
     return result
   })
 
+/** How long a start waits for PostgreSQL to confirm the change feed's `LISTEN`. */
+const FIRST_LISTEN_WAIT = "10 seconds"
+
 /**
  * The feed of this server: a hub for its readers and, on PostgreSQL, one connection listening for
  * every process's notices. When that connection drops, it listens again after a pause that grows
- * to 30 s; consoles catch up from the log when they reconnect.
+ * to 30 s; consoles catch up from the log when they reconnect. The server serves once PostgreSQL
+ * has confirmed its first `LISTEN` (at most `FIRST_LISTEN_WAIT` after start): a stream that said
+ * `ready` before then missed every other process's changes until its next reconnect.
  */
 export const changeFeedLayer = Layer.effect(
   ChangeFeed,
@@ -98,9 +103,11 @@ export const changeFeedLayer = Layer.effect(
     const database = yield* Database
     if (database.engine === "postgresql") {
       const pg = yield* PgClient.PgClient
+      const listening = yield* Deferred.make<void>()
       const listenOnce = Effect.scoped(
         Effect.gen(function* () {
           const notifications = yield* pg.listen(CHANGES_CHANNEL)
+          yield* Deferred.succeed(listening, undefined)
           return yield* Effect.forever(
             Effect.flatMap(Queue.take(notifications), ({ payload }) => {
               const ids = idsOf(payload)
@@ -115,6 +122,8 @@ export const changeFeedLayer = Layer.effect(
           Effect.repeat(Schedule.min([Schedule.exponential("250 millis"), Schedule.spaced("30 seconds")]))
         )
       )
+      // A database that refuses LISTEN does not stop the start: the loop above goes on trying.
+      yield* Deferred.await(listening).pipe(Effect.timeoutOption(FIRST_LISTEN_WAIT))
     }
     return { hub }
   })
