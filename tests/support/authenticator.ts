@@ -136,7 +136,7 @@ export const virtualAuthenticator = async (page: Page) => {
   }
 }
 
-/** Registers `key` as a passkey of the person signed in with `token`, answered for `origin`. */
+/** Registers `key` as a passkey of the person signed in with `token`, answered for `origin`; the new passkey's id. */
 export const registerPasskey = async (url: string, token: string, key: ReturnType<typeof softAuthenticator>, origin: string, name = "Test key") => {
   const asked = await call(url, "POST", "/api/admin/auth/passkeys/options", { token })
   const added = await call(url, "POST", "/api/admin/auth/passkeys", {
@@ -144,4 +144,5 @@ export const registerPasskey = async (url: string, token: string, key: ReturnTyp
     body: { name, credential: key.register(asked.body.data as { challenge: string; rp: { id: string } }, origin) }
   })
   if (added.status !== 200) throw new Error(`passkey not registered: ${added.text}`)
+  return (added.body.data as { passkey: { _id: string } }).passkey._id
 }

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MAX_PASSKEYS } from "../../contract/passkeys.ts"
-import { softAuthenticator } from "./authenticator.ts"
+import { registerPasskey, softAuthenticator } from "./authenticator.ts"
 import { parseCsv } from "./csv.ts"
 import { call } from "./http.ts"
 import { FIRST_ADMIN, signInFirstAdmin as signInFirstAdminAt, type StartedProduct, startProduct as startProductIn } from "./product.ts"
@@ -83,13 +83,7 @@ export const passkeysUntilStopped = (url: string, token: string, held: number) =
     const keeps = Math.min(KEPT_PER_CYCLE, MAX_PASSKEYS - 1 - held)
     for (let i = 0; !stopped; i++) {
       try {
-        const asked = await call(url, "POST", "/api/admin/auth/passkeys/options", { token })
-        if (asked.status !== 200) throw new Error(`passkey options: ${asked.status} ${asked.text}`)
-        const key = softAuthenticator()
-        const credential = key.register(asked.body.data as { challenge: string; rp: { id: string } }, origin)
-        const added = await call(url, "POST", "/api/admin/auth/passkeys", { token, body: { name: `fault ${i}`, credential } })
-        if (added.status !== 200) continue
-        const id = (added.body.data as { passkey: { _id: string } }).passkey._id
+        const id = await registerPasskey(url, token, softAuthenticator(), origin, `fault ${i}`)
         if (i % 2 === 0 && kept.length < keeps) {
           kept.push(id)
           continue
