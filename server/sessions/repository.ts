@@ -125,20 +125,21 @@ export const liveSession = (token: string) =>
   }).pipe(dieOnSqlError)
 
 /**
- * Whether session `id` is still live (the rules of findSession), read without touching it: an
- * open change stream asks this, and listening is not activity that keeps a session alive.
+ * The role session `id` acts with now, or undefined once it is over (the rules of findSession),
+ * read without touching it: an open change stream asks this (a demotion lowers it, an ending ends
+ * it), and listening is not activity that keeps a session alive.
  */
-export const isSessionLive = (id: string) =>
+export const liveSessionRole = (id: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
-    const rows = yield* sql<{ live: boolean }>`
-      SELECT true AS live FROM sessions s JOIN admins a ON a.id = s.admin_id
+    const rows = yield* sql<{ role: Role }>`
+      SELECT s.role FROM sessions s JOIN admins a ON a.id = s.admin_id
       WHERE s.id = ${id}
         AND s.revoked_at IS NULL
         AND s.expires_at > now()
         AND s.last_seen_at > now() - make_interval(mins => ${SESSION_IDLE_MINUTES}::int)
         AND NOT a.disabled`
-    return rows.length > 0
+    return rows[0]?.role
   }).pipe(dieOnSqlError)
 
 /** Revokes the session and logs the sign-out, in one transaction. */
