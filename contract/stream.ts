@@ -4,10 +4,17 @@ import { Authorization } from "./auth.ts"
 import { activityAreas } from "./activity.ts"
 import { Id, ServiceBusy } from "./common.ts"
 
-/** An activity-log event id: what `Last-Event-ID` names. */
+const notAnEventId = "must be an event id"
+/** The log's ids are PostgreSQL `bigint`s: none is past this one. */
+const LAST_EVENT_ID = 9_223_372_036_854_775_807n
+const digits = /^\d+$/u
+
+/** An activity-log event id: what `Last-Event-ID` names; one no bigint holds is refused like words (a 400). */
 export const EventId = Schema.String.check(
-  Schema.isMaxLength(19, { message: "must be an event id" }),
-  Schema.isPattern(/^\d+$/u, { message: "must be an event id" })
+  Schema.isMaxLength(19, { message: notAnEventId }),
+  Schema.isPattern(digits, { message: notAnEventId }),
+  // Every check runs (the API reports each issue): words are the pattern's to refuse.
+  Schema.makeFilter((id: string) => !digits.test(id) || BigInt(id) <= LAST_EVENT_ID || notAnEventId)
 )
 
 /**

@@ -17,8 +17,17 @@ describe.each(engines)("the change stream on $name", (engine) => {
 
   it("refuses a stream without a session and a malformed Last-Event-ID", async () => {
     expect((await call(url(), "GET", "/api/admin/stream")).status).toBe(401)
-    const malformed = await call(url(), "GET", "/api/admin/stream", { token: staff.moderator, headers: { "last-event-id": "12; DROP" } })
-    expect(malformed.status).toBe(400)
+    // Not an event id: words, a negative number, one past the log's ids (a bigint), empty.
+    for (const id of ["12; DROP", "abc", "-1", "9223372036854775808", "9999999999999999999", ""]) {
+      const malformed = await call(url(), "GET", "/api/admin/stream", { token: staff.moderator, headers: { "last-event-id": id } })
+      expect(malformed.status, id).toBe(400)
+      expect(malformed.body, id).toMatchObject({ success: false, error: "Invalid request header: last-event-id: must be an event id" })
+    }
+    // The highest id there can be is one: nothing follows it yet.
+    const highest = await openStream(url(), staff.moderator, "9223372036854775807")
+    await highest.ready()
+    expect(highest.events.find((event) => event.event === "ready")!.data).toEqual({ after: "9223372036854775807", complete: true })
+    await highest.close()
   })
 
   it("carries a new report and each change to it to every connected console, with the report after each", async () => {
