@@ -1,6 +1,7 @@
 import { Context, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { BadRequest, Email, Forbidden, Id, MailUnavailable, Ok, Role, TooManyRequests, Unauthorized } from "./common.ts"
+import { KeptAnswer } from "./idempotency.ts"
 
 /** Length of the one-time code, docs/product-spec.md §9. */
 export const OTP_LENGTH = 6
@@ -147,5 +148,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
       .middleware(Authorization)
       .annotate(OpenApi.Summary, "Sign out: end this session")
   )
+  // Its answers are a session's token, a ceremony's challenge or a confirmation: never kept for a repeat.
+  .annotateEndpoints(KeptAnswer, "nothing")
   .annotate(OpenApi.Title, "Sign-in")
   .annotate(OpenApi.Description, "One-time codes by e-mail, sessions and sign-out (docs/security.md).") {}

@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization, OtpCode } from "./auth.ts"
 import { BadRequest, Conflict, Ok, Timestamp, TooManyRequests, Unauthorized } from "./common.ts"
 import { AuthenticationCredential, AuthenticationOptions } from "./passkeys.ts"
+import { KeptAnswer } from "./idempotency.ts"
 
 // Confirming it's you again (docs/security.md, "Confirm what matters"): changing admin users,
 // roles, the allowed addresses or protected data, a passkey rule or reset, and restoring a deleted
@@ -59,5 +60,7 @@ export class ConfirmApi extends HttpApiGroup.make("confirm")
     }).annotate(OpenApi.Summary, "Confirm it's you with the code mailed")
   )
   .middleware(Authorization)
+  // Its answers are a session's token, a ceremony's challenge or a confirmation: never kept for a repeat.
+  .annotateEndpoints(KeptAnswer, "nothing")
   .annotate(OpenApi.Title, "Confirm it's you")
   .annotate(OpenApi.Description, "Asked again before what matters, 10 minutes after the last time.") {}

@@ -1,3 +1,4 @@
+import { Context } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, KeyReused } from "./common.ts"
 
@@ -21,6 +22,18 @@ export const idempotencyMessages = {
 export class Idempotency extends HttpApiMiddleware.Service<Idempotency>()("admin/Idempotency", {
   error: [BadRequest, KeyReused]
 }) {}
+
+/**
+ * What the server keeps of a keyed command's answer for a repeat (docs/api.md, "Commands, exactly
+ * once"), declared on the endpoint whose answer holds a secret, the one place that says so:
+ * - `answer` (every endpoint not declared): the whole answer; a repeat gets its bytes again.
+ * - `outcome`: the answer holds a record's secret (a protected value). The server keeps which
+ *   record the command made or changed, never the answer; a repeat is answered by reading that
+ *   record again, with the caller's rights of now (a refusal, which holds no secret, is kept).
+ * - `nothing`: the answer is a secret of its own (a session's token, a ceremony's challenge,
+ *   recovery codes): nothing is kept, and a repeat runs again.
+ */
+export const KeptAnswer = Context.Reference<"answer" | "outcome" | "nothing">("admin/KeptAnswer", { defaultValue: () => "answer" })
 
 /** The header as the OpenAPI document names it on every write operation. */
 export const idempotencyKeyParameter = {

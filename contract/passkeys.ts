@@ -16,6 +16,7 @@ import {
   TooManyRequests,
   Unauthorized
 } from "./common.ts"
+import { KeptAnswer } from "./idempotency.ts"
 
 // Passkeys (docs/api.md, "Passkeys"; docs/security.md, "Passkeys"): WebAuthn credentials a
 // signed-in person adds to their own account. The ceremonies' shapes are WebAuthn's JSON, as
@@ -198,7 +199,9 @@ export class PasskeysApi extends HttpApiGroup.make("passkeys")
     HttpApiEndpoint.post("recoveryCodes", "/api/admin/auth/passkeys/recovery-codes", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ codes: Schema.Array(Schema.String) }) }),
       error: [Conflict]
-    }).annotate(OpenApi.Summary, "Make ten new recovery codes, shown this once (under /auth: never kept for a repeat); the caller's earlier ones stop working"),
+    })
+      .annotate(KeptAnswer, "nothing")
+      .annotate(OpenApi.Summary, "Make ten new recovery codes, shown this once (never kept for a repeat); the caller's earlier ones stop working"),
     HttpApiEndpoint.get("rules", "/api/admin/passkeys/rules", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ rules: Schema.Array(PasskeyRule) }) }),
       error: [Forbidden]
@@ -220,12 +223,16 @@ export class PasskeysApi extends HttpApiGroup.make("passkeys")
     HttpApiEndpoint.post("registrationOptions", "/api/admin/auth/passkeys/options", {
       success: Schema.Struct({ success: Schema.Literal(true), data: RegistrationOptions }),
       error: [Conflict]
-    }).annotate(OpenApi.Summary, "Start adding a passkey: the options for navigator.credentials.create, with a challenge valid 5 minutes, once"),
+    })
+      .annotate(KeptAnswer, "nothing")
+      .annotate(OpenApi.Summary, "Start adding a passkey: the options for navigator.credentials.create, with a challenge valid 5 minutes, once"),
     HttpApiEndpoint.post("register", "/api/admin/auth/passkeys", {
       payload: PasskeyRegistration,
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ passkey: Passkey }) }),
       error: [BadRequest, Conflict]
-    }).annotate(OpenApi.Summary, "Add a passkey: the authenticator's answer to the options, checked against their challenge and this console's origin"),
+    })
+      .annotate(KeptAnswer, "nothing")
+      .annotate(OpenApi.Summary, "Add a passkey: the authenticator's answer to the options, checked against their challenge and this console's origin"),
     HttpApiEndpoint.delete("remove", "/api/admin/passkeys/:id", {
       params: { id: RecordId },
       success: Ok,
@@ -267,5 +274,7 @@ export class PasskeySignInApi extends HttpApiGroup.make("passkeySignIn")
       error: [BadRequest, Unauthorized, Forbidden, TooManyRequests]
     }).annotate(OpenApi.Summary, "Finish a code sign-in with one of the account's recovery codes: each works once")
   )
+  // Its answers are a session's token, a ceremony's challenge or a confirmation: never kept for a repeat.
+  .annotateEndpoints(KeptAnswer, "nothing")
   .annotate(OpenApi.Title, "Passkey sign-in")
   .annotate(OpenApi.Description, "Signing in with a discoverable passkey instead of a code by e-mail.") {}

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./auth.ts"
 import { Conflict, Forbidden, Id, NotFound, Ok, RecordId, RequiredText, ShortText, Text, Timestamp, Version, VersionParam } from "./common.ts"
+import { KeptAnswer } from "./idempotency.ts"
 
 // Protected data (docs/product-spec.md §7, docs/api.md): typed key/value records only super admins read.
 
@@ -49,14 +50,19 @@ export class ProtectedDataApi extends HttpApiGroup.make("protectedData")
     HttpApiEndpoint.post("create", "/api/admin/protected-data", {
       payload: ProtectedRecordInput,
       success: oneProtected,
-      error: [Forbidden, Conflict]
-    }).annotate(OpenApi.Summary, "Add a protected record (its value is never logged)"),
+      // NotFound: a repeat of a create whose record was deleted since.
+      error: [Forbidden, Conflict, NotFound]
+    })
+      .annotate(KeptAnswer, "outcome")
+      .annotate(OpenApi.Summary, "Add a protected record (its value is never logged, nor kept for a repeat: a repeat reads the record again)"),
     HttpApiEndpoint.put("update", "/api/admin/protected-data/:id", {
       params: { id: RecordId },
       payload: ProtectedRecordUpdate,
       success: oneProtected,
       error: [Forbidden, Conflict, NotFound]
-    }).annotate(OpenApi.Summary, "Replace a protected record at the version read"),
+    })
+      .annotate(KeptAnswer, "outcome")
+      .annotate(OpenApi.Summary, "Replace a protected record at the version read (a repeat reads the record again)"),
     HttpApiEndpoint.delete("remove", "/api/admin/protected-data/:id", {
       params: { id: RecordId },
       query: { version: VersionParam },

@@ -1,10 +1,13 @@
 import { Context, Effect, Layer, type Types } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql/SqlClient"
-import { createHash } from "node:crypto"
+import { createHash, createHmac } from "node:crypto"
 import { BadRequest, failureClasses, KeyReused } from "../../contract/common.ts"
-import { Idempotency, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, idempotencyMessages } from "../../contract/idempotency.ts"
+import { Idempotency, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, idempotencyMessages, KeptAnswer } from "../../contract/idempotency.ts"
+import { Config } from "./config.ts"
 import { dieOnSqlError, inTransaction } from "./database.ts"
+import { OutcomeKeeping } from "./kept-outcomes.ts"
+import { loadOtpKey } from "./secrets.ts"
 
 /**
  * Who a key belongs to: the person a request's session names ("admin:<id>"), or the public. A
@@ -44,36 +47,45 @@ interface Kept {
   readonly contentType: string | null
   readonly body: Uint8Array | null
   readonly failure: string | null
+  readonly recordId: string | null
 }
+
+/** Which endpoint a command is for, as the contract declares what of its answer may be kept. */
+type Keeping = "answer" | "outcome"
 
 const pathOf = (url: string) => url.replace(/^[a-z]+:\/\/[^/]+/i, "")
 
-/** Sign-in and its ceremonies (docs/security.md, "What stays in the browser"): run with no key. */
-const SIGN_IN = /^\/api\/admin\/auth(\/|\?|$)/u
-
-/** What the request carried, as the key is compared by: the body's hash (a multipart upload by its length alone). */
-const bodyHashOf = (request: HttpServerRequest.HttpServerRequest) =>
+/**
+ * What the request carried, as the key is compared by: the body's hash (a multipart upload by its
+ * length alone). A command kept as its outcome carries a secret its answer is not kept for: its
+ * hash is keyed with the server's secret as codes are (secrets.ts), so a copy of the database
+ * cannot test guesses of a value with it. Any other command's answer is kept whole anyway.
+ */
+const bodyHashOf = (request: HttpServerRequest.HttpServerRequest, secret: string | undefined) =>
   (request.headers["content-type"] ?? "").startsWith("multipart/")
     ? Effect.succeed("multipart")
     : Effect.map(
         Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0)),
-        (bytes) => createHash("sha256").update(new Uint8Array(bytes)).digest("hex")
+        (bytes) => (secret === undefined ? createHash("sha256") : createHmac("sha256", secret)).update(new Uint8Array(bytes)).digest("hex")
       )
 
 /**
  * The command's first run: the endpoint, its answer kept with the key in the transaction of its
  * write, so a write without its kept answer (or the reverse) is never committed. A refusal is kept
- * too (its own writes rolled back within), a success with its bytes; what may not be kept leaves
- * no key behind.
+ * too (its own writes rolled back within), a success with its bytes, or (an `outcome` endpoint's)
+ * with the record it named; what may not be kept leaves no key behind.
  */
 const firstRun = <E, R>(
   sql: SqlClient,
   hash: string,
-  key: { readonly scope: string; readonly key: string },
+  key: { readonly scope: string; readonly key: string; readonly keeping: Keeping },
   endpoint: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ) =>
   Effect.gen(function* () {
-    const outcome = yield* Effect.result(endpoint)
+    let named: string | undefined
+    const outcome = yield* Effect.result(
+      key.keeping === "outcome" ? Effect.provideService(endpoint, OutcomeKeeping, { repeatOf: undefined, named: (id) => void (named = id) }) : endpoint
+    )
     if (outcome._tag === "Failure") {
       const error: unknown = outcome.failure
       const status = isFailure(error) ? statusOf(error._tag) : 500
@@ -87,8 +99,12 @@ const firstRun = <E, R>(
     }
     const response = outcome.success
     const body = response.body
-    if (body._tag !== "Uint8Array" || UNKEPT.has(response.status) || response.status >= 500) {
+    if (body._tag !== "Uint8Array" || UNKEPT.has(response.status) || response.status >= 500 || (key.keeping === "outcome" && named === undefined)) {
       yield* sql`DELETE FROM idempotency_keys WHERE scope = ${key.scope} AND key = ${key.key}`
+    } else if (key.keeping === "outcome") {
+      // The answer holds the record's secret: only which record it was is kept.
+      yield* sql`UPDATE idempotency_keys SET body_hash = ${hash}, status = ${response.status}, record_id = ${named ?? null}
+        WHERE scope = ${key.scope} AND key = ${key.key}`
     } else {
       yield* sql`UPDATE idempotency_keys SET body_hash = ${hash}, status = ${response.status}, content_type = ${body.contentType}, body = ${body.body}
         WHERE scope = ${key.scope} AND key = ${key.key}`
@@ -96,8 +112,17 @@ const firstRun = <E, R>(
     return outcome
   })
 
-/** A repeat: the first answer again when it is the same request, else 422; nothing runs. */
-const repeat = (kept: Kept, request: { readonly route: string; readonly bodyLength: number; readonly hash: string }) =>
+const replayed = (response: HttpServerResponse.HttpServerResponse) => HttpServerResponse.setHeader(response, "idempotent-replayed", "true")
+
+/**
+ * A repeat: the first answer again when it is the same request, else 422; nothing runs, but for a
+ * command kept as its outcome, whose endpoint answers by reading its record again.
+ */
+const repeat = <E, R>(
+  kept: Kept,
+  request: { readonly route: string; readonly bodyLength: number; readonly hash: string },
+  endpoint: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
   Effect.gen(function* () {
     const reused = new KeyReused({ error: idempotencyMessages.reused })
     const same = kept.route === request.route && kept.bodyLength === request.bodyLength && kept.bodyHash === request.hash
@@ -106,6 +131,7 @@ const repeat = (kept: Kept, request: { readonly route: string; readonly bodyLeng
       const fields = JSON.parse(kept.failure) as Record<string, unknown> & { readonly _tag: string }
       return yield* Effect.fail(failureFrom(fields._tag, fields))
     }
+    if (kept.recordId !== null) return replayed(yield* Effect.provideService(endpoint, OutcomeKeeping, { repeatOf: kept.recordId, named: () => undefined }))
     return HttpServerResponse.uint8Array(kept.body ?? new Uint8Array(), {
       status: kept.status,
       contentType: kept.contentType ?? "application/json",
@@ -124,12 +150,14 @@ export const IdempotencyLive = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient
     const scopeOf = yield* IdempotencyScope
-    return (httpEffect) =>
+    const secret = loadOtpKey(yield* Config)
+    return (httpEffect, { endpoint }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const key = request.headers[IDEMPOTENCY_KEY_HEADER]
-        // A sign-in's answer is a session's token (the code's, a passkey's): never kept for a repeat.
-        if (key === undefined || request.method === "GET" || request.method === "HEAD" || SIGN_IN.test(pathOf(request.url))) return yield* httpEffect
+        const keeping = Context.get(endpoint.annotations, KeptAnswer)
+        // An answer that is a secret of its own (a session's token): nothing is kept, a repeat runs again.
+        if (key === undefined || request.method === "GET" || request.method === "HEAD" || keeping === "nothing") return yield* httpEffect
         if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
           const issues = [{ path: IDEMPOTENCY_KEY_HEADER, message: idempotencyMessages.badKey }]
           return yield* new BadRequest({ error: `Invalid request header: ${IDEMPOTENCY_KEY_HEADER}: ${idempotencyMessages.badKey}`, issues })
@@ -137,9 +165,9 @@ export const IdempotencyLive = Layer.effect(
         const scope = yield* scopeOf
         const route = `${request.method} ${pathOf(request.url)}`
         const bodyLength = Number(request.headers["content-length"] ?? 0)
-        const command = { scope, key }
+        const command = { scope, key, keeping }
         // Read before the endpoint, which reads it from here (the body is read once and kept).
-        const hash = yield* bodyHashOf(request)
+        const hash = yield* bodyHashOf(request, keeping === "outcome" ? secret : undefined)
         const outcome = yield* inTransaction(
           Effect.gen(function* () {
             const taken = yield* sql`
@@ -147,11 +175,11 @@ export const IdempotencyLive = Layer.effect(
               ON CONFLICT (scope, key) DO NOTHING RETURNING key`
             if (taken.length > 0) return yield* firstRun(sql, hash, command, httpEffect)
             const [kept] = yield* sql<Kept>`
-              SELECT route, body_length, body_hash, status, content_type, body, failure FROM idempotency_keys
+              SELECT route, body_length, body_hash, status, content_type, body, failure, record_id FROM idempotency_keys
               WHERE scope = ${scope} AND key = ${key}`
             // Gone between the two statements (its first run kept nothing): this one is a first run.
             if (kept === undefined) return yield* Effect.result(httpEffect)
-            return yield* Effect.result(repeat(kept, { route, bodyLength, hash }))
+            return yield* Effect.result(repeat(kept, { route, bodyLength, hash }, httpEffect))
           })
         ).pipe(dieOnSqlError, Effect.provideService(SqlClient, sql))
         // Outside the transaction: a refusal kept with its key is answered without undoing the keeping.

@@ -826,6 +826,15 @@ export const migrations = {
       REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION triage_counts_removed()`,
     `CREATE TRIGGER triage_items_count_moved AFTER UPDATE ON triage_items
       REFERENCING OLD TABLE AS removed_rows NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION triage_counts_changed()`
+  ),
+  // A command whose answer holds a record's secret keeps which record it named, never the answer
+  // (server/platform/kept-outcomes.ts; docs/api.md, "Commands, exactly once"). The protected-data
+  // answers kept before, each holding a value in clear, go: a repeat of one then runs again and is
+  // refused as a copy is (the type and key are taken, the version moved on).
+  "0021_kept_outcomes": statements(
+    `ALTER TABLE idempotency_keys ADD COLUMN record_id text`,
+    `CREATE INDEX idempotency_keys_record_idx ON idempotency_keys (record_id) WHERE record_id IS NOT NULL`,
+    `DELETE FROM idempotency_keys WHERE route LIKE 'POST /api/admin/protected-data%' OR route LIKE 'PUT /api/admin/protected-data/%'`
   )
 }
 

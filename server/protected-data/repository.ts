@@ -47,3 +47,10 @@ export const listProtected = (type: string | undefined) =>
       SELECT ${sql.unsafe(protectedColumns)} FROM protected_data
       WHERE ${type === undefined ? sql`true` : sql`type = ${type}`} ORDER BY type, key LIMIT 1000`
   ).pipe(dieOnSqlError)
+
+/** One protected record, or undefined when there is none. */
+export const findProtected = (id: string) =>
+  Effect.flatMap(SqlClient, (sql) => sql<ProtectedRow>`SELECT ${sql.unsafe(protectedColumns)} FROM protected_data WHERE id = ${id}`).pipe(
+    Effect.map((rows) => rows[0]),
+    dieOnSqlError
+  )
