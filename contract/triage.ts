@@ -80,8 +80,12 @@ export const DeskAnswers = {
   duplicate: Schema.Struct({ duplicateOf: RecordId })
 } as const
 
-/** Someone who may own items: an enabled admin user, as the desk names them, with how many of their items wait (snoozed aside). */
-export const TriageOwnerEntry = Schema.Struct({ _id: Id, name: Schema.NullOr(Schema.String), email: Schema.String, waiting: Schema.Int })
+/**
+ * Someone who may own items: an enabled admin user, as the desk names them, with how many of their
+ * items wait (snoozed aside). `email` only to whom may read admin accounts (super admins), and
+ * one's own; null otherwise (docs/security.md, "Roles").
+ */
+export const TriageOwnerEntry = Schema.Struct({ _id: Id, name: Schema.NullOr(Schema.String), email: Schema.NullOr(Schema.String), waiting: Schema.Int })
 export type TriageOwnerEntry = typeof TriageOwnerEntry.Type
 
 /** The triage desk (docs/api.md, "The triage desk"): every record waiting for a staff decision, in one list. */
@@ -108,7 +112,10 @@ export class TriageApi extends HttpApiGroup.make("triage")
       })
     })
       .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Who may own items: every enabled admin user, by name, with the items waiting on each and on nobody"),
+      .annotate(
+        OpenApi.Summary,
+        "Who may own items: every enabled admin user, by name (e-mails to super admins, and one's own), with the items waiting on each and on nobody"
+      ),
     HttpApiEndpoint.patch("change", "/api/admin/triage/:area/:id", {
       params: { area: TriageArea, id: RecordId },
       payload: TriageChange,

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
+import { mayRead } from "../auth/roles.ts"
 import { BadRequest, Conflict, MAX_LONG_TEXT } from "../../contract/common.ts"
 import type { TriageChange, TriageItem } from "../../contract/triage.ts"
 import { duplicateStatus, MAX_SNOOZE_DAYS, type TriageArea, triageMessages as messages, waitingStatuses } from "../../contract/triage-rules.ts"
@@ -101,7 +102,16 @@ export const TriageHandlers = HttpApiBuilder.group(AdminApi, "triage", (handlers
         return { success: true as const, data: { items: yield* itemsOf(entries), ...page } }
       })
     )
-    .handle("owners", () => Effect.map(owners, (data) => ({ success: true as const, data })))
+    .handle("owners", () =>
+      Effect.gen(function* () {
+        const session = yield* CurrentSession
+        const { owners: people, unowned } = yield* owners
+        // An e-mail is an admin account's: who may not read those reads names, and their own.
+        const seesEmails = mayRead(session.user.role, "admin")
+        const shown = people.map((owner) => (seesEmails || owner._id === session.user._id ? owner : { ...owner, email: null }))
+        return { success: true as const, data: { owners: shown, unowned } }
+      })
+    )
     .handle("change", ({ params, payload }) =>
       Effect.gen(function* () {
         const change = yield* checked(params.area, params.id, payload)

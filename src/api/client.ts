@@ -102,8 +102,8 @@ const commandFetch =
     const url = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.origin)
     // A change that matters waits for the person to confirm it's them (src/lib/confirm-gate.ts).
     await confirmFirst(url.pathname)
-    // Straight to the server, with no key: a key makes the server keep the answer (a session's
-    // token, a protected value) for a repeat (docs/security.md).
+    // Straight to the server, never through the outbox, which would keep the request (a protected
+    // value) in the browser; with no key, as nothing of theirs needs a repeat (docs/security.md).
     if (DIRECT.test(url.pathname)) return fetch(input, init)
     const body = bodyOf(init?.body)
     // The store's handle is signed-in code: loaded only for a write that may be a command.

@@ -25,6 +25,7 @@ import { verbOf } from "../../lib/record-link.ts"
 import { Actor, RecordLink } from "../../ui/RecordLink.tsx"
 import { CreatedChart } from "./CreatedChart.tsx"
 import { fetchFailed } from "../../lib/failure-words.ts"
+import { colleagueLabel } from "../../lib/people.ts"
 
 /** docs/product-spec.md §2 "Dashboard", made real (docs/decisions.md): quoted texts are the spec's. */
 const t = {
@@ -254,7 +255,7 @@ const WaitingByOwner = ({ owners, unowned, me }: Awaited<ReturnType<typeof listO
         </li>
         {others.map((owner) => (
           <li key={owner._id}>
-            {owner.name ?? owner.email}: {owner.waiting.toLocaleString()}
+            {colleagueLabel(owner)}: {owner.waiting.toLocaleString()}
           </li>
         ))}
       </ul>

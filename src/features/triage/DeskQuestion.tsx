@@ -5,6 +5,7 @@ import { useContractForm, useContractFormContext } from "../../lib/form/use-cont
 import { ContractFormShell, FormBanner, FormField, TextInput } from "../../ui/FormField.tsx"
 import { itemWords } from "./TriageCard.tsx"
 import { triageTexts as t } from "./texts.ts"
+import { colleagueChoice } from "../../lib/people.ts"
 
 /** The reasons typed lately, newest first, kept in this browser: the dialog offers them again. */
 const REASONS_KEY = "triage-reasons"
@@ -150,11 +151,7 @@ const AnswerForm = ({ question, title, owners, others, onAnswer, onCancel }: Ask
             </>
           )}
           {question === "owner" && (
-            <ChoiceField
-              name={name}
-              label={t.ownerLabel}
-              choices={owners.map((owner) => [owner._id, owner.name === null || owner.name === "" ? owner.email : `${owner.name} (${owner.email})`] as const)}
-            />
+            <ChoiceField name={name} label={t.ownerLabel} choices={owners.map((owner) => [owner._id, colleagueChoice(owner)] as const)} />
           )}
           {question === "duplicate" &&
             (others.length === 0 ? (

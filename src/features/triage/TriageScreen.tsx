@@ -22,6 +22,7 @@ import { DeskDetail, stillOpen, useRelated } from "./DeskDetail.tsx"
 import { groupRelated, relatedOnPage } from "./grouping.ts"
 import type { ListQuery } from "../../../machines/list.ts"
 import { triageTexts as t } from "./texts.ts"
+import { colleagueLabel } from "../../lib/people.ts"
 
 const spec = {
   title: t.title,
@@ -245,7 +246,7 @@ export const TriageScreen = () => {
   const related = useRelated(screen.focus.current)
   const ownerName = (id: string) => {
     const owner = owners.find((one) => one._id === id)
-    return owner === undefined ? "…" : owner._id === me ? t.owners.me : (owner.name ?? owner.email)
+    return owner === undefined ? "…" : owner._id === me ? t.owners.me : colleagueLabel(owner)
   }
   const item = question.item === null ? null : itemOf(question.item)
   // What it may duplicate: a report's related reports first (decided ones too), then the items of its kind on this page.
