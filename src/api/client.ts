@@ -7,7 +7,7 @@ import type { CsvFile } from "../../contract/lists.ts"
 import { confirmFirst } from "../lib/confirm-gate.ts"
 import type { CallAs, CallInput } from "../lib/store/handle.ts"
 import { type ApiFailure, readApiFailure, toApiFailure } from "./decode.ts"
-import { sessionToken } from "./session.ts"
+import { sessionToken, tokenRefused } from "./session.ts"
 
 export { type ApiFailure, toApiFailure } from "./decode.ts"
 export type { CallAs } from "../lib/store/handle.ts"
@@ -124,11 +124,15 @@ const commandFetch =
  * Runs one call against the API; resolves with the decoded answer or rejects with an `ApiFailure`.
  * A write is a command (`commandFetch`); `as` names what it does to the records a screen shows.
  */
-export const callApi = <A, E>(use: (client: Client) => Effect.Effect<A, E>, as: CallAs = unnamed): Promise<A> =>
-  Effect.runPromise(
-    clientFor(sessionToken()).pipe(
+export const callApi = <A, E>(use: (client: Client) => Effect.Effect<A, E>, as: CallAs = unnamed): Promise<A> => {
+  const token = sessionToken()
+  return Effect.runPromise(
+    clientFor(token).pipe(
       Effect.flatMap((client) => Effect.provideService(use(client), FetchHttpClient.Fetch, commandFetch(as))),
       Effect.catch((error) => Effect.flatMap(readApiFailure(error), Effect.fail)),
-      Effect.catchDefect((defect) => Effect.fail(toApiFailure(defect)))
+      Effect.catchDefect((defect) => Effect.fail(toApiFailure(defect))),
+      // A 401 to any call made with the session's token: the server ended the session.
+      Effect.tapError((failure) => Effect.sync(() => failure.status === 401 && tokenRefused(token)))
     )
   )
+}

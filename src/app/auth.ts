@@ -80,13 +80,17 @@ export const consoleAuthMachine = authMachine.provide({
       localStorage.setItem(TOKEN_KEY, context.token)
       localStorage.setItem(USER_KEY, JSON.stringify(context.user))
     },
-    forgetSession: () => {
+    forgetSession: ({ event }) => {
       holdSession(null)
       // The gate before changes that matter is the signed-in session's (src/lib/confirm-gate.ts).
       setConfirmGate(undefined)
       forgetSnapshot()
       localStorage.removeItem(TOKEN_KEY)
       localStorage.removeItem(USER_KEY)
+      // The server ended it (a 401, a refused check): the records read go now, not at the next
+      // sign-in (docs/security.md, "What stays in the browser"). A sign-out deletes the whole
+      // store itself, once the person has agreed to lose what waits (./client/ConsoleClient.tsx).
+      if (event.type !== "LOGOUT") void import("./client/session-ended.ts").then((ended) => ended.forgetSessionRecords())
     }
   }
 })
