@@ -14,8 +14,8 @@ import { storeContents } from "../support/store-page.ts"
  * What the browser keeps once a session is over (docs/security.md, "What stays in the browser"):
  * a session the server ended (signed out elsewhere, the admin disabled) leaves none of the records
  * the console read in IndexedDB, and only the commands the person made wait for their own next
- * sign-in. Real Chromium against the real server; the session ends through the API, as it does
- * elsewhere.
+ * sign-in; a sign-out made with no link revokes the token the next time the link is back. Real
+ * Chromium against the real server; the session ends through the API, as it does elsewhere.
  */
 describe.each(engines)("what the browser keeps after a session ends, on $name", (engine) => {
   const product = chromiumWithServer(engine)
@@ -38,6 +38,8 @@ describe.each(engines)("what the browser keeps after a session ends, on $name", 
   }
   /** The console's client is open: its status line is in the page. */
   const clientOpen = (page: Page) => page.locator(".sync-status").waitFor({ state: "attached" })
+  /** The session check's status for `token`, asked from elsewhere. */
+  const checked = async (token: string) => (await call(product.server.url, "GET", "/api/admin/auth/check", { token })).status
   /** Everything the store holds, as text (absent: empty). */
   const storeText = async (page: Page) => JSON.stringify((await storeContents(page)) ?? {})
   /** The records the store holds (none once it is gone). */
@@ -142,5 +144,45 @@ describe.each(engines)("what the browser keeps after a session ends, on $name", 
     await page.goto(`${product.server.url}/login`)
     expect(await page.getByText(/Your session ended before/).count()).toBe(0)
     expect(errors).toEqual([])
+  })
+
+  /** Signs in through the screen, cuts the link and signs out: the token it held, which the server never heard end. */
+  const signOutWithNoLink = async (page: Page) => {
+    const email = await newAdmin("admin")
+    await signInThroughScreen(page, product.server, email, "Admin")
+    await clientOpen(page)
+    const token = (await page.evaluate(() => localStorage.getItem("adminToken"))) ?? ""
+    expect(token).not.toBe("")
+    await page.context().setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await page.getByRole("button", { name: "Logout" }).click()
+    await page.getByLabel("Email").waitFor()
+    expect(await checked(token)).toBe(200)
+    return token
+  }
+
+  it("revokes a token signed out of with no link once the link is back", async () => {
+    const { page, errors } = await opened()
+    const token = await signOutWithNoLink(page)
+    await page.context().setOffline(false)
+    await expect.poll(() => checked(token), { timeout: 15_000 }).toBe(401)
+    await expect.poll(() => page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(token)
+    expect(errors).toEqual([])
+  })
+
+  it("revokes a token signed out of with no link at the console's next load, the browser closed meanwhile", async () => {
+    const { context, page, errors } = await opened()
+    const token = await signOutWithNoLink(page)
+    // The browser closes with the link still down (nothing of its pages runs to hear it come back),
+    // and opens again later with what it stored.
+    const stored = await context.storageState()
+    await context.close()
+    expect(await checked(token)).toBe(200)
+    const again = await newPage(product.browser, { storageState: stored })
+    contexts.push(again.context)
+    await again.page.goto(`${product.server.url}/login`)
+    await expect.poll(() => checked(token), { timeout: 15_000 }).toBe(401)
+    await expect.poll(() => again.page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(token)
+    expect([...errors, ...again.errors]).toEqual([])
   })
 })
