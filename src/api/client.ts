@@ -120,6 +120,19 @@ const commandFetch =
     })
   }
 
+/** Sign-in and "Confirm it's you": their 401 refuses a code or a passkey, not the session (docs/security.md). */
+const OWN_REFUSALS = /^\/api\/admin\/auth(\/|$)/u
+
+/** `commandFetch`, telling the session's end: a 401 to any other call made with the session's token (docs/security.md, "What stays in the browser"). */
+const sessionFetch =
+  (as: CallAs, token: string | undefined): typeof fetch =>
+  async (input, init) => {
+    const response = await commandFetch(as)(input, init)
+    const path = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.origin).pathname
+    if (response.status === 401 && !OWN_REFUSALS.test(path)) tokenRefused(token)
+    return response
+  }
+
 /**
  * Runs one call against the API; resolves with the decoded answer or rejects with an `ApiFailure`.
  * A write is a command (`commandFetch`); `as` names what it does to the records a screen shows.
@@ -128,11 +141,9 @@ export const callApi = <A, E>(use: (client: Client) => Effect.Effect<A, E>, as: 
   const token = sessionToken()
   return Effect.runPromise(
     clientFor(token).pipe(
-      Effect.flatMap((client) => Effect.provideService(use(client), FetchHttpClient.Fetch, commandFetch(as))),
+      Effect.flatMap((client) => Effect.provideService(use(client), FetchHttpClient.Fetch, sessionFetch(as, token))),
       Effect.catch((error) => Effect.flatMap(readApiFailure(error), Effect.fail)),
-      Effect.catchDefect((defect) => Effect.fail(toApiFailure(defect))),
-      // A 401 to any call made with the session's token: the server ended the session.
-      Effect.tapError((failure) => Effect.sync(() => failure.status === 401 && tokenRefused(token)))
+      Effect.catchDefect((defect) => Effect.fail(toApiFailure(defect)))
     )
   )
 }
