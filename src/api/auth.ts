@@ -109,11 +109,6 @@ export const rememberedUser = (kept: string | null): AdminUser | undefined => {
   }
 }
 
-export const endSession = async (): Promise<void> => {
-  const { callApi } = await api()
-  await callApi((client) => client.auth.logout())
-}
-
 export const fetchHealth = async (): Promise<Health> => {
   const { callApi } = await api()
   return callApi((client) => client.system.health())

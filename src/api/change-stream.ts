@@ -3,7 +3,7 @@ import { paths } from "virtual:answer-schemas"
 import type { ChangeEventData } from "../../contract/stream.ts"
 import { useStableCallback } from "../lib/use-stable.ts"
 import { useStore } from "../lib/store/handle.ts"
-import { sessionToken } from "./session.ts"
+import { sessionToken, tokenRefused } from "./session.ts"
 
 /**
  * A change as the stream carries it (contract/stream.ts, ChangeEventData), with its event id:
@@ -55,7 +55,7 @@ const isCompleteCatchUp = (data: string): boolean => {
  * by every screen that listens: opened with the first listener, closed with the last. It is read
  * with `fetch` and the bearer header (never a token in the URL), parsed as server-sent events,
  * and reconnected after a drop with `Last-Event-ID`, so the notices missed meanwhile arrive. A
- * 401 means the session ended: the stream stops and the next call signs the person out.
+ * 401 means the session ended: the stream stops and the console signs the person out.
  */
 class ChangeStream {
   private readonly listeners = new Set<Listener>()
@@ -142,6 +142,9 @@ class ChangeStream {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: "text/event-stream" }
     if (this.lastEventId !== undefined) headers["last-event-id"] = this.lastEventId
     const response = await fetch(paths.stream, { headers, signal: controller.signal, cache: "no-store" })
+    // A 401: the session ended (revoked elsewhere, timed out): the console forgets it. A 403 (an
+    // address the allowed list no longer covers) only stops the stream.
+    if (response.status === 401) tokenRefused(this.token)
     if (response.status === 401 || response.status === 403) return false
     if (!response.ok || response.body === null) return true
     const reader = response.body.getReader()

@@ -7,7 +7,7 @@ import type { CsvFile } from "../../contract/lists.ts"
 import { confirmFirst } from "../lib/confirm-gate.ts"
 import type { CallAs, CallInput } from "../lib/store/handle.ts"
 import { type ApiFailure, readApiFailure, toApiFailure } from "./decode.ts"
-import { sessionToken } from "./session.ts"
+import { sessionToken, tokenRefused } from "./session.ts"
 
 export { type ApiFailure, toApiFailure } from "./decode.ts"
 export type { CallAs } from "../lib/store/handle.ts"
@@ -120,15 +120,30 @@ const commandFetch =
     })
   }
 
+/** Sign-in and "Confirm it's you": their 401 refuses a code or a passkey, not the session (docs/security.md). */
+const OWN_REFUSALS = /^\/api\/admin\/auth(\/|$)/u
+
+/** `commandFetch`, telling the session's end: a 401 to any other call made with the session's token (docs/security.md, "What stays in the browser"). */
+const sessionFetch =
+  (as: CallAs, token: string | undefined): typeof fetch =>
+  async (input, init) => {
+    const response = await commandFetch(as)(input, init)
+    const path = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.origin).pathname
+    if (response.status === 401 && !OWN_REFUSALS.test(path)) tokenRefused(token)
+    return response
+  }
+
 /**
  * Runs one call against the API; resolves with the decoded answer or rejects with an `ApiFailure`.
  * A write is a command (`commandFetch`); `as` names what it does to the records a screen shows.
  */
-export const callApi = <A, E>(use: (client: Client) => Effect.Effect<A, E>, as: CallAs = unnamed): Promise<A> =>
-  Effect.runPromise(
-    clientFor(sessionToken()).pipe(
-      Effect.flatMap((client) => Effect.provideService(use(client), FetchHttpClient.Fetch, commandFetch(as))),
+export const callApi = <A, E>(use: (client: Client) => Effect.Effect<A, E>, as: CallAs = unnamed): Promise<A> => {
+  const token = sessionToken()
+  return Effect.runPromise(
+    clientFor(token).pipe(
+      Effect.flatMap((client) => Effect.provideService(use(client), FetchHttpClient.Fetch, sessionFetch(as, token))),
       Effect.catch((error) => Effect.flatMap(readApiFailure(error), Effect.fail)),
       Effect.catchDefect((defect) => Effect.fail(toApiFailure(defect)))
     )
   )
+}

@@ -28,6 +28,7 @@ export type FirstAnswerName = keyof typeof firstAnswerSchemas
  */
 export const endpointsByName = {
   sessionCheck: "auth.check",
+  logout: "auth.logout",
   generatedAddresses: "generatedAddresses.list",
   cexAddresses: "cexAddresses.list",
   coreTeamAddresses: "coreTeamAddresses.list",

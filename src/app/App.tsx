@@ -1,8 +1,9 @@
-import { type ReactNode, Suspense, use, useState } from "react"
+import { type ReactNode, Suspense, use, useEffect, useState } from "react"
 import { Redirect, Route, Router, Switch } from "wouter"
 import { SignInScreen } from "../features/auth/SignInScreen.tsx"
 import { FullPageSpinner } from "../ui/FullPageSpinner.tsx"
 import { AuthContext, AuthProvider } from "../lib/auth.tsx"
+import { whenTokenRefused } from "../api/session.ts"
 import { consoleAuthMachine, startingInput } from "./auth.ts"
 import { CommandProvider } from "../lib/commands.tsx"
 import { ErrorBoundary } from "./ErrorScreen.tsx"
@@ -45,11 +46,22 @@ const GuardedRoutes = () => {
   )
 }
 
+/** A 401 to any call made with the session's token ends the session (docs/security.md, "What stays in the browser"). */
+const SessionWatch = () => {
+  const auth = AuthContext.useActorRef()
+  useEffect(() => {
+    whenTokenRefused(() => auth.send({ type: "SESSION_EXPIRED" }))
+    return () => whenTokenRefused(undefined)
+  }, [auth])
+  return null
+}
+
 /** The auth machine with the real API, started from what is known when the console mounts. */
 const ConsoleAuth = ({ children }: { readonly children: ReactNode }) => {
   const [input] = useState(startingInput)
   return (
     <AuthProvider logic={consoleAuthMachine} input={input}>
+      <SessionWatch />
       {children}
     </AuthProvider>
   )

@@ -1,18 +1,9 @@
 import { fromPromise } from "xstate"
 import { authMachine } from "../../machines/auth.ts"
-import {
-  arrivedSession,
-  checkSession,
-  endSession,
-  rememberedUser,
-  requestOtp,
-  signInWithPasskey,
-  stepWithPasskey,
-  stepWithRecoveryCode,
-  verifyOtp
-} from "../api/auth.ts"
+import { arrivedSession, checkSession, rememberedUser, requestOtp, signInWithPasskey, stepWithPasskey, stepWithRecoveryCode, verifyOtp } from "../api/auth.ts"
 import type { AuthInput } from "../lib/auth.tsx"
 import { holdSession } from "../api/session.ts"
+import { revokeKept, signOutOf } from "../api/revoke.ts"
 import { setConfirmGate } from "../lib/confirm-gate.ts"
 import { BROWSER_KEY, TOKEN_KEY, USER_KEY } from "../lib/token.ts"
 import { forgetSnapshot } from "../lib/list/tab-snapshot.ts"
@@ -65,28 +56,32 @@ export const consoleAuthMachine = authMachine.provide({
         throw error instanceof CeremonyRefused ? new Error(error.message) : error
       })
     }),
-    // Signing out: the token was forgotten as LOGOUT arrived; the logout call still carries it.
-    endSession: fromPromise(({ input }) => {
-      holdSession(input.token)
-      return endSession().finally(() => holdSession(null))
-    })
+    // Signing out: the token was forgotten as LOGOUT arrived; it is revoked now, or at the next
+    // contact when the link is down (src/api/revoke.ts).
+    endSession: fromPromise(({ input }) => signOutOf(input.token))
   },
   actions: {
     // The API layer holds the session's token from here on (src/api/session.ts); the browser
     // keeps who it is for, to open signed in when the server can't be reached (machines/auth.ts).
     storeSession: ({ context }) => {
       if (context.token === null) return
+      // The server answered: a sign-out it could not hear before is sent now.
+      void revokeKept()
       holdSession(context.token)
       localStorage.setItem(TOKEN_KEY, context.token)
       localStorage.setItem(USER_KEY, JSON.stringify(context.user))
     },
-    forgetSession: () => {
+    forgetSession: ({ event }) => {
       holdSession(null)
       // The gate before changes that matter is the signed-in session's (src/lib/confirm-gate.ts).
       setConfirmGate(undefined)
       forgetSnapshot()
       localStorage.removeItem(TOKEN_KEY)
       localStorage.removeItem(USER_KEY)
+      // The server ended it (a 401, a refused check): the records read go now, not at the next
+      // sign-in (docs/security.md, "What stays in the browser"). A sign-out deletes the whole
+      // store itself, once the person has agreed to lose what waits (./client/ConsoleClient.tsx).
+      if (event.type !== "LOGOUT") void import("./client/session-ended.ts").then((ended) => ended.forgetSessionRecords())
     }
   }
 })

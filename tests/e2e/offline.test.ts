@@ -171,6 +171,57 @@ describe.each(engines)("the console with no link, on $name", (engine) => {
     expect(errors).toEqual([])
   })
 
+  it("keeps a decision made with no link through a closed tab: a new tab shows it waiting, and the link back sends it once", async () => {
+    const name = `offline-decision-${engine.name}`
+    const made = await call(product.server.url, "POST", "/api/admin/communities", { token, body: { name, description: "Waiting for a decision" } })
+    expect(made.status, made.text).toBe(200)
+    const onServer = async () => {
+      const answer = await call(product.server.url, "GET", `/api/admin/communities/combined?search=${name}`, { token })
+      const [listing] = (answer.body.data as { communities: ReadonlyArray<{ _id: string; status: string; version: number }> }).communities
+      return listing === undefined ? undefined : { id: listing._id, status: listing.status, version: listing.version }
+    }
+    const cardOf = (page: Page) => page.getByRole("list", { name: "Community Management" }).getByRole("listitem").filter({ hasText: name })
+    const waiting = "1 change is waiting: they are sent, in order, when the connection is back."
+    const { context, page } = await freshPage()
+    await signInThroughScreen(page, product.server, email, "Admin")
+    await page.goto(`${product.server.url}/communities?search=${name}`)
+    await cardOf(page).waitFor()
+    // A console used before: its worker has kept its files and served a load.
+    await underServiceWorker(page)
+    await cardOf(page).waitFor()
+    await page.locator(".sync-status").waitFor({ state: "attached" })
+    await context.setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await cardOf(page).focus()
+    await page.keyboard.press("a")
+    await page.getByRole("status").getByText(waiting).waitFor()
+    await page.close()
+
+    // A new tab, the link still cut: the console opens from its worker and shows the decision waiting.
+    const next = await context.newPage()
+    const errors: Array<string> = []
+    next.on("pageerror", (error) => errors.push(error.message))
+    const reopened = await next.goto(`${product.server.url}/communities?search=${name}`)
+    expect(reopened?.fromServiceWorker()).toBe(true)
+    await next.getByRole("status").getByText(waiting).waitFor()
+    await cardOf(next).getByText("Approved").waitFor()
+    await cardOf(next).getByText(listTexts.waiting).waitFor()
+    const before = await onServer()
+    expect(before).toMatchObject({ status: "pending", version: 1 })
+
+    // The link back: the decision reaches the server once, and the card shows it confirmed.
+    await context.setOffline(false)
+    await expect.poll(onServer, { timeout: 20_000 }).toMatchObject({ status: "approved", version: 2 })
+    await cardOf(next).getByText(listTexts.waiting).waitFor({ state: "detached" })
+    await cardOf(next).getByText("Approved").waitFor()
+    await next.getByRole("status").getByText(waiting).waitFor({ state: "detached" })
+    const history = await call(product.server.url, "GET", `/api/admin/activity-logs?record=${before?.id ?? ""}&username=${encodeURIComponent(email)}`, {
+      token
+    })
+    expect((history.body.data as { logs: ReadonlyArray<unknown> }).logs).toHaveLength(1)
+    expect(errors).toEqual([])
+  })
+
   it("serves the worker's script as script, asked again on every load", async () => {
     const worker = await call(product.server.url, "GET", "/service-worker.js")
     expect(worker.status).toBe(200)

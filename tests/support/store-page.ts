@@ -1,5 +1,6 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { Page } from "playwright-core"
 import { rolldown } from "rolldown"
 
 /**
@@ -27,3 +28,29 @@ export const serveStoreModule = async (input: string) => {
     close: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
 }
+
+/**
+ * Everything the console's store (`console-store` in IndexedDB) holds in `page`, by object store
+ * (`meta` as its keys and values), read with IndexedDB's own calls; undefined when there is none.
+ */
+export const storeContents = (page: Page) =>
+  page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((one) => one.name === "console-store")) return undefined
+    const asked = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result)
+        request.onerror = () => reject(request.error ?? new Error("IndexedDB refused"))
+      })
+    const db = await asked(indexedDB.open("console-store"))
+    try {
+      const held: Record<string, unknown> = {}
+      for (const name of db.objectStoreNames) {
+        const store = db.transaction(name).objectStore(name)
+        const [keys, values] = [await asked(store.getAllKeys()), await asked(db.transaction(name).objectStore(name).getAll())]
+        held[name] = name === "meta" ? Object.fromEntries(keys.map((key, at) => [typeof key === "string" ? key : JSON.stringify(key), values[at]])) : values
+      }
+      return held
+    } finally {
+      db.close()
+    }
+  })

@@ -144,6 +144,7 @@ describe("the paths the console asks without the client", () => {
     const paths = await firstEndpointPaths(root)
     expect(paths).toEqual({
       sessionCheck: "/api/admin/auth/check",
+      logout: "/api/admin/auth/logout",
       generatedAddresses: "/api/admin/addresses/generated",
       cexAddresses: "/api/admin/addresses/cex",
       coreTeamAddresses: "/api/admin/addresses/core-team",

@@ -9,6 +9,7 @@ import { useHistory } from "../../lib/history.ts"
 import { deleteBrowserStore } from "../../lib/store/browser-store.ts"
 import type { ConsoleStore } from "../../lib/store/console-store.ts"
 import { askBeforeSignOut, holdStore, STORE_KEPT_KEY, useStore } from "../../lib/store/handle.ts"
+import { keepWaitingCount } from "../../lib/store/waiting-count.ts"
 import { syncTexts as t } from "./texts.ts"
 import { openStore, whenSessionEnds } from "./open-store.ts"
 
@@ -36,6 +37,8 @@ export default function ConsoleClient({ owner }: { readonly owner: string }) {
       // A form's checks, here before the link can go: a Save made offline is checked and queued.
       import("../../lib/form/check.ts").catch(() => undefined)
       localStorage.setItem(STORE_KEPT_KEY, owner)
+      // What waited for this person is the store's to send now (another person's store was emptied).
+      keepWaitingCount(0)
     })
     return () => {
       gone = true

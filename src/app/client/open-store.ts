@@ -49,3 +49,10 @@ export const openEarly = (owner: string): void => {
   const store = openStore(owner)
   void store.then((open) => opening?.store === store && holdStore(open))
 }
+
+/** The session ended: a store opening or open here for it is closed (./session-ended.ts). */
+export const closeOpening = async (): Promise<void> => {
+  const was = opening
+  opening = undefined
+  if (was !== undefined) (await was.store.catch(() => undefined))?.close()
+}

@@ -1,4 +1,5 @@
 import { rememberedUser } from "../../api/auth.ts"
+import { revokeOnContact } from "../../api/revoke.ts"
 import { holdSession } from "../../api/session.ts"
 import { STORE_KEPT_KEY } from "../../lib/store/handle.ts"
 import { TOKEN_KEY, USER_KEY } from "../../lib/token.ts"
@@ -20,6 +21,8 @@ export const keptFor = (): string | undefined => {
  * is painted (docs/architecture.md, "First screen").
  */
 export const startEarly = () => {
+  // A sign-out made with no link ends its session at the first contact (docs/security.md).
+  revokeOnContact()
   const token = globalThis.localStorage?.getItem(TOKEN_KEY) ?? null
   if (token === null) return
   holdSession(token)

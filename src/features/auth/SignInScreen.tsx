@@ -1,4 +1,4 @@
-import { Box, Button, Card, Flex, Heading, Spinner, Text, TextField } from "@radix-ui/themes"
+import { Box, Button, Callout, Card, Flex, Heading, Spinner, Text, TextField } from "@radix-ui/themes"
 import { type FormEvent, lazy, Suspense, useEffect, useState } from "react"
 import type { SnapshotFrom } from "xstate"
 import type { AuthMachine } from "../../../machines/auth.ts"
@@ -7,6 +7,7 @@ import type { Role } from "../../../contract/common.ts"
 import { preloadApi } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { dropKeptPaint } from "../../lib/list/kept-paint.ts"
+import { useWaitingCount } from "../../lib/store/waiting-count.ts"
 import { BannerView, FieldFrame } from "../../ui/FieldFrame.tsx"
 import { roleOptions, signInTexts as t } from "./texts.ts"
 import { useStep } from "./use-step.ts"
@@ -200,6 +201,7 @@ export const SignInScreen = () => {
       a.recoveryCodes === b.recoveryCodes &&
       a.dueBy === b.dueBy
   )
+  const waiting = useWaitingCount()
   // A reload whose session was refused painted the tab's last list (src/lib/list/kept-paint.ts): the form shows instead.
   useEffect(dropKeptPaint, [])
   // The form needs nothing more to show; the API client it will send with comes after it is painted.
@@ -217,6 +219,11 @@ export const SignInScreen = () => {
           <Text as="p" size="2" color="gray" mb="4">
             {t.intro}
           </Text>
+          {waiting > 0 && (
+            <Callout.Root color="orange" size="1" mb="4" role="status">
+              <Callout.Text>{t.changesWaiting(waiting)}</Callout.Text>
+            </Callout.Root>
+          )}
           {state.step === "code" ? (
             <CodeStep
               email={state.email}

@@ -45,6 +45,11 @@ export const signInTexts = {
   addPasskey: "Add a passkey",
   adding: "Waiting for your device…",
   later: "Later",
+  /** Ours (docs/security.md, "What stays in the browser"): the server ended the session before the person's changes reached it. */
+  changesWaiting: (count: number) =>
+    count === 1
+      ? "Your session ended before 1 change you made reached the server. It is kept in this browser: sign in again to send it. Signing in as someone else deletes it."
+      : `Your session ended before ${count} changes you made reached the server. They are kept in this browser: sign in again to send them. Signing in as someone else deletes them.`,
   logout: "Logout"
 } as const
 

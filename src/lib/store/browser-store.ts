@@ -133,8 +133,8 @@ const ANSWERS_KEPT_MS = 10 * 60_000
  * It holds the server's copies only; what waiting commands make of them is worked out in memory
  * (./console-store.ts), so a refusal has nothing to undo here.
  */
-export const openBrowserStore = async (owner: string, name: string = STORE_NAME): Promise<BrowserStore> => {
-  const db: IDBPDatabase<ConsoleDb> = await openDB<ConsoleDb>(name, SCHEMA_VERSION, {
+const open = (name: string) =>
+  openDB<ConsoleDb>(name, SCHEMA_VERSION, {
     upgrade(database) {
       // Version 1 kept waiting effects in the records: nothing of it is worth keeping.
       for (const old of [...database.objectStoreNames]) database.deleteObjectStore(old)
@@ -148,6 +148,9 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
       database.createObjectStore("meta")
     }
   })
+
+export const openBrowserStore = async (owner: string, name: string = STORE_NAME): Promise<BrowserStore> => {
+  const db: IDBPDatabase<ConsoleDb> = await open(name)
   // Read first, without a lock on every store: a reload of the same person's console writes nothing here.
   if ((await db.get("meta", OWNER)) !== owner) {
     const tx = db.transaction(["records", "sets", "outbox", "answers", "meta"], "readwrite")
@@ -256,3 +259,32 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
 
 /** Deletes this browser's store: at sign-out (docs/security.md, "What stays in the browser"). */
 export const deleteBrowserStore = (name: string = STORE_NAME): Promise<void> => deleteDB(name)
+
+/**
+ * The server ended the session (docs/security.md, "What stays in the browser"): every record, page
+ * and kept answer goes, and the stream's position; the commands the person made and the server has
+ * not answered stay, for their own next sign-in in this browser (another person's empties them,
+ * `openBrowserStore`). Resolves with how many wait. Call it once every store open here is closed,
+ * so no write of theirs lands after it.
+ */
+export const forgetRecords = async (name: string = STORE_NAME): Promise<number> => {
+  if ((await indexedDB.databases?.())?.some((one) => one.name === name) === false) return 0
+  const db = await open(name)
+  try {
+    const tx = db.transaction(["records", "sets", "answers", "outbox", "meta"], "readwrite")
+    const waiting = await tx.objectStore("outbox").count()
+    const meta = tx.objectStore("meta")
+    await Promise.all([
+      tx.objectStore("records").clear(),
+      tx.objectStore("sets").clear(),
+      tx.objectStore("answers").clear(),
+      meta.delete(LAST_EVENT),
+      // Nothing waits: the store belongs to nobody any more.
+      waiting === 0 ? meta.delete(OWNER) : undefined,
+      tx.done
+    ])
+    return waiting
+  } finally {
+    db.close()
+  }
+}
