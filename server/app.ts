@@ -43,6 +43,7 @@ import { type AppConfig, Config, defaultDatabaseLimits } from "./platform/config
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
 import { apiNotFound, bodyLimit, httpHygiene } from "./platform/http.ts"
+import { honestKeepAlive } from "./platform/keep-alive.ts"
 import { forwardedForCheck } from "./platform/client-address.ts"
 import { diskGuard } from "./platform/disk.ts"
 import { Mailer, mailerLayer } from "./platform/mail.ts"
@@ -184,7 +185,7 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
   const metrics = makeMetrics()
   const lifecycle = makeLifecycle()
   const write = options.requestLog ?? ((line: string) => void process.stdout.write(`${line}\n`))
-  const listening = () => observeRequests(createServer(), { write, metrics, routeOf, draining: lifecycle.draining })
+  const listening = () => honestKeepAlive(observeRequests(createServer(), { write, metrics, routeOf, draining: lifecycle.draining }))
   return drainFirst(lifecycle).pipe(
     Layer.provideMerge(HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true, routerConfig: { maxParamLength: MAX_PATH_PARAM } })),
     Layer.provideMerge(NodeHttpServer.layer(listening, { port: config.port, host: config.host, gracefulShutdownTimeout: DRAIN_TIMEOUT })),
