@@ -25,7 +25,7 @@ import { ScamReportHandlers } from "./scam-reports/http.ts"
 import { StreamHandlers } from "./stream/http.ts"
 import { ContactHandlers } from "./contacts/http.ts"
 import { AdvertisingHandlers } from "./advertising/http.ts"
-import { changeFeedLayer } from "./platform/change-feed.ts"
+import { changeFeedLayer, CommittedChanges } from "./platform/change-feed.ts"
 import { liveChangesLayer } from "./stream/changes.ts"
 import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
@@ -208,7 +208,8 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
       bodyLimit,
       Layer.succeed(ServerMetrics, metrics),
       Layer.succeed(ServerLifecycle, lifecycle),
-      Layer.succeed(ServerWrites, makeWriteOutcomes())
+      Layer.succeed(ServerWrites, makeWriteOutcomes()),
+      Layer.succeed(CommittedChanges, new Set())
     ])
   )
 }
