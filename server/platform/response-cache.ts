@@ -9,8 +9,9 @@ import type { HttpServerResponse } from "effect/http"
  *
  * - A change announced in an area drops its answers at once (`invalidate`), and an answer being
  *   read when the change came is not kept: nothing known stale is served.
- * - Without an announcement an answer is served `freshMs`, then read again; while the database is
- *   too busy to answer that read (its line full), the kept answer is served for `staleMs` more.
+ * - Without an announcement an answer is served `freshMs`, then read again behind the answer:
+ *   the kept one is served meanwhile, and while the database refuses that read (its line full),
+ *   for `staleMs` more at most.
  * - At most `maxBytes` of answers are kept, the least recently read dropped first; an answer
  *   over `maxEntryBytes`, and anything but a 200 with its bytes, is never kept.
  */
@@ -114,9 +115,9 @@ export const makeResponseCache = (limits: ResponseCacheLimits, now: () => number
           const age = now() - entry.storedAt
           if (age < limits.freshMs) return Effect.succeed(entry.response)
           if (age < limits.freshMs + limits.staleMs) {
-            // Read it again; while that read is under way, or when the database refuses it, the kept answer is the answer.
-            if (fills.has(key)) return Effect.succeed(entry.response)
-            return read(key, area, fill).pipe(Effect.catchCause(() => Effect.succeed(entry.response)))
+            // Read it again behind the answer: the kept one is the answer meanwhile, and while the database refuses the read.
+            const refresh = fills.has(key) ? Effect.void : Effect.asVoid(Effect.forkDetach(Effect.ignore(read(key, area, fill))))
+            return Effect.as(refresh, entry.response)
           }
         }
         drop(key)
