@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config"
 
 /**
- * The two-server test (`npm run test:cluster`, docs/deploy.md): two servers on one PostgreSQL
+ * The cluster tests (`npm run test:cluster`, docs/deploy.md): two servers on one PostgreSQL
  * behind Debian's nginx, Chromium through the proxy. Apart from `npm test` because it needs
  * nginx and PostgreSQL and takes about a minute and a half; .ci/run runs both.
  */

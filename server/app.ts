@@ -25,7 +25,7 @@ import { ScamReportHandlers } from "./scam-reports/http.ts"
 import { StreamHandlers } from "./stream/http.ts"
 import { ContactHandlers } from "./contacts/http.ts"
 import { AdvertisingHandlers } from "./advertising/http.ts"
-import { changeFeedLayer } from "./platform/change-feed.ts"
+import { changeFeedLayer, CommittedChanges } from "./platform/change-feed.ts"
 import { liveChangesLayer } from "./stream/changes.ts"
 import { schedulerLayer } from "./blog/scheduler.ts"
 import { AuthHandlers, AuthorizationLive } from "./auth/http.ts"
@@ -43,6 +43,7 @@ import { type AppConfig, Config, defaultDatabaseLimits } from "./platform/config
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
 import { apiNotFound, bodyLimit, httpHygiene } from "./platform/http.ts"
+import { honestKeepAlive } from "./platform/keep-alive.ts"
 import { forwardedForCheck } from "./platform/client-address.ts"
 import { diskGuard } from "./platform/disk.ts"
 import { Mailer, mailerLayer } from "./platform/mail.ts"
@@ -184,7 +185,7 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
   const metrics = makeMetrics()
   const lifecycle = makeLifecycle()
   const write = options.requestLog ?? ((line: string) => void process.stdout.write(`${line}\n`))
-  const listening = () => observeRequests(createServer(), { write, metrics, routeOf, draining: lifecycle.draining })
+  const listening = () => honestKeepAlive(observeRequests(createServer(), { write, metrics, routeOf, draining: lifecycle.draining }))
   return drainFirst(lifecycle).pipe(
     Layer.provideMerge(HttpRouter.serve(routes(options.consoleDir ?? consoleDir), { disableLogger: true, routerConfig: { maxParamLength: MAX_PATH_PARAM } })),
     Layer.provideMerge(NodeHttpServer.layer(listening, { port: config.port, host: config.host, gracefulShutdownTimeout: DRAIN_TIMEOUT })),
@@ -207,7 +208,8 @@ export const serverLayer = (config: AppConfig, options: ServerOptions = {}) => {
       bodyLimit,
       Layer.succeed(ServerMetrics, metrics),
       Layer.succeed(ServerLifecycle, lifecycle),
-      Layer.succeed(ServerWrites, makeWriteOutcomes())
+      Layer.succeed(ServerWrites, makeWriteOutcomes()),
+      Layer.succeed(CommittedChanges, new Set())
     ])
   )
 }

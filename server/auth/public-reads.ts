@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { TooManyRequests } from "../../contract/common.ts"
 import { PublicRead, publicReadMessages, publicReads, Reader } from "../../contract/public-reads.ts"
 import { makeAddressLimit } from "../platform/address-limit.ts"
@@ -7,7 +8,9 @@ import { clientIp } from "../platform/client-address.ts"
 import { Config } from "../platform/config.ts"
 import { Database } from "../platform/database.ts"
 import { waitText } from "../platform/rate-limit.ts"
+import { makeResponseCache } from "../platform/response-cache.ts"
 import { findSession, tokenSession } from "./caller.ts"
+import { invalidateOnChanges, PUBLIC_CACHE_LIMITS, publicCacheKey } from "./public-read-cache.ts"
 
 /**
  * The reads open to the public and to staff alike (contract/public-reads.ts). The reader's
@@ -15,9 +18,14 @@ import { findSession, tokenSession } from "./caller.ts"
  * allowed-address list is the 403 the contract declares, never a defect of some handler.
  *
  * A staff reader goes straight through. The public is counted per address in this server's
- * memory (429 past the limit, before any query), and its reads run a few at a time, a third of
- * the database connections at most (one on PGlite), with a short line behind them and 503 past
- * it: however many anonymous readers come, the rest of the pool stays the staff's.
+ * memory (429 past the limit, before any query). What the public reads most (a list's pages, a
+ * post, the categories and tags) is answered from this server's memory while nothing changed
+ * (public-read-cache.ts): a flood of those costs the database one read per page and change, and
+ * an ordinary visitor's page is answered whatever else the flood asks. The rest runs a few at a
+ * time, a third of the database connections at most (one on PGlite), with a short line behind
+ * them and 503 past it; reading a page into the memory has a line of its own, one at a time, so
+ * a flood of searches never keeps the pages from being read: however many anonymous readers
+ * come, the rest of the pool stays the staff's.
  */
 export const PublicReadLive = Layer.effect(
   PublicRead,
@@ -31,6 +39,9 @@ export const PublicReadLive = Layer.effect(
       busy: publicReadMessages.busy,
       retryAfterSeconds: 1
     })
+    const kept = makeResponseCache(PUBLIC_CACHE_LIMITS)
+    yield* invalidateOnChanges(kept)
+    const filled = yield* makeAdmission({ running: 1, waiting: publicReads.waiting, busy: publicReadMessages.busy, retryAfterSeconds: 1 })
     return (httpEffect) =>
       Effect.gen(function* () {
         // A token that names no live session reads as the public reads, and nothing more.
@@ -43,7 +54,9 @@ export const PublicReadLive = Layer.effect(
             retryAfterSeconds: verdict.retryAfterSeconds
           })
         }
-        return yield* admitted(Effect.provideService(httpEffect, Reader, { session: undefined }))
+        const read = Effect.provideService(httpEffect, Reader, { session: undefined })
+        const cacheable = publicCacheKey(yield* HttpServerRequest.HttpServerRequest)
+        return yield* cacheable === undefined ? admitted(read) : kept.get(cacheable.key, cacheable.area, filled(read))
       })
   })
 )

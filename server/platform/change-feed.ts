@@ -3,7 +3,7 @@ import { Context, Deferred, Effect, Layer, PubSub, Queue, Schedule } from "effec
 import { SqlClient } from "effect/sql/SqlClient"
 import { streamedAreas } from "../../contract/stream.ts"
 import { type RecordedEvent, RecordedEvents } from "./activity-log.ts"
-import { Database, inTransaction } from "./database.ts"
+import { Database, dieOnSqlError, inTransaction } from "./database.ts"
 
 /**
  * The change feed behind `GET /api/admin/stream` (docs/architecture.md, "Live changes"). What
@@ -19,6 +19,16 @@ import { Database, inTransaction } from "./database.ts"
 
 export const CHANGES_CHANNEL = "admin_changes"
 
+/** The actions of the announced events among `ids` in `areas` (what another process changed, for what this one keeps). */
+export const announcedActions = (ids: ReadonlyArray<string>, areas: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    if (ids.length === 0 || areas.length === 0) return [] as ReadonlyArray<string>
+    const sql = yield* SqlClient
+    const rows = yield* sql<{ action: string }>`SELECT DISTINCT action FROM activity_log
+      WHERE id IN ${sql.in(ids.map((id) => BigInt(id).toString()))} AND entity IN ${sql.in(areas)}`
+    return rows.map((row) => row.action)
+  }).pipe(dieOnSqlError)
+
 /** Under PostgreSQL's 8000-byte limit of a NOTIFY payload, with room to spare. */
 const PAYLOAD_BYTES = 7000
 
@@ -28,6 +38,13 @@ export interface ChangeFeedService {
 }
 
 export class ChangeFeed extends Context.Service<ChangeFeed, ChangeFeedService>()("platform/ChangeFeed") {}
+
+/**
+ * This process's own changes, told once their transaction has committed and before their answer
+ * leaves, so what a server keeps of them (the public's cache: server/auth/public-read-cache.ts)
+ * is dropped before the writer reads again; other processes learn of them by the feed.
+ */
+export class CommittedChanges extends Context.Service<CommittedChanges, Set<(events: ReadonlyArray<RecordedEvent>) => void>>()("platform/CommittedChanges") {}
 
 /** Event ids as NOTIFY payloads: comma-separated, each payload under the limit (a bulk change of 500 is one). */
 export const payloadsOf = (ids: ReadonlyArray<string>): ReadonlyArray<string> => {
@@ -74,6 +91,15 @@ const announce = (ids: ReadonlyArray<string>) =>
 const streamed = (event: RecordedEvent) =>
   event.entityId !== null && (streamedAreas as ReadonlyArray<string>).includes(event.action.slice(0, event.action.indexOf(".")))
 
+/** Tells this process's listeners of `recorded` once the outermost transaction commits (a change inside an `Idempotency-Key`'s too). */
+const tellOnCommit = (recorded: ReadonlyArray<RecordedEvent>) =>
+  Effect.gen(function* () {
+    const listeners = yield* Effect.serviceOption(CommittedChanges)
+    if (listeners._tag === "None" || listeners.value.size === 0) return
+    const sql = yield* SqlClient
+    yield* sql.afterCommit(Effect.sync(() => listeners.value.forEach((listener) => listener(recorded))))
+  })
+
 /**
  * Runs a change in one transaction and, once it has committed, announces the events it recorded
  * in the streamed areas: a rolled-back change records nothing that is announced.
@@ -81,7 +107,7 @@ const streamed = (event: RecordedEvent) =>
 export const announcing = <A, E, R>(change: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const recorded: Array<RecordedEvent> = []
-    const result = yield* inTransaction(Effect.provideService(change, RecordedEvents, recorded))
+    const result = yield* inTransaction(Effect.tap(Effect.provideService(change, RecordedEvents, recorded), () => tellOnCommit(recorded)))
     yield* announce(recorded.filter(streamed).map((event) => event.id))
     return result
   })

@@ -54,14 +54,24 @@ const commitChecked = (connection: Connection) =>
   )
 
 /**
+ * Statements that end a transaction or one of its savepoints. The savepoints are a nested
+ * transaction's (a write inside the `Idempotency-Key`'s transaction, docs/api.md, "Commands,
+ * exactly once").
+ */
+const endsTransactionOrSavepoint = (sql: string) => sql === "ROLLBACK" || sql.startsWith("ROLLBACK TO SAVEPOINT ") || sql.startsWith("RELEASE SAVEPOINT ")
+
+/**
  * A transaction's connection. A ROLLBACK it cannot send because the connection is gone has
  * nothing left to do: PostgreSQL rolled the transaction back when the connection ended (as it
  * does to one idle past the idle-in-transaction timeout while its server was stopped). The
- * failure the rollback was for (a 409, say) is then the answer, not the lost connection.
+ * failure the rollback was for (a 409, say) is then the answer, not the lost connection. The same
+ * holds for a savepoint's: its failure goes on to the outer transaction, whose next statement, or
+ * COMMIT, meets the lost connection (503), and nothing commits. Without this a refusal that met
+ * the lost connection at its savepoint was answered 500 (its failure and the rollback's, mixed).
  */
 const rollbackSafe = (connection: Connection): Connection => ({
   execute: (sql, params, transformRows) =>
-    sql === "ROLLBACK"
+    endsTransactionOrSavepoint(sql)
       ? Effect.catchIf(
           connection.execute(sql, params, transformRows),
           (error) => error.reason._tag === "ConnectionError",

@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { engines, type TestDatabase } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
+import { rawConnection } from "../support/raw-http.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 
 const securityHeaders = (headers: Headers) => ({
@@ -196,4 +197,38 @@ describe("HTTP hygiene", () => {
     expect(health.status).toBe(200)
     expect(health.body).toMatchObject({ success: true, status: "ok", database: { status: "connected", engine: "pglite" } })
   })
+  it("answers a request that reached a kept-alive connection while the server was busy past its idle timeout, and closes an idle one cleanly after the timeout it announced", async () => {
+    const busy = await rawConnection(server.url)
+    const idle = await rawConnection(server.url)
+    try {
+      busy.send("/api/health/live")
+      idle.send("/api/health/live")
+      const [first] = await Promise.all([busy.answer(), idle.answer()])
+      const answeredAt = performance.now()
+      expect(first.headers["keep-alive"]).toBe("timeout=5")
+      // One second later, well within the five announced, the next request leaves; it arrives after
+      // the server's last look at its sockets in this turn of its loop (hence setImmediate), and a
+      // long synchronous piece of work (a busy core, a long statement of the embedded database)
+      // keeps the server from reading it until its idle timer has run out.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          busy.send("/api/health/live")
+          while (performance.now() < answeredAt + 6_500) {
+            // busy
+          }
+          resolve()
+        })
+      )
+      const second = await busy.answer()
+      expect(second.status).toBe(200)
+      // The connection nobody used again is closed with a FIN, never before the announced timeout.
+      const closed = await idle.closed
+      expect(closed.how).toBe("end")
+      expect(closed.at - answeredAt).toBeGreaterThanOrEqual(5_000)
+    } finally {
+      busy.destroy()
+      idle.destroy()
+    }
+  }, 20_000)
 })

@@ -34,21 +34,36 @@ const staffReads = async (url: string, token: string) => {
   return times
 }
 
-/** What the flood asks for: deep pages (100 rows past row 40,000), or the deepest the public may open (rows 901-1,000). */
-type Pages = "deep" | "deepest allowed"
+/**
+ * What the flood asks for: deep pages (100 rows past row 40,000), the deepest the public may open
+ * (rows 901-1,000), or valid reads of every kind a visitor makes (pages, the deepest, searches).
+ */
+type Pages = "deep" | "deepest allowed" | "valid"
+
+const randomWord = () => Math.random().toString(36).slice(2, 5)
+const validReads = [
+  () => `/api/listings/community?page=${1 + Math.floor(Math.random() * 50)}`,
+  () => "/api/listings/community?limit=100&page=10",
+  () => `/api/listings/community?search=${randomWord()}`,
+  () => `/api/blog/posts?search=${randomWord()}`
+]
+
+const pathOf = (pages: Pages, n: number) =>
+  pages === "valid"
+    ? validReads[n % validReads.length]!()
+    : `/api/listings/community?limit=100&page=${pages === "deep" ? 400 + Math.floor(Math.random() * 500) : 10}`
 /** Whom the flood comes from: each connection from one address of its own, or each request from a new one (many machines). */
 type Addresses = "one per connection" | "new per request"
 
 /** Anonymous connections asking for pages back to back until `done`: every answer's status and time. */
-const flood = (url: string, pages: Pages, addresses: Addresses, done: () => boolean) =>
+const flood = (url: string, pages: Pages, addresses: Addresses, done: () => boolean, connections = FLOOD_CONNECTIONS) =>
   Promise.all(
-    Array.from({ length: FLOOD_CONNECTIONS }, async (_, connection) => {
+    Array.from({ length: connections }, async (_, connection) => {
       const answers: Array<{ status: number; ms: number }> = []
       for (let n = 0; !done(); n++) {
-        const page = pages === "deep" ? 400 + Math.floor(Math.random() * 500) : 10
         const address = addresses === "one per connection" ? `198.18.0.${connection + 1}` : `198.19.${n % 250}.${connection + 1}`
         const started = performance.now()
-        const response = await fetch(`${url}/api/listings/community?limit=100&page=${page}`, { headers: { "x-forwarded-for": address } })
+        const response = await fetch(`${url}${pathOf(pages, n + connection)}`, { headers: { "x-forwarded-for": address } })
         await response.arrayBuffer()
         answers.push({ status: response.status, ms: performance.now() - started })
       }
@@ -79,6 +94,36 @@ const underFlood = async (url: string, token: string, pages: Pages, addresses: A
   }
 }
 
+/** The visitor's flood: 20 loops of valid reads, a new address each, for 15 s. */
+const VISITOR_FLOOD = { connections: 20, ms: 15_000 }
+
+/**
+ * An ordinary visitor reading the first page every half second while 20 loops of valid reads,
+ * each from a new address, run for 15 s: how many of the visitor's reads were answered 200.
+ */
+const visitorUnderFlood = async (url: string): Promise<BenchRow> => {
+  let done = false
+  const flooding = flood(url, "valid", "new per request", () => done, VISITOR_FLOOD.connections)
+  const visitor: Array<{ status: number; ms: number }> = []
+  for (const until = performance.now() + VISITOR_FLOOD.ms; performance.now() < until;) {
+    const started = performance.now()
+    const response = await fetch(`${url}/api/listings/community`, { headers: { "x-forwarded-for": "203.0.113.77" } })
+    await response.arrayBuffer()
+    visitor.push({ status: response.status, ms: performance.now() - started })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  done = true
+  const answers = await flooding
+  return {
+    "visitor's first page": `${visitor.filter((read) => read.status === 200).length} of ${visitor.length} 200`,
+    "visitor p95 ms": percentile(
+      visitor.map((read) => read.ms),
+      95
+    ),
+    "flood's answers": histogram(answers.map((answer) => answer.status))
+  }
+}
+
 const phases: ReadonlyArray<readonly [Pages, Addresses]> = [
   ["deep", "one per connection"],
   ["deep", "new per request"],
@@ -90,7 +135,9 @@ const phases: ReadonlyArray<readonly [Pages, Addresses]> = [
  * communities; the staff's queue read alone, then while 24 anonymous connections ask for pages of
  * the public list: deep ones, each connection from its own address, then each request from a
  * new one, then the deepest page the public may open, from new addresses. Prints the staff's
- * p95 in each phase, the flood's answers and the time of a page served to it.
+ * p95 in each phase, the flood's answers and the time of a page served to it. Last, 20 loops of
+ * valid reads from new addresses for 15 s beside a visitor reading the first page every half
+ * second: how many of the visitor's reads were answered (docs/performance.md).
  */
 export const measurePublicFlood = async (postgresUrl: string | undefined) => {
   const rows: Record<string, BenchRow> = {}
@@ -112,6 +159,7 @@ export const measurePublicFlood = async (postgresUrl: string | undefined) => {
             addresses
           )
         }
+        rows[`${name}: valid reads, a new address each, a visitor beside them`] = await visitorUnderFlood(product.url)
       } finally {
         await product.stop()
       }

@@ -34,11 +34,13 @@ export const documentedSite = (listen: number, upstreams: ReadonlyArray<number>)
   const doc = readFileSync(join(root, "docs", "deploy.md"), "utf8")
   const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1]
   if (block === undefined) throw new Error("docs/deploy.md shows no ```nginx block")
-  const servers = block.match(/^ {4}server 127\.0\.0\.1:\d+;$/gm) ?? []
+  // `server 127.0.0.1:PORT` and its parameters (`max_fails=1 fail_timeout=10s`), kept as written.
+  const upstream = /^ {4}server 127\.0\.0\.1:\d+((?: [a-z_]+=\w+)*);$/gm
+  const servers = block.match(upstream) ?? []
   if (servers.length !== upstreams.length) throw new Error(`docs/deploy.md's upstream names ${servers.length} servers, the test runs ${upstreams.length}`)
   let next = 0
   const site = block
-    .replace(/^ {4}server 127\.0\.0\.1:\d+;$/gm, () => `    server 127.0.0.1:${upstreams[next++]};`)
+    .replace(upstream, (_, parameters: string) => `    server 127.0.0.1:${upstreams[next++]}${parameters};`)
     .replace(/^ {4}listen 80;$/m, `    listen 127.0.0.1:${listen};`)
   if (!site.includes(`listen 127.0.0.1:${listen};`)) throw new Error("docs/deploy.md's server block does not `listen 80;`")
   return site
