@@ -826,6 +826,14 @@ export const migrations = {
       REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION triage_counts_removed()`,
     `CREATE TRIGGER triage_items_count_moved AFTER UPDATE ON triage_items
       REFERENCING OLD TABLE AS removed_rows NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION triage_counts_changed()`
+  ),
+  // Passkeys and sessions (docs/security.md, "Confirm what matters", "Required by role"): the session
+  // that added a passkey (it never confirms that session), how a session was signed in (a new rule
+  // ends the code-only ones), and a code sign-in's confirmation only where the account had no passkey.
+  "0021_passkey_sessions": statements(
+    `ALTER TABLE passkeys ADD COLUMN session_id uuid REFERENCES sessions (id) ON DELETE SET NULL`,
+    `ALTER TABLE sessions ADD COLUMN sign_in_method text NOT NULL DEFAULT 'code'`,
+    `UPDATE sessions SET confirmed_at = NULL WHERE admin_id IN (SELECT admin_id FROM passkeys)`
   )
 }
 
