@@ -6,9 +6,10 @@ import { AuthenticationCredential, AuthenticationOptions } from "./passkeys.ts"
 import { KeptAnswer } from "./idempotency.ts"
 
 // Confirming it's you again (docs/security.md, "Confirm what matters"): changing admin users,
-// roles, the allowed addresses or protected data, a passkey rule or reset, and restoring a deleted
-// record ask for the person's passkey again once the session's last use of it is older than
-// `CONFIRM_MINUTES`; a person with no passkey confirms with a code by e-mail.
+// roles, the allowed addresses or protected data, a passkey rule or reset, one's own passkeys and
+// recovery codes, and restoring a deleted record ask for the person's passkey again once the
+// session's last use of it is older than `CONFIRM_MINUTES` (never one this session added); a
+// person with no passkey confirms with a code by e-mail.
 
 /** How long a confirmation lasts. */
 export const CONFIRM_MINUTES = 10
@@ -24,9 +25,11 @@ export type Confirmation = typeof Confirmation.Type
 export const ConfirmCode = Schema.Struct({ code: OtpCode })
 
 export const confirmMessages = {
-  required: `Confirm it's you first: changes to admins, addresses, protected data and restores ask for your passkey (or, without one, a code by e-mail) again after ${CONFIRM_MINUTES} minutes.`,
+  required: `Confirm it's you first: changes to admins, addresses, protected data, passkeys and restores ask for your passkey (or, without one, a code by e-mail) again after ${CONFIRM_MINUTES} minutes.`,
   noPasskey: "You have no passkey: confirm with a code by e-mail.",
   hasPasskey: "Confirm with your passkey.",
+  /** A passkey never confirms the session that added it (docs/security.md, "Confirm what matters"). */
+  addedHere: "A passkey added in this session cannot confirm it's you here. Sign out and sign in with that passkey, or use one you added before.",
   refused: "This passkey could not confirm it's you. Try again, or use another of yours.",
   wrongCode: "Invalid or expired code. Send a new one if needed.",
   codeSent: (email: string) => `We sent a 6-digit code to ${email}. It works once, for 10 minutes.`,
@@ -56,7 +59,7 @@ export class ConfirmApi extends HttpApiGroup.make("confirm")
     HttpApiEndpoint.post("verifyCode", "/api/admin/auth/confirm/code/verify", {
       payload: ConfirmCode,
       success: Confirmed,
-      error: [BadRequest, Unauthorized, TooManyRequests]
+      error: [BadRequest, Unauthorized, Conflict, TooManyRequests]
     }).annotate(OpenApi.Summary, "Confirm it's you with the code mailed")
   )
   .middleware(Authorization)

@@ -29,6 +29,16 @@ const Base64Url = (max: number) =>
     Schema.isPattern(/^[A-Za-z0-9_-]*$/u, { message: "must be base64url" })
   )
 
+/** How many base64url characters (no padding) write `bytes` bytes. */
+const base64UrlLength = (bytes: number) => Math.ceil((bytes * 4) / 3)
+
+/**
+ * The longest signature of the algorithms the server offers and verifies (server/auth/passkeys.ts):
+ * ML-DSA-87's, 4,627 bytes (ML-DSA-65 3,309, ML-DSA-44 2,420; RS256 with a 4,096-bit key 512, ES256
+ * at most 72). Chromium makes ML-DSA-44 passkeys when it is offered first (docs/decisions.md, "Passkeys").
+ */
+export const MAX_SIGNATURE_BYTES = 4_627
+
 /** A credential id: at most 1,023 bytes (WebAuthn), 1,364 characters of base64url. */
 const CredentialId = Base64Url(1_364).check(Schema.isMinLength(1, { message: "is required" }))
 
@@ -82,7 +92,7 @@ export const AuthenticationCredential = Schema.Struct({
   response: Schema.Struct({
     clientDataJSON: Base64Url(4_096),
     authenticatorData: Base64Url(16_384),
-    signature: Base64Url(1_024),
+    signature: Base64Url(base64UrlLength(MAX_SIGNATURE_BYTES)),
     userHandle: Schema.optionalKey(Base64Url(1_024))
   }),
   authenticatorAttachment: Schema.optionalKey(Schema.Literals(["platform", "cross-platform"])),
@@ -194,14 +204,17 @@ export class PasskeysApi extends HttpApiGroup.make("passkeys")
       params: { id: RecordId },
       payload: PasskeyName,
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ passkey: Passkey }) }),
-      error: [BadRequest, NotFound]
-    }).annotate(OpenApi.Summary, "Rename one of the caller's passkeys"),
+      error: [BadRequest, Forbidden, NotFound]
+    }).annotate(OpenApi.Summary, "Rename one of the caller's passkeys (after confirming it's you; the owner is mailed)"),
     HttpApiEndpoint.post("recoveryCodes", "/api/admin/auth/passkeys/recovery-codes", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ codes: Schema.Array(Schema.String) }) }),
-      error: [Conflict]
+      error: [Forbidden, Conflict]
     })
       .annotate(KeptAnswer, "nothing")
-      .annotate(OpenApi.Summary, "Make ten new recovery codes, shown this once (never kept for a repeat); the caller's earlier ones stop working"),
+      .annotate(
+        OpenApi.Summary,
+        "Make ten new recovery codes, shown this once (never kept for a repeat; after confirming it's you); the caller's earlier ones stop working"
+      ),
     HttpApiEndpoint.get("rules", "/api/admin/passkeys/rules", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ rules: Schema.Array(PasskeyRule) }) }),
       error: [Forbidden]
@@ -222,14 +235,17 @@ export class PasskeysApi extends HttpApiGroup.make("passkeys")
     ),
     HttpApiEndpoint.post("registrationOptions", "/api/admin/auth/passkeys/options", {
       success: Schema.Struct({ success: Schema.Literal(true), data: RegistrationOptions }),
-      error: [Conflict]
+      error: [Forbidden, Conflict]
     })
       .annotate(KeptAnswer, "nothing")
-      .annotate(OpenApi.Summary, "Start adding a passkey: the options for navigator.credentials.create, with a challenge valid 5 minutes, once"),
+      .annotate(
+        OpenApi.Summary,
+        "Start adding a passkey (after confirming it's you): the options for navigator.credentials.create, with a challenge valid 5 minutes, once"
+      ),
     HttpApiEndpoint.post("register", "/api/admin/auth/passkeys", {
       payload: PasskeyRegistration,
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ passkey: Passkey }) }),
-      error: [BadRequest, Conflict]
+      error: [BadRequest, Forbidden, Conflict]
     })
       .annotate(KeptAnswer, "nothing")
       .annotate(OpenApi.Summary, "Add a passkey: the authenticator's answer to the options, checked against their challenge and this console's origin"),
@@ -237,7 +253,7 @@ export class PasskeysApi extends HttpApiGroup.make("passkeys")
       params: { id: RecordId },
       success: Ok,
       error: [NotFound, Forbidden, Conflict]
-    }).annotate(OpenApi.Summary, "Remove one of the caller's passkeys")
+    }).annotate(OpenApi.Summary, "Remove one of the caller's passkeys (after confirming it's you; the owner is mailed)")
   )
   .middleware(Authorization)
   .annotate(OpenApi.Title, "Passkeys")

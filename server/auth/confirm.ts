@@ -19,8 +19,9 @@ import { challengeOf } from "./passkeys.ts"
 /**
  * Confirming it's you again (docs/security.md, "Confirm what matters"), as GitHub's sudo mode:
  * what changes who may do what (admin users and roles, the allowed addresses, passkey rules and
- * resets), protected data and a restore ask for the session's passkey again once its last use is
- * older than `CONFIRM_MINUTES`; an account with no passkey confirms with a code by e-mail.
+ * resets, one's own passkeys and recovery codes), protected data and a restore ask for the
+ * session's passkey again once its last use is older than `CONFIRM_MINUTES`, never one this
+ * session added; an account with no passkey confirms with a code by e-mail.
  */
 
 const answer = (confirmation: { readonly method: Confirmation["method"]; readonly until: Date | null }) => ({
@@ -70,7 +71,10 @@ export const ConfirmHandlers = HttpApiBuilder.group(
           yield* guard(limits.confirmationsPerSession, session.id, confirmMessages.tooMany)
           const passkeys = yield* passkeysOf(session.user._id)
           if (passkeys.length === 0) return yield* new Conflict({ error: confirmMessages.noPasskey })
-          return { success: true as const, data: yield* assertionOptions("confirm", session.user._id, passkeys) }
+          // Not those this session added: a passkey never confirms the session that added it.
+          const before = passkeys.filter((passkey) => passkey.sessionId !== session.id)
+          if (before.length === 0) return yield* new Conflict({ error: confirmMessages.addedHere })
+          return { success: true as const, data: yield* assertionOptions("confirm", session.user._id, before) }
         }).pipe(dieOnSqlError)
       )
       .handle("passkey", ({ payload }) =>
@@ -84,6 +88,8 @@ export const ConfirmHandlers = HttpApiBuilder.group(
           // Only one of the session's own account's passkeys confirms it.
           if (passkey === undefined || passkey.adminId !== session.user._id)
             return yield* refused("confirm: not this account's passkey", confirmMessages.refused)
+          // Added by this session: whoever holds the session made it, so it proves nothing more.
+          if (passkey.sessionId === session.id) return yield* refused("confirm: added in this session", confirmMessages.addedHere)
           if (!(yield* verifyAssertion(payload.credential, challenge, passkey))) return yield* refused("confirm: not verified", confirmMessages.refused)
           yield* confirmSession(session.id, "passkey")
           return answer(yield* sessionConfirmation(session.id, CONFIRM_MINUTES))
@@ -106,6 +112,8 @@ export const ConfirmHandlers = HttpApiBuilder.group(
         Effect.gen(function* () {
           const session = yield* CurrentSession
           yield* guard(limits.confirmationsPerSession, session.id, confirmMessages.tooMany)
+          // A code mailed before the account's first passkey no longer confirms once it has one.
+          if ((yield* passkeysOf(session.user._id)).length > 0) return yield* new Conflict({ error: confirmMessages.hasPasskey })
           if (!(yield* tryConfirmCode(session.id, hashOtp(otpKey, session.id, payload.code), OTP_MAX_ATTEMPTS)))
             return yield* refused("confirm: wrong code", confirmMessages.wrongCode)
           yield* confirmSession(session.id, "code")

@@ -1,5 +1,5 @@
-import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server"
-import { isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers"
+import { generateRegistrationOptions, SettingsService, verifyRegistrationResponse } from "@simplewebauthn/server"
+import { COSEALG, isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -14,7 +14,8 @@ import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts
 import { dieOnSqlError, inTransaction } from "../platform/database.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
 import { hashOtp, loadOtpKey } from "../platform/secrets.ts"
-import { endingSessions, followAdmin } from "../sessions/repository.ts"
+import { endCodeOnlySessions, endingSessions, followAdmin } from "../sessions/repository.ts"
+import { passkeyAddedMail, passkeyRemovedMail, passkeyRenamedMail, recoveryMadeMail } from "./passkey-mails.ts"
 import { newRecoveryCode, normalizeRecoveryCode } from "./recovery-codes.ts"
 import {
   addOwnPasskey,
@@ -42,6 +43,19 @@ import { requireConfirmed, requireSuperAdmin } from "./roles.ts"
 
 /** How long a ceremony's challenge may be answered. */
 export const CHALLENGE_SECONDS = 300
+
+/**
+ * The algorithms a new passkey may use, most preferred first, offered and accepted alike
+ * (docs/decisions.md, "Passkeys"): ML-DSA where this Node's WebCrypto verifies it (Node 24 does),
+ * then EdDSA, ES256 and RS256. The contract takes each one's signature at its real size
+ * (contract/passkeys.ts, `MAX_SIGNATURE_BYTES`).
+ */
+const algorithms: ReadonlyArray<COSEALG> = [
+  ...(SettingsService.runtimeSupportsPQC() ? [COSEALG.ML_DSA_44, COSEALG.ML_DSA_65, COSEALG.ML_DSA_87] : []),
+  COSEALG.EdDSA,
+  COSEALG.ES256,
+  COSEALG.RS256
+]
 
 /**
  * Where passkeys are bound: the console's public address (`PUBLIC_ORIGIN`) and its host; unset,
@@ -78,24 +92,6 @@ export const challengeOf = (credential: { readonly response: { readonly clientDa
   }
 }
 
-const passkeyAddedMail = (email: string, name: string, ip: string) => ({
-  to: email,
-  subject: "A passkey was added to your account",
-  text: [
-    `A passkey named “${name}” was added to the admin console account ${email}, from the address ${ip}.`,
-    "It signs in to this account from now on. If you did not add it, remove it in Settings → Passkeys and tell a super admin at once: they can reset your passkeys and end every session."
-  ].join("\n")
-})
-
-const recoveryMadeMail = (email: string, ip: string) => ({
-  to: email,
-  subject: "New recovery codes were made for your account",
-  text: [
-    `Ten new recovery codes were made for the admin console account ${email}, from the address ${ip}; the earlier ones no longer work.`,
-    "If you did not make them, make new ones at once in Settings → Passkeys and tell a super admin: they can reset your passkeys and end every session."
-  ].join("\n")
-})
-
 /** What the person's role asks of them: whether it requires a passkey, and until when the code alone still signs in. */
 const requirementOf = (session: Session) =>
   Effect.map(passkeyRequirement(session.user._id), (rule) => ({
@@ -113,6 +109,7 @@ export const resetAccountPasskeys = (adminId: string, actor: { readonly id: stri
   inTransaction(
     Effect.gen(function* () {
       const reset = yield* resetPasskeys(adminId)
+      if (reset === undefined) return undefined
       yield* followAdmin(adminId, { disabled: true, lowerTo: undefined })
       yield* recordActivity({
         actorId: actor?.id ?? null,
@@ -126,12 +123,26 @@ export const resetAccountPasskeys = (adminId: string, actor: { readonly id: stri
     })
   ).pipe(endingSessions, dieOnSqlError)
 
+/**
+ * The signed-in person, once this session confirmed it's you: adding, renaming and removing a
+ * passkey and making recovery codes are guarded changes (docs/security.md, "Confirm what matters").
+ */
+const confirmedSession = Effect.andThen(requireConfirmed, CurrentSession)
+
 export const PasskeyHandlers = HttpApiBuilder.group(
   AdminApi,
   "passkeys",
   Effect.fn(function* (handlers) {
     const otpKey = loadOtpKey(yield* Config)
     const worker = yield* MailWorker
+    /** Writes `change` and its mail to the owner in one transaction, then wakes the mail worker. */
+    const withMail = <A, E, R>(change: Effect.Effect<A, E, R>, mail: (done: A) => ReturnType<typeof passkeyAddedMail> | undefined) =>
+      inTransaction(
+        Effect.tap(change, (done) => {
+          const told = mail(done)
+          return told === undefined ? Effect.void : enqueueMail(told, 24 * 60)
+        })
+      ).pipe(Effect.tap(() => worker.wake))
     return handlers
       .handle("list", () =>
         Effect.gen(function* () {
@@ -142,26 +153,23 @@ export const PasskeyHandlers = HttpApiBuilder.group(
       )
       .handle("rename", ({ params, payload }) =>
         Effect.gen(function* () {
-          const session = yield* CurrentSession
-          const renamed = yield* renameOwnPasskey(session.user._id, params.id, payload.name.trim())
+          const session = yield* confirmedSession
+          const renamed = yield* withMail(renameOwnPasskey(session.user._id, params.id, payload.name.trim()), (row) =>
+            row === undefined || row.before === row.name ? undefined : passkeyRenamedMail(session.user.email, row.before, row.name, session.ip)
+          )
           if (renamed === undefined) return yield* new NotFound({ error: passkeyMessages.notFound })
           return { success: true as const, data: { passkey: passkeyOf(renamed) } }
-        })
+        }).pipe(dieOnSqlError)
       )
       .handle("recoveryCodes", () =>
         Effect.gen(function* () {
-          const session = yield* CurrentSession
+          const session = yield* confirmedSession
           const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode)
           const hashes = codes.map((code) => hashOtp(otpKey, session.user._id, normalizeRecoveryCode(code)))
-          yield* inTransaction(
-            Effect.gen(function* () {
-              yield* replaceRecoveryCodes(session.user._id, hashes)
-              yield* recordAdminActivity({ action: "session.recovery_codes", entityId: null, details: { made: codes.length } })
-              // Told by mail: codes made by someone else holding the session are seen.
-              yield* enqueueMail(recoveryMadeMail(session.user.email, session.ip), 24 * 60)
-            })
+          const made = Effect.andThen(replaceRecoveryCodes(session.user._id, hashes), () =>
+            recordAdminActivity({ action: "session.recovery_codes", entityId: null, details: { made: codes.length } })
           )
-          yield* worker.wake
+          yield* withMail(made, () => recoveryMadeMail(session.user.email, session.ip))
           return { success: true as const, data: { codes } }
         }).pipe(dieOnSqlError)
       )
@@ -175,10 +183,13 @@ export const PasskeyHandlers = HttpApiBuilder.group(
         Effect.gen(function* () {
           yield* requireSuperAdmin(passkeyMessages.superOnly)
           yield* requireConfirmed
-          const rule = yield* inTransaction(
+          // A role that now requires a passkey ends its code-only sessions at once, in every server
+          // (docs/security.md, "Required by role"): under `endingSessions`, as a disabling is.
+          const rule = yield* endingSessions(
             Effect.gen(function* () {
               const rule = yield* setPasskeyRule(params.role, payload.required, payload.graceDays)
               yield* recordAdminActivity({ action: "admin.passkey_rule", entityId: null, toState: rule.required ? "required" : "optional", details: rule })
+              if (rule.required) yield* endCodeOnlySessions(rule.role, rule.graceUntil === null ? null : new Date(rule.graceUntil))
               return rule
             })
           ).pipe(dieOnSqlError)
@@ -191,12 +202,13 @@ export const PasskeyHandlers = HttpApiBuilder.group(
           yield* requireConfirmed
           if ((yield* findAccount(params.id)) === undefined) return yield* new NotFound({ error: passkeyMessages.adminNotFound })
           const reset = yield* resetAccountPasskeys(params.id, { id: session.user._id, email: session.user.email, ip: session.ip })
+          if (reset === undefined) return yield* new NotFound({ error: passkeyMessages.adminNotFound })
           return { success: true as const, data: { removed: reset.removed, graceUntil: reset.graceUntil.toISOString() } }
         })
       )
       .handle("registrationOptions", () =>
         Effect.gen(function* () {
-          const session = yield* CurrentSession
+          const session = yield* confirmedSession
           const party = yield* relyingParty
           const held = yield* passkeysOf(session.user._id)
           if (held.length >= MAX_PASSKEYS) return yield* new Conflict({ error: passkeyMessages.atMost })
@@ -212,6 +224,7 @@ export const PasskeyHandlers = HttpApiBuilder.group(
               attestationType: "none",
               excludeCredentials: held.map((row) => ({ id: row.credentialId })),
               authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+              supportedAlgorithmIDs: [...algorithms],
               preferredAuthenticatorType: undefined
             })
           )
@@ -231,7 +244,7 @@ export const PasskeyHandlers = HttpApiBuilder.group(
       )
       .handle("register", ({ payload }) =>
         Effect.gen(function* () {
-          const session = yield* CurrentSession
+          const session = yield* confirmedSession
           const party = yield* relyingParty
           const challenge = challengeOf(payload.credential)
           // The challenge goes first, whatever follows: an answer is tried once.
@@ -243,7 +256,8 @@ export const PasskeyHandlers = HttpApiBuilder.group(
               expectedChallenge: challenge,
               expectedOrigin: party.origin,
               expectedRPID: party.id,
-              requireUserVerification: false
+              requireUserVerification: false,
+              supportedAlgorithmIDs: [...algorithms]
             }).catch(() => ({ verified: false as const, registrationInfo: undefined }))
           )
           const info = verified.registrationInfo
@@ -260,7 +274,8 @@ export const PasskeyHandlers = HttpApiBuilder.group(
             transports: (payload.credential.response.transports ?? []).join(","),
             name: payload.name.trim(),
             backedUp: info.credentialBackedUp,
-            role: session.user.role
+            role: session.user.role,
+            sessionId: session.id
           }
           const added = yield* addOwnPasskey(row, MAX_PASSKEYS)
           if (added === "known") return yield* new Conflict({ error: passkeyMessages.known })
@@ -273,13 +288,15 @@ export const PasskeyHandlers = HttpApiBuilder.group(
       )
       .handle("remove", ({ params }) =>
         Effect.gen(function* () {
-          const session = yield* CurrentSession
+          const session = yield* confirmedSession
           const { required } = yield* passkeyRequirement(session.user._id)
-          const removed = yield* removeOwnPasskey(session.user._id, params.id, required)
+          const removed = yield* withMail(removeOwnPasskey(session.user._id, params.id, required), (gone) =>
+            typeof gone === "object" ? passkeyRemovedMail(session.user.email, gone.name, session.ip) : undefined
+          )
           if (removed === "last") return yield* new Conflict({ error: passkeyMessages.lastRequired })
-          if (!removed) return yield* new NotFound({ error: passkeyMessages.notFound })
+          if (removed === false) return yield* new NotFound({ error: passkeyMessages.notFound })
           return { success: true as const }
-        })
+        }).pipe(dieOnSqlError)
       )
   })
 )

@@ -122,6 +122,8 @@ export interface PasskeyRow {
   readonly backedUp: boolean
   /** The role of the session that added it: it signs in with no more. */
   readonly role: Role
+  /** The session that added it: it never confirms that session (docs/security.md, "Confirm what matters"). */
+  readonly sessionId: string | null
   readonly createdAt: Date
   readonly lastUsedAt: Date | null
 }
@@ -131,7 +133,7 @@ export const passkeysOf = (adminId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
     return yield* sql<PasskeyRow>`
-      SELECT id, admin_id, credential_id, public_key, counter::float8 AS counter, transports, name, backed_up, role, created_at, last_used_at
+      SELECT id, admin_id, credential_id, public_key, counter::float8 AS counter, transports, name, backed_up, role, session_id, created_at, last_used_at
       FROM passkeys WHERE admin_id = ${adminId} ORDER BY created_at DESC, id`
   }).pipe(dieOnSqlError)
 
@@ -171,8 +173,9 @@ export const addOwnPasskey = (row: Omit<PasskeyRow, "createdAt" | "lastUsedAt">,
       const held = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM passkeys WHERE admin_id = ${row.adminId}`
       if ((held[0]?.count ?? 0) >= max) return "too many" as const
       const added = yield* sql<{ createdAt: Date }>`
-        INSERT INTO passkeys (id, admin_id, credential_id, public_key, counter, transports, name, backed_up, role)
-        VALUES (${row.id}, ${row.adminId}, ${row.credentialId}, ${row.publicKey}, ${row.counter}, ${row.transports}, ${row.name}, ${row.backedUp}, ${row.role})
+        INSERT INTO passkeys (id, admin_id, credential_id, public_key, counter, transports, name, backed_up, role, session_id)
+        VALUES (${row.id}, ${row.adminId}, ${row.credentialId}, ${row.publicKey}, ${row.counter}, ${row.transports}, ${row.name}, ${row.backedUp}, ${row.role},
+                ${row.sessionId})
         ON CONFLICT (credential_id) DO NOTHING
         RETURNING created_at`
       const createdAt = added[0]?.createdAt
@@ -183,7 +186,7 @@ export const addOwnPasskey = (row: Omit<PasskeyRow, "createdAt" | "lastUsedAt">,
   ).pipe(dieOnSqlError)
 
 /**
- * Removes one of the person's passkeys, in the activity log; false when they hold none of that id,
+ * Removes one of the person's passkeys, in the activity log (its name back); false when they hold none of that id,
  * "last" when `keepOne` (their role requires one) and it is their last: counted with the account's
  * row held, so two removals at once cannot take the last two.
  */
@@ -195,10 +198,11 @@ export const removeOwnPasskey = (adminId: string, id: string, keepOne: boolean) 
       const held = yield* sql<{ count: number; mine: number }>`
         SELECT count(*)::int AS count, count(*) FILTER (WHERE id = ${id})::int AS mine FROM passkeys WHERE admin_id = ${adminId}`
       if (keepOne && (held[0]?.mine ?? 0) > 0 && (held[0]?.count ?? 0) <= 1) return "last" as const
-      const removed = yield* sql<{ id: string }>`DELETE FROM passkeys WHERE id = ${id} AND admin_id = ${adminId} RETURNING id`
-      if (removed.length === 0) return false
+      const removed = yield* sql<{ name: string }>`DELETE FROM passkeys WHERE id = ${id} AND admin_id = ${adminId} RETURNING name`
+      const gone = removed[0]
+      if (gone === undefined) return false
       yield* recordAdminActivity({ action: "session.passkey_remove", entityId: id, details: {} })
-      return true
+      return gone
     })
   ).pipe(dieOnSqlError)
 
@@ -208,7 +212,7 @@ export const passkeyForSignIn = (credentialId: string) =>
     const sql = yield* SqlClient
     const rows = yield* sql<PasskeyRow & { readonly email: string; readonly adminName: string | null; readonly accountRole: Role; readonly disabled: boolean }>`
       SELECT p.id, p.admin_id, p.credential_id, p.public_key, p.counter::float8 AS counter, p.transports, p.name, p.backed_up, p.role,
-             p.created_at, p.last_used_at, a.email, a.name AS admin_name, a.role AS account_role, a.disabled
+             p.session_id, p.created_at, p.last_used_at, a.email, a.name AS admin_name, a.role AS account_role, a.disabled
       FROM passkeys p JOIN admins a ON a.id = p.admin_id WHERE p.credential_id = ${credentialId}`
     return rows[0]
   }).pipe(dieOnSqlError)
@@ -230,7 +234,7 @@ export const renameOwnPasskey = (adminId: string, id: string, name: string) =>
         UPDATE passkeys p SET name = ${name} FROM (SELECT id, name AS before FROM passkeys WHERE id = ${id} AND admin_id = ${adminId} FOR UPDATE) old
         WHERE p.id = old.id
         RETURNING p.id, p.admin_id, p.credential_id, p.public_key, p.counter::float8 AS counter, p.transports, p.name, p.backed_up, p.role,
-                  p.created_at, p.last_used_at, old.before`
+                  p.session_id, p.created_at, p.last_used_at, old.before`
       const row = rows[0]
       if (row === undefined) return undefined
       if (row.before !== name) yield* recordAdminActivity({ action: "session.passkey_rename", entityId: id, fromState: row.before, toState: name, details: {} })
@@ -354,7 +358,7 @@ export const takeStep = (tokenHash: string) =>
 /**
  * A super admin's reset (or `npm run admin -- reset-passkeys`): the account's passkeys, recovery
  * codes and open second steps go, and it may sign in with a code alone for `PERSONAL_GRACE_DAYS`
- * to add a passkey. The caller ends its sessions and logs it.
+ * to add a passkey. The caller ends its sessions and logs it. Undefined: no such account.
  */
 export const resetPasskeys = (adminId: string) =>
   Effect.gen(function* () {
@@ -364,8 +368,9 @@ export const resetPasskeys = (adminId: string) =>
     yield* sql`DELETE FROM sign_in_steps WHERE admin_id = ${adminId}`
     const rows = yield* sql<{ graceUntil: Date }>`
       UPDATE admins SET passkey_grace_until = now() + make_interval(days => ${PERSONAL_GRACE_DAYS}::int)
-      WHERE id = ${adminId} RETURNING passkey_grace_until`
-    return { removed: removed.length, graceUntil: rows[0]?.graceUntil ?? new Date() }
+      WHERE id = ${adminId} RETURNING passkey_grace_until AS grace_until`
+    const graceUntil = rows[0]?.graceUntil
+    return graceUntil === undefined ? undefined : { removed: removed.length, graceUntil }
   }).pipe(dieOnSqlError)
 
 /** Whether the passkey is still the account's, its row held until the transaction ends (a reset racing a sign-in waits, then ends the session). */

@@ -24,8 +24,9 @@ export const requireSuperAdmin = (refusal: string) =>
 
 /**
  * Refuses with 403 unless this session confirmed it's you within `CONFIRM_MINUTES`: what changes
- * who may do what, protected data and a restore of a deleted record (docs/security.md, "Confirm
- * what matters"; the confirmation itself: server/auth/confirm.ts).
+ * who may do what (one's own passkeys and recovery codes too), protected data and a restore of a
+ * deleted record (docs/security.md, "Confirm what matters"; the confirmation itself:
+ * server/auth/confirm.ts).
  */
 export const requireConfirmed = Effect.gen(function* () {
   const session = yield* CurrentSession

@@ -108,6 +108,7 @@ const runCommand = (command: AdminCommand) =>
         const admin = yield* findAdmin(normalizeEmail(command.email))
         if (admin === undefined) return yield* new NotFound({ error: `${normalizeEmail(command.email)} is not an admin` })
         const reset = yield* resetAccountPasskeys(admin.id, null)
+        if (reset === undefined) return yield* new NotFound({ error: `${admin.email} is not an admin` })
         return `Removed ${reset.removed} passkey${reset.removed === 1 ? "" : "s"} and the recovery codes of ${admin.email}, and ended their sessions. A code by e-mail alone signs them in until ${reset.graceUntil.toISOString().slice(0, 16).replace("T", " ")} UTC to add a passkey.\n`
       }
       case "disable":

@@ -835,6 +835,14 @@ export const migrations = {
     `ALTER TABLE idempotency_keys ADD COLUMN record_id text`,
     `CREATE INDEX idempotency_keys_record_idx ON idempotency_keys (record_id) WHERE record_id IS NOT NULL`,
     `DELETE FROM idempotency_keys WHERE route LIKE 'POST /api/admin/protected-data%' OR route LIKE 'PUT /api/admin/protected-data/%'`
+  ),
+  // Passkeys and sessions (docs/security.md, "Confirm what matters", "Required by role"): the session
+  // that added a passkey (it never confirms that session), how a session was signed in (a new rule
+  // ends the code-only ones), and a code sign-in's confirmation only where the account had no passkey.
+  "0022_passkey_sessions": statements(
+    `ALTER TABLE passkeys ADD COLUMN session_id uuid REFERENCES sessions (id) ON DELETE SET NULL`,
+    `ALTER TABLE sessions ADD COLUMN sign_in_method text NOT NULL DEFAULT 'code'`,
+    `UPDATE sessions SET confirmed_at = NULL WHERE admin_id IN (SELECT admin_id FROM passkeys)`
   )
 }
 

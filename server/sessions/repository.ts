@@ -65,10 +65,12 @@ export const openSession = (admin: Account, role: Role, ip: string, userAgent: s
     const token = newSessionToken()
     const id = randomUUID()
     const passkeyUsed = method === "passkey" || method === "code+passkey"
+    // A code confirms it's you only for an account with no passkey (docs/security.md, "Confirm what matters").
     const rows = yield* sql<{ expiresAt: Date }>`
-      INSERT INTO sessions (id, token_hash, admin_id, role, ip, user_agent, expires_at, last_passkey_at, confirmed_at)
+      INSERT INTO sessions (id, token_hash, admin_id, role, ip, user_agent, expires_at, last_passkey_at, confirmed_at, sign_in_method)
       VALUES (${id}, ${hashToken(token)}, ${admin.id}, ${granted}, ${ip}, ${userAgent?.slice(0, 400) ?? null},
-              now() + make_interval(hours => ${SESSION_ABSOLUTE_HOURS}::int), ${passkeyUsed ? sql`now()` : sql`NULL`}, now())
+              now() + make_interval(hours => ${SESSION_ABSOLUTE_HOURS}::int), ${passkeyUsed ? sql`now()` : sql`NULL`},
+              CASE WHEN EXISTS (SELECT 1 FROM passkeys WHERE admin_id = ${admin.id}) THEN NULL ELSE now() END, ${method})
       RETURNING expires_at`
     yield* recordActivity({
       actorId: admin.id,
@@ -249,16 +251,14 @@ export const followAdmin = (adminId: string, change: { readonly disabled: boolea
 
 /**
  * How a session confirms it's you, and until when it needs not (docs/security.md, "Confirm what
- * matters"): an account with passkeys by its last passkey use, one with none by its last code
- * (its sign-in, or a confirmation) too; `minutes` after it.
+ * matters"): by its last passkey use, or its last code (a sign-in or a confirmation made while the
+ * account had no passkey: the one that adds the first keeps its minutes); `minutes` after it.
  */
 export const sessionConfirmation = (id: string, minutes: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
     const rows = yield* sql<{ passkeys: number; until: Date | null }>`
-      SELECT p.passkeys,
-             CASE WHEN p.passkeys > 0 THEN s.last_passkey_at ELSE greatest(s.last_passkey_at, s.confirmed_at) END
-               + make_interval(mins => ${minutes}::int) AS until
+      SELECT p.passkeys, greatest(s.last_passkey_at, s.confirmed_at) + make_interval(mins => ${minutes}::int) AS until
       FROM sessions s CROSS JOIN LATERAL (SELECT count(*)::int AS passkeys FROM passkeys WHERE admin_id = s.admin_id) p
       WHERE s.id = ${id}`
     const row = rows[0]
@@ -266,11 +266,13 @@ export const sessionConfirmation = (id: string, minutes: number) =>
     return { method: (row?.passkeys ?? 0) > 0 ? ("passkey" as const) : ("code" as const), until: until !== null && until > new Date() ? until : null }
   }).pipe(dieOnSqlError)
 
-/** The session confirmed it's you now: with a passkey, or with a code by e-mail. */
+/** The session confirmed it's you now: with a passkey, or with a code by e-mail (only while the account has no passkey). */
 export const confirmSession = (id: string, by: "passkey" | "code") =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
-    yield* by === "passkey" ? sql`UPDATE sessions SET last_passkey_at = now() WHERE id = ${id}` : sql`UPDATE sessions SET confirmed_at = now() WHERE id = ${id}`
+    yield* by === "passkey"
+      ? sql`UPDATE sessions SET last_passkey_at = now() WHERE id = ${id}`
+      : sql`UPDATE sessions s SET confirmed_at = now() WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.admin_id = s.admin_id)`
   }).pipe(dieOnSqlError)
 
 /** Keeps a new confirmation code for the session (one at a time: a new one replaces it), valid `minutes`. */
@@ -302,3 +304,26 @@ export const tryConfirmCode = (sessionId: string, codeHash: string, maxTries: nu
       return false
     })
   ).pipe(dieOnSqlError)
+
+/**
+ * A role now requires a passkey (docs/security.md, "Required by role"): inside the rule's
+ * transaction, the live sessions of that role's accounts signed in by a code alone and never
+ * confirmed with a passkey end, unless the account has none and is within its grace (a right code
+ * would let it in again). Every process forgets them (run it under `endingSessions`); each is logged.
+ */
+export const endCodeOnlySessions = (role: Role, graceUntil: Date | null) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const ended = yield* sql<{ id: string; adminId: string }>`
+      UPDATE sessions s SET revoked_at = now()
+      FROM admins a
+      WHERE a.id = s.admin_id AND a.role = ${role} AND s.revoked_at IS NULL AND s.expires_at > now()
+        AND s.sign_in_method = 'code' AND s.last_passkey_at IS NULL
+        AND (EXISTS (SELECT 1 FROM passkeys p WHERE p.admin_id = a.id)
+             OR coalesce(greatest(${graceUntil}::timestamptz, a.passkey_grace_until) <= now(), true))
+      RETURNING s.id, s.admin_id`
+    if (ended.length > 0) yield* announceRevocation
+    for (const row of ended)
+      yield* recordAdminActivity({ action: "session.end", entityId: row.id, details: { adminId: row.adminId, reason: "passkey required" } })
+    return ended.length
+  }).pipe(dieOnSqlError)

@@ -46,14 +46,19 @@ export const webauthn = () => import("@simplewebauthn/browser")
 /**
  * The device's answer to `options` through `@simplewebauthn/browser`: `device` is its module, asked
  * for as the ceremony starts so it loads while the options are on their way. No answer from the
- * device rejects with no status, as a lost link does.
+ * device rejects with no status, as a lost link does; an answer the contract refuses is a refusal
+ * (src/api/device-answer.ts).
  */
 export const askDevice = async (options: AuthenticationOptions, device = webauthn()) => {
   const { startAuthentication } = await device
-  return startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]["optionsJSON"] }).catch((error: unknown): never => {
-    // No status: the device's refusal, worded by the sign-in machine (machines/auth.ts).
-    throw new Error(error instanceof Error ? error.message : String(error))
-  })
+  const answer = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]["optionsJSON"] }).catch(
+    (error: unknown): never => {
+      // No status: the device's refusal, worded by the sign-in machine (machines/auth.ts).
+      throw new Error(error instanceof Error ? error.message : String(error))
+    }
+  )
+  const { sendableAnswer } = await import("./device-answer.ts")
+  return sendableAnswer(answer, "get")
 }
 
 /** Signs in with a passkey (docs/api.md, "Passkeys"): the server's options, the device's answer, the session. */

@@ -51,7 +51,8 @@ export class CeremonyRefused extends Error {}
 /**
  * Adds a passkey named `name` (docs/api.md, "Passkeys"): the server's options, the browser's
  * ceremony through `@simplewebauthn/browser` (loaded now, never with the first screen), the
- * answer back. A refusal of the browser or the device rejects with `CeremonyRefused`.
+ * answer back. A refusal of the browser or the device rejects with `CeremonyRefused`; an answer
+ * the contract refuses, with a 400 (src/api/device-answer.ts).
  */
 export const addPasskey = async (name: string): Promise<Passkey> => {
   const [{ callApi }, { startRegistration }] = await Promise.all([api(), import("@simplewebauthn/browser")])
@@ -59,7 +60,8 @@ export const addPasskey = async (name: string): Promise<Passkey> => {
   const credential = await startRegistration({ optionsJSON: options as Parameters<typeof startRegistration>[0]["optionsJSON"] }).catch((error: unknown) => {
     throw new CeremonyRefused(error instanceof Error ? error.message : String(error))
   })
-  const payload = { name, credential: credential as never }
+  const { sendableAnswer } = await import("./device-answer.ts")
+  const payload = { name, credential: (await sendableAnswer(credential, "create")) as never }
   return (await callApi((client) => client.passkeys.register({ payload }))).data.passkey
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { type Confirmation, confirmMessages } from "../../contract/confirm.ts"
 import type { AuthenticationOptions, RegistrationOptions } from "../../contract/passkeys.ts"
 import { hashToken } from "../../server/platform/secrets.ts"
-import { softAuthenticator } from "../support/authenticator.ts"
+import { type SoftAlgorithm, softAuthenticator } from "../support/authenticator.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
 import { deliveredOutbox } from "../support/server.ts"
@@ -78,17 +78,26 @@ describe.each(engines)("confirming it's you on $name", (engine) => {
     expect((await addAdmin(token)).status).toBe(200)
   })
 
-  it("asks a person with a passkey for it, even after a code sign-in; another person's passkey or a reused answer confirms nothing", async () => {
-    const email = freshEmail("confirm-passkey")
-    await create(email, "super_admin")
-    const token = await signIn(email, "super_admin")
-    const key = softAuthenticator()
+  /** Adds a passkey with this session (which must be confirmed); the device holding it. */
+  const addPasskey = async (token: string, algorithm?: SoftAlgorithm) => {
+    const key = softAuthenticator(algorithm)
     const asked = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
+    expect(asked.status, asked.text).toBe(200)
     const added = await call(url(), "POST", "/api/admin/auth/passkeys", {
       token,
       body: { name: "Key", credential: key.register(asked.body.data as RegistrationOptions, origin()) }
     })
     expect(added.status, added.text).toBe(200)
+    return key
+  }
+  const confirmOptions = (token: string) => call(url(), "POST", "/api/admin/auth/confirm/options", { token })
+  const confirmWith = (token: string, credential: unknown) => call(url(), "POST", "/api/admin/auth/confirm/passkey", { token, body: { credential } })
+
+  it("asks a person with a passkey for it, even after a code sign-in; another person's passkey or a reused answer confirms nothing", async () => {
+    const email = freshEmail("confirm-passkey")
+    await create(email, "super_admin")
+    const key = await addPasskey(await signIn(email, "super_admin"))
+    const token = await signIn(email, "super_admin")
     // A code sign-in confirms nothing for an account with a passkey: its passkey does.
     expect(await status(token)).toEqual({ method: "passkey", confirmedUntil: null })
     expect((await addAdmin(token)).status).toBe(403)
@@ -129,16 +138,10 @@ describe.each(engines)("confirming it's you on $name", (engine) => {
     expect((await status(other)).confirmedUntil).toBeNull()
   })
 
-  it("lets a passkey sign-in confirm for ten minutes, and asks nothing of reads or of the person's own passkeys", async () => {
+  it("lets a passkey sign-in confirm for ten minutes, asks nothing of reads, and asks again before one's own passkeys change", async () => {
     const email = freshEmail("confirm-signin")
     await create(email, "super_admin")
-    const token = await signIn(email, "super_admin")
-    const key = softAuthenticator()
-    const asked = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
-    await call(url(), "POST", "/api/admin/auth/passkeys", {
-      token,
-      body: { name: "Key", credential: key.register(asked.body.data as RegistrationOptions, origin()) }
-    })
+    const key = await addPasskey(await signIn(email, "super_admin"))
     const ip = freshIp()
     const options = (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })).body.data as AuthenticationOptions
     const signedIn = await call(url(), "POST", "/api/admin/auth/passkeys/sign-in", { ip, body: { credential: key.authenticate(options, origin()) } })
@@ -149,13 +152,65 @@ describe.each(engines)("confirming it's you on $name", (engine) => {
     await age(passkeyToken)
     expect((await addAdmin(passkeyToken)).status).toBe(403)
     expect((await call(url(), "GET", "/api/admin/users", { token: passkeyToken })).status).toBe(200)
+    expect((await call(url(), "GET", "/api/admin/passkeys", { token: passkeyToken })).status).toBe(200)
+    expect((await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token: passkeyToken })).status).toBe(403)
+    // The passkey the session signed in with confirms it again: this session did not add it.
+    const again = (await confirmOptions(passkeyToken)).body.data as AuthenticationOptions
+    expect((await confirmWith(passkeyToken, key.authenticate(again, origin()))).status).toBe(200)
     expect((await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token: passkeyToken })).status).toBe(200)
   })
 
-  it("asks again before each change that matters, and a refused one leaves nothing: roles, addresses, protected data, passkey rules and resets, a restore", async () => {
+  it("never lets a passkey confirm the session that added it, even ten answers at once; a code mailed before the first passkey confirms nothing", async () => {
+    const email = freshEmail("confirm-added")
+    await create(email, "admin")
+    // A new account signs in with a code: that confirms it for ten minutes, so it adds its first passkey.
+    const adder = await signIn(email, "admin")
+    const key = await addPasskey(adder)
+    expect((await status(adder)).confirmedUntil).not.toBeNull()
+    await age(adder)
+    expect(await status(adder)).toEqual({ method: "passkey", confirmedUntil: null })
+    const addedHere = await confirmOptions(adder)
+    expect(addedHere.status).toBe(409)
+    expect(addedHere.body.error).toBe(confirmMessages.addedHere)
+    // A challenge asked by another session of the account, answered with that passkey, from the one that added it.
+    const ip = freshIp()
+    const signInOptions = (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })).body.data as AuthenticationOptions
+    const other = (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in", { ip, body: { credential: key.authenticate(signInOptions, origin()) } })).body
+      .token as string
+    await age(other)
+    const challenge = (await confirmOptions(other)).body.data as AuthenticationOptions
+    const fromAdder = await Promise.all(Array.from({ length: 10 }, () => confirmWith(adder, key.authenticate(challenge, origin()))))
+    expect(fromAdder.map((one) => one.status)).toEqual(Array.from({ length: 10 }, () => 401))
+    expect(fromAdder.filter((one) => one.body.error === confirmMessages.addedHere)).toHaveLength(1)
+    expect((await status(adder)).confirmedUntil).toBeNull()
+    // The session that signed in with it confirms with it: of ten answers to one challenge, one.
+    const once = (await confirmOptions(other)).body.data as AuthenticationOptions
+    const fromOther = await Promise.all(Array.from({ length: 10 }, () => confirmWith(other, key.authenticate(once, origin()))))
+    expect(fromOther.filter((one) => one.status === 200)).toHaveLength(1)
+    expect((await status(adder)).confirmedUntil).toBeNull()
+    // A code asked for while the account had no passkey confirms nothing once it has one.
+    const newcomer = freshEmail("confirm-before")
+    await create(newcomer, "admin")
+    const early = await signIn(newcomer, "admin")
+    await age(early)
+    expect((await call(url(), "POST", "/api/admin/auth/confirm/code", { token: early })).status).toBe(200)
+    const code = await lastCode(newcomer)
+    await addPasskey(await signIn(newcomer, "admin"))
+    const late = await call(url(), "POST", "/api/admin/auth/confirm/code/verify", { token: early, body: { code } })
+    expect(late.status).toBe(409)
+    expect(late.body.error).toBe(confirmMessages.hasPasskey)
+    expect((await status(early)).confirmedUntil).toBeNull()
+  })
+
+  it("asks again before each change that matters, and a refused one leaves nothing: roles, addresses, protected data, passkeys, rules and resets, a restore", async () => {
     const email = freshEmail("confirm-each")
     await create(email, "super_admin")
     const token = await signIn(email, "super_admin")
+    // One's own passkey to rename and remove, and a challenge to answer, asked while confirmed.
+    await addPasskey(token)
+    const own = ((await call(url(), "GET", "/api/admin/passkeys", { token })).body.data as { passkeys: ReadonlyArray<{ _id: string }> }).passkeys[0]!._id
+    const asked = (await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })).body.data as RegistrationOptions
+    const credential = softAuthenticator("ML-DSA-44").register(asked, origin())
     // What the changes act on, made while the session is confirmed.
     const other = await create(freshEmail("confirm-other"), "moderator")
     const address = await call(url(), "POST", "/api/admin/ip-management", { token, body: { ip: "0.0.0.0/0", description: "Everyone, so no test is shut out" } })
@@ -177,12 +232,18 @@ describe.each(engines)("confirming it's you on $name", (engine) => {
             (SELECT json_agg(to_jsonb(i) ORDER BY i.id) FROM allowed_ips i) AS ips,
             (SELECT json_agg(to_jsonb(p) ORDER BY p.id) FROM protected_data p) AS secrets,
             (SELECT json_agg(to_jsonb(r) ORDER BY r.role) FROM passkey_rules r) AS rules,
-            (SELECT count(*)::int FROM passkeys) AS passkeys,
+            (SELECT json_agg(to_jsonb(k) ORDER BY k.id) FROM passkeys k) AS passkeys,
+            (SELECT count(*)::int FROM passkey_challenges) AS challenges,
+            (SELECT count(*)::int FROM recovery_codes) AS recovery_codes,
+            (SELECT count(*)::int FROM mail_outbox) AS mail,
             (SELECT count(*)::int FROM listings WHERE id = ${listingId}) AS restored,
             (SELECT count(*)::int FROM activity_log) AS events`
         )
       )
     await age(token)
+    // Every mail so far has left, so one queued by a refused change would show.
+    await deliveredOutbox(staff.server)
+    const mailed = staff.server.outbox().length
     const before = await state()
     const changes: ReadonlyArray<readonly [string, string, string, Record<string, unknown>?]> = [
       ["a role", "PUT", `/api/admin/users/${other._id}`, { role: "admin", version: other.version }],
@@ -195,7 +256,12 @@ describe.each(engines)("confirming it's you on $name", (engine) => {
       ["protected data removed", "DELETE", `/api/admin/protected-data/${secretId}?version=1`],
       ["a passkey rule", "PUT", "/api/admin/passkeys/rules/moderator", { required: true, graceDays: 3 }],
       ["a person's passkeys reset", "POST", `/api/admin/users/${other._id}/passkeys/reset`],
-      ["a deleted record restored", "POST", `/api/admin/history/listing/${listingId}/restore`, { version: 1, expectedVersion: 2 }]
+      ["a deleted record restored", "POST", `/api/admin/history/listing/${listingId}/restore`, { version: 1, expectedVersion: 2 }],
+      ["a passkey's options", "POST", "/api/admin/auth/passkeys/options"],
+      ["a passkey added", "POST", "/api/admin/auth/passkeys", { name: "Intruder", credential }],
+      ["a passkey renamed", "PATCH", `/api/admin/passkeys/${own}`, { name: "Renamed" }],
+      ["a passkey removed", "DELETE", `/api/admin/passkeys/${own}`],
+      ["recovery codes made", "POST", "/api/admin/auth/passkeys/recovery-codes"]
     ]
     // All at once, as a hurried person or a script would: each refused the same way.
     const answers = await Promise.all(changes.map(([, method, path, body]) => call(url(), method, path, { token, ...(body === undefined ? {} : { body }) })))
@@ -204,5 +270,6 @@ describe.each(engines)("confirming it's you on $name", (engine) => {
       expect(answer.body.error, changes[at]![0]).toBe(confirmMessages.required)
     })
     expect(await state()).toEqual(before)
+    expect(staff.server.outbox()).toHaveLength(mailed)
   })
 })

@@ -1,6 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { AuthenticationOptions, RegistrationOptions } from "../../contract/passkeys.ts"
 import { passkeyMessages } from "../../contract/passkeys.ts"
@@ -8,6 +11,7 @@ import { hashToken } from "../../server/platform/secrets.ts"
 import { softAuthenticator } from "../support/authenticator.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
+import { runScript } from "../support/process.ts"
 import { latestCode } from "../support/server.ts"
 import { freshEmail, settingsServer } from "../support/settings.ts"
 
@@ -167,6 +171,71 @@ describe.each(engines)("passkey attacks on $name", (engine) => {
     const signedIn = await call(url(), "POST", "/api/admin/auth/passkeys/sign-in", { ip: freshIp(), body: { credential: key.authenticate(options, origin()) } })
     expect(signedIn.status, signedIn.text).toBe(200)
     expect((signedIn.body.user as { role: string }).role).toBe("moderator")
+  })
+
+  // (low): a role newly made to require passkeys left its code-only sessions acting for up to 12 h.
+  // They end at once, in every server; a session that used a passkey, a person of another role and
+  // one still within their own grace keep theirs (docs/security.md, "Required by role").
+  it("ends a role's code-only sessions at once when it is made to require passkeys, in every server", async () => {
+    const holder = freshEmail("rule-holder")
+    const holderAccount = await create(holder, "admin")
+    const key = await addKey(await signIn(holder, "admin"))
+    const codeOnly = await signIn(holder, "admin")
+    const ip = freshIp()
+    const options = (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })).body.data as AuthenticationOptions
+    const withPasskey = (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in", { ip, body: { credential: key.authenticate(options, origin()) } })).body
+      .token as string
+    const graceless = freshEmail("rule-graceless")
+    const gracelessAccount = await create(graceless, "admin")
+    await noOwnGrace(graceless)
+    const gracelessToken = await signIn(graceless, "admin")
+    const newcomer = freshEmail("rule-newcomer")
+    await create(newcomer, "admin")
+    const newcomerToken = await signIn(newcomer, "admin")
+    const moderator = freshEmail("rule-moderator")
+    await create(moderator, "moderator")
+    const moderatorToken = await signIn(moderator, "moderator")
+    const tokens = { codeOnly, withPasskey, gracelessToken, newcomerToken, moderatorToken }
+    const statuses = async (base = url()) =>
+      Object.fromEntries(
+        await Promise.all(Object.entries(tokens).map(async ([name, token]) => [name, (await call(base, "GET", "/api/admin/auth/check", { token })).status]))
+      )
+    // Each process remembers the sessions it checked for 10 s (server/sessions/cache.ts).
+    const all = { codeOnly: 200, withPasskey: 200, gracelessToken: 200, newcomerToken: 200, moderatorToken: 200 }
+    expect(await statuses()).toEqual(all)
+    // Another server on the same PostgreSQL, its cache filled too: only PostgreSQL has other processes.
+    const otherDir = mkdtempSync(join(tmpdir(), "admin-rule-other-"))
+    const other =
+      engine.name === "postgresql"
+        ? runScript("server/main.ts", [], {
+            DATABASE_URL: staff.server.config.databaseUrl ?? "",
+            DATA_DIR: otherDir,
+            PORT: "0",
+            OTP_SECRET: "passkey-attacks-other-server-secret-0123456789"
+          })
+        : undefined
+    try {
+      const otherUrl = other === undefined ? undefined : (await other.waitFor(/Listening on (http:\/\/\S+)/u, 120_000))[1]
+      if (otherUrl !== undefined) expect(await statuses(otherUrl)).toEqual(all)
+      expect((await setRule("admin", true, 0)).status).toBe(200)
+      const after = { ...all, codeOnly: 401, gracelessToken: 401 }
+      expect(await statuses()).toEqual(after)
+      if (otherUrl !== undefined) await expect.poll(() => statuses(otherUrl), { timeout: 3_000 }).toEqual(after)
+      // The next code sign-in of the holder asks for the passkey; each ended session is logged.
+      expect((await codeSignIn(holder, "admin")).body).toMatchObject({ secondStep: true })
+      const ended = await db(
+        (sql) => sql<{ adminId: string }>`
+          SELECT details->>'adminId' AS admin_id FROM activity_log WHERE action = 'session.end' AND details->>'reason' = 'passkey required'
+            AND details->>'adminId' IN (${holderAccount._id}, ${gracelessAccount._id})`
+      )
+      // The holder's two code-only sessions (the one that added the passkey, and the later one), and the graceless one.
+      expect(ended.map((row) => row.adminId).sort()).toEqual([holderAccount._id, holderAccount._id, gracelessAccount._id].sort())
+    } finally {
+      other?.child.kill("SIGTERM")
+      await other?.exited
+      rmSync(otherDir, { recursive: true, force: true })
+      await setRule("admin", false)
+    }
   })
 
   // SOUND: odd inputs are 400 or 401, never 500.

@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
 import type { AuthenticationOptions, PasskeyOverview, PasskeyRule, RegistrationOptions } from "../../contract/passkeys.ts"
 import { passkeyMessages } from "../../contract/passkeys.ts"
+import { executeAdminCommand } from "../../server/cli/admin-commands.ts"
 import { softAuthenticator } from "../support/authenticator.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
@@ -30,6 +31,12 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
     })
     expect(added.status, added.text).toBe(200)
     return { key, id: (added.body.data as { passkey: { _id: string } }).passkey._id }
+  }
+  /** A session opened with the passkey alone: a rule that now requires one leaves it open (docs/security.md, "Required by role"). */
+  const withPasskey = async (key: ReturnType<typeof softAuthenticator>, ip = freshIp()) => {
+    const options = (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })).body.data as AuthenticationOptions
+    return (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in", { ip, body: { credential: key.authenticate(options, origin()) } })).body
+      .token as string
   }
   const overview = async (token: string) => (await call(url(), "GET", "/api/admin/passkeys", { token })).body.data as PasskeyOverview
   /** A code sign-in's answer, as the console gets it: a session, a second step, or a refusal. */
@@ -154,10 +161,11 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
   it("keeps a person's last passkey while the role requires one, also when two go at once", async () => {
     const email = freshEmail("last")
     await create(email, "moderator")
-    const token = await signIn(email, "moderator")
-    const first = await addKey(token)
-    const second = await addKey(token)
+    const adder = await signIn(email, "moderator")
+    const first = await addKey(adder)
+    const second = await addKey(adder)
     expect((await setRule("moderator", true, 0)).status).toBe(200)
+    const token = await withPasskey(first.key)
     try {
       const both = await Promise.all([first, second].map((one) => call(url(), "DELETE", `/api/admin/passkeys/${one.id}`, { token })))
       expect(both.map((one) => one.status).sort()).toEqual([200, 409])
@@ -173,16 +181,19 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
   it("finishes a sign-in with a recovery code once; guesses count as the code's, also at once", async () => {
     const email = freshEmail("recovery")
     await create(email, "moderator")
-    const token = await signIn(email, "moderator")
-    await addKey(token)
-    const made = await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token })
+    const first = await signIn(email, "moderator")
+    const { key } = await addKey(first)
+    const made = await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token: first })
     expect(made.status, made.text).toBe(200)
     const codes = (made.body.data as { codes: ReadonlyArray<string> }).codes
     expect(codes).toHaveLength(10)
     expect(new Set(codes).size).toBe(10)
     for (const code of codes) expect(code).toMatch(/^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/u)
-    expect((await overview(token)).recoveryCodesLeft).toBe(10)
+    expect((await overview(first)).recoveryCodesLeft).toBe(10)
     expect((await setRule("moderator", true, 0)).status).toBe(200)
+    // The code-only session ended with the rule; one opened with the passkey goes on.
+    expect((await check(first)).status).toBe(401)
+    const token = await withPasskey(key)
     try {
       const { answer } = await codeSignIn(email, "moderator")
       expect(answer.body).toMatchObject({ secondStep: true, recoveryCodes: true })
@@ -249,16 +260,19 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
   it("resets a person's passkeys from the console and the command line: sessions end, a code signs in to add one", async () => {
     const email = freshEmail("reset")
     const account = await create(email, "moderator")
-    const token = await signIn(email, "moderator")
-    await addKey(token)
-    await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token })
+    const first = await signIn(email, "moderator")
+    const { key } = await addKey(first)
+    await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token: first })
     expect((await setRule("moderator", true, 0)).status).toBe(200)
+    const token = await withPasskey(key)
     try {
       const refused = await call(url(), "POST", `/api/admin/users/${account._id}/passkeys/reset`, { token })
       expect(refused.status).toBe(403)
       const reset = await call(url(), "POST", `/api/admin/users/${account._id}/passkeys/reset`, { token: await superToken() })
       expect(reset.status, reset.text).toBe(200)
       expect(reset.body.data).toMatchObject({ removed: 1 })
+      // The answer says the end of the three days' grace, not the moment of the reset.
+      expect(Date.parse((reset.body.data as { graceUntil: string }).graceUntil) - Date.now()).toBeGreaterThan(2.9 * 86_400_000)
       expect((await check(token)).status).toBe(401)
       const { answer } = await codeSignIn(email, "moderator")
       expect(answer.status, answer.text).toBe(200)
@@ -279,6 +293,11 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
           2
         )
       }
+      // The command's words, as `npm run admin` prints them here and through a running server's admin channel.
+      const printed = await staff.server.sql(executeAdminCommand(["reset-passkeys", email]))
+      const until = printed.out.match(/signs them in until (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC/u)?.[1]
+      expect(printed, printed.out).toMatchObject({ code: 0 })
+      expect(Date.parse(`${until?.replace(" ", "T") ?? ""}:00Z`) - Date.now()).toBeGreaterThan(2.9 * 86_400_000)
       const missing = await call(url(), "POST", "/api/admin/users/00000000-0000-4000-8000-000000000000/passkeys/reset", { token: await superToken() })
       expect(missing.status).toBe(404)
     } finally {

@@ -1,9 +1,12 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
 import type { AuthenticationOptions, Passkey, RegistrationOptions } from "../../contract/passkeys.ts"
 import { softAuthenticator } from "../support/authenticator.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
-import { deliveredOutbox } from "../support/server.ts"
+import { hashToken } from "../../server/platform/secrets.ts"
+import { deliveredOutbox, latestCode } from "../support/server.ts"
 import { freshEmail, settingsServer } from "../support/settings.ts"
 
 /**
@@ -13,7 +16,7 @@ import { freshEmail, settingsServer } from "../support/settings.ts"
  * nothing kept.
  */
 describe.each(engines)("passkeys on $name", (engine) => {
-  const { staff, url, create, signIn, update, check } = settingsServer(engine)
+  const { staff, url, superToken, create, signIn, update, check } = settingsServer(engine)
   /** The console's address as the server binds passkeys to it (unset PUBLIC_ORIGIN: localhost). */
   const origin = () => `http://localhost:${new URL(url()).port}`
 
@@ -71,6 +74,76 @@ describe.each(engines)("passkeys on $name", (engine) => {
       "session.passkey_remove"
     ])
   })
+
+  it("tells the owner by mail when a passkey is renamed or removed", async () => {
+    const token = await person()
+    const email = lastPerson
+    const added = await register(token, softAuthenticator().register(await options(token), origin()), "Desk key")
+    const id = (added.body.data as { passkey: Passkey }).passkey._id
+    expect((await call(url(), "PATCH", `/api/admin/passkeys/${id}`, { token, body: { name: "Old desk key" } })).status).toBe(200)
+    expect((await call(url(), "DELETE", `/api/admin/passkeys/${id}`, { token })).status).toBe(200)
+    const mails = (await deliveredOutbox(staff.server, email)).filter((mail) => mail.to === email)
+    const renamed = mails.find((mail) => mail.subject === "A passkey of your account was renamed")
+    expect(renamed?.body).toContain("The passkey named “Desk key” of the admin console account")
+    expect(renamed?.body).toContain("is now named “Old desk key”")
+    const removed = mails.find((mail) => mail.subject === "A passkey was removed from your account")
+    expect(removed?.body).toContain("The passkey named “Old desk key” was removed")
+  })
+
+  it.each(["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"] as const)(
+    "offers ML-DSA first and takes an %s passkey at its real sizes: added, signed in, confirmed, a second step",
+    async (algorithm) => {
+      const email = freshEmail(`passkey-${algorithm.toLowerCase()}`)
+      await create(email, "moderator")
+      const token = await signIn(email, "moderator")
+      const asked = await options(token)
+      expect(asked.pubKeyCredParams.map((param) => param.alg)).toEqual([-48, -49, -50, -8, -7, -257])
+      const key = softAuthenticator(algorithm)
+      expect((await register(token, key.register(asked, origin()))).status).toBe(200)
+      // Signed in with it alone: its signature is 2,420, 3,309 or 4,627 bytes.
+      const ip = freshIp()
+      const signInAnswer = key.authenticate(await signInOptions(ip), origin())
+      expect(Buffer.from(signInAnswer.response.signature, "base64url").length).toBe({ "ML-DSA-44": 2_420, "ML-DSA-65": 3_309, "ML-DSA-87": 4_627 }[algorithm])
+      const signedIn = await passkeySignIn(ip, signInAnswer)
+      expect(signedIn.status, signedIn.text).toBe(200)
+      const passkeyToken = signedIn.body.token as string
+      // Confirmed with it, ten minutes on.
+      await staff.server.sql(
+        Effect.flatMap(
+          SqlClient,
+          (sql) => sql`UPDATE sessions SET last_passkey_at = now() - interval '11 minutes' WHERE token_hash = ${hashToken(passkeyToken)}`
+        )
+      )
+      const challenge = (await call(url(), "POST", "/api/admin/auth/confirm/options", { token: passkeyToken })).body.data as AuthenticationOptions
+      const confirmed = await call(url(), "POST", "/api/admin/auth/confirm/passkey", {
+        token: passkeyToken,
+        body: { credential: key.authenticate(challenge, origin()) }
+      })
+      expect(confirmed.status, confirmed.text).toBe(200)
+      // A role that requires a passkey: a code's second step finished with it.
+      expect(
+        (await call(url(), "PUT", "/api/admin/passkeys/rules/moderator", { token: await superToken(), body: { required: true, graceDays: 0 } })).status
+      ).toBe(200)
+      try {
+        const stepIp = freshIp()
+        const code = await call(url(), "POST", "/api/admin/auth", { ip: stepIp, body: { email, role: "moderator" } })
+        const first = await call(url(), "POST", "/api/admin/auth", {
+          ip: stepIp,
+          body: { email, otp: await latestCode(staff.server, email), attempt: code.body.attempt }
+        })
+        const step = first.body.step as string
+        const stepOptions = (await call(url(), "POST", "/api/admin/auth/second-step/options", { ip: stepIp, body: { step } })).body
+          .data as AuthenticationOptions
+        const finished = await call(url(), "POST", "/api/admin/auth/second-step/passkey", {
+          ip: stepIp,
+          body: { step, credential: key.authenticate(stepOptions, origin()) }
+        })
+        expect(finished.status, finished.text).toBe(200)
+      } finally {
+        await call(url(), "PUT", "/api/admin/passkeys/rules/moderator", { token: await superToken(), body: { required: false, graceDays: 0 } })
+      }
+    }
+  )
 
   it("refuses an answer for another origin, another relying party or another ceremony, and keeps nothing", async () => {
     const token = await person()

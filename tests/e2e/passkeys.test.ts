@@ -1,22 +1,21 @@
 import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
-import { chromiumWithServer, newPage } from "../support/browser.ts"
+import { chromiumWithServer, newPage, typeCodeOnScreen } from "../support/browser.ts"
 import { engines } from "../support/database.ts"
-import { call, freshIp } from "../support/http.ts"
+import { call } from "../support/http.ts"
 import { signedInAs, signIn } from "../support/session.ts"
-import { registerPasskey, softAuthenticator, virtualAuthenticator } from "../support/authenticator.ts"
+import { addPasskeyOnScreen, browserWithDevice, consoleAddress, logout, openPasskeys, signedIn } from "../support/passkey-screens.ts"
 import { seriousViolations } from "../support/axe.ts"
 import { addAdmin } from "../../server/admin-users/repository.ts"
-import type { AuthenticationOptions } from "../../contract/passkeys.ts"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { latestCode } from "../support/server.ts"
 
 /**
  * Passkeys in Chromium (docs/console.md, "Passkeys"): a person adds a passkey with the device the
  * browser offers (Chromium's virtual authenticator, through the DevTools protocol's WebAuthn
  * domain), sees it listed and removes it; the server keeps it bound to the console's address,
- * which the page is opened at (localhost: a passkey is never bound to a bare IP address).
+ * which the page is opened at (localhost: a passkey is never bound to a bare IP address). Every
+ * passkey here is made on Settings → Passkeys, never put into the device by the test.
  */
 describe.each(engines)("passkeys in Chromium on $name", (engine) => {
   const product = chromiumWithServer(engine)
@@ -25,22 +24,29 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
     token = await signedInAs(product.server, "moderator")
   })
 
-  /** The console at its own address, signed in, with a platform authenticator that verifies its user. */
-  const openWithAuthenticator = async () => {
-    const { page, context, errors } = await newPage(product.browser)
-    await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
-    const { credentials } = await virtualAuthenticator(page)
-    await page.goto(`http://localhost:${new URL(product.server.url).port}/settings/passkeys`)
-    return { page, context, errors, credentials }
+  /** The console at its own address, signed in as after an earlier sign-in (`as`: this token), with a platform authenticator that verifies its user. */
+  const openWithAuthenticator = async (as = token, options: Parameters<typeof newPage>[1] = {}) => {
+    const { page, context, errors, device } = await browserWithDevice(product.browser, options)
+    // Once per tab: a sign-out stays one through the loads after it.
+    await context.addInitScript((value) => {
+      if (sessionStorage.getItem("signed-in-by-test") !== null) return
+      sessionStorage.setItem("signed-in-by-test", "yes")
+      localStorage.setItem("adminToken", value)
+    }, as)
+    await page.goto(`${consoleAddress(product.server)}/settings/passkeys`)
+    return { page, context, errors, credentials: device.credentials }
   }
   const table = (page: Page) => page.getByRole("table", { name: "Passkeys" })
-  /** A new moderator `email` with one passkey named `name` on a soft authenticator; the console's address. */
-  const moderatorWithPasskey = async (email: string, name: string) => {
-    const address = `http://localhost:${new URL(product.server.url).port}`
+  /**
+   * A new moderator `email` who added a passkey named `name` on Settings → Passkeys and signed out:
+   * their page, whose device holds it, is at the sign-in form.
+   */
+  const moderatorWithPasskey = async (email: string, name: string, options: Parameters<typeof newPage>[1] = {}) => {
     await product.server.sql(addAdmin(email, "moderator"))
-    const key = softAuthenticator()
-    await registerPasskey(product.server.url, await signIn(product.server, email, "moderator"), key, address, name)
-    return { address, key }
+    const opened = await openWithAuthenticator(await signIn(product.server, email, "moderator"), options)
+    await addPasskeyOnScreen(opened.page, name)
+    await logout(opened.page)
+    return { address: consoleAddress(product.server), ...opened }
   }
 
   it("adds a passkey with the device, lists it and removes it, and says a missing name under the field", async () => {
@@ -122,9 +128,7 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
   })
 
   it("signs in with one click, the signed-in screens asked for as the ceremony starts rather than after it", async () => {
-    const { address, key } = await moderatorWithPasskey(`one-click-${engine.name}@example.com`, "Desk key")
-    const { page, context, errors } = await newPage(product.browser)
-    await (await virtualAuthenticator(page)).holds(key, "localhost")
+    const { address, page, context, errors } = await moderatorWithPasskey(`one-click-${engine.name}@example.com`, "Desk key")
     // The screens' chunk arriving after the session made React hold the dashboard back 300 ms (docs/performance.md).
     const order: Array<string> = []
     page.on("request", (request) => void (/\/assets\/signed-in-[\w-]+\.js$/u.test(request.url()) && order.push("screens asked for")))
@@ -139,19 +143,12 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
 
   it("shows when a passkey was last used, and lets a super admin reset a person's passkeys from the palette, after a confirmation", async () => {
     const email = `lost-device-${engine.name}@example.com`
-    const { address, key } = await moderatorWithPasskey(email, "Lost phone")
+    const { address, ...holder } = await moderatorWithPasskey(email, "Lost phone")
     // Signed in with it: the list says when.
-    const ip = freshIp()
-    const options = (await call(product.server.url, "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })).body.data as AuthenticationOptions
-    const signedIn = await call(product.server.url, "POST", "/api/admin/auth/passkeys/sign-in", {
-      ip,
-      body: { credential: key.authenticate(options, address) }
-    })
-    expect(signedIn.status, signedIn.text).toBe(200)
-    const holderToken = signedIn.body.token as string
-    const holder = await newPage(product.browser)
-    await holder.context.addInitScript((value) => localStorage.setItem("adminToken", value), holderToken)
-    await holder.page.goto(`${address}/settings/passkeys`)
+    await holder.page.getByRole("button", { name: "Sign in with a passkey" }).click()
+    await signedIn(holder.page)
+    const holderToken = (await holder.page.evaluate(() => localStorage.getItem("adminToken"))) ?? ""
+    await openPasskeys(holder.page)
     const used = table(holder.page).getByRole("row").filter({ hasText: "Lost phone" })
     await used.waitFor()
     const lastUsed = (await table(holder.page).getByRole("columnheader").allTextContents()).indexOf("Last used")
@@ -188,29 +185,16 @@ describe.each(engines)("passkeys in Chromium on $name", (engine) => {
   })
 
   it.each(["light", "dark"] as const)("asks for the passkey after the code, and for one to be added within the grace, readable in %s mode", async (scheme) => {
+    const holder = `second-${scheme}@example.com`
+    const newcomer = `newcomer-${scheme}@example.com`
+    await product.server.sql(addAdmin(newcomer, "moderator"))
+    const { address, page, context, errors } = await moderatorWithPasskey(holder, "Desk key", { colorScheme: scheme })
     const superToken = await signedInAs(product.server, "super_admin")
     expect(
       (await call(product.server.url, "PUT", "/api/admin/passkeys/rules/moderator", { token: superToken, body: { required: true, graceDays: 0 } })).status
     ).toBe(200)
     try {
-      const address = `http://localhost:${new URL(product.server.url).port}`
-      const holder = `second-${scheme}@example.com`
-      const newcomer = `newcomer-${scheme}@example.com`
-      await product.server.sql(addAdmin(holder, "moderator"))
-      await product.server.sql(addAdmin(newcomer, "moderator"))
-      const key = softAuthenticator()
-      await registerPasskey(product.server.url, await signIn(product.server, holder, "moderator"), key, address, "Desk key")
-      const { page, context, errors } = await newPage(product.browser, { colorScheme: scheme })
-      await (await virtualAuthenticator(page)).holds(key, "localhost")
-      const codeFor = async (email: string) => {
-        await page.goto(`${address}/login`)
-        await page.getByLabel("Email").fill(email)
-        await page.getByLabel("Role").selectOption({ label: "Moderator" })
-        await page.getByRole("button", { name: "Send OTP" }).click()
-        await page.getByRole("heading", { name: "Enter OTP Code" }).waitFor()
-        await page.getByPlaceholder("Enter 6-digit code").fill(await latestCode(product.server, email))
-        await page.getByRole("button", { name: "Verify & Login" }).click()
-      }
+      const codeFor = (email: string) => typeCodeOnScreen(page, product.server, email, "Moderator", address)
       // The code alone opens nothing: the passkey is the second step, one key on the focused button.
       await codeFor(holder)
       await page.getByRole("heading", { name: "Confirm with your passkey" }).waitFor()

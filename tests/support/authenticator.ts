@@ -18,17 +18,39 @@ export interface RegistrationAnswer {
 
 const sha256 = (data: string | Uint8Array) => new Uint8Array(createHash("sha256").update(data).digest())
 
-export const softAuthenticator = () => {
-  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
-  let signCount = 0
-  const jwk = publicKey.export({ format: "jwk" })
+/** The algorithms the soft authenticator makes keys for: ES256 (P-256), or ML-DSA as today's Chromium prefers it. */
+export type SoftAlgorithm = "ES256" | "ML-DSA-44" | "ML-DSA-65" | "ML-DSA-87"
+
+const mlDsaCose: Record<Exclude<SoftAlgorithm, "ES256">, number> = { "ML-DSA-44": -48, "ML-DSA-65": -49, "ML-DSA-87": -50 }
+
+/** A new key pair, its COSE public key as an authenticator writes it, and how it signs (ES256: SHA-256 with ECDSA, DER). */
+const keyFor = (algorithm: SoftAlgorithm) => {
+  if (algorithm === "ES256") {
+    const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
+    const jwk = publicKey.export({ format: "jwk" })
+    const coseKey = new Map<number, number | Uint8Array>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, new Uint8Array(Buffer.from(jwk.x ?? "", "base64url"))],
+      [-3, new Uint8Array(Buffer.from(jwk.y ?? "", "base64url"))]
+    ])
+    return { privateKey, coseKey, sign: (data: Uint8Array) => sign("sha256", data, privateKey) }
+  }
+  const { publicKey, privateKey } = generateKeyPairSync(algorithm === "ML-DSA-44" ? "ml-dsa-44" : algorithm === "ML-DSA-65" ? "ml-dsa-65" : "ml-dsa-87")
+  const jwk = publicKey.export({ format: "jwk" }) as { readonly pub?: string }
+  // COSE's AKP key (kty 7): the algorithm and the raw public key.
   const coseKey = new Map<number, number | Uint8Array>([
-    [1, 2],
-    [3, -7],
-    [-1, 1],
-    [-2, new Uint8Array(Buffer.from(jwk.x ?? "", "base64url"))],
-    [-3, new Uint8Array(Buffer.from(jwk.y ?? "", "base64url"))]
+    [1, 7],
+    [3, mlDsaCose[algorithm]],
+    [-1, new Uint8Array(Buffer.from(jwk.pub ?? "", "base64url"))]
   ])
+  return { privateKey, coseKey, sign: (data: Uint8Array) => sign(null, data, privateKey) }
+}
+
+export const softAuthenticator = (algorithm: SoftAlgorithm = "ES256") => {
+  const { privateKey, coseKey, sign: signWithKey } = keyFor(algorithm)
+  let signCount = 0
   const credentialId = new Uint8Array(randomBytes(16))
   const id = isoBase64URL.fromBuffer(credentialId)
   return {
@@ -92,7 +114,7 @@ export const softAuthenticator = () => {
       signCount = tamper.counter ?? signCount + 1
       const counter = new Uint8Array([(signCount >>> 24) & 0xff, (signCount >>> 16) & 0xff, (signCount >>> 8) & 0xff, signCount & 0xff])
       const authData = new Uint8Array(Buffer.concat([sha256(tamper.rpId ?? options.rpId), new Uint8Array([0x01 | 0x04]), counter]))
-      const signature = sign("sha256", Buffer.concat([authData, sha256(clientData)]), privateKey)
+      const signature = signWithKey(Buffer.concat([authData, sha256(clientData)]))
       return {
         id: tamper.id ?? id,
         rawId: tamper.id ?? id,

@@ -179,9 +179,13 @@ export const visitInApp = async (page: Page, path: string) => {
 /** Whether the console shows its dark theme. */
 export const isDark = (page: Page) => page.evaluate(() => document.querySelector(".radix-themes")?.classList.contains("dark") ?? false)
 
-/** Signs in through the screen as a person does, reading the code from the outbox. */
-export const signInThroughScreen = async (page: Page, server: TestServer, email: string, role?: string) => {
-  await page.goto(`${server.url}/login`)
+/**
+ * The sign-in's e-mail and code steps as a person types them, reading the code from the outbox, at
+ * `address` (the server's own by default; passkeys need `localhost`); what follows the code (the
+ * dashboard, a passkey's second step) is the caller's to wait for.
+ */
+export const typeCodeOnScreen = async (page: Page, server: TestServer, email: string, role?: string, address = server.url) => {
+  await page.goto(`${address}/login`)
   await page.getByLabel("Email").fill(email)
   if (role !== undefined) {
     await page.getByLabel("Role").selectOption({ label: role })
@@ -190,6 +194,11 @@ export const signInThroughScreen = async (page: Page, server: TestServer, email:
   await page.getByRole("heading", { name: "Enter OTP Code" }).waitFor()
   await page.getByPlaceholder("Enter 6-digit code").fill(await latestCode(server, email))
   await page.getByRole("button", { name: "Verify & Login" }).click()
+}
+
+/** Signs in through the screen as a person does, reading the code from the outbox. */
+export const signInThroughScreen = async (page: Page, server: TestServer, email: string, role?: string) => {
+  await typeCodeOnScreen(page, server, email, role)
   await page.getByText("Welcome back").waitFor()
 }
 
