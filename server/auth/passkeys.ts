@@ -45,13 +45,29 @@ import { requireConfirmed, requireSuperAdmin } from "./roles.ts"
 export const CHALLENGE_SECONDS = 300
 
 /**
+ * Asks without Node's warnings: Node 24 calls its ML-DSA WebCrypto experimental and says so on
+ * stderr the first time it is asked, once per algorithm, and the command-line tools' stderr is
+ * what a person reads (docs/architecture.md, "Backup and restore"). Node warns once per feature, so verifying later is
+ * quiet too.
+ */
+const quietly = <A>(ask: () => A): A => {
+  const emit = process.emitWarning
+  process.emitWarning = () => undefined
+  try {
+    return ask()
+  } finally {
+    process.emitWarning = emit
+  }
+}
+
+/**
  * The algorithms a new passkey may use, most preferred first, offered and accepted alike
  * (docs/decisions.md, "Passkeys"): ML-DSA where this Node's WebCrypto verifies it (Node 24 does),
  * then EdDSA, ES256 and RS256. The contract takes each one's signature at its real size
  * (contract/passkeys.ts, `MAX_SIGNATURE_BYTES`).
  */
 const algorithms: ReadonlyArray<COSEALG> = [
-  ...(SettingsService.runtimeSupportsPQC() ? [COSEALG.ML_DSA_44, COSEALG.ML_DSA_65, COSEALG.ML_DSA_87] : []),
+  ...(quietly(() => SettingsService.runtimeSupportsPQC()) ? [COSEALG.ML_DSA_44, COSEALG.ML_DSA_65, COSEALG.ML_DSA_87] : []),
   COSEALG.EdDSA,
   COSEALG.ES256,
   COSEALG.RS256
