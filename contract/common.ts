@@ -135,6 +135,14 @@ export const Id = Schema.String.check(
   Schema.isMaxLength(64, { message: "must be at most 64 characters" })
 )
 
+/**
+ * A staff member as other staff see them: id and name to every role; the e-mail, an admin
+ * account's, only to whom may read admin accounts and to the person themselves, null otherwise
+ * (docs/security.md, "Roles").
+ */
+export const Colleague = Schema.Struct({ _id: Id, name: Schema.NullOr(Schema.String), email: Schema.NullOr(Schema.String) })
+export type Colleague = typeof Colleague.Type
+
 /** A record's id where a request names one (a path): a UUID, as the server makes them. */
 export const RecordId = Schema.String.check(
   Schema.isMaxLength(36, { message: "must be a record id" }),

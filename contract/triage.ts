@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { AdvertisingInquiry } from "./advertising.ts"
 import { Authorization } from "./auth.ts"
-import { BadRequest, Conflict, Id, LongText, NotFound, PageNumber, PageSize, Pagination, RecordId, Timestamp, Version } from "./common.ts"
+import { BadRequest, Colleague, Conflict, LongText, NotFound, PageNumber, PageSize, Pagination, RecordId, Timestamp, Version } from "./common.ts"
 import { CoreTeamContact } from "./contacts.ts"
 import { EventEntry } from "./events.ts"
 import { Listing } from "./listings.ts"
@@ -85,7 +85,7 @@ export const DeskAnswers = {
  * items wait (snoozed aside). `email` only to whom may read admin accounts (super admins), and
  * one's own; null otherwise (docs/security.md, "Roles").
  */
-export const TriageOwnerEntry = Schema.Struct({ _id: Id, name: Schema.NullOr(Schema.String), email: Schema.NullOr(Schema.String), waiting: Schema.Int })
+export const TriageOwnerEntry = Schema.Struct({ ...Colleague.fields, waiting: Schema.Int })
 export type TriageOwnerEntry = typeof TriageOwnerEntry.Type
 
 /** The triage desk (docs/api.md, "The triage desk"): every record waiting for a staff decision, in one list. */

@@ -1,14 +1,11 @@
+import type { Colleague } from "../../contract/common.ts"
+
 /**
- * How the console names a colleague (the desk's owners, the dashboard's figures per owner). A
- * person's e-mail comes only to whom may read admin accounts, and for one's own
- * (contract/triage.ts, `TriageOwnerEntry`): a person with no name is then named by the end of
- * their id, as the desk names a record.
+ * How the console names a colleague (the desk's owners, the dashboard's figures per owner, who
+ * did an event of the activity log). A person's e-mail comes only to whom may read admin
+ * accounts, and for one's own (contract/common.ts, `Colleague`): a person with no name is then
+ * named by the end of their id, as the desk names a record.
  */
-export interface Colleague {
-  readonly _id: string
-  readonly name: string | null
-  readonly email: string | null
-}
 
 export const unnamedColleague = (id: string): string => `Admin #${id.slice(-8)}`
 
