@@ -61,6 +61,9 @@ export type ActivityRecord = typeof ActivityRecord.Type
 export const ActivityEntry = Schema.Struct({
   _id: Id,
   at: Timestamp,
+  /** The staff member who did it (null for the public, the server's own jobs and a refused sign-in). */
+  actorId: Schema.NullOr(Id),
+  /** Their e-mail, or the one a refused sign-in typed: only to whom may read it (contract/common.ts, `Colleague`). */
   actorEmail: Schema.NullOr(Schema.String),
   actorName: Schema.NullOr(Schema.String),
   action: Schema.String,

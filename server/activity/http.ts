@@ -4,7 +4,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
 import { csvResponse, wantsCsv } from "../platform/lists.ts"
-import { type LogRow, type Reader, entryOf, listEvents, exportEvents, analyticsOf } from "./repository.ts"
+import { analyticsOf } from "./analytics.ts"
+import { type LogRow, type Reader, entryOf, listEvents, exportEvents } from "./repository.ts"
 
 /**
  * The activity log as a list (docs/api.md, "Activity log"), each reader's within their role's

@@ -1,15 +1,15 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { dieOnSqlError } from "../platform/database.ts"
-import { type ActivityEntry, type Analytics, type AnalyticsPeriod, activityAreas, listingStatistics } from "../../contract/activity.ts"
+import { type ActivityEntry, activityAreas } from "../../contract/activity.ts"
 import type { AdminUser } from "../../contract/auth.ts"
-import { readableAreas, seesStaffAddresses } from "../auth/roles.ts"
+import { readableAreas, seesStaffAddresses, seesStaffEmails } from "../auth/roles.ts"
 import { EXPORT_BATCH, keysetRows, pageWindow, paginate } from "../platform/lists.ts"
 import { containsPattern } from "../platform/search.ts"
 
 /**
- * The activity log and the dashboard's figures in the database: the log's filters, pages and
- * export, and the analytics of a period.
+ * The activity log in the database: its filters, pages and export (the dashboard's figures:
+ * analytics.ts).
  */
 
 interface LogQuery {
@@ -92,11 +92,17 @@ const filtersOf = (sql: SqlClient, query: LogQuery, reader: Reader) =>
     if (username !== "") {
       // Admins are few: the ones whose name or e-mail contains the text, then their events by
       // the e-mail each event carries (an index, newest first); someone who is not an admin (a
-      // refused sign-in) by the exact e-mail they typed.
+      // refused sign-in) by the exact e-mail they typed. An e-mail is matched only where the
+      // reader may read it (their own, or everyone's as a super admin), so the filter tells
+      // nobody an e-mail the log would not show them (docs/security.md, "Roles").
       const pattern = containsPattern(username)
-      const actors = yield* sql<{ email: string }>`SELECT email FROM admins WHERE lower(email) LIKE ${pattern} OR lower(coalesce(name, '')) LIKE ${pattern}`
-      actorEmails = [...new Set([...actors.map((actor) => actor.email), username.toLowerCase()])]
-      filters.push(sql`l.actor_email IN ${sql.in(actorEmails)}`)
+      const emails = seesStaffEmails(reader.role)
+      const readable = emails ? sql`true` : sql`id = ${reader._id}`
+      const actors = yield* sql<{ email: string }>`SELECT email FROM admins
+        WHERE lower(coalesce(name, '')) LIKE ${pattern} OR (lower(email) LIKE ${pattern} AND ${readable})`
+      const named = [...new Set([...actors.map((actor) => actor.email), ...(emails ? [username.toLowerCase()] : [])])]
+      actorEmails = named.length === 0 ? undefined : named
+      filters.push(actorEmails === undefined ? sql`false` : sql`l.actor_email IN ${sql.in(actorEmails)}`)
     }
     if (query.area !== undefined && query.area !== "all") filters.push(sql`l.entity = ${query.area}`)
     if (query.action !== undefined) filters.push(sql`l.action = ${query.action}`)
@@ -170,11 +176,16 @@ const eventsWhere = (sql: SqlClient, filters: ReadonlyArray<ReturnType<SqlClient
       FROM activity_log l WHERE ${sql.and(filters)} ORDER BY l.id DESC LIMIT ${limit} OFFSET ${offset}
     ) l ORDER BY l.id DESC`
 
-/** An event as `reader` sees it: another staff member's address only when they may read everyone's sessions. */
+/**
+ * An event as `reader` sees it: another staff member's address only when they may read everyone's
+ * sessions, their e-mail only when they may read admin accounts (a moderator's own session events
+ * carry the moderator's e-mail, even a stranger's wrong code typed with it).
+ */
 export const entryOf = (row: LogRow, reader: Reader): ActivityEntry => ({
   _id: row.id,
   at: row.at.toISOString(),
-  actorEmail: row.actorEmail,
+  actorId: row.actorId,
+  actorEmail: row.actorEmail === reader.email || seesStaffEmails(reader.role) ? row.actorEmail : null,
   actorName: row.actorName,
   action: row.action,
   area: row.entity,
@@ -205,37 +216,10 @@ export const exportEvents = (query: LogQuery, reader: Reader) =>
     })
   )
 
-const statisticOf: Readonly<Record<string, keyof Analytics["statistics"] | undefined>> = listingStatistics
-
-const utcDay = (date: Date) => date.toISOString().slice(0, 10)
-
-/** Every bucket of the period, oldest first, so a quiet day shows as 0 rather than missing. */
-const bucketsOf = (period: AnalyticsPeriod, first: string | null, today: Date): ReadonlyArray<string> => {
-  if (period !== "all") {
-    const days = period === "7d" ? 7 : 30
-    return Array.from({ length: days }, (_, index) => utcDay(new Date(today.getTime() - (days - 1 - index) * 86_400_000)))
-  }
-  const start = first === null ? today : new Date(`${first.slice(0, 7)}-01T00:00:00Z`)
-  const months: Array<string> = []
-  for (let year = start.getUTCFullYear(), month = start.getUTCMonth(); ;) {
-    const text = `${year}-${String(month + 1).padStart(2, "0")}-01`
-    months.push(text)
-    if (year === today.getUTCFullYear() && month === today.getUTCMonth()) break
-    month += 1
-    if (month === 12) {
-      month = 0
-      year += 1
-    }
-  }
-  return months
-}
-
-export const analyticsOf = (period: AnalyticsPeriod) =>
+/** The counts a period of analytics is made of, from `since` per `bucket` (analytics.ts shapes them). */
+export const analyticsCounts = (bucket: "day" | "month", since: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient
-    const today = new Date()
-    const since = period === "all" ? "0001-01-01" : bucketsOf(period, null, today)[0]!
-    const bucket = period === "all" ? "month" : "day"
     // One round trip: every figure is a read of a count the database keeps, or an index count.
     const rows = yield* sql<{
       listings: ReadonlyArray<{ type: string; status: string; total: number }> | string
@@ -247,53 +231,17 @@ export const analyticsOf = (period: AnalyticsPeriod) =>
       created: ReadonlyArray<{ start: string; total: number }> | string | null
       firstDay: string | null
     }>`
-      SELECT
-        (SELECT json_agg(json_build_object('type', type, 'status', status, 'total', total)) FROM listing_counts) AS listings,
-        (SELECT count(*)::int FROM blog_posts) AS blogs,
-        (SELECT coalesce(sum(total), 0)::int FROM scam_report_counts WHERE status = 'new') AS scam_reports,
-        (SELECT count(*)::int FROM core_team_contacts WHERE status = 'new') AS contacts,
-        (SELECT coalesce(sum(total), 0)::int FROM inquiry_counts WHERE status = 'pending') AS inquiries,
-        (SELECT coalesce(sum(total), 0)::int FROM inquiry_counts WHERE status = 'paid') AS paid_inquiries,
-        (SELECT json_agg(json_build_object('start', start, 'total', total)) FROM (
-          SELECT date_trunc(${bucket}, day)::date::text AS start, sum(total)::int AS total
-          FROM daily_counts WHERE day >= ${since}::date GROUP BY 1
-        ) AS created) AS created,
-        (SELECT min(day)::text FROM daily_counts) AS first_day`
-    const row = rows[0]!
-    const parse = <A>(value: A | string | null): A | null => (typeof value === "string" ? (JSON.parse(value) as A) : value)
-    const listings = parse(row.listings) ?? []
-    const created = new Map((parse(row.created) ?? []).map((point) => [point.start, Number(point.total)]))
-    const statistics: { -readonly [K in keyof Analytics["statistics"]]: number } = {
-      totalBlogs: row.blogs,
-      totalCommunities: 0,
-      totalInfluencers: 0,
-      totalBusinesses: 0,
-      totalStartups: 0,
-      totalProjects: 0,
-      totalEvents: 0,
-      totalHackathons: 0,
-      pendingReviews: 0
-    }
-    const pendingListings = new Map<string, number>()
-    for (const count of listings) {
-      const key = statisticOf[count.type]
-      if (key !== undefined) statistics[key] += Number(count.total)
-      if (count.status === "pending") pendingListings.set(count.type, (pendingListings.get(count.type) ?? 0) + Number(count.total))
-    }
-    const pending = {
-      listings: Object.keys(statisticOf).map((type) => ({ type, count: pendingListings.get(type) ?? 0 })),
-      scamReports: row.scamReports,
-      contacts: row.contacts,
-      inquiries: row.inquiries,
-      paidInquiries: row.paidInquiries
-    }
-    statistics.pendingReviews =
-      pending.listings.reduce((sum, part) => sum + part.count, 0) + pending.scamReports + pending.contacts + pending.inquiries + pending.paidInquiries
-    const points = bucketsOf(period, row.firstDay, today).map((start) => ({ start, total: created.get(start) ?? 0 }))
-    return {
-      period,
-      statistics,
-      pending,
-      created: { bucket, points, total: points.reduce((sum, point) => sum + point.total, 0) }
-    } satisfies Analytics
+        SELECT
+          (SELECT json_agg(json_build_object('type', type, 'status', status, 'total', total)) FROM listing_counts) AS listings,
+          (SELECT count(*)::int FROM blog_posts) AS blogs,
+          (SELECT coalesce(sum(total), 0)::int FROM scam_report_counts WHERE status = 'new') AS scam_reports,
+          (SELECT count(*)::int FROM core_team_contacts WHERE status = 'new') AS contacts,
+          (SELECT coalesce(sum(total), 0)::int FROM inquiry_counts WHERE status = 'pending') AS inquiries,
+          (SELECT coalesce(sum(total), 0)::int FROM inquiry_counts WHERE status = 'paid') AS paid_inquiries,
+          (SELECT json_agg(json_build_object('start', start, 'total', total)) FROM (
+            SELECT date_trunc(${bucket}, day)::date::text AS start, sum(total)::int AS total
+            FROM daily_counts WHERE day >= ${since}::date GROUP BY 1
+          ) AS created) AS created,
+          (SELECT min(day)::text FROM daily_counts) AS first_day`
+    return rows[0]!
   }).pipe(dieOnSqlError)

@@ -74,3 +74,10 @@ export const readableAreas = (role: Role): { readonly all: ReadonlyArray<Activit
  * so only who may read everyone's sessions does. A public submission's address is its record's.
  */
 export const seesStaffAddresses = (role: Role): boolean => mayRead(role, "session")
+
+/**
+ * Whether a role reads other staff members' e-mails: an e-mail is an admin account's, so only who
+ * may read admin accounts does; every role reads names, and each person their own
+ * (docs/security.md, "Roles").
+ */
+export const seesStaffEmails = (role: Role): boolean => mayRead(role, "admin")

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { CurrentSession } from "../../contract/auth.ts"
-import { mayRead } from "../auth/roles.ts"
+import { seesStaffEmails } from "../auth/roles.ts"
 import { BadRequest, Conflict, MAX_LONG_TEXT } from "../../contract/common.ts"
 import type { TriageChange, TriageItem } from "../../contract/triage.ts"
 import { duplicateStatus, MAX_SNOOZE_DAYS, type TriageArea, triageMessages as messages, waitingStatuses } from "../../contract/triage-rules.ts"
@@ -106,8 +106,7 @@ export const TriageHandlers = HttpApiBuilder.group(AdminApi, "triage", (handlers
       Effect.gen(function* () {
         const session = yield* CurrentSession
         const { owners: people, unowned } = yield* owners
-        // An e-mail is an admin account's: who may not read those reads names, and their own.
-        const seesEmails = mayRead(session.user.role, "admin")
+        const seesEmails = seesStaffEmails(session.user.role)
         const shown = people.map((owner) => (seesEmails || owner._id === session.user._id ? owner : { ...owner, email: null }))
         return { success: true as const, data: { owners: shown, unowned } }
       })

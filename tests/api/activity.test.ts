@@ -196,7 +196,7 @@ describe.each(engines)("the activity log and the dashboard's figures on $name", 
         // A staff member's address is their session's: others see it only as super admins.
         if (role !== "super_admin") {
           expect(
-            events.filter((entry) => entry.ip !== null && entry.actorEmail !== null && entry.actorEmail !== own),
+            events.filter((entry) => entry.ip !== null && entry.actorId !== null && entry.actorEmail !== own),
             `${role} ${area}`
           ).toEqual([])
         }
