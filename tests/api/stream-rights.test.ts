@@ -1,3 +1,5 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
 import type { AdminAccount } from "../../contract/admin-users.ts"
 import { addAdmin, setAdminRole } from "../../server/admin-users/repository.ts"
@@ -91,6 +93,30 @@ describe.each(engines)("an open stream after its reader is demoted on $name", (e
     if (engine.name === "postgresql") expect(await adminScript("role", demoted.email, "moderator")).toBe(0)
     else await staff.server.sql(setAdminRole(demoted.email, "moderator"))
     await hearsAsModerator(stream, demoted.token)
+  })
+
+  it("reads its role again before what only super admins read, with no notice of the demotion at all", async () => {
+    const demoted = await superAdminSignedIn()
+    const stream = await openStream(url(), demoted.token)
+    await stream.ready()
+    // Lowered in the database alone: no NOTIFY, no emptying of any cache. Only the stream's own
+    // read of its session's role, before a batch a moderator may not read, can stop that batch.
+    await staff.server.sql(
+      Effect.flatMap(SqlClient, (sql) =>
+        sql.withTransaction(
+          Effect.andThen(
+            sql`UPDATE admins SET role = 'moderator' WHERE id = ${demoted.id}`,
+            sql`UPDATE sessions SET role = 'moderator' WHERE admin_id = ${demoted.id}`
+          )
+        )
+      )
+    )
+    const secret = await superAdminsOnly()
+    const marker = await report()
+    await stream.until(() => stream.ended() || stream.changes().some((event) => entityOf(event) === marker), "the end or the report")
+    expect(stream.changes().filter((event) => secret.includes(entityOf(event)))).toEqual([])
+    expect(stream.ended()).toBe(true)
+    await stream.close()
   })
 
   it("keeps nothing only super admins read from streams being opened while their reader is demoted", async () => {
