@@ -19,6 +19,7 @@ const exportRecord = (reader: Reader) => (row: LogRow) => {
 const exportFields = [
   "_id",
   "at",
+  "actorId",
   "actorEmail",
   "actorName",
   "action",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { ActivityEntry } from "../../contract/activity.ts"
 import { addAdmin } from "../../server/admin-users/repository.ts"
+import { csvObjects } from "../support/csv.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { serverWithStaff, signedInAs, signIn } from "../support/session.ts"
@@ -50,6 +51,8 @@ describe.each(engines)("the activity log's actors by role on $name", (engine) =>
       expect(seen.some((entry) => entry.action === "session.sign_in" && entry.actorEmail === me.email)).toBe(true)
       const csv = await call(url(), "GET", "/api/admin/activity-logs?format=csv", { token })
       expect(csv.status, csv.text).toBe(200)
+      const rows = csvObjects(csv.text)
+      expect(rows.find((row) => row.actorId === unnamedId && row.action === "listing.create")).toMatchObject({ actorEmail: "" })
       for (const email of [named, unnamed]) {
         expect(JSON.stringify(seen), email).not.toContain(email)
         expect(csv.text, email).not.toContain(email)
