@@ -44,7 +44,9 @@ const decodedPath = (pathname: string) => {
  */
 export const publicCacheKey = (request: HttpServerRequest.HttpServerRequest): { readonly key: string; readonly area: string } | undefined => {
   if (request.method !== "GET" || (request.headers.accept ?? "").toLowerCase().includes("text/csv")) return undefined
-  const url = new URL(request.url, "http://public")
+  // An absolute-form target (`GET http://host/path`) names its path too; one no URL can be made of is read, not kept.
+  const url = URL.parse(request.url, "http://public")
+  if (url === null) return undefined
   const path = decodedPath(url.pathname)
   const area = path === undefined ? undefined : areaOf(path)
   if (path === undefined || area === undefined) return undefined

@@ -23,8 +23,9 @@ import { invalidateOnChanges, PUBLIC_CACHE_LIMITS, publicCacheKey } from "./publ
  * (public-read-cache.ts): a flood of those costs the database one read per page and change, and
  * an ordinary visitor's page is answered whatever else the flood asks. The rest runs a few at a
  * time, a third of the database connections at most (one on PGlite), with a short line behind
- * them and 503 past it; reading a page into the memory has a line of its own, one at a time, so
- * a flood of searches never keeps the pages from being read: however many anonymous readers
+ * them and 503 past it; reading a kept page again has a line of its own, one at a time, so a
+ * flood of searches, of 404s or of pages nobody else reads never keeps the known pages from being
+ * read (and while that line refuses, the kept answer is served): however many anonymous readers
  * come, the rest of the pool stays the staff's.
  */
 export const PublicReadLive = Layer.effect(
@@ -56,7 +57,9 @@ export const PublicReadLive = Layer.effect(
         }
         const read = Effect.provideService(httpEffect, Reader, { session: undefined })
         const cacheable = publicCacheKey(yield* HttpServerRequest.HttpServerRequest)
-        return yield* cacheable === undefined ? admitted(read) : kept.get(cacheable.key, cacheable.area, filled(read))
+        if (cacheable === undefined) return yield* admitted(read)
+        // Reading a kept page again has its own line; a key never kept (a 404, a page nobody read) waits in the general one.
+        return yield* kept.get(cacheable.key, cacheable.area, (known) => (known ? filled(read) : admitted(read)))
       })
   })
 )

@@ -11,6 +11,7 @@ import { call } from "../support/http.ts"
 import { FIRST_ADMIN, signInFirstAdmin, startProduct, type StartedProduct } from "../support/product.ts"
 import { startTestServer } from "../support/server.ts"
 import { rowLocked, stopWhileHolding, withDatabase } from "../support/stall.ts"
+import { sleep } from "../support/wait.ts"
 
 /**
  * One of two servers on one PostgreSQL stops dead (SIGSTOP: a debugger, a frozen VM, a swap
@@ -41,7 +42,6 @@ const percentile = (values: ReadonlyArray<number>, p: number) => {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN)
 }
 const figures = (values: ReadonlyArray<number>) => `p50 ${percentile(values, 50)} ms, p95 ${percentile(values, 95)} ms, max ${percentile(values, 100)} ms`
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe.runIf(engines.length > 1)("a server stalled while it holds a row lock, on postgresql", () => {
   let database: TestDatabase

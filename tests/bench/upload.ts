@@ -1,9 +1,8 @@
 import autocannon from "autocannon"
 import { noisePng } from "../support/images.ts"
 import { signInFirstAdmin } from "../support/product.ts"
+import { sleep } from "../support/wait.ts"
 import { onEachDatabase, percentile, rssOf, statusOrClosed, underWatch } from "./product.ts"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** One upload: its status, the stored file's URL, and the wait a 503 names. */
 const uploadOnce = async (url: string, token: string, image: Uint8Array) => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -354,7 +355,12 @@ describe("two servers behind nginx on one PostgreSQL", () => {
       for (let i = 0; writing; i++) {
         const identifier = `sigterm-${w}-${i}`
         try {
-          const answer = await call(nginx.url, "POST", "/api/admin/addresses/generated", { token, body: { identifier, Name: identifier } })
+          // With its Idempotency-Key, as the console sends it: nginx may send it on to the other server (docs/deploy.md, "Behind nginx").
+          const answer = await call(nginx.url, "POST", "/api/admin/addresses/generated", {
+            token,
+            headers: { "idempotency-key": randomUUID() },
+            body: { identifier, Name: identifier }
+          })
           if (answer.status === 200) acknowledged.push(identifier)
           else failures.push(`${identifier}: ${answer.status} ${answer.text.slice(0, 200)}`)
         } catch (error) {

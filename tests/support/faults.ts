@@ -6,6 +6,7 @@ import { registerPasskey, softAuthenticator } from "./authenticator.ts"
 import { parseCsv } from "./csv.ts"
 import { call } from "./http.ts"
 import { FIRST_ADMIN, signInFirstAdmin as signInFirstAdminAt, type StartedProduct, startProduct as startProductIn } from "./product.ts"
+import { sleep, until } from "./wait.ts"
 
 /**
  * The product as `npm start` runs it, in its own process, killed with SIGKILL under concurrent
@@ -124,8 +125,6 @@ export const storedIdentifiers = async (url: string, token: string): Promise<Set
   return new Set(rows.map((row) => row[column]!))
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 export interface CycleResult {
   readonly acknowledged: number
   readonly found: number
@@ -134,14 +133,8 @@ export interface CycleResult {
   readonly passkeys?: { readonly kept: number; readonly removed: number; readonly lost: ReadonlyArray<string>; readonly back: ReadonlyArray<string> }
 }
 
-/** Resolves once `count()` exceeds `minimum`; after `timeoutMs`, fails naming what it reached. */
-const atLeast = async (count: () => number, minimum: number, timeoutMs = 60_000) => {
-  const until = Date.now() + timeoutMs
-  while (count() <= minimum) {
-    if (Date.now() > until) throw new Error(`only ${count()} writes acknowledged in ${timeoutMs} ms`)
-    await sleep(25)
-  }
-}
+/** Resolves once `count()` exceeds `minimum`; past a minute, fails naming what it reached. */
+const atLeast = (count: () => number, minimum: number) => until(() => count() > minimum, `more than ${minimum} writes acknowledged (${count()} so far)`)
 
 /** The writes a cycle has acknowledged before the kill, however slow the machine: the kill lands amid many. */
 export const WRITES_BEFORE_KILL = 25

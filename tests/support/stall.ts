@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process"
 import pg from "pg"
+import { sleep } from "./wait.ts"
 
 /**
  * A server stopped dead (SIGSTOP: a debugger, a frozen VM, a swap storm) in the middle of a
@@ -32,8 +33,6 @@ export const rowLocked = (databaseUrl: string, table: string, id: string) =>
       await client.query("ROLLBACK")
     }
   })
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * Stops `server` (SIGSTOP) at a moment `holding()` says it holds the lock, trying again (SIGCONT,

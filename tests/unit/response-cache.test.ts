@@ -1,7 +1,7 @@
 import { Deferred, Effect, Fiber } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { describe, expect, it } from "vitest"
-import { ServiceBusy } from "../../contract/common.ts"
+import { NotFound, ServiceBusy } from "../../contract/common.ts"
 import { makeResponseCache } from "../../server/platform/response-cache.ts"
 
 /** The rules of the public's cache (server/platform/response-cache.ts), on a clock the test moves. */
@@ -22,11 +22,17 @@ const setup = () => {
   })
   const body = (response: HttpServerResponse.HttpServerResponse) =>
     response.body._tag === "Uint8Array" ? new TextDecoder().decode(response.body.body) : `(${response.body._tag})`
+  // Whether each read was told the key had a kept answer: the line it would wait in.
+  const told: Array<boolean> = []
+  const lined =
+    <E>(fill: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
+    (kept: boolean) =>
+      Effect.suspend(() => (told.push(kept), fill))
   const get = (key: string, fill: Effect.Effect<HttpServerResponse.HttpServerResponse, ServiceBusy>, area = "listing") =>
-    Effect.runPromise(Effect.map(cache.get(key, area, fill), body))
-  const tryGet = (key: string, fill: Effect.Effect<HttpServerResponse.HttpServerResponse, ServiceBusy>) =>
-    Effect.runPromise(Effect.match(cache.get(key, "listing", fill), { onFailure: (error) => error._tag, onSuccess: body }))
-  return { cache, answer, busy, get, tryGet, reads: () => reads, advance: (ms: number) => void (clock += ms) }
+    Effect.runPromise(Effect.map(cache.get(key, area, lined(fill)), body))
+  const tryGet = (key: string, fill: Effect.Effect<HttpServerResponse.HttpServerResponse, ServiceBusy | NotFound>) =>
+    Effect.runPromise(Effect.match(cache.get(key, "listing", lined(fill)), { onFailure: (error) => error._tag, onSuccess: body }))
+  return { cache, answer, busy, get, tryGet, told, reads: () => reads, advance: (ms: number) => void (clock += ms) }
 }
 
 describe("the public's cache", () => {
@@ -64,6 +70,38 @@ describe("the public's cache", () => {
     expect(await tryGet("p1", busy)).toBe("ServiceBusy")
   })
 
+  it("answers an outdated page with what was kept only while reading it again is refused, and tells each read whether the key was kept", async () => {
+    const { cache, answer, busy, get, tryGet, told, reads, advance } = setup()
+    expect(await tryGet("missing", busy)).toBe("ServiceBusy")
+    await get("missing", answer("gone", 404))
+    await get("p1", answer("one"))
+    expect(told).toEqual([false, false, false])
+    cache.invalidate("listing")
+    expect(await tryGet("p1", busy)).toBe("one")
+    expect(await tryGet("p1", busy)).toBe("one")
+    expect(await get("p1", answer("two"))).toBe("two")
+    expect(await get("p1", answer("three"))).toBe("two")
+    expect(told.slice(3)).toEqual([true, true, true])
+    // Never past its freshMs + staleMs.
+    cache.invalidate("listing")
+    advance(29_999)
+    expect(await tryGet("p1", busy)).toBe("two")
+    advance(1)
+    expect(await tryGet("p1", busy)).toBe("ServiceBusy")
+    // A page that is gone since is a 404, and nothing of it is served after.
+    await get("p1", answer("three"))
+    cache.invalidate("listing")
+    expect(await get("p1", answer("gone", 404))).toBe("gone")
+    expect(await tryGet("p1", busy)).toBe("ServiceBusy")
+    expect(told.slice(-2)).toEqual([true, false])
+    // So is a post whose read now fails otherwise than refused (NotFound).
+    await get("post", answer("post"))
+    cache.invalidate("listing")
+    expect(await tryGet("post", Effect.fail(new NotFound({ error: "gone" })))).toBe("NotFound")
+    expect(await tryGet("post", busy)).toBe("ServiceBusy")
+    expect(reads()).toBe(13)
+  })
+
   it("drops an area's answers when it changes, and keeps nothing that was being read then", async () => {
     const { cache, answer, get, reads } = setup()
     await get("p1", answer("one"))
@@ -73,7 +111,7 @@ describe("the public's cache", () => {
     expect(await get("post", answer("other"), "blog")).toBe("post")
     // A read that began before a change is answered, but not kept.
     const gate = Deferred.makeUnsafe<void>()
-    const slow = Effect.runFork(cache.get("p2", "listing", Effect.andThen(Deferred.await(gate), answer("before"))))
+    const slow = Effect.runFork(cache.get("p2", "listing", () => Effect.andThen(Deferred.await(gate), answer("before"))))
     await Effect.runPromise(Effect.yieldNow)
     cache.invalidate("listing")
     Deferred.doneUnsafe(gate, Effect.void)
@@ -88,7 +126,7 @@ describe("the public's cache", () => {
     const { cache, answer, reads } = setup()
     const gate = Deferred.makeUnsafe<void>()
     const fill = Effect.andThen(Deferred.await(gate), answer("shared"))
-    const readers = Array.from({ length: 5 }, () => Effect.runFork(cache.get("p1", "listing", fill)))
+    const readers = Array.from({ length: 5 }, () => Effect.runFork(cache.get("p1", "listing", () => fill)))
     await Effect.runPromise(Effect.yieldNow)
     Deferred.doneUnsafe(gate, Effect.void)
     const bodies = await Promise.all(
