@@ -13,6 +13,7 @@ import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts
 import { dieOnSqlError, inTransaction } from "../platform/database.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
 import { hashOtp, loadOtpKey } from "../platform/secrets.ts"
+import { firstPasskeyEndsCodeConfirmations } from "../sessions/confirmation-repository.ts"
 import { endCodeOnlySessions, endingSessions, followAdmin } from "../sessions/repository.ts"
 import { algorithms, CHALLENGE_SECONDS, challengeOf, relyingParty } from "./ceremony.ts"
 import { passkeyAddedMail, passkeyRemovedMail, passkeyRenamedMail, recoveryMadeMail } from "./passkey-mails.ts"
@@ -234,12 +235,14 @@ export const PasskeyHandlers = HttpApiBuilder.group(
             role: session.user.role,
             sessionId: session.id
           }
-          const added = yield* addOwnPasskey(row, MAX_PASSKEYS)
+          // Told by mail, as a sign-in code is: a passkey added by someone else holding the session is
+          // seen. The mail is the passkey's own write, so a refused or failed one mails nothing.
+          const adding = Effect.tap(addOwnPasskey(row, MAX_PASSKEYS), (added) =>
+            typeof added === "object" ? firstPasskeyEndsCodeConfirmations(session.user._id, session.id) : Effect.void
+          )
+          const added = yield* withMail(adding, (done) => (typeof done === "object" ? passkeyAddedMail(session.user.email, done.name, session.ip) : undefined))
           if (added === "known") return yield* new Conflict({ error: passkeyMessages.known })
           if (added === "too many") return yield* new Conflict({ error: passkeyMessages.atMost })
-          // Told by mail, as a sign-in code is: a passkey added by someone else holding the session is seen.
-          yield* enqueueMail(passkeyAddedMail(session.user.email, added.name, session.ip), 24 * 60)
-          yield* worker.wake
           return { success: true as const, data: { passkey: passkeyOf(added) } }
         }).pipe(dieOnSqlError)
       )

@@ -65,3 +65,17 @@ export const tryConfirmCode = (sessionId: string, codeHash: string, maxTries: nu
       return false
     })
   ).pipe(dieOnSqlError)
+
+/**
+ * Inside the transaction that added a passkey, the account's row held: when it is the account's
+ * first, its other sessions' confirmations by code end, since from now on confirming asks for the
+ * passkey; the session that added it keeps its minutes (docs/security.md, "Confirm what matters").
+ */
+export const firstPasskeyEndsCodeConfirmations = (adminId: string, addedBy: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    yield* sql`
+      UPDATE sessions SET confirmed_at = NULL
+      WHERE admin_id = ${adminId} AND id <> ${addedBy} AND confirmed_at IS NOT NULL
+        AND (SELECT count(*) FROM passkeys WHERE admin_id = ${adminId}) = 1`
+  }).pipe(dieOnSqlError)
