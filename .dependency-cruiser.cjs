@@ -40,8 +40,9 @@ const reaches = [
   },
   {
     from: "^server/(auth)/",
-    to: ["^server/(admin-users|allowed-ips|sessions)/repository\\.ts$"],
-    comment: "Signing in reads the admin's account, checks the allowed addresses and opens a session; every request finds its session there."
+    to: ["^server/(admin-users|allowed-ips|sessions)/repository\\.ts$", "^server/sessions/confirmation-repository\\.ts$"],
+    comment:
+      "Signing in reads the admin's account, checks the allowed addresses and opens a session; every request finds its session there, and a guarded change its confirmation."
   },
   {
     from: "^server/(admin-users)/",

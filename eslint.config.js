@@ -72,7 +72,7 @@ export default tseslint.config(
   },
   {
     files: ["server/*/*.ts"],
-    ignores: ["server/platform/**", "server/*/repository.ts"],
+    ignores: ["server/platform/**", "server/*/repository.ts", "server/*/*-repository.ts"],
     rules: {
       "no-restricted-syntax": ["error", ...defectRules, orDieRule, ...sqlRules],
       "no-restricted-imports": ["error", { paths: [{ name: "effect/sql/SqlClient", allowTypeImports: true, message: sqlMessage }, sqlErrorImport] }]

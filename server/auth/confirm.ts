@@ -10,11 +10,11 @@ import { dieOnSqlError } from "../platform/database.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
 import { guard } from "../platform/rate-limit.ts"
 import { hashOtp, loadOtpKey, newOtpCode } from "../platform/secrets.ts"
-import { confirmSession, keepConfirmCode, sessionConfirmation, tryConfirmCode } from "../sessions/repository.ts"
+import { confirmSession, keepConfirmCode, sessionConfirmation, tryConfirmCode } from "../sessions/confirmation-repository.ts"
 import { assertionOptions, verifyAssertion } from "./passkey-sign-in.ts"
 import { limits, OTP_MAX_ATTEMPTS, OTP_TTL_MINUTES } from "./policy.ts"
 import { passkeyForSignIn, passkeysOf, takeChallenge } from "./repository.ts"
-import { challengeOf } from "./passkeys.ts"
+import { challengeOf } from "./ceremony.ts"
 
 /**
  * Confirming it's you again (docs/security.md, "Confirm what matters"), as GitHub's sudo mode:

@@ -30,7 +30,7 @@ import {
   useRecoveryCode
 } from "./repository.ts"
 import { normalizeRecoveryCode } from "./recovery-codes.ts"
-import { CHALLENGE_SECONDS, challengeOf, relyingParty } from "./passkeys.ts"
+import { CHALLENGE_SECONDS, challengeOf, relyingParty } from "./ceremony.ts"
 import { limits, messages } from "./policy.ts"
 
 /**

@@ -1,7 +1,6 @@
-import { generateRegistrationOptions, SettingsService, verifyRegistrationResponse } from "@simplewebauthn/server"
-import { COSEALG, isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers"
+import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server"
+import { isoUint8Array } from "@simplewebauthn/server/helpers"
 import { Effect } from "effect"
-import { HttpServer } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { randomUUID } from "node:crypto"
 import { AdminApi } from "../../contract/api.ts"
@@ -14,7 +13,9 @@ import { recordActivity, recordAdminActivity } from "../platform/activity-log.ts
 import { dieOnSqlError, inTransaction } from "../platform/database.ts"
 import { enqueueMail, MailWorker } from "../platform/mail-outbox.ts"
 import { hashOtp, loadOtpKey } from "../platform/secrets.ts"
+import { firstPasskeyEndsCodeConfirmations } from "../sessions/confirmation-repository.ts"
 import { endCodeOnlySessions, endingSessions, followAdmin } from "../sessions/repository.ts"
+import { algorithms, CHALLENGE_SECONDS, challengeOf, relyingParty } from "./ceremony.ts"
 import { passkeyAddedMail, passkeyRemovedMail, passkeyRenamedMail, recoveryMadeMail } from "./passkey-mails.ts"
 import { newRecoveryCode, normalizeRecoveryCode } from "./recovery-codes.ts"
 import {
@@ -41,51 +42,6 @@ import { requireConfirmed, requireSuperAdmin } from "./roles.ts"
  * Their writes are the sign-in's own, like sessions', each in the activity log.
  */
 
-/** How long a ceremony's challenge may be answered. */
-export const CHALLENGE_SECONDS = 300
-
-/**
- * Asks without Node's warnings: Node 24 calls its ML-DSA WebCrypto experimental and says so on
- * stderr the first time it is asked, once per algorithm, and the command-line tools' stderr is
- * what a person reads (docs/architecture.md, "Backup and restore"). Node warns once per feature, so verifying later is
- * quiet too.
- */
-const quietly = <A>(ask: () => A): A => {
-  const emit = process.emitWarning
-  process.emitWarning = () => undefined
-  try {
-    return ask()
-  } finally {
-    process.emitWarning = emit
-  }
-}
-
-/**
- * The algorithms a new passkey may use, most preferred first, offered and accepted alike
- * (docs/decisions.md, "Passkeys"): ML-DSA where this Node's WebCrypto verifies it (Node 24 does),
- * then EdDSA, ES256 and RS256. The contract takes each one's signature at its real size
- * (contract/passkeys.ts, `MAX_SIGNATURE_BYTES`).
- */
-const algorithms: ReadonlyArray<COSEALG> = [
-  ...(quietly(() => SettingsService.runtimeSupportsPQC()) ? [COSEALG.ML_DSA_44, COSEALG.ML_DSA_65, COSEALG.ML_DSA_87] : []),
-  COSEALG.EdDSA,
-  COSEALG.ES256,
-  COSEALG.RS256
-]
-
-/**
- * Where passkeys are bound: the console's public address (`PUBLIC_ORIGIN`) and its host; unset,
- * `http://localhost:` and the port the server listens on (never a request's own Host, which a
- * relaying page would choose).
- */
-export const relyingParty = Effect.gen(function* () {
-  const config = yield* Config
-  const server = yield* HttpServer.HttpServer
-  const port = "port" in server.address ? server.address.port : config.port
-  const origin = config.publicOrigin ?? `http://localhost:${port}`
-  return { origin, id: new URL(origin).hostname }
-})
-
 const passkeyOf = (row: PasskeyRow): Passkey => ({
   _id: row.id,
   name: row.name,
@@ -93,20 +49,6 @@ const passkeyOf = (row: PasskeyRow): Passkey => ({
   lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
   backedUp: row.backedUp
 })
-
-/**
- * The challenge an authenticator signed, as its client data says; undefined when unreadable, or
- * when a cross-origin frame asked (this console refuses to be framed: defence in depth).
- */
-export const challengeOf = (credential: { readonly response: { readonly clientDataJSON: string } }): string | undefined => {
-  try {
-    const data: unknown = JSON.parse(isoBase64URL.toUTF8String(credential.response.clientDataJSON))
-    if (typeof data !== "object" || data === null || ("crossOrigin" in data && data.crossOrigin === true)) return undefined
-    return "challenge" in data && typeof data.challenge === "string" ? data.challenge : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** What the person's role asks of them: whether it requires a passkey, and until when the code alone still signs in. */
 const requirementOf = (session: Session) =>
@@ -293,12 +235,14 @@ export const PasskeyHandlers = HttpApiBuilder.group(
             role: session.user.role,
             sessionId: session.id
           }
-          const added = yield* addOwnPasskey(row, MAX_PASSKEYS)
+          // Told by mail, as a sign-in code is: a passkey added by someone else holding the session is
+          // seen. The mail is the passkey's own write, so a refused or failed one mails nothing.
+          const adding = Effect.tap(addOwnPasskey(row, MAX_PASSKEYS), (added) =>
+            typeof added === "object" ? firstPasskeyEndsCodeConfirmations(session.user._id, session.id) : Effect.void
+          )
+          const added = yield* withMail(adding, (done) => (typeof done === "object" ? passkeyAddedMail(session.user.email, done.name, session.ip) : undefined))
           if (added === "known") return yield* new Conflict({ error: passkeyMessages.known })
           if (added === "too many") return yield* new Conflict({ error: passkeyMessages.atMost })
-          // Told by mail, as a sign-in code is: a passkey added by someone else holding the session is seen.
-          yield* enqueueMail(passkeyAddedMail(session.user.email, added.name, session.ip), 24 * 60)
-          yield* worker.wake
           return { success: true as const, data: { passkey: passkeyOf(added) } }
         }).pipe(dieOnSqlError)
       )

@@ -3,7 +3,7 @@ import { type ActivityArea, activityAreas } from "../../contract/activity.ts"
 import { adminMessages } from "../../contract/admin-users.ts"
 import { CurrentSession } from "../../contract/auth.ts"
 import { CONFIRM_MINUTES, confirmMessages } from "../../contract/confirm.ts"
-import { sessionConfirmation } from "../sessions/repository.ts"
+import { sessionConfirmation } from "../sessions/confirmation-repository.ts"
 import { Forbidden, type Role, roleCovers } from "../../contract/common.ts"
 
 /** Moderators read (and change statuses); admins and super admins create, edit and delete. */

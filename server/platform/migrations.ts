@@ -843,6 +843,16 @@ export const migrations = {
     `ALTER TABLE passkeys ADD COLUMN session_id uuid REFERENCES sessions (id) ON DELETE SET NULL`,
     `ALTER TABLE sessions ADD COLUMN sign_in_method text NOT NULL DEFAULT 'code'`,
     `UPDATE sessions SET confirmed_at = NULL WHERE admin_id IN (SELECT admin_id FROM passkeys)`
+  ),
+  // 0022 labelled every session open then `code`, so one signed in with a code and a recovery code
+  // (no passkey use on the session) counted as code-only and a new rule ended it (docs/security.md,
+  // "Required by role"); those opened with a passkey were labelled code-only too. The sign-in's log
+  // says how each was made (`details.method`): each session takes its label from there.
+  "0023_sign_in_method_backfill": statements(
+    `UPDATE sessions s SET sign_in_method = l.details ->> 'method'
+      FROM activity_log l
+      WHERE l.action = 'session.sign_in' AND l.entity_id = s.id::text AND s.sign_in_method = 'code'
+        AND l.details ->> 'method' IN ('passkey', 'code+passkey', 'code+recovery')`
   )
 }
 

@@ -65,12 +65,15 @@ export const openSession = (admin: Account, role: Role, ip: string, userAgent: s
     const token = newSessionToken()
     const id = randomUUID()
     const passkeyUsed = method === "passkey" || method === "code+passkey"
-    // A code confirms it's you only for an account with no passkey (docs/security.md, "Confirm what matters").
+    // A code confirms it's you only for an account with no passkey; a code with a recovery code
+    // does, for the person who lost theirs to add one (docs/security.md, "Confirm what matters").
+    const confirmed =
+      method === "code+recovery" ? sql`now()` : sql`CASE WHEN EXISTS (SELECT 1 FROM passkeys WHERE admin_id = ${admin.id}) THEN NULL ELSE now() END`
     const rows = yield* sql<{ expiresAt: Date }>`
       INSERT INTO sessions (id, token_hash, admin_id, role, ip, user_agent, expires_at, last_passkey_at, confirmed_at, sign_in_method)
       VALUES (${id}, ${hashToken(token)}, ${admin.id}, ${granted}, ${ip}, ${userAgent?.slice(0, 400) ?? null},
               now() + make_interval(hours => ${SESSION_ABSOLUTE_HOURS}::int), ${passkeyUsed ? sql`now()` : sql`NULL`},
-              CASE WHEN EXISTS (SELECT 1 FROM passkeys WHERE admin_id = ${admin.id}) THEN NULL ELSE now() END, ${method})
+              ${confirmed}, ${method})
       RETURNING expires_at`
     yield* recordActivity({
       actorId: admin.id,
@@ -248,62 +251,6 @@ export const followAdmin = (adminId: string, change: { readonly disabled: boolea
     // Every server process forgets the sessions it remembers (docs/architecture.md, "Database").
     if (change.disabled || change.lowerTo !== undefined) yield* announceRevocation
   }).pipe(dieOnSqlError)
-
-/**
- * How a session confirms it's you, and until when it needs not (docs/security.md, "Confirm what
- * matters"): by its last passkey use, or its last code (a sign-in or a confirmation made while the
- * account had no passkey: the one that adds the first keeps its minutes); `minutes` after it.
- */
-export const sessionConfirmation = (id: string, minutes: number) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient
-    const rows = yield* sql<{ passkeys: number; until: Date | null }>`
-      SELECT p.passkeys, greatest(s.last_passkey_at, s.confirmed_at) + make_interval(mins => ${minutes}::int) AS until
-      FROM sessions s CROSS JOIN LATERAL (SELECT count(*)::int AS passkeys FROM passkeys WHERE admin_id = s.admin_id) p
-      WHERE s.id = ${id}`
-    const row = rows[0]
-    const until = row?.until ?? null
-    return { method: (row?.passkeys ?? 0) > 0 ? ("passkey" as const) : ("code" as const), until: until !== null && until > new Date() ? until : null }
-  }).pipe(dieOnSqlError)
-
-/** The session confirmed it's you now: with a passkey, or with a code by e-mail (only while the account has no passkey). */
-export const confirmSession = (id: string, by: "passkey" | "code") =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient
-    yield* by === "passkey"
-      ? sql`UPDATE sessions SET last_passkey_at = now() WHERE id = ${id}`
-      : sql`UPDATE sessions s SET confirmed_at = now() WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.admin_id = s.admin_id)`
-  }).pipe(dieOnSqlError)
-
-/** Keeps a new confirmation code for the session (one at a time: a new one replaces it), valid `minutes`. */
-export const keepConfirmCode = (sessionId: string, codeHash: string, minutes: number) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient
-    yield* sql`
-      INSERT INTO confirm_codes (session_id, code_hash, expires_at) VALUES (${sessionId}, ${codeHash}, now() + make_interval(mins => ${minutes}::int))
-      ON CONFLICT (session_id) DO UPDATE SET code_hash = EXCLUDED.code_hash, tries = 0, expires_at = EXCLUDED.expires_at`
-  }).pipe(dieOnSqlError)
-
-/**
- * Compares a typed code with the session's, its row held (guesses at once take turns): true once
- * for the right one, which goes; a wrong one counts, and the `maxTries`-th ends it.
- */
-export const tryConfirmCode = (sessionId: string, codeHash: string, maxTries: number) =>
-  inTransaction(
-    Effect.gen(function* () {
-      const sql = yield* SqlClient
-      const rows = yield* sql<{ codeHash: string }>`
-        SELECT code_hash FROM confirm_codes WHERE session_id = ${sessionId} AND expires_at > now() AND tries < ${maxTries} FOR UPDATE`
-      const live = rows[0]
-      if (live === undefined) return false
-      if (live.codeHash === codeHash) {
-        yield* sql`DELETE FROM confirm_codes WHERE session_id = ${sessionId}`
-        return true
-      }
-      yield* sql`UPDATE confirm_codes SET tries = tries + 1 WHERE session_id = ${sessionId}`
-      return false
-    })
-  ).pipe(dieOnSqlError)
 
 /**
  * A role now requires a passkey (docs/security.md, "Required by role"): inside the rule's

@@ -1,65 +1,38 @@
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
-import type { AuthenticationOptions, PasskeyOverview, PasskeyRule, RegistrationOptions } from "../../contract/passkeys.ts"
+import type { PasskeyRule } from "../../contract/passkeys.ts"
 import { passkeyMessages } from "../../contract/passkeys.ts"
 import { executeAdminCommand } from "../../server/cli/admin-commands.ts"
 import { softAuthenticator } from "../support/authenticator.ts"
 import { engines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
-import { latestCode } from "../support/server.ts"
-import { freshEmail, settingsServer } from "../support/settings.ts"
+import { passkeyRulesServer } from "../support/passkey-rules.ts"
+import { freshEmail } from "../support/settings.ts"
 
 /**
  * Passkeys required by role (docs/security.md, "Passkeys"): a super admin's rule per role; then
- * the code is the first step and a passkey (or a recovery code) the second, a relayed code alone
- * opens no session, a person with none adds one within the grace, the last one stays; recovery
- * codes work once, within the code's limits, also guessed at once; a reset starts again.
+ * the code is the first step and a passkey the second, a relayed code alone opens no session, a
+ * person with none adds one within the grace, the last one stays; a reset starts again. Recovery
+ * codes: tests/api/passkey-recovery.test.ts.
  */
 describe.each(engines)("passkeys required by role on $name", (engine) => {
-  const { staff, url, superToken, create, signIn, check, adminScript } = settingsServer(engine)
-  const origin = () => `http://localhost:${new URL(url()).port}`
-
-  const setRule = async (role: string, required: boolean, graceDays = 0, token?: string) =>
-    call(url(), "PUT", `/api/admin/passkeys/rules/${role}`, { token: token ?? (await superToken()), body: { required, graceDays } })
-  const addKey = async (token: string) => {
-    const key = softAuthenticator()
-    const asked = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
-    const added = await call(url(), "POST", "/api/admin/auth/passkeys", {
-      token,
-      body: { name: "Phone", credential: key.register(asked.body.data as RegistrationOptions, origin()) }
-    })
-    expect(added.status, added.text).toBe(200)
-    return { key, id: (added.body.data as { passkey: { _id: string } }).passkey._id }
-  }
-  /** A session opened with the passkey alone: a rule that now requires one leaves it open (docs/security.md, "Required by role"). */
-  const withPasskey = async (key: ReturnType<typeof softAuthenticator>, ip = freshIp()) => {
-    const options = (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in/options", { ip })).body.data as AuthenticationOptions
-    return (await call(url(), "POST", "/api/admin/auth/passkeys/sign-in", { ip, body: { credential: key.authenticate(options, origin()) } })).body
-      .token as string
-  }
-  const overview = async (token: string) => (await call(url(), "GET", "/api/admin/passkeys", { token })).body.data as PasskeyOverview
-  /** A code sign-in's answer, as the console gets it: a session, a second step, or a refusal. */
-  const codeSignIn = async (email: string, role: string) => {
-    const ip = freshIp()
-    const asked = await call(url(), "POST", "/api/admin/auth", { ip, body: { email, role } })
-    const answer = await call(url(), "POST", "/api/admin/auth", {
-      ip,
-      body: { email, otp: await latestCode(staff.server, email), attempt: asked.body.attempt }
-    })
-    return { ip, answer }
-  }
-  const stepOptions = async (step: string, ip = freshIp()) => {
-    const answer = await call(url(), "POST", "/api/admin/auth/second-step/options", { ip, body: { step } })
-    expect(answer.status, answer.text).toBe(200)
-    return answer.body.data as AuthenticationOptions
-  }
-  const stepPasskey = (step: string, credential: unknown, ip = freshIp()) =>
-    call(url(), "POST", "/api/admin/auth/second-step/passkey", { ip, body: { step, credential } })
-  const stepRecovery = (step: string, code: string, ip = freshIp()) => call(url(), "POST", "/api/admin/auth/second-step/recovery", { ip, body: { step, code } })
-  /** No grace of the account's own (as an account made before the rules), so only the role's counts. */
-  const noOwnGrace = (email: string) =>
-    staff.server.sql(Effect.flatMap(SqlClient, (sql) => sql`UPDATE admins SET passkey_grace_until = NULL WHERE email = ${email.toLowerCase()}`))
+  const {
+    staff,
+    url,
+    superToken,
+    create,
+    signIn,
+    check,
+    adminScript,
+    origin,
+    setRule,
+    addKey,
+    withPasskey,
+    overview,
+    codeSignIn,
+    stepOptions,
+    stepPasskey,
+    noOwnGrace
+  } = passkeyRulesServer(engine)
 
   it("lets only super admins read and set the rules, each change in the activity log", async () => {
     for (const role of ["admin", "moderator"]) {
@@ -176,73 +149,6 @@ describe.each(engines)("passkeys required by role on $name", (engine) => {
     }
     const last = (await overview(token)).passkeys[0]!
     expect((await call(url(), "DELETE", `/api/admin/passkeys/${last._id}`, { token })).status).toBe(200)
-  })
-
-  it("finishes a sign-in with a recovery code once; guesses count as the code's, also at once", async () => {
-    const email = freshEmail("recovery")
-    await create(email, "moderator")
-    const first = await signIn(email, "moderator")
-    const { key } = await addKey(first)
-    const made = await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token: first })
-    expect(made.status, made.text).toBe(200)
-    const codes = (made.body.data as { codes: ReadonlyArray<string> }).codes
-    expect(codes).toHaveLength(10)
-    expect(new Set(codes).size).toBe(10)
-    for (const code of codes) expect(code).toMatch(/^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/u)
-    expect((await overview(first)).recoveryCodesLeft).toBe(10)
-    expect((await setRule("moderator", true, 0)).status).toBe(200)
-    // The code-only session ended with the rule; one opened with the passkey goes on.
-    expect((await check(first)).status).toBe(401)
-    const token = await withPasskey(key)
-    try {
-      const { answer } = await codeSignIn(email, "moderator")
-      expect(answer.body).toMatchObject({ secondStep: true, recoveryCodes: true })
-      const step = answer.body.step as string
-      // Twenty wrong guesses at once: five are compared, then the step is gone; none signs in.
-      const wrong = await Promise.all(Array.from({ length: 20 }, (_, index) => stepRecovery(step, `zzzz-zzzz-zz${String(index).padStart(2, "0")}`)))
-      expect(wrong.every((one) => one.status === 401)).toBe(true)
-      expect(wrong.filter((one) => one.body.error === passkeyMessages.recoveryRefused)).toHaveLength(5)
-      expect((await stepRecovery(step, codes[0]!)).status).toBe(401)
-      // A new step; the right code typed twenty times at once, in capitals and without dashes: one session.
-      const { answer: second } = await codeSignIn(email, "moderator")
-      const typed = codes[0]!.toUpperCase().replaceAll("-", " ")
-      const tries = await Promise.all(Array.from({ length: 20 }, () => stepRecovery(second.body.step as string, typed)))
-      expect(tries.filter((one) => one.status === 200)).toHaveLength(1)
-      expect((await overview(token)).recoveryCodesLeft).toBe(9)
-      // Used: it does not finish another sign-in.
-      const { answer: third } = await codeSignIn(email, "moderator")
-      const reused = await stepRecovery(third.body.step as string, codes[0]!)
-      expect(reused.status).toBe(401)
-      expect(reused.body.error).toBe(passkeyMessages.recoveryRefused)
-      expect((await stepRecovery(third.body.step as string, codes[1]!)).status).toBe(200)
-      // New codes replace the old.
-      const renewed = await call(url(), "POST", "/api/admin/auth/passkeys/recovery-codes", { token })
-      const { answer: fourth } = await codeSignIn(email, "moderator")
-      expect((await stepRecovery(fourth.body.step as string, codes[2]!)).status).toBe(401)
-      expect((await stepRecovery(fourth.body.step as string, (renewed.body.data as { codes: ReadonlyArray<string> }).codes[0]!)).status).toBe(200)
-    } finally {
-      await setRule("moderator", false)
-    }
-  })
-
-  it("limits a day's recovery guesses for an account, as the code's", async () => {
-    const email = freshEmail("recovery-day")
-    await create(email, "moderator")
-    const token = await signIn(email, "moderator")
-    await addKey(token)
-    expect((await setRule("moderator", true, 0)).status).toBe(200)
-    try {
-      const statuses: Array<number> = []
-      for (let step = 0; step < 5; step++) {
-        const { answer } = await codeSignIn(email, "moderator")
-        const guesses = await Promise.all(Array.from({ length: 5 }, () => stepRecovery(answer.body.step as string, "aaaa-bbbb-cccc")))
-        statuses.push(...guesses.map((one) => one.status))
-      }
-      expect(statuses.filter((status) => status === 401)).toHaveLength(20)
-      expect(statuses.filter((status) => status === 429)).toHaveLength(5)
-    } finally {
-      await setRule("moderator", false)
-    }
   })
 
   it("renames a passkey for its owner only", async () => {

@@ -88,23 +88,26 @@ describe("passkey paths through the screens in Chromium", () => {
     await context.close()
   })
 
-  it("makes recovery codes on Settings → Passkeys and finishes a sign-in's second step with one of them", async () => {
+  it("makes recovery codes on Settings → Passkeys; with the phone lost, signs in with one, adds a new passkey and removes the lost one", async () => {
     const email = "lost-phone@example.com"
     await product.server.sql(addAdmin(email, "moderator"))
-    const { page, context, errors } = await withDevice()
-    await typeCode(page, email, "Moderator")
-    await signedIn(page)
-    await openPasskeys(page)
-    await addPasskeyOnScreen(page, "Phone")
+    const phone = await withDevice()
+    await typeCode(phone.page, email, "Moderator")
+    await signedIn(phone.page)
+    await openPasskeys(phone.page)
+    await addPasskeyOnScreen(phone.page, "Phone")
     // Within the ten minutes the code sign-in confirmed: no question asked.
-    await page.getByRole("button", { name: "Make recovery codes" }).click()
-    await expect.poll(() => recoveryCodes(page).count()).toBe(10)
-    const saved = (await recoveryCodes(page).first().textContent()) ?? ""
+    await phone.page.getByRole("button", { name: "Make recovery codes" }).click()
+    await expect.poll(() => recoveryCodes(phone.page).count()).toBe(10)
+    const saved = (await recoveryCodes(phone.page).first().textContent()) ?? ""
     expect(saved).toMatch(/^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/u)
-    await page.getByRole("button", { name: "I have saved them" }).click()
+    await phone.page.getByRole("button", { name: "I have saved them" }).click()
+    expect(phone.errors).toEqual([])
+    // The phone, and its passkey, are lost: the person signs in on another device.
+    await phone.context.close()
     await requirePasskeys("moderator", true)
+    const { page, context, errors, device } = await withDevice()
     try {
-      await logout(page)
       await typeCode(page, email, "Moderator")
       await page.getByRole("heading", { name: "Confirm with your passkey" }).waitFor()
       await page.getByRole("button", { name: "Lost your device? Use a recovery code" }).click()
@@ -113,6 +116,18 @@ describe("passkey paths through the screens in Chromium", () => {
       await signedIn(page)
       await openPasskeys(page)
       await page.getByText("9 recovery codes left.", { exact: false }).waitFor()
+      // The recovery code confirmed it's you: a new passkey is added, and the lost one removed, without a question.
+      await addPasskeyOnScreen(page, "New phone")
+      expect(await device.credentials()).toHaveLength(1)
+      const passkeys = page.getByRole("table", { name: "Passkeys" })
+      await passkeys.getByRole("row").filter({ hasText: "Phone" }).filter({ hasNotText: "New phone" }).getByRole("button", { name: "Remove" }).click()
+      await page.getByRole("alertdialog").getByRole("button", { name: "Remove" }).click()
+      await passkeys.getByRole("row").filter({ hasText: "Phone" }).filter({ hasNotText: "New phone" }).waitFor({ state: "detached" })
+      expect(await confirmDialog(page).count()).toBe(0)
+      // The server has it: the lost passkey is gone from the account.
+      const names = () =>
+        query((sql) => sql<{ name: string }>`SELECT p.name FROM passkeys p JOIN admins a ON a.id = p.admin_id WHERE a.email = ${email} ORDER BY p.name`)
+      await expect.poll(async () => (await names()).map((row) => row.name)).toEqual(["New phone"])
     } finally {
       await requirePasskeys("moderator", false)
     }

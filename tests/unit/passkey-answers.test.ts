@@ -20,8 +20,22 @@ describe("a device's passkey answer, before it is sent", () => {
   it("takes answers of every algorithm offered at their real sizes, ML-DSA-87's 4,627-byte signature too", async () => {
     for (const algorithm of ["ES256", "ML-DSA-44", "ML-DSA-65", "ML-DSA-87"] as const) {
       const answer = softAuthenticator(algorithm).authenticate(options, origin)
-      await expect(sendableAnswer(answer, "get")).resolves.toBe(answer)
+      await expect(sendableAnswer(answer, "get")).resolves.toEqual(answer)
     }
+  })
+
+  it("takes optional keys the browser names with no value as absent, as JSON sends them", async () => {
+    const answer = softAuthenticator("ML-DSA-44").authenticate(options, origin)
+    // As @simplewebauthn/browser answers when the device gives no user handle or attachment.
+    const named = { ...answer, authenticatorAttachment: undefined, response: { ...answer.response, userHandle: undefined } }
+    expect(JSON.parse(JSON.stringify(named))).toEqual(JSON.parse(JSON.stringify(answer)))
+    const sent = await sendableAnswer(named, "get")
+    expect(Object.keys(sent)).not.toContain("authenticatorAttachment")
+    expect(Object.keys(sent.response)).not.toContain("userHandle")
+    const made = softAuthenticator().register({ challenge: options.challenge, rp: { id: options.rpId } }, origin)
+    const bare = { ...made, authenticatorAttachment: undefined, response: { ...made.response, publicKey: undefined, transports: undefined } }
+    const madeSent = await sendableAnswer(bare, "create")
+    expect(Object.keys(madeSent.response).sort()).toEqual(["attestationObject", "clientDataJSON"])
   })
 
   it("refuses one the contract refuses with a 400 in the contract's words", async () => {

@@ -1,3 +1,4 @@
+import { changeCount } from "../../lib/change-count.ts"
 /** The sign-in screen's words, docs/product-spec.md §2, exact where quoted there. */
 export const signInTexts = {
   title: "Admin Console",
@@ -46,10 +47,10 @@ export const signInTexts = {
   adding: "Waiting for your device…",
   later: "Later",
   /** Ours (docs/security.md, "What stays in the browser"): the server ended the session before the person's changes reached it. */
-  changesWaiting: (count: number) =>
-    count === 1
-      ? "Your session ended before 1 change you made reached the server. It is kept in this browser: sign in again to send it. Signing in as someone else deletes it."
-      : `Your session ended before ${count} changes you made reached the server. They are kept in this browser: sign in again to send them. Signing in as someone else deletes them.`,
+  changesWaiting: (count: number) => {
+    const { changes, they, are, them } = changeCount(count)
+    return `Your session ended before ${changes} you made reached the server. ${they} ${are} kept in this browser: sign in again to send ${them}. Signing in as someone else deletes ${them}.`
+  },
   logout: "Logout"
 } as const
 
