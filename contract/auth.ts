@@ -171,7 +171,8 @@ export class AuthApi extends HttpApiGroup.make("auth")
         'No bearer: the body names the session by its token\'s SHA-256 (hex). 204 whether a session was ended or none matched; limited per address (docs/api.md, "Sign-out").'
       )
   )
-  // Its answers are a session's token, a ceremony's challenge or a confirmation: never kept for a repeat.
+  // Its answers are a session's token, a ceremony's challenge or a confirmation: never kept for a
+  // repeat. A revocation's repeat runs again too: it ends nothing more, and keeps no key row for anyone.
   .annotateEndpoints(KeptAnswer, "nothing")
   .annotate(OpenApi.Title, "Sign-in")
   .annotate(OpenApi.Description, "One-time codes by e-mail, sessions and sign-out (docs/security.md).") {}
