@@ -1,5 +1,5 @@
 import { Context, Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { BadRequest, Email, Forbidden, Id, MailUnavailable, Ok, Role, TooManyRequests, Unauthorized } from "./common.ts"
 import { KeptAnswer } from "./idempotency.ts"
 
@@ -108,6 +108,19 @@ export const SessionCheck = Schema.Struct({
 })
 export type SessionCheck = typeof SessionCheck.Type
 
+/**
+ * A session token's SHA-256, as the server stores it: 64 lowercase hex digits. What a sign-out made
+ * with no link keeps in the browser instead of the token (docs/security.md, "What stays in the
+ * browser"); it opens nothing, and ends the session at `POST /api/admin/auth/revoke`.
+ */
+export const TokenHash = Schema.String.check(
+  Schema.isMaxLength(64, { message: "must be the token's SHA-256: 64 lowercase hex digits" }),
+  Schema.isPattern(/^[0-9a-f]{64}$/u, { message: "must be the token's SHA-256: 64 lowercase hex digits" })
+)
+
+export const RevokeRequest = Schema.Struct({ tokenHash: TokenHash })
+export type RevokeRequest = typeof RevokeRequest.Type
+
 /** The signed-in session, provided to every handler behind `Authorization`. */
 export interface Session {
   readonly id: string
@@ -146,9 +159,20 @@ export class AuthApi extends HttpApiGroup.make("auth")
       success: Ok
     })
       .middleware(Authorization)
-      .annotate(OpenApi.Summary, "Sign out: end this session")
+      .annotate(OpenApi.Summary, "Sign out: end this session"),
+    HttpApiEndpoint.post("revoke", "/api/admin/auth/revoke", {
+      payload: RevokeRequest,
+      success: HttpApiSchema.NoContent,
+      error: [BadRequest, TooManyRequests]
+    })
+      .annotate(OpenApi.Summary, "End the session whose token hashes to tokenHash: a sign-out sent later, with no token")
+      .annotate(
+        OpenApi.Description,
+        'No bearer: the body names the session by its token\'s SHA-256 (hex). 204 whether a session was ended or none matched; limited per address (docs/api.md, "Sign-out").'
+      )
   )
-  // Its answers are a session's token, a ceremony's challenge or a confirmation: never kept for a repeat.
+  // Its answers are a session's token, a ceremony's challenge or a confirmation: never kept for a
+  // repeat. A revocation's repeat runs again too: it ends nothing more, and keeps no key row for anyone.
   .annotateEndpoints(KeptAnswer, "nothing")
   .annotate(OpenApi.Title, "Sign-in")
   .annotate(OpenApi.Description, "One-time codes by e-mail, sessions and sign-out (docs/security.md).") {}

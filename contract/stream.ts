@@ -57,7 +57,7 @@ export const streamedAreas = activityAreas.filter((area) => area !== "upload")
 
 export const EVENT_STREAM_CONTENT_TYPE = "text/event-stream"
 
-/** Server-sent events (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
+/** Server-sent events (docs/api.md, "Live changes"). */
 const EventStream = Schema.String.pipe(HttpApiSchema.asText({ contentType: EVENT_STREAM_CONTENT_TYPE }))
 
 /** The server-sent event names: `change` carries a ChangeEventData; `ready` the position a stream starts from. */

@@ -60,7 +60,7 @@ export const serverStates = {
 
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
-/** Prometheus's text exposition format (https://prometheus.io/docs/instrumenting/exposition_formats/). */
+/** Prometheus's text exposition format (docs/api.md, "Health and metrics"). */
 const MetricsText = Schema.String.pipe(HttpApiSchema.asText({ contentType: METRICS_CONTENT_TYPE }))
 
 export const METRICS_PATH = "/metrics"

@@ -6,11 +6,13 @@ import { Authorization, CurrentSession } from "../../contract/auth.ts"
 import { BadRequest, Unauthorized } from "../../contract/common.ts"
 import { requireAllowedIp } from "../allowed-ips/repository.ts"
 import { Config } from "../platform/config.ts"
+import { dieOnSqlError } from "../platform/database.ts"
+import { guard } from "../platform/rate-limit.ts"
 import { clientIp } from "../platform/client-address.ts"
 import { noteAdmin } from "../platform/request-log.ts"
-import { closeSession } from "../sessions/repository.ts"
+import { closeSession, revokeByTokenHash } from "../sessions/repository.ts"
 import { findSession } from "./caller.ts"
-import { messages } from "./policy.ts"
+import { limits, messages } from "./policy.ts"
 import { SignIn } from "./sign-in.ts"
 
 /** Resolves the bearer token to a live session, or answers 401. */
@@ -64,6 +66,15 @@ export const AuthHandlers = HttpApiBuilder.group(
           yield* closeSession({ id: session.id, user: session.user }, session.ip)
           return { success: true as const }
         })
+      )
+      .handle("revoke", ({ payload }) =>
+        Effect.gen(function* () {
+          // No bearer and no allowed-address check: it can only end a session, and a sign-out made
+          // with no link may reach the server from another address (docs/api.md, "Sign-out").
+          const ip = yield* clientIp
+          yield* guard(limits.revocationsPerIp, ip, messages.tooMany)
+          yield* revokeByTokenHash(payload.tokenHash, ip)
+        }).pipe(dieOnSqlError)
       )
   })
 )

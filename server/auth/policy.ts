@@ -46,7 +46,12 @@ export const limits = {
   /** Confirmations one session asks for or answers (server/auth/confirm.ts): passkey options, answers, codes mailed and typed. */
   confirmationsPerSession: { name: "confirm-session", limit: 20, windowSeconds: FIFTEEN_MINUTES },
   /** Passkey sign-ins started from one address: each keeps a challenge for 5 minutes. */
-  passkeyOptionsPerIp: { name: "passkey-options-ip", limit: 60, windowSeconds: FIFTEEN_MINUTES }
+  passkeyOptionsPerIp: { name: "passkey-options-ip", limit: 60, windowSeconds: FIFTEEN_MINUTES },
+  /**
+   * Sign-outs by a token's hash from one address (docs/api.md, "Sign-out"): a console sends one per
+   * sign-out made with no link, and retries it with backoff; a guesser has 2^256 hashes to try.
+   */
+  revocationsPerIp: { name: "revoke-ip", limit: 30, windowSeconds: FIFTEEN_MINUTES }
 } satisfies Record<string, RateLimitRule>
 
 export const messages = {

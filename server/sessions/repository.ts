@@ -162,6 +162,23 @@ export const closeSession = (session: ActiveSession, ip: string) =>
     })
   }).pipe(endingSessions, dieOnSqlError)
 
+/**
+ * Ends the open session whose token hashes to `tokenHash` (`POST /api/admin/auth/revoke`: a
+ * sign-out sent later, docs/api.md "Sign-out"), logged as its admin's sign-out from `ip`, in one
+ * transaction; says nothing of whether one matched, so its caller answers alike.
+ */
+export const revokeByTokenHash = (tokenHash: string, ip: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const ended = yield* sql<{ id: string; adminId: string; email: string }>`
+      UPDATE sessions s SET revoked_at = now() FROM admins a
+      WHERE s.token_hash = ${tokenHash} AND s.revoked_at IS NULL AND a.id = s.admin_id
+      RETURNING s.id, s.admin_id, a.email`
+    if (ended.length > 0) yield* announceRevocation
+    for (const row of ended)
+      yield* recordActivity({ actorId: row.adminId, actorEmail: row.email, action: "session.sign_out", entityId: row.id, ip, details: { by: "token hash" } })
+  }).pipe(endingSessions, dieOnSqlError, Effect.asVoid)
+
 interface SessionRow {
   readonly id: string
   readonly adminId: string

@@ -29,6 +29,7 @@ export type FirstAnswerName = keyof typeof firstAnswerSchemas
 export const endpointsByName = {
   sessionCheck: "auth.check",
   logout: "auth.logout",
+  revoke: "auth.revoke",
   generatedAddresses: "generatedAddresses.list",
   cexAddresses: "cexAddresses.list",
   coreTeamAddresses: "coreTeamAddresses.list",

@@ -36,6 +36,8 @@ const rules: Record<string, Door> = {
   "auth.signIn": "public",
   "auth.check": "signedIn",
   "auth.logout": "signedIn",
+  // docs/api.md, "Sign-out": a sign-out sent later by the token's hash needs no token (a 204 for any hash).
+  "auth.revoke": "public",
 
   // docs/security.md, "Roles": every role reads addresses; creating, editing and deleting is an admin's.
   "generatedAddresses.list": "signedIn",

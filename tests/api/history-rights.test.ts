@@ -113,7 +113,7 @@ describe.each(engines)("who reads and undoes record history on $name", (engine) 
         }
       }
     }
-    // The record's readers, as docs/security.md's role table has them: the cases are the blog, the addresses and the settings.
+    // The record's readers, as docs/security.md's role table has them: here the blog, the addresses and the settings.
     expect(readers).toEqual({
       blog: ["moderator", "admin", "super_admin"],
       address: ["moderator", "admin", "super_admin"],

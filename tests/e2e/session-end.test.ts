@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterEach, describe, expect, it } from "vitest"
 import { addAdmin, setAdminDisabled } from "../../server/admin-users/repository.ts"
@@ -5,6 +6,7 @@ import { allowIp, clearAllowedIps } from "../../server/allowed-ips/repository.ts
 import { commandLine } from "../../server/platform/record-writes.ts"
 import { linkTexts } from "../spec/texts.ts"
 import { chromiumWithServer, newPage, signInThroughScreen, visitInApp } from "../support/browser.ts"
+import { makeCommunity, onServer } from "../support/communities.ts"
 import { engines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs, signIn } from "../support/session.ts"
@@ -14,8 +16,9 @@ import { storeContents } from "../support/store-page.ts"
  * What the browser keeps once a session is over (docs/security.md, "What stays in the browser"):
  * a session the server ended (signed out elsewhere, the admin disabled) leaves none of the records
  * the console read in IndexedDB, and only the commands the person made wait for their own next
- * sign-in; a sign-out made with no link revokes the token the next time the link is back. Real
- * Chromium against the real server; the session ends through the API, as it does elsewhere.
+ * sign-in; a sign-out made with no link keeps only the token's hash, and ends the session with it
+ * the next time the link is back. Real Chromium against the real server; the session ends through
+ * the API, as it does elsewhere.
  */
 describe.each(engines)("what the browser keeps after a session ends, on $name", (engine) => {
   const product = chromiumWithServer(engine)
@@ -65,7 +68,7 @@ describe.each(engines)("what the browser keeps after a session ends, on $name", 
     await page.getByRole("table").getByText(colleague).waitFor()
     await visitInApp(page, "/settings/ips")
     await page.getByRole("table").getByText("203.0.113.0/24").waitFor()
-    // What the issue found: the store keeps what these screens read.
+    // The store keeps what these screens read, while the session lasts.
     await expect.poll(() => storeText(page)).toContain(colleague)
     await expect.poll(() => storeText(page)).toContain("203.0.113.0/24")
     return { context, page, errors, email, colleague }
@@ -107,13 +110,8 @@ describe.each(engines)("what the browser keeps after a session ends, on $name", 
     const email = await newAdmin("admin")
     const maker = await signedInAs(product.server, "admin")
     const name = `kept-${engine.name}-${process.pid}`
-    const made = await call(product.server.url, "POST", "/api/admin/communities", { token: maker, body: { name, description: "Waiting for a decision" } })
-    expect(made.status, made.text).toBe(200)
-    const onServer = async () => {
-      const answer = await call(product.server.url, "GET", `/api/admin/communities/combined?search=${name}`, { token: maker })
-      const [listing] = (answer.body.data as { communities: ReadonlyArray<{ status: string; version: number }> }).communities
-      return listing === undefined ? undefined : { status: listing.status, version: listing.version }
-    }
+    await makeCommunity(product.server, maker, name)
+    const decided = () => onServer(product.server, maker, name)
     const { page, errors } = await opened()
     await signInThroughScreen(page, product.server, email, "Admin")
     await clientOpen(page)
@@ -137,20 +135,26 @@ describe.each(engines)("what the browser keeps after a session ends, on $name", 
     await expect.poll(() => heldRecords(page)).toBe(0)
     const held = await storeContents(page)
     expect(held?.outbox).toHaveLength(1)
-    expect(await onServer()).toEqual({ status: "pending", version: 1 })
+    expect(await decided()).toMatchObject({ status: "pending", version: 1 })
     // The same person signs in again: the change goes out, once.
     await signInThroughScreen(page, product.server, email, "Admin")
-    await expect.poll(onServer, { timeout: 20_000 }).toEqual({ status: "approved", version: 2 })
+    await expect.poll(decided, { timeout: 20_000 }).toMatchObject({ status: "approved", version: 2 })
     await page.goto(`${product.server.url}/login`)
     expect(await page.getByText(/Your session ended before/).count()).toBe(0)
     expect(errors).toEqual([])
   })
 
+  /** What the page's storage holds, as text: `localStorage` and `sessionStorage`. */
+  const storedText = (page: Page) => page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]))
+  /** The token's SHA-256 in hex, as the server stores sessions (docs/security.md, "Sessions"). */
+  const hashOf = (token: string) => createHash("sha256").update(token).digest("hex")
+
   /**
    * Signs in through the screen, cuts the link and signs out: the token it held, which the server
    * never heard end. Chromium's offline mode now and then let the logout reach the local server
    * though the page saw it fail (ERR_INTERNET_DISCONNECTED): while the link is cut, the context
-   * also fails every request at its own network layer, so none reaches the server.
+   * also fails every request at its own network layer, so none reaches the server. The browser
+   * then keeps the token's hash to end the session with, and not the token.
    */
   const signOutWithNoLink = async (page: Page) => {
     const email = await newAdmin("admin")
@@ -163,33 +167,61 @@ describe.each(engines)("what the browser keeps after a session ends, on $name", 
     await page.getByRole("status").getByText(linkTexts.offline).waitFor()
     await page.getByRole("button", { name: "Logout" }).click()
     await page.getByLabel("Email").waitFor()
+    await expect.poll(() => storedText(page)).toContain(hashOf(token))
+    expect(await storedText(page)).not.toContain(token)
     expect(await checked(token)).toBe(200)
     return token
   }
 
-  it("revokes a token signed out of with no link once the link is back", async () => {
+  it("keeps no token after a sign-out with no link, and ends the session by its hash once the link is back", async () => {
     const { page, errors } = await opened()
     const token = await signOutWithNoLink(page)
     await page.context().unrouteAll()
     await page.context().setOffline(false)
     await expect.poll(() => checked(token), { timeout: 15_000 }).toBe(401)
-    await expect.poll(() => page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(token)
+    await expect.poll(() => storedText(page)).not.toContain(hashOf(token))
     expect(errors).toEqual([])
   })
 
-  it("revokes a token signed out of with no link at the console's next load, the browser closed meanwhile", async () => {
+  it("tries again, later, when the server refuses the first try once the link is back", async () => {
+    const { page, errors } = await opened()
+    const token = await signOutWithNoLink(page)
+    await page.context().unrouteAll()
+    const sent: Array<{ body: string | null; bearer: string | undefined; answered: number }> = []
+    await page.context().route("**/api/admin/auth/revoke", async (route) => {
+      const request = route.request()
+      const answered = sent.length === 0 ? 503 : 204
+      sent.push({ body: request.postData(), bearer: request.headers().authorization, answered })
+      if (answered === 503) await route.fulfill({ status: 503, contentType: "application/json", body: '{"success":false,"error":"busy"}' })
+      else await route.continue()
+    })
+    await page.context().setOffline(false)
+    await expect.poll(() => sent.length).toBe(1)
+    expect(await checked(token)).toBe(200)
+    await expect.poll(() => checked(token), { timeout: 20_000 }).toBe(401)
+    expect(sent.slice(0, 2)).toEqual([
+      { body: JSON.stringify({ tokenHash: hashOf(token) }), bearer: undefined, answered: 503 },
+      { body: JSON.stringify({ tokenHash: hashOf(token) }), bearer: undefined, answered: 204 }
+    ])
+    await expect.poll(() => storedText(page)).not.toContain(hashOf(token))
+    expect(errors).toEqual([])
+  })
+
+  it("ends a session signed out of with no link at the console's next load, the browser closed meanwhile, having stored no token", async () => {
     const { context, page, errors } = await opened()
     const token = await signOutWithNoLink(page)
     // The browser closes with the link still down (nothing of its pages runs to hear it come back),
-    // and opens again later with what it stored.
+    // and opens again later with what it stored: the hash, not the token.
     const stored = await context.storageState()
+    expect(JSON.stringify(stored)).not.toContain(token)
+    expect(JSON.stringify(stored)).toContain(hashOf(token))
     await context.close()
     expect(await checked(token)).toBe(200)
     const again = await newPage(product.browser, { storageState: stored })
     contexts.push(again.context)
     await again.page.goto(`${product.server.url}/login`)
     await expect.poll(() => checked(token), { timeout: 15_000 }).toBe(401)
-    await expect.poll(() => again.page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(token)
+    await expect.poll(() => storedText(again.page)).not.toContain(hashOf(token))
     expect([...errors, ...again.errors]).toEqual([])
   })
 })

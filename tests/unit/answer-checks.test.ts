@@ -145,6 +145,7 @@ describe("the paths the console asks without the client", () => {
     expect(paths).toEqual({
       sessionCheck: "/api/admin/auth/check",
       logout: "/api/admin/auth/logout",
+      revoke: "/api/admin/auth/revoke",
       generatedAddresses: "/api/admin/addresses/generated",
       cexAddresses: "/api/admin/addresses/cex",
       coreTeamAddresses: "/api/admin/addresses/core-team",

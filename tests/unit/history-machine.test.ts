@@ -59,7 +59,7 @@ const events = [
 
 type State = "closed" | "loading" | "failed" | "ready" | "comparing" | "preparing" | "confirming" | "restoring"
 
-/** What the issue's text says a person sees, written apart from the machine. */
+/** What docs/architecture.md ("Record history") says a person sees, written apart from the machine. */
 interface Seen {
   readonly state: State
   readonly selected: number | null
@@ -123,7 +123,7 @@ const expectedAfter = (seen: Seen, event: { readonly type: string } & Record<str
 }
 
 describe("record history machine", () => {
-  it("shows, compares and restores as the issue says, on every generated path", async () => {
+  it("shows, compares and restores as docs/architecture.md says, on every generated path", async () => {
     let seen = start
     let changed = 0
     let restores = 0

@@ -27,7 +27,7 @@ const events = [
 
 type State = "closed" | "viewing" | "updating" | "failed" | "done"
 
-/** The funnel, written from the spec and the issue, not from contract/advertising-rules.ts. */
+/** The funnel, written from docs/product-spec.md and docs/console.md ("Contacts and inquiries"), not from contract/advertising-rules.ts. */
 const legal: Record<string, ReadonlyArray<string>> = {
   pending: ["contacted"],
   paid: ["contacted"],

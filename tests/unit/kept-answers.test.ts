@@ -55,6 +55,7 @@ describe("the answers a repeat may get again", () => {
         "POST /api/admin/auth/passkeys/recovery-codes",
         "POST /api/admin/auth/passkeys/sign-in",
         "POST /api/admin/auth/passkeys/sign-in/options",
+        "POST /api/admin/auth/revoke",
         "POST /api/admin/auth/second-step/options",
         "POST /api/admin/auth/second-step/passkey",
         "POST /api/admin/auth/second-step/recovery",
