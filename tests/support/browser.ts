@@ -176,6 +176,15 @@ export const visitInApp = async (page: Page, path: string) => {
   }, before)
 }
 
+/**
+ * Waits until the console's change stream is live (the sync machine's `online`, on the status
+ * line's `data-link`): from then on the store starts no read of its own for the link coming up
+ * (a failed list read is retried when the stream goes live, docs/architecture.md, "The
+ * browser's store"). The one wait for the store to settle (docs/testing.md, "No test fails by
+ * chance"): never a sleep.
+ */
+export const linkLive = (page: Page) => page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+
 /** Whether the console shows its dark theme. */
 export const isDark = (page: Page) => page.evaluate(() => document.querySelector(".radix-themes")?.classList.contains("dark") ?? false)
 
