@@ -211,17 +211,30 @@ export const signInThroughScreen = async (page: Page, server: TestServer, email:
   await page.getByText("Welcome back").waitFor()
 }
 
-/** One test file's product in Chromium: a fresh database (PGlite unless another engine is given), a server on it, and the browser; all closed after. */
+let workerBrowser: Promise<Browser> | undefined
+/**
+ * The worker process's Chromium, launched by its first browser file and kept for the files after
+ * it (docs/testing.md, "Where the time goes"); launched again if it went away. Files share
+ * nothing through it: each works in contexts of its own, all closed after the file.
+ */
+const sharedChromium = async (): Promise<Browser> => {
+  const running = await workerBrowser?.catch(() => undefined)
+  if (running?.isConnected() === true) return running
+  workerBrowser = launchChromium()
+  return workerBrowser
+}
+
+/** One test file's product in Chromium: a fresh database (PGlite unless another engine is given), a server on it, and the worker's browser; all closed after but the browser, whose contexts are. */
 export const chromiumWithServer = (engine: (typeof engines)[number] = engines[0]!) => {
   const state = {} as { database: TestDatabase; server: TestServer; browser: Browser }
   beforeAll(async () => {
     requireBuiltConsole()
     state.database = await engine.fresh()
     state.server = await startTestServer(state.database)
-    state.browser = await launchChromium()
+    state.browser = await sharedChromium()
   })
   afterAll(async () => {
-    await state.browser?.close()
+    await Promise.all(state.browser?.contexts().map((context) => context.close()) ?? [])
     await state.server?.stop()
     await state.database?.drop()
   })
