@@ -5,7 +5,7 @@ import { addressModalErrors } from "../spec/texts.ts"
 import { addAdmin } from "../../server/admin-users/repository.ts"
 import { addressTexts as t, directoryScreens } from "../spec/texts.ts"
 import { linkTexts, listTexts } from "../spec/texts.ts"
-import { chromiumWithServer, fieldMessage, newPage, signInThroughScreen } from "../support/browser.ts"
+import { chromiumWithServer, fieldMessage, newPage, signInThroughScreen, linkLive } from "../support/browser.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
@@ -153,7 +153,7 @@ describe.each(directoryScreens)("$title in Chromium", (spec) => {
     await page.reload()
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
     await rowOf(page, spec.title, `Before ${spec.kind}`).waitFor()
-    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await linkLive(page)
     await page.context().setOffline(true)
     await page.getByRole("status").getByText(linkTexts.offline).waitFor()
     await rowOf(page, spec.title, identifier).getByRole("button", { name: t.edit }).click()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { openSignedIn, pointerEventsOf } from "../support/browser.ts"
+import { openSignedIn, pointerEventsOf, linkLive } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { cardsOf, countsOf, inboxInChromium } from "../support/inboxes.ts"
 import { linkTexts, listTexts } from "../spec/texts.ts"
@@ -124,7 +124,7 @@ describe("advertising inquiries in Chromium", () => {
     const { page, errors } = await openSignedIn(product, tokens.admin, `/advertising-inquiries?search=${encodeURIComponent(company)}`)
     const card = cardsOf(page, "Advertising Inquiries").filter({ hasText: company })
     await card.waitFor()
-    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await linkLive(page)
     await page.context().setOffline(true)
     await page.getByRole("status").getByText(linkTexts.offline).waitFor()
     await card.getByRole("button", { name: "View" }).click()

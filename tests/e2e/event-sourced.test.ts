@@ -3,10 +3,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Page, Route } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
-import { chromiumWithServer, launchChromium, newPage, openSignedIn } from "../support/browser.ts"
+import { chromiumWithServer, launchChromium, newPage, openSignedIn, linkLive } from "../support/browser.ts"
 import { freePort } from "../support/nginx.ts"
 import { signInFirstAdmin, startProduct } from "../support/product.ts"
-import { engines } from "../support/database.ts"
+import { browserEngines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 import { linkTexts, listingTexts, listTexts, openRecordTexts } from "../spec/texts.ts"
@@ -18,7 +18,7 @@ import { linkTexts, listingTexts, listTexts, openRecordTexts } from "../spec/tex
  * a lost answer is sent again and applied once, a colleague's change arrives on the open queue,
  * a queue seen before shows at once, a refusal puts the card back and says why.
  */
-describe.each(engines)("the event-sourced console on $name", (engine) => {
+describe.each(browserEngines)("the event-sourced console on $name", (engine) => {
   const product = chromiumWithServer(engine)
   let admin: string
   let colleague: string
@@ -244,7 +244,7 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     const moved = await call(product.server.url, "PUT", `/api/admin/listings/${target!._id}`, { token: colleague, body: { action: "reject", version: 1 } })
     expect(moved.status, moved.text).toBe(200)
     release()
-    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await linkLive(page)
     await expect.poll(() => pendingCount(page), { timeout: 10_000 }).toBe(before - 1)
     expect(errors).toEqual([])
     await page.context().close()
@@ -264,7 +264,7 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     const { page, errors } = await openSignedIn(product, admin, `/generated-addresses?search=${identifier}`)
     const row = page.getByRole("table", { name: "Generated Addresses" }).getByRole("row").filter({ hasText: identifier })
     await row.waitFor()
-    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await linkLive(page)
     await row.getByRole("button", { name: "View" }).click()
     const dialog = page.getByRole("dialog")
     await dialog.getByText("First name", { exact: true }).waitFor()
@@ -635,7 +635,7 @@ describe.each(engines)("the event-sourced console on $name", (engine) => {
     const { page, errors } = await openSignedIn(product, admin, "/activity")
     await page.getByRole("table").waitFor()
     await clientOpen(page)
-    await page.locator(".sync-status[data-link=online]").waitFor({ state: "attached" })
+    await linkLive(page)
     const prefix = await seed(1)
     await page.getByRole("table").getByText(`${prefix}01`).first().waitFor()
     expect(errors).toEqual([])

@@ -4,7 +4,7 @@ import type { BlogPost } from "../../contract/blog.ts"
 import type { CoreTeamContact } from "../../contract/contacts.ts"
 import { seriousViolations } from "../support/axe.ts"
 import { chromiumWithServer, isDark, newPage } from "../support/browser.ts"
-import { engines } from "../support/database.ts"
+import { browserEngines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
@@ -13,9 +13,9 @@ import { signedInAs } from "../support/session.ts"
  * change as a reader sees it, block by block, never its markup; an author as its fields; times in
  * the viewer's own zone; a save that left a field alone naming nothing for it; and the dialogs'
  * first keys: a confirmation on its safe button, the deleted records' first row current, the
- * compare picker naming the version chosen. On both engines.
+ * compare picker naming the version chosen. On PGlite: tests/api/history.test.ts reads histories on both engines.
  */
-describe.each(engines)("reading a history in the console on $name", (engine) => {
+describe.each(browserEngines)("reading a history in the console on $name", (engine) => {
   const product = chromiumWithServer(engine)
   let token: string
   let counter = 0

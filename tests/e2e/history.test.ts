@@ -5,7 +5,7 @@ import { seriousViolations } from "../support/axe.ts"
 import { chromiumWithServer, isDark, newPage } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
-import { engines } from "../support/database.ts"
+import { browserEngines } from "../support/database.ts"
 
 /**
  * A record's history in the browser (docs/architecture.md, "Record history"): `h` on a list's
@@ -13,8 +13,8 @@ import { engines } from "../support/database.ts"
  * word diff, a comparison, and a restore behind a confirmation, by keyboard. The dialog is
  * scanned by axe in both themes.
  */
-// On both engines: the dialog's answers come from the history each one keeps.
-describe.each(engines)("record history in the console on $name", (engine) => {
+// On PGlite: the API suite checks the history each engine keeps (tests/api/history.test.ts).
+describe.each(browserEngines)("record history in the console on $name", (engine) => {
   const product = chromiumWithServer(engine)
   let token: string
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { addressTexts as t, blogTexts, listTexts } from "../spec/texts.ts"
-import { chromiumWithServer, holdStartChunk, newPage } from "../support/browser.ts"
+import { chromiumWithServer, holdStartChunk, newPage, linkLive } from "../support/browser.ts"
 import { csvObjects } from "../support/csv.ts"
 import { coldLoad, FIRST_SCREEN_BUDGET_KB, TWENTY_ROWS } from "../support/first-screen.ts"
 import { call } from "../support/http.ts"
@@ -37,7 +37,7 @@ describe("the list pattern in Chromium", () => {
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
     // A first visit reads its page once more when its change stream is live: a change in between reached neither.
-    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await linkLive(page)
     await expect.poll(() => asked).toEqual(["", ""])
     await page.waitForFunction(() => document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false")
     await page.waitForTimeout(300)

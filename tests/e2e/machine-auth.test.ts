@@ -8,9 +8,9 @@ import { addAdmin } from "../../server/admin-users/repository.ts"
 import { authTable } from "../spec/machine-tables.ts"
 import { linkTexts } from "../spec/texts.ts"
 import { holdStartChunk } from "../support/browser.ts"
-import { engines } from "../support/database.ts"
+import { browserEngines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
-import { drivesEveryPath, drivesPathsThrough, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
+import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
 import { deliveredOutbox, latestCode } from "../support/server.ts"
 import { signedInAs, signIn } from "../support/session.ts"
 import { registerPasskey, softAuthenticator, virtualAuthenticator } from "../support/authenticator.ts"
@@ -23,8 +23,8 @@ const RECHECK = "xstate.after.10000.auth.authenticated.unconfirmed"
  * The auth machine's generated paths, executed on the real screen in Chromium against the real
  * server (docs/testing.md, "Machines"), on the shared harness (tests/support/machine-screens.ts).
  */
-// Both engines: passkeys, their challenges and the sign-in steps are stored and read on each.
-describe.each(engines)("auth: generated paths on the sign-in screen and the shell, on $name", (engine) => {
+// On PGlite: the API suite stores and reads passkeys, challenges and sign-in steps on both engines.
+describe.each(browserEngines)("auth: generated paths on the sign-in screen and the shell, on $name", (engine) => {
   pathHarness(engine)
   const user = { _id: "u", email: "someone@example.com", role: "admin" }
   const model: MachineModel<typeof authMachine> = {
@@ -471,7 +471,5 @@ describe.each(engines)("auth: generated paths on the sign-in screen and the shel
     }
   }
 
-  // PostgreSQL: the paths through the states whose passkeys, challenges and steps it stores; PGlite: all.
-  if (engine.name === "pglite") drivesEveryPath("auth", model, authTable, driver)
-  else drivesPathsThrough("auth (passkey states)", model, authTable, driver, ["signingInWithPasskey", "secondStep", "passkeyRequired"])
+  drivesEveryPath("auth", model, authTable, driver)
 })

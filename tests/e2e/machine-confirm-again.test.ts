@@ -14,7 +14,7 @@ import { deliveredOutbox } from "../support/server.ts"
 import { signIn } from "../support/session.ts"
 import { call } from "../support/http.ts"
 import { seriousViolations } from "../support/axe.ts"
-import { engines } from "../support/database.ts"
+import { browserEngines } from "../support/database.ts"
 
 const network = { status: undefined, message: "Failed to fetch" }
 
@@ -24,8 +24,8 @@ const network = { status: undefined, message: "Failed to fetch" }
  * you"), the server says whether it must confirm and how, and the dialog takes the passkey (the
  * virtual authenticator) or the code mailed.
  */
-// Both engines: the codes, the passkeys' challenges and the sessions' confirmations are stored and read on each.
-describe.each(engines)("confirm again: generated paths on the dialog, on $name", (engine) => {
+// On PGlite: the API suite stores and reads codes, challenges and confirmations on both engines.
+describe.each(browserEngines)("confirm again: generated paths on the dialog, on $name", (engine) => {
   pathHarness(engine)
   const model: MachineModel<typeof confirmAgainMachine> = {
     machine: confirmAgainMachine,

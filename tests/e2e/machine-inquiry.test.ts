@@ -6,6 +6,7 @@ import { inquiryTable } from "../spec/machine-tables.ts"
 import { call, freshIp } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
 import { product, token, nextNumber, quiet, firstHeld, pathPage, closeRun, pathHarness } from "../support/machine-screens.ts"
+import { linkLive } from "../support/browser.ts"
 
 pathHarness()
 
@@ -109,7 +110,7 @@ describe("inquiry: generated paths on /advertising-inquiries", () => {
       await card(run, "pending").waitFor()
       // Another admin's change arrives through the console's client once its stream is live
       // (docs/architecture.md, "The browser's store").
-      await page.locator(".sync-status[data-link=online]").waitFor({ state: "attached" })
+      await linkLive(page)
       return run
     },
     close: closeRun,

@@ -3,7 +3,7 @@ import { describe, expect } from "vitest"
 import type { EventObject } from "xstate"
 import { listMachine } from "../../machines/list.ts"
 import { listTable } from "../spec/machine-tables.ts"
-import { holdStartChunk } from "../support/browser.ts"
+import { holdStartChunk, linkLive } from "../support/browser.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
 import { product, token, nextNumber, firstHeld, exactlyOneMore, pathPage, closeRun, pathHarness } from "../support/machine-screens.ts"
@@ -101,6 +101,8 @@ describe("list: generated paths on a directory's list", () => {
         : undefined
       await page.goto(`${product.server.url}/generated-addresses?search=${prefix}`)
       codeWasHeld?.()
+      // Live before the first step: a stream going live late retries a failed read by itself.
+      await linkLive(page)
       return run
     },
     close: closeRun,

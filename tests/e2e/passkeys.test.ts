@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { chromiumWithServer, newPage, typeCodeOnScreen } from "../support/browser.ts"
-import { engines } from "../support/database.ts"
+import { browserEngines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs, signIn } from "../support/session.ts"
 import { addPasskeyOnScreen, browserWithDevice, consoleAddress, logout, openPasskeys, signedIn } from "../support/passkey-screens.ts"
@@ -17,7 +17,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * which the page is opened at (localhost: a passkey is never bound to a bare IP address). Every
  * passkey here is made on Settings → Passkeys, never put into the device by the test.
  */
-describe.each(engines)("passkeys in Chromium on $name", (engine) => {
+describe.each(browserEngines)("passkeys in Chromium on $name", (engine) => {
   const product = chromiumWithServer(engine)
   let token: string
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
-import { chromiumWithServer, openSignedIn, pointerEventsOf } from "../support/browser.ts"
+import { chromiumWithServer, openSignedIn, pointerEventsOf, linkLive } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 import { linkTexts, listTexts } from "../spec/texts.ts"
@@ -177,7 +177,7 @@ describe("scam reports in Chromium", () => {
     const { page, errors } = await openSignedIn(product, admin, "/scam-reports?scamType=suspicious_wallet")
     const card = cards(page).filter({ has: page.getByLabel(titleOf(id)) })
     await card.waitFor()
-    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await linkLive(page)
     await page.context().setOffline(true)
     await page.getByRole("status").getByText(linkTexts.offline).waitFor()
     await card.getByRole("button", { name: "Details" }).click()

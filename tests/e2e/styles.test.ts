@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { addAdmin } from "../../server/admin-users/repository.ts"
 import { radixUse } from "../../tools/first-screen/radix-use.ts"
 import { seriousViolations } from "../support/axe.ts"
-import { chromiumWithServer, isDark, newPage, requestsInFlight, signInThroughScreen, visitInApp } from "../support/browser.ts"
+import { chromiumWithServer, isDark, newPage, requestsInFlight, signInThroughScreen, visitInApp, linkLive } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 import { openRecordTexts } from "../spec/texts.ts"
@@ -238,7 +238,7 @@ describe.each(["light", "dark"] as const)("every screen in %s mode", (scheme) =>
     await page.getByRole("searchbox", { name: "Search addresses" }).fill(identifier)
     const openedRow = page.getByRole("row").filter({ hasText: identifier })
     await openedRow.waitFor()
-    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await linkLive(page)
     await openedRow.getByRole("button", { name: "View" }).click()
     await changeOpened(1)
     await page.getByRole("dialog").getByText(openRecordTexts.changed("address"), { exact: true }).waitFor()

@@ -1,7 +1,7 @@
 import type { Page, Route } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { chromiumWithServer, fieldMessage, openSignedIn, pointerEventsOf } from "../support/browser.ts"
-import { engines } from "../support/database.ts"
+import { browserEngines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
@@ -10,7 +10,7 @@ import { signedInAs } from "../support/session.ts"
  * the dashboard with the keyboard alone, keys counted; a decision made in one console leaves the
  * other's desk, and a new submission arrives on it, without a reload.
  */
-describe.each(engines)("the triage desk on $name", (engine) => {
+describe.each(browserEngines)("the triage desk on $name", (engine) => {
   const product = chromiumWithServer(engine)
   let moderator: string
   let admin: string

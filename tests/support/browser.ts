@@ -176,6 +176,15 @@ export const visitInApp = async (page: Page, path: string) => {
   }, before)
 }
 
+/**
+ * Waits until the console's change stream is live (the sync machine's `online`, on the status
+ * line's `data-link`): from then on the store starts no read of its own for the link coming up
+ * (a failed list read is retried when the stream goes live, docs/architecture.md, "The
+ * browser's store"). The one wait for the store to settle (docs/testing.md, "No test fails by
+ * chance"): never a sleep.
+ */
+export const linkLive = (page: Page) => page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+
 /** Whether the console shows its dark theme. */
 export const isDark = (page: Page) => page.evaluate(() => document.querySelector(".radix-themes")?.classList.contains("dark") ?? false)
 
@@ -202,17 +211,30 @@ export const signInThroughScreen = async (page: Page, server: TestServer, email:
   await page.getByText("Welcome back").waitFor()
 }
 
-/** One test file's product in Chromium: a fresh database (PGlite unless another engine is given), a server on it, and the browser; all closed after. */
+let workerBrowser: Promise<Browser> | undefined
+/**
+ * The worker process's Chromium, launched by its first browser file and kept for the files after
+ * it (docs/testing.md, "Where the time goes"); launched again if it went away. Files share
+ * nothing through it: each works in contexts of its own, all closed after the file.
+ */
+const sharedChromium = async (): Promise<Browser> => {
+  const running = await workerBrowser?.catch(() => undefined)
+  if (running?.isConnected() === true) return running
+  workerBrowser = launchChromium()
+  return workerBrowser
+}
+
+/** One test file's product in Chromium: a fresh database (PGlite unless another engine is given), a server on it, and the worker's browser; all closed after but the browser, whose contexts are. */
 export const chromiumWithServer = (engine: (typeof engines)[number] = engines[0]!) => {
   const state = {} as { database: TestDatabase; server: TestServer; browser: Browser }
   beforeAll(async () => {
     requireBuiltConsole()
     state.database = await engine.fresh()
     state.server = await startTestServer(state.database)
-    state.browser = await launchChromium()
+    state.browser = await sharedChromium()
   })
   afterAll(async () => {
-    await state.browser?.close()
+    await Promise.all(state.browser?.contexts().map((context) => context.close()) ?? [])
     await state.server?.stop()
     await state.database?.drop()
   })

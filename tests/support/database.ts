@@ -60,3 +60,10 @@ export const engines: ReadonlyArray<{ readonly name: string; readonly fresh: () 
   { name: "pglite", fresh: freshPglite },
   ...(adminUrl === undefined ? [] : [{ name: "postgresql", fresh: () => freshPostgresOn(adminUrl) }])
 ]
+
+/**
+ * The engines a browser story runs on: the embedded default alone. The API suite runs every SQL
+ * path on both engines, and the cluster suite drives Chromium on PostgreSQL (docs/testing.md,
+ * "Where the time goes").
+ */
+export const browserEngines = engines.slice(0, 1)

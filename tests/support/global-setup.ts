@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createPglite } from "../../server/platform/database.ts"
@@ -10,6 +10,8 @@ import { PGLITE_IMAGE_ENV } from "./database.ts"
  * Creating the cluster takes 4-5 s here, loading the image about 1 (docs/testing.md, "How the suite runs").
  */
 export default async function setup() {
+  // `npm run test:repeat` makes the image once for all its runs (tests/repeat.ts).
+  if (process.env[PGLITE_IMAGE_ENV] !== undefined && existsSync(process.env[PGLITE_IMAGE_ENV])) return () => undefined
   const cluster = await createPglite("memory://")
   const image = await cluster.dumpDataDir("none")
   await cluster.close()

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page, Request, Route } from "playwright-core"
 import { beforeAll, expect } from "vitest"
-import { chromiumWithServer } from "../support/browser.ts"
+import { chromiumWithServer, linkLive } from "../support/browser.ts"
 import { signedInAs } from "../support/session.ts"
 import type { engines } from "../support/database.ts"
 
@@ -98,7 +98,7 @@ export const pathPage = async (): Promise<{ readonly context: BrowserContext; re
     page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()))
     reused = { context, page }
     await page.goto(`${product.server.url}/`)
-    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await linkLive(page)
     await expect.poll(() => page.evaluate(streamPosition), { timeout: 10_000 }).not.toBe(null)
   }
   const errors: Array<string> = []

@@ -1,5 +1,7 @@
 import type { SerializedError } from "vitest"
+import { relative } from "node:path"
 import type { Reporter, TestModule } from "vitest/node"
+import { engineOf, type FileTime, PHASES_ENV, phasesOf, timeReport } from "./run-times.ts"
 
 /**
  * What one run came to, counted so that nothing failing can read as a pass: a test file that
@@ -36,8 +38,27 @@ export const summaryLine = (summary: ReturnType<typeof summarize>, postgres: boo
     ...(summary.unhandled > 0 ? [`${summary.unhandled} errors outside tests`] : [])
   ].join(", ") + (postgres ? "" : "\nPostgreSQL runs were skipped: TEST_DATABASE_URL is not set, so the database tests ran on PGlite only.")
 
+/** A file's time as vitest measured it, and each test's engine (its suites' names) and time. */
+const fileTime = (module: TestModule): FileTime => ({
+  file: relative(process.cwd(), module.moduleId),
+  seconds: module.diagnostic().duration / 1000,
+  tests: [...module.children.allTests()].map((test) => {
+    const names: Array<string> = []
+    for (let parent = test.parent; parent.type === "suite"; parent = parent.parent) names.push(parent.name)
+    return { engine: engineOf(names), seconds: (test.diagnostic()?.duration ?? 0) / 1000 }
+  })
+})
+
 export default class SummaryReporter implements Reporter {
+  private started = performance.now()
+
+  onTestRunStart() {
+    this.started = performance.now()
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
-    process.stdout.write(`\n${summaryLine(summarize(modules, unhandled), process.env.TEST_DATABASE_URL !== undefined)}\n`)
+    const wall = (performance.now() - this.started) / 1000
+    const times = timeReport(modules.map(fileTime), phasesOf(process.env[PHASES_ENV]), wall)
+    process.stdout.write(`\n${times}\n\n${summaryLine(summarize(modules, unhandled), process.env.TEST_DATABASE_URL !== undefined)}\n`)
   }
 }

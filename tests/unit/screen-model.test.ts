@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { type MachineSnapshot, type ModelPath, withoutPrefixes } from "../support/screen-model.ts"
+import { coveringPaths, type MachineSnapshot, type ModelPath, withoutPrefixes } from "../support/screen-model.ts"
 
 const snapshot = { value: "idle", context: {} } as unknown as MachineSnapshot
 const path = (input: unknown, ...events: ReadonlyArray<string>): ModelPath => ({
@@ -20,5 +20,23 @@ describe("generated screen paths", () => {
     const typed = (text: string): ModelPath => ({ ...path("a"), steps: [{ event: { type: "TYPE", text } as never, expected: snapshot, lines: [] }] })
     const longer: ModelPath = { ...path("a"), steps: [...typed("x").steps, { event: { type: "SAVE" }, expected: snapshot, lines: [] }] }
     expect(withoutPrefixes([typed("x"), typed("y"), longer]).map((p) => p.steps.length)).toEqual([1, 2])
+  })
+
+  it("are cut to the fewest that take every line and pass every state the whole set does", () => {
+    const at = (state: string) => ({ value: state, context: {}, _nodes: [{ path: [state] }] }) as unknown as MachineSnapshot
+    const walk = (input: string, ...steps: ReadonlyArray<[string, string]>): ModelPath => ({
+      input,
+      initial: at("idle"),
+      initialLines: [],
+      steps: steps.map(([line, state]) => ({ event: { type: line }, expected: at(state), lines: [line] }))
+    })
+    const long = walk("a", ["idle --OPEN--> open", "open"], ["open --SAVE--> saving", "saving"])
+    const openOnly = walk("a", ["idle --OPEN--> open", "open"])
+    const close = walk("a", ["idle --CLOSE--> closed", "closed"])
+    const otherState = walk("b", ["idle --OPEN--> open", "open"], ["open --SAVE--> saving", "saving"], ["saving --X--> failed", "failed"])
+    expect(coveringPaths([openOnly, long, close])).toEqual([long, close])
+    // The longer path proves everything the first does and more: only it is kept.
+    expect(coveringPaths([long, otherState])).toEqual([otherState])
+    expect(coveringPaths([])).toEqual([])
   })
 })
