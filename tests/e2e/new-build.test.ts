@@ -5,7 +5,7 @@ import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { consoleDir } from "../../server/platform/console.ts"
 import { chromiumWithServer, visitInApp } from "../support/browser.ts"
-import { engines, type TestDatabase } from "../support/database.ts"
+import { browserEngines, type engines, type TestDatabase } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 import { underServiceWorker } from "../support/service-worker.ts"
@@ -56,7 +56,7 @@ const twoBuilds = () => {
   return { a, b, gone: `/${gone}`, remove: () => rmSync(root, { recursive: true, force: true }) }
 }
 
-describe.each(engines)("a new build, on $name", (engine) => {
+describe.each(browserEngines)("a new build, on $name", (engine) => {
   const product = chromiumWithServer(engine)
   let database: TestDatabase
   let builds: ReturnType<typeof twoBuilds>

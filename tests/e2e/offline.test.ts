@@ -4,7 +4,7 @@ import { addAdmin } from "../../server/admin-users/repository.ts"
 import { addressTexts, linkTexts, listTexts } from "../spec/texts.ts"
 import { chromiumWithServer, signInThroughScreen } from "../support/browser.ts"
 import { makeCommunity, onServer } from "../support/communities.ts"
-import { engines } from "../support/database.ts"
+import { browserEngines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import type { TestServer } from "../support/server.ts"
 import { underServiceWorker } from "../support/service-worker.ts"
@@ -49,7 +49,7 @@ const loggedSince = (server: TestServer, from: number) =>
     .slice(from)
     .filter((line) => !line.includes("/api/admin/stream"))
 
-describe.each(engines)("the console with no link, on $name", (engine) => {
+describe.each(browserEngines)("the console with no link, on $name", (engine) => {
   const product = chromiumWithServer(engine)
   let email: string
   let token: string

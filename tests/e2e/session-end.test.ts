@@ -7,7 +7,7 @@ import { commandLine } from "../../server/platform/record-writes.ts"
 import { linkTexts } from "../spec/texts.ts"
 import { chromiumWithServer, newPage, signInThroughScreen, visitInApp } from "../support/browser.ts"
 import { makeCommunity, onServer } from "../support/communities.ts"
-import { engines } from "../support/database.ts"
+import { browserEngines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs, signIn } from "../support/session.ts"
 import { storeContents } from "../support/store-page.ts"
@@ -20,7 +20,7 @@ import { storeContents } from "../support/store-page.ts"
  * the next time the link is back. Real Chromium against the real server; the session ends through
  * the API, as it does elsewhere.
  */
-describe.each(engines)("what the browser keeps after a session ends, on $name", (engine) => {
+describe.each(browserEngines)("what the browser keeps after a session ends, on $name", (engine) => {
   const product = chromiumWithServer(engine)
   let serial = 0
   const contexts: Array<BrowserContext> = []
