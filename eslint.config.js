@@ -30,7 +30,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["vitest.mutation.config.ts", "vitest.cluster.config.ts", "tests/bench/*.mjs"] },
+        projectService: { allowDefaultProject: ["vitest.mutation.config.ts", "vitest.cluster.config.ts", "vitest.quick.config.ts", "tests/bench/*.mjs"] },
         tsconfigRootDir: import.meta.dirname
       }
     },
