@@ -141,8 +141,9 @@ export const WRITES_BEFORE_KILL = 25
 
 /**
  * One fault cycle on a running product: writers for `writeMs` and until more than
- * `WRITES_BEFORE_KILL` writes were acknowledged, `during` run while they write (a second
- * process, say), then SIGKILL, a restart, and the count. Returns the restarted product.
+ * `WRITES_BEFORE_KILL` writes were acknowledged (with `passkeys`, until one passkey was kept and
+ * one removed too), `during` run while they write (a second process, say), then SIGKILL, a
+ * restart, and the count. Returns the restarted product.
  */
 export const killCycle = async (
   product: Product,
@@ -153,7 +154,12 @@ export const killCycle = async (
 ): Promise<{ readonly result: CycleResult; readonly restarted: Started }> => {
   const writes = writeUntilStopped(started.url, token, tag)
   const keys = options.passkeys === true ? passkeysUntilStopped(started.url, token, (await storedPasskeys(started.url, token)).size) : undefined
-  await Promise.all([sleep(options.writeMs).then(() => atLeast(() => writes.acknowledged.length, WRITES_BEFORE_KILL)), options.during?.()])
+  await Promise.all([
+    sleep(options.writeMs).then(() => atLeast(() => writes.acknowledged.length, WRITES_BEFORE_KILL)),
+    // A passkey kept and one removed before the kill, however slow each ceremony is here.
+    keys === undefined ? undefined : until(() => keys.kept.length > 0 && keys.removed.length > 0, "a passkey kept and one removed"),
+    options.during?.()
+  ])
   await started.kill()
   await Promise.all([writes.stop(), keys?.stop()])
   const restarted = await startProduct(product)
