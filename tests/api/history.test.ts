@@ -1,14 +1,13 @@
-import { Effect, Layer } from "effect"
-import * as Migrator from "effect/sql/Migrator"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { describe, expect, it } from "vitest"
 import type { CoreTeamContact } from "../../contract/contacts.ts"
 import { type HistoryEntry } from "../../contract/history.ts"
 import { historyMessages } from "../../contract/history-rules.ts"
 import { historyPage, versionAt } from "../../server/history/repository.ts"
-import { databaseLayer } from "../../server/platform/database.ts"
-import { migrate, migrations } from "../../server/platform/migrations.ts"
+import { migrate } from "../../server/platform/migrations.ts"
 import { engines } from "../support/database.ts"
+import { beforeMigration } from "../support/migrations.ts"
 import { call } from "../support/http.ts"
 import { serverWithStaff, signedInAs } from "../support/session.ts"
 
@@ -218,45 +217,32 @@ describe.each(engines)("record history on $name", (engine) => {
 
 describe.each(engines)("history's first version on $name", (engine) => {
   it("keeps every record that exists when history begins as its first version", async () => {
-    const database = await engine.fresh()
-    try {
-      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0011"))
-      const rows = await Effect.runPromise(
-        Effect.scoped(
-          Effect.gen(function* () {
-            const context = yield* Layer.build(databaseLayer(database.target))
-            return yield* Effect.provideContext(
-              Effect.gen(function* () {
-                yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: "schema_migrations" })
-                const sql = yield* SqlClient
-                yield* sql`INSERT INTO core_team_contacts (id, contact_name, contact_role, subject, details, version)
-                  VALUES ('11111111-1111-4111-8111-111111111111', 'Ada', 'Founder', 'Before history', 'Old details', 7)`
-                yield* sql`INSERT INTO protected_data (id, type, key, value) VALUES ('22222222-2222-4222-8222-222222222222', 'api-key', 'k', 'never-in-history')`
-                yield* migrate
-                // Its history is that first version: listed, and rebuilt as it was.
-                const page = yield* historyPage("contact", "11111111-1111-4111-8111-111111111111", 20, 0)
-                expect(page?.total).toBe(1)
-                expect(page?.current).toEqual({ version: 7, removed: false })
-                expect(page?.entries).toEqual([expect.objectContaining({ version: 7, action: "contact.baseline", changes: [] })])
-                expect((yield* versionAt("contact", "11111111-1111-4111-8111-111111111111", 7))?.content).toMatchObject({ subject: "Before history" })
-                expect(yield* versionAt("contact", "11111111-1111-4111-8111-111111111111", 6)).toBeUndefined()
-                return yield* sql<{ entity: string; version: number; content: Record<string, unknown> | string }>`
-                  SELECT entity, version, content FROM record_snapshots ORDER BY entity`
-              }),
-              context
-            )
-          })
-        )
-      )
-      const contents = rows.map((row) => ({
-        ...row,
-        content: typeof row.content === "string" ? (JSON.parse(row.content) as Record<string, unknown>) : row.content
-      }))
-      expect(contents.find((row) => row.entity === "contact")).toMatchObject({ version: 7, content: { subject: "Before history", details: "Old details" } })
-      expect(contents.find((row) => row.entity === "contact")?.content).not.toHaveProperty("searchText")
-      expect(JSON.stringify(contents)).not.toContain("never-in-history")
-    } finally {
-      await database.drop()
-    }
+    const rows = await beforeMigration(
+      engine,
+      "0011",
+      Effect.gen(function* () {
+        const sql = yield* SqlClient
+        yield* sql`INSERT INTO core_team_contacts (id, contact_name, contact_role, subject, details, version)
+        VALUES ('11111111-1111-4111-8111-111111111111', 'Ada', 'Founder', 'Before history', 'Old details', 7)`
+        yield* sql`INSERT INTO protected_data (id, type, key, value) VALUES ('22222222-2222-4222-8222-222222222222', 'api-key', 'k', 'never-in-history')`
+        yield* migrate
+        // Its history is that first version: listed, and rebuilt as it was.
+        const page = yield* historyPage("contact", "11111111-1111-4111-8111-111111111111", 20, 0)
+        expect(page?.total).toBe(1)
+        expect(page?.current).toEqual({ version: 7, removed: false })
+        expect(page?.entries).toEqual([expect.objectContaining({ version: 7, action: "contact.baseline", changes: [] })])
+        expect((yield* versionAt("contact", "11111111-1111-4111-8111-111111111111", 7))?.content).toMatchObject({ subject: "Before history" })
+        expect(yield* versionAt("contact", "11111111-1111-4111-8111-111111111111", 6)).toBeUndefined()
+        return yield* sql<{ entity: string; version: number; content: Record<string, unknown> | string }>`
+        SELECT entity, version, content FROM record_snapshots ORDER BY entity`
+      })
+    )
+    const contents = rows.map((row) => ({
+      ...row,
+      content: typeof row.content === "string" ? (JSON.parse(row.content) as Record<string, unknown>) : row.content
+    }))
+    expect(contents.find((row) => row.entity === "contact")).toMatchObject({ version: 7, content: { subject: "Before history", details: "Old details" } })
+    expect(contents.find((row) => row.entity === "contact")?.content).not.toHaveProperty("searchText")
+    expect(JSON.stringify(contents)).not.toContain("never-in-history")
   })
 })
