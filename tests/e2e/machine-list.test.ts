@@ -6,7 +6,7 @@ import { listTable } from "../spec/machine-tables.ts"
 import { holdStartChunk, linkLive } from "../support/browser.ts"
 import { call } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
-import { product, token, nextNumber, firstHeld, exactlyOneMore, pathPage, closeRun, pathHarness } from "../support/machine-screens.ts"
+import { product, token, nextNumber, firstHeld, exactlyOneMore, pathPage, closeRun, pathHarness, heardEverything } from "../support/machine-screens.ts"
 
 pathHarness()
 
@@ -86,6 +86,7 @@ describe("list: generated paths on a directory's list", () => {
         })
         expect(made.status).toBe(200)
       }
+      await heardEverything(page)
       const run: Run = { context, page, errors, prefix, held: [], requests: 0 }
       await page.route(`**${path}?**`, (route, request) => {
         run.requests++
