@@ -34,7 +34,8 @@ describe("events and hackathons in Chromium", () => {
     await dialog.waitFor({ state: "detached" })
     const card = cards(page, "Events Management").filter({ hasText: "Pi Summit" })
     await card.getByText(/online$/).waitFor()
-    expect(await serverEntry("events", "Pi Summit")).toMatchObject({
+    // Shown at once; on the server once the command has gone out.
+    await expect.poll(() => serverEntry("events", "Pi Summit")).toMatchObject({
       startsAt: new Date("2031-05-04T10:00").toISOString(),
       endsAt: new Date("2031-05-05T18:00").toISOString(),
       location: "online",
@@ -60,7 +61,7 @@ describe("events and hackathons in Chromium", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click()
     await page.getByRole("alertdialog").waitFor({ state: "detached" })
     await card.waitFor({ state: "detached" })
-    expect(await serverEntry("events", "Pi Summit")).toBeUndefined()
+    await expect.poll(() => serverEntry("events", "Pi Summit")).toBeUndefined()
     expect(errors).toEqual([])
   })
 

@@ -183,7 +183,7 @@ describe("address modal: generated paths on /generated-addresses", () => {
       closed: async (run, _snapshot, event) => {
         await dialog(run).waitFor({ state: "detached" })
         if (event?.type === "xstate.done.actor.remove") {
-          expect(await serverRow(run, run.row.identifier)).toBeUndefined()
+          await expect.poll(() => serverRow(run, run.row.identifier)).toBeUndefined()
           await row(run).waitFor({ state: "detached" })
         }
       },

@@ -74,7 +74,8 @@ describe("business, startup and project screens in Chromium", () => {
     // The list is hidden from the accessibility tree while the dialog is open: wait for it to go first.
     await page.getByRole("alertdialog").waitFor({ state: "detached" })
     await card.waitFor({ state: "detached" })
-    expect(await serverRecord("/api/admin/businesses", "Pi Bakery")).toBeUndefined()
+    // Gone at once; gone on the server once the command has gone out.
+    await expect.poll(() => serverRecord("/api/admin/businesses", "Pi Bakery")).toBeUndefined()
     expect(errors).toEqual([])
   })
 

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync } from "node:fs"
 import { delimiter, join } from "node:path"
 import { type Browser, type BrowserContext, chromium, type Locator, type Page, type Request } from "playwright-core"
 import { consoleDir } from "../../server/platform/console.ts"
-import { afterAll, beforeAll, expect } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest"
 import { engines, type TestDatabase } from "./database.ts"
 import { latestCode, startTestServer, type TestServer } from "./server.ts"
 
@@ -80,7 +80,7 @@ export const requireBuiltConsole = () => {
 }
 
 export const newPage = async (browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) => {
-  const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options })
+  const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: "reduce", ...options })
   const page = await context.newPage()
   const errors: Array<string> = []
   page.on("pageerror", (error) => errors.push(error.message))
@@ -232,6 +232,14 @@ export const chromiumWithServer = (engine: (typeof engines)[number] = engines[0]
     state.database = await engine.fresh()
     state.server = await startTestServer(state.database)
     state.browser = await sharedChromium()
+  })
+  // A test's pages go with it: a console left open hears every later test's changes on its stream
+  // and reads its lists again, and the file's later tests ran up to twice as slow (docs/testing.md,
+  // "Where the time goes"). What the file's `beforeAll` opened stays for its tests.
+  let before = new Set<BrowserContext>()
+  beforeEach(() => void (before = new Set(state.browser.contexts())))
+  afterEach(async () => {
+    await Promise.all(state.browser.contexts().flatMap((context) => (before.has(context) ? [] : [context.close()])))
   })
   afterAll(async () => {
     await Promise.all(state.browser?.contexts().map((context) => context.close()) ?? [])

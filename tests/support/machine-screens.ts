@@ -57,7 +57,7 @@ export interface PathRun {
  * the start chunk, say). tests/e2e/offline.test.ts is the worker's.
  */
 export const signedInContext = async (): Promise<PathRun> => {
-  const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: "block" })
+  const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: "reduce", serviceWorkers: "block" })
   await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
   const page = await context.newPage()
   const errors: Array<string> = []
@@ -92,7 +92,8 @@ export const exactlyOneMore = async (page: Page, count: () => number, before: nu
  * once (a first visit ever reads it again when its stream goes live: tests/e2e/event-sourced.test.ts).
  */
 export const pathPage = async (): Promise<{ readonly context: BrowserContext; readonly page: Page; readonly errors: Array<string> }> => {
-  if (reused === undefined) {
+  // A test's contexts close after it (tests/support/browser.ts): a file's next test opens its own.
+  if (reused === undefined || reused.page.isClosed()) {
     const { context, page } = await signedInContext()
     page.removeAllListeners("pageerror")
     // Leaving a screen with unsaved changes asks before unloading: the next path's load goes ahead.
