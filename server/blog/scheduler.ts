@@ -1,9 +1,13 @@
-import { Effect, Layer, Schedule } from "effect"
+import { Context, type Duration, Effect, Layer, Schedule } from "effect"
 import { updateRecords } from "../platform/record-writes.ts"
 import { duePosts, type PostRow, postTable, publishedAsScheduled } from "./repository.ts"
 
-/** How often the job looks for posts whose time has come: a post goes out at most this late. */
-export const SCHEDULER_INTERVAL = "15 seconds"
+/**
+ * How often the job looks for posts whose time has come: a post goes out at most this late. A test
+ * server provides a shorter one (tests/support/server.ts), so a story of a scheduled post waits
+ * seconds, not a quarter of a minute.
+ */
+export const SchedulerInterval = Context.Reference<Duration.Input>("blog/SchedulerInterval", { defaultValue: () => "15 seconds" })
 
 /**
  * Publishes every scheduled post whose time has come, `publishedAt` = `scheduledAt`, as one change
@@ -24,10 +28,12 @@ export const publishDuePosts = Effect.map(
 
 /** Runs the job now and then every interval for as long as the server runs; a failed run is logged and retried. */
 export const schedulerLayer = Layer.effectDiscard(
-  publishDuePosts.pipe(
-    Effect.tap((count) => (count > 0 ? Effect.logInfo(`Published ${count} scheduled post(s)`) : Effect.void)),
-    Effect.catchCause((cause) => Effect.logError("Scheduled publishing failed", cause)),
-    Effect.repeat(Schedule.spaced(SCHEDULER_INTERVAL)),
-    Effect.forkScoped
+  Effect.flatMap(SchedulerInterval, (interval) =>
+    publishDuePosts.pipe(
+      Effect.tap((count) => (count > 0 ? Effect.logInfo(`Published ${count} scheduled post(s)`) : Effect.void)),
+      Effect.catchCause((cause) => Effect.logError("Scheduled publishing failed", cause)),
+      Effect.repeat(Schedule.spaced(interval)),
+      Effect.forkScoped
+    )
   )
 )

@@ -434,20 +434,21 @@ describe("what a screen says when the server fails it", () => {
 
   it("words a failed read one way on every screen, with the server's own words after it", async () => {
     const superToken = await signedInAs(product.server, "super_admin")
+    // One page loads each screen in turn: no read succeeds, so nothing of one screen is kept for the next.
+    const opened = await newPage(product.browser)
+    await opened.context.addInitScript((value) => localStorage.setItem("adminToken", value), superToken)
+    // Every read but the session check fails as a broken server does: 500, with its own words.
+    await opened.page.route("**/api/**", (route, request) =>
+      request.method() === "GET" && !request.url().includes("/api/admin/auth/check") && !request.url().includes("/stream")
+        ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, error: "The database is down" }) })
+        : route.continue()
+    )
     for (const [path, words] of screens) {
-      const opened = await newPage(product.browser)
-      await opened.context.addInitScript((value) => localStorage.setItem("adminToken", value), superToken)
-      // Every read but the session check fails as a broken server does: 500, with its own words.
-      await opened.page.route("**/api/**", (route, request) =>
-        request.method() === "GET" && !request.url().includes("/api/admin/auth/check") && !request.url().includes("/stream")
-          ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, error: "The database is down" }) })
-          : route.continue()
-      )
       await opened.page.goto(`${product.server.url}${path}`)
       await opened.page.getByText(`${words}: The database is down`).first().waitFor()
       expect(await opened.page.getByText(/HTTP 500|Could not load|Couldn't load|Failed to load/).count(), path).toBe(0)
-      await opened.context.close()
     }
+    await opened.context.close()
   })
 
   it("says the server's words for a 500 that carries them: an address created, a post saved", async () => {

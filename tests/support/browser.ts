@@ -225,12 +225,12 @@ const sharedChromium = async (): Promise<Browser> => {
 }
 
 /** One test file's product in Chromium: a fresh database (PGlite unless another engine is given), a server on it, and the worker's browser; all closed after but the browser, whose contexts are. */
-export const chromiumWithServer = (engine: (typeof engines)[number] = engines[0]!) => {
+export const chromiumWithServer = (engine: (typeof engines)[number] = engines[0]!, options: Parameters<typeof startTestServer>[2] = {}) => {
   const state = {} as { database: TestDatabase; server: TestServer; browser: Browser }
   beforeAll(async () => {
     requireBuiltConsole()
     state.database = await engine.fresh()
-    state.server = await startTestServer(state.database)
+    state.server = await startTestServer(state.database, {}, options)
     state.browser = await sharedChromium()
   })
   // A test's pages go with it: a console left open hears every later test's changes on its stream

@@ -1,4 +1,4 @@
-import { Context, Effect, Exit, Layer, References, Scope } from "effect"
+import { Context, type Duration, Effect, Exit, Layer, References, Scope } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql/SqlClient"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
@@ -8,6 +8,7 @@ import { serverLayer } from "../../server/app.ts"
 import { type AppConfig, parseProxies } from "../../server/platform/config.ts"
 import type { Database } from "../../server/platform/database.ts"
 import { HistoryKept } from "../../server/platform/record-history.ts"
+import { SchedulerInterval } from "../../server/blog/scheduler.ts"
 import type { TestDatabase } from "./database.ts"
 
 export interface TestServer {
@@ -96,7 +97,7 @@ export const latestCode = async (server: TestServer, email: string): Promise<str
 export const startTestServer = async (
   database: TestDatabase,
   overrides: Partial<AppConfig> = {},
-  options: { readonly consoleDir?: string; readonly historyKept?: boolean } = {}
+  options: { readonly consoleDir?: string; readonly historyKept?: boolean; readonly schedulerInterval?: Duration.Input } = {}
 ): Promise<TestServer> => {
   const dataDir = mkdtempSync(join(tmpdir(), "admin-test-"))
   const config: AppConfig = {
@@ -118,7 +119,8 @@ export const startTestServer = async (
   const logged: Array<string> = []
   const layer = serverLayer(config, { database: database.target, requestLog: (line) => void logged.push(line), consoleDir: options.consoleDir }).pipe(
     Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),
-    Layer.provide(Layer.succeed(HistoryKept, options.historyKept ?? true))
+    Layer.provide(Layer.succeed(HistoryKept, options.historyKept ?? true)),
+    Layer.provide(Layer.succeed(SchedulerInterval, options.schedulerInterval ?? SchedulerInterval.defaultValue()))
   )
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
