@@ -35,13 +35,15 @@ describe("events and hackathons in Chromium", () => {
     const card = cards(page, "Events Management").filter({ hasText: "Pi Summit" })
     await card.getByText(/online$/).waitFor()
     // Shown at once; on the server once the command has gone out.
-    await expect.poll(() => serverEntry("events", "Pi Summit")).toMatchObject({
-      startsAt: new Date("2031-05-04T10:00").toISOString(),
-      endsAt: new Date("2031-05-05T18:00").toISOString(),
-      location: "online",
-      featured: false,
-      status: "pending"
-    })
+    await expect
+      .poll(() => serverEntry("events", "Pi Summit"))
+      .toMatchObject({
+        startsAt: new Date("2031-05-04T10:00").toISOString(),
+        endsAt: new Date("2031-05-05T18:00").toISOString(),
+        location: "online",
+        featured: false,
+        status: "pending"
+      })
     await card.getByRole("button", { name: "Approve" }).click()
     await card.getByText("Approved", { exact: true }).waitFor()
     await card.getByRole("button", { name: "Feature", exact: true }).click()
