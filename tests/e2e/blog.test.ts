@@ -306,7 +306,7 @@ describe("blog in Chromium", () => {
     await page.keyboard.type("Первый абзац.")
     await page.getByRole("button", { name: t.save, exact: true }).click()
     await page.waitForURL((url) => decodeURIComponent(url.pathname) === `/blog/${slug}/edit`)
-    expect((await storedPost(slug))?.version).toBe(1)
+    await expect.poll(async () => (await storedPost(slug))?.version).toBe(1)
 
     await page.goto(`${product.server.url}/blog?search=${encodeURIComponent("Новости")}`)
     await page.getByText(title).waitFor()

@@ -220,11 +220,14 @@ describe("community and influencer moderation in Chromium", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click()
     await page.getByRole("alertdialog").waitFor({ state: "detached" })
     await renamed.waitFor({ state: "detached" })
-    expect(
-      await call(product.server.url, "GET", "/api/admin/influencers/combined?search=Pi%20Weekly", { token: admin }).then(
-        (answer) => (answer.body.data as { influencers: ReadonlyArray<unknown> }).influencers
+    // Gone at once; gone on the server once the command has gone out.
+    await expect
+      .poll(() =>
+        call(product.server.url, "GET", "/api/admin/influencers/combined?search=Pi%20Weekly", { token: admin }).then(
+          (answer) => (answer.body.data as { influencers: ReadonlyArray<unknown> }).influencers
+        )
       )
-    ).toEqual([])
+      .toEqual([])
     expect(errors).toEqual([])
   })
 

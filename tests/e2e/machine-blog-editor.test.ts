@@ -198,7 +198,7 @@ describe("blog editor: generated paths on /blog/new and a post's edit screen", (
             .waitFor()
           await run.page.waitForURL((url) => /^\/blog\/[^/]+\/edit$/.test(url.pathname))
           const slug = decodeURIComponent(new URL(run.page.url()).pathname.split("/")[2] ?? "")
-          expect((await serverPost(slug))?.title).toBe(run.title)
+          await expect.poll(async () => (await serverPost(slug))?.title).toBe(run.title)
         }
       },
       saving: async (run, snapshot) => {
