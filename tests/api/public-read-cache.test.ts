@@ -94,8 +94,15 @@ describe.each(engines)("the public's kept answers, on $name", (engine) => {
       ]
       let flooding = true
       const flood: Array<number> = []
+      // An answer but 200, 404 or 503 is kept with its request and words, for the failure to name.
+      const unexpected: Array<{ readonly path: string; readonly status: number; readonly text: string }> = []
       const loops = Array.from({ length: 40 }, async (_, loop) => {
-        for (let n = loop; flooding; n++) flood.push((await call(url(), "GET", never[n % never.length]!(), { ip: freshIp() })).status)
+        for (let n = loop; flooding; n++) {
+          const path = never[n % never.length]!()
+          const answer = await call(url(), "GET", path, { ip: freshIp() })
+          flood.push(answer.status)
+          if (![200, 404, 503].includes(answer.status)) unexpected.push({ path, status: answer.status, text: answer.text.slice(0, 300) })
+        }
       })
       try {
         // The line is full.
@@ -115,6 +122,7 @@ describe.each(engines)("the public's kept answers, on $name", (engine) => {
         await holder.end()
         await Promise.all(loops)
       }
+      expect(unexpected).toEqual([])
       expect(flood.filter((status) => ![200, 404, 503].includes(status))).toEqual([])
     })
   }
