@@ -1,8 +1,8 @@
 import type { BrowserContext, Page, Request, Route } from "playwright-core"
 import { beforeAll, expect } from "vitest"
-import { chromiumWithServer, linkLive } from "../support/browser.ts"
+import { latestEventId } from "../../server/stream/repository.ts"
+import { chromiumWithServer, linkLive, newPage } from "../support/browser.ts"
 import { signedInAs } from "../support/session.ts"
-import { openStream } from "../support/stream.ts"
 import type { engines } from "../support/database.ts"
 
 /**
@@ -57,12 +57,9 @@ export interface PathRun {
  * the start chunk, say). tests/e2e/offline.test.ts is the worker's.
  */
 export const signedInContext = async (): Promise<PathRun> => {
-  const context = await product.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: "reduce", serviceWorkers: "block" })
-  await context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
-  const page = await context.newPage()
-  const errors: Array<string> = []
-  page.on("pageerror", (error) => errors.push(error.message))
-  return { context, page, errors }
+  const opened = await newPage(product.browser, { serviceWorkers: "block" })
+  await opened.context.addInitScript((value) => localStorage.setItem("adminToken", value), token)
+  return opened
 }
 
 /** Resolves at the next animation frame after `settled` stays true for two frames: nothing more is coming from this step. */
@@ -131,13 +128,8 @@ const streamPosition = () =>
  * left on the console's origin, away from the console.
  */
 export const heardEverything = async (page: Page) => {
-  const stream = await openStream(product.server.url, token)
-  try {
-    await stream.ready()
-  } finally {
-    await stream.close()
-  }
-  const position = stream.events.find((event) => event.event === "ready")!.id
+  // Where a stream opened now would start (server/stream/repository.ts).
+  const position = await product.server.sql(latestEventId)
   await page.goto(`${product.server.url}/api/health/live`)
   await page.evaluate(
     (value) =>
