@@ -1,16 +1,12 @@
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { createPglite } from "../server/platform/database.ts"
-import { PGLITE_IMAGE_ENV } from "./support/database.ts"
+import { makeDatabaseImages } from "./support/database-images.ts"
 
 /**
  * `npm run test:repeat -- FILE... [--times N] [--busy]` (docs/testing.md, "No test fails by
  * chance"): runs the files N times (20 unless told), each time a new vitest run, and stops at the
  * first failure, saying which run it was. `--busy` keeps one core busy the whole time, as a
- * loaded CI machine does. The PGlite image the suite's set-up makes is made once for all runs.
+ * loaded CI machine does. The database images the suite's set-up makes are made once for all runs.
  */
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -22,17 +18,13 @@ if (positionals.length === 0 || !Number.isInteger(times) || times < 1) {
   process.exit(2)
 }
 
-const folder = mkdtempSync(join(tmpdir(), "pglite-image-"))
-const image = join(folder, "cluster.tar")
-const cluster = await createPglite("memory://")
-writeFileSync(image, Buffer.from(await (await cluster.dumpDataDir("none")).arrayBuffer()))
-await cluster.close()
+const images = await makeDatabaseImages()
 
 const busy = values.busy ? spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }) : undefined
 const npx = process.platform === "win32" ? "npx.cmd" : "npx"
 const once = () =>
   new Promise<number>((resolve) => {
-    const child = spawn(npx, ["vitest", "run", ...positionals], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, [PGLITE_IMAGE_ENV]: image } })
+    const child = spawn(npx, ["vitest", "run", ...positionals], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...images.env } })
     let output = ""
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
     child.on("exit", (code) => {
@@ -50,6 +42,6 @@ for (let run = 1; run <= times && failedAt === undefined; run++) {
   if (code !== 0) failedAt = run
 }
 busy?.kill()
-rmSync(folder, { recursive: true, force: true })
+await images.remove()
 process.stdout.write(failedAt === undefined ? `${positionals.join(" ")}: ${times} of ${times} runs passed\n` : `failed on run ${failedAt} of ${times}\n`)
 process.exit(failedAt === undefined ? 0 : 1)

@@ -40,6 +40,8 @@ export type DatabaseTarget =
        * (seconds each; docs/testing.md, "How the suite runs").
        */
       readonly image?: Blob
+      /** PostgreSQL's WebAssembly, compiled once by a process that opens many databases (the tests). */
+      readonly compiled?: WebAssembly.Module
     }
 
 /** `DATABASE_URL` picks PostgreSQL; without it PGlite lives in `DATA_DIR/db`. */
@@ -56,7 +58,10 @@ const names = {
  * Imported only by a process that embeds the database: a server on PostgreSQL never holds
  * PGlite's code (docs/architecture.md, "Memory").
  */
-export const createPglite = async (dataDir: string, options: { readonly loadDataDir?: Blob } = {}): Promise<PGlite> => {
+export const createPglite = async (
+  dataDir: string,
+  options: { readonly loadDataDir?: Blob; readonly pgliteWasmModule?: WebAssembly.Module } = {}
+): Promise<PGlite> => {
   const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")])
   return PGlite.create(dataDir, { extensions: { pg_trgm }, ...options })
 }
@@ -66,7 +71,7 @@ export const createPglite = async (dataDir: string, options: { readonly loadData
  * unlocks in that order. A folder another live process holds fails here, before PGlite or
  * this process has touched it.
  */
-export const openPglite = (dataDir: string | undefined, options: { readonly loadDataDir?: Blob } = {}) =>
+export const openPglite = (dataDir: string | undefined, options: { readonly loadDataDir?: Blob; readonly pgliteWasmModule?: WebAssembly.Module } = {}) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
@@ -86,10 +91,13 @@ export const openPglite = (dataDir: string | undefined, options: { readonly load
     ({ db, lock }) => Effect.promise(() => db.close().finally(() => lock?.release()))
   )
 
-const pgliteLayer = (dataDir: string | undefined, image: Blob | undefined) =>
+const pgliteLayer = (dataDir: string | undefined, image: Blob | undefined, compiled: WebAssembly.Module | undefined) =>
   Layer.effectContext(
     Effect.gen(function* () {
-      const { db } = yield* openPglite(dataDir, image === undefined ? {} : { loadDataDir: image })
+      const { db } = yield* openPglite(dataDir, {
+        ...(image === undefined ? {} : { loadDataDir: image }),
+        ...(compiled === undefined ? {} : { pgliteWasmModule: compiled })
+      })
       const client = yield* PgClient.makeClient({
         stream: pgliteStream(db),
         ssl: false,
@@ -123,7 +131,7 @@ const TRANSACTIONS_AT_ONCE = POSTGRES_CONNECTIONS - LISTENING_CONNECTIONS - KEPT
  * process: no other process can hold its locks, so it has nothing to bound.
  */
 export const databaseLayer = (target: DatabaseTarget, limits?: DatabaseLimits): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError | Error> => {
-  if (target.engine === "pglite") return pgliteLayer(target.dataDir, target.image)
+  if (target.engine === "pglite") return pgliteLayer(target.dataDir, target.image, target.compiled)
   // Each server's connections carry a name of their own, so its pool can be told apart.
   const applicationName = `admin-console ${process.pid} ${randomBytes(4).toString("hex")}`
   const options = { url: Redacted.make(target.url), maxConnections: POSTGRES_CONNECTIONS, applicationName, ...names }

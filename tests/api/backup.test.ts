@@ -62,7 +62,8 @@ describe.runIf(engines.length > 1)("a whole backup on PostgreSQL", () => {
   it("is pg_dump's copy: restored with pg_restore into an empty database, every record and image is there", async () => {
     const adminUrl = process.env.TEST_DATABASE_URL!
     const source = await freshPostgresOn(adminUrl)
-    const target = await freshPostgresOn(adminUrl)
+    // pg_restore's target is empty: no migration has run on it.
+    const target = await freshPostgresOn(adminUrl, false)
     databases.push(source, target)
     const original = await startTestServer(source)
     const token = await signedInAs(original, "super_admin")

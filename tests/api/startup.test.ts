@@ -166,7 +166,7 @@ describe.each(engines)("migrations on $name", (engine) => {
 
 describe.each(engines)("migration 0009 on a database with history, on $name", (engine) => {
   it("renames old activity events to area.verb with one entity per area, and counts what was there", async () => {
-    const database = await engine.fresh()
+    const database = await engine.empty()
     const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0009"))
     const migrateTo = (record: Record<string, Effect.Effect<void, unknown, SqlClient>>) =>
       Migrator.make({})({ loader: Migrator.fromRecord(record), table: "schema_migrations" })

@@ -16,7 +16,7 @@ export const beforeMigration = async <A>(
   first: string,
   program: Effect.Effect<A, unknown, SqlClient | PgClient.PgClient | Database>
 ): Promise<A> => {
-  const database = await engine.fresh()
+  const database = await engine.empty()
   const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < first))
   try {
     return await Effect.runPromise(
