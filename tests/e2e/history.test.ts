@@ -2,7 +2,7 @@ import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import type { CoreTeamContact } from "../../contract/contacts.ts"
 import { seriousViolations } from "../support/axe.ts"
-import { chromiumWithServer, isDark, newPage } from "../support/browser.ts"
+import { chromiumWithServer, isDark, signedInTab } from "../support/browser.ts"
 import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 import { browserEngines } from "../support/database.ts"
@@ -47,8 +47,7 @@ describe.each(browserEngines)("record history in the console on $name", (engine)
   }
 
   const openScreen = async (scheme: "light" | "dark" = "light") => {
-    const { page, errors } = await newPage(product.browser, { colorScheme: scheme })
-    await page.context().addInitScript((value) => localStorage.setItem("adminToken", value), token)
+    const { page, errors } = await signedInTab(product, token, { colorScheme: scheme })
     await page.goto(`${product.server.url}/core-team`)
     await page.getByRole("heading", { level: 1 }).waitFor()
     return { page, errors }

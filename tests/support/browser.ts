@@ -79,9 +79,10 @@ export const requireBuiltConsole = () => {
   if (!existsSync(join(consoleDir, "index.html"))) throw new Error("The console is not built: run `npm run build` (npm test does)")
 }
 
-export const newPage = async (browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) => {
-  const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: "reduce", ...options })
-  const page = await context.newPage()
+const CONTEXT_OPTIONS = { viewport: { width: 1280, height: 800 }, reducedMotion: "reduce" } as const
+
+/** Collects the page's errors: an uncaught one, or a script or style the page's own policy refuses. */
+const watchErrors = (page: Page) => {
   const errors: Array<string> = []
   page.on("pageerror", (error) => errors.push(error.message))
   // A script or style the page's own policy refuses is a defect (the early start in index.html
@@ -89,23 +90,118 @@ export const newPage = async (browser: Browser, options: Parameters<Browser["new
   page.on("console", (message) => {
     if (message.type() === "error" && message.text().includes("Content Security Policy")) errors.push(message.text())
   })
-  return { context, page, errors }
+  return errors
+}
+
+export const newPage = async (browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) => {
+  const context: BrowserContext = await browser.newContext({ ...CONTEXT_OPTIONS, ...options })
+  const page = await context.newPage()
+  return { context, page, errors: watchErrors(page) }
 }
 
 /**
- * A page of the console opened at `path` with `token` stored, as after an earlier sign-in. With
- * `countPointer`, the page counts every pointer event in `window.pointerEvents`, so a test can
- * show it used the keyboard alone (`pointerEventsOf`).
+ * A file's kept tab (docs/testing.md, "Where the time goes"): a console opened in a new browser
+ * context costs about 3.5 s of this machine's CPU, the same in a tab that has loaded it before
+ * about 1.5 (the compiled scripts and the files are at hand). `openSignedIn` hands it to the
+ * first page a test opens; after the test it is emptied as if new: its other tabs closed, its
+ * listeners, routes and added scripts gone, the link up, its cookies, storage, databases, caches
+ * and service workers deleted, and the screen's size and media as a new context's. A test that
+ * closes its context closes nothing: the next test finds the tab emptied.
  */
-export const openSignedIn = async (
+interface Kept {
+  readonly context: BrowserContext
+  readonly page: Page
+  errors: Array<string>
+  readonly added: Array<{ readonly dispose: () => Promise<void> }>
+  /** Closes the context for good (its own `close` empties nothing and closes nothing). */
+  readonly close: () => Promise<void>
+  taken: boolean
+}
+const keptTabs = new WeakMap<object, Kept>()
+
+const keptPage = async (product: { readonly browser: Browser }): Promise<{ readonly page: Page; readonly errors: Array<string> } | undefined> => {
+  if (!fileState.has(product)) return undefined
+  let kept = keptTabs.get(product)
+  if (kept?.page.isClosed() === true) {
+    await kept.close()
+    kept = undefined
+  }
+  if (kept?.taken === true) return undefined
+  if (kept === undefined) {
+    const context = await product.browser.newContext(CONTEXT_OPTIONS)
+    const page = await context.newPage()
+    const added: Kept["added"] = []
+    // What a test adds to the tab goes when the tab is emptied.
+    for (const target of [context, page] as const) {
+      const add = target.addInitScript.bind(target) as (...args: Array<unknown>) => Promise<{ dispose: () => Promise<void> }>
+      Object.assign(target, { addInitScript: async (...args: Array<unknown>) => (added.push(await add(...args)), added.at(-1)) })
+    }
+    const close = context.close.bind(context)
+    Object.assign(context, { close: () => Promise.resolve() })
+    kept = { context, page, errors: watchErrors(page), added, close: () => close(), taken: false }
+    keptTabs.set(product, kept)
+  }
+  kept.taken = true
+  return kept
+}
+
+/** Empties a kept tab for the next test, or forgets it when its page went. */
+const emptyKept = async (product: object, origin: string) => {
+  const kept = keptTabs.get(product)
+  if (kept === undefined) return
+  kept.taken = false
+  const { context, page } = kept
+  for (const other of context.pages()) if (other !== page) await other.close()
+  if (page.isClosed()) {
+    keptTabs.delete(product)
+    return kept.close()
+  }
+  page.removeAllListeners()
+  await page.unrouteAll({ behavior: "ignoreErrors" })
+  await context.unrouteAll({ behavior: "ignoreErrors" })
+  for (const script of kept.added.splice(0)) await script.dispose()
+  await context.setOffline(false)
+  await context.clearCookies()
+  await context.clearPermissions()
+  await page.setViewportSize(CONTEXT_OPTIONS.viewport)
+  await page.emulateMedia({ media: null, colorScheme: "light", reducedMotion: "reduce", forcedColors: null })
+  // Leaving a screen with unsaved changes asks before unloading: emptying goes ahead.
+  page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()))
+  await page.goto(`${origin}/api/health/live`)
+  await page.evaluate(async () => {
+    for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister()
+    for (const name of await caches.keys()) await caches.delete(name)
+    localStorage.clear()
+    sessionStorage.clear()
+    for (const { name } of await indexedDB.databases()) {
+      if (name === undefined) continue
+      await new Promise<void>((resolve, reject) => {
+        const deleting = indexedDB.deleteDatabase(name)
+        deleting.onsuccess = () => resolve()
+        deleting.onerror = () => reject(new Error(`the database ${name} could not be deleted`))
+      })
+    }
+  })
+  await page.goto("about:blank")
+  page.removeAllListeners()
+  kept.errors = watchErrors(page)
+}
+
+/**
+ * A tab of the console's origin with `token` stored, as after an earlier sign-in, before any load:
+ * a file's first such tab each test is its kept tab (`keptPage`), emptied since the last test.
+ * With `countPointer`, its pages count every pointer event in `window.pointerEvents`, so a test
+ * can show it used the keyboard alone (`pointerEventsOf`); `colorScheme` is the one the system
+ * prefers.
+ */
+export const signedInTab = async (
   product: { readonly browser: Browser; readonly server: TestServer },
   token: string,
-  path: string,
-  options: { readonly countPointer?: boolean; readonly before?: (page: Page) => Promise<unknown> } = {}
+  options: { readonly countPointer?: boolean; readonly colorScheme?: "light" | "dark" } = {}
 ) => {
-  const { page, errors } = await newPage(product.browser)
-  await options.before?.(page)
-  await page.context().addInitScript(
+  const { page, errors } = (await keptPage(product)) ?? (await newPage(product.browser))
+  if (options.colorScheme !== undefined) await page.emulateMedia({ colorScheme: options.colorScheme })
+  await page.addInitScript(
     ([value, countPointer]) => {
       localStorage.setItem("adminToken", value)
       if (!countPointer) return
@@ -122,6 +218,18 @@ export const openSignedIn = async (
     },
     [token, options.countPointer === true] as const
   )
+  return { page, context: page.context(), errors }
+}
+
+/** `signedInTab` opened at `path`, after `before` (routes, say). */
+export const openSignedIn = async (
+  product: { readonly browser: Browser; readonly server: TestServer },
+  token: string,
+  path: string,
+  options: { readonly countPointer?: boolean; readonly before?: (page: Page) => Promise<unknown> } = {}
+) => {
+  const { page, errors } = await signedInTab(product, token, options)
+  await options.before?.(page)
   await page.goto(`${product.server.url}${path}`)
   return { page, errors }
 }
@@ -224,9 +332,13 @@ const sharedChromium = async (): Promise<Browser> => {
   return workerBrowser
 }
 
+/** The states `chromiumWithServer` made: a kept tab belongs to one of them. */
+const fileState = new WeakSet<object>()
+
 /** One test file's product in Chromium: a fresh database (PGlite unless another engine is given), a server on it, and the worker's browser; all closed after but the browser, whose contexts are. */
 export const chromiumWithServer = (engine: (typeof engines)[number] = engines[0]!, options: Parameters<typeof startTestServer>[2] = {}) => {
   const state = {} as { database: TestDatabase; server: TestServer; browser: Browser }
+  fileState.add(state)
   beforeAll(async () => {
     requireBuiltConsole()
     state.database = await engine.fresh()
@@ -235,13 +347,19 @@ export const chromiumWithServer = (engine: (typeof engines)[number] = engines[0]
   })
   // A test's pages go with it: a console left open hears every later test's changes on its stream
   // and reads its lists again, and the file's later tests ran up to twice as slow (docs/testing.md,
-  // "Where the time goes"). What the file's `beforeAll` opened stays for its tests.
+  // "Where the time goes"). What the file's `beforeAll` opened stays for its tests; the kept tab
+  // is emptied instead.
   let before = new Set<BrowserContext>()
   beforeEach(() => void (before = new Set(state.browser.contexts())))
   afterEach(async () => {
-    await Promise.all(state.browser.contexts().flatMap((context) => (before.has(context) ? [] : [context.close()])))
+    const kept = keptTabs.get(state)?.context
+    await Promise.all(state.browser.contexts().flatMap((context) => (before.has(context) || context === kept ? [] : [context.close()])))
+    await emptyKept(state, state.server.url)
   })
   afterAll(async () => {
+    const kept = keptTabs.get(state)
+    keptTabs.delete(state)
+    await kept?.close()
     await Promise.all(state.browser?.contexts().map((context) => context.close()) ?? [])
     await state.server?.stop()
     await state.database?.drop()
