@@ -127,6 +127,8 @@ describe("admin management in Chromium", () => {
     await page.keyboard.press("Delete")
     const dialog = page.getByRole("alertdialog")
     await dialog.getByText(email).waitFor()
+    // The dialog puts the focus in itself as it opens (on Cancel): after that, Disable is focused.
+    await expect.poll(() => dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true)
     await dialog.getByRole("button", { name: "Disable" }).focus()
     await page.keyboard.press("Enter")
     await row.getByText("Disabled", { exact: true }).waitFor()
