@@ -145,6 +145,9 @@ const keptPage = async (product: { readonly browser: Browser }): Promise<{ reado
   return kept
 }
 
+/** Leaving a screen with unsaved changes asks before unloading: the page's next load goes ahead. */
+export const leavesWithoutAsking = (page: Page) => page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()))
+
 /** Empties a kept tab for the next test, or forgets it when its page went. */
 const emptyKept = async (product: object, origin: string) => {
   const kept = keptTabs.get(product)
@@ -165,8 +168,7 @@ const emptyKept = async (product: object, origin: string) => {
   await context.clearPermissions()
   await page.setViewportSize(CONTEXT_OPTIONS.viewport)
   await page.emulateMedia({ media: null, colorScheme: "light", reducedMotion: "reduce", forcedColors: null })
-  // Leaving a screen with unsaved changes asks before unloading: emptying goes ahead.
-  page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()))
+  leavesWithoutAsking(page)
   await page.goto(`${origin}/api/health/live`)
   await page.evaluate(async () => {
     for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister()

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page, Request, Route } from "playwright-core"
 import { beforeAll, expect } from "vitest"
 import { latestEventId } from "../../server/stream/repository.ts"
-import { chromiumWithServer, linkLive, newPage } from "../support/browser.ts"
+import { chromiumWithServer, leavesWithoutAsking, linkLive, newPage } from "../support/browser.ts"
 import { signedInAs } from "../support/session.ts"
 import type { engines } from "../support/database.ts"
 
@@ -93,8 +93,7 @@ export const pathPage = async (): Promise<{ readonly context: BrowserContext; re
   if (reused === undefined || reused.page.isClosed()) {
     const { context, page } = await signedInContext()
     page.removeAllListeners("pageerror")
-    // Leaving a screen with unsaved changes asks before unloading: the next path's load goes ahead.
-    page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()))
+    leavesWithoutAsking(page)
     reused = { context, page }
     await page.goto(`${product.server.url}/`)
     await linkLive(page)
