@@ -62,7 +62,7 @@ describe("the dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Refresh" }).click()
     await expect.poll(() => figure(page, "totalCommunities")).toBe(communities + 1)
     const status = page.getByRole("heading", { name: "System Status" }).locator("..")
-    await status.getByLabel(/^Database: Online \(PGlite/).waitFor()
+    await status.getByLabel(new RegExp(`^Database: Online \\(${product.server.config.databaseUrl === undefined ? "PGlite" : "PostgreSQL"}`)).waitFor()
     expect(await status.getByLabel("Email Service: Outbox (no SMTP server)").count()).toBe(1)
     // The count card is a link to its list; Add Event opens the event form.
     await page

@@ -13,7 +13,7 @@ import { signedInAs } from "../support/session.ts"
  * change as a reader sees it, block by block, never its markup; an author as its fields; times in
  * the viewer's own zone; a save that left a field alone naming nothing for it; and the dialogs'
  * first keys: a confirmation on its safe button, the deleted records' first row current, the
- * compare picker naming the version chosen. On PGlite: tests/api/history.test.ts reads histories on both engines.
+ * compare picker naming the version chosen. On one engine: tests/api/history.test.ts reads histories on both.
  */
 describe.each(browserEngines)("reading a history in the console on $name", (engine) => {
   const product = chromiumWithServer(engine)

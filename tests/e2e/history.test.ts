@@ -13,7 +13,7 @@ import { browserEngines } from "../support/database.ts"
  * word diff, a comparison, and a restore behind a confirmation, by keyboard. The dialog is
  * scanned by axe in both themes.
  */
-// On PGlite: the API suite checks the history each engine keeps (tests/api/history.test.ts).
+// On one engine: the API suite checks the history each engine keeps (tests/api/history.test.ts).
 describe.each(browserEngines)("record history in the console on $name", (engine) => {
   const product = chromiumWithServer(engine)
   let token: string

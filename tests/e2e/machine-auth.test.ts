@@ -23,7 +23,7 @@ const RECHECK = "xstate.after.10000.auth.authenticated.unconfirmed"
  * The auth machine's generated paths, executed on the real screen in Chromium against the real
  * server (docs/testing.md, "Machines"), on the shared harness (tests/support/machine-screens.ts).
  */
-// On PGlite: the API suite stores and reads passkeys, challenges and sign-in steps on both engines.
+// On one engine: the API suite stores and reads passkeys, challenges and sign-in steps on both.
 describe.each(browserEngines)("auth: generated paths on the sign-in screen and the shell, on $name", (engine) => {
   pathHarness(engine)
   const user = { _id: "u", email: "someone@example.com", role: "admin" }

@@ -24,7 +24,7 @@ const network = { status: undefined, message: "Failed to fetch" }
  * you"), the server says whether it must confirm and how, and the dialog takes the passkey (the
  * virtual authenticator) or the code mailed.
  */
-// On PGlite: the API suite stores and reads codes, challenges and confirmations on both engines.
+// On one engine: the API suite stores and reads codes, challenges and confirmations on both.
 describe.each(browserEngines)("confirm again: generated paths on the dialog, on $name", (engine) => {
   pathHarness(engine)
   const model: MachineModel<typeof confirmAgainMachine> = {

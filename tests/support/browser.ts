@@ -3,7 +3,7 @@ import { delimiter, join } from "node:path"
 import { type Browser, type BrowserContext, chromium, type Locator, type Page, type Request } from "playwright-core"
 import { consoleDir } from "../../server/platform/console.ts"
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest"
-import { engines, type TestDatabase } from "./database.ts"
+import { browserEngines, engines, type TestDatabase } from "./database.ts"
 import { latestCode, startTestServer, type TestServer } from "./server.ts"
 
 /** The flags every launch uses: headless on a machine with a closed network (docs/testing.md, "The browser"). */
@@ -337,8 +337,8 @@ const sharedChromium = async (): Promise<Browser> => {
 /** The states `chromiumWithServer` made: a kept tab belongs to one of them. */
 const fileState = new WeakSet<object>()
 
-/** One test file's product in Chromium: a fresh database (PGlite unless another engine is given), a server on it, and the worker's browser; all closed after but the browser, whose contexts are. */
-export const chromiumWithServer = (engine: (typeof engines)[number] = engines[0]!, options: Parameters<typeof startTestServer>[2] = {}) => {
+/** One test file's product in Chromium: a fresh database (on the browser stories' engine, `browserEngines`, unless another is given), a server on it, and the worker's browser; all closed after but the browser, whose contexts are. */
+export const chromiumWithServer = (engine: (typeof engines)[number] = browserEngines[0]!, options: Parameters<typeof startTestServer>[2] = {}) => {
   const state = {} as { database: TestDatabase; server: TestServer; browser: Browser }
   fileState.add(state)
   beforeAll(async () => {

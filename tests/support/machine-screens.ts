@@ -24,7 +24,7 @@ let reused: { readonly context: BrowserContext; readonly page: Page } | undefine
 export const nextNumber = () => ++counter
 
 /**
- * Registers the calling file's (or `describe`'s) server on `engine` (PGlite unless given), its
+ * Registers the calling file's (or `describe`'s) server on `engine` (the browser stories' engine unless given), its
  * browser and signed-in admin (its `beforeAll`), and forgets the last page.
  */
 export const pathHarness = (engine?: (typeof engines)[number]) => {
