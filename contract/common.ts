@@ -145,6 +145,8 @@ export type Colleague = typeof Colleague.Type
 
 /** A record's id where a request names one (a path): a UUID, as the server makes them. */
 export const RecordId = Schema.String.check(
+  // Nothing chosen is a missing choice, not a bad one.
+  Schema.isMinLength(1, { message: "is required" }),
   Schema.isMaxLength(36, { message: "must be a record id" }),
   Schema.isPattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/u, { message: "must be a record id" })
 )
@@ -159,6 +161,8 @@ export const Timestamp = Schema.String.check(
 )
 
 export const Email = Schema.String.check(
+  // An empty e-mail is missing, not malformed.
+  Schema.isMinLength(1, { message: "is required" }),
   Schema.isMaxLength(254, { message: "must be at most 254 characters" }),
   Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u, { message: "must be a valid e-mail address" })
 )

@@ -94,6 +94,9 @@ describe("admin management in Chromium", () => {
     await page.keyboard.type("Add admin")
     await page.keyboard.press("Enter")
     const form = page.getByRole("form", { name: "Add an admin" })
+    // Nothing typed is said as missing, not as malformed.
+    await form.getByLabel("Display name").press("Enter")
+    await expect.poll(() => fieldMessage(form.getByLabel("E-mail"))).toBe("E-mail is required")
     await form.getByLabel("E-mail").fill("not-an-email")
     await form.getByLabel("Display name").press("Enter")
     await form.getByText("E-mail must be a valid e-mail address").waitFor()

@@ -8,6 +8,7 @@ import * as blogApi from "../../contract/blog-api.ts"
 import * as history from "../../contract/history.ts"
 import * as idempotency from "../../contract/idempotency.ts"
 import * as stream from "../../contract/stream.ts"
+import { DeskAnswers } from "../../contract/triage.ts"
 import * as uploads from "../../contract/uploads.ts"
 import * as addresses from "../../contract/addresses.ts"
 import * as adminUsers from "../../contract/admin-users.ts"
@@ -150,6 +151,14 @@ describe("contract schemas", () => {
       }),
       { numRuns: 25 }
     )
+  })
+
+  it("says an empty e-mail or record id is missing, not malformed", () => {
+    const email = Schema.decodeUnknownExit(auth.AuthRequest)({ email: "" }, { errors: "all" })
+    expect(String(email)).toContain("is required")
+    const duplicate = Schema.decodeUnknownExit(DeskAnswers.duplicate)({ duplicateOf: "" }, { errors: "all" })
+    expect(String(duplicate)).toContain("is required")
+    expect(String(Schema.decodeUnknownExit(DeskAnswers.duplicate)({ duplicateOf: "abc" }))).toContain("must be a record id")
   })
 
   it("refuses a bad value with a message naming the field", () => {

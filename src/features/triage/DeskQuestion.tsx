@@ -1,4 +1,5 @@
-import { Button, Dialog, Flex, Text } from "@radix-ui/themes"
+import { Button, Dialog, Flex, Text, TextField } from "@radix-ui/themes"
+import { useId, useState } from "react"
 import type { TriageItem, TriageOwnerEntry } from "../../../contract/triage.ts"
 import type { Question } from "../../../machines/triage-desk.ts"
 import { useContractForm, useContractFormContext } from "../../lib/form/use-contract-form.ts"
@@ -77,6 +78,65 @@ const ChoiceField = ({
   )
 }
 
+/** What a search for the original matches: its title's words, or the end of its id. */
+const matches = (item: TriageItem, search: string) => {
+  const words = search.trim().toLowerCase()
+  return words === "" || itemWords(item).title.toLowerCase().includes(words) || item._id.toLowerCase().endsWith(words.replace(/^#/, ""))
+}
+
+/**
+ * Which item it duplicates: a search over the items offered, the likeliest first (the same wallet,
+ * the same name), and nothing chosen until the person chooses: a quick Enter marks nothing, and
+ * says under the list that an item is to be chosen. ArrowDown goes from the search into the list,
+ * onto its likeliest item.
+ */
+const DuplicateField = ({ name, others }: { readonly name: string; readonly others: ReadonlyArray<TriageItem> }) => {
+  const { form } = useContractFormContext()
+  const [search, setSearch] = useState("")
+  const searchId = useId()
+  const shown = others.filter((other) => matches(other, search))
+  const chosen = form.watch(name) as string
+  const listed = chosen === "" || shown.some((other) => other._id === chosen) ? shown : [...others.filter((other) => other._id === chosen), ...shown]
+  return (
+    <Flex direction="column" gap="2">
+      <Text as="label" size="2" weight="medium" htmlFor={searchId}>
+        {t.duplicateSearch}
+      </Text>
+      <TextField.Root
+        id={searchId}
+        value={search}
+        autoFocus
+        autoComplete="off"
+        onChange={(event) => setSearch(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key !== "ArrowDown") return
+          event.preventDefault()
+          // Into the list, on its likeliest item when none is chosen yet.
+          const first = listed[0]
+          if (chosen === "" && first !== undefined) form.setValue(name, first._id, { shouldDirty: true })
+          event.currentTarget.closest("form")?.querySelector("select")?.focus()
+        }}
+      />
+      <FormField name={name} label={t.duplicateLabel} required>
+        {(control) => (
+          <select {...control} className="native-select" size={Math.min(8, Math.max(2, listed.length))} {...form.register(name)}>
+            {listed.map((other) => (
+              <option key={other._id} value={other._id}>
+                {itemWords(other).title} · #{other._id.slice(-8)}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      {listed.length === 0 && (
+        <Text size="2" color="gray">
+          {t.duplicateNoMatch}
+        </Text>
+      )}
+    </Flex>
+  )
+}
+
 interface Asked {
   readonly question: Question
   readonly item: TriageItem
@@ -92,7 +152,8 @@ interface Asked {
 /** One question's form, on the one form pattern: the answer is checked against the contract, then given to the desk. */
 const AnswerForm = ({ question, title, owners, others, onAnswer, onCancel }: Asked) => {
   const name = fieldOf[question]
-  const first = question === "owner" ? (owners[0]?._id ?? "") : question === "duplicate" ? (others[0]?._id ?? "") : ""
+  // An owner's list starts on the first name; a duplicate's on nothing chosen.
+  const first = question === "owner" ? (owners[0]?._id ?? "") : ""
   const contract = useContractForm<Readonly<Record<string, string>>, Readonly<Record<string, string>>>({
     values: { [name]: first },
     schema: () => import("../../../contract/triage.ts").then((module) => module.DeskAnswers[question] as never),
@@ -159,7 +220,7 @@ const AnswerForm = ({ question, title, owners, others, onAnswer, onCancel }: Ask
                 {t.duplicateNone}
               </Text>
             ) : (
-              <ChoiceField name={name} label={t.duplicateLabel} choices={others.map((other) => [other._id, itemWords(other).title] as const)} />
+              <DuplicateField name={name} others={others} />
             ))}
           <FormBanner />
           <Flex gap="3" justify="end">

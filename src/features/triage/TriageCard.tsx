@@ -1,5 +1,6 @@
 import { Badge, Flex, Text } from "@radix-ui/themes"
 import type { ReactNode } from "react"
+import { scamTypeLabels } from "../../../contract/scam-reports.ts"
 import type { TriageItem } from "../../../contract/triage.ts"
 import { shortDate, localTime } from "../../lib/dates.ts"
 import { LinkedText } from "../../ui/LinkedText.tsx"
@@ -40,7 +41,11 @@ const priorityOf = (item: TriageItem): string | undefined =>
 
 const priorityColors: Readonly<Record<string, "gray" | "blue" | "orange" | "red">> = { low: "gray", normal: "blue", high: "orange", urgent: "red" }
 
-/** One waiting item as a card: its kind, what it is, its status, priority, owner and age; addresses in what was sent are links. */
+/**
+ * One waiting item as a card: its kind and type, what it is (on one line), the first lines of its
+ * text, its status, priority, owner and age; addresses in what was sent are links. The item in
+ * full is beside the desk (./DeskDetail.tsx).
+ */
 export const TriageCard = ({
   item,
   ownerName,
@@ -55,7 +60,13 @@ export const TriageCard = ({
 }) => {
   const words = itemWords(item)
   const priority = priorityOf(item)
-  const kind = item.area === "listing" ? `${t.area.listing} · ${item.type}` : t.area[item.area]
+  // Its kind and type: "Listing · community", "Scam report · Phishing Attempt".
+  const kind =
+    item.area === "listing"
+      ? `${t.area.listing} · ${item.type}`
+      : item.area === "scam-report"
+        ? `${t.area[item.area]} · ${scamTypeLabels[item.scamType]}`
+        : t.area[item.area]
   return (
     <div className="triage-card" aria-label={words.title}>
       <Flex justify="between" align="start" gap="2">

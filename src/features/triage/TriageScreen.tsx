@@ -2,6 +2,8 @@ import "./triage.css"
 import { Text } from "@radix-ui/themes"
 import { useSelector } from "@xstate/react"
 import { useEffect, useMemo, useState } from "react"
+import { failureOf } from "../../../contract/call-failure.ts"
+import { restoreVersion } from "../../api/history.ts"
 import type { TriageItem, TriageOwnerEntry } from "../../../contract/triage.ts"
 import { duplicateStatus, triageAreas, triagePriorities, waitingStatuses } from "../../../contract/triage-rules.ts"
 import { asking, type Decision, type DeskItemRef, triageDeskMachine } from "../../../machines/triage-desk.ts"
@@ -104,38 +106,104 @@ const relatedFirst = (item: TriageItem, others: ReadonlyArray<TriageItem>): Read
 /** The version the person saw, after their own changes to the record still on their way. */
 const versionOf = (store: ConsoleStore, item: TriageItem) => store.nextVersion(item.area, item._id, item.version)
 
-/** Commands made at the versions the store knows, once it is open (at once, nearly always). */
-const send = (make: (versionOf: (item: TriageItem) => number) => ReadonlyArray<CommandInput>) =>
+/** Commands made at the versions the store knows, once it is open (at once, nearly always); `made` hears how many each item's version moved. */
+const send = (make: (versionOf: (item: TriageItem) => number) => ReadonlyArray<CommandInput>, made?: (before: number, commands: number) => void) =>
   withStore((store) => {
-    for (const command of make((item) => versionOf(store, item))) store.command(command)
+    let before: number | undefined
+    const commands = make((item) => (before ??= versionOf(store, item)))
+    for (const command of commands) store.command(command)
+    if (before !== undefined) made?.(before, commands.length)
   })
+
+/** The decision `z` undoes: the item, the version it was decided at and the one its commands made. */
+interface Decided {
+  readonly item: TriageItem
+  readonly label: string
+  readonly before: number
+  readonly after: number
+}
 
 /**
  * The triage desk (docs/console.md, "The triage desk"): every item waiting for a decision across
  * the areas in one list, oldest first, live. The keys of each item's own screen decide it; `i`
  * assigns it to the person, Shift+I to someone, `s` snoozes it, `m` closes it as a duplicate of
- * another item of its kind. A decision shows at once and the item stays current until `j`/`k`
- * (docs/architecture.md, "Keys on a list"); the machine (machines/triage-desk.ts) asks what a key
- * needs first.
+ * another item of its kind. A decision shows at once and the next item is current (one key a
+ * decision); `z` undoes the last one and makes its item current again. A priority, an owner or a
+ * report back to New keeps the item current (docs/console.md, "The triage desk"); the machine
+ * (machines/triage-desk.ts) asks what a key needs first.
  */
 export const TriageScreen = () => {
   const me = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
   const owners = useOwners()
-  const [offer, setOffer] = useState<{ readonly id: string; readonly count: number } | null>(null)
+  // Resolving a report offers its related reports still open, while one of them is current.
+  const [offer, setOffer] = useState<{ readonly ids: ReadonlySet<string>; readonly count: number } | null>(null)
+  const [decided, setDecided] = useState<Decided | null>(null)
+  // What the desk last said of a key: an undo, its refusal, a change that is not a decision.
+  const [said, setSaid] = useState<{ readonly text: string; readonly refused?: boolean } | null>(null)
+  // The item an undo brings back: current again once it is on the desk.
+  const [comingBack, setComingBack] = useState<string | null>(null)
+  /**
+   * After a decision on the current item (or on a selection holding it) the next item is current:
+   * a related report still open first, else the first row below that was not decided, else above.
+   */
+  const moveOn = useStableCallback((items: ReadonlyArray<TriageItem>, prefer: ReadonlyArray<{ readonly _id: string }> = []) => {
+    const now = screen.focus.currentNow()
+    const rows = screen.rows
+    const at = rows.findIndex((row) => row._id === now)
+    const decided = new Set(items.map((item) => item._id))
+    if (at < 0 || !decided.has(rows[at]!._id)) return
+    const open = (row: TriageItem) => !decided.has(row._id)
+    const related = new Set(prefer.map((report) => report._id))
+    const next = rows.find((row) => related.has(row._id) && open(row)) ?? rows.slice(at + 1).find(open) ?? rows.slice(0, at).reverse().find(open)
+    if (next !== undefined) screen.focus.pick(next._id)
+  })
+  /** A decision or a desk change that closes the item here: `z` may undo it. */
+  const madeOn = (item: TriageItem, label: string) => (before: number, commands: number) => setDecided({ item, label, before, after: before + commands })
   const itemOf = (ref: DeskItemRef) => ref as TriageItem
   const decisionOf = (decision: Decision) => areaDecisions.find((one) => one.id === decision.id)
   const decide = useStableCallback((ref: DeskItemRef, decision: Decision, reason: string) => {
     const item = itemOf(ref)
-    screen.keepShown(item)
+    const declared = decisionOf(decision)
+    if (declared === undefined) return
+    keepReason(reason)
+    setSaid(null)
+    const label = `${declared.name}: ${itemWords(item).title}`
+    if (!declared.movesOn) {
+      screen.keepShown(item)
+      if (declared.id === "scam-report:status:new") setSaid({ text: t.notDecision(itemWords(item).title) })
+      send((version) => declared.commands(item, version(item), reason))
+      return
+    }
     // Resolving one report offers the others on its wallet or evidence still open.
     const open = item._id === screen.focus.current?._id ? related.filter(stillOpen) : []
-    setOffer(open.length === 0 ? null : { id: item._id, count: open.length })
-    keepReason(reason)
-    send((version) => decisionOf(decision)?.commands(item, version(item), reason) ?? [])
+    setOffer(open.length === 0 ? null : { ids: new Set(open.map((report) => report._id)), count: open.length })
+    send((version) => declared.commands(item, version(item), reason), madeOn(item, label))
+    moveOn([item], open)
   })
+  /** A desk change: an owner keeps the item current; a snooze or a duplicate takes it off, and the next is current. */
   const change = useStableCallback((item: TriageItem, body: Parameters<typeof deskChangeCommand>[1], label: string) => {
-    screen.keepShown(item)
-    send((version) => [deskChangeCommand(item, body, version(item), { label: `${label}: ${itemWords(item).title}`, failed: t.failed })])
+    const closes = !("owner" in body)
+    const words = `${label}: ${itemWords(item).title}`
+    setSaid(null)
+    if (!closes) screen.keepShown(item)
+    send((version) => [deskChangeCommand(item, body, version(item), { label: words, failed: t.failed })], closes ? madeOn(item, words) : undefined)
+    if (closes) moveOn([item])
+  })
+  // `z`: the last decision made here undone (the record as it was before it, at the version it
+  // made), once this browser's commands have reached the server; its item is current again.
+  const undo = useStableCallback(async () => {
+    const last = decided
+    if (last === null) return
+    setDecided(null)
+    setSaid(null)
+    await currentStore()?.settled()
+    try {
+      await restoreVersion(last.item.area, last.item._id, last.before, last.after)
+      setComingBack(last.item._id)
+      setSaid({ text: t.undone(last.label) })
+    } catch (error) {
+      setSaid({ text: `${t.undoFailed}: ${failureOf(error).message}`, refused: true })
+    }
   })
   // A key never moves the current item, one key for many included (docs/architecture.md, "Keys on a list").
   const keepCurrent = useStableCallback(() => {
@@ -162,9 +230,11 @@ export const TriageScreen = () => {
   )
   const question = useSelector(desk, (snapshot) => snapshot.context)
   const open = useSelector(desk, asking)
-  // `o`: the current report and its related ones still open on this page, selected for one key.
+  // `o`: the current report and its related ones still open on this page, selected for one key
+  // (those the last resolution offered too: the current one's own may still be on their way).
   const selectRelated = useStableCallback((item: TriageItem) => {
-    const open = new Set(related.filter(stillOpen).map((report) => report._id))
+    const offered = offer !== null && offer.ids.has(item._id) ? [...offer.ids] : []
+    const open = new Set([...related.filter(stillOpen).map((report) => report._id), ...offered].filter((id) => id !== item._id))
     // The item as the store has it this instant: a decision made on it a moment ago counts.
     const now = currentStore()?.view(item.area, item._id, item) ?? item
     const waiting = now.area === "scam-report" && stillOpen(now) ? [item._id] : []
@@ -197,8 +267,10 @@ export const TriageScreen = () => {
           label: (items) => `${decision.name}: ${items.length} ${t.noun}`,
           when: (items) => items.every(decision.when),
           run: (items) => {
-            keepCurrent()
+            if (decision.movesOn) setDecided(null)
+            else keepCurrent()
             send((version) => items.flatMap((item) => decision.commands(item, version(item), "")))
+            if (decision.movesOn) moveOn(items)
           }
         }
       })),
@@ -239,10 +311,22 @@ export const TriageScreen = () => {
         run: (item) => desk.send({ type: "ASK", item, question: "duplicate" })
       }
     ],
-    [desk, me, change, keepCurrent]
+    [desk, me, change, keepCurrent, moveOn]
   )
   const every = useMemo(() => [...actions, ...relatedActions], [actions, relatedActions])
-  const screen = useListScreen(spec, { actions: every, idle: !open })
+  const commands = useMemo(
+    () =>
+      decided === null
+        ? []
+        : [{ id: "triage:undo", label: t.undo(decided.label), shortcut: ["z"], hint: t.undoHint, keywords: ["undo", "back"], run: () => void undo() }],
+    [decided, undo]
+  )
+  const screen = useListScreen(spec, { actions: every, idle: !open, commands })
+  useEffect(() => {
+    if (comingBack === null || !screen.rows.some((row) => row._id === comingBack)) return
+    screen.focus.pick(comingBack)
+    setComingBack(null)
+  }, [comingBack, screen.rows, screen.focus])
   const related = useRelated(screen.focus.current)
   const ownerName = (id: string) => {
     const owner = owners.find((one) => one._id === id)
@@ -288,11 +372,18 @@ export const TriageScreen = () => {
       screen={screen}
       texts={{ ...listTextsOf(t), empty: snoozed ? t.snoozedEmpty : screen.filtered ? t.emptyFiltered : t.empty }}
       notices={
-        offer !== null && offer.id === screen.focus.current?._id ? (
-          <Text as="p" size="2" role="status" mb="2">
-            {t.relatedOpen(offer.count)}
-          </Text>
-        ) : undefined
+        <>
+          {said !== null && (
+            <Text as="p" size="2" role={said.refused === true ? "alert" : "status"} color={said.refused === true ? "red" : undefined} mb="2">
+              {said.text}
+            </Text>
+          )}
+          {offer !== null && current !== undefined && offer.ids.has(current._id) && (
+            <Text as="p" size="2" role="status" mb="2">
+              {t.relatedOpen(offer.count)}
+            </Text>
+          )}
+        </>
       }
       aside={<DeskDetail item={screen.focus.current} related={related} />}
       view={{

@@ -24,6 +24,11 @@ export interface AreaDecision {
   /** The palette's words and the reason dialog's title. */
   readonly name: string
   readonly asksReason: boolean
+  /**
+   * A decision: the desk goes on to the next item at once (`z` brings it back). A priority, or a
+   * report set back to New, is not one: the item stays current.
+   */
+  readonly movesOn: boolean
   readonly when: (item: TriageItem) => boolean
   /** The commands, in order, at the version the person saw (after their own waiting changes). */
   readonly commands: (item: TriageItem, version: number, reason: string) => ReadonlyArray<CommandInput>
@@ -46,6 +51,7 @@ const listingMove = (action: "approve" | "reject", name: string, key: string, as
   hint: "approve, reject",
   name,
   asksReason,
+  movesOn: true,
   when: (item) => item.area === "listing" && item.status === "pending",
   commands: (item, version, reason) => [
     {
@@ -94,6 +100,7 @@ export const areaDecisions: ReadonlyArray<AreaDecision> = [
     hint: "report status, contact status",
     name: `Set status ${name}`,
     asksReason: status === "dismissed",
+    movesOn: status !== "new",
     when: (item) => item.area === "scam-report" && item.status !== status,
     commands: (item, version, reason) => {
       const report = item as ScamReport & { readonly area: "scam-report" }
@@ -121,6 +128,7 @@ export const areaDecisions: ReadonlyArray<AreaDecision> = [
     hint: "report priority",
     name: `Set priority ${name}`,
     asksReason: false,
+    movesOn: false,
     when: (item) => item.area === "scam-report" && item.priority !== priority,
     commands: (item, version) => [
       reportChangeCommand({ field: "priority", value: priority, report: item as ScamReport }, version, {
@@ -136,6 +144,7 @@ export const areaDecisions: ReadonlyArray<AreaDecision> = [
     hint: "report status, contact status",
     name: `Set status ${name}`,
     asksReason: false,
+    movesOn: status !== "new",
     when: (item) => item.area === "contact" && item.status !== status,
     commands: (item, version) => [contactStatusCommand(item as CoreTeamContact, status, version, words(name, item))]
   })),
@@ -146,6 +155,7 @@ export const areaDecisions: ReadonlyArray<AreaDecision> = [
     hint: "inquiry contacted",
     name: "Mark as Contacted",
     asksReason: false,
+    movesOn: true,
     when: (item) => item.area === "inquiry" && (item.status === "pending" || item.status === "paid"),
     commands: (item, version) => {
       const inquiry = item as AdvertisingInquiry

@@ -52,6 +52,8 @@ export const triageTexts = {
   duplicateTitle: "Duplicate of",
   duplicateLabel: "The item it repeats",
   duplicateNone: "No other item of this kind is on this page",
+  duplicateSearch: "Find the item it repeats",
+  duplicateNoMatch: "No item offered matches the search",
   detailLabel: "The current item",
   related: (count: number) => (count === 1 ? "1 related report" : `${count} related reports`),
   noRelated: "No other report names this wallet or this evidence",
@@ -60,6 +62,12 @@ export const triageTexts = {
   selectRelatedKey: "select the related reports",
   relatedOpen: (count: number) =>
     `${count === 1 ? "1 related report is" : `${count} related reports are`} still open: o selects ${count === 1 ? "it" : "them"}`,
+  // After a decision the next item is current; `z` brings the decided one back
+  undo: (label: string) => `Undo: ${label}`,
+  undoHint: "undo the last decision",
+  undone: (label: string) => `Undone: ${label}. It is current again.`,
+  undoFailed: "Couldn't undo the decision",
+  notDecision: (title: string) => `${title} is back to New: not a decision, so it stays current.`,
   confirm: "Done",
   cancel: "Cancel",
   failed: "The desk's change was refused"

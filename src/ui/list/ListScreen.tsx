@@ -202,40 +202,43 @@ export const ListScreen = <P extends ListPage>({
       )}
       {notices}
       <div className={aside === undefined ? undefined : "list-with-aside"}>
-        <ListFrame
-          list={list}
-          loadingText={texts.loading}
-          loadFailedText={texts.loadFailed}
-          onPage={(page) => url.go({ page })}
-          exportError={csv?.error ?? null}
-        >
-          <div ref={shape.box}>
-            {cards !== undefined ? (
-              <CardList
-                label={cards.label}
-                list={rowsList}
-                rowKey={screen.spec.idOf}
-                rowProps={focus.rowProps}
-                empty={texts.empty}
-                card={cards.card}
-                signature={"signature" in cards ? cards.signature : undefined}
-              />
-            ) : (
-              table !== undefined && (
-                <ListTable
-                  caption={table.caption}
-                  columns={table.columns}
+        {/* One cell of the grid beside the aside: the list's states, its rows and its pager together. */}
+        <div className="list-main">
+          <ListFrame
+            list={list}
+            loadingText={texts.loading}
+            loadFailedText={texts.loadFailed}
+            onPage={(page) => url.go({ page })}
+            exportError={csv?.error ?? null}
+          >
+            <div ref={shape.box}>
+              {cards !== undefined ? (
+                <CardList
+                  label={cards.label}
                   list={rowsList}
+                  rowKey={screen.spec.idOf}
                   rowProps={focus.rowProps}
                   empty={texts.empty}
-                  url={url}
-                  scrollRef={shape.scroller}
-                  actions={table.actions}
+                  card={cards.card}
+                  signature={"signature" in cards ? cards.signature : undefined}
                 />
-              )
-            )}
-          </div>
-        </ListFrame>
+              ) : (
+                table !== undefined && (
+                  <ListTable
+                    caption={table.caption}
+                    columns={table.columns}
+                    list={rowsList}
+                    rowProps={focus.rowProps}
+                    empty={texts.empty}
+                    url={url}
+                    scrollRef={shape.scroller}
+                    actions={table.actions}
+                  />
+                )
+              )}
+            </div>
+          </ListFrame>
+        </div>
         {aside}
       </div>
       {late && <KeysHint keys={screen.keys} after={texts.hintAfter} />}
