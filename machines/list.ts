@@ -17,6 +17,8 @@ export interface ListQuery {
 export interface ListPage<Row = unknown> {
   readonly rows: ReadonlyArray<Row>
   readonly pagination: Pagination
+  /** When the server answered it (Date.now()): kept with the page, said when it is shown with no link. */
+  readonly readAt?: number
 }
 
 /** The identity of a query: the same key means the same rows, so no second request. */

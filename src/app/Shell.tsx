@@ -1,8 +1,9 @@
 import { ExitIcon, HamburgerMenuIcon, MagnifyingGlassIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons"
 import { Box, Button, Callout, Flex, IconButton, Kbd, Separator, Text } from "@radix-ui/themes"
-import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react"
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react"
 import { useLocation } from "wouter"
 import { AuthContext } from "../lib/auth.tsx"
+import { onLinkChange, useOnline } from "../lib/link.ts"
 import { type Command, shortcutLabel, usePalette, useRegisterCommands } from "../lib/commands.tsx"
 import { isActive } from "./navigation.ts"
 import { CommandPalette } from "./palette.tsx"
@@ -88,15 +89,6 @@ const linkTexts = {
   unreachable: "The server can't be reached. You stay signed in; the console keeps trying."
 } as const
 
-const onLinkChange = (changed: () => void) => {
-  addEventListener("online", changed)
-  addEventListener("offline", changed)
-  return () => {
-    removeEventListener("online", changed)
-    removeEventListener("offline", changed)
-  }
-}
-
 /**
  * Says when the browser has no link, or when the session is the one this browser remembers and
  * a check could not reach the server (`unconfirmed`, and the checks after it until one answers; a
@@ -105,7 +97,7 @@ const onLinkChange = (changed: () => void) => {
  */
 const LinkStatus = () => {
   const auth = AuthContext.useActorRef()
-  const online = useSyncExternalStore(onLinkChange, () => navigator.onLine)
+  const online = useOnline()
   const session = AuthContext.useSelector((snapshot) =>
     snapshot.matches({ authenticated: "unconfirmed" }) ? "unreached" : snapshot.matches({ authenticated: "confirmed" }) ? "confirmed" : "asking"
   )

@@ -116,6 +116,8 @@ export const listTexts = {
   next: "Next",
   page: (page: number, pages: number) => `Page ${page} of ${pages}`,
   retry: "Retry",
+  /** A list shown with no link, its rows the ones this browser keeps, read at a local minute. */
+  keptOffline: /^Offline: showing what this browser keeps, as read at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\.$/,
   exportCsv: "Export CSV",
   exporting: "Exporting…",
   exportFailed: "Could not export",

@@ -44,7 +44,11 @@ export const useList = <P extends ListPage>(
 ): ListState<RowOf<P>, P & ListPage<RowOf<P>>> => {
   const auth = AuthContext.useActorRef()
   // Read once, at mount: with it the machine starts ready, and asks for nothing.
-  const [arrived] = useState(() => (arrivedPage === undefined ? undefined : arrivedPage(query)))
+  // Start-up's answer came in this load: read now, as far as the page can tell.
+  const [arrived] = useState(() => {
+    const page = arrivedPage?.(query)
+    return page === undefined || page.readAt !== undefined ? page : { ...page, readAt: Date.now() }
+  })
   // Provided once: the screen's call is read when the machine makes it (a directory screen's kind can change under it).
   const fetchLatest = useStableCallback(fetchPage)
   const readAt = useRef(0)
@@ -54,7 +58,8 @@ export const useList = <P extends ListPage>(
         actors: {
           fetchPage: fromPromise(({ input }) => {
             readAt.current = performance.now()
-            return fetchLatest(input)
+            // Stamped with when the server answered: the stamp stays with the page wherever it is kept.
+            return fetchLatest(input).then((page) => ({ ...page, readAt: Date.now() }))
           })
         },
         actions: {

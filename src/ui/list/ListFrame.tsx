@@ -2,6 +2,8 @@ import { DownloadIcon, ReloadIcon } from "@radix-ui/react-icons"
 import { Button, Callout, Flex, Spinner, Text } from "@radix-ui/themes"
 import type { ReactNode } from "react"
 import type { Pagination } from "../../../contract/common.ts"
+import { localTime } from "../../lib/dates.ts"
+import { useOnline } from "../../lib/link.ts"
 import { listTexts as t } from "./texts.ts"
 
 /** "Previous · Page X of Y · Next", shown only when there is more than one page. */
@@ -41,6 +43,8 @@ export interface ListFrameProps {
     readonly error: string | null
     readonly pagination: Pagination | undefined
     readonly reload: () => void
+    /** The page shown: when the server answered it, if it says. */
+    readonly page?: { readonly readAt?: number } | null
   }
   readonly loadingText: string
   readonly loadFailedText: string
@@ -53,23 +57,36 @@ export interface ListFrameProps {
 
 /**
  * A list's states around its rows: first loading, a failure with Retry (rows kept; a first load
- * that failed shows no table, so no "nothing found" that isn't true), the pager.
+ * that failed shows no table, so no "nothing found" that isn't true), the pager. With no link and
+ * rows shown, the failed read is no failure of the person's: the list says once that it shows
+ * what this browser keeps, and when the server sent it; the shell says the link is down.
  */
-export const ListFrame = ({ list, loadingText, loadFailedText, onPage, exportError, children }: ListFrameProps) => (
-  <>
-    {exportError != null && <FailureCallout title={t.exportFailed} message={exportError} />}
-    {list.error !== null && <FailureCallout title={loadFailedText} message={list.error} onRetry={list.reload} />}
-    {list.firstLoad ? (
-      <Flex gap="2" align="center" role="status">
-        <Spinner />
-        <Text color="gray">{loadingText}</Text>
-      </Flex>
-    ) : list.pagination === undefined ? null : (
-      children
-    )}
-    <Pager pagination={list.pagination} onPage={onPage} />
-  </>
-)
+export const ListFrame = ({ list, loadingText, loadFailedText, onPage, exportError, children }: ListFrameProps) => {
+  const online = useOnline()
+  const keptShown = !online && list.error !== null && list.pagination !== undefined
+  const readAt = list.page?.readAt
+  return (
+    <>
+      {exportError != null && <FailureCallout title={t.exportFailed} message={exportError} />}
+      {keptShown ? (
+        <Text as="p" size="2" color="gray" role="status" mb="3">
+          {t.keptOffline(readAt === undefined ? undefined : localTime(new Date(readAt).toISOString()))}
+        </Text>
+      ) : (
+        list.error !== null && <FailureCallout title={loadFailedText} message={list.error} onRetry={list.reload} />
+      )}
+      {list.firstLoad ? (
+        <Flex gap="2" align="center" role="status">
+          <Spinner />
+          <Text color="gray">{loadingText}</Text>
+        </Flex>
+      ) : list.pagination === undefined ? null : (
+        children
+      )}
+      <Pager pagination={list.pagination} onPage={onPage} />
+    </>
+  )
+}
 
 /** "Export CSV": every row matching the list's filters, as a file. */
 export const ExportCsvButton = ({ busy, onExport }: { readonly busy: boolean; readonly onExport: () => void }) => (

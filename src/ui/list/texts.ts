@@ -4,6 +4,9 @@ export const listTexts = {
   next: "Next",
   page: (page: number, pages: number) => `Page ${page} of ${pages}`,
   retry: "Retry",
+  /** A list shown with no link: its rows are the ones this browser keeps. */
+  keptOffline: (readAt: string | undefined) =>
+    readAt === undefined ? "Offline: showing what this browser keeps." : `Offline: showing what this browser keeps, as read at ${readAt}.`,
   exportCsv: "Export CSV",
   exporting: "Exporting…",
   exportFailed: "Could not export",
