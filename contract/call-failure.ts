@@ -12,6 +12,9 @@ export interface CallFailure {
   readonly issues?: ReadonlyArray<FieldIssue>
 }
 
+/** What an answer that carried no words of the server's says: its status alone. */
+export const statusOnly = (status: number): string => `HTTP ${status}: request failed`
+
 const isIssue = (value: unknown): value is FieldIssue =>
   typeof value === "object" &&
   value !== null &&
@@ -31,10 +34,10 @@ export const failureOf = (error: unknown): CallFailure => {
   return { status, message: String(error.message), ...(issues.length > 0 ? { issues } : {}) }
 }
 
-/** The server's own words, when the server answered. */
+/** The server's own words, when the server answered with some (a bare status is none). */
 export const serverMessageOf = (error: unknown): string | null => {
   const failure = failureOf(error)
-  return failure.status === undefined ? null : failure.message
+  return failure.status === undefined || failure.message === statusOnly(failure.status) ? null : failure.message
 }
 
 /** The server's own words when it answered with some, `otherwise` when it did not (no answer, or no words). */
@@ -42,3 +45,11 @@ export const serverMessageOr = (error: unknown, otherwise: string): string => {
   const message = serverMessageOf(error)
   return message === null || message === "" ? otherwise : message
 }
+
+/**
+ * A failure in the screen's own words ("Failed to create address"), followed by the server's
+ * (": Identifier index is being rebuilt") when it gave any: an answer with nothing to say adds no
+ * "HTTP 500: request failed" to the screen's words.
+ */
+export const saidWith = (words: string, failure: Pick<CallFailure, "status" | "message">): string =>
+  failure.status !== undefined && (failure.message === "" || failure.message === statusOnly(failure.status)) ? words : `${words}: ${failure.message}`

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { statusOfFailure } from "../../contract/common.ts"
-import { issuesOf } from "../../contract/call-failure.ts"
+import { issuesOf, statusOnly } from "../../contract/call-failure.ts"
 import { answerFailure, type ApiFailure, field, networkFailure, unexpectedAnswer } from "./failure.ts"
 
 export type { ApiFailure } from "./failure.ts"
@@ -22,7 +22,7 @@ export const toApiFailure = (error: unknown): ApiFailure => {
     const response = field(reason, "response")
     const status = field(response, "status")
     if (typeof status === "number") {
-      return { status, message: `HTTP ${status}: ${field(reason, "_tag") === "DecodeError" ? "unexpected answer" : "request failed"}` }
+      return { status, message: field(reason, "_tag") === "DecodeError" ? `HTTP ${status}: unexpected answer` : statusOnly(status) }
     }
     return networkFailure(field(reason, "cause"))
   }

@@ -1,4 +1,4 @@
-import type { CallFailure } from "../../contract/call-failure.ts"
+import { type CallFailure, statusOnly } from "../../contract/call-failure.ts"
 
 /** A failed call, reduced to what the screens need: the status (when the server answered) and one message. */
 export type ApiFailure = CallFailure
@@ -15,7 +15,7 @@ export const networkFailure = (error: unknown): ApiFailure => {
 /** An answer with a failing status: its `error`, else `HTTP {status}: request failed`. */
 export const answerFailure = (status: number, body: unknown): ApiFailure => {
   const message = field(body, "error")
-  return { status, message: typeof message === "string" ? message : `HTTP ${status}: request failed` }
+  return { status, message: typeof message === "string" ? message : statusOnly(status) }
 }
 
 /** An answer the contract's schema refuses. */

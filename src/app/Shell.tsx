@@ -1,6 +1,6 @@
 import { ExitIcon, HamburgerMenuIcon, MagnifyingGlassIcon, MoonIcon, SunIcon } from "@radix-ui/react-icons"
 import { Box, Button, Callout, Flex, IconButton, Kbd, Separator, Text } from "@radix-ui/themes"
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react"
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { useLocation } from "wouter"
 import { AuthContext } from "../lib/auth.tsx"
 import { onLinkChange, useOnline } from "../lib/link.ts"
@@ -132,6 +132,18 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
   // From the shell's own commands, not read back from the registry: the sidebar is whole in the
   // first render instead of filling in once the registration has re-rendered it.
   const navigation = useMemo(() => commands.filter((command) => command.href !== undefined), [commands])
+  // Escape closes the phone's menu, as it closes a dialog, and the focus goes back to its button.
+  const menuButton = useRef<HTMLButtonElement | null>(null)
+  useEffect(() => {
+    if (!menuOpen) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return
+      setMenuOpen(false)
+      menuButton.current?.focus()
+    }
+    addEventListener("keydown", onKey)
+    return () => removeEventListener("keydown", onKey)
+  }, [menuOpen])
   return (
     <div className="shell">
       <Sidebar navigation={navigation} open={menuOpen} onPick={() => setMenuOpen(false)} onLogout={logout} />
@@ -139,6 +151,7 @@ export const Shell = ({ children }: { readonly children: ReactNode }) => {
       <div className="shell-main">
         <header className="topbar">
           <IconButton
+            ref={menuButton}
             className="menu-button"
             variant="ghost"
             aria-label={menuOpen ? "Close menu" : "Open menu"}

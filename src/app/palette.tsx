@@ -4,6 +4,9 @@ import { memo, useCallback, useState } from "react"
 import { type Command, shortcutLabel, useLegalCommands, usePalette } from "../lib/commands.tsx"
 import { ThemedCommandDialog } from "../ui/ThemedCommandDialog.tsx"
 
+/** The shell's commands that go to another screen (src/app/shell-commands.ts). */
+const NAVIGATE = "navigate:"
+
 const groupsOf = (commands: ReadonlyArray<Command>) => {
   const groups = new Map<string, Array<Command>>()
   for (const command of commands) groups.set(command.group, [...(groups.get(command.group) ?? []), command])
@@ -11,15 +14,23 @@ const groupsOf = (commands: ReadonlyArray<Command>) => {
 }
 
 /**
- * The commands matching `search`, best first, and at an equal match what acts on the current row
- * first ("convert" finds "Mark Converted" before "Show converted inquiries"); groups follow their
- * best command.
+ * The commands matching `search`, best first; at an equal match what acts on the current row
+ * first ("convert" finds "Mark Converted" before "Show converted inquiries"), then what the
+ * screen does before going to another screen ("scam" on the desk finds "Show scam reports on the
+ * desk" before "Go to Scam Reports"); groups follow their best command.
  */
 export const ranked = (commands: ReadonlyArray<Command>, search: string): ReadonlyArray<Command> =>
   commands
-    .map((command, index) => ({ command, index, score: scoreCommand(command.label, search, command.keywords), current: command.onCurrent === true ? 1 : 0 }))
+    .map((command, index) => ({
+      command,
+      index,
+      score: scoreCommand(command.label, search, command.keywords),
+      current: command.onCurrent === true ? 1 : 0,
+      // With nothing typed, the order stays the registered one (the screens first, as in the sidebar).
+      here: command.id.startsWith(NAVIGATE) && search.trim() !== "" ? 0 : 1
+    }))
     .filter((entry) => entry.score > 0)
-    .sort((a, b) => b.score - a.score || b.current - a.current || a.index - b.index)
+    .sort((a, b) => b.score - a.score || b.current - a.current || b.here - a.here || a.index - b.index)
     .map((entry) => entry.command)
 
 /**

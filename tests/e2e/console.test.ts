@@ -275,12 +275,18 @@ describe("console in Chromium", () => {
     await context.close()
   })
 
-  it("hides the sidebar behind a menu button on a small screen and closes it after a pick", async () => {
+  it("hides the sidebar behind a menu button on a small screen, closes it with Escape and after a pick", async () => {
     const { page, context } = await newPage(browser, { viewport: { width: 420, height: 800 } })
     await signInThroughScreen(page, server, await freshAdmin())
     const sidebar = page.getByRole("navigation", { name: "Main" })
     await expect(sidebar.isVisible()).resolves.toBe(false)
     await page.getByRole("button", { name: "Open menu" }).click()
+    await expect.poll(() => sidebar.isVisible()).toBe(true)
+    // Escape closes it, as it closes a dialog, back on its button.
+    await page.keyboard.press("Escape")
+    await expect.poll(() => sidebar.isVisible()).toBe(false)
+    await expect.poll(() => page.getByRole("button", { name: "Open menu" }).evaluate((button) => button === document.activeElement)).toBe(true)
+    await page.keyboard.press("Enter")
     await expect.poll(() => sidebar.isVisible()).toBe(true)
     await sidebar.getByRole("link", { name: "Events", exact: true }).click()
     await page.waitForURL("**/events")

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { addressTexts as t, blogTexts, listTexts } from "../spec/texts.ts"
+import { addressModalErrors, addressTexts as t, blogTexts, listTexts } from "../spec/texts.ts"
 import { chromiumWithServer, holdStartChunk, newPage, linkLive, signedInTab } from "../support/browser.ts"
 import { csvObjects } from "../support/csv.ts"
 import { coldLoad, FIRST_SCREEN_BUDGET_KB, TWENTY_ROWS } from "../support/first-screen.ts"
@@ -477,6 +477,15 @@ describe("what a screen says when the server fails it", () => {
     await dialog.getByRole("button", { name: t.save }).click()
     await page.getByText("Identifier index is being rebuilt").waitFor()
     expect(await page.getByText(/HTTP 500/).count()).toBe(0)
+    // A 500 with no words of its own is said in the form's words alone.
+    await page.unrouteAll({ behavior: "ignoreErrors" })
+    await page.route("**/api/admin/addresses/cex", (route, request) =>
+      request.method() === "POST" ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false }) }) : route.continue()
+    )
+    await dialog.getByRole("button", { name: t.save }).click()
+    await page.getByText(addressModalErrors.create, { exact: true }).waitFor()
+    expect(await page.getByText(/HTTP 500|request failed/).count()).toBe(0)
+    await page.keyboard.press("Escape")
 
     await page.route("**/api/blog/admin/posts", (route) =>
       route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, error: "Post store is read-only" }) })

@@ -89,6 +89,18 @@ describe.each(browserEngines)("passkeys in Chromium on $name", (engine) => {
     await page.keyboard.press("Enter")
     await page.getByRole("status").getByText("Passkey renamed “Old phone”.").waitFor()
     await table(page).getByRole("row").filter({ hasText: "Old phone" }).waitFor()
+    // Back from another screen with g k: the cursor is in the name field, so a typed r is the
+    // name's first letter, not a rename of the current row.
+    await page.keyboard.press("g")
+    await page.keyboard.press("d")
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor()
+    await page.keyboard.press("g")
+    await page.keyboard.press("k")
+    const field = page.getByRole("form", { name: "Add a passkey" }).getByLabel("Passkey name")
+    await expect.poll(() => field.evaluate((input) => input === document.activeElement)).toBe(true)
+    await page.keyboard.type("rx")
+    expect(await field.inputValue()).toBe("rx")
+    expect(await page.getByRole("form", { name: /^Rename passkey/ }).count()).toBe(0)
     // Ten codes, shown this once; the count follows; new ones are asked for again.
     await page.getByRole("button", { name: "Make recovery codes" }).click()
     const shown = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")

@@ -1,3 +1,4 @@
+import { statusOnly } from "../../../contract/call-failure.ts"
 import { listenToChanges } from "../../api/change-stream.ts"
 import { sessionHeaders } from "../../api/session.ts"
 import type { Answered, StoreTransport } from "../../lib/store/console-store.ts"
@@ -8,7 +9,7 @@ const SEND_TIMEOUT_MS = 15_000
 /** The words of a refusal: the answer's `error` (the spec's wrapper rule), else its status. */
 const messageOf = (status: number, body: unknown): string => {
   const error = typeof body === "object" && body !== null ? (body as { readonly error?: unknown }).error : undefined
-  return typeof error === "string" && error !== "" ? error : `HTTP ${status}: request failed`
+  return typeof error === "string" && error !== "" ? error : statusOnly(status)
 }
 
 const readBody = async (response: Response): Promise<unknown> => {

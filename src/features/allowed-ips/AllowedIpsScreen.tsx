@@ -55,7 +55,8 @@ const IpForm = ({
       <div>
         <ContractFormShell form={contract} label={t.add}>
           <Grid columns={{ initial: "1", md: "2" }} gap="3">
-            <TextInput name="ip" label={t.ip} hint={t.ipHint} required disabled={contract.busy} />
+            {/* Arriving on the screen (g w) puts the cursor here, as on every screen that is a form first. */}
+            <TextInput name="ip" label={t.ip} hint={t.ipHint} required autoFocus disabled={contract.busy} />
             <TextInput name="description" label={t.description} disabled={contract.busy} />
           </Grid>
           {lockOutWarning && (

@@ -19,7 +19,16 @@ import { passkeyTexts as t } from "./texts.ts"
  * against the contract, then the browser asks the person's device; a refusal of the device or
  * the server is said under the form, and the name typed stays.
  */
-const AddForm = ({ asked, onAdded }: { readonly asked: number; readonly onAdded: (passkey: Passkey) => void }) => {
+const AddForm = ({
+  asked,
+  arrived,
+  onAdded
+}: {
+  readonly asked: number
+  /** The screen was just arrived at (g k): the cursor goes to the name, so what is typed next is the name, not a row's key. */
+  readonly arrived: boolean
+  readonly onAdded: (passkey: Passkey) => void
+}) => {
   const contract = useContractForm<{ readonly name: string }, { readonly name: string }>({
     values: { name: "" },
     schema: () => import("../../../contract/passkeys.ts").then((module) => module.PasskeyName),
@@ -43,7 +52,7 @@ const AddForm = ({ asked, onAdded }: { readonly asked: number; readonly onAdded:
     <Card mb="4" asChild>
       <div>
         <ContractFormShell form={contract} label={t.add}>
-          <TextInput name="name" label={t.name} hint={t.nameHint} required disabled={contract.busy} />
+          <TextInput name="name" label={t.name} hint={t.nameHint} required autoFocus={arrived} disabled={contract.busy} />
           <Flex direction="column" mt="3">
             <FormBanner />
           </Flex>
@@ -289,13 +298,25 @@ export const PasskeysScreen = () => {
   const [askedCodes, setAskedCodes] = useState(0)
   const [added, setAdded] = useState<string | null>(null)
   const [renaming, setRenaming] = useState<Passkey | null>(null)
+  // The add form takes the cursor as the screen opens, not when it comes back after a rename.
+  const [renamedHere, setRenamedHere] = useState(false)
   const superAdmin = AuthContext.useSelector((snapshot) => snapshot.context.user?.role === "super_admin")
   const commands: ReadonlyArray<ListCommand> = [
     { id: "passkeys:add", label: t.add, keywords: ["webauthn", "security key", "fingerprint"], run: () => setAsked((count) => count + 1) },
     { id: "passkeys:recovery", label: t.makeCodes, keywords: ["backup codes", "lost device"], run: () => setAskedCodes((count) => count + 1) }
   ]
   const rowActions: ReadonlyArray<ListAction<Passkey>> = [
-    { id: "passkeys:rename", key: "r", hint: "rename", label: (passkey) => `Rename passkey ${passkey.name}`, button: { label: t.rename }, run: setRenaming },
+    {
+      id: "passkeys:rename",
+      key: "r",
+      hint: "rename",
+      label: (passkey) => `Rename passkey ${passkey.name}`,
+      button: { label: t.rename },
+      run: (passkey) => {
+        setRenamedHere(true)
+        setRenaming(passkey)
+      }
+    },
     ...actions
   ]
   const screen = useListScreen(spec, { actions: rowActions, idle: renaming === null, commands })
@@ -340,6 +361,7 @@ export const PasskeysScreen = () => {
           {renaming === null ? (
             <AddForm
               asked={asked}
+              arrived={!renamedHere}
               onAdded={(passkey) => {
                 setAdded(t.added(passkey.name))
                 screen.list.reload()

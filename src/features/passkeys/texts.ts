@@ -51,7 +51,7 @@ export const passkeyTexts = {
     "Where a role requires a passkey, a code by e-mail alone signs nobody of that role in: it is the first step, a passkey the second. Someone with none may sign in with the code alone until the grace ends, and is asked to add one.",
   required: "Required",
   graceDays: "Days of grace",
-  graceHint: "For those with no passkey yet, from now.",
+  graceHint: "For those of the role with no passkey yet, from now. A new account, or one whose passkeys were reset, gets 3 days.",
   saveRule: (role: string) => `Save the rule for ${role}`,
   ruleSaved: (role: string, required: boolean) => (required ? `Passkeys are required for ${role}.` : `Passkeys are optional for ${role}.`),
   ruleFailed: "The rule was not saved",

@@ -2,7 +2,7 @@ import type { Schema } from "effect"
 import { createContext, type FormEvent, type RefObject, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from "react"
 import { type DefaultValues, type FieldErrors, type FieldValues, get, type Resolver, set, useForm, type UseFormReturn } from "react-hook-form"
 import type { FieldIssue } from "../../../contract/common.ts"
-import { type CallFailure, failureOf, issuesOf } from "../../../contract/call-failure.ts"
+import { type CallFailure, failureOf, issuesOf, saidWith } from "../../../contract/call-failure.ts"
 import { useFirstInvalidFocus } from "./use-first-invalid-focus.ts"
 import { type CallAs, currentStore } from "../store/handle.ts"
 import { type FieldView, fieldView, inLabelWords } from "./words.ts"
@@ -147,7 +147,7 @@ const callAs = <Payload>(options: ContractFormOptions<FieldValues, Payload>, pay
 
 /** A failure as the banner says it. */
 const bannerOf = (failed: ContractFormOptions<FieldValues, unknown>["failed"], failure: CallFailure) =>
-  typeof failed === "string" ? `${failed}: ${failure.message}` : failed(failure)
+  typeof failed === "string" ? saidWith(failed, failure) : failed(failure)
 
 /**
  * A refusal a machine's call brought back (`issues` from its context), shown under the form's

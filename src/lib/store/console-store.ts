@@ -1,4 +1,5 @@
 import { createActor, fromPromise } from "xstate"
+import { saidWith } from "../../../contract/call-failure.ts"
 import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.ts"
 import { type Refusal, type SendOutcome, syncMachine } from "../../../machines/sync.ts"
 import { ANY_KIND, kindKey, type StoreKind } from "./kinds.ts"
@@ -380,7 +381,7 @@ export const openConsoleStore = async (options: {
     recordId: command.recordIds[0] ?? "",
     label: command.label,
     status: answer.status,
-    message: `${command.failed}: ${answer.message}`
+    message: saidWith(command.failed, answer)
   })
 
   const sendFirst = async (): Promise<SendOutcome> => {

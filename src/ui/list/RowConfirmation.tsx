@@ -1,5 +1,5 @@
 import { useState } from "react"
-import { failureOf } from "../../../contract/call-failure.ts"
+import { failureOf, saidWith } from "../../../contract/call-failure.ts"
 import type { Asking } from "../../lib/list/use-list-screen.ts"
 import { ConfirmDelete } from "../ConfirmDelete.tsx"
 
@@ -44,7 +44,7 @@ export const RowConfirmation = <Row,>({
       setState(ready)
       onDone()
     } catch (error) {
-      setState({ busy: false, error: `${confirm.failed}: ${failureOf(error).message}` })
+      setState({ busy: false, error: saidWith(confirm.failed, failureOf(error)) })
     }
   }
   return (
