@@ -22,8 +22,13 @@ export type Engine = "pglite" | "postgresql"
 
 export const PHASES_ENV = "TEST_PHASES"
 
-/** A test's engine, from the names of its suites: `describe.each(engines)` names them "on postgresql". */
-export const engineOf = (names: ReadonlyArray<string>): Engine => (names.some((name) => /\bpostgres(ql)?\b/i.test(name)) ? "postgresql" : "pglite")
+/**
+ * A test's engine, from the names of its suites: `describe.each(engines)` names them "on
+ * postgresql"; one that names none runs on `unnamed` (a browser story: the browser stories' engine,
+ * tests/support/database.ts).
+ */
+export const engineOf = (names: ReadonlyArray<string>, unnamed: Engine = "pglite"): Engine =>
+  names.some((name) => /\bpostgres(ql)?\b/i.test(name)) ? "postgresql" : names.some((name) => /\bpglite\b/i.test(name)) ? "pglite" : unnamed
 
 const kindOf = (file: string): "unit" | "API" | "browser" | "other" =>
   file.includes("tests/unit/") ? "unit" : file.includes("tests/api/") ? "API" : file.includes("tests/e2e/") ? "browser" : "other"

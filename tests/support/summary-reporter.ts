@@ -45,7 +45,9 @@ const fileTime = (module: TestModule): FileTime => ({
   tests: [...module.children.allTests()].map((test) => {
     const names: Array<string> = []
     for (let parent = test.parent; parent.type === "suite"; parent = parent.parent) names.push(parent.name)
-    return { engine: engineOf(names), seconds: (test.diagnostic()?.duration ?? 0) / 1000 }
+    // A browser story that names no engine runs on the browser stories' one: PostgreSQL where the run has it.
+    const unnamed = module.moduleId.includes("tests/e2e/") && process.env.TEST_DATABASE_URL !== undefined ? "postgresql" : "pglite"
+    return { engine: engineOf(names, unnamed), seconds: (test.diagnostic()?.duration ?? 0) / 1000 }
   })
 })
 

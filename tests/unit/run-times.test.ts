@@ -20,6 +20,9 @@ describe("where a run's time went", () => {
     expect(engineOf(["the stream, on postgresql", "file"])).toBe("postgresql")
     expect(engineOf(["the stream, on pglite"])).toBe("pglite")
     expect(engineOf([])).toBe("pglite")
+    // A browser story naming none runs on the browser stories' engine.
+    expect(engineOf(["scam reports in Chromium"], "postgresql")).toBe("postgresql")
+    expect(engineOf(["the triage desk on pglite"], "postgresql")).toBe("pglite")
   })
 
   it("shares a file's time among its engines by its tests' times", () => {
