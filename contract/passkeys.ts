@@ -165,6 +165,8 @@ export const passkeyMessages = {
   expired: "This passkey request has expired or was already used. Start again.",
   notVerified: "This passkey could not be verified. Try again, or use another one.",
   known: "This passkey is already registered.",
+  /** Two passkeys of one person never share a name (in any case): the list could not tell them apart. */
+  nameTaken: (name: string) => `You already have a passkey named “${name}”. Choose another name.`,
   atMost: `You have ${MAX_PASSKEYS} passkeys, the most an account keeps. Remove one first.`,
   notFound: "This passkey no longer exists.",
   signInFailed: "This passkey could not sign you in. Use another one, or sign in with a code by e-mail.",
@@ -204,7 +206,7 @@ export class PasskeysApi extends HttpApiGroup.make("passkeys")
       params: { id: RecordId },
       payload: PasskeyName,
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ passkey: Passkey }) }),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotate(OpenApi.Summary, "Rename one of the caller's passkeys (after confirming it's you; the owner is mailed)"),
     HttpApiEndpoint.post("recoveryCodes", "/api/admin/auth/passkeys/recovery-codes", {
       success: Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ codes: Schema.Array(Schema.String) }) }),

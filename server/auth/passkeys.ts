@@ -112,10 +112,12 @@ export const PasskeyHandlers = HttpApiBuilder.group(
       .handle("rename", ({ params, payload }) =>
         Effect.gen(function* () {
           const session = yield* confirmedSession
-          const renamed = yield* withMail(renameOwnPasskey(session.user._id, params.id, payload.name.trim()), (row) =>
-            row === undefined || row.before === row.name ? undefined : passkeyRenamedMail(session.user.email, row.before, row.name, session.ip)
+          const name = payload.name.trim()
+          const renamed = yield* withMail(renameOwnPasskey(session.user._id, params.id, name), (row) =>
+            typeof row !== "object" || row.before === row.name ? undefined : passkeyRenamedMail(session.user.email, row.before, row.name, session.ip)
           )
           if (renamed === undefined) return yield* new NotFound({ error: passkeyMessages.notFound })
+          if (renamed === "name taken") return yield* new Conflict({ error: passkeyMessages.nameTaken(name) })
           return { success: true as const, data: { passkey: passkeyOf(renamed) } }
         }).pipe(dieOnSqlError)
       )
@@ -243,6 +245,7 @@ export const PasskeyHandlers = HttpApiBuilder.group(
           const added = yield* withMail(adding, (done) => (typeof done === "object" ? passkeyAddedMail(session.user.email, done.name, session.ip) : undefined))
           if (added === "known") return yield* new Conflict({ error: passkeyMessages.known })
           if (added === "too many") return yield* new Conflict({ error: passkeyMessages.atMost })
+          if (added === "name taken") return yield* new Conflict({ error: passkeyMessages.nameTaken(row.name) })
           return { success: true as const, data: { passkey: passkeyOf(added) } }
         }).pipe(dieOnSqlError)
       )

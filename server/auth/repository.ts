@@ -161,9 +161,20 @@ export const takeChallenge = (challenge: string, purpose: ChallengePurpose, admi
     return taken.length === 1
   }).pipe(dieOnSqlError)
 
+/** Whether another of the person's passkeys (not `except`) has this name, whatever its case. */
+const nameTaken = (adminId: string, name: string, except: string | null) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient
+    const rows = yield* sql<{ taken: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM passkeys WHERE admin_id = ${adminId} AND lower(name) = lower(${name})
+        AND id IS DISTINCT FROM ${except}::uuid) AS taken`
+    return rows[0]?.taken === true
+  })
+
 /**
- * Adds the person's passkey, in the activity log, unless they hold `max` already (two additions at
- * once count each other: the account's row is held) or its credential is registered (to anyone).
+ * Adds the person's passkey, in the activity log, unless they hold `max` already or one of that
+ * name (two additions at once count each other: the account's row is held) or its credential is
+ * registered (to anyone).
  */
 export const addOwnPasskey = (row: Omit<PasskeyRow, "createdAt" | "lastUsedAt">, max: number) =>
   inTransaction(
@@ -172,6 +183,7 @@ export const addOwnPasskey = (row: Omit<PasskeyRow, "createdAt" | "lastUsedAt">,
       yield* sql`SELECT id FROM admins WHERE id = ${row.adminId} FOR UPDATE`
       const held = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM passkeys WHERE admin_id = ${row.adminId}`
       if ((held[0]?.count ?? 0) >= max) return "too many" as const
+      if (yield* nameTaken(row.adminId, row.name, null)) return "name taken" as const
       const added = yield* sql<{ createdAt: Date }>`
         INSERT INTO passkeys (id, admin_id, credential_id, public_key, counter, transports, name, backed_up, role, session_id)
         VALUES (${row.id}, ${row.adminId}, ${row.credentialId}, ${row.publicKey}, ${row.counter}, ${row.transports}, ${row.name}, ${row.backedUp}, ${row.role},
@@ -225,11 +237,16 @@ export const passkeyUsed = (id: string, counter: number) =>
     yield* sql`UPDATE passkeys SET counter = GREATEST(counter, ${counter}), last_used_at = now() WHERE id = ${id}`
   }).pipe(dieOnSqlError)
 
-/** Renames one of the person's passkeys, in the activity log; undefined when they hold none of that id. */
+/**
+ * Renames one of the person's passkeys, in the activity log; undefined when they hold none of that
+ * id, "name taken" when another of theirs has the name (two renames at once: the account's row is held).
+ */
 export const renameOwnPasskey = (adminId: string, id: string, name: string) =>
   inTransaction(
     Effect.gen(function* () {
       const sql = yield* SqlClient
+      yield* sql`SELECT id FROM admins WHERE id = ${adminId} FOR UPDATE`
+      if (yield* nameTaken(adminId, name, id)) return "name taken" as const
       const rows = yield* sql<PasskeyRow & { readonly before: string }>`
         UPDATE passkeys p SET name = ${name} FROM (SELECT id, name AS before FROM passkeys WHERE id = ${id} AND admin_id = ${adminId} FOR UPDATE) old
         WHERE p.id = old.id

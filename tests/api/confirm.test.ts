@@ -79,13 +79,14 @@ describe.each(engines)("confirming it's you on $name", (engine) => {
   })
 
   /** Adds a passkey with this session (which must be confirmed); the device holding it. */
+  let named = 0
   const addPasskey = async (token: string, algorithm?: SoftAlgorithm) => {
     const key = softAuthenticator(algorithm)
     const asked = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
     expect(asked.status, asked.text).toBe(200)
     const added = await call(url(), "POST", "/api/admin/auth/passkeys", {
       token,
-      body: { name: "Key", credential: key.register(asked.body.data as RegistrationOptions, origin()) }
+      body: { name: `Key ${++named}`, credential: key.register(asked.body.data as RegistrationOptions, origin()) }
     })
     expect(added.status, added.text).toBe(200)
     return key

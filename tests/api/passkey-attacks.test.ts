@@ -27,12 +27,13 @@ describe.each(engines)("passkey attacks on $name", (engine) => {
 
   const setRule = async (role: string, required: boolean, graceDays = 0) =>
     call(url(), "PUT", `/api/admin/passkeys/rules/${role}`, { token: await superToken(), body: { required, graceDays } })
+  let named = 0
   const addKey = async (token: string) => {
     const key = softAuthenticator()
     const asked = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
     const added = await call(url(), "POST", "/api/admin/auth/passkeys", {
       token,
-      body: { name: "Phone", credential: key.register(asked.body.data as RegistrationOptions, origin()) }
+      body: { name: `Phone ${++named}`, credential: key.register(asked.body.data as RegistrationOptions, origin()) }
     })
     expect(added.status, added.text).toBe(200)
     return key

@@ -32,7 +32,8 @@ describe.each(engines)("passkeys on $name", (engine) => {
     expect(answer.status, answer.text).toBe(200)
     return answer.body.data as RegistrationOptions
   }
-  const register = (token: string, credential: unknown, name = "Laptop") =>
+  let named = 0
+  const register = (token: string, credential: unknown, name = `Laptop ${++named}`) =>
     call(url(), "POST", "/api/admin/auth/passkeys", { token, body: { name, credential } })
   const listed = async (token: string) =>
     ((await call(url(), "GET", "/api/admin/passkeys", { token })).body.data as { passkeys: ReadonlyArray<Passkey> }).passkeys
@@ -176,6 +177,32 @@ describe.each(engines)("passkeys on $name", (engine) => {
     const again = await register(token, key.register(await options(token), origin()))
     expect(again.status).toBe(409)
     expect(again.body.error).toBe("This passkey is already registered.")
+  })
+
+  it("never lets two of one person's passkeys share a name, in any case, added or renamed, also at once", async () => {
+    const token = await person()
+    expect((await register(token, softAuthenticator().register(await options(token), origin()), "Desk key")).status).toBe(200)
+    const again = await register(token, softAuthenticator().register(await options(token), origin()), "  DESK KEY ")
+    expect(again.status).toBe(409)
+    expect(again.body.error).toBe("You already have a passkey named “DESK KEY”. Choose another name.")
+    expect((await listed(token)).map((one) => one.name)).toEqual(["Desk key"])
+    // Another person may use it.
+    const other = await person()
+    expect((await register(other, softAuthenticator().register(await options(other), origin()), "Desk key")).status).toBe(200)
+    // Two more, renamed at once to one name: one takes it, the other is refused and keeps its own.
+    const ids: Array<string> = []
+    for (const name of ["Phone", "Tablet"]) {
+      const added = await register(token, softAuthenticator().register(await options(token), origin()), name)
+      expect(added.status, added.text).toBe(200)
+      ids.push((added.body.data as { passkey: Passkey }).passkey._id)
+    }
+    const renames = await Promise.all(ids.map((id) => call(url(), "PATCH", `/api/admin/passkeys/${id}`, { token, body: { name: "Travel key" } })))
+    expect(renames.map((one) => one.status).sort()).toEqual([200, 409])
+    expect((await listed(token)).map((one) => one.name).sort()).toEqual(["Desk key", renames[0]!.status === 200 ? "Tablet" : "Phone", "Travel key"].sort())
+    // Its own name again, in another case, is no clash.
+    const own = ids[renames[0]!.status === 200 ? 0 : 1]!
+    expect((await call(url(), "PATCH", `/api/admin/passkeys/${own}`, { token, body: { name: "TRAVEL KEY" } })).status).toBe(200)
+    expect((await call(url(), "PATCH", `/api/admin/passkeys/${own}`, { token, body: { name: "desk key" } })).status).toBe(409)
   })
 
   it("keeps at most ten passkeys per person, also when they are added at once", async () => {

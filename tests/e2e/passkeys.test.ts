@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
-import { chromiumWithServer, newPage, typeCodeOnScreen } from "../support/browser.ts"
+import { chromiumWithServer, fieldMessage, newPage, typeCodeOnScreen } from "../support/browser.ts"
 import { browserEngines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs, signIn } from "../support/session.ts"
@@ -76,7 +76,7 @@ describe.each(browserEngines)("passkeys in Chromium on $name", (engine) => {
   })
 
   it("renames a passkey with r, shows recovery codes once, and lets a super admin set a role's rule", async () => {
-    const { page, context, errors } = await openWithAuthenticator()
+    const { page, context, errors, credentials } = await openWithAuthenticator()
     await page.getByText("No passkeys yet. Add one to sign in without a code.").waitFor()
     await page.getByLabel("Passkey name").fill("Phone")
     await page.getByRole("button", { name: "Add a passkey" }).click()
@@ -101,6 +101,11 @@ describe.each(browserEngines)("passkeys in Chromium on $name", (engine) => {
     await page.keyboard.type("rx")
     expect(await field.inputValue()).toBe("rx")
     expect(await page.getByRole("form", { name: /^Rename passkey/ }).count()).toBe(0)
+    // A name one of the person's passkeys has, in any case, is said under the field before the device is asked.
+    await field.fill("OLD PHONE")
+    await page.keyboard.press("Enter")
+    await expect.poll(() => fieldMessage(field)).toBe("Passkey name is already the name of another of your passkeys")
+    expect(await credentials()).toHaveLength(1)
     // Ten codes, shown this once; the count follows; new ones are asked for again.
     await page.getByRole("button", { name: "Make recovery codes" }).click()
     const shown = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")

@@ -159,7 +159,15 @@ export const virtualAuthenticator = async (page: Page) => {
 }
 
 /** Registers `key` as a passkey of the person signed in with `token`, answered for `origin`; the new passkey's id. */
-export const registerPasskey = async (url: string, token: string, key: ReturnType<typeof softAuthenticator>, origin: string, name = "Test key") => {
+// Two passkeys of one person never share a name: each made here has its own.
+let keyNames = 0
+export const registerPasskey = async (
+  url: string,
+  token: string,
+  key: ReturnType<typeof softAuthenticator>,
+  origin: string,
+  name = `Test key ${++keyNames}`
+) => {
   const asked = await call(url, "POST", "/api/admin/auth/passkeys/options", { token })
   const added = await call(url, "POST", "/api/admin/auth/passkeys", {
     token,

@@ -21,7 +21,9 @@ export const passkeyRulesServer = (engine: { readonly fresh: () => Promise<TestD
 
   const setRule = async (role: string, required: boolean, graceDays = 0, token?: string) =>
     call(url(), "PUT", `/api/admin/passkeys/rules/${role}`, { token: token ?? (await superToken()), body: { required, graceDays } })
-  const addKey = async (token: string, name = "Phone") => {
+  // Two passkeys of one person never share a name: each has its own.
+  let named = 0
+  const addKey = async (token: string, name = `Phone ${++named}`) => {
     const key = softAuthenticator()
     const asked = await call(url(), "POST", "/api/admin/auth/passkeys/options", { token })
     const added = await call(url(), "POST", "/api/admin/auth/passkeys", {

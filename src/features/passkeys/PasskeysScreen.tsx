@@ -19,12 +19,18 @@ import { passkeyTexts as t } from "./texts.ts"
  * against the contract, then the browser asks the person's device; a refusal of the device or
  * the server is said under the form, and the name typed stays.
  */
+/** A name already on another of the person's passkeys (any case), said under the field before anything is sent. */
+const nameTakenRefusal = () => Object.assign(new Error(t.nameTaken), { status: 409, issues: [{ path: "name", message: t.nameTaken }] })
+
 const AddForm = ({
   asked,
   arrived,
+  taken,
   onAdded
 }: {
   readonly asked: number
+  /** Whether one of the person's passkeys has this name. */
+  readonly taken: (name: string) => boolean
   /** The screen was just arrived at (g k): the cursor goes to the name, so what is typed next is the name, not a row's key. */
   readonly arrived: boolean
   readonly onAdded: (passkey: Passkey) => void
@@ -34,6 +40,8 @@ const AddForm = ({
     schema: () => import("../../../contract/passkeys.ts").then((module) => module.PasskeyName),
     toPayload: (values) => ({ name: values.name.trim() }),
     send: async ({ name }) => {
+      // Before the device is asked: its prompt would be for nothing.
+      if (taken(name)) throw nameTakenRefusal()
       const passkey = await addPasskey(name).catch((error: unknown) => {
         // Said as the device's refusal, not the browser's own words.
         if (error instanceof CeremonyRefused) throw new Error(typeof PublicKeyCredential === "undefined" ? t.unsupported : t.cancelled)
@@ -68,12 +76,24 @@ const AddForm = ({
 }
 
 /** Renaming a passkey, on the one form pattern, in the add form's place. */
-const RenameForm = ({ passkey, onDone }: { readonly passkey: Passkey; readonly onDone: (renamed: Passkey | null) => void }) => {
+const RenameForm = ({
+  passkey,
+  taken,
+  onDone
+}: {
+  readonly passkey: Passkey
+  /** Whether another of the person's passkeys has this name. */
+  readonly taken: (name: string) => boolean
+  readonly onDone: (renamed: Passkey | null) => void
+}) => {
   const contract = useContractForm<{ readonly name: string }, { readonly name: string }>({
     values: { name: passkey.name },
     schema: () => import("../../../contract/passkeys.ts").then((module) => module.PasskeyName),
     toPayload: (values) => ({ name: values.name.trim() }),
-    send: async ({ name }) => onDone(await renamePasskey(passkey._id, name)),
+    send: async ({ name }) => {
+      if (taken(name)) throw nameTakenRefusal()
+      onDone(await renamePasskey(passkey._id, name))
+    },
     failed: t.renameFailed
   })
   return (
@@ -321,6 +341,9 @@ export const PasskeysScreen = () => {
   ]
   const screen = useListScreen(spec, { actions: rowActions, idle: renaming === null, commands })
   const page = screen.list.page
+  /** Whether a passkey listed here, other than `except`, has the name (any case). */
+  const nameTaken = (except: string | null) => (name: string) =>
+    screen.rows.some((passkey) => passkey._id !== except && passkey.name.toLowerCase() === name.trim().toLowerCase())
   return (
     <ListScreen
       screen={screen}
@@ -362,6 +385,7 @@ export const PasskeysScreen = () => {
             <AddForm
               asked={asked}
               arrived={!renamedHere}
+              taken={nameTaken(null)}
               onAdded={(passkey) => {
                 setAdded(t.added(passkey.name))
                 screen.list.reload()
@@ -370,6 +394,7 @@ export const PasskeysScreen = () => {
           ) : (
             <RenameForm
               passkey={renaming}
+              taken={nameTaken(renaming._id)}
               onDone={(renamed) => {
                 setRenaming(null)
                 if (renamed === null) return

@@ -50,6 +50,8 @@ export const passkeyTexts = {
   rulesIntro:
     "Where a role requires a passkey, a code by e-mail alone signs nobody of that role in: it is the first step, a passkey the second. Someone with none may sign in with the code alone until the grace ends, and is asked to add one.",
   required: "Required",
+  /** Said under the name, before the device is asked: two passkeys of one person never share a name. */
+  nameTaken: "is already the name of another of your passkeys",
   graceDays: "Days of grace",
   graceHint: "For those of the role with no passkey yet, from now. A new account, or one whose passkeys were reset, gets 3 days.",
   saveRule: (role: string) => `Save the rule for ${role}`,
