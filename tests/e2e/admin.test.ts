@@ -71,6 +71,9 @@ describe("the dashboard in Chromium", () => {
       .click()
     await page.waitForURL(/\/communities$/)
     await page.goBack()
+    // The quick actions are short buttons beside the figures, not boxes as tall as the pending reviews.
+    for (const name of ["Add Blog Post", "Add Event", "View Analytics"])
+      expect((await page.getByRole("button", { name }).boundingBox())?.height, name).toBeLessThan(80)
     await page.getByRole("button", { name: "Add Event" }).click()
     await page.getByRole("dialog").waitFor()
     expect(new URL(page.url()).pathname).toBe("/events")
