@@ -8,6 +8,9 @@ import { call } from "./http.ts"
 import { FIRST_ADMIN, signInFirstAdmin as signInFirstAdminAt, type StartedProduct, startProduct as startProductIn } from "./product.ts"
 import { sleep, until } from "./wait.ts"
 
+/** The passkeys the fault cycles add, counted across cycles: each gets a name of its own. */
+let faultKeys = 0
+
 /**
  * The product as `npm start` runs it, in its own process, killed with SIGKILL under concurrent
  * writes and started again: the fault suite (tests/api/faults.test.ts) and `npm run bench --
@@ -84,7 +87,8 @@ export const passkeysUntilStopped = (url: string, token: string, held: number) =
     const keeps = Math.min(KEPT_PER_CYCLE, MAX_PASSKEYS - 1 - held)
     for (let i = 0; !stopped; i++) {
       try {
-        const id = await registerPasskey(url, token, softAuthenticator(), origin, `fault ${i}`)
+        // Each its own name: two passkeys of one person never share one (a cycle's kept ones stay).
+        const id = await registerPasskey(url, token, softAuthenticator(), origin, `fault ${++faultKeys}`)
         if (i % 2 === 0 && kept.length < keeps) {
           kept.push(id)
           continue
