@@ -60,6 +60,8 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
   }
   const desk = (page: Page) => page.getByRole("list", { name: "Triage" })
   const current = (page: Page) => desk(page).locator('[aria-current="true"] .triage-card')
+  /** Makes the item showing `text` current, as a click on it would. */
+  const focusItem = (page: Page, text: string) => desk(page).getByRole("listitem").filter({ hasText: text }).focus()
   const currentIs = (page: Page, title: string) => expect.poll(() => current(page).getAttribute("aria-label")).toBe(title)
   /** The desk has read its items again: an item further down, past the first page before, shows. */
   const settled = (page: Page, coming: string) => desk(page).locator(`.triage-card[aria-label="${coming}"]`).first().waitFor({ timeout: 10_000 })
@@ -186,10 +188,7 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     const { page, errors } = await openSignedIn(product, moderator, "/triage?order=newest")
     await desk(page).locator(`.triage-card[aria-label="${wallet}"]`).waitFor()
     await linkLive(page)
-    await desk(page)
-      .getByRole("listitem")
-      .filter({ hasText: `${prefix} three` })
-      .focus()
+    await focusItem(page, `${prefix} three`)
     // One key a decision: approved, off the desk, the next item current.
     await page.keyboard.press("a")
     await currentIs(page, `${prefix} two`)
@@ -212,10 +211,7 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     await page.keyboard.press("Escape")
     await page.getByRole("dialog").waitFor({ state: "detached" })
     // Under review is a decision; back to New is not: the report stays current, and the desk says so.
-    await desk(page)
-      .getByRole("listitem")
-      .filter({ hasText: `${prefix} report` })
-      .focus()
+    await focusItem(page, `${prefix} report`)
     await page.keyboard.press("2")
     await currentIs(page, `${prefix} three`)
     await shownStatus(page, wallet, "under_review").waitFor()
@@ -241,7 +237,7 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     await desk(page).locator(`.triage-card[aria-label="${wallet}"]`).first().waitFor()
     // The browser's store is open: a decision shows on its card at once.
     await page.locator(".sync-status").waitFor({ state: "attached" })
-    await desk(page).getByRole("listitem").filter({ hasText: "Third of three" }).focus()
+    await focusItem(page, "Third of three")
     await detail.getByText("2 related reports", { exact: true }).waitFor()
     await detail.getByText("First of three", { exact: false }).waitFor()
     await page.keyboard.press("3")
@@ -299,10 +295,7 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     await desk(page).getByText(`${prefix} three`, { exact: true }).waitFor()
     await page.locator(".sync-status").waitFor({ state: "attached" })
     await slowLink(page, 400, 1_500)
-    await desk(page)
-      .getByRole("listitem")
-      .filter({ hasText: `${prefix} three` })
-      .focus()
+    await focusItem(page, `${prefix} three`)
     // Approved, off the desk and the next current, before the slow write can be on the server.
     await page.keyboard.press("a")
     await currentIs(page, `${prefix} two`)
@@ -371,10 +364,7 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     await expect.poll(titles, { timeout: 10_000 }).toEqual([wallet, wallet, `GFOURTH${serial}`, `GTHIRD${serial}`])
     await page.locator(".sync-status").waitFor({ state: "attached" })
     // A dismissal with a reason typed once; the palette offers it for the next report.
-    await desk(page)
-      .getByRole("listitem")
-      .filter({ hasText: `${prefix} again` })
-      .focus()
+    await focusItem(page, `${prefix} again`)
     await decideWithReason(page, "4", "Known phishing kit")
     // The desk goes on to the other report on its wallet.
     await currentIs(page, wallet)

@@ -170,7 +170,7 @@ export const TriageScreen = () => {
     const label = `${declared.name}: ${itemWords(item).title}`
     if (!declared.movesOn) {
       screen.keepShown(item)
-      if (declared.id === "scam-report:status:new") setSaid({ text: t.notDecision(itemWords(item).title) })
+      if (declared.stays !== undefined) setSaid({ text: declared.stays(itemWords(item).title) })
       send((version) => declared.commands(item, version(item), reason))
       return
     }

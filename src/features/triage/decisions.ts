@@ -8,6 +8,7 @@ import { contactStatusCommand } from "../../api/contacts.ts"
 import { moderationPaths } from "../../api/listings.ts"
 import { reportChangeCommand } from "../../api/scam-reports.ts"
 import type { CommandInput } from "../../lib/store/console-store.ts"
+import { triageTexts } from "./texts.ts"
 import { itemWords } from "./TriageCard.tsx"
 
 /**
@@ -29,6 +30,8 @@ export interface AreaDecision {
    * report set back to New, is not one: the item stays current.
    */
   readonly movesOn: boolean
+  /** What the desk says when the key keeps the item current, if anything (a report back to New). */
+  readonly stays?: (title: string) => string
   readonly when: (item: TriageItem) => boolean
   /** The commands, in order, at the version the person saw (after their own waiting changes). */
   readonly commands: (item: TriageItem, version: number, reason: string) => ReadonlyArray<CommandInput>
@@ -101,6 +104,7 @@ export const areaDecisions: ReadonlyArray<AreaDecision> = [
     name: `Set status ${name}`,
     asksReason: status === "dismissed",
     movesOn: status !== "new",
+    ...(status === "new" ? { stays: triageTexts.notDecision } : {}),
     when: (item) => item.area === "scam-report" && item.status !== status,
     commands: (item, version, reason) => {
       const report = item as ScamReport & { readonly area: "scam-report" }
