@@ -30,7 +30,15 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["vitest.mutation.config.ts", "vitest.cluster.config.ts", "vitest.quick.config.ts", "tests/bench/*.mjs"] },
+        projectService: {
+          allowDefaultProject: [
+            "vitest.mutation.config.ts",
+            "vitest.cluster.config.ts",
+            "vitest.quick.config.ts",
+            "vitest.faults.config.ts",
+            "tests/bench/*.mjs"
+          ]
+        },
         tsconfigRootDir: import.meta.dirname
       }
     },

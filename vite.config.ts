@@ -36,13 +36,19 @@ export const consoleBuild = (without: ReadonlyArray<FirstScreenPiece> = []): Use
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false }
 })
 
+/**
+ * The fault runs, apart from `npm test` as the fuzz and the benchmarks are (`npm run test:faults`,
+ * vitest.faults.config.ts; docs/testing.md, "Which command proves what").
+ */
+export const FAULT_FILES = ["tests/api/faults.test.ts", "tests/api/stalled-server.test.ts", "tests/api/disk-full.test.ts", "tests/api/postgres-disk.test.ts"]
+
 export default defineConfig({
   ...consoleBuild(),
   server: { proxy: { "/api": "http://127.0.0.1:8080", "/uploads": "http://127.0.0.1:8080" } },
   test: {
     include: ["tests/**/*.test.ts"],
     // The two-server test needs nginx: npm run test:cluster (vitest.cluster.config.ts).
-    exclude: ["tests/cluster/**"],
+    exclude: ["tests/cluster/**", ...FAULT_FILES],
     globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

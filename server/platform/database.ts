@@ -42,6 +42,12 @@ export type DatabaseTarget =
       readonly image?: Blob
       /** PostgreSQL's WebAssembly, compiled once by a process that opens many databases (the tests). */
       readonly compiled?: WebAssembly.Module
+      /**
+       * PostgreSQL's `shared_buffers` (default 128MB): the tests' small databases start in about
+       * 0.5 s with 16MB against 1 s, the buffers being WebAssembly memory zeroed at every start
+       * (docs/testing.md, "How the suite runs").
+       */
+      readonly sharedBuffers?: string
     }
 
 /** `DATABASE_URL` picks PostgreSQL; without it PGlite lives in `DATA_DIR/db`. */
@@ -58,12 +64,17 @@ const names = {
  * Imported only by a process that embeds the database: a server on PostgreSQL never holds
  * PGlite's code (docs/architecture.md, "Memory").
  */
-export const createPglite = async (
-  dataDir: string,
-  options: { readonly loadDataDir?: Blob; readonly pgliteWasmModule?: WebAssembly.Module } = {}
-): Promise<PGlite> => {
+export const createPglite = async (dataDir: string, options: PgliteOptions = {}): Promise<PGlite> => {
   const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")])
-  return PGlite.create(dataDir, { extensions: { pg_trgm }, ...options })
+  const { sharedBuffers, ...rest } = options
+  const startParams = sharedBuffers === undefined ? {} : { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`] }
+  return PGlite.create(dataDir, { extensions: { pg_trgm }, ...rest, ...startParams })
+}
+
+interface PgliteOptions {
+  readonly loadDataDir?: Blob
+  readonly pgliteWasmModule?: WebAssembly.Module
+  readonly sharedBuffers?: string
 }
 
 /**
@@ -71,7 +82,7 @@ export const createPglite = async (
  * unlocks in that order. A folder another live process holds fails here, before PGlite or
  * this process has touched it.
  */
-export const openPglite = (dataDir: string | undefined, options: { readonly loadDataDir?: Blob; readonly pgliteWasmModule?: WebAssembly.Module } = {}) =>
+export const openPglite = (dataDir: string | undefined, options: PgliteOptions = {}) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
@@ -91,12 +102,13 @@ export const openPglite = (dataDir: string | undefined, options: { readonly load
     ({ db, lock }) => Effect.promise(() => db.close().finally(() => lock?.release()))
   )
 
-const pgliteLayer = (dataDir: string | undefined, image: Blob | undefined, compiled: WebAssembly.Module | undefined) =>
+const pgliteLayer = (target: Extract<DatabaseTarget, { readonly engine: "pglite" }>) =>
   Layer.effectContext(
     Effect.gen(function* () {
-      const { db } = yield* openPglite(dataDir, {
-        ...(image === undefined ? {} : { loadDataDir: image }),
-        ...(compiled === undefined ? {} : { pgliteWasmModule: compiled })
+      const { db } = yield* openPglite(target.dataDir, {
+        ...(target.image === undefined ? {} : { loadDataDir: target.image }),
+        ...(target.compiled === undefined ? {} : { pgliteWasmModule: target.compiled }),
+        ...(target.sharedBuffers === undefined ? {} : { sharedBuffers: target.sharedBuffers })
       })
       const client = yield* PgClient.makeClient({
         stream: pgliteStream(db),
@@ -131,7 +143,7 @@ const TRANSACTIONS_AT_ONCE = POSTGRES_CONNECTIONS - LISTENING_CONNECTIONS - KEPT
  * process: no other process can hold its locks, so it has nothing to bound.
  */
 export const databaseLayer = (target: DatabaseTarget, limits?: DatabaseLimits): Layer.Layer<SqlClient | PgClient.PgClient | Database, SqlError | Error> => {
-  if (target.engine === "pglite") return pgliteLayer(target.dataDir, target.image, target.compiled)
+  if (target.engine === "pglite") return pgliteLayer(target)
   // Each server's connections carry a name of their own, so its pool can be told apart.
   const applicationName = `admin-console ${process.pid} ${randomBytes(4).toString("hex")}`
   const options = { url: Redacted.make(target.url), maxConnections: POSTGRES_CONNECTIONS, applicationName, ...names }

@@ -25,7 +25,9 @@ const errorType = (id: string) => `xstate.error.actor.${id}`
 export const actorDone = (id: string, output: unknown): EventObject & { output: unknown } => ({ type: doneType(id), output })
 export const actorError = (id: string, error: unknown): EventObject & { error: unknown } => ({ type: errorType(id), error })
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+// A macrotask turn: every promise actor a step resolved has answered. `setImmediate`, not a
+// zero timer, which Node rounds up to 1 ms, a second or more over a machine's paths.
+const settle = () => new Promise((resolve) => setImmediate(resolve))
 
 interface StepLike {
   readonly state: Snapshot<unknown> & { readonly value: unknown; readonly context: unknown }

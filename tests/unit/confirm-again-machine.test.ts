@@ -4,7 +4,7 @@ import { confirmAgainMachine, confirmErrors, type ConfirmStatus } from "../../ma
 import { confirmAgainTable } from "../spec/machine-tables.ts"
 import { actorDone, actorError, expectFullCoverage, runModel } from "../support/model.ts"
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+const settle = () => new Promise((resolve) => setImmediate(resolve))
 const network = { status: undefined, message: "Failed to fetch" }
 const later = new Date(Date.now() + 600_000).toISOString()
 

@@ -7,7 +7,7 @@ import { actorDone, actorError, expectFullCoverage, runModel } from "../support/
 const pending: InquiryRef = { _id: "p", companyName: "Pending Co", status: "pending", adminNotes: "", version: 1 }
 const contacted: InquiryRef = { _id: "c", companyName: "Contacted Co", status: "contacted", adminNotes: "Called", version: 2 }
 const converted: InquiryRef = { _id: "v", companyName: "Converted Co", status: "converted", adminNotes: "", version: 3 }
-const settled = () => new Promise((resolve) => setTimeout(resolve, 0))
+const settled = () => new Promise((resolve) => setImmediate(resolve))
 const refusal = { status: 409, message: "This inquiry was changed by someone else. Reload and try again." }
 
 const events = [

@@ -73,7 +73,7 @@ describe("upload machine, model-based", () => {
     }
     expect(seen).toEqual([0, 34, 68, 90])
     finish({ url: "/uploads/blog/x.png" })
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    await new Promise((resolve) => setImmediate(resolve))
     expect(actor.getSnapshot().context).toMatchObject({ progress: 100, url: "/uploads/blog/x.png" })
     actor.send({ type: "PICK", file: svg })
     expect(actor.getSnapshot().context).toMatchObject({ file: svg, error: uploadMessages.notAnImage, url: null })
@@ -82,7 +82,7 @@ describe("upload machine, model-based", () => {
   it("fails saying so when the console gave it no upload call", async () => {
     const actor = createActor(uploadMachine, { input: { type: "blog" } }).start()
     actor.send({ type: "PICK", file: png })
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    await new Promise((resolve) => setImmediate(resolve))
     expect(actor.getSnapshot().value).toBe("failed")
     expect(actor.getSnapshot().context.error).toBe("Upload failed: upload not provided")
   })
