@@ -217,5 +217,17 @@ type Snapshot = {
 /** The dialog is open. */
 export const historyOpen = (snapshot: Snapshot): boolean => !snapshot.matches("closed")
 
-/** The restore may be asked for now: the selected version can come back and nothing else is on its way. */
-export const canRestoreNow = (snapshot: Snapshot): boolean => snapshot.matches("ready") && restorable(snapshot.context.page, snapshot.context.selected)
+/**
+ * The version a restore asked for on `selected` brings back: itself, or, selected on a deletion
+ * (no content to bring back), the newest version before it; null when none may come back.
+ */
+export const restoreTarget = (page: HistoryPageLoaded | null, selected: number | null): number | null => {
+  const at = page?.entries.findIndex((entry) => entry.version === selected) ?? -1
+  const entry = page?.entries[at]
+  const from = entry?.removed === true ? page?.entries.slice(at + 1).find((older) => !older.removed) : entry
+  return from !== undefined && restorable(page, from.version) ? from.version : null
+}
+
+/** The restore may be asked for now (`restoreTarget`): a version can come back and nothing else is on its way. */
+export const canRestoreNow = (snapshot: Snapshot): boolean =>
+  snapshot.matches("ready") && restoreTarget(snapshot.context.page, snapshot.context.selected) !== null

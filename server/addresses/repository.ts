@@ -124,5 +124,14 @@ export const ofKind =
 export const addressTable: VersionedTable = {
   table: "addresses",
   columns: addressColumns,
-  messages: { notFound: addressMessages.notFound, stale: addressMessages.stale }
+  messages: { notFound: addressMessages.notFound, stale: addressMessages.stale },
+  history: { fieldsOf: (row) => addressFields[row["kind"] as AddressKind] ?? Object.keys(row) }
+}
+
+/** The columns each directory's address has (contract/addresses.ts); its kind names the directory it goes back to. */
+const commonFields = ["kind", "identifier", "name", "description", "createdAt"]
+const addressFields: Readonly<Record<AddressKind, ReadonlyArray<string>>> = {
+  generated: [...commonFields, "category", "logo", "rank", "website"],
+  cex: [...commonFields, "category", "logo", "buy", "website"],
+  "core-team": [...commonFields, "role"]
 }

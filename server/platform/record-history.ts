@@ -17,6 +17,12 @@ export interface HistoryRules {
   readonly leaveOut?: ReadonlyArray<string>
   /** Columns whose values never enter the history: that they changed is kept, not what to. */
   readonly hidden?: ReadonlyArray<string>
+  /**
+   * A table that holds several kinds of record (the three address directories): the columns a
+   * row of its kind has. The others hold their defaults and are no field of it, so neither its
+   * creation nor its deletion names them.
+   */
+  readonly fieldsOf?: (row: Readonly<Record<string, unknown>>) => ReadonlyArray<string>
 }
 
 /** A field's value as history keeps it: JSON. */
@@ -54,8 +60,9 @@ const keptOf = (value: unknown, json: boolean): Kept => {
 /** A row's content as history keeps it (hidden fields left out). */
 export const contentOf = (rules: HistoryRules, row: object): Content => {
   const content: Record<string, Kept> = {}
+  const own = rules.fieldsOf?.(row as Readonly<Record<string, unknown>>)
   for (const [name, value] of Object.entries(row)) {
-    if (notContent.has(name) || rules.leaveOut?.includes(name) || rules.hidden?.includes(name)) continue
+    if (notContent.has(name) || rules.leaveOut?.includes(name) || rules.hidden?.includes(name) || (own !== undefined && !own.includes(name))) continue
     content[name] = keptOf(value, rules.json?.includes(name) ?? false)
   }
   return content

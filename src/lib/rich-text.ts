@@ -105,6 +105,7 @@ export const readBlocks = (html: string): ReadonlyArray<Block> => {
   const marks: Array<MarkKind> = []
   let href = ""
   let quotes = 0
+  let items = 0
   let open: Open | undefined
   const flush = () => {
     const block = open === undefined ? undefined : blockOf(open)
@@ -144,10 +145,14 @@ export const readBlocks = (html: string): ReadonlyArray<Block> => {
       flush()
       quotes = Math.max(0, quotes + (closing === "" ? 1 : -1))
     } else if (name === "p" || name === "li" || name === "pre" || headings[name] !== undefined) {
+      if (name === "li") items = Math.max(0, items + (closing === "" ? 1 : -1))
       if (closing !== "") flush()
       else {
-        const kind = name === "li" ? (lists.at(-1) ?? "bulleted") : name === "pre" ? "code" : (headings[name] ?? (quotes > 0 ? "quote" : "paragraph"))
-        start(kind, alignOf(attributes ?? ""))
+        // The editor writes a list item's words in a paragraph of its own (`<li><p>…</p></li>`):
+        // still a list item, as a reader sees it.
+        const item = name === "li" || (name === "p" && items > 0)
+        const kind = item ? (lists.at(-1) ?? "bulleted") : name === "pre" ? "code" : (headings[name] ?? (quotes > 0 ? "quote" : "paragraph"))
+        start(kind, alignOf(attributes ?? "") || (item ? (open?.align ?? "") : ""))
       }
     }
   }

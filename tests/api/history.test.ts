@@ -121,6 +121,35 @@ describe.each(engines)("record history on $name", (engine) => {
     ])
   })
 
+  it("names only the fields an address of its directory has, made and deleted, and brings it back whole", async () => {
+    const owned = {
+      cex: ["buy", "category", "createdAt", "description", "identifier", "kind", "logo", "name", "website"],
+      generated: ["category", "createdAt", "description", "identifier", "kind", "logo", "name", "rank", "website"],
+      "core-team": ["createdAt", "description", "identifier", "kind", "name", "role"]
+    } as const
+    const bodies = {
+      cex: { identifier: "GCEXHIST", name: "Exchange" },
+      generated: { identifier: "GGENHIST", Name: "Made" },
+      "core-team": { identifier: "GCOREHIST", name: "Founder", role: "Lead" }
+    }
+    for (const kind of ["cex", "generated", "core-team"] as const) {
+      const made = await call(url(), "POST", `/api/admin/addresses/${kind}`, { token: staff.admin, body: bodies[kind] })
+      expect(made.status, made.text).toBe(200)
+      const id = (made.body.data as { address: { _id: string } }).address._id
+      expect((await call(url(), "DELETE", `/api/admin/addresses/${kind}/${id}?version=1`, { token: staff.admin })).status).toBe(200)
+      const page = await history("address", id)
+      expect(page.entries.map((entry) => [entry.action, entry.changes.map((change) => change.field).sort()])).toEqual([
+        ["address.delete", owned[kind]],
+        ["address.create", owned[kind]]
+      ])
+      expect((await restore("address", id, { version: 1, expectedVersion: 2 })).status).toBe(200)
+      const back = await call(url(), "GET", `/api/admin/addresses/${kind}?search=${bodies[kind].identifier}`, { token: staff.admin })
+      expect((back.body.data as { addresses: ReadonlyArray<{ _id: string; version: number }> }).addresses).toEqual([
+        expect.objectContaining({ _id: id, version: 3, identifier: bodies[kind].identifier })
+      ])
+    }
+  })
+
   it("refuses bringing back a post whose slug another post took since, naming the field", async () => {
     const create = (title: string) =>
       call(url(), "POST", "/api/blog/admin/posts", { token: staff.admin, body: { title, content: "<p>Body</p>", status: "draft" } })

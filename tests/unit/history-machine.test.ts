@@ -11,6 +11,7 @@ import {
   historyTexts,
   type PairInput,
   restorable as canBeRestored,
+  restoreTarget,
   type VersionContent
 } from "../../machines/history.ts"
 import { historyTable } from "../spec/machine-tables.ts"
@@ -238,8 +239,26 @@ describe("record history machine", () => {
     expect(canBeRestored(back, 5)).toBe(true)
   })
 
+  it("restores, asked on a deletion, the newest version before it; on any other version that version", () => {
+    const removed: HistoryPageLoaded = { entries: [entry(4, "contact.delete", true), ...page.entries], current: { version: 4, removed: true } }
+    expect(restoreTarget(removed, 4)).toBe(3)
+    expect(restoreTarget(removed, 2)).toBe(2)
+    expect(restoreTarget(page, 2)).toBe(2)
+    expect(restoreTarget(page, 3)).toBe(null)
+    expect(restoreTarget(null, 3)).toBe(null)
+    // Deleted, restored, deleted again: the version restored, not the deletion before it.
+    const twice: HistoryPageLoaded = {
+      entries: [entry(6, "contact.delete", true), entry(5, "contact.restore"), ...removed.entries],
+      current: { version: 6, removed: true }
+    }
+    expect(restoreTarget(twice, 6)).toBe(5)
+    expect(restoreTarget(twice, 4)).toBe(3)
+    // A deletion with nothing before it on the page: nothing to restore.
+    expect(restoreTarget({ entries: [entry(9, "contact.delete", true)], current: { version: 9, removed: true } }, 9)).toBe(null)
+  })
+
   it("says which call is missing when the console gave it none", async () => {
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+    const settle = () => new Promise((resolve) => setImmediate(resolve))
     const bare = createActor(historyMachine).start()
     bare.send({ type: "OPEN", record })
     await settle()

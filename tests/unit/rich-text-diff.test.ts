@@ -139,6 +139,19 @@ describe("what changed in a post body", () => {
     )
   })
 
+  it("reads a list item the editor wrote with a paragraph inside as the list item, unchanged", () => {
+    expect(readBlocks('<ul><li><p class="bn-inline-content">One</p></li><li><p>Two</p></li></ul><ol><li><p>First</p></li></ol><p>After</p>')).toEqual([
+      { kind: "bulleted", align: "", text: "One", marks: [] },
+      { kind: "bulleted", align: "", text: "Two", marks: [] },
+      { kind: "numbered", align: "", text: "First", marks: [] },
+      { kind: "paragraph", align: "", text: "After", marks: [] }
+    ])
+    expect(richTextDiff("<ul><li>One</li><li>Two</li></ul>", "<ul><li><p>One</p></li><li><p>Two</p></li></ul>").map((change) => change.kind)).toEqual([
+      "same",
+      "same"
+    ])
+  })
+
   it("shows nothing changed when nothing did", () => {
     fc.assert(
       fc.property(body, (blocks) => {

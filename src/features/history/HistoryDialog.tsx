@@ -3,7 +3,7 @@ import { useSelector } from "@xstate/react"
 import { type KeyboardEvent, useRef } from "react"
 import type { HistoryEntry } from "../../../contract/history.ts"
 import { historyKindLabels } from "../../../contract/history-rules.ts"
-import { canRestoreNow, type HistoryActor, historyOpen, historyTexts } from "../../../machines/history.ts"
+import { canRestoreNow, type HistoryActor, historyOpen, historyTexts, restoreTarget } from "../../../machines/history.ts"
 import { localTime } from "../../lib/dates.ts"
 import { ChangesTable } from "./Changes.tsx"
 import { changesBetween, fieldLabel } from "./reading.ts"
@@ -48,6 +48,14 @@ export default function HistoryDialog({ actor }: { readonly actor: HistoryActor 
   const confirming = snapshot.matches("confirming") || snapshot.matches("restoring")
   // The picker shows the version the selected one is compared with, once both are loaded.
   const comparedWith = confirming ? undefined : pair?.map((side) => side.version).find((version) => version !== selected)
+  // On a deletion, r and the button restore the version before it.
+  const target = restoreTarget(page, selected)
+  const canRestore = canRestoreNow(snapshot)
+  const restore = () => {
+    if (target === null || !canRestore) return
+    if (target !== selected) actor.send({ type: "SELECT", version: target })
+    actor.send({ type: "RESTORE" })
+  }
 
   const onKeyDown = (event: KeyboardEvent) => {
     // The confirmation has its buttons; a select's own list and a field keep their keys.
@@ -62,9 +70,9 @@ export default function HistoryDialog({ actor }: { readonly actor: HistoryActor 
     }
     if (event.key === "j" || event.key === "ArrowDown") move(1)
     else if (event.key === "k" || event.key === "ArrowUp") move(-1)
-    else if (event.key === "r" && canRestoreNow(snapshot)) {
+    else if (event.key === "r" && canRestore) {
       event.preventDefault()
-      actor.send({ type: "RESTORE" })
+      restore()
     }
   }
 
@@ -166,8 +174,8 @@ export default function HistoryDialog({ actor }: { readonly actor: HistoryActor 
                         </Select.Content>
                       </Select.Root>
                     </label>
-                    <Button onClick={() => actor.send({ type: "RESTORE" })} disabled={!canRestoreNow(snapshot)}>
-                      {historyCopy.restore} <kbd>r</kbd>
+                    <Button onClick={restore} disabled={!canRestore}>
+                      {entry.removed && target !== null ? historyCopy.restoreBefore(target) : historyCopy.restore} <kbd>r</kbd>
                     </Button>
                   </Flex>
                   {snapshot.matches("comparing") && (

@@ -28,6 +28,7 @@ export const historyCopy = {
   chooseVersion: "Choose a version",
   comparing: (older: number, newer: number) => `From version ${older} to version ${newer}`,
   restore: "Restore this version",
+  restoreBefore: (version: number) => `Restore version ${version}, before the deletion`,
   confirmTitle: (version: number) => `Restore version ${version}?`,
   confirmText: "The record becomes a new version with this content. These fields will change:",
   willChange: "What the restore will change",
