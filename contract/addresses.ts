@@ -83,7 +83,7 @@ export const AddressListQuery = {
 }
 
 export const addressMessages = {
-  stale: "This address was changed by someone else. Reload and try again.",
+  stale: "This address was changed by someone else since you read it.",
   notFound: "This address no longer exists. Reload the list.",
   duplicate: (identifier: string) => `An address with the identifier "${identifier}" already exists in this directory.`,
   readOnly: "Moderators can view addresses but not change them."

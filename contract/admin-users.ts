@@ -62,7 +62,7 @@ export const adminMessages = {
   superOnly: "Only super admins may manage admins, allowed addresses, protected data and settings.",
   exists: (email: string) => `An admin with the e-mail ${email} exists already.`,
   notFound: "This admin no longer exists. Reload the list.",
-  stale: "This admin was changed by someone else. Reload and try again.",
+  stale: "This admin was changed by someone else since you read it.",
   lastSuperAdmin: "The last enabled super admin can't be disabled or demoted. Make another super admin first.",
   self: "You can't disable your own account; ask another super admin."
 } as const

@@ -87,7 +87,7 @@ export type InquiryCounts = typeof InquiryCounts.Type
 
 export const inquiryMessages = {
   received: "Thank you: your inquiry has been received.",
-  stale: "This inquiry was changed by someone else. Reload and try again.",
+  stale: "This inquiry was changed by someone else since you read it.",
   notFound: "This inquiry no longer exists. Reload the list.",
   illegal: (from: string, to: string) => `This inquiry is ${from}; it cannot be set to ${to}.`
 } as const

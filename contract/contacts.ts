@@ -102,7 +102,7 @@ export type CoreTeamContact = typeof CoreTeamContact.Type
 
 export const contactMessages = {
   received: "Thank you: your message has been received.",
-  stale: "This contact was changed by someone else. Reload and try again.",
+  stale: "This contact was changed by someone else since you read it.",
   notFound: "This contact no longer exists. Reload the list.",
   readOnly: "Only admins may add or delete contacts.",
   handlingOnly: "Moderators may change the status, priority, assignee, response and notes only.",

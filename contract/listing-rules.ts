@@ -38,7 +38,7 @@ export const MAX_BULK = 500
 
 export const listingMessages = {
   illegal: (current: ListingStatus, wanted: ListingStatus) => `This listing is ${current}; it cannot be set to ${wanted}.`,
-  stale: "This listing was changed by someone else. Reload and try again.",
+  stale: "This listing was changed by someone else since you read it.",
   notFound: "This listing no longer exists. Reload the list.",
   changedAfter: "This listing changed after your action.",
   notUndoable: "That activity event is not a status change of this listing.",

@@ -35,7 +35,7 @@ export const ProtectedRecordUpdate = Schema.Struct({ ...ProtectedRecordInput.fie
 export const protectedMessages = {
   exists: "A record of this type with this key exists already.",
   notFound: "This record no longer exists. Reload the list.",
-  stale: "This record was changed by someone else. Reload and try again."
+  stale: "This record was changed by someone else since you read it."
 } as const
 
 const oneProtected = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ record: ProtectedRecord }) })

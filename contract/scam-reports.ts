@@ -100,7 +100,7 @@ const oneReport = Schema.Struct({ success: Schema.Literal(true), data: Schema.St
 
 export const scamReportMessages = {
   oneChange: "Send exactly one of status, priority or notes.",
-  stale: "This report was changed by someone else. Reload and try again.",
+  stale: "This report was changed by someone else since you read it.",
   notFound: "This report no longer exists. Reload the list.",
   readOnly: "Only admins may delete reports.",
   received: "Thank you: your report has been received."

@@ -27,7 +27,7 @@ export const SiteSettingsUpdate = Schema.Struct({
   version: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 }, { message: "must be a version number" }))
 })
 
-export const settingsMessages = { stale: "The settings were changed by someone else. Reload and try again." } as const
+export const settingsMessages = { stale: "The settings were changed by someone else since you read it." } as const
 
 const settingsAnswer = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ settings: SiteSettings }) })
 

@@ -53,5 +53,5 @@ export const triageMessages = {
   duplicateMissing: "The item it duplicates does not exist.",
   notWaiting: "This item is no longer waiting for a decision. Reload the desk.",
   notFound: "This item no longer exists. Reload the desk.",
-  stale: "This item was changed by someone else. Reload and try again."
+  stale: "This item was changed by someone else since you read it."
 } as const

@@ -31,6 +31,23 @@ export interface Refusal {
   /** 400, 403, 404 or 409: a 409 offers the record's history. */
   readonly status: number
   readonly message: string
+  /**
+   * A change refused because the record changed since it was read (409): what was sent, to send
+   * again at the record's version now. Kept in the browser until the person applies it or lets
+   * it go (src/lib/store/browser-store.ts, `conflicts`).
+   */
+  readonly retry?: {
+    readonly method: "POST" | "PUT" | "PATCH" | "DELETE"
+    readonly path: string
+    readonly body: unknown
+    /** The version the record is at now, as the refusal said. */
+    readonly version: number
+    /** When it was refused (ms since the epoch). */
+    readonly at: number
+    /** The command's words for a refusal, and where its answer carries the record. */
+    readonly failed: string
+    readonly answer?: string | undefined
+  }
 }
 
 type Refused = { readonly outcome: "refused"; readonly refusal: Refusal }

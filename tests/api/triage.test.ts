@@ -204,7 +204,7 @@ describe.each(engines)("the triage desk on $name", (engine) => {
       [{ duplicateOf: open, version: 1 }, 400, triageMessages.duplicateSelf],
       [{ duplicateOf: "00000000-0000-4000-8000-000000000000", version: 1 }, 400, triageMessages.duplicateMissing],
       [{ duplicateOf: listing, version: 1 }, 400, triageMessages.duplicateMissing],
-      [{ duplicateOf: first, version: 5 }, 409, "This report was changed by someone else. Reload and try again."]
+      [{ duplicateOf: first, version: 5 }, 409, "This report was changed by someone else since you read it."]
     ]
     for (const [body, status, error] of refusals) {
       const refused = await change("scam-report", open, body)

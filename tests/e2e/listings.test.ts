@@ -184,7 +184,7 @@ describe("community and influencer moderation in Chromium", () => {
       body: { name: "Solo", description: "Edited elsewhere", version: now.version }
     })
     expect(edited.status, edited.text).toBe(200)
-    await page.getByRole("alert").filter({ hasText: "Failed to update status: This listing was changed by someone else" }).waitFor()
+    await page.getByRole("alert").filter({ hasText: 'Failed to update status: Approved "Solo".' }).waitFor()
     await card.getByText("Rejected", { exact: true }).waitFor()
     expect(errors).toEqual([])
   })

@@ -186,7 +186,7 @@ describe("blog editor: generated paths on /blog/new and a post's edit screen", (
         if (context.error === null) await run.page.getByRole("alert").filter({ hasText: "Error saving post" }).waitFor({ state: "detached" })
         if (event?.type === "xstate.error.actor.save") {
           const expected =
-            context.post === null ? "Error saving post: Failed to fetch" : "Error saving post: This post was changed by someone else. Reload and try again."
+            context.post === null ? "Error saving post: Failed to fetch" : "Error saving post: This post was changed by someone else since you read it."
           await run.page.getByRole("alert").getByText(expected).waitFor()
         }
         if (event?.type === "xstate.done.actor.save") {

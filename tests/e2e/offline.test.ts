@@ -206,6 +206,65 @@ describe.each(browserEngines)("the console with no link, on $name", (engine) => 
     expect(errors).toEqual([])
   })
 
+  it("keeps an address edited with no link that a colleague changed meanwhile: it names them and when, outlives a reload, and y applies it", async () => {
+    const identifier = `GCONFLICT${engine.name.toUpperCase()}`
+    const made = await call(product.server.url, "POST", "/api/admin/addresses/cex", { token, body: { identifier, name: "Conflict Exchange" } })
+    expect(made.status, made.text).toBe(200)
+    const id = (made.body.data as { address: { _id: string } }).address._id
+    const onServerNow = async () =>
+      (
+        (await call(product.server.url, "GET", `/api/admin/addresses/cex?search=${identifier}`, { token })).body.data as {
+          addresses: ReadonlyArray<{ version: number; category: string }>
+        }
+      ).addresses[0]
+    const { context, page, errors } = await freshPage()
+    await signInThroughScreen(page, product.server, email, "Admin")
+    await page.goto(`${product.server.url}/cex-addresses?search=${identifier}`)
+    const row = rows(page, CEX_TITLE).filter({ hasText: identifier })
+    await row.waitFor()
+    // A console used before: its worker keeps the files the form needs.
+    await underServiceWorker(page)
+    await row.waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await context.setOffline(true)
+    await page.getByRole("status").getByText(linkTexts.offline).waitFor()
+    await row.getByRole("button", { name: addressTexts.edit }).click()
+    const form = page.getByRole("dialog", { name: addressTexts.editTitle })
+    await form.getByLabel("Category").fill("Typed with no link")
+    await form.getByRole("button", { name: addressTexts.save }).click()
+    // Kept in the browser, the form closes as after a save.
+    await form.waitFor({ state: "detached" })
+    await page.getByRole("status").getByText("1 change is waiting", { exact: false }).waitFor()
+
+    // A colleague changes the same address meanwhile.
+    const colleague = await signedInAs(product.server, "super_admin")
+    const theirs = await call(product.server.url, "PUT", `/api/admin/addresses/cex/${id}`, {
+      token: colleague,
+      body: { identifier, name: "Conflict Exchange", category: "Their category", version: 1 }
+    })
+    expect(theirs.status, theirs.text).toBe(200)
+    await context.setOffline(false)
+    const conflict = page.getByRole("alert").filter({ hasText: "Failed to update address: Conflict Exchange. super_admin-" })
+    await conflict.waitFor()
+    await expect.poll(() => conflict.textContent()).toMatch(/changed it at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; your change is kept here\./)
+    expect(await conflict.textContent()).not.toMatch(/reload/i)
+    expect(await onServerNow()).toMatchObject({ version: 2, category: "Their category" })
+
+    // A reload keeps it; y sends the person's change at the version the address is at now.
+    await page.reload()
+    await conflict.waitFor()
+    await row.waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    await page.keyboard.press("y")
+    await expect.poll(onServerNow).toMatchObject({ version: 3, category: "Typed with no link" })
+    await conflict.waitFor({ state: "detached" })
+    await page.reload()
+    await row.waitFor()
+    await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
+    expect(await page.getByRole("alert").count()).toBe(0)
+    expect(errors).toEqual([])
+  })
+
   it("serves the worker's script as script, asked again on every load", async () => {
     const worker = await call(product.server.url, "GET", "/service-worker.js")
     expect(worker.status).toBe(200)

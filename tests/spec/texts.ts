@@ -8,7 +8,7 @@ export const blogMessages = {
   titleRequired: "Title is required",
   contentRequired: "Content is required",
   scheduleRequired: "Choose the date and time to publish a scheduled post",
-  stale: "This post was changed by someone else. Reload and try again.",
+  stale: "This post was changed by someone else since you read it.",
   notFound: "This post no longer exists. Reload the list.",
   readOnly: "Moderators can read posts but not change them.",
   exportNeedsSignIn: "Sign in to export posts."
@@ -22,7 +22,7 @@ export const publicReadTexts = {
 } as const
 
 export const addressMessages = {
-  stale: "This address was changed by someone else. Reload and try again.",
+  stale: "This address was changed by someone else since you read it.",
   notFound: "This address no longer exists. Reload the list.",
   duplicate: (identifier: string) => `An address with the identifier "${identifier}" already exists in this directory.`,
   readOnly: "Moderators can view addresses but not change them."

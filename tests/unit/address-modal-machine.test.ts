@@ -16,7 +16,7 @@ const address: GeneratedAddress = {
 }
 const required = ["identifier", "Name"]
 const draft = { identifier: "pi-1", Name: "Pi One" }
-const stale = { status: 409, message: "This address was changed by someone else. Reload and try again." }
+const stale = { status: 409, message: "This address was changed by someone else since you read it." }
 const network = { status: undefined, message: "Failed to fetch" }
 /** A colleague's change of the address, as the browser's store brings it. */
 const renamed: GeneratedAddress = { ...address, Name: "Pi Renamed", version: 2 }

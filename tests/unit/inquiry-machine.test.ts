@@ -8,7 +8,7 @@ const pending: InquiryRef = { _id: "p", companyName: "Pending Co", status: "pend
 const contacted: InquiryRef = { _id: "c", companyName: "Contacted Co", status: "contacted", adminNotes: "Called", version: 2 }
 const converted: InquiryRef = { _id: "v", companyName: "Converted Co", status: "converted", adminNotes: "", version: 3 }
 const settled = () => new Promise((resolve) => setImmediate(resolve))
-const refusal = { status: 409, message: "This inquiry was changed by someone else. Reload and try again." }
+const refusal = { status: 409, message: "This inquiry was changed by someone else since you read it." }
 
 const events = [
   { type: "OPEN", inquiry: pending },

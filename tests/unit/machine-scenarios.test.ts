@@ -270,13 +270,13 @@ describe("address modal, step by step", () => {
     expect(reloads).toBe(1)
 
     modal.send({ type: "OPEN_EDIT", address, draft, required })
-    answer("save", false, { status: 409, message: "This address was changed by someone else. Reload and try again." })
+    answer("save", false, { status: 409, message: "This address was changed by someone else since you read it." })
     modal.send({ type: "SAVE", draft })
     expect(inputs.save?.[2]).toEqual({ address, draft })
     await settle()
     expect(modal.getSnapshot().context).toMatchObject({
       error: "Failed to update address",
-      errorDetail: "This address was changed by someone else. Reload and try again."
+      errorDetail: "This address was changed by someone else since you read it."
     })
     modal.send({ type: "CLOSE" })
 

@@ -1,10 +1,14 @@
 import { Button, Callout } from "@radix-ui/themes"
 import { ConfirmLeave } from "../../ui/ConfirmLeave.tsx"
 import { useSelector } from "@xstate/react"
-import { useEffect, useState } from "react"
-import type { HistoryKind } from "../../../contract/history-rules.ts"
+import { useEffect, useMemo, useState } from "react"
+import { type HistoryKind, isHistoryKind } from "../../../contract/history-rules.ts"
 import type { Refusal } from "../../../machines/sync.ts"
+import { loadHistory } from "../../api/history.ts"
 import { AuthContext } from "../../lib/auth.tsx"
+import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
+import { localTime } from "../../lib/dates.ts"
+import { useStableCallback } from "../../lib/use-stable.ts"
 import { useHistory } from "../../lib/history.ts"
 import { deleteBrowserStore } from "../../lib/store/browser-store.ts"
 import type { ConsoleStore } from "../../lib/store/console-store.ts"
@@ -72,7 +76,7 @@ const SyncNotices = ({ store }: { readonly store: ConsoleStore }) => {
     })
     return () => askBeforeSignOut(undefined)
   }, [store])
-  const dismiss = (refusal: Refusal) => store.sync.send({ type: "DISMISS", commandId: refusal.commandId })
+  const dismiss = (refusal: Refusal) => store.dismiss(refusal)
   return (
     <>
       {/* `data-link`: the link as the sync machine has it (catchingUp, online, offline). */}
@@ -89,29 +93,33 @@ const SyncNotices = ({ store }: { readonly store: ConsoleStore }) => {
               </Callout.Root>
             )}
       </div>
-      {refusals.map((refusal) => (
-        <Callout.Root key={refusal.commandId} color="red" role="alert" size="1" mb="3">
-          <Callout.Text>
-            {refusal.message}{" "}
-            {refusal.status === 409 && (
-              <Button
-                size="1"
-                variant="soft"
-                color="red"
-                onClick={() => {
-                  dismiss(refusal)
-                  history.show({ kind: refusal.kind as HistoryKind, id: refusal.recordId, label: refusal.label })
-                }}
-              >
-                {t.showHistory}
+      {refusals.map((refusal) =>
+        refusal.retry !== undefined ? (
+          <Conflict key={refusal.commandId} refusal={refusal} store={store} />
+        ) : (
+          <Callout.Root key={refusal.commandId} color="red" role="alert" size="1" mb="3">
+            <Callout.Text>
+              {refusal.message}{" "}
+              {refusal.status === 409 && (
+                <Button
+                  size="1"
+                  variant="soft"
+                  color="red"
+                  onClick={() => {
+                    dismiss(refusal)
+                    history.show({ kind: refusal.kind as HistoryKind, id: refusal.recordId, label: refusal.label })
+                  }}
+                >
+                  {t.showHistory}
+                </Button>
+              )}{" "}
+              <Button size="1" variant="ghost" color="gray" onClick={() => dismiss(refusal)}>
+                {t.dismiss}
               </Button>
-            )}{" "}
-            <Button size="1" variant="ghost" color="gray" onClick={() => dismiss(refusal)}>
-              {t.dismiss}
-            </Button>
-          </Callout.Text>
-        </Callout.Root>
-      ))}
+            </Callout.Text>
+          </Callout.Root>
+        )
+      )}
       <ConfirmLeave
         open={signOut !== null}
         texts={{ title: t.signOutTitle, question: t.signOutQuestion(waiting), stay: t.stay, leave: t.signOut }}
@@ -123,5 +131,72 @@ const SyncNotices = ({ store }: { readonly store: ConsoleStore }) => {
         }}
       />
     </>
+  )
+}
+
+/** Who made the record's newest version, and when, as its history says; null until read, or when it can't be. */
+const useLastChange = (kind: string, id: string) => {
+  const [last, setLast] = useState<{ readonly who: string; readonly when: string } | null>(null)
+  useEffect(() => {
+    if (!isHistoryKind(kind)) return
+    let gone = false
+    loadHistory(kind, id).then(
+      (page) => {
+        const newest = page.entries[0]
+        if (!gone && newest !== undefined) setLast({ who: newest.actorName ?? newest.actorEmail ?? t.theSite, when: localTime(newest.at) })
+      },
+      () => undefined
+    )
+    return () => void (gone = true)
+  }, [kind, id])
+  return last
+}
+
+/**
+ * A change the server refused because a colleague changed the record first (docs/architecture.md,
+ * "The browser's store"): what it was, who changed the record and when; the person's change is
+ * kept in this browser (across reloads) until they apply it again over the colleague's (y),
+ * compare the two in the record's history, or discard it.
+ */
+const Conflict = ({ refusal, store }: { readonly refusal: Refusal; readonly store: ConsoleStore }) => {
+  const history = useHistory()
+  const last = useLastChange(refusal.kind, refusal.recordId)
+  const applyAgain = useStableCallback(() => store.applyAgain(refusal))
+  const commands = useMemo(
+    (): ReadonlyArray<Command> => [
+      {
+        id: `conflict:${refusal.commandId}`,
+        label: t.applyAgainCommand(refusal.label),
+        group: "Changes",
+        shortcut: ["y"],
+        keywords: ["conflict", "refused", "apply"],
+        run: applyAgain
+      }
+    ],
+    [refusal.commandId, refusal.label, applyAgain]
+  )
+  useRegisterCommands(commands)
+  return (
+    <Callout.Root color="red" role="alert" size="1" mb="3" className="conflict">
+      <Callout.Text>
+        {t.conflict(refusal.retry?.failed ?? "", refusal.label, last?.who ?? null, last?.when ?? null)}{" "}
+        <Button size="1" color="red" onClick={applyAgain}>
+          {t.applyAgain} <kbd>y</kbd>
+        </Button>{" "}
+        {isHistoryKind(refusal.kind) && (
+          <Button
+            size="1"
+            variant="soft"
+            color="red"
+            onClick={() => history.show({ kind: refusal.kind as HistoryKind, id: refusal.recordId, label: refusal.label })}
+          >
+            {t.compare}
+          </Button>
+        )}{" "}
+        <Button size="1" variant="ghost" color="gray" onClick={() => store.dismiss(refusal)}>
+          {t.discard}
+        </Button>
+      </Callout.Text>
+    </Callout.Root>
   )
 }

@@ -12,6 +12,14 @@ export const syncTexts = {
   saving: (waiting: number) => `Saving ${changeCount(waiting).changes}…`,
   showHistory: "Show history",
   dismiss: "Dismiss",
+  /** A change refused because a colleague changed the record first: what it was, who, when; the person's change is kept. */
+  conflict: (failed: string, label: string, who: string | null, when: string | null) =>
+    `${failed}: ${label}. ${who === null ? "Someone else" : who} changed it ${when === null ? "since you read it" : `at ${when}`}; your change is kept here.`,
+  applyAgain: "Apply mine again",
+  theSite: "The site",
+  applyAgainCommand: (label: string) => `Apply my change again: ${label}`,
+  compare: "Compare in history",
+  discard: "Discard mine",
   signOutTitle: "Sign out with changes waiting?",
   signOutQuestion: (waiting: number) => {
     const { changes, have, them } = changeCount(waiting)

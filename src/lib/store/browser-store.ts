@@ -1,4 +1,5 @@
 import { type DBSchema, deleteDB, type IDBPDatabase, openDB } from "idb"
+import type { Refusal } from "../../../machines/sync.ts"
 
 /**
  * The console's store in the browser (docs/architecture.md, "The browser's store"): the
@@ -92,6 +93,8 @@ export const STORE_NAME = "console-store"
 const SCHEMA_VERSION = 2
 const OWNER = "owner"
 const LAST_EVENT = "lastEventId"
+/** A refused change kept for the person, under its command's id (JSON of its `Refusal`). */
+const CONFLICT = "conflict:"
 
 /** Records kept at most; past it the least recently used go (docs/performance.md, the store's bound). */
 export const DEFAULT_MAX_RECORDS = 20_000
@@ -117,6 +120,10 @@ export interface BrowserStore {
   /** The command was answered or refused: it leaves the outbox; an answer an undo may name is kept. */
   readonly settle: (commandId: string, answer?: unknown) => Promise<void>
   readonly answerOf: (commandId: string) => Promise<unknown>
+  /** A refused change the person may apply again (a conflict, with what was sent): kept until they apply it or let it go. */
+  readonly keepConflict: (refusal: Refusal) => Promise<void>
+  readonly conflicts: () => Promise<ReadonlyArray<Refusal>>
+  readonly dropConflict: (commandId: string) => Promise<void>
   /** Drops the least recently used records past `max`, keeping those a waiting command is about. */
   readonly evict: (max?: number) => Promise<number>
   readonly count: () => Promise<number>
@@ -236,6 +243,13 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
       await tx.done
     },
     answerOf: async (commandId) => (await db.get("answers", commandId))?.answer,
+    keepConflict: async (refusal) => {
+      await db.put("meta", JSON.stringify(refusal), `${CONFLICT}${refusal.commandId}`)
+    },
+    conflicts: async () => (await db.getAll("meta", IDBKeyRange.bound(CONFLICT, `${CONFLICT}\uffff`))).map((kept) => JSON.parse(kept) as Refusal),
+    dropConflict: async (commandId) => {
+      await db.delete("meta", `${CONFLICT}${commandId}`)
+    },
     evict: async (max = DEFAULT_MAX_RECORDS) => {
       const tx = db.transaction(["records", "outbox"], "readwrite")
       const records = tx.objectStore("records")

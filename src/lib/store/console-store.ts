@@ -182,6 +182,10 @@ export interface ConsoleStore {
   readonly call: (input: CallInput) => Promise<Answered>
   /** The screen waiting for this tab's calls has gone (a form closed while saving): the shell says their refusals. */
   readonly abandon: () => void
+  /** Lets a refusal go: its notice, and a refused change kept for the person (`Refusal.retry`). */
+  readonly dismiss: (refusal: Refusal) => void
+  /** Sends a refused change again, as it was, at the version the record is at now: the person's words over their colleague's. */
+  readonly applyAgain: (refusal: Refusal) => void
   /** The commands waiting, in order. */
   readonly outbox: () => ReadonlyArray<OutboxCommand>
   readonly sync: ReturnType<typeof createActor<typeof syncMachine>>
@@ -207,6 +211,12 @@ const pick = (answer: unknown, path: string): unknown =>
     if (id !== undefined) return Array.isArray(at) ? at.find((one: unknown) => (one as { _id?: unknown })._id === id) : undefined
     return (at as Record<string, unknown>)[segment]
   }, answer)
+
+/** A command's path and body naming `version` where they named the version they were read at (a body's `version`, a `?version=`). */
+const atVersion = (path: string, body: unknown, version: number) => ({
+  path: path.replace(/([?&]version=)\d+/u, `$1${version}`),
+  body: body !== null && typeof body === "object" && !Array.isArray(body) && "version" in body ? { ...body, version } : body
+})
 
 const isFromAnswer = (value: unknown): value is FromAnswer => typeof value === "object" && value !== null && "$answerOf" in value && "$path" in value
 
@@ -374,15 +384,26 @@ export const openConsoleStore = async (options: {
   /** The server took the command (any other answer that reaches here refused it). */
   const isDone = (answer: Answered) => answer.status >= 200 && answer.status < 300
 
-  /** A refusal in the words of the command that was refused. */
-  const refusalOf = (command: OutboxCommand, answer: Answered): Refusal => ({
-    commandId: command.commandId,
-    kind: command.kind,
-    recordId: command.recordIds[0] ?? "",
-    label: command.label,
-    status: answer.status,
-    message: saidWith(command.failed, answer)
-  })
+  /**
+   * A refusal in the words of the command that was refused. A conflict (409 naming the record's
+   * version now) keeps what was sent (`body`, resolved), so the person may send it again at that
+   * version; it is kept in the browser until they do or let it go.
+   */
+  const refusalOf = (command: OutboxCommand, answer: Answered, body: unknown): Refusal => {
+    const refusal: Refusal = {
+      commandId: command.commandId,
+      kind: command.kind,
+      recordId: command.recordIds[0] ?? "",
+      label: command.label,
+      status: answer.status,
+      message: saidWith(command.failed, answer)
+    }
+    const now = (answer.body as { readonly currentVersion?: unknown } | null | undefined)?.currentVersion
+    if (answer.status !== 409 || typeof now !== "number" || command.recordIds.length !== 1) return refusal
+    const retry = { method: command.method, path: command.path, body, version: now, at: Date.now(), failed: command.failed, answer: command.answer }
+    void write(() => db.keepConflict({ ...refusal, retry }))
+    return { ...refusal, retry }
+  }
 
   const sendFirst = async (): Promise<SendOutcome> => {
     await written
@@ -391,8 +412,10 @@ export const openConsoleStore = async (options: {
     const command = outbox[0]
     if (command === undefined) return { outcome: "sent", commandId: "" }
     let answer: Answered
+    let body: unknown
     try {
-      answer = await transport.send({ commandId: command.commandId, method: command.method, path: command.path, body: await resolved(command.body) })
+      body = await resolved(command.body)
+      answer = await transport.send({ commandId: command.commandId, method: command.method, path: command.path, body })
     } catch (error) {
       if (!(error instanceof Unanswerable)) throw error
       answer = { status: 409, body: undefined, message: error.message, retryAfterMs: 0 }
@@ -434,7 +457,7 @@ export const openConsoleStore = async (options: {
     for (const id of command.recordIds)
       tell({ kind: command.kind, id, whole: done, version: done ? (copies.get(recordKey(command.kind, id))?.version ?? null) : null, deleted: false })
     if (done || saidByScreen) return { outcome: "sent", commandId: command.commandId }
-    const refusal = refusalOf(command, answer)
+    const refusal = refusalOf(command, answer, body)
     for (const listener of refusalListeners) listener(refusal)
     return { outcome: "refused", refusal }
   }
@@ -456,6 +479,8 @@ export const openConsoleStore = async (options: {
     { input: { pending: outbox.length } }
   )
   sync.start()
+  // Changes refused before this load that the person has neither applied again nor let go.
+  for (const refusal of await db.conflicts()) sync.send({ type: "HEARD_REFUSAL", refusal })
   // The link back (the browser online again, a retry that got through): lists read their rows again.
   let wasOffline = false
   sync.subscribe((snapshot) => {
@@ -560,7 +585,7 @@ export const openConsoleStore = async (options: {
         // Made here for a screen that has gone (a form left while saving), sent by another tab,
         // which left the words to this tab: this tab says the refusal, where the person made it.
         if (abandoned.delete(data.commandId) && made !== undefined && !isDone(data.answer)) {
-          const refusal = refusalOf(made, data.answer)
+          const refusal = refusalOf(made, data.answer, made.body)
           for (const listener of refusalListeners) listener(refusal)
           sync.send({ type: "HEARD_REFUSAL", refusal })
         }
@@ -772,6 +797,25 @@ export const openConsoleStore = async (options: {
       }),
     abandon: () => {
       for (const commandId of waiters.keys()) abandoned.add(commandId)
+    },
+    dismiss: (refusal) => {
+      sync.send({ type: "DISMISS", commandId: refusal.commandId })
+      if (refusal.retry !== undefined) void write(() => db.dropConflict(refusal.commandId))
+    },
+    applyAgain: (refusal) => {
+      const { retry } = refusal
+      if (retry === undefined) return
+      store.dismiss(refusal)
+      store.command({
+        kind: refusal.kind,
+        recordIds: [refusal.recordId],
+        method: retry.method,
+        ...atVersion(retry.path, retry.body, retry.version),
+        effect: {},
+        label: refusal.label,
+        failed: retry.failed,
+        ...(retry.answer === undefined ? {} : { answer: retry.answer })
+      })
     },
     outbox: () => outbox,
     sync,
