@@ -150,7 +150,8 @@ describe("scam reports in Chromium", () => {
     expect(elsewhere.status, elsewhere.text).toBe(200)
     await page.getByRole("alert").filter({ hasText: "Failed to update report status" }).waitFor()
     await expect.poll(() => card.getByLabel(`Status of ${titleOf(id)}`).inputValue()).toBe("new")
-    await page.getByRole("alert").getByRole("button", { name: "Dismiss" }).click()
+    // The refused change is kept to apply again; the person lets it go.
+    await page.getByRole("alert").getByRole("button", { name: "Discard mine" }).click()
     await page.unroute("**/api/report-scam/*")
 
     await card.getByRole("button", { name: "Details" }).click()
