@@ -83,6 +83,36 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     await page.context().close()
   })
 
+  it("reads at a glance at 1280 × 800: each card its whole title, kind and type, three lines of text; the current item in full in view", async () => {
+    const prefix = `Glance ${engine.name} ${++serial}`
+    const wallet = `G${"GLANCE".repeat(9)}${serial}`.slice(0, 56)
+    await listing(`${prefix} club`)
+    await report(`${prefix} giveaway. ${"Sent 100 Pi for a promised 200 and heard nothing back. ".repeat(85)}`, wallet)
+    const { page, errors } = await openSignedIn(product, moderator, "/triage?order=newest")
+    const cardOf = (title: string) => desk(page).locator(`.triage-card[aria-label="${title}"]`)
+    await cardOf(wallet).waitFor()
+    await cardOf(`${prefix} club`).waitFor()
+    // Its kind and type, its whole name on one line (a wallet too long for the card ends in an ellipsis).
+    await cardOf(wallet).getByText("Scam report · Phishing Attempt").waitFor()
+    await cardOf(`${prefix} club`).getByText("Listing · community").waitFor()
+    const title = (card: string) =>
+      cardOf(card)
+        .locator(".triage-title")
+        .evaluate((element) => ({ shown: element.clientWidth, whole: element.scrollWidth, height: element.getBoundingClientRect().height }))
+    expect((await title(`${prefix} club`)).whole).toBeLessThanOrEqual((await title(`${prefix} club`)).shown)
+    expect((await title(wallet)).shown).toBeGreaterThan(200)
+    // A 4,800-character description is three lines on its card.
+    const box = await cardOf(wallet).boundingBox()
+    expect(box?.height ?? 1000).toBeLessThan(260)
+    // The current item (the newest, the report) in full, beside the desk, begins in view.
+    await focusItem(page, `${prefix} giveaway`)
+    const detail = page.getByRole("complementary", { name: "The current item" })
+    await detail.getByRole("heading", { name: wallet }).waitFor()
+    const shown = await detail.getByRole("heading", { name: wallet }).boundingBox()
+    expect(shown === null ? 9999 : shown.y + shown.height).toBeLessThan(800)
+    expect(errors).toEqual([])
+  })
+
   it("works a moderator's day from the dashboard with the keyboard alone: 15 listings, 10 reports, 5 inquiries, ≤ 45 keys", async () => {
     const day = `Day ${engine.name} ${++serial}`
     // Oldest first: the order they arrive in is the desk's.

@@ -69,18 +69,17 @@ export const TriageCard = ({
         : t.area[item.area]
   return (
     <div className="triage-card" aria-label={words.title}>
-      <Flex justify="between" align="start" gap="2">
-        <Text as="div" weight="bold" className="triage-title">
-          {words.title}
-        </Text>
-        <Flex gap="2" align="center" wrap="wrap" justify="end">
-          {waiting}
-          <Badge color="gray" variant="outline">
-            {kind}
-          </Badge>
-          <Badge color="blue">{item.status}</Badge>
-          {priority !== undefined && <Badge color={priorityColors[priority] ?? "gray"}>{t.priorities[priority as keyof typeof t.priorities]}</Badge>}
-        </Flex>
+      {/* The title has the card's whole width (a name beside the badges showed three letters); they go under it. */}
+      <Text as="div" weight="bold" className="triage-title">
+        {words.title}
+      </Text>
+      <Flex gap="2" align="center" wrap="wrap" mt="1">
+        {waiting}
+        <Badge color="gray" variant="outline">
+          {kind}
+        </Badge>
+        <Badge color="blue">{item.status}</Badge>
+        {priority !== undefined && <Badge color={priorityColors[priority] ?? "gray"}>{t.priorities[priority as keyof typeof t.priorities]}</Badge>}
       </Flex>
       {words.summary !== "" && (
         <Text as="p" size="2" my="2" className="triage-summary">
