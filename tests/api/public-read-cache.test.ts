@@ -89,7 +89,8 @@ describe.each(engines)("the public's kept answers, on $name", (engine) => {
         () => `/api/blog/posts/no-such-post-${Math.random().toString(36).slice(2)}`,
         () => {
           const limit = 1 + Math.floor(Math.random() * 100)
-          return `/api/blog/posts?page=${1 + Math.floor((Math.random() * 1_000) / limit)}&limit=${limit}`
+          // A page among the newest 1,000 the public may read (its last at most 1,000 / limit).
+          return `/api/blog/posts?page=${1 + Math.floor(Math.random() * Math.floor(1_000 / limit))}&limit=${limit}`
         }
       ]
       let flooding = true
