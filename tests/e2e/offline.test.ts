@@ -2,7 +2,8 @@ import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addAdmin } from "../../server/admin-users/repository.ts"
 import { addressTexts, linkTexts, listTexts } from "../spec/texts.ts"
-import { chromiumWithServer, signInThroughScreen } from "../support/browser.ts"
+import { seriousViolations } from "../support/axe.ts"
+import { chromiumWithServer, isDark, signInThroughScreen } from "../support/browser.ts"
 import { makeCommunity, onServer } from "../support/communities.ts"
 import { browserEngines } from "../support/database.ts"
 import { call } from "../support/http.ts"
@@ -249,10 +250,15 @@ describe.each(browserEngines)("the console with no link, on $name", (engine) => 
     await expect.poll(() => conflict.textContent()).toMatch(/changed it at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; your change is kept here\./)
     expect(await conflict.textContent()).not.toMatch(/reload/i)
     expect(await onServerNow()).toMatchObject({ version: 2, category: "Their category" })
+    expect(await seriousViolations(page)).toEqual([])
 
-    // A reload keeps it; y sends the person's change at the version the address is at now.
+    // A reload keeps it (scanned again in the dark theme); y sends the person's change at the
+    // version the address is at now.
+    await page.emulateMedia({ colorScheme: "dark" })
     await page.reload()
     await conflict.waitFor()
+    expect(await isDark(page)).toBe(true)
+    expect(await seriousViolations(page)).toEqual([])
     await row.waitFor()
     await page.locator('.sync-status[data-link="online"]').waitFor({ state: "attached" })
     await page.keyboard.press("y")

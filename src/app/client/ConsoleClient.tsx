@@ -180,7 +180,7 @@ const Conflict = ({ refusal, store }: { readonly refusal: Refusal; readonly stor
     <Callout.Root color="red" role="alert" size="1" mb="3" className="conflict">
       <Callout.Text>
         {t.conflict(refusal.retry?.failed ?? "", refusal.label, last?.who ?? null, last?.when ?? null)}{" "}
-        <Button size="1" color="red" onClick={applyAgain}>
+        <Button size="1" color="red" highContrast onClick={applyAgain}>
           {t.applyAgain} <kbd>y</kbd>
         </Button>{" "}
         {isHistoryKind(refusal.kind) && (
