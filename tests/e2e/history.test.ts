@@ -190,6 +190,34 @@ describe.each(browserEngines)("record history in the console on $name", (engine)
       await page.context().close()
     })
 
+    it("names only the fields a deleted CEX address had, and r on its deletion brings it back", async () => {
+      const made = await api("POST", "/api/admin/addresses/cex", { identifier: "GHISTORYCEX", name: "History Exchange" })
+      const id = (made.body.data as { address: { _id: string } }).address._id
+      expect((await api("DELETE", `/api/admin/addresses/cex/${id}?version=1`)).status).toBe(200)
+      const { page, errors } = await signedInTab(product, token)
+      await page.goto(`${product.server.url}/cex-addresses`)
+      await page.getByRole("heading", { level: 1 }).waitFor()
+      await page.keyboard.press("Control+k")
+      await page.keyboard.type("Deleted")
+      await page.keyboard.press("Enter")
+      const removed = page.getByRole("dialog").getByRole("listbox", { name: "Deleted addresses" })
+      await removed.getByRole("option", { name: /History Exchange/ }).click()
+      const dialog = dialogOf(page)
+      await dialog.getByRole("heading", { name: "History of address “History Exchange”" }).waitFor()
+      const fields = dialog.getByRole("table", { name: "What version 2 changed" }).getByRole("row")
+      await expect.poll(() => fields.count()).toBeGreaterThan(1)
+      const named = (await fields.allTextContents()).join(" | ")
+      expect(named).toContain("Identifier")
+      expect(named).toContain("Buy")
+      // A CEX address has no rank and no role: its deletion names neither.
+      expect(named).not.toMatch(/Rank|Role/)
+      await dialog.getByRole("listbox", { name: "Versions, newest first" }).getByRole("option").first().focus()
+      await page.keyboard.press("r")
+      await dialog.getByText("Restore version 1?").waitFor()
+      expect(errors).toEqual([])
+      await page.context().close()
+    })
+
     it("opens over a record's modal (an address, a scam report, an inquiry, a listing being edited) by its button and the palette", async () => {
       const marker = `modal-${engine.name}-${Date.now().toString(36)}`
       const address = await api("POST", "/api/admin/addresses/generated", { identifier: `${marker}-address`, Name: `${marker} address` })
