@@ -42,8 +42,6 @@ export interface Refusal {
     readonly body: unknown
     /** The version the record is at now, as the refusal said. */
     readonly version: number
-    /** When it was refused (ms since the epoch). */
-    readonly at: number
     /** The command's words for a refusal, and where its answer carries the record. */
     readonly failed: string
     readonly answer?: string | undefined

@@ -400,7 +400,7 @@ export const openConsoleStore = async (options: {
     }
     const now = (answer.body as { readonly currentVersion?: unknown } | null | undefined)?.currentVersion
     if (answer.status !== 409 || typeof now !== "number" || command.recordIds.length !== 1) return refusal
-    const retry = { method: command.method, path: command.path, body, version: now, at: Date.now(), failed: command.failed, answer: command.answer }
+    const retry = { method: command.method, path: command.path, body, version: now, failed: command.failed, answer: command.answer }
     void write(() => db.keepConflict({ ...refusal, retry }))
     return { ...refusal, retry }
   }
