@@ -82,7 +82,42 @@ export const requireBuiltConsole = () => {
 const CONTEXT_OPTIONS = { viewport: { width: 1280, height: 800 }, reducedMotion: "reduce" } as const
 
 /** Collects the page's errors: an uncaught one, or a script or style the page's own policy refuses. */
+/**
+ * The last things a page said (its console, its refused or failed calls), kept for the report a
+ * failed test prints (`reportPages`): a chance failure on a loaded CI machine is read from it.
+ */
+const pageLog = new WeakMap<Page, Array<string>>()
+const logTo = (page: Page) => {
+  const lines: Array<string> = []
+  pageLog.set(page, lines)
+  const add = (line: string) => {
+    lines.push(`${new Date().toISOString().slice(11, 23)} ${line}`)
+    if (lines.length > 40) lines.shift()
+  }
+  page.on("console", (message) => add(`console.${message.type()}: ${message.text().slice(0, 300)}`))
+  page.on("requestfailed", (request) => add(`failed ${request.method()} ${new URL(request.url()).pathname}: ${request.failure()?.errorText ?? ""}`))
+  page.on("response", (response) => {
+    if (response.status() >= 400) add(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`)
+  })
+}
+
+/** What each open page of `contexts` shows and said last: printed when a browser test fails. */
+const reportPages = async (contexts: ReadonlyArray<BrowserContext>) => {
+  const pages = contexts.flatMap((context) => context.pages())
+  const reports = await Promise.all(
+    pages.map(async (page, index) => {
+      const shown = await page
+        .evaluate(() => document.body.innerText)
+        .then((text) => text.replace(/\s+/gu, " ").slice(0, 1500))
+        .catch((error: unknown) => `(unreadable: ${String(error)})`)
+      return [`page ${index + 1}: ${page.url()}`, `  shows: ${shown}`, ...(pageLog.get(page) ?? []).map((line) => `  ${line}`)].join("\n")
+    })
+  )
+  if (reports.length > 0) process.stderr.write(`\nwhat the failed test's pages showed:\n${reports.join("\n")}\n`)
+}
+
 const watchErrors = (page: Page) => {
+  logTo(page)
   const errors: Array<string> = []
   page.on("pageerror", (error) => errors.push(error.message))
   // A script or style the page's own policy refuses is a defect (the early start in index.html
@@ -353,8 +388,9 @@ export const chromiumWithServer = (engine: (typeof engines)[number] = browserEng
   // is emptied instead.
   let before = new Set<BrowserContext>()
   beforeEach(() => void (before = new Set(state.browser.contexts())))
-  afterEach(async () => {
+  afterEach(async (test) => {
     const kept = keptTabs.get(state)?.context
+    if (test.task.result?.state === "fail") await reportPages(state.browser.contexts().filter((context) => !before.has(context) || context === kept))
     await Promise.all(state.browser.contexts().flatMap((context) => (before.has(context) || context === kept ? [] : [context.close()])))
     await emptyKept(state, state.server.url)
   })
