@@ -8,4 +8,6 @@ declare module "virtual:answer-schemas" {
   export const postPage: JsonSchema
   /** The contract's path of each endpoint in `endpointsByName` (src/api/first-answer-schemas.ts). */
   export const paths: { readonly [Name in keyof typeof import("./first-answer-schemas.ts").endpointsByName]: string }
+  /** The contract's method of each endpoint in `endpointsByName`. */
+  export const methods: { readonly [Name in keyof typeof import("./first-answer-schemas.ts").endpointsByName]: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" }
 }

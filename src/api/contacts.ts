@@ -2,6 +2,7 @@ import type { ContactInput, CoreTeamContact } from "../../contract/contacts.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import type { ContactStatus } from "../../contract/contact-rules.ts"
 import type { CommandInput } from "../lib/store/console-store.ts"
+import { callTo } from "./endpoints.ts"
 import type { CallAs, CsvFile } from "./client.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
@@ -54,8 +55,7 @@ export const contactStatusCommand = (
 ): CommandInput => ({
   kind: CONTACT_KIND,
   recordIds: [contact._id],
-  method: "PUT",
-  path: `/api/core-team-contact/${encodeURIComponent(contact._id)}`,
+  ...callTo("contactUpdate", { id: contact._id }),
   body: { ...inputOf(contact), status, version },
   effect: { status },
   answer: "data.contact",

@@ -1,6 +1,7 @@
 import type { EventEntry, EventInput, EventType } from "../../contract/events.ts"
 import type { ListingCounts } from "../../contract/listings.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
+import { callTo } from "./endpoints.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -46,8 +47,7 @@ export const saveEvent = async (type: EventType, target: EventEntry | null, inpu
 /** Featuring an event or not (`f`) as a command (contract/events.ts, `setFeatured`; docs/architecture.md, "The browser's store"). */
 export const eventFeaturedCommand = (type: EventType, target: EventEntry, featured: boolean, version: number) =>
   ({
-    method: "PUT",
-    path: `/api/ecosystem/${encodeURIComponent(target._id)}/featured?type=${type}`,
+    ...callTo("eventFeatured", { id: target._id }, { type }),
     body: { featured, version },
     effect: { featured }
   }) as const

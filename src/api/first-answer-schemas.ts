@@ -22,9 +22,11 @@ export type FirstAnswerName = keyof typeof firstAnswerSchemas
 
 /**
  * The endpoints the console calls without effect's client (start-up's requests, the change
- * stream, the upload with progress, a page of a directory or of the blog), by the name the
- * console uses: the build looks each up in the contract's HttpApi (contract/api.ts) and exports
- * its path as `paths` from `virtual:answer-schemas`, so no path is typed by hand in src/.
+ * stream, the upload with progress, a page of a directory or of the blog, and the calls a
+ * command names: a command is data the outbox keeps across reloads), by the name the console
+ * uses: the build looks each up in the contract's HttpApi (contract/api.ts) and exports its path
+ * as `paths` and its method as `methods` from `virtual:answer-schemas`, so no path is typed by
+ * hand in src/ (a command's call: `callTo`, src/api/endpoints.ts).
  */
 export const endpointsByName = {
   sessionCheck: "auth.check",
@@ -35,5 +37,16 @@ export const endpointsByName = {
   coreTeamAddresses: "coreTeamAddresses.list",
   posts: "blog.posts",
   stream: "stream.changes",
-  uploadImage: "uploads.image"
+  uploadImage: "uploads.image",
+  listingModerate: "listingsAdmin.moderate",
+  listingUndo: "listingsAdmin.undo",
+  listingBulk: "listingsAdmin.bulk",
+  reportChange: "scamReports.change",
+  triageChange: "triage.change",
+  eventFeatured: "events.setFeatured",
+  businessActive: "businesses.setActive",
+  startupActive: "startups.setActive",
+  projectActive: "projects.setActive",
+  contactUpdate: "contacts.update",
+  inquiryUpdate: "advertising.update"
 } as const

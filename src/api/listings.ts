@@ -2,6 +2,7 @@ import type { ListingStatus } from "../../contract/listing-rules.ts"
 import type { Listing, ListingCounts, ListingInput } from "../../contract/listings.ts"
 import type { Done } from "../../machines/listing-moderation.ts"
 import type { CommandInput } from "../lib/store/console-store.ts"
+import { callTo } from "./endpoints.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
@@ -65,13 +66,13 @@ export const deleteListing = async (type: CommunityType, listing: Listing, as?: 
 
 /**
  * The moderation calls a command makes (contract/listings.ts, `ListingsAdminApi`: moderate, undo,
- * bulk; tests/unit/listing-commands.test.ts holds them to the contract). A command is data the
- * outbox keeps across reloads, so it names its call by method and path.
+ * bulk). A command is data the outbox keeps across reloads, so it names its call by method and
+ * path: the contract's (`callTo`).
  */
-export const moderationPaths = {
-  moderate: (id: string) => `/api/admin/listings/${encodeURIComponent(id)}`,
-  undo: (id: string) => `/api/admin/listings/${encodeURIComponent(id)}/undo`,
-  bulk: "/api/admin/listings/bulk"
+export const moderationCalls = {
+  moderate: (id: string) => callTo("listingModerate", { id }),
+  undo: (id: string) => callTo("listingUndo", { id }),
+  bulk: callTo("listingBulk", {})
 } as const
 
 /** The store's kind for listings: the change stream's area (contract/stream.ts). */
@@ -91,8 +92,8 @@ export const moveCommand = (
   const to = only?.to ?? "pending"
   const common = { kind: LISTING_KIND, commandId: done.commandId, recordIds: done.moves.map((move) => move._id), effect: { status: to }, ...words }
   return done.moves.length === 1 && only !== undefined
-    ? { ...common, method: "PUT", path: moderationPaths.moderate(only._id), body: { action: done.action, version: versionOf(only) }, answer: "data.listing" }
-    : { ...common, method: "POST", path: moderationPaths.bulk, body: { ids: common.recordIds, action: done.action }, answer: "data.listings" }
+    ? { ...common, ...moderationCalls.moderate(only._id), body: { action: done.action, version: versionOf(only) }, answer: "data.listing" }
+    : { ...common, ...moderationCalls.bulk, body: { ids: common.recordIds, action: done.action }, answer: "data.listings" }
 }
 
 /** Undoes a change: each listing's move by the event its command's answer named, in order after it. */
@@ -100,8 +101,7 @@ export const undoCommands = (done: Done, words: { readonly label: string; readon
   done.moves.map((move) => ({
     kind: LISTING_KIND,
     recordIds: [move._id],
-    method: "POST",
-    path: moderationPaths.undo(move._id),
+    ...moderationCalls.undo(move._id),
     body: { eventId: { $answerOf: done.commandId, $path: done.moves.length === 1 ? "data.eventId" : `data.listings.[${move._id}].eventId` } },
     effect: { status: move.from },
     answer: "data.listing",

@@ -2,6 +2,7 @@ import type { ScamReport, ScamReportPriority, ScamReportStatus, ScamType } from 
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import type { ReportChange } from "../../machines/scam-report.ts"
 import type { CommandInput } from "../lib/store/console-store.ts"
+import { callTo } from "./endpoints.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -43,9 +44,6 @@ export const listScamReports = async (q: ListQuery): Promise<ScamReportsPage> =>
 /** The store's kind for scam reports: the change stream's area (contract/stream.ts). */
 export const REPORT_KIND = "scam-report"
 
-/** A report's change call (contract/scam-reports.ts, `change`: PATCH /api/report-scam/:id). */
-export const reportPath = (id: string) => `/api/report-scam/${encodeURIComponent(id)}`
-
 /**
  * A status or priority change as a command (docs/architecture.md, "The browser's store"), naming
  * the version the person saw after their own changes still on their way.
@@ -57,8 +55,7 @@ export const reportChangeCommand = (
 ): CommandInput => ({
   kind: REPORT_KIND,
   recordIds: [change.report._id],
-  method: "PATCH",
-  path: reportPath(change.report._id),
+  ...callTo("reportChange", { id: change.report._id }),
   body: { [change.field]: change.value, version },
   effect: { [change.field]: change.value },
   answer: "data.report",

@@ -2,6 +2,7 @@ import type { TriageItem, TriageOwnerEntry, TriagePage } from "../../contract/tr
 import type { TriageArea, TriagePriority } from "../../contract/triage-rules.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import type { CommandInput } from "../lib/store/console-store.ts"
+import { callTo } from "./endpoints.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -33,9 +34,6 @@ export const listOwners = async (): Promise<{ readonly owners: ReadonlyArray<Tri
   return (await callListApi((client) => client.triage.owners())).data
 }
 
-/** The desk's change call (contract/triage.ts, `change`). */
-export const triagePath = (area: TriageArea, id: string) => `/api/admin/triage/${encodeURIComponent(area)}/${encodeURIComponent(id)}`
-
 /** One change the desk makes itself, as the API takes it. */
 export type DeskChange =
   | { readonly owner: string | null }
@@ -63,8 +61,7 @@ export const deskChangeCommand = (
   return {
     kind: item.area,
     recordIds: [item._id],
-    method: "PATCH",
-    path: triagePath(item.area, item._id),
+    ...callTo("triageChange", { area: item.area, id: item._id }),
     body: { ...body, version },
     effect,
     answer: "data.item",

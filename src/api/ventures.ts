@@ -3,6 +3,7 @@ import type { ProjectStatus, StartupStage } from "../../contract/venture-rules.t
 import type { ListingCounts } from "../../contract/listings.ts"
 import type { AnyVenture, BusinessInput, ProjectInput, StartupInput, VentureType } from "../../contract/ventures.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
+import { callTo } from "./endpoints.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -96,8 +97,7 @@ export const saveVenture = async (type: VentureType, target: AnyVenture | null, 
 /** Showing or hiding a venture (`t`) as a command (contract/ventures.ts, `setActive`; docs/architecture.md, "The browser's store"). */
 export const ventureActiveCommand = (type: VentureType, target: AnyVenture, isActive: boolean, version: number) =>
   ({
-    method: "PUT",
-    path: `/api/admin/${{ business: "businesses", startup: "startups", project: "projects" }[type]}/${encodeURIComponent(target._id)}/active`,
+    ...callTo(`${type}Active`, { id: target._id }),
     body: { isActive, version },
     effect: { isActive }
   }) as const

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import { checkedAnswer } from "../../src/api/checked-answer.ts"
 import { endpointsByName, firstAnswerSchemas } from "../../src/api/first-answer-schemas.ts"
 import { firstFailure, type JsonSchema, unknownKeywords } from "../../contract/json-check.ts"
-import { firstAnswerJsonSchemas, firstEndpointPaths } from "../../tools/first-screen/answer-schemas.ts"
+import { firstAnswerJsonSchemas, firstEndpointPaths, firstEndpoints } from "../../tools/first-screen/answer-schemas.ts"
 import { root } from "../support/process.ts"
 
 // The first screen checks its prefetched answers with contract/json-check.ts against JSON Schema
@@ -151,9 +151,28 @@ describe("the paths the console asks without the client", () => {
       coreTeamAddresses: "/api/admin/addresses/core-team",
       posts: "/api/blog/posts",
       stream: "/api/admin/stream",
-      uploadImage: "/api/upload/image"
+      uploadImage: "/api/upload/image",
+      listingModerate: "/api/admin/listings/:id",
+      listingUndo: "/api/admin/listings/:id/undo",
+      listingBulk: "/api/admin/listings/bulk",
+      reportChange: "/api/report-scam/:id",
+      triageChange: "/api/admin/triage/:area/:id",
+      eventFeatured: "/api/ecosystem/:id/featured",
+      businessActive: "/api/admin/businesses/:id/active",
+      startupActive: "/api/admin/startups/:id/active",
+      projectActive: "/api/admin/projects/:id/active",
+      contactUpdate: "/api/core-team-contact/:id",
+      inquiryUpdate: "/api/advertising-inquiries/:id"
     })
     expect(Object.keys(paths)).toEqual(Object.keys(endpointsByName))
+    // A command names its method too: the contract's, never typed in src/.
+    const endpoints = await firstEndpoints(root)
+    expect([endpoints.sessionCheck?.method, endpoints.listingBulk?.method, endpoints.reportChange?.method, endpoints.contactUpdate?.method]).toEqual([
+      "GET",
+      "POST",
+      "PATCH",
+      "PUT"
+    ])
   })
 
   it("stop the build when the contract has no such endpoint", async () => {

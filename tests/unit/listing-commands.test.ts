@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest"
 import { AdminApi } from "../../contract/api.ts"
 import { eventFeaturedCommand } from "../../src/api/events.ts"
-import { moderationPaths, moveCommand, undoCommands } from "../../src/api/listings.ts"
+import { callTo } from "../../src/api/endpoints.ts"
+import { deskChangeCommand } from "../../src/api/triage.ts"
+import { moderationCalls, moveCommand, undoCommands } from "../../src/api/listings.ts"
+import { reportChangeCommand } from "../../src/api/scam-reports.ts"
 import { ventureActiveCommand } from "../../src/api/ventures.ts"
 
 /**
@@ -38,7 +41,7 @@ describe("the commands the queues make", () => {
       [endpoint("listingsAdmin", "undo").method, true, { eventId: { $answerOf: "c1", $path: "data.listings.[a1].eventId" } }],
       [endpoint("listingsAdmin", "undo").method, true, { eventId: { $answerOf: "c1", $path: "data.listings.[b2].eventId" } }]
     ])
-    expect(moderationPaths.moderate("a/b")).toBe("/api/admin/listings/a%2Fb")
+    expect(moderationCalls.moderate("a/b").path).toBe("/api/admin/listings/a%2Fb")
   })
 
   it("show, hide and feature as the ventures' and events' calls", () => {
@@ -57,5 +60,16 @@ describe("the commands the queues make", () => {
     expect(featured.method).toBe(endpoint("events", "setFeatured").method)
     expect(fits(endpoint("events", "setFeatured").path, featured.path)).toBe(true)
     expect(new URL(featured.path, "http://x").searchParams.get("type")).toBe("hackathons")
+  })
+
+  it("a report's, the desk's and an inquiry's change as the contract's calls, and only a write", () => {
+    const report = reportChangeCommand({ field: "status", value: "resolved", report: { _id: "r/1", version: 3 } as never }, 4, words)
+    expect([report.method, fits(endpoint("scamReports", "change").path, report.path)]).toEqual([endpoint("scamReports", "change").method, true])
+    expect(report.path).toBe("/api/report-scam/r%2F1")
+    const desk = deskChangeCommand({ area: "scam-report", _id: "r1" } as never, { owner: null }, 2, words)
+    expect([desk.method, desk.path]).toEqual([endpoint("triage", "change").method, "/api/admin/triage/scam-report/r1"])
+    expect(callTo("inquiryUpdate", { id: "i1" })).toEqual({ method: endpoint("advertising", "update").method, path: "/api/advertising-inquiries/i1" })
+    expect(() => callTo("inquiryUpdate", {})).toThrow("inquiryUpdate: no value for :id")
+    expect(() => callTo("sessionCheck", {})).toThrow("sessionCheck is a read, not a command's call")
   })
 })

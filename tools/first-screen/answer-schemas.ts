@@ -33,24 +33,30 @@ export const firstAnswerJsonSchemas = async (root: string): Promise<Readonly<Rec
 }
 
 /**
- * The path of each endpoint named in src/api/first-answer-schemas.ts (`endpointsByName`), from
- * the contract's HttpApi; an endpoint the contract no longer has stops the build.
+ * The method and path of each endpoint named in src/api/first-answer-schemas.ts (`endpointsByName`),
+ * from the contract's HttpApi; an endpoint the contract no longer has stops the build.
  */
-export const firstEndpointPaths = async (root: string): Promise<Readonly<Record<string, string>>> => {
+export const firstEndpoints = async (root: string): Promise<Readonly<Record<string, { readonly method: string; readonly path: string }>>> => {
   const load = (path: string) => import(pathToFileURL(join(root, path)).href)
   const { endpointsByName } = (await load("src/api/first-answer-schemas.ts")) as { readonly endpointsByName: Readonly<Record<string, string>> }
   const { AdminApi } = (await load("contract/api.ts")) as {
-    readonly AdminApi: { readonly groups: Readonly<Record<string, { readonly endpoints: Readonly<Record<string, { readonly path: string }>> }>> }
+    readonly AdminApi: {
+      readonly groups: Readonly<Record<string, { readonly endpoints: Readonly<Record<string, { readonly method?: string; readonly path: string }>> }>>
+    }
   }
   return Object.fromEntries(
     Object.entries(endpointsByName).map(([name, endpoint]) => {
       const [group = "", key = ""] = endpoint.split(".")
-      const path = AdminApi.groups[group]?.endpoints[key]?.path
-      if (path === undefined) throw new Error(`answer-checks: the contract has no endpoint ${endpoint} (${name}, src/api/first-answer-schemas.ts)`)
-      return [name, path]
+      const found = AdminApi.groups[group]?.endpoints[key]
+      if (found === undefined) throw new Error(`answer-checks: the contract has no endpoint ${endpoint} (${name}, src/api/first-answer-schemas.ts)`)
+      return [name, { method: found.method ?? "GET", path: found.path }]
     })
   )
 }
+
+/** The path of each endpoint named in `endpointsByName`, from the contract (`firstEndpoints`). */
+export const firstEndpointPaths = async (root: string): Promise<Readonly<Record<string, string>>> =>
+  Object.fromEntries(Object.entries(await firstEndpoints(root)).map(([name, endpoint]) => [name, endpoint.path]))
 
 /**
  * `virtual:answer-schemas`: the contract's schemas of the answers start-up prefetches, as JSON
@@ -62,10 +68,12 @@ export const answerSchemas = (root: string): Plugin => ({
   resolveId: (id) => (id === ANSWER_SCHEMAS_MODULE ? RESOLVED : undefined),
   load: async (id) => {
     if (id !== RESOLVED) return undefined
-    const [schemas, paths] = await Promise.all([firstAnswerJsonSchemas(root), firstEndpointPaths(root)])
+    const [schemas, endpoints] = await Promise.all([firstAnswerJsonSchemas(root), firstEndpoints(root)])
+    const each = (field: "method" | "path") => JSON.stringify(Object.fromEntries(Object.entries(endpoints).map(([name, endpoint]) => [name, endpoint[field]])))
     return [
       ...Object.entries(schemas).map(([name, schema]) => `export const ${name} = ${JSON.stringify(schema)};`),
-      `export const paths = ${JSON.stringify(paths)};`
+      `export const paths = ${each("path")};`,
+      `export const methods = ${each("method")};`
     ].join("\n")
   }
 })

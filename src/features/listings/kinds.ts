@@ -15,6 +15,7 @@ import type { QuerySpec } from "../../lib/list/query-string.ts"
 import type { Schema } from "effect"
 import { plainText } from "../../../contract/text.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
+import type { WriteMethod } from "../../api/endpoints.ts"
 
 /** One field of a queue's add/edit form. */
 export interface FieldSpec {
@@ -36,7 +37,7 @@ export type QueueRow = ListingRef & {
 
 /** A flag's change as a command: its call and its effect on the record (src/lib/store/console-store.ts, `CommandInput`). */
 export interface FlagCommand {
-  readonly method: "PUT"
+  readonly method: WriteMethod
   readonly path: string
   readonly body: unknown
   readonly effect: Readonly<Record<string, unknown>>

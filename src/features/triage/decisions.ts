@@ -5,7 +5,8 @@ import type { ScamReport, ScamReportPriority, ScamReportStatus } from "../../../
 import type { TriageItem } from "../../../contract/triage.ts"
 import type { TriageArea } from "../../../contract/triage-rules.ts"
 import { contactStatusCommand } from "../../api/contacts.ts"
-import { moderationPaths } from "../../api/listings.ts"
+import { callTo } from "../../api/endpoints.ts"
+import { moderationCalls } from "../../api/listings.ts"
 import { reportChangeCommand } from "../../api/scam-reports.ts"
 import type { CommandInput } from "../../lib/store/console-store.ts"
 import { triageTexts } from "./texts.ts"
@@ -60,8 +61,7 @@ const listingMove = (action: "approve" | "reject", name: string, key: string, as
     {
       kind: "listing",
       recordIds: [item._id],
-      method: "PUT",
-      path: moderationPaths.moderate(item._id),
+      ...moderationCalls.moderate(item._id),
       body: { action, version, ...(reason === "" ? {} : { notes: reason }) },
       effect: { status: action === "approve" ? "approved" : "rejected", ...(reason === "" ? {} : { moderationNotes: reason }) },
       answer: "data.listing",
@@ -167,8 +167,7 @@ export const areaDecisions: ReadonlyArray<AreaDecision> = [
         {
           kind: "inquiry",
           recordIds: [item._id],
-          method: "PUT",
-          path: `/api/advertising-inquiries/${encodeURIComponent(item._id)}`,
+          ...callTo("inquiryUpdate", { id: item._id }),
           body: { status: "contacted", adminNotes: inquiry.adminNotes, version },
           effect: { status: "contacted" },
           answer: "data.inquiry",
