@@ -83,16 +83,12 @@ export const LISTING_KIND = "listing"
  * call, naming the version the person saw (after this browser's own waiting changes to it), a
  * selection by the bulk call (all or none). Its effect, the new status, shows at once.
  */
-export const moveCommand = (
-  done: Done,
-  versionOf: (move: Done["moves"][number]) => number,
-  words: { readonly label: string; readonly failed: string }
-): CommandInput => {
+export const moveCommand = (done: Done, words: { readonly label: string; readonly failed: string }): CommandInput => {
   const [only] = done.moves
   const to = only?.to ?? "pending"
   const common = { kind: LISTING_KIND, commandId: done.commandId, recordIds: done.moves.map((move) => move._id), effect: { status: to }, ...words }
   return done.moves.length === 1 && only !== undefined
-    ? { ...common, ...moderationCalls.moderate(only._id), body: { action: done.action, version: versionOf(only) }, answer: "data.listing" }
+    ? { ...common, ...moderationCalls.moderate(only._id), body: { action: done.action, version: only.version }, answer: "data.listing" }
     : { ...common, ...moderationCalls.bulk, body: { ids: common.recordIds, action: done.action }, answer: "data.listings" }
 }
 

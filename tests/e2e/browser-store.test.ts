@@ -432,6 +432,59 @@ describe("the console's store in memory", () => {
     await context.close()
   })
 
+  it("names the version a command reaches the server at, past the waiting ones; a form's call keeps the version it opened at", async () => {
+    const { page, context } = await storePage()
+    const named = await page.evaluate(async () => {
+      const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
+      const store = await module.openConsoleStore({
+        owner: "admin-1",
+        name: "t-named-versions",
+        // The server never answers here: every command stays in the outbox as the store named it.
+        transport: { send: () => new Promise(() => undefined), listen: () => () => undefined, sessionEnded: () => undefined }
+      })
+      const status = (value: string, version: number) => ({
+        kind: "contact",
+        recordIds: ["c1"],
+        method: "PUT" as const,
+        path: "/api/core-team-contact/c1",
+        body: { status: value, version },
+        effect: { status: value },
+        label: value,
+        failed: "Failed to update contact"
+      })
+      // Three keys on the contact as shown at version 3, and a delete naming it in its path.
+      const first = store.command(status("in_progress", 3))
+      const second = store.command(status("responded", 3))
+      store.command({ ...status("closed", 3), method: "DELETE", path: "/api/core-team-contact/c1?version=3", body: null })
+      // A form opened at 3 keeps it (a colleague's change since is refused); a move made now is worked out.
+      void store.call({ ...status("resolved", 3), quiet: true })
+      void store.call({ ...status("resolved", 3), quiet: true, fromShown: true })
+      // A bulk change of two records names no version of its own.
+      store.command({ ...status("new", 3), recordIds: ["c1", "c2"], body: { ids: ["c1", "c2"] } })
+      const result = {
+        sent: store.outbox().map((command) => [command.path, (command.body as { version?: number } | null)?.version ?? null]),
+        namedBySecond: store.namedVersion(second),
+        namedByFirst: store.namedVersion(first)
+      }
+      store.close()
+      return result
+    })
+    expect(named).toEqual({
+      sent: [
+        ["/api/core-team-contact/c1", 3],
+        ["/api/core-team-contact/c1", 4],
+        ["/api/core-team-contact/c1?version=5", null],
+        ["/api/core-team-contact/c1", 3],
+        // After the three keys (4, 5, 6); the form's call at 3 makes none: it would be refused.
+        ["/api/core-team-contact/c1", 6],
+        ["/api/core-team-contact/c1", null]
+      ],
+      namedBySecond: 4,
+      namedByFirst: 3
+    })
+    await context.close()
+  })
+
   it("puts a refused record back, and says so to the screens, before the screen waiting for the answer hears it", async () => {
     const { page, context } = await storePage()
     const heard = await page.evaluate(async () => {

@@ -10,7 +10,7 @@ import { shortDate } from "../../lib/dates.ts"
 import { resetPasskeys } from "../../api/passkeys.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useContractForm } from "../../lib/form/use-contract-form.ts"
-import { type CallAs, currentStore } from "../../lib/store/handle.ts"
+import type { CallAs } from "../../lib/store/handle.ts"
 import { useExpectedVersion } from "../../lib/store/use-open-record.ts"
 import { ContractFormShell, FormActions, FormField, TextInput } from "../../ui/FormField.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
@@ -163,16 +163,16 @@ export const AdminUsersScreen = () => {
    * browser's changes to the admin still waiting): a refusal shows above the list, which reloads either way.
    */
   const change = (admin: AdminAccount, update: { readonly disabled?: boolean; readonly role?: Role }) => {
-    const store = currentStore()
     const as: CallAs = {
       kind: ADMIN_KIND,
       recordIds: [admin._id],
       effect: update,
       label: `${t.editTitle}: ${admin.email}`,
       failed: t.changeFailed,
-      quiet: true
+      quiet: true,
+      fromShown: true
     }
-    return void updateAdminUser({ ...admin, version: store?.nextVersion(ADMIN_KIND, admin._id, admin.version) ?? admin.version }, update, as)
+    return void updateAdminUser(admin, update, as)
       .then(
         () => setNotice(null),
         (error: unknown) => setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })

@@ -5,7 +5,7 @@ import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
 import type { InquiryStatus } from "../../../contract/advertising-rules.ts"
 import { detailOpen, type InquiryMove, inquiryMachine, inquiryTexts, movesFor } from "../../../machines/inquiry.ts"
 import { INQUIRY_KIND, moveInquiry } from "../../api/advertising.ts"
-import { answeredOrKept, currentStore } from "../../lib/store/handle.ts"
+import { answeredOrKept } from "../../lib/store/handle.ts"
 import type { ListCommand } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
@@ -13,23 +13,20 @@ import { advertisingTexts as t } from "./texts.ts"
 
 /**
  * A move as a command (docs/architecture.md, "Forms"): shown on the inquiry at once, at the version
- * opened past this browser's changes to it still waiting; kept offline, the modal closes.
+ * the store works out past this browser's changes to it still waiting; kept offline, the modal closes.
  */
 const move = (input: InquiryMove, kept: () => void) => {
   const { inquiry, status, adminNotes } = input
-  const version = currentStore()?.nextVersion(INQUIRY_KIND, inquiry._id, inquiry.version) ?? inquiry.version
-  return moveInquiry(
-    { ...input, inquiry: { ...inquiry, version } },
-    {
-      kind: INQUIRY_KIND,
-      recordIds: [inquiry._id],
-      effect: { status, adminNotes },
-      label: `${t.moves[status] ?? status}: ${inquiry.companyName}`,
-      failed: inquiryTexts.failed,
-      quiet: true,
-      kept
-    }
-  )
+  return moveInquiry(input, {
+    kind: INQUIRY_KIND,
+    recordIds: [inquiry._id],
+    effect: { status, adminNotes },
+    label: `${t.moves[status] ?? status}: ${inquiry.companyName}`,
+    failed: inquiryTexts.failed,
+    quiet: true,
+    fromShown: true,
+    kept
+  })
 }
 
 /**

@@ -102,7 +102,7 @@ export const ContactsScreen = () => {
     if (store !== undefined) {
       for (const contact of changing) {
         const words = { label: `${t.statuses[status]}: ${contact.inquiry.subject}`, failed: t.statusFailed }
-        store.command(contactStatusCommand(contact, status, store.nextVersion(CONTACT_KIND, contact._id, contact.version), words))
+        store.command(contactStatusCommand(contact, status, contact.version, words))
       }
       return
     }

@@ -42,7 +42,7 @@ export const useModeration = (kind: QueueKind, queue: () => ShownQueue) => {
         change: (_, done) =>
           withStore((store) =>
             store.command(
-              moveCommand(done, (move) => store.nextVersion(LISTING_KIND, move._id, move.version), {
+              moveCommand(done, {
                 label: changeText(
                   done.action,
                   done.moves.map((move) => move.name)
@@ -80,7 +80,7 @@ export const useModeration = (kind: QueueKind, queue: () => ShownQueue) => {
     const on = flag === "isActive" ? listing.isActive === false : listing.featured !== true
     withStore((store) =>
       store.command({
-        ...made(listing, on, store.nextVersion(LISTING_KIND, listing._id, listing.version)),
+        ...made(listing, on, listing.version),
         kind: LISTING_KIND,
         recordIds: [listing._id],
         answer: "data.listing",

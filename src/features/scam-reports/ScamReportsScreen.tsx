@@ -15,6 +15,7 @@ import {
 import { notesOpen, type ReportChange, scamReportMachine, triageErrors } from "../../../machines/scam-report.ts"
 import { exportScamReports, listScamReports, REPORT_KIND, reportChangeCommand, saveReportNotes, type ScamReportsPage } from "../../api/scam-reports.ts"
 import { answeredOrKept, useStore, withStore } from "../../lib/store/handle.ts"
+import { openedVersion } from "../../lib/store/use-open-record.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
@@ -130,7 +131,7 @@ export const ScamReportsScreen = () => {
         change: (_, { change }) =>
           withStore((store) =>
             store.command(
-              reportChangeCommand(change, store.nextVersion(REPORT_KIND, change.report._id, change.report.version), {
+              reportChangeCommand(change, change.report.version, {
                 label: `${change.field === "status" ? t.statuses[change.value] : t.priorities[change.value]}: ${t.title8(change.report._id)}`,
                 failed: triageErrors[change.field]
               })
@@ -159,7 +160,7 @@ export const ScamReportsScreen = () => {
   const openDetails = useStableCallback((row: ScamReport) => {
     const shown = current(row)
     // The notes name the version the report will have once this browser's changes to it are in.
-    triage.send({ type: "OPEN_NOTES", report: { ...shown, version: store?.nextVersion(REPORT_KIND, row._id, shown.version) ?? shown.version } })
+    triage.send({ type: "OPEN_NOTES", report: { ...shown, version: openedVersion(store, REPORT_KIND, shown) } })
   })
   const actions = reportActions(current, (row) => !live.gone.has(row._id), set, setMany, openDetails)
   const commands = live.waiting === 0 ? [] : [{ id: "scam-reports:show-new", label: `Show ${t.newReports(live.waiting)}`, run: live.show }]

@@ -12,7 +12,7 @@ import { AuthContext } from "../../lib/auth.tsx"
 import { countsOf, filterOf, selectable } from "../../lib/list/declarations.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { currentStore, withStore } from "../../lib/store/handle.ts"
-import type { CommandInput, ConsoleStore } from "../../lib/store/console-store.ts"
+import type { CommandInput } from "../../lib/store/console-store.ts"
 import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
@@ -103,15 +103,14 @@ const relatedFirst = (item: TriageItem, others: ReadonlyArray<TriageItem>): Read
   return [...others.filter(mark), ...others.filter((one) => !mark(one))]
 }
 
-/** The version the person saw, after their own changes to the record still on their way. */
-const versionOf = (store: ConsoleStore, item: TriageItem) => store.nextVersion(item.area, item._id, item.version)
-
-/** Commands made at the versions the store knows, once it is open (at once, nearly always); `made` hears how many each item's version moved. */
-const send = (make: (versionOf: (item: TriageItem) => number) => ReadonlyArray<CommandInput>, made?: (before: number, commands: number) => void) =>
+/**
+ * Commands made on the items as shown, once the store is open (at once, nearly always): the store
+ * names the versions they reach the server at; `made` hears the first one's and how many there are.
+ */
+const send = (commands: ReadonlyArray<CommandInput>, made?: (before: number, commands: number) => void) =>
   withStore((store) => {
-    let before: number | undefined
-    const commands = make((item) => (before ??= versionOf(store, item)))
-    for (const command of commands) store.command(command)
+    const [first] = commands.map((command) => store.command(command))
+    const before = first === undefined ? undefined : store.namedVersion(first)
     if (before !== undefined) made?.(before, commands.length)
   })
 
@@ -171,13 +170,13 @@ export const TriageScreen = () => {
     if (!declared.movesOn) {
       screen.keepShown(item)
       if (declared.stays !== undefined) setSaid({ text: declared.stays(itemWords(item).title) })
-      send((version) => declared.commands(item, version(item), reason))
+      send(declared.commands(item, item.version, reason))
       return
     }
     // Resolving one report offers the others on its wallet or evidence still open.
     const open = item._id === screen.focus.current?._id ? related.filter(stillOpen) : []
     setOffer(open.length === 0 ? null : { ids: new Set(open.map((report) => report._id)), count: open.length })
-    send((version) => declared.commands(item, version(item), reason), madeOn(item, label))
+    send(declared.commands(item, item.version, reason), madeOn(item, label))
     moveOn([item], open)
   })
   /** A desk change: an owner keeps the item current; a snooze or a duplicate takes it off, and the next is current. */
@@ -186,7 +185,7 @@ export const TriageScreen = () => {
     const words = `${label}: ${itemWords(item).title}`
     setSaid(null)
     if (!closes) screen.keepShown(item)
-    send((version) => [deskChangeCommand(item, body, version(item), { label: words, failed: t.failed })], closes ? madeOn(item, words) : undefined)
+    send([deskChangeCommand(item, body, item.version, { label: words, failed: t.failed })], closes ? madeOn(item, words) : undefined)
     if (closes) moveOn([item])
   })
   // `z`: the last decision made here undone (the record as it was before it, at the version it
@@ -269,7 +268,7 @@ export const TriageScreen = () => {
           run: (items) => {
             if (decision.movesOn) setDecided(null)
             else keepCurrent()
-            send((version) => items.flatMap((item) => decision.commands(item, version(item), "")))
+            send(items.flatMap((item) => decision.commands(item, item.version, "")))
             if (decision.movesOn) moveOn(items)
           }
         }

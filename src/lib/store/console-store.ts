@@ -80,6 +80,12 @@ export interface CallInput extends Omit<CommandInput, "commandId" | "tab"> {
   /** The screen says a refusal itself (a form's fields): no alert while this tab lives. */
   readonly quiet: boolean
   /**
+   * The version it names is the record's as shown when the person acted (a key, a move), as a
+   * command's is: the store names the one the record will be at when it arrives. Without it,
+   * the version is the one a form opened at, kept, so a colleague's change since is refused.
+   */
+  readonly fromShown?: boolean
+  /**
    * Called once the command is in IndexedDB while the link is down (then or later, before its
    * answer): the screen may go as after a save, its effect shown on the record; the console's
    * shell says a refusal when the link is back.
@@ -170,13 +176,18 @@ export interface ConsoleStore {
   readonly waiting: (kind: string, id: string) => boolean
   /** The server's version of the record, as this browser knows it, counting the waiting commands that each make one. */
   readonly nextVersion: (kind: string, id: string, seen: number) => number
+  /** The version a waiting command names (as the store worked it out: `command`), if it names one. */
+  readonly namedVersion: (commandId: string) => number | undefined
   /** Resolves once no command about the record waits (a form's save goes after the keys pressed before it), or none at all without a record. */
   readonly settled: (kind?: string, id?: string) => Promise<void>
   /** Keeps what a page brought: its records, and the page under `key` for the next visit. */
   readonly keepPage: (kind: string, key: string, rows: ReadonlyArray<{ readonly id: string; readonly fields: Fields }>, extra: unknown) => void
   /** The page kept under `key`, every record of it still held; undefined otherwise. */
   readonly keptPage: (key: string) => Promise<{ readonly rows: ReadonlyArray<Fields>; readonly extra: unknown } | undefined>
-  /** Applies a command's effect at once, writes it to the outbox and sends it; its id. */
+  /**
+   * Applies a command's effect at once, writes it to the outbox and sends it; its id. The version
+   * it names is the record's as shown: the store names the one the record will be at.
+   */
   readonly command: (input: CommandInput) => string
   /** `command`, resolving with the server's answer once it is answered (a refusal too); waits while the link is down. */
   readonly call: (input: CallInput) => Promise<Answered>
@@ -217,6 +228,14 @@ const atVersion = (path: string, body: unknown, version: number) => ({
   path: path.replace(/([?&]version=)\d+/u, `$1${version}`),
   body: body !== null && typeof body === "object" && !Array.isArray(body) && "version" in body ? { ...body, version } : body
 })
+
+/** The version a command names (its body's `version`, else its path's `?version=`), if it names one. */
+const versionNamed = (path: string, body: unknown): number | undefined => {
+  const inBody = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as { readonly version?: unknown }).version : undefined
+  if (typeof inBody === "number") return inBody
+  const inPath = /[?&]version=(\d+)/u.exec(path)?.[1]
+  return inPath === undefined ? undefined : Number(inPath)
+}
 
 const isFromAnswer = (value: unknown): value is FromAnswer => typeof value === "object" && value !== null && "$answerOf" in value && "$path" in value
 
@@ -708,6 +727,33 @@ export const openConsoleStore = async (options: {
     }
   }
 
+  /**
+   * Applies a command's effect at once, writes it to the outbox and sends it. `fromShown`: it names
+   * the record as shown; it reaches the server after this browser's waiting commands about it,
+   * each making a version, so it names the version they lead to (features never work it out).
+   */
+  const enqueue = (input: CommandInput, fromShown: boolean): string => {
+    const { commandId = crypto.randomUUID(), ...asked } = input
+    const seen = fromShown && asked.recordIds.length === 1 ? versionNamed(asked.path, asked.body) : undefined
+    const rest = seen === undefined ? asked : { ...asked, ...atVersion(asked.path, asked.body, store.nextVersion(asked.kind, asked.recordIds[0] ?? "", seen)) }
+    const made: OutboxCommand = {
+      ...rest,
+      commandId,
+      records: input.recordIds.map((id) => recordKey(input.kind, id)),
+      madeAt: Date.now()
+    }
+    outbox.push(made)
+    unwritten.set(commandId, made)
+    bump()
+    void write(async () => {
+      await db.enqueue({ ...rest, commandId })
+      unwritten.delete(commandId)
+      tellTabs({ type: "outbox" })
+      sync.send({ type: "QUEUED" })
+    })
+    return commandId
+  }
+
   const store: ConsoleStore = {
     lists: (kind, title, idOf) => {
       const key = `${kindKey(kind)}\u0000${title}`
@@ -741,6 +787,10 @@ export const openConsoleStore = async (options: {
         listeners.add(check)
         check()
       }),
+    namedVersion: (commandId) => {
+      const made = outbox.find((command) => command.commandId === commandId)
+      return made === undefined ? undefined : versionNamed(made.path, made.body)
+    },
     waiting: (kind, id) => outbox.some((command) => command.kind === kind && command.recordIds.includes(id)),
     nextVersion: (kind, id, seen) => {
       const held = copies.get(recordKey(kind, id))
@@ -769,30 +819,12 @@ export const openConsoleStore = async (options: {
       if (records.some((record) => record === undefined)) return undefined
       return { rows: records.map((record) => record?.fields ?? {}), extra: set.extra }
     },
-    command: (input) => {
-      const { commandId = crypto.randomUUID(), ...rest } = input
-      const made: OutboxCommand = {
-        ...rest,
-        commandId,
-        records: input.recordIds.map((id) => recordKey(input.kind, id)),
-        madeAt: Date.now()
-      }
-      outbox.push(made)
-      unwritten.set(commandId, made)
-      bump()
-      void write(async () => {
-        await db.enqueue({ ...rest, commandId })
-        unwritten.delete(commandId)
-        tellTabs({ type: "outbox" })
-        sync.send({ type: "QUEUED" })
-      })
-      return commandId
-    },
-    call: ({ quiet, kept, ...input }) =>
+    command: (input) => enqueue(input, true),
+    call: ({ quiet, kept, fromShown = false, ...input }) =>
       new Promise<Answered>((resolve) => {
         const commandId = crypto.randomUUID()
         waiters.set(commandId, resolve)
-        store.command({ ...input, commandId, ...(quiet ? { tab } : {}) })
+        enqueue({ ...input, commandId, ...(quiet ? { tab } : {}) }, fromShown)
         if (kept !== undefined) keptOffline(commandId, kept)
       }),
     abandon: () => {
@@ -806,16 +838,20 @@ export const openConsoleStore = async (options: {
       const { retry } = refusal
       if (retry === undefined) return
       store.dismiss(refusal)
-      store.command({
-        kind: refusal.kind,
-        recordIds: [refusal.recordId],
-        method: retry.method,
-        ...atVersion(retry.path, retry.body, retry.version),
-        effect: {},
-        label: refusal.label,
-        failed: retry.failed,
-        ...(retry.answer === undefined ? {} : { answer: retry.answer })
-      })
+      // At the version the server named, exactly: a change since is refused again, not overwritten.
+      enqueue(
+        {
+          kind: refusal.kind,
+          recordIds: [refusal.recordId],
+          method: retry.method,
+          ...atVersion(retry.path, retry.body, retry.version),
+          effect: {},
+          label: refusal.label,
+          failed: retry.failed,
+          ...(retry.answer === undefined ? {} : { answer: retry.answer })
+        },
+        false
+      )
     },
     outbox: () => outbox,
     sync,

@@ -1,4 +1,5 @@
 import { useMemo } from "react"
+import type { ConsoleStore } from "./console-store.ts"
 import { useStore } from "./handle.ts"
 
 /** An open record as the browser's store has it now: what a dialog shows, and what happened to it since it opened. */
@@ -17,13 +18,18 @@ export interface OpenRecord<Row> {
 /**
  * The version a save of the record as opened names: the one it was read at, past this browser's
  * commands about it then waiting (an edit made offline, a key pressed before the form): they reach
- * the server first, each making a version (docs/architecture.md, "Forms"). 0 with no record.
+ * the server first, each making a version (docs/architecture.md, "Forms"). Worked out as it opens
+ * and kept, so a colleague's change since is refused rather than overwritten.
  */
+export const openedVersion = (store: ConsoleStore | undefined, kind: string, opened: { readonly _id: string; readonly version: number }): number =>
+  store?.nextVersion(kind, opened._id, opened.version) ?? opened.version
+
+/** `openedVersion` of a form's record, once per opening (and once more when the store opens); 0 with no record. */
 export const useExpectedVersion = (kind: string, opened: { readonly _id: string; readonly version: number } | null): number => {
   const store = useStore()
   const open = store !== undefined
   return useMemo(
-    () => (opened === null ? 0 : (store?.nextVersion(kind, opened._id, opened.version) ?? opened.version)),
+    () => (opened === null ? 0 : openedVersion(store, kind, opened)),
     // Counted once per opening, and once more when the store opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [kind, opened, open]
