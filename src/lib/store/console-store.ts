@@ -800,8 +800,8 @@ export const openConsoleStore = async (options: {
       return outbox
         .filter((command) => command.kind === kind && command.recordIds.includes(id) && command.effect !== null)
         .reduce((next, command) => {
-          const sent = (command.body as { readonly version?: unknown } | null)?.version
-          return typeof sent === "number" ? Math.max(next, sent + 1) : next + 1
+          const sent = versionNamed(command.path, command.body)
+          return sent === undefined ? next + 1 : Math.max(next, sent + 1)
         }, known)
     },
     keepPage: (kind, key, rows, extra) => {
