@@ -485,6 +485,77 @@ describe("the console's store in memory", () => {
     await context.close()
   })
 
+  it("names the version a form's save just made in the next command on the record, before the stream brings it", async () => {
+    const { page, context } = await storePage()
+    const sent = await page.evaluate(async () => {
+      const module = (window as unknown as { storeModule: typeof ConsoleStore }).storeModule
+      const paths: Array<[string, number | null]> = []
+      const store = await module.openConsoleStore({
+        owner: "admin-1",
+        name: "t-form-answer",
+        // A form's save is answered with the record at its new version, as an update's `data` or
+        // under a name in it; the later commands with nothing. The stream never speaks.
+        transport: {
+          send: (request) => {
+            paths.push([request.path, (request.body as { version?: number } | null)?.version ?? null])
+            if (request.path === "/api/admin/users/a1")
+              return Promise.resolve({ status: 200, body: { data: { _id: "a1", name: "Ama", version: 8 } }, message: "", retryAfterMs: 0 })
+            if (request.path === "/api/core-team-contact/c1")
+              return Promise.resolve({ status: 200, body: { data: { contact: { _id: "c1", status: "closed", version: 4 } } }, message: "", retryAfterMs: 0 })
+            return Promise.resolve({ status: 200, body: { data: null }, message: "", retryAfterMs: 0 })
+          },
+          listen: () => () => undefined,
+          sessionEnded: () => undefined
+        }
+      })
+      const save = (kind: string, id: string, path: string, version: number) =>
+        store.call({
+          kind,
+          recordIds: [id],
+          method: "PUT",
+          path,
+          body: { name: "saved", version },
+          effect: { name: "saved" },
+          label: "Save",
+          failed: "Failed",
+          quiet: true
+        })
+      await save("admin", "a1", "/api/admin/users/a1", 7)
+      await save("contact", "c1", "/api/core-team-contact/c1", 3)
+      // The next keys, made from the rows as shown before the saves (7 and 3).
+      store.command({
+        kind: "admin",
+        recordIds: ["a1"],
+        method: "DELETE",
+        path: "/api/admin/users/a1/disable?version=7",
+        body: null,
+        effect: { disabled: true },
+        label: "Disable",
+        failed: "Failed"
+      })
+      store.command({
+        kind: "contact",
+        recordIds: ["c1"],
+        method: "PUT",
+        path: "/api/core-team-contact/c1/status",
+        body: { status: "new", version: 3 },
+        effect: { status: "new" },
+        label: "New",
+        failed: "Failed"
+      })
+      await store.settled()
+      store.close()
+      return paths
+    })
+    expect(sent).toEqual([
+      ["/api/admin/users/a1", 7],
+      ["/api/core-team-contact/c1", 3],
+      ["/api/admin/users/a1/disable?version=8", null],
+      ["/api/core-team-contact/c1/status", 4]
+    ])
+    await context.close()
+  })
+
   it("puts a refused record back, and says so to the screens, before the screen waiting for the answer hears it", async () => {
     const { page, context } = await storePage()
     const heard = await page.evaluate(async () => {

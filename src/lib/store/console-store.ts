@@ -237,6 +237,15 @@ const versionNamed = (path: string, body: unknown): number | undefined => {
   return inPath === undefined ? undefined : Number(inPath)
 }
 
+/** The record with the one id a command names, in its answer's `data` or one level below it. */
+const ownRecord = (answer: unknown, recordIds: ReadonlyArray<string>): unknown => {
+  if (recordIds.length !== 1) return undefined
+  const data = pick(answer, "data")
+  const isOwn = (value: unknown) => typeof value === "object" && value !== null && (value as { readonly _id?: unknown })._id === recordIds[0]
+  if (isOwn(data)) return data
+  return data !== null && typeof data === "object" && !Array.isArray(data) ? Object.values(data).find(isOwn) : undefined
+}
+
 const isFromAnswer = (value: unknown): value is FromAnswer => typeof value === "object" && value !== null && "$answerOf" in value && "$path" in value
 
 /** A refusal the console itself makes: a command naming an answer the server never gave. */
@@ -384,10 +393,14 @@ export const openConsoleStore = async (options: {
     return body
   }
 
-  /** Keeps the records an answer carries (whole, or a bulk answer's changed fields over the held copy). */
+  /**
+   * Keeps the records an answer carries (whole, or a bulk answer's changed fields over the held
+   * copy). A command that names no place in its answer (a form's save) keeps the record of its
+   * own id the answer's `data` holds, so the next command on it names the version just made.
+   */
   const keepAnswered = (command: OutboxCommand, answer: unknown) => {
-    if (command.answer === undefined) return
-    const carried = pick(answer, command.answer)
+    const carried = command.answer === undefined ? ownRecord(answer, command.recordIds) : pick(answer, command.answer)
+    if (carried === undefined) return
     const records = (Array.isArray(carried) ? carried : [carried]).filter(
       (one): one is Fields & { readonly _id: string } => typeof one === "object" && one !== null && typeof (one as Fields)._id === "string"
     )
