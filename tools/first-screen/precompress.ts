@@ -14,7 +14,7 @@ const filesUnder = (dir: string): ReadonlyArray<string> =>
 /**
  * Writes `file.br` (Brotli, best) and `file.gz` (gzip, best) beside every text file of the
  * build, so the server sends compressed bytes without compressing on each request
- * (docs/architecture.md, "Serving the console").
+ * (docs/architecture.md, "First screen").
  */
 export const precompress = (): Plugin => {
   let outDir = "dist"

@@ -20,6 +20,9 @@ export interface StoredRecord {
   readonly seenAt: number
 }
 
+/** A record as a screen or the stream hands it over to be kept. */
+export type KeptRecord = Pick<StoredRecord, "id" | "version" | "fields">
+
 /** A list page or a queue as a screen last showed it: its rows' ids in order, and what came with them. */
 export interface WorkingSet {
   readonly key: string
@@ -103,12 +106,8 @@ export interface BrowserStore {
   readonly records: (kind: string, ids: ReadonlyArray<string>) => Promise<ReadonlyArray<StoredRecord | undefined>>
   readonly record: (kind: string, id: string) => Promise<StoredRecord | undefined>
   /** Keeps records the server sent (a page, an opened record, an answer), newer versions only. */
-  readonly keep: (
-    kind: string,
-    rows: ReadonlyArray<{ readonly id: string; readonly version: number | null; readonly fields: Readonly<Record<string, unknown>> }>
-  ) => Promise<void>
+  readonly keep: (kind: string, rows: ReadonlyArray<KeptRecord>) => Promise<void>
   readonly apply: (change: AppliedChange) => Promise<ApplyOutcome>
-  readonly set: (key: string) => Promise<WorkingSet | undefined>
   readonly keepSet: (set: Omit<WorkingSet, "at">) => Promise<void>
   /** A working set with its records as kept (undefined where one is not), in one read. */
   readonly page: (key: string) => Promise<{ readonly set: WorkingSet; readonly records: ReadonlyArray<StoredRecord | undefined> } | undefined>
@@ -209,7 +208,6 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
       await tx.done
       return outcome
     },
-    set: (key) => db.get("sets", key),
     page: async (key) => {
       // One transaction for the set and its records: a screen seen before reads its rows in one round.
       const tx = db.transaction(["sets", "records"])
@@ -218,13 +216,9 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
       const records = tx.objectStore("records")
       return { set, records: await Promise.all(set.ids.map((id) => records.get([set.kind, id]))) }
     },
-    keepSet: async (set) => {
-      await db.put("sets", { ...set, at: now() })
-    },
+    keepSet: (set) => db.put("sets", { ...set, at: now() }).then(() => undefined),
     lastEventId: () => db.get("meta", LAST_EVENT),
-    keepLastEventId: async (id) => {
-      await db.put("meta", id, LAST_EVENT)
-    },
+    keepLastEventId: (id) => db.put("meta", id, LAST_EVENT).then(() => undefined),
     enqueue: async (command) => {
       const made = { ...command, records: command.recordIds.map((id) => recordKey(command.kind, id)), madeAt: now() }
       const seq = await db.add("outbox", made)
@@ -247,9 +241,7 @@ export const openBrowserStore = async (owner: string, name: string = STORE_NAME)
       await db.put("meta", JSON.stringify(refusal), `${CONFLICT}${refusal.commandId}`)
     },
     conflicts: async () => (await db.getAll("meta", IDBKeyRange.bound(CONFLICT, `${CONFLICT}\uffff`))).map((kept) => JSON.parse(kept) as Refusal),
-    dropConflict: async (commandId) => {
-      await db.delete("meta", `${CONFLICT}${commandId}`)
-    },
+    dropConflict: (commandId) => db.delete("meta", `${CONFLICT}${commandId}`),
     evict: async (max = DEFAULT_MAX_RECORDS) => {
       const tx = db.transaction(["records", "outbox"], "readwrite")
       const records = tx.objectStore("records")
