@@ -138,9 +138,16 @@ module.exports = {
     {
       name: "shared-not-api-or-features",
       severity: "error",
-      comment: "src/ui/ and src/lib/ are shared by every feature: they never import src/api/, a feature or src/app/.",
+      comment: "src/ui/ and src/lib/ are shared by every feature: they never import src/api/, src/kinds/, a feature or src/app/.",
       from: { path: "^src/(ui|lib)/" },
-      to: { path: "^src/(api|features|app)/" }
+      to: { path: "^src/(api|kinds|features|app)/" }
+    },
+    {
+      name: "kinds-not-features",
+      severity: "error",
+      comment: "src/kinds/ declares each kind's decisions once for every feature that shows the kind: it never imports a feature or src/app/.",
+      from: { path: "^src/kinds/" },
+      to: { path: "^src/(features|app)/" }
     }
   ],
   options: {

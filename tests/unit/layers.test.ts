@@ -66,6 +66,7 @@ describe("the layer rules", () => {
       "src/features/two/screen.ts": "export const two = 2\n",
       "src/app/app.ts": "export const app = 1\n",
       "src/ui/field.ts": 'import { call } from "../api/call.ts"\nexport const field = call\n',
+      "src/kinds/kind.ts": 'import { two } from "../features/two/screen.ts"\nexport const kind = two\n',
       "src/lib/loop-a.ts": 'import { b } from "./loop-b.ts"\nexport const a = () => b()\n',
       "src/lib/loop-b.ts": 'import { a } from "./loop-a.ts"\nexport const b = () => a\n'
     })
@@ -75,6 +76,7 @@ describe("the layer rules", () => {
       "contract-only-effect",
       "features-apart",
       "features-not-app",
+      "kinds-not-features",
       "machines-only-contract-and-xstate",
       "no-circular",
       "platform-not-areas",

@@ -1,16 +1,17 @@
 import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
-import { Badge, Button, Callout, Flex, Text } from "@radix-ui/themes"
+import { Badge, Button, Flex, Text } from "@radix-ui/themes"
 import { useCallback, useMemo, useState } from "react"
 import type { CoreTeamContact } from "../../../contract/contacts.ts"
 import { contactPriorities, contactStatuses, type ContactStatus } from "../../../contract/contact-rules.ts"
-import { failureOf } from "../../../contract/call-failure.ts"
-import { CONTACT_KIND, contactStatusCommand, deleteContact, exportContacts, inputOf, listContacts, saveContact } from "../../api/contacts.ts"
+import { CONTACT_KIND, deleteContact, exportContacts, listContacts, saveContact } from "../../api/contacts.ts"
+import { contactDecisions } from "../../kinds/contacts.ts"
+import { type Decision, decisionAction } from "../../kinds/decision.ts"
 import { AuthContext, useEditorRefusal } from "../../lib/auth.tsx"
 import { withRefusal } from "../../lib/commands.tsx"
 import { shortDate } from "../../lib/dates.ts"
 import { type ListAction, type ListCommand, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
-import { currentStore } from "../../lib/store/handle.ts"
+import { withStore } from "../../lib/store/handle.ts"
 import { filterOf, selectable } from "../../lib/list/declarations.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ContactForm } from "./ContactForm.tsx"
@@ -50,7 +51,7 @@ const deleting = {
 const contactActions = (
   deleteRefused: string | undefined,
   edit: (contact: CoreTeamContact) => void,
-  setStatus: (contacts: ReadonlyArray<CoreTeamContact>, status: ContactStatus) => Promise<void>
+  decide: (decision: Decision<CoreTeamContact>, contacts: ReadonlyArray<CoreTeamContact>) => void
 ): ReadonlyArray<ListAction<CoreTeamContact>> => [
   { id: "core-team:open", key: "Enter", hint: "edit", inPalette: false, label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: edit },
   { id: "core-team:edit", key: "e", hint: "edit", label: (contact) => `${t.edit}: ${contact.contactInfo.name}`, run: edit, button: { label: t.edit } },
@@ -64,15 +65,9 @@ const contactActions = (
       button: { label: t.delete, tone: "red" }
     }
   ]),
-  ...contactStatuses.map((status, at): ListAction<CoreTeamContact> => ({
-    id: `core-team:status:${status}`,
-    key: String(at + 1),
-    hint: t.statusHint,
-    label: (contact) => `Set status ${t.statuses[status]}: ${contact.contactInfo.name}`,
-    when: (contact) => contact.status !== status,
-    run: (contact) => void setStatus([contact], status),
-    bulk: { label: (contacts) => `Set status ${t.statuses[status]}: ${contacts.length} selected`, run: (contacts) => void setStatus(contacts, status) }
-  }))
+  ...contactDecisions.map((decision) =>
+    decisionAction(decision, { nameOf: (contact) => contact.contactInfo.name, decide: (contacts) => decide(decision, contacts) })
+  )
 ]
 
 /**
@@ -86,32 +81,19 @@ export const ContactsScreen = () => {
   const refusal = useEditorRefusal()
   /** The contact the form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<CoreTeamContact | null | undefined>(undefined)
-  const [statusError, setStatusError] = useState<string | null>(null)
   // "Add New Contact" is a toggle (docs/product-spec.md §2): pressed again, it closes the form.
   const toggleAdd = useCallback(() => setEditing((open) => (open === undefined ? null : undefined)), [])
   /**
-   * A status key: the one contact stays current. With the browser's store each change is a command,
-   * shown at once (a refusal is said by the console's shell); before it opens, the contacts change
-   * one after another and the list is read again.
+   * A status key (src/kinds/contacts.ts): the one contact stays current. Each change is a command,
+   * shown at once; a refusal is said by the console's shell.
    */
-  const setStatus = useStableCallback(async (contacts: ReadonlyArray<CoreTeamContact>, status: ContactStatus) => {
-    setStatusError(null)
+  const decide = useStableCallback((decision: Decision<CoreTeamContact>, contacts: ReadonlyArray<CoreTeamContact>) => {
     if (contacts.length === 1 && contacts[0] !== undefined) screen.keepShown(contacts[0])
-    const changing = contacts.filter((candidate) => candidate.status !== status)
-    const store = currentStore()
-    if (store !== undefined) {
-      for (const contact of changing) {
-        const words = { label: `${t.statuses[status]}: ${contact.inquiry.subject}`, failed: t.statusFailed }
-        store.command(contactStatusCommand(contact, status, contact.version, words))
-      }
-      return
-    }
-    for (const contact of changing) {
-      await saveContact(contact, { ...inputOf(contact), status }).catch((error: unknown) => setStatusError(`${t.statusFailed}: ${failureOf(error).message}`))
-    }
-    screen.list.reload()
+    withStore((store) => {
+      for (const contact of contacts) for (const command of decision.commands(contact, { title: contact.inquiry.subject, reason: "" })) store.command(command)
+    })
   })
-  const actions = useMemo(() => contactActions(refusal("delete contacts"), setEditing, setStatus), [refusal, setStatus])
+  const actions = useMemo(() => contactActions(refusal("delete contacts"), setEditing, decide), [refusal, decide])
   const commands = withRefusal<ListCommand>(refusal("add contacts"), [
     { id: "core-team:new", label: t.add, shortcut: ["n"], hint: "new", keywords: ["add", "create"], evenOpen: true, run: toggleAdd }
   ])
@@ -177,16 +159,6 @@ export const ContactsScreen = () => {
       }
       notices={
         <>
-          {statusError !== null && (
-            <Callout.Root color="red" role="alert" mb="3">
-              <Callout.Text>
-                {statusError}{" "}
-                <Button size="1" variant="soft" color="red" onClick={() => setStatusError(null)}>
-                  {t.dismiss}
-                </Button>
-              </Callout.Text>
-            </Callout.Root>
-          )}
           {editing !== undefined && (
             <ContactForm
               key={editing?._id ?? "new"}

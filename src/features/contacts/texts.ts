@@ -1,5 +1,5 @@
-import type { ContactStatus } from "../../../contract/contact-rules.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
+import { contactStatusWords } from "../../kinds/contacts.ts"
 
 /** docs/product-spec.md §2 "Core Team Contacts", §3, §5; quoted texts are exact. */
 export const coreTeamTexts = {
@@ -18,7 +18,6 @@ export const coreTeamTexts = {
   confirmDelete: "Are you sure you want to delete this core team contact?",
   deleteFailed: "Failed to delete contact",
   saveFailed: "Failed to save contact",
-  statusFailed: "Failed to change the status",
   loading: "Loading core team contacts...",
   loadFailed: fetchFailed("core team contacts"),
   empty: "No core team contacts found",
@@ -27,10 +26,8 @@ export const coreTeamTexts = {
   refresh: "Refresh",
   allStatuses: "All statuses",
   allPriorities: "All priorities",
-  dismiss: "Dismiss",
-  statuses: { new: "New", in_progress: "In Progress", responded: "Responded", resolved: "Resolved", closed: "Closed" } satisfies Record<ContactStatus, string>,
+  statuses: contactStatusWords,
   priorities: { low: "Low", medium: "Medium", high: "High", urgent: "Urgent" } as Record<string, string>,
   required: "Fields marked * are required.",
-  submitted: (date: string) => `Submitted ${date}`,
-  statusHint: "set the status (new, in progress, responded, resolved, closed)"
+  submitted: (date: string) => `Submitted ${date}`
 } as const

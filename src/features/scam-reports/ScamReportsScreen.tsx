@@ -13,7 +13,9 @@ import {
   scamTypeLabels
 } from "../../../contract/scam-reports.ts"
 import { notesOpen, type ReportChange, scamReportMachine, triageErrors } from "../../../machines/scam-report.ts"
-import { exportScamReports, listScamReports, REPORT_KIND, reportChangeCommand, saveReportNotes, type ScamReportsPage } from "../../api/scam-reports.ts"
+import { exportScamReports, listScamReports, REPORT_KIND, saveReportNotes, type ScamReportsPage } from "../../api/scam-reports.ts"
+import { decisionAction } from "../../kinds/decision.ts"
+import { reportDecision } from "../../kinds/scam-reports.ts"
 import { answeredOrKept, useStore, withStore } from "../../lib/store/handle.ts"
 import { openedVersion } from "../../lib/store/use-open-record.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
@@ -91,23 +93,18 @@ const reportActions = (
   setMany: (rows: ReadonlyArray<ScamReport>, change: Change) => void,
   openDetails: (row: ScamReport) => void
 ): ReadonlyArray<ListAction<ScamReport>> => {
-  const differs = (change: Change) => (row: ScamReport) => changeable(row) && shown(row)[change.field] !== change.value
-  const keyOf = (change: Change, key: string, hint: string, name: string): ListAction<ScamReport> => ({
-    id: `scam-reports:${change.field}:${change.value}`,
-    key,
-    hint,
-    label: (row) => `${name}: ${t.title8(row._id)}`,
-    when: differs(change),
-    run: (row) => set(row, change),
-    bulk: {
-      label: (rows) => `${name}: ${rows.length} selected`,
-      when: (rows) => rows.some(differs(change)),
-      run: (rows) => setMany(rows.filter(differs(change)), change)
-    }
-  })
+  const changes: ReadonlyArray<Change> = [
+    ...statuses.map((value) => ({ field: "status", value }) as const),
+    ...priorities.map((value) => ({ field: "priority", value }) as const)
+  ]
   return [
-    ...statuses.map((value, at) => keyOf({ field: "status", value }, String(at + 1), t.statusHint, `Set status ${t.statuses[value]}`)),
-    ...priorities.map((value, at) => keyOf({ field: "priority", value }, `shift+${at + 1}`, t.priorityHint, `Set priority ${t.priorities[value]}`)),
+    ...changes.flatMap((change) => {
+      const decision = reportDecision(change)
+      if (decision === undefined) return []
+      const when = (row: ScamReport) => changeable(row) && decision.when(shown(row))
+      const decide = (rows: ReadonlyArray<ScamReport>, bulk: boolean) => (bulk ? setMany(rows, change) : rows.forEach((row) => set(row, change)))
+      return [decisionAction(decision, { nameOf: (row) => t.title8(row._id), when, decide })]
+    }),
     { id: "scam-reports:details", key: "Enter", hint: "details", label: (row) => `Open details: ${t.title8(row._id)}`, when: changeable, run: openDetails },
     { id: "scam-reports:notes", key: "n", hint: "notes", label: (row) => `Add admin notes: ${t.title8(row._id)}`, when: changeable, run: openDetails }
   ]
@@ -129,14 +126,10 @@ export const ScamReportsScreen = () => {
       actions: {
         listChanged,
         change: (_, { change }) =>
-          withStore((store) =>
-            store.command(
-              reportChangeCommand(change, change.report.version, {
-                label: `${change.field === "status" ? t.statuses[change.value] : t.priorities[change.value]}: ${t.title8(change.report._id)}`,
-                failed: triageErrors[change.field]
-              })
-            )
-          )
+          withStore((store) => {
+            for (const command of reportDecision(change)?.commands(change.report as ScamReport, { title: t.title8(change.report._id), reason: "" }) ?? [])
+              store.command(command)
+          })
       }
     })
   )

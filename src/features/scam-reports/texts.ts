@@ -1,5 +1,6 @@
 import type { ScamReport, ScamReportPriority, ScamReportStatus } from "../../../contract/scam-reports.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
+import { reportPriorityWords, reportStatusWords } from "../../kinds/scam-reports.ts"
 
 /** What the history dialog calls a report: its wallet address, or its type when it named none. */
 export const reportLabel = (report: ScamReport) => report.walletAddress || report.scamType
@@ -14,8 +15,8 @@ export const scamTexts = {
   emptyFiltered: "No scam reports match the current filters",
   countsLabel: "Reports by status",
   total: "Total",
-  statuses: { new: "New", under_review: "Under Review", resolved: "Resolved", dismissed: "Dismissed" } satisfies Record<ScamReportStatus, string>,
-  priorities: { low: "Low", normal: "Normal", high: "High", urgent: "Urgent" } satisfies Record<ScamReportPriority, string>,
+  statuses: reportStatusWords,
+  priorities: reportPriorityWords,
   filters: { status: "Status", scamType: "Scam type", priority: "Priority" },
   allOf: (label: string) => `All ${label === "Status" ? "statuses" : label === "Priority" ? "priorities" : "types"}`,
   searchLabel: "Search reports",
@@ -39,9 +40,7 @@ export const scamTexts = {
   dismiss: "Dismiss",
   deleted: "Deleted",
   newReports: (count: number) => `${count} new ${count === 1 ? "report" : "reports"}`,
-  show: "Show",
-  statusHint: "set the status (new, under review, resolved, dismissed)",
-  priorityHint: "set the priority (low, normal, high, urgent): the report stays current until j/k"
+  show: "Show"
 } as const
 
 /** The spec's colours (§4): status new blue, under review yellow, resolved green, dismissed gray. */

@@ -170,13 +170,13 @@ export const TriageScreen = () => {
     if (!declared.movesOn) {
       screen.keepShown(item)
       if (declared.stays !== undefined) setSaid({ text: declared.stays(itemWords(item).title) })
-      send(declared.commands(item, item.version, reason))
+      send(declared.commands(item, { title: itemWords(item).title, reason }))
       return
     }
     // Resolving one report offers the others on its wallet or evidence still open.
     const open = item._id === screen.focus.current?._id ? related.filter(stillOpen) : []
     setOffer(open.length === 0 ? null : { ids: new Set(open.map((report) => report._id)), count: open.length })
-    send(declared.commands(item, item.version, reason), madeOn(item, label))
+    send(declared.commands(item, { title: itemWords(item).title, reason }), madeOn(item, label))
     moveOn([item], open)
   })
   /** A desk change: an owner keeps the item current; a snooze or a duplicate takes it off, and the next is current. */
@@ -268,7 +268,7 @@ export const TriageScreen = () => {
           run: (items) => {
             if (decision.movesOn) setDecided(null)
             else keepCurrent()
-            send(items.flatMap((item) => decision.commands(item, item.version, "")))
+            send(items.flatMap((item) => decision.commands(item, { title: itemWords(item).title, reason: "" })))
             if (decision.movesOn) moveOn(items)
           }
         }
