@@ -158,6 +158,13 @@ const keyToDecision = async (browser: Browser, staff: Staff, roundTrip: number) 
     const page = await openQueue(context, staff, prefix, roundTrip)
     const writes: Array<number> = []
     page.on("requestfinished", (request) => void (request.method() === "PUT" && writes.push(roundTripOf(request))))
+    // Reads of the queue's rows while keys are pressed (not the next page's, asked for by Next).
+    let counting = false
+    let listReads = 0
+    page.on(
+      "request",
+      (request) => void (counting && request.method() === "GET" && new URL(request.url()).pathname === "/api/admin/communities" && listReads++)
+    )
     const inDom: Array<number> = []
     const frame: Array<number> = []
     for (let pageOfQueue = 0; pageOfQueue < QUEUE / 20; pageOfQueue++) {
@@ -170,6 +177,7 @@ const keyToDecision = async (browser: Browser, staff: Staff, roundTrip: number) 
         )
       }
       await page.locator(QUEUE_CARDS).first().focus()
+      counting = true
       for (let key = 0; key < 20; key++) {
         await armDecision(page)
         await page.keyboard.press("a")
@@ -178,10 +186,13 @@ const keyToDecision = async (browser: Browser, staff: Staff, roundTrip: number) 
         frame.push(decided.frame)
         await page.waitForTimeout(DECISION_GAP_MS)
       }
+      await drained(page)
+      // The last answers' news is judged a moment after it comes (src/lib/store/lists.ts).
+      await page.waitForTimeout(1_000)
+      counting = false
     }
-    await drained(page)
     const applied = (await onServer(staff, prefix)).filter((listing) => listing.status === "approved").length
-    return { inDom, frame, writes, applied }
+    return { inDom, frame, writes, applied, listReads }
   } finally {
     await context.close()
   }
@@ -622,7 +633,8 @@ export const measureSync = async (postgresUrl: string | undefined, parts: Readon
             "next frame p50 / p95 ms": `${percentile(one.frame, 50)} / ${percentile(one.frame, 95)}`,
             keys: one.inDom.length,
             "a write's round trip p50 ms": percentile(one.writes, 50),
-            "applied on the server": `${one.applied} / ${QUEUE}`
+            "applied on the server": `${one.applied} / ${QUEUE}`,
+            "list reads while deciding": `${one.listReads} (${one.listReads === 0 ? "meets" : "MISSES"} 0)`
           }
         }
         if (want("bursts")) {

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
-import { type ListPage, type ListQuery, queryKey } from "../../../machines/list.ts"
+import type { ListPage, ListQuery } from "../../../machines/list.ts"
 import { currentStore, useStore } from "../store/handle.ts"
 import { ANY_KIND, type MixedKinds } from "../store/kinds.ts"
-import type { CallAs, RecordNews } from "../store/console-store.ts"
+import type { CallAs } from "../store/console-store.ts"
 import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
 import { listCommands } from "./list-commands.ts"
+import { useReadWhenEmptied, useStoredRows } from "./use-stored-rows.ts"
 import type { QuerySpec } from "./query-string.ts"
 import { useUrlQuery } from "./url-query.ts"
 import { useDebouncedSearch } from "./use-debounced-search.ts"
@@ -15,7 +16,7 @@ import { useList } from "./use-list.ts"
 import { type RowAction, useRowFocus } from "./use-row-focus.ts"
 import { useStableCallback } from "../use-stable.ts"
 import { AuthContext } from "../auth.tsx"
-import { keepSnapshot, takeSnapshot } from "./tab-snapshot.ts"
+import { takeSnapshot } from "./tab-snapshot.ts"
 import { type KeptRow, keepRow, withKept } from "./kept-row.ts"
 import type { HistoryKind } from "../../../contract/history-rules.ts"
 import type { ActivityArea } from "../../../contract/activity.ts"
@@ -168,44 +169,7 @@ export const useListScreen = <P extends ListPage>(
     // The store opening late (a reload) asks it for a page the server has not given yet.
     store
   )
-  // A page the server sent is kept for the next visit; a change in the rows' kind reads them again, quietly.
-  // Not after a failed read: the page shown is then another query's, or the store's own.
-  const arrived = list.loading || list.error !== null ? null : list.page
-  useEffect(() => lists?.keep(query, arrived), [lists, query, arrived])
-  // The server's last page for this query stays the one shown while it is read again (a change in
-  // its kind, the stream going live): a reload then still has it.
-  const lastArrived = useRef<{ readonly query: ListQuery; readonly page: P } | null>(null)
-  useEffect(() => void (arrived !== null && (lastArrived.current = { query, page: arrived })), [arrived, query])
-  // The page shown stays with the tab as the page goes away: a reload shows it before the store opens.
-  const keepForReload = useStableCallback(() => {
-    // The server's page for this query only: while another loads, or after a failed read, the page shown is not it.
-    const shown = lastArrived.current
-    if (snapshots && list.error === null && shown !== null && queryKey(shown.query) === queryKey(query) && shown.page === list.page)
-      keepSnapshot(owner, spec.title, query, shown.page)
-  })
-  useEffect(() => {
-    addEventListener("pagehide", keepForReload)
-    return () => removeEventListener("pagehide", keepForReload)
-  }, [keepForReload])
-  // News the rows shown do not have yet: a record changed past the version shown, gone, or new.
-  const unseen = useStableCallback((news: RecordNews) => {
-    const row = (list.rows as ReadonlyArray<RowOf<P>>).find((candidate) => spec.idOf(candidate) === news.id) as { readonly version?: unknown } | undefined
-    // The activity log's rows are events: any change is a new one.
-    if (spec.store === ANY_KIND) return true
-    if (row === undefined) return !news.deleted && spec.rereadShownOnly !== true
-    if (news.deleted) return true
-    return typeof row.version !== "number" || news.version === null || row.version < news.version
-  })
-  // The link back: the rows are read again, but a list that announces arrivals itself only
-  // recovers a failed read (the stream's catch-up brings it what arrived meanwhile).
-  const failedReadAgain = useStableCallback(() => void (list.error !== null && list.reload()))
-  const back = spec.rereadShownOnly === true ? failedReadAgain : undefined
-  const reading = useStableCallback(() => list.loading)
-  const failed = useStableCallback(() => list.error !== null)
-  useEffect(
-    () => lists?.watch(list.reload, { unseen, back, reading, readSince: list.readSince, failed }),
-    [lists, list.reload, unseen, back, reading, list.readSince, failed]
-  )
+  const { pageRows, shown, served, storeVersion } = useStoredRows(spec, query, list, store, lists, snapshots ? owner : undefined)
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const searchField = useRef<HTMLInputElement | null>(null)
   const exportCsv = spec.exportCsv
@@ -214,16 +178,6 @@ export const useListScreen = <P extends ListPage>(
   // it, even when the list read after the change no longer holds it (it left the filter): the
   // next key then acts on the record the person meant (docs/architecture.md, "Keys on a list").
   const [kept, setKept] = useState<KeptRow<Row> | null>(null)
-  const pageRows = list.rows as ReadonlyArray<Row>
-  // The rows as the store has them: newer copies, and this browser's waiting commands on top.
-  const storeVersion = store?.version()
-  const served = useMemo(() => {
-    const shown = lists === undefined ? pageRows : (lists.rows(pageRows) as ReadonlyArray<Row>)
-    const listed = spec.stillListed
-    return listed === undefined ? shown : shown.filter((row) => listed(row))
-    // The store's version says when its view of the rows changed.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pageRows, lists, storeVersion, spec])
   // Arranged apart: a list that arranges nothing keeps its rows' identity when only the address changes.
   const arranged = useMemo(() => (spec.arrange === undefined ? served : spec.arrange(served, query)), [served, spec, query])
   // The kept row as the store has it now: the change made on it shows, not the row as it was kept.
@@ -234,6 +188,7 @@ export const useListScreen = <P extends ListPage>(
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [kept, lists, storeVersion])
   const rows = useMemo(() => withKept(arranged, spec.idOf, keptShown), [arranged, keptShown, spec])
+  useReadWhenEmptied(list, pageRows.length, rows.length)
   // A new store version may change which rows wait.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const waiting = useCallback((row: Row) => lists?.waiting(row) === true, [lists, storeVersion])
@@ -420,7 +375,7 @@ export const useListScreen = <P extends ListPage>(
         ? undefined
         : {
             label: spec.counts.label,
-            cards: spec.counts.cards((list.page as P | null) ?? undefined, query.filters, url.filter, lists?.moved(spec.counts.field, pageRows, served))
+            cards: spec.counts.cards((list.page as P | null) ?? undefined, query.filters, url.filter, lists?.moved(spec.counts.field, pageRows, shown))
           },
     /** A command about the row waits for the server's answer. */
     waiting,
