@@ -163,7 +163,7 @@ const keyToDecision = async (browser: Browser, staff: Staff, roundTrip: number) 
     let listReads = 0
     page.on(
       "request",
-      (request) => void (counting && request.method() === "GET" && new URL(request.url()).pathname === "/api/admin/communities" && listReads++)
+      (request) => void (counting && request.method() === "GET" && new URL(request.url()).pathname.startsWith("/api/admin/communities") && listReads++)
     )
     const inDom: Array<number> = []
     const frame: Array<number> = []

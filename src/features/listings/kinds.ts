@@ -82,6 +82,8 @@ export interface QueueKind {
 }
 
 const statusFilter = { status: listingStatuses } as const
+/** What a listing search matches: its name and description (server/listings/repository.ts, `search_text`). */
+const searches = ["name", "description"]
 /** "early-traction" → "Early Traction": an enumeration's value as a label. */
 const labelOf = (value: string) =>
   value
@@ -101,7 +103,7 @@ const community = (type: CommunityType, title: string, noun: string, plural: str
   empty: "No listings found",
   loadFailed: fetchFailed(plural),
   confirmDelete: "Are you sure you want to delete this listing?",
-  querySpec: { filters: statusFilter },
+  querySpec: { filters: statusFilter, searches },
   fields: nameAndDescription,
   schema: () => import("../../../contract/listings.ts").then((contract) => contract.ListingInput),
   facts: () => [],
@@ -167,7 +169,7 @@ const happening = (type: EventType, noun: string, plural: string, title: string)
   empty: `No ${plural} found`,
   loadFailed: fetchFailed(plural),
   confirmDelete: `Are you sure you want to delete this ${noun}?`,
-  querySpec: { filters: { ...statusFilter, when: ["upcoming", "past"], featured: ["yes", "no"] } },
+  querySpec: { filters: { ...statusFilter, when: ["upcoming", "past"], featured: ["yes", "no"] }, searches },
   schema: () => import("../../../contract/events.ts").then((contract) => contract.EventInput),
   rules: () => import("../../../contract/events.ts").then((contract) => [contract.EventDates]),
   fields: [
@@ -212,7 +214,7 @@ export const queueKinds = {
     title: "Business Listings",
     noun: "business",
     plural: "businesses",
-    querySpec: { filters: { ...statusFilter, active: ["yes", "no"] } },
+    querySpec: { filters: { ...statusFilter, active: ["yes", "no"] }, searches },
     fields: [
       required("name", "Name"),
       required("category", "Category"),
@@ -239,7 +241,7 @@ export const queueKinds = {
     title: "Startup Listings",
     noun: "startup",
     plural: "startups",
-    querySpec: { filters: { ...statusFilter, active: ["yes", "no"], stage: startupStages } },
+    querySpec: { filters: { ...statusFilter, active: ["yes", "no"], stage: startupStages }, searches },
     fields: [
       required("name", "Name"),
       required("category", "Category"),
@@ -259,7 +261,7 @@ export const queueKinds = {
     title: "Project Listings",
     noun: "project",
     plural: "projects",
-    querySpec: { filters: { ...statusFilter, active: ["yes", "no"], projectStatus: projectStatuses } },
+    querySpec: { filters: { ...statusFilter, active: ["yes", "no"], projectStatus: projectStatuses }, searches },
     fields: [
       required("name", "Name"),
       required("category", "Category"),

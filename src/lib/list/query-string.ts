@@ -8,6 +8,8 @@ export interface QuerySpec {
   readonly filters?: Readonly<Record<string, ReadonlyArray<string>>>
   /** Filters whose value is free text (a record id, a date), kept when it matches its pattern. */
   readonly textFilters?: Readonly<Record<string, RegExp>>
+  /** The fields a search matches, as the server's own search does (./listed.ts): unsaid, only the server can say. */
+  readonly searches?: ReadonlyArray<string>
 }
 
 /** The URL's query string as a list query; values the screen doesn't know are dropped. */
