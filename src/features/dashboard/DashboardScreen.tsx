@@ -6,15 +6,14 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { Link, useLocation } from "wouter"
 import { type ActivityEntry, type Analytics, type AnalyticsPeriod, listingStatistics } from "../../../contract/activity.ts"
 import type { Health } from "../../../contract/system.ts"
-import { failureOf } from "../../../contract/call-failure.ts"
 import { fetchAnalytics, listActivity } from "../../api/activity.ts"
 import { listOwners } from "../../api/triage.ts"
 import { fetchHealth } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
 import { useChanges } from "../../api/change-stream.ts"
-import type { ConsoleStore } from "../../lib/store/console-store.ts"
-import { currentStore, useStore } from "../../lib/store/handle.ts"
+import { useStore } from "../../lib/store/handle.ts"
 import { useWaitingFigures } from "./waiting-figures.ts"
+import { type Loaded, useLoaded } from "./use-loaded.ts"
 import { firstScreenShown } from "../../lib/first-screen.ts"
 import { type Command, useRegisterCommands } from "../../lib/commands.tsx"
 import { Screen } from "../../ui/Screen.tsx"
@@ -100,58 +99,6 @@ const pendingParts = (pending: Analytics["pending"]) => [
   { key: "inquiries", label: "Pending inquiries", count: pending.inquiries, href: "/advertising-inquiries?status=pending" },
   { key: "paid-inquiries", label: "Paid inquiries to review", count: pending.paidInquiries, href: "/advertising-inquiries?status=paid" }
 ]
-
-/** How often the figures and the system status are read again without a change notice. */
-const REFRESH_MS = 30_000
-
-interface Loaded<A> {
-  readonly value: A | null
-  readonly error: string | null
-  readonly loading: boolean
-  /** When the value shown was asked for (0: kept from an earlier visit, or none yet). */
-  readonly askedAt: number
-}
-
-/**
- * Reads `load` now, when `reload` is called, and every 30 s; keeps the last value through a
- * failure. A new `load` (memoized by the caller on what it reads) is a new reading. With the
- * browser's store open, the value is kept there under `keptAs`, and the one kept from the last
- * visit shows while the server is asked.
- */
-const useLoaded = <A,>(load: () => Promise<A>, store?: ConsoleStore, keptAs?: string): Loaded<A> & { readonly reload: () => void } => {
-  const [state, setState] = useState<Loaded<A>>({ value: null, error: null, loading: true, askedAt: 0 })
-  const latest = useRef(0)
-  const reload = useCallback(() => {
-    const request = ++latest.current
-    const askedAt = Date.now()
-    setState((current) => ({ ...current, loading: true }))
-    load().then(
-      (value) => {
-        if (request !== latest.current) return
-        setState({ value, error: null, loading: false, askedAt })
-        if (keptAs !== undefined) currentStore()?.keepPage(KEPT_KIND, keptAs, [], value)
-      },
-      (error: unknown) => request === latest.current && setState((current) => ({ ...current, error: failureOf(error).message, loading: false }))
-    )
-  }, [load, keptAs])
-  useEffect(() => {
-    if (store === undefined || keptAs === undefined) return
-    let gone = false
-    void store.keptPage(keptAs).then((kept) => {
-      if (!gone && kept !== undefined) setState((current) => (current.value === null ? { ...current, value: kept.extra as A } : current))
-    })
-    return () => void (gone = true)
-  }, [store, keptAs])
-  useEffect(() => {
-    reload()
-    const timer = setInterval(reload, REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [reload])
-  return { ...state, reload }
-}
-
-/** The store's kind for what the dashboard keeps (its figures and recent activity; no records). */
-const KEPT_KIND = "dashboard"
 
 const StatusRow = ({ label, ok, text }: { readonly label: string; readonly ok: boolean | null; readonly text: string }) => (
   <Flex justify="between" align="center" py="1">
