@@ -94,7 +94,9 @@ export const useStoredRows = <P extends ListPage>(
   const served = useMemo(() => {
     if (lists === undefined || typeof spec.store !== "string" || spec.store === ANY_KIND) return shown
     const read = new Map(pageRows.map((row) => [spec.idOf(row), row as object]))
-    return shown.filter((row) => lists.waiting(row) || listed(row as object, read.get(spec.idOf(row))) !== false)
+    const still = shown.filter((row) => lists.waiting(row) || listed(row as object, read.get(spec.idOf(row))) !== false)
+    // The same rows keep their identity: a screen's keys and focus follow them by it.
+    return still.length === shown.length ? shown : still
   }, [shown, pageRows, lists, spec, listed])
   return { pageRows, shown, served, storeVersion }
 }
