@@ -21,6 +21,8 @@ export interface Decision<Row> {
   readonly asksReason: boolean
   /** The record is decided: a queue moves on (`z` brings it back). A priority, or back to New, is not. */
   readonly movesOn: boolean
+  /** What a queue says when the key keeps the record current, if anything (a report back to New). */
+  readonly stays?: (title: string) => string
   /** The commands, in order; `title`: the record as the screen names it, for the command's label. */
   readonly commands: (row: Row, said: { readonly title: string; readonly reason: string }) => ReadonlyArray<CommandInput>
 }

@@ -67,7 +67,6 @@ export const triageTexts = {
   undoHint: "undo the last decision",
   undone: (label: string) => `Undone: ${label}. It is current again.`,
   undoFailed: "Couldn't undo the decision",
-  notDecision: (title: string) => `${title} is back to New: not a decision, so it stays current.`,
   confirm: "Done",
   cancel: "Cancel",
   failed: "The desk's change was refused"

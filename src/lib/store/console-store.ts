@@ -4,6 +4,7 @@ import { storedList } from "./lists.ts"
 import { openOutbox } from "./outbox.ts"
 import { recordSet, versionOf } from "./records.ts"
 import type { ConsoleStore, Fields, RecordNews, StoredList, StoreTransport } from "./store-types.ts"
+import { listenersOf } from "./listeners.ts"
 import { openStream } from "./stream.ts"
 import { joinTabs } from "./tabs.ts"
 
@@ -40,15 +41,13 @@ export const openConsoleStore = async (options: {
   const tabs = joinTabs(options.owner)
 
   let version = 0
-  const listeners = new Set<() => void>()
-  const newsListeners = new Set<(news: RecordNews) => void>()
+  const changed = listenersOf<() => void>()
+  const news = listenersOf<(news: RecordNews) => void>()
   const bump = () => {
     version++
-    for (const listener of listeners) listener()
+    changed.each()
   }
-  const tell = (news: RecordNews) => {
-    for (const listener of newsListeners) listener(news)
-  }
+  const tell = news.each
   /** IndexedDB writes, in the order they were asked for. */
   let written: Promise<unknown> = Promise.resolve()
   const write = (step: () => Promise<unknown>) => {
@@ -87,14 +86,8 @@ export const openConsoleStore = async (options: {
       return held
     },
     version: () => version,
-    subscribe: (listener) => {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    onNews: (listener) => {
-      newsListeners.add(listener)
-      return () => newsListeners.delete(listener)
-    },
+    subscribe: changed.add,
+    onNews: news.add,
     view: records.view,
     held: (kind, id) => records.held(kind, id)?.fields,
     waiting: (kind, id) => outbox.outbox().some((command) => command.kind === kind && command.recordIds.includes(id)),
@@ -103,10 +96,10 @@ export const openConsoleStore = async (options: {
       new Promise<void>((resolve) => {
         const check = () => {
           if (kind === undefined || id === undefined ? outbox.outbox().length > 0 : store.waiting(kind, id)) return
-          listeners.delete(check)
+          stop()
           resolve()
         }
-        listeners.add(check)
+        const stop = changed.add(check)
         check()
       }),
     keepPage: (kind, key, rows, extra) => {

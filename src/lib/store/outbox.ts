@@ -2,6 +2,7 @@ import { createActor, fromPromise } from "xstate"
 import { saidWith } from "../../../contract/call-failure.ts"
 import { type Refusal, type SendOutcome, syncMachine } from "../../../machines/sync.ts"
 import { type BrowserStore, type FromAnswer, type OutboxCommand, recordKey } from "./browser-store.ts"
+import { listenersOf } from "./listeners.ts"
 import { atVersion, pick, type Records, versionNamed } from "./records.ts"
 import type { Answered, CallInput, CommandInput, ConsoleStore, RecordNews, StoreTransport } from "./store-types.ts"
 import type { Tabs } from "./tabs.ts"
@@ -61,10 +62,7 @@ export const openOutbox = ({ db, transport, records, tabs, stored, write, writte
   const answered = new Set<string>()
   /** Commands made here and not yet in IndexedDB: a read of the outbox keeps them. */
   const unwritten = new Map<string, OutboxCommand>()
-  const refusalListeners = new Set<(refusal: Refusal) => void>()
-  const refused = (refusal: Refusal) => {
-    for (const listener of refusalListeners) listener(refusal)
-  }
+  const refusals = listenersOf<(refusal: Refusal) => void>()
 
   const reread = async () => {
     const kept = await db.outbox()
@@ -189,7 +187,7 @@ export const openOutbox = ({ db, transport, records, tabs, stored, write, writte
       tell({ kind: command.kind, id, whole: done, version: done ? (records.held(command.kind, id)?.version ?? null) : null, deleted: false })
     if (done || saidByScreen) return { outcome: "sent", commandId: command.commandId }
     const refusal = refusalOf(command, answer, body)
-    refused(refusal)
+    refusals.each(refusal)
     return { outcome: "refused", refusal }
   }
 
@@ -268,10 +266,7 @@ export const openOutbox = ({ db, transport, records, tabs, stored, write, writte
       const made = outbox.find((command) => command.commandId === commandId)
       return made === undefined ? undefined : versionNamed(made.path, made.body)
     },
-    onRefusal: (listener) => {
-      refusalListeners.add(listener)
-      return () => refusalListeners.delete(listener)
-    },
+    onRefusal: refusals.add,
     heard: (commandId, answer) => {
       const made = outbox.find((command) => command.commandId === commandId)
       // As in the tab that sent it: the answer shows before the screen waiting for it hears it.
@@ -283,7 +278,7 @@ export const openOutbox = ({ db, transport, records, tabs, stored, write, writte
       // which left the words to this tab: this tab says the refusal, where the person made it.
       if (abandoned.delete(commandId) && made !== undefined && !isDone(answer)) {
         const refusal = refusalOf(made, answer, made.body)
-        refused(refusal)
+        refusals.each(refusal)
         sync.send({ type: "HEARD_REFUSAL", refusal })
       }
     }

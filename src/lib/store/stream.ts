@@ -1,4 +1,5 @@
 import type { BrowserStore } from "./browser-store.ts"
+import { listenersOf } from "./listeners.ts"
 import type { Outbox } from "./outbox.ts"
 import type { Records } from "./records.ts"
 import type { RecordNews, StoreTransport, StreamedChange } from "./store-types.ts"
@@ -48,19 +49,6 @@ export interface Stream {
   /** Listens to the server: this tab leads (./tabs.ts). */
   readonly lead: () => void
   readonly close: () => void
-}
-
-const listenersOf = <T extends (...args: never[]) => void>() => {
-  const listeners = new Set<T>()
-  return {
-    each: (...args: Parameters<T>) => {
-      for (const listener of listeners) listener(...args)
-    },
-    add: (listener: T) => {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
-    }
-  }
 }
 
 export const openStream = async ({ db, transport, records, tabs, sync, write, bump, tell }: StreamParts): Promise<Stream> => {
