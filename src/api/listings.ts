@@ -1,8 +1,5 @@
 import type { ListingStatus } from "../../contract/listing-rules.ts"
 import type { Listing, ListingCounts, ListingInput } from "../../contract/listings.ts"
-import type { Done } from "../../machines/listing-moderation.ts"
-import type { CommandInput } from "../lib/store/console-store.ts"
-import { callTo } from "./endpoints.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
@@ -64,42 +61,5 @@ export const deleteListing = async (type: CommunityType, listing: Listing, as?: 
   )
 }
 
-/**
- * The moderation calls a command makes (contract/listings.ts, `ListingsAdminApi`: moderate, undo,
- * bulk). A command is data the outbox keeps across reloads, so it names its call by method and
- * path: the contract's (`callTo`).
- */
-export const moderationCalls = {
-  moderate: (id: string) => callTo("listingModerate", { id }),
-  undo: (id: string) => callTo("listingUndo", { id }),
-  bulk: callTo("listingBulk", {})
-} as const
-
 /** The store's kind for listings: the change stream's area (contract/stream.ts). */
 export const LISTING_KIND = "listing"
-
-/**
- * One change as a command (docs/architecture.md, "The browser's store"): one listing by its own
- * call, naming the version the person saw (after this browser's own waiting changes to it), a
- * selection by the bulk call (all or none). Its effect, the new status, shows at once.
- */
-export const moveCommand = (done: Done, words: { readonly label: string; readonly failed: string }): CommandInput => {
-  const [only] = done.moves
-  const to = only?.to ?? "pending"
-  const common = { kind: LISTING_KIND, commandId: done.commandId, recordIds: done.moves.map((move) => move._id), effect: { status: to }, ...words }
-  return done.moves.length === 1 && only !== undefined
-    ? { ...common, ...moderationCalls.moderate(only._id), body: { action: done.action, version: only.version }, answer: "data.listing" }
-    : { ...common, ...moderationCalls.bulk, body: { ids: common.recordIds, action: done.action }, answer: "data.listings" }
-}
-
-/** Undoes a change: each listing's move by the event its command's answer named, in order after it. */
-export const undoCommands = (done: Done, words: { readonly label: string; readonly failed: string }): ReadonlyArray<CommandInput> =>
-  done.moves.map((move) => ({
-    kind: LISTING_KIND,
-    recordIds: [move._id],
-    ...moderationCalls.undo(move._id),
-    body: { eventId: { $answerOf: done.commandId, $path: done.moves.length === 1 ? "data.eventId" : `data.listings.[${move._id}].eventId` } },
-    effect: { status: move.from },
-    answer: "data.listing",
-    ...words
-  }))

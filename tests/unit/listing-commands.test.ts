@@ -3,7 +3,7 @@ import { AdminApi } from "../../contract/api.ts"
 import { eventFeaturedCommand } from "../../src/api/events.ts"
 import { callTo } from "../../src/api/endpoints.ts"
 import { deskChangeCommand } from "../../src/api/triage.ts"
-import { moderationCalls, moveCommand, undoCommands } from "../../src/api/listings.ts"
+import { moderationCalls, moveCommand, undoCommands } from "../../src/kinds/listings.ts"
 import { reportChangeCommand } from "../../src/api/scam-reports.ts"
 import { ventureActiveCommand } from "../../src/api/ventures.ts"
 
