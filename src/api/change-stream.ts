@@ -1,8 +1,5 @@
-import { useEffect } from "react"
 import { paths } from "virtual:answer-schemas"
 import type { ChangeEventData } from "../../contract/stream.ts"
-import { useStableCallback } from "../lib/use-stable.ts"
-import { useStore } from "../lib/store/handle.ts"
 import { sessionToken, tokenRefused } from "./session.ts"
 
 /**
@@ -202,22 +199,6 @@ const streamOf = (token: string, after?: string) => {
     streams.set(token, stream)
   }
   return stream
-}
-
-/**
- * Calls `onChange` with every change notice while the component is mounted: from the browser's
- * store once it is open (one stream for every tab of the browser, docs/architecture.md, "The
- * browser's store"), else from this tab's one shared connection.
- */
-export const useChanges = (onChange: Listener) => {
-  const listener = useStableCallback(onChange)
-  const store = useStore()
-  useEffect(() => {
-    if (store !== undefined) return store.onChange(listener)
-    const token = sessionToken()
-    if (token === undefined) return
-    return streamOf(token).subscribe(listener)
-  }, [listener, store])
 }
 
 /**

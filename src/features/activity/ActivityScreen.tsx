@@ -1,4 +1,4 @@
-import { Cross2Icon, ReloadIcon } from "@radix-ui/react-icons"
+import { Cross2Icon } from "@radix-ui/react-icons"
 import { Badge, Button, Flex, Text, TextField } from "@radix-ui/themes"
 import { useMemo } from "react"
 import { Link, useLocation } from "wouter"
@@ -39,6 +39,7 @@ const querySpec = {
 
 const spec = {
   title: t.title,
+  refresh: t.refresh,
   noun: "activity log",
   querySpec,
   fetchPage: listActivity,
@@ -174,9 +175,6 @@ export const ActivityScreen = () => {
         <>
           {dateField("from", t.from)}
           {dateField("to", t.to)}
-          <Button variant="soft" onClick={screen.list.reload}>
-            <ReloadIcon /> {t.refresh}
-          </Button>
         </>
       }
       notices={

@@ -1,4 +1,4 @@
-import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
+import { PlusIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Card, Grid, Heading, Text } from "@radix-ui/themes"
 import { useMemo, useState } from "react"
 import type { AdminAccount, AdminAccountInput } from "../../../contract/admin-users.ts"
@@ -82,6 +82,7 @@ const AdminForm = ({
 
 const spec = {
   title: t.title,
+  refresh: t.refresh,
   noun: "admins",
   querySpec: {},
   fetchPage: listAdminUsers,
@@ -147,6 +148,23 @@ const adminActions = (on: {
   }))
 ]
 
+type AdminChange = { readonly disabled?: boolean; readonly role?: Role }
+
+/**
+ * A change from a row or the palette, shown at once through the browser's store (after this
+ * browser's changes to the admin still waiting).
+ */
+const changeAdmin = (admin: AdminAccount, update: AdminChange) =>
+  updateAdminUser(admin, update, {
+    kind: ADMIN_KIND,
+    recordIds: [admin._id],
+    effect: update,
+    label: `${t.editTitle}: ${admin.email}`,
+    failed: t.changeFailed,
+    quiet: true,
+    fromShown: true
+  })
+
 /**
  * Admin users (super admins; docs/api.md, "Admin management") on the one list screen: who may
  * sign in and with which role. Disabling ends the admin's sessions everywhere; a lower role
@@ -158,35 +176,14 @@ export const AdminUsersScreen = () => {
   /** The admin the form is open on (null: a new one); undefined while it is closed. */
   const [editing, setEditing] = useState<AdminAccount | null | undefined>(undefined)
   const [notice, setNotice] = useState<{ readonly text: string; readonly failed: boolean } | null>(null)
-  /**
-   * A change from a row or the palette, shown at once through the browser's store (after this
-   * browser's changes to the admin still waiting): a refusal shows above the list, which reloads either way.
-   */
-  const change = (admin: AdminAccount, update: { readonly disabled?: boolean; readonly role?: Role }) => {
-    const as: CallAs = {
-      kind: ADMIN_KIND,
-      recordIds: [admin._id],
-      effect: update,
-      label: `${t.editTitle}: ${admin.email}`,
-      failed: t.changeFailed,
-      quiet: true,
-      fromShown: true
-    }
-    return void updateAdminUser(admin, update, as)
+  // A refusal shows above the list, which reloads either way.
+  const change = (admin: AdminAccount, update: AdminChange) =>
+    void changeAdmin(admin, update)
       .then(
         () => setNotice(null),
         (error: unknown) => setNotice({ text: `${t.changeFailed}: ${failureOf(error).message}`, failed: true })
       )
       .finally(screen.list.reload)
-  }
-  const save = async (record: AdminAccount | null, input: AdminAccountInput, as: CallAs, version: number) => {
-    if (record === null) setNotice({ text: t.added((await createAdminUser(input, as)).email), failed: false })
-    else await updateAdminUser({ ...record, version }, { name: input.name ?? null, role: input.role }, as)
-  }
-  const saved = () => {
-    setEditing(undefined)
-    screen.list.reload()
-  }
   const actions = adminActions({ me, edit: setEditing, change, disabled: () => setNotice(null) })
   const commands: ReadonlyArray<ListCommand> = [
     { id: "admins:new", label: t.add, shortcut: ["n"], hint: "add", keywords: ["invite", "create", "user"], run: () => setEditing(null) }
@@ -231,6 +228,14 @@ export const AdminUsersScreen = () => {
     [me]
   )
 
+  const save = async (record: AdminAccount | null, input: AdminAccountInput, as: CallAs, version: number) => {
+    if (record === null) setNotice({ text: t.added((await createAdminUser(input, as)).email), failed: false })
+    else await updateAdminUser({ ...record, version }, { name: input.name ?? null, role: input.role }, as)
+  }
+  const saved = () => {
+    setEditing(undefined)
+    screen.list.reload()
+  }
   return (
     <ListScreen
       screen={screen}
@@ -245,9 +250,6 @@ export const AdminUsersScreen = () => {
         <>
           <Button onClick={() => setEditing(null)}>
             <PlusIcon /> {t.add}
-          </Button>
-          <Button variant="soft" onClick={screen.list.reload}>
-            <ReloadIcon /> {t.refresh}
           </Button>
         </>
       }

@@ -1,6 +1,5 @@
 import "./advertising.css"
-import { ReloadIcon } from "@radix-ui/react-icons"
-import { Button, Flex, Heading, Text } from "@radix-ui/themes"
+import { Flex, Heading, Text } from "@radix-ui/themes"
 import { useMemo } from "react"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
 import { industries, inquiryMoves, type InquiryStatus, inquiryStatuses } from "../../../contract/advertising-rules.ts"
@@ -16,6 +15,7 @@ import { advertisingTexts as t } from "./texts.ts"
 
 const spec = {
   title: t.title,
+  refresh: t.refresh,
   noun: "inquiries",
   querySpec: { filters: { status: inquiryStatuses, industry: industries } },
   fetchPage: listInquiries,
@@ -121,11 +121,6 @@ export const AdvertisingScreen = () => {
           )
         }
       }}
-      tools={
-        <Button variant="soft" onClick={list.reload}>
-          <ReloadIcon /> {t.refresh}
-        </Button>
-      }
       notices={
         <>
           <InquiryDone detail={inquiry.detail} />

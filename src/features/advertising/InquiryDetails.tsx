@@ -198,7 +198,7 @@ export const InquiryDone = ({ detail }: { readonly detail: ActorRefFrom<typeof i
   const done = useSelector(detail, (snapshot) => (snapshot.matches("done") ? snapshot.context.done : null))
   return (
     done !== null && (
-      <div className="inquiry-done" role="status">
+      <div className="list-said" role="status">
         <Text size="2">{t.done(done.status, done.inquiry.companyName)}</Text>
         <Button size="1" variant="ghost" color="gray" onClick={() => detail.send({ type: "DISMISS" })}>
           {t.dismiss}

@@ -1,4 +1,4 @@
-import { PlusIcon, ReloadIcon } from "@radix-ui/react-icons"
+import { PlusIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Flex, Text } from "@radix-ui/themes"
 import { useCallback, useMemo, useState } from "react"
 import type { CoreTeamContact } from "../../../contract/contacts.ts"
@@ -25,6 +25,7 @@ const priorityColors: Record<string, "gray" | "blue" | "orange" | "red"> = { low
 
 const spec = {
   title: t.title,
+  refresh: t.refresh,
   noun: "core team contacts",
   querySpec: { filters: { status: contactStatuses, priority: contactPriorities } },
   fetchPage: listContacts,
@@ -152,9 +153,6 @@ export const ContactsScreen = () => {
               <PlusIcon /> {t.add}
             </Button>
           )}
-          <Button variant="soft" onClick={reload}>
-            <ReloadIcon /> {t.refresh}
-          </Button>
         </>
       }
       notices={

@@ -10,8 +10,8 @@ import { fetchAnalytics, listActivity } from "../../api/activity.ts"
 import { listOwners } from "../../api/triage.ts"
 import { fetchHealth } from "../../api/auth.ts"
 import { AuthContext } from "../../lib/auth.tsx"
-import { useChanges } from "../../api/change-stream.ts"
 import { useStore } from "../../lib/store/handle.ts"
+import { ANY_KIND } from "../../lib/store/kinds.ts"
 import { useWaitingFigures } from "./waiting-figures.ts"
 import { type Loaded, useLoaded } from "./use-loaded.ts"
 import { firstScreenShown } from "../../lib/first-screen.ts"
@@ -214,7 +214,7 @@ const WaitingByOwner = ({ owners, unowned, me }: Awaited<ReturnType<typeof listO
 
 /**
  * The dashboard: real counts from the counts the database keeps, what waits for review and where,
- * the last ten events, and the system's status; read again on every change notice and every 30 s.
+ * the last ten events, and the system's status; read again after a burst of changes and when the link is back.
  */
 export const DashboardScreen = () => {
   const me = AuthContext.useSelector((snapshot) => snapshot.context.user?._id)
@@ -238,17 +238,6 @@ export const DashboardScreen = () => {
   // The figures on screen: what waited for the first screen may load now.
   const figuresShown = analytics.value !== null
   useEffect(() => void (figuresShown && firstScreenShown()), [figuresShown])
-  // A change anywhere (a report, an inquiry) moves the figures: read them again, once per burst.
-  const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
-  useChanges(() => {
-    clearTimeout(pendingReload.current)
-    pendingReload.current = setTimeout(() => {
-      analytics.reload()
-      activity.reload()
-      owners.reload()
-    }, 250)
-  })
-  useEffect(() => () => clearTimeout(pendingReload.current), [])
   const { reload: reloadAnalytics } = analytics
   const { reload: reloadActivity } = activity
   const { reload: reloadHealth } = health
@@ -259,6 +248,11 @@ export const DashboardScreen = () => {
     reloadHealth()
     reloadOwners()
   }, [reloadAnalytics, reloadActivity, reloadHealth, reloadOwners])
+  // A change anywhere (a report, an inquiry) moves the figures, and the link back may bring some:
+  // read again once per burst, as the lists are, from what the browser's store hears; and once
+  // its stream is live, if the figures were read before it (a first visit's stream opens late).
+  const readSince = useRef(performance.now())
+  useEffect(() => store?.lists(ANY_KIND, t.title, String).watch(reloadAll, { readSince: () => readSince.current }), [store, reloadAll])
   const addEvent = () => {
     ask(newRecordIntent("event"))
     navigate(listingPaths.event)

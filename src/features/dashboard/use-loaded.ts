@@ -3,9 +3,6 @@ import { failureOf } from "../../../contract/call-failure.ts"
 import type { ConsoleStore } from "../../lib/store/console-store.ts"
 import { currentStore } from "../../lib/store/handle.ts"
 
-/** How often the figures and the system status are read again without a change notice. */
-const REFRESH_MS = 30_000
-
 export interface Loaded<A> {
   readonly value: A | null
   readonly error: string | null
@@ -15,7 +12,7 @@ export interface Loaded<A> {
 }
 
 /**
- * Reads `load` now, when `reload` is called, and every 30 s; keeps the last value through a
+ * Reads `load` now and when `reload` is called; keeps the last value through a
  * failure. A new `load` (memoized by the caller on what it reads) is a new reading. With the
  * browser's store open, the value is kept there under `keptAs`, and the one kept from the last
  * visit shows while the server is asked.
@@ -44,11 +41,7 @@ export const useLoaded = <A>(load: () => Promise<A>, store?: ConsoleStore, keptA
     })
     return () => void (gone = true)
   }, [store, keptAs])
-  useEffect(() => {
-    reload()
-    const timer = setInterval(reload, REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [reload])
+  useEffect(() => reload(), [reload])
   return { ...state, reload }
 }
 

@@ -228,6 +228,20 @@ const spec = {
   searchable: false
 }
 
+/** `r` and the row's Rename: the rename form, on that passkey. */
+const renameAction = (rename: (passkey: Passkey) => void): ListAction<Passkey> => ({
+  id: "passkeys:rename",
+  key: "r",
+  hint: "rename",
+  label: (passkey) => `Rename passkey ${passkey.name}`,
+  button: { label: t.rename },
+  run: rename
+})
+
+/** Whether a passkey listed, other than `except`, has the name (any case). */
+const nameTakenIn = (rows: ReadonlyArray<Passkey>) => (except: string | null) => (name: string) =>
+  rows.some((passkey) => passkey._id !== except && passkey.name.toLowerCase() === name.trim().toLowerCase())
+
 /**
  * The signed-in person's passkeys (docs/api.md, "Passkeys") on the one list screen: each with
  * when it was added and last used and whether it is synced; added from the form above the list
@@ -245,25 +259,13 @@ export const PasskeysScreen = () => {
     { id: "passkeys:add", label: t.add, keywords: ["webauthn", "security key", "fingerprint"], run: () => setAsked((count) => count + 1) },
     { id: "passkeys:recovery", label: t.makeCodes, keywords: ["backup codes", "lost device"], run: () => setAskedCodes((count) => count + 1) }
   ]
-  const rowActions: ReadonlyArray<ListAction<Passkey>> = [
-    {
-      id: "passkeys:rename",
-      key: "r",
-      hint: "rename",
-      label: (passkey) => `Rename passkey ${passkey.name}`,
-      button: { label: t.rename },
-      run: (passkey) => {
-        setRenamedHere(true)
-        setRenaming(passkey)
-      }
-    },
-    ...actions
-  ]
-  const screen = useListScreen(spec, { actions: rowActions, idle: renaming === null, commands })
+  const rename = (passkey: Passkey) => {
+    setRenamedHere(true)
+    setRenaming(passkey)
+  }
+  const screen = useListScreen(spec, { actions: [renameAction(rename), ...actions], idle: renaming === null, commands })
   const page = screen.list.page
-  /** Whether a passkey listed here, other than `except`, has the name (any case). */
-  const nameTaken = (except: string | null) => (name: string) =>
-    screen.rows.some((passkey) => passkey._id !== except && passkey.name.toLowerCase() === name.trim().toLowerCase())
+  const nameTaken = nameTakenIn(screen.rows)
   return (
     <ListScreen
       screen={screen}

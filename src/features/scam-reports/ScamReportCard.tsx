@@ -14,14 +14,12 @@ import { priorityColors, scamTexts as t, statusColors } from "./texts.ts"
 /** One report as a card: its status and priority dropdowns in the spec's colours (out of the tab order: keys do the same), and Details. */
 export const ScamReportCard = ({
   report,
-  deleted,
   onSet,
   onDetails,
   waiting
 }: {
   /** The report as the screen shows it: the latest copy with this screen's own changes on it. */
   readonly report: ScamReport
-  readonly deleted: boolean
   readonly onSet: (change: { field: "status"; value: ScamReportStatus } | { field: "priority"; value: ScamReportPriority }) => void
   readonly onDetails: () => void
   /** What the list says of the report beside its badges: that a change to it waits for the server. */
@@ -29,14 +27,13 @@ export const ScamReportCard = ({
 }) => {
   const title = t.title8(report._id)
   return (
-    <div className="scam-card" aria-label={title} data-deleted={deleted}>
+    <div className="scam-card" aria-label={title}>
       <Flex justify="between" align="start" gap="2">
         <Text as="div" weight="bold">
           {title}
         </Text>
         <Flex gap="2" align="center">
           {waiting}
-          {deleted && <Badge color="gray">{t.deleted}</Badge>}
           <Badge color="gray" variant="outline">
             {scamTypeLabels[report.scamType]}
           </Badge>
@@ -60,7 +57,7 @@ export const ScamReportCard = ({
           aria-label={t.statusOf(title)}
           tabIndex={-1}
           value={report.status}
-          disabled={deleted}
+
           onChange={(event) => onSet({ field: "status", value: event.target.value as ScamReportStatus })}
         >
           {StatusSchema.literals.map((value) => (
@@ -75,7 +72,7 @@ export const ScamReportCard = ({
           aria-label={t.priorityOf(title)}
           tabIndex={-1}
           value={report.priority}
-          disabled={deleted}
+
           onChange={(event) => onSet({ field: "priority", value: event.target.value as ScamReportPriority })}
         >
           {PrioritySchema.literals.map((value) => (
@@ -84,7 +81,7 @@ export const ScamReportCard = ({
             </option>
           ))}
         </select>
-        <Button size="1" variant="soft" color="gray" tabIndex={-1} disabled={deleted} onClick={onDetails}>
+        <Button size="1" variant="soft" color="gray" tabIndex={-1} onClick={onDetails}>
           {t.details}
         </Button>
       </Flex>

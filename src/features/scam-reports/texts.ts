@@ -38,9 +38,7 @@ export const scamTexts = {
   savingNotes: "Saving…",
   close: "Close",
   dismiss: "Dismiss",
-  deleted: "Deleted",
-  newReports: (count: number) => `${count} new ${count === 1 ? "report" : "reports"}`,
-  show: "Show"
+  newReports: (count: number) => `${count} new ${count === 1 ? "report" : "reports"}`
 } as const
 
 /** The spec's colours (§4): status new blue, under review yellow, resolved green, dismissed gray. */

@@ -1,4 +1,4 @@
-import { ExitIcon, ReloadIcon } from "@radix-ui/react-icons"
+import { ExitIcon } from "@radix-ui/react-icons"
 import { Badge, Button, Callout, Text } from "@radix-ui/themes"
 import { useMemo, useState } from "react"
 import type { AdminSession } from "../../../contract/sessions.ts"
@@ -16,6 +16,7 @@ import { sessionTexts as t } from "./texts.ts"
 /** Whose sessions, in the URL: none is one's own, `all` everyone's (super admins). No search: they are few. */
 const spec = {
   title: t.title,
+  refresh: t.refresh,
   noun: "sessions",
   querySpec: { filters: { scope: ["all"] } },
   fetchPage: listSessions,
@@ -110,9 +111,6 @@ export const SessionsScreen = () => {
         <>
           <Button color="red" variant="soft" onClick={endOthers}>
             <ExitIcon /> {t.signOutOthers}
-          </Button>
-          <Button variant="soft" onClick={screen.list.reload}>
-            <ReloadIcon /> {t.refresh}
           </Button>
         </>
       }

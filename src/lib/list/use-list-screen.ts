@@ -9,6 +9,8 @@ import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
 import { listCommands } from "./list-commands.ts"
 import { useReadWhenEmptied, useStoredRows } from "./use-stored-rows.ts"
+import { useArrivals } from "./use-arrivals.ts"
+import { deletionAs } from "./deletion.ts"
 import type { QuerySpec } from "./query-string.ts"
 import { useUrlQuery } from "./url-query.ts"
 import { useDebouncedSearch } from "./use-debounced-search.ts"
@@ -44,6 +46,8 @@ export interface ListScreenSpec<P extends ListPage> {
   readonly history?: { readonly kind: HistoryKind; readonly labelOf: (row: RowOf<P>) => string }
   /** The toolbar's selects, each with its palette commands. */
   readonly filters?: ReadonlyArray<ListFilter>
+  /** The toolbar's Refresh button, in these words: the rows read again (the palette's "Reload the …" does the same). */
+  readonly refresh?: string
   /** A palette command that clears every filter and the search ("Clear filters"), offered while one is set. */
   readonly clearFilters?: string
   /** The count cards above the list, from the page's counts. */
@@ -56,8 +60,8 @@ export interface ListScreenSpec<P extends ListPage> {
    * live, and a page seen before shows at once (docs/architecture.md, "The browser's store").
    */
   readonly store?: ActivityArea | typeof ANY_KIND | MixedKinds
-  /** Read the rows again only for a change to a record they show, not for a new one (a screen that announces arrivals itself). */
-  readonly rereadShownOnly?: boolean
+  /** New records are announced in these words ("3 new reports") instead of read into the rows (./use-arrivals.ts). */
+  readonly arrivals?: (count: number) => string
   /**
    * Whether a row, as the store has it now, still belongs in the list (a desk item decided
    * elsewhere does not): one that no longer does leaves at once, before the list is read again,
@@ -170,6 +174,11 @@ export const useListScreen = <P extends ListPage>(
     store
   )
   const { pageRows, shown, served, storeVersion } = useStoredRows(spec, query, list, store, lists, snapshots ? owner : undefined)
+  const pageIds = useMemo(() => pageRows.map(spec.idOf), [pageRows, spec])
+  const announced = spec.arrivals !== undefined && typeof spec.store === "string" ? spec.store : undefined
+  const arrived = useArrivals(announced, spec.arrivals, spec.title, spec.querySpec, query, store, pageIds, () =>
+    query.page === 1 ? list.reload() : url.go({ page: 1 })
+  )
   const [searchText, setSearchText] = useDebouncedSearch(query.search, (search) => url.go({ search, page: 1 }, { replace: true }))
   const searchField = useRef<HTMLInputElement | null>(null)
   const exportCsv = spec.exportCsv
@@ -182,8 +191,10 @@ export const useListScreen = <P extends ListPage>(
   const arranged = useMemo(() => (spec.arrange === undefined ? served : spec.arrange(served, query)), [served, spec, query])
   // The kept row as the store has it now: the change made on it shows, not the row as it was kept.
   const keptShown = useMemo(() => {
-    const now = kept === null || lists === undefined ? undefined : (lists.rows([kept.row])[0] as Row | undefined)
-    return kept === null || now === undefined ? kept : { ...kept, row: now }
+    if (kept === null || lists === undefined) return kept
+    // A record deleted meanwhile is not kept shown.
+    const now = lists.rows([kept.row])[0] as Row | undefined
+    return now === undefined ? null : { ...kept, row: now }
     // The store's version says when its view of the kept row changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [kept, lists, storeVersion])
@@ -200,17 +211,7 @@ export const useListScreen = <P extends ListPage>(
   /** The row action asking its confirmation (the dialog, its busy and error states: src/ui/list/RowConfirmation.tsx). */
   const [asking, setAsking] = useState<Asking<Row> | null>(null)
   const openConfirm = useStableCallback((row: Row, confirm: Confirmation<Row>) => {
-    const as: CallAs | undefined =
-      spec.store === undefined || store === undefined || confirm.removes !== true
-        ? undefined
-        : {
-            kind: typeof spec.store === "string" ? spec.store : String((row as Readonly<Record<string, unknown>>)[spec.store.field]),
-            recordIds: [spec.idOf(row)],
-            effect: null,
-            label: `${confirm.title}: ${confirm.subject(row)}`,
-            failed: confirm.failed,
-            quiet: false
-          }
+    const as = store === undefined ? undefined : deletionAs(spec.store, row, spec.idOf, confirm)
     setAsking({ row, confirm, ...(as === undefined ? {} : { as }) })
   })
   const [selection, setSelectionState] = useState<Selection>(noSelection)
@@ -292,6 +293,7 @@ export const useListScreen = <P extends ListPage>(
   const filtered = Object.keys(query.filters).length > 0 || query.search !== ""
   const screenCommands: ReadonlyArray<Command> = [
     ...(options.commands ?? []).map(({ hint: _hint, evenOpen, ...command }) => guarded({ ...command, group }, evenOpen)),
+    ...arrived.commands.map((command) => guarded(command)),
     ...[
       ...(selecting?.commands ?? []),
       ...[...(spec.filters ?? []), spec.counts].flatMap((declared) => declared?.commands?.(group, query.filters, url.filter) ?? [])
@@ -362,6 +364,8 @@ export const useListScreen = <P extends ListPage>(
     focus,
     csv: exportCsv === undefined ? undefined : csv,
     search: { text: searchText, set: setSearchText, field: searchField, cut: searchCut },
+    /** New records announced, not yet shown (./use-arrivals.ts). */
+    arrivals: arrived.arrivals,
     /** Keeps `row` on screen until the current row leaves it (a change that may take it out of the filter). */
     keepShown,
     /** Whether a filter or the search narrows the list. */

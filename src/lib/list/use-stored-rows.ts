@@ -16,7 +16,7 @@ interface StoredRowsSpec<Row> {
   readonly querySpec: QuerySpec
   readonly idOf: (row: Row) => string
   readonly store?: StoreKind
-  readonly rereadShownOnly?: boolean
+  readonly arrivals?: unknown
   readonly stillListed?: (row: Row) => boolean
 }
 
@@ -62,7 +62,7 @@ export const useStoredRows = <P extends ListPage>(
     const row = list.rows.find((candidate) => spec.idOf(candidate) === news.id) as { readonly version?: unknown } | undefined
     // The activity log's rows are events: any change is a new one.
     if (spec.store === ANY_KIND) return true
-    if (row === undefined) return !news.deleted && spec.rereadShownOnly !== true
+    if (row === undefined) return !news.deleted && spec.arrivals === undefined
     if (news.deleted) return true
     if (typeof row.version === "number" && news.version !== null && row.version >= news.version) return false
     // The store has the record whole and the record says whether it is listed: the rows shown
@@ -73,7 +73,7 @@ export const useStoredRows = <P extends ListPage>(
   // The link back: the rows are read again, but a list that announces arrivals itself only
   // recovers a failed read (the stream's catch-up brings it what arrived meanwhile).
   const failedReadAgain = useStableCallback(() => void (list.error !== null && list.reload()))
-  const back = spec.rereadShownOnly === true ? failedReadAgain : undefined
+  const back = spec.arrivals !== undefined ? failedReadAgain : undefined
   const reading = useStableCallback(() => list.loading)
   const failed = useStableCallback(() => list.error !== null)
   useEffect(

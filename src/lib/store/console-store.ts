@@ -121,7 +121,6 @@ export const openConsoleStore = async (options: {
     },
     command: (input) => outbox.enqueue(input, true),
     applyChange: (change) => stream.applyChange(change),
-    onChange: stream.onChange,
     close: () => {
       tabs.close()
       stream.close()

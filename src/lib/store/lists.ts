@@ -70,14 +70,14 @@ export const storedList = (store: Store, stream: Stream, of: StoreKind, title: s
         readAgain ||= always
         timer = setTimeout(judge, REREAD_AFTER_MS)
       }
-      // Rows read before this tab heard every change: read again now (after a read in flight). A
-      // list that announces arrivals itself takes none unannounced: it only recovers a failed read.
+      // Rows read before this tab heard every change (the stream's first connection, with no
+      // position to resume from, went live after the read): read again now, after a read in
+      // flight. A list that announces arrivals does too: what came before it heard them is no news.
       const heardLate = () => {
         // A read that failed (the link was down): the stream live again says the server answers now.
         if (stream.live() && failed?.() === true) return later(true)
         const since = stream.hearsSince()
         if (readSince === undefined || since === undefined || readSince() >= since) return
-        if (back !== undefined) return back()
         clearTimeout(timer)
         readAgain = true
         judge()

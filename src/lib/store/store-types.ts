@@ -186,8 +186,6 @@ export interface ConsoleStore {
   readonly sync: ReturnType<typeof createActor<typeof syncMachine>>
   /** Applies a streamed change (the store's own stream does; tests and other tabs too). */
   readonly applyChange: (change: StreamedChange) => void
-  /** Every change the stream brings (this tab's own stream, or the leading tab's). Returns the way to stop. */
-  readonly onChange: (listener: (change: StreamedChange) => void) => () => void
   /** The list screen `title`'s way into the store, for rows of `kind` named by `idOf` (one per screen, made once). */
   readonly lists: (kind: StoreKind, title: string, idOf: (row: unknown) => string) => StoredList
   readonly close: () => void

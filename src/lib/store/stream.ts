@@ -30,8 +30,6 @@ export interface StreamParts {
 export interface Stream {
   /** Applies a streamed change; `persist`: this tab writes it (the leading tab; the others only hear it). */
   readonly applyChange: (change: StreamedChange, persist?: boolean) => void
-  /** Every change the stream brings. Returns the way to stop. */
-  readonly onChange: (listener: (change: StreamedChange) => void) => () => void
   /** What another tab said of the stream (a change, its going live, a new tab's hello). */
   readonly heard: (message: TabMessage) => void
   /** Whether the stream is live. */
@@ -52,7 +50,6 @@ export interface Stream {
 }
 
 export const openStream = async ({ db, transport, records, tabs, sync, write, bump, tell }: StreamParts): Promise<Stream> => {
-  const changed = listenersOf<(change: StreamedChange) => void>()
   const wentLive = listenersOf<() => void>()
   const back = listenersOf<() => void>()
 
@@ -72,7 +69,6 @@ export const openStream = async ({ db, transport, records, tabs, sync, write, bu
   let lastEventId = await db.lastEventId()
   const applyChange = (change: StreamedChange, persist = true) => {
     lastEventId = change.id
-    changed.each(change)
     // Protected data never enters the browser's store, not even without its values (docs/security.md).
     if (change.area === PROTECTED_AREA) return
     const deleted = change.type.endsWith(".deleted")
@@ -135,7 +131,6 @@ export const openStream = async ({ db, transport, records, tabs, sync, write, bu
 
   return {
     applyChange,
-    onChange: changed.add,
     heard: (message) => {
       if (message.type === "change" && !leading) applyChange(message.change, false)
       else if (message.type === "ready" && !leading) {

@@ -1,3 +1,4 @@
+import { ReloadIcon } from "@radix-ui/react-icons"
 import { Button, Callout, Flex, Text } from "@radix-ui/themes"
 import { type ReactNode, useEffect, useMemo, useState } from "react"
 import { MAX_SEARCH } from "../../../contract/list-rules.ts"
@@ -83,7 +84,7 @@ const WaitingMark = () => (
 /**
  * The one list screen (docs/architecture.md, "The list pattern"): the title, the count cards and
  * what else sits above the list, one toolbar row (search, filters, the screen's buttons, the
- * selection, Export CSV), the screen's notices, the rows as a table or cards with their buttons,
+ * selection, Export CSV), new records announced, the screen's notices, the rows as a table or cards with their buttons,
  * loading, empty and failed states and the pager, the keys' hint, the row actions' confirmation
  * and the screen's dialogs (`children`).
  */
@@ -183,6 +184,11 @@ export const ListScreen = <P extends ListPage>({
         ))}
         {"table" in view && cards !== undefined && <SortSelect columns={view.table.columns} url={url} onEscape={focus.backToRows} />}
         {tools}
+        {screen.spec.refresh !== undefined && (
+          <Button variant="soft" onClick={() => (screen.arrivals?.forget(), list.reload())}>
+            <ReloadIcon /> {screen.spec.refresh}
+          </Button>
+        )}
         {selection.rows.length > 0 && selection.words !== undefined && (
           <Flex gap="2" align="center">
             <Text size="2" weight="medium">
@@ -199,6 +205,14 @@ export const ListScreen = <P extends ListPage>({
         <Callout.Root color="amber" role="status" mb="3">
           <Callout.Text>{listTexts.searchCut(MAX_SEARCH)}</Callout.Text>
         </Callout.Root>
+      )}
+      {screen.arrivals !== undefined && screen.arrivals.count > 0 && (
+        <div className="list-said" role="status">
+          <Text size="2">{screen.arrivals.words} · </Text>
+          <Button size="1" variant="ghost" onClick={screen.arrivals.show}>
+            {listTexts.show}
+          </Button>
+        </div>
       )}
       {notices}
       <div className={aside === undefined ? undefined : "list-with-aside"}>

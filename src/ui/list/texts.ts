@@ -16,5 +16,7 @@ export const listTexts = {
   sortBy: "Sort by",
   sortOrder: (column: string, order: "asc" | "desc") => `${column}, ${order === "asc" ? "ascending" : "descending"}`,
   unsorted: "As listed",
+  /** Shows the records a list announced as new. */
+  show: "Show",
   searchCut: (max: number) => `A search is at most ${max} characters: the list shows what the first ${max} find.`
 } as const
