@@ -225,11 +225,11 @@ const conflictsShown = async (page: Page, conflicted: ReadonlyArray<Decision>) =
   )
   await page.waitForTimeout(500)
   const reported = await alerts.count()
-  const offering = alerts.filter({ has: page.getByRole("button", { name: "Show history" }) })
+  // A refusal by a colleague's change stays, kept, with "Compare in history" (docs/console.md).
+  const offering = alerts.filter({ has: page.getByRole("button", { name: "Compare in history" }) })
   const histories = new Set<string>()
-  for (let left = await offering.count(); left > 0; left--) {
-    // Opening a history dismisses its alert: the next one is first.
-    await offering.first().getByRole("button", { name: "Show history" }).click()
+  for (let index = 0, count = await offering.count(); index < count; index++) {
+    await offering.nth(index).getByRole("button", { name: "Compare in history" }).click()
     const dialog = page.getByRole("dialog")
     await dialog.getByRole("option").nth(1).waitFor({ timeout: 10_000 })
     const title = (await dialog.getByRole("heading").first().textContent()) ?? ""
