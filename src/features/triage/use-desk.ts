@@ -264,11 +264,16 @@ export const useDesk = () => {
     [decided, undo]
   )
   const screen = useListScreen(deskSpec, { actions: every, idle: !open, commands })
+  // Kept shown while current, as after any key: a page read before the undo reached the server,
+  // answered after the item came back from the store, would take it away and the current row with it.
+  const { rows: shown, focus: rowFocus, keepShown } = screen
   useEffect(() => {
-    if (comingBack === null || !screen.rows.some((row) => row._id === comingBack)) return
-    screen.focus.pick(comingBack)
+    const back = comingBack === null ? undefined : shown.find((row) => row._id === comingBack)
+    if (back === undefined) return
+    rowFocus.pick(back._id)
+    keepShown(back)
     setComingBack(null)
-  }, [comingBack, screen.rows, screen.focus])
+  }, [comingBack, shown, rowFocus, keepShown])
   const related = useRelated(screen.focus.current)
   const ownerName = (id: string) => {
     const owner = owners.find((one) => one._id === id)
