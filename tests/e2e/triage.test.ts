@@ -272,13 +272,15 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     await page.route(/\/api\/admin\/triage(\?|$)/, async (route: Route) => {
       if (!holding) return route.fallback()
       const response = await route.fetch()
+      // Only a read answered without the item is held: one made before the decision has it still.
+      if (!holding || (await response.text()).includes(`${prefix} three`)) return route.fulfill({ response })
       held.push(() => route.fulfill({ response }))
     })
     await focusItem(page, `${prefix} three`)
     await page.keyboard.press("a")
     await currentIs(page, `${prefix} two`)
     await expect.poll(() => statusOf("listing", three)).toBe("decided")
-    // The decision's news has the desk read its items again: that answer lacks the item.
+    // The decision's news has the desk read its items again: that answer, without the item, is held.
     await expect.poll(() => held.length).toBeGreaterThan(0)
     holding = false
     await page.keyboard.press("z")
