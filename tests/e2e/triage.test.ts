@@ -63,6 +63,16 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
   /** Makes the item showing `text` current, as a click on it would. */
   const focusItem = (page: Page, text: string) => desk(page).getByRole("listitem").filter({ hasText: text }).focus()
   const currentIs = (page: Page, title: string) => expect.poll(() => current(page).getAttribute("aria-label")).toBe(title)
+  /** `z` after approving the listing `title`: said undone, current again, pending on the server. */
+  const undoneBack = async (page: Page, title: string, id: string) => {
+    await page.keyboard.press("z")
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Undone: Approve: ${title}. It is current again.` })
+      .waitFor()
+    await currentIs(page, title)
+    await expect.poll(() => statusOf("listing", id)).toBe("pending")
+  }
   /** The desk has read its items again: an item further down, past the first page before, shows. */
   const settled = (page: Page, coming: string) => desk(page).locator(`.triage-card[aria-label="${coming}"]`).first().waitFor({ timeout: 10_000 })
 
@@ -225,13 +235,7 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     await desk(page).locator(`.triage-card[aria-label="${prefix} three"]`).waitFor({ state: "detached" })
     await expect.poll(() => statusOf("listing", three)).toBe("decided")
     // z: the decision undone on the server, the item back on the desk and current.
-    await page.keyboard.press("z")
-    await page
-      .getByRole("status")
-      .filter({ hasText: `Undone: Approve: ${prefix} three. It is current again.` })
-      .waitFor()
-    await currentIs(page, `${prefix} three`)
-    await expect.poll(() => statusOf("listing", three)).toBe("pending")
+    await undoneBack(page, `${prefix} three`, three)
     // A quick Enter on the duplicate question marks nothing: nothing is chosen until the person chooses.
     await page.keyboard.press("m")
     const search = page.getByRole("dialog").getByLabel("Find the item it repeats")
@@ -269,7 +273,8 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     // The desk's reads from here are answered by the server at once and handed to the page later.
     const held: Array<() => Promise<void>> = []
     let holding = true
-    await page.route(/\/api\/admin\/triage(\?|$)/, async (route: Route) => {
+    const deskRead = /\/api\/admin\/triage(\?|$)/
+    await page.route(deskRead, async (route: Route) => {
       if (!holding) return route.fallback()
       const response = await route.fetch()
       // Only a read answered without the item is held: one made before the decision has it still.
@@ -283,17 +288,11 @@ describe.each(browserEngines)("the triage desk on $name", (engine) => {
     // The decision's news has the desk read its items again: that answer, without the item, is held.
     await expect.poll(() => held.length).toBeGreaterThan(0)
     holding = false
-    await page.keyboard.press("z")
-    await page
-      .getByRole("status")
-      .filter({ hasText: `Undone: Approve: ${prefix} three. It is current again.` })
-      .waitFor()
-    await currentIs(page, `${prefix} three`)
-    await expect.poll(() => statusOf("listing", three)).toBe("pending")
+    await undoneBack(page, `${prefix} three`, three)
     // The read from before the undo answers now, without the item, and the desk reads again for
     // the undo's news it lacks: the item stays, current, through both.
     let answers = 0
-    page.on("requestfinished", (request) => void (/\/api\/admin\/triage(\?|$)/.test(request.url()) && answers++))
+    page.on("requestfinished", (request) => void (deskRead.test(request.url()) && answers++))
     const late = held.length
     for (const answer of held.splice(0)) await answer()
     await expect.poll(() => answers).toBeGreaterThan(late)
