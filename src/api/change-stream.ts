@@ -85,6 +85,21 @@ class ChangeStream {
   private close() {
     this.controller?.abort()
     this.controller = null
+    globalThis.removeEventListener?.("offline", this.cut)
+  }
+
+  /**
+   * The browser says the link is cut: the connection is dropped now, since a cut link can hold it
+   * open, silent, long after (a new network, a sleeping laptop), and opened again once the link
+   * is back. Its `ready` then says the server answers again: the lists read what they missed.
+   */
+  private readonly cut = () => {
+    const dropped = this.controller
+    if (dropped === null) return
+    const next = new AbortController()
+    this.controller = next
+    dropped.abort()
+    this.reconnect(next)
   }
 
   /** A connection is open or being opened. */
@@ -107,6 +122,7 @@ class ChangeStream {
   private open() {
     const controller = new AbortController()
     this.controller = controller
+    globalThis.addEventListener?.("offline", this.cut)
     void this.read(controller).then(
       (again) => again && this.reconnect(controller),
       () => this.reconnect(controller)

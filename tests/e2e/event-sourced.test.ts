@@ -3,12 +3,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Page, Route } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
-import { chromiumWithServer, launchChromium, newPage, openSignedIn, linkLive } from "../support/browser.ts"
+import { chromiumWithServer, launchChromium, newPage, openSignedIn, linkLive, requestsInFlight } from "../support/browser.ts"
 import { freePort } from "../support/nginx.ts"
 import { signInFirstAdmin, startProduct } from "../support/product.ts"
 import { browserEngines } from "../support/database.ts"
 import { call } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
+import { LINK_RETRY_MS } from "../../machines/sync.ts"
 import { linkTexts, listingTexts, listTexts, openRecordTexts } from "../spec/texts.ts"
 
 /**
@@ -84,8 +85,8 @@ describe.each(browserEngines)("the event-sourced console on $name", (engine) => 
     Number((await page.getByRole("group", { name: "Listings by status" }).getByRole("button").nth(1).textContent())?.replace(/\D+/g, ""))
   /** The console's client is open (its status line is in the page) once the first screen is quiet. */
   const clientOpen = (page: Page) => page.locator(".sync-status").waitFor({ state: "attached" })
-  const open = async (prefix: string) => {
-    const { page, errors } = await openSignedIn(product, admin, `/communities?search=${prefix}`)
+  const open = async (prefix: string, before?: (page: Page) => Promise<unknown>) => {
+    const { page, errors } = await openSignedIn(product, admin, `/communities?search=${prefix}`, { before })
     await cards(page).first().waitFor()
     await clientOpen(page)
     return { page, errors }
@@ -149,13 +150,27 @@ describe.each(browserEngines)("the event-sourced console on $name", (engine) => 
     await page.context().close()
   })
 
-  it("reads a list that failed for the lost link again when the link is back, without Retry", async () => {
+  // Away for a moment, and away past the console's own tries of the link (every LINK_RETRY_MS
+  // offline): a try while the browser has no link is not the link back, and the link back is
+  // heard after it.
+  it.each([
+    ["after a moment", 0],
+    ["after longer than the console's own tries of the link", 2 * LINK_RETRY_MS]
+  ])("reads a list that failed for the lost link again when the link is back %s, without Retry", async (_, away) => {
     const prefix = await seed(1)
-    const { page, errors } = await open(prefix)
+    // The page's clock runs as ever; the absence is a jump of it, not a wait.
+    let reads: ReturnType<typeof requestsInFlight> | undefined
+    const { page, errors } = await open(prefix, (tab) => ((reads = requestsInFlight(tab)), tab.clock.install()))
     await page.context().setOffline(true)
     await page.getByRole("status").getByText(linkTexts.offline).waitFor()
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Influencers" }).click()
     await page.getByRole("alert").filter({ hasText: "Failed to fetch influencers" }).waitFor()
+    if (away > 0) {
+      // Then past a list's wait before it reads again, and until what that asked for has answered.
+      await page.clock.fastForward(away)
+      await page.clock.fastForward(1_000)
+      await reads?.quiet()
+    }
     await page.context().setOffline(false)
     await page.getByRole("alert").filter({ hasText: "Failed to fetch influencers" }).waitFor({ state: "detached", timeout: 20_000 })
     await page.getByText(linkTexts.offline).waitFor({ state: "detached" })

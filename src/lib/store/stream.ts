@@ -53,11 +53,13 @@ export const openStream = async ({ db, transport, records, tabs, sync, write, bu
   const wentLive = listenersOf<() => void>()
   const back = listenersOf<() => void>()
 
-  // The link back (the browser online again, a retry that got through): lists read their rows again.
+  // The link back (the browser online again, a retry that got through): lists read their rows
+  // again. Not the sync's own retry while the browser still says it has no link: that read would
+  // fail, and the stream's going live again says when the server answers (../../api/change-stream.ts).
   let wasOffline = false
   sync.subscribe((snapshot) => {
     const offline = snapshot.matches({ link: "offline" })
-    if (wasOffline && !offline) back.each()
+    if (wasOffline && !offline && globalThis.navigator?.onLine !== false) back.each()
     wasOffline = offline
   })
   const linkDown = () => sync.send({ type: "LINK_DOWN" })
