@@ -43,6 +43,7 @@ import { type AppConfig, Config, defaultDatabaseLimits } from "./platform/config
 import { consoleDir, consoleRoutes } from "./platform/console.ts"
 import { type DatabaseTarget, databaseLayer, targetFrom } from "./platform/database.ts"
 import { apiNotFound, bodyLimit, httpHygiene } from "./platform/http.ts"
+import { streamPosition } from "./stream/position.ts"
 import { honestKeepAlive } from "./platform/keep-alive.ts"
 import { forwardedForCheck } from "./platform/client-address.ts"
 import { diskGuard } from "./platform/disk.ts"
@@ -143,7 +144,7 @@ const apiLayer = HttpApiBuilder.layer(AdminApi, { openapiPath: "/api/openapi.jso
 )
 
 const routes = (staticDir: string) =>
-  Layer.mergeAll(apiLayer, apiDocs(AdminApi), apiNotFound, uploadRoutes, consoleRoutes(staticDir), httpHygiene, forwardedForCheck, diskGuard)
+  Layer.mergeAll(apiLayer, apiDocs(AdminApi), apiNotFound, uploadRoutes, consoleRoutes(staticDir), httpHygiene, forwardedForCheck, diskGuard, streamPosition)
 
 /**
  * The router's bound on one path parameter. Its default, 100, answered a post whose slug was

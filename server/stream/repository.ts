@@ -47,6 +47,9 @@ export const latestEventId = Effect.flatMap(SqlClient, (sql) =>
   Effect.map(sql<{ id: string }>`SELECT coalesce(max(id), 0)::text AS id FROM activity_log`, (rows) => rows[0]?.id ?? "0")
 ).pipe(dieOnSqlError)
 
+/** `latestEventId` on this server's database, for what runs outside a request's services (a middleware: ./position.ts). */
+export const latestEventIdReader = Effect.map(SqlClient, (sql) => Effect.provideService(latestEventId, SqlClient, sql))
+
 /** Where an area's records are read: the table (with its alias), the columns its answer is made of, the id column. */
 export interface RecordSource {
   readonly from: string

@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from "../support/server.ts"
 import { serverWithStaff, signedInAs } from "../support/session.ts"
 import { openStream } from "../support/stream.ts"
 import { CATCH_UP_LIMIT } from "../../server/stream/changes.ts"
+import { STREAM_POSITION_HEADER } from "../../contract/stream-position.ts"
 
 describe.each(engines)("the change stream on $name", (engine) => {
   const staff = serverWithStaff(engine)
@@ -132,6 +133,27 @@ describe.each(engines)("the change stream on $name", (engine) => {
     const ready = resumed.events.find((event) => event.event === "ready")!
     expect(ready.id).toBe(resumed.changes().at(-1)!.id)
     await resumed.close()
+  })
+
+  it("says on staff's reads where the stream stood, so a stream started there brings every change the read lacks", async () => {
+    const before = await report()
+    const read = await call(url(), "GET", "/api/report-scam?limit=100", { token: staff.moderator })
+    expect(read.status).toBe(200)
+    const position = read.headers.get(STREAM_POSITION_HEADER)
+    expect(position).toMatch(/^\d+$/)
+    expect((read.body.data as { reports: Array<{ _id: string }> }).reports.some((row) => row._id === before)).toBe(true)
+    const after = [await report(), await report()]
+    const stream = await openStream(url(), staff.moderator, position!)
+    await stream.ready()
+    // The changes after the read, none that the read already had.
+    expect(stream.changes().map((event) => (event.data as { entityId: string }).entityId)).toEqual(after)
+    expect(stream.events.find((event) => event.event === "ready")!.data).toMatchObject({ complete: true })
+    await stream.close()
+    // Not on what is no staff read: a read without a session, a refusal, the public's reads, a write, the stream.
+    expect((await call(url(), "GET", "/api/report-scam")).headers.get(STREAM_POSITION_HEADER)).toBeNull()
+    expect((await call(url(), "GET", "/api/admin/users", { token: staff.moderator })).status).toBe(403)
+    expect((await call(url(), "GET", "/api/admin/users", { token: staff.moderator })).headers.get(STREAM_POSITION_HEADER)).toBeNull()
+    expect((await call(url(), "GET", "/api/listings?type=business")).headers.get(STREAM_POSITION_HEADER)).toBeNull()
   })
 
   it("carries a catch-up of up to 500 changes whole, and past that says it was cut and starts from the newest", async () => {

@@ -26,25 +26,25 @@ const withStoredToken = () => signedInTab(product, token)
 const isListCall = (url: string) => new URL(url).pathname === LIST_PATH
 
 describe("the list pattern in Chromium", () => {
-  it("asks for each query once: the first page (again once its stream is live), a search, a page and back again", async () => {
+  it("asks for each query once: the first page (not again once its stream is live), a search, a page and back again", async () => {
     const { page, errors } = await withStoredToken()
     const asked: Array<string> = []
     page.on("request", (request) => isListCall(request.url()) && asked.push(new URL(request.url()).search))
     await page.goto(`${product.server.url}/generated-addresses`)
     await page.getByRole("table", { name: TITLE }).getByRole("row").nth(20).waitFor()
-    // A first visit reads its page once more when its change stream is live: a change in between reached neither.
+    // The stream starts where the server read the page (its Stream-Position): what the page could
+    // lack comes in its catch-up, and the page is not read again when the stream is live.
     await linkLive(page)
-    await expect.poll(() => asked).toEqual(["", ""])
     await page.waitForFunction(() => document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false")
     await page.waitForTimeout(300)
-    expect(asked).toEqual(["", ""])
+    expect(asked).toEqual([""])
 
     await page.getByRole("searchbox", { name: t.searchLabel }).fill("seed")
     await page.waitForURL(/search=seed/)
     await page.waitForFunction(() => document.querySelector("[aria-busy]")?.getAttribute("aria-busy") === "false")
     await page.getByRole("button", { name: listTexts.next }).click()
     await page.getByText(listTexts.page(2, 3)).waitFor()
-    expect(asked).toEqual(["", "", "?search=seed", "?search=seed&page=2"])
+    expect(asked).toEqual(["", "?search=seed", "?search=seed&page=2"])
     expect(new URL(page.url()).search).toBe("?search=seed&page=2")
 
     await page.goBack()
@@ -53,7 +53,7 @@ describe("the list pattern in Chromium", () => {
     await page.goForward()
     await page.getByText(listTexts.page(2, 3)).waitFor()
     await page.waitForTimeout(300)
-    expect(asked).toHaveLength(6)
+    expect(asked).toHaveLength(5)
     expect(errors).toEqual([])
     await page.context().close()
   })

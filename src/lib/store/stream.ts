@@ -36,8 +36,8 @@ export interface Stream {
   readonly live: () => boolean
   /**
    * From when this tab hears every change (performance.now()): 0 when its stream resumed from the
-   * store's last event (the catch-up brings what any read here could lack), else the moment it
-   * went live; undefined before.
+   * store's last event or, on a first visit, from where the server read this load's first answers
+   * (the catch-up brings what any read here could lack), else the moment it went live; undefined before.
    */
   readonly hearsSince: () => number | undefined
   /** Called each time the stream goes live. Returns the way to stop. */
@@ -111,9 +111,12 @@ export const openStream = async ({ db, transport, records, tabs, sync, write, bu
   // closes, the next tab takes the lock and resumes from the store's last event.
   const lead = () => {
     leading = true
-    resumes = lastEventId !== undefined
+    // With no event of its own (a first visit), from where the server read this load's first
+    // answers: the catch-up brings what they lack, and the first page is not read again.
+    const from = lastEventId ?? transport.firstRead?.()
+    resumes = from !== undefined
     stopListening = transport.listen(
-      lastEventId,
+      from,
       (change) => {
         applyChange(change)
         tabs.tell({ type: "change", change })
