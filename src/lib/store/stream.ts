@@ -141,6 +141,9 @@ export const openStream = async ({ db, transport, records, tabs, sync, write, bu
       else if (message.type === "ready" && !leading) {
         // The leader's position: this tab resumes from it if it comes to lead.
         if (message.position !== undefined) lastEventId = message.position
+        // This tab's first reads stood at or past it: they hold what came before, the leader tells the rest.
+        const read = transport.firstRead?.()
+        resumes = read !== undefined && message.position !== undefined && BigInt(read) >= BigInt(message.position)
         ready(message.complete)
       } else if (message.type === "hello" && leading && live) tabs.tell({ type: "ready", position: lastEventId })
     },
