@@ -15,6 +15,7 @@ import { measureDashboard, printDashboardFigures } from "./dashboard.ts"
 import { measureFaults } from "./faults.ts"
 import { measureHistory, printHistoryFigures } from "./history.ts"
 import { measureFirstScreen } from "./first-screen.ts"
+import { measureFirstVisit } from "./first-visit.ts"
 import { measureListings, printListingFigures } from "./listings.ts"
 import { measureMemory } from "./memory.ts"
 import { measureScamReports, printScamReportFigures } from "./scam-reports.ts"
@@ -84,6 +85,7 @@ if (only === undefined || only === "console") {
   await measureFirstScreen()
 }
 if (only === "first-screen") await measureFirstScreen()
+if (only === undefined || only === "first-visit") await withPostgresOrNot((url) => measureFirstVisit(url, process.argv.slice(3)))
 if (only === "compare") await comparePieces(process.argv.slice(3), postgresUrl)
 if (only === undefined || only === "memory") {
   await withPostgresOrNot(measureMemory)
