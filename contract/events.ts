@@ -81,7 +81,8 @@ export type EventEntry = typeof EventEntry.Type
 
 const typeQuery = { type: EventType }
 const one = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listing: EventEntry }) })
-const page = Schema.Struct({
+/** A page of events or hackathons with the four counts, the rows under the type's own name. */
+export const EventListPage = Schema.Struct({
   success: Schema.Literal(true),
   data: Schema.Struct({
     events: Schema.optionalKey(Schema.Array(EventEntry)),
@@ -90,6 +91,8 @@ const page = Schema.Struct({
     counts: ListingCounts
   })
 })
+
+export type EventListPage = typeof EventListPage.Type
 
 /** The spec's one form for both: GET and POST on the list, PUT and DELETE on one, by `type`. */
 export class EventsApi extends HttpApiGroup.make("events")
@@ -102,7 +105,7 @@ export class EventsApi extends HttpApiGroup.make("events")
         featured: Schema.optionalKey(Schema.Literals(["true", "false"])),
         when: Schema.optionalKey(Schema.Literals(["upcoming", "past"]))
       },
-      success: [page, CsvExport]
+      success: [EventListPage, CsvExport]
     }).annotate(OpenApi.Summary, "List events or hackathons (search, status, featured, upcoming or past, page) with the four counts, or export them as CSV"),
     HttpApiEndpoint.post("create", "/api/ecosystem", { query: typeQuery, payload: EventInput, success: one, error: [BadRequest, Forbidden] }).annotate(
       OpenApi.Summary,

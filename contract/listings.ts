@@ -80,7 +80,8 @@ export type Moderated = typeof Moderated.Type
 
 const oneListing = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listing: Listing }) })
 
-const listingPage = <Field extends string>(field: Field) =>
+/** A queue's page with its four counts, as `…/combined` answers it under `field`. */
+export const listingPage = <Field extends string>(field: Field) =>
   Schema.Struct({
     success: Schema.Literal(true),
     data: Schema.Struct({ [field]: Schema.Array(Listing), pagination: Pagination, counts: ListingCounts } as { [K in Field]: Schema.$Array<typeof Listing> } & {

@@ -122,7 +122,8 @@ const ventureQuery = <F extends Schema.Struct.Fields>(extra: F) => ({
   ...extra
 })
 
-const pageOf = <Field extends string, Row extends Schema.Top>(field: Field, row: Row) =>
+/** A venture list's page with its four counts, its rows under `field`. */
+export const venturePage = <Field extends string, Row extends Schema.Top>(field: Field, row: Row) =>
   Schema.Struct({
     success: Schema.Literal(true),
     data: Schema.Struct({ [field]: Schema.Array(row), pagination: Pagination, counts: ListingCounts } as { [K in Field]: Schema.$Array<Row> } & {
@@ -151,7 +152,7 @@ const ventureCalls = <
   const one = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ listing: row }) })
   return HttpApiGroup.make(name)
     .add(
-      HttpApiEndpoint.get("list", path, { query: ventureQuery(extraQuery), success: [pageOf(field, row), CsvExport] }).annotate(
+      HttpApiEndpoint.get("list", path, { query: ventureQuery(extraQuery), success: [venturePage(field, row), CsvExport] }).annotate(
         OpenApi.Summary,
         `List ${label} (search, status, category, active, page) with the four counts, or export them as CSV`
       ),

@@ -11,3 +11,9 @@ declare module "virtual:answer-schemas" {
   /** The contract's method of each endpoint in `endpointsByName`. */
   export const methods: { readonly [Name in keyof typeof import("./first-answer-schemas.ts").endpointsByName]: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" }
 }
+
+/** One schema of src/api/first-answer-schemas.ts alone, in the chunk of the screen that reads it. */
+declare module "virtual:answer-schemas/*" {
+  const schema: import("../../contract/json-check.ts").JsonSchema
+  export default schema
+}

@@ -1,7 +1,10 @@
-import type { EventEntry, EventInput, EventType } from "../../contract/events.ts"
+import type { EventEntry, EventInput, EventListPage, EventType } from "../../contract/events.ts"
 import type { ListingCounts } from "../../contract/listings.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
+import eventPage from "virtual:answer-schemas/eventPage"
+import { getChecked } from "./checked-answer.ts"
 import { callTo } from "./endpoints.ts"
+import { eventPagePath } from "./list-paths.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -25,9 +28,9 @@ export const exportEvents = async (type: EventType, q: ListQuery): Promise<CsvFi
   return callCsvApi(`${type}s.csv`, (client) => client.events.list({ query: { ...query, format: "csv" }, responseMode: "decoded-and-response" }))
 }
 
+/** A page of events or hackathons with its counts: the one start-up asked for if it is this one, else a request checked the same way, without effect's client. */
 export const listEvents = async (type: EventType, q: ListQuery): Promise<EventPage> => {
-  const { callListApi } = await api()
-  const answer = await callListApi((client) => client.events.list({ query: queryOf(type, q) }))
+  const answer = await getChecked<{ readonly data: EventListPage["data"] }>(eventPagePath(type, q), eventPage)
   return { rows: answer.data[type] ?? [], pagination: answer.data.pagination, counts: answer.data.counts }
 }
 

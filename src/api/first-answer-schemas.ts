@@ -2,6 +2,9 @@ import { SessionCheck } from "../../contract/auth.ts"
 import { CexAddress, CoreTeamAddress, GeneratedAddress } from "../../contract/addresses.ts"
 import { PostPage } from "../../contract/blog-api.ts"
 import { pageOf } from "../../contract/lists.ts"
+import { listingPage } from "../../contract/listings.ts"
+import { Business, Project, Startup, venturePage } from "../../contract/ventures.ts"
+import { EventListPage } from "../../contract/events.ts"
 
 /**
  * The answers start-up asks for before the console's code has loaded (src/app/start/boot.ts), by the
@@ -15,10 +18,20 @@ export const firstAnswerSchemas = {
   generatedPage: pageOf("addresses", GeneratedAddress),
   cexPage: pageOf("addresses", CexAddress),
   coreTeamPage: pageOf("addresses", CoreTeamAddress),
-  postPage: PostPage
+  postPage: PostPage,
+  // Each alone (`virtual:answer-schemas/NAME`): read by a screen's own chunk, not start-up's.
+  communityPage: listingPage("communities"),
+  influencerPage: listingPage("influencers"),
+  businessPage: venturePage("businesses", Business),
+  startupPage: venturePage("startups", Startup),
+  projectPage: venturePage("projects", Project),
+  eventPage: EventListPage
 } as const
 
 export type FirstAnswerName = keyof typeof firstAnswerSchemas
+
+/** The schemas imported one by one, by name, and never from `virtual:answer-schemas` itself (whose namespace start-up's chunk holds whole). */
+export const aloneSchemaNames: ReadonlyArray<FirstAnswerName> = ["communityPage", "influencerPage", "businessPage", "startupPage", "projectPage", "eventPage"]
 
 /**
  * The endpoints the console calls without effect's client (start-up's requests, the change
@@ -36,6 +49,12 @@ export const endpointsByName = {
   cexAddresses: "cexAddresses.list",
   coreTeamAddresses: "coreTeamAddresses.list",
   posts: "blog.posts",
+  communities: "communities.combined",
+  influencers: "influencers.combined",
+  businesses: "businesses.list",
+  startups: "startups.list",
+  projects: "projects.list",
+  events: "events.list",
   stream: "stream.changes",
   uploadImage: "uploads.image",
   listingModerate: "listingsAdmin.moderate",

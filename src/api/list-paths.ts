@@ -1,6 +1,10 @@
 import { addressSorts } from "../../contract/address-rules.ts"
 import type { AddressKind } from "../../contract/addresses.ts"
 import { postStatuses } from "../../contract/blog-rules.ts"
+import { listingStatuses } from "../../contract/listing-rules.ts"
+import { projectStatuses, startupStages } from "../../contract/venture-rules.ts"
+import type { VentureType } from "../../contract/ventures.ts"
+import type { EventType } from "../../contract/events.ts"
 import type { ListQuery } from "../../machines/list.ts"
 import { paths } from "virtual:answer-schemas"
 
@@ -43,3 +47,44 @@ export const postListParams = (q: ListQuery, statuses: ReadonlyArray<string>) =>
 }
 
 export const postPagePath = (q: ListQuery) => withParams(paths.posts, { ...postListParams(q, postStatuses), page: pageOf(q) })
+
+/** The two listing queues the combined call serves (the listings' own types, not the ventures'). */
+export type CommunityType = "community" | "influencer"
+
+const listingPaths: Readonly<Record<CommunityType, string>> = { community: paths.communities, influencer: paths.influencers }
+
+/** A queue's status filter, if the query names one of the listing statuses. */
+export const listingStatusOf = (q: ListQuery) => listingStatuses.find((status) => status === q.filters.status)
+
+/** The API path of a listing queue's page with its counts (`…/combined`), from its query. */
+export const listingPagePath = (type: CommunityType, q: ListQuery) =>
+  withParams(listingPaths[type], { search: searchOf(q), status: listingStatusOf(q), page: pageOf(q) })
+
+/** A yes/no filter of the URL as the API's "true"/"false". */
+const yesNo = (value: string | undefined) => (value === "yes" ? "true" : value === "no" ? "false" : undefined)
+
+const venturePaths: Readonly<Record<VentureType, string>> = { business: paths.businesses, startup: paths.startups, project: paths.projects }
+
+/** The API path of a venture list's page with its counts, from its query. */
+export const venturePagePath = (type: VentureType, q: ListQuery) =>
+  withParams(venturePaths[type], {
+    search: searchOf(q),
+    status: listingStatusOf(q),
+    stage: startupStages.find((stage) => stage === q.filters.stage),
+    projectStatus: projectStatuses.find((status) => status === q.filters.projectStatus),
+    isActive: yesNo(q.filters.active),
+    page: pageOf(q)
+  })
+
+const happenings = ["upcoming", "past"] as const
+
+/** The API path of a page of events or hackathons with its counts, from its query. */
+export const eventPagePath = (type: EventType, q: ListQuery) =>
+  withParams(paths.events, {
+    type,
+    search: searchOf(q),
+    status: listingStatusOf(q),
+    when: happenings.find((when) => when === q.filters.when),
+    featured: yesNo(q.filters.featured),
+    page: pageOf(q)
+  })

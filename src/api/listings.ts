@@ -1,45 +1,44 @@
-import type { ListingStatus } from "../../contract/listing-rules.ts"
 import type { Listing, ListingCounts, ListingInput } from "../../contract/listings.ts"
+import type { Pagination } from "../../contract/common.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
+import communityPage from "virtual:answer-schemas/communityPage"
+import influencerPage from "virtual:answer-schemas/influencerPage"
+import { getChecked } from "./checked-answer.ts"
+import { type CommunityType, listingPagePath, listingStatusOf } from "./list-paths.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
 import type { CallAs, CsvFile } from "./client.ts"
 
 /** The two types with a screen of their own. */
-export type CommunityType = "community" | "influencer"
+export type { CommunityType }
+
+type ListingPageAnswer<Field extends string> = {
+  readonly data: { readonly [K in Field]: ReadonlyArray<Listing> } & { readonly pagination: Pagination; readonly counts: ListingCounts }
+}
 
 export type ListingsPage = ListPage<Listing> & { readonly counts: ListingCounts }
-
-const statusOf = (q: ListQuery): ListingStatus | undefined => {
-  const status = q.filters.status
-  return status === "pending" || status === "approved" || status === "rejected" ? status : undefined
-}
 
 /** The screen's CSV: every listing its search and status filter match. */
 export const exportListings = async (type: CommunityType, q: ListQuery): Promise<CsvFile> => {
   const { callCsvApi } = await api()
-  const status = statusOf(q)
+  const status = listingStatusOf(q)
   const query = { ...(q.search.trim() === "" ? {} : { search: q.search.trim() }), ...(status === undefined ? {} : { status }), format: "csv" as const }
   return type === "community"
     ? callCsvApi("communities.csv", (client) => client.communities.combined({ query, responseMode: "decoded-and-response" }))
     : callCsvApi("influencers.csv", (client) => client.influencers.combined({ query, responseMode: "decoded-and-response" }))
 }
 
-/** A page of the screen's queue with its four counts (one call: `…/combined`). */
+/**
+ * A page of the screen's queue with its four counts (one call: `…/combined`): the one start-up
+ * asked for if it is this one, else a request checked the same way, without effect's client.
+ */
 export const listListings = async (type: CommunityType, q: ListQuery): Promise<ListingsPage> => {
-  const { callListApi } = await api()
-  const status = statusOf(q)
-  const query = {
-    ...(q.search.trim() === "" ? {} : { search: q.search.trim() }),
-    ...(status === undefined ? {} : { status }),
-    ...(q.page > 1 ? { page: q.page } : {})
-  }
   if (type === "community") {
-    const answer = await callListApi((client) => client.communities.combined({ query }))
+    const answer = await getChecked<ListingPageAnswer<"communities">>(listingPagePath(type, q), communityPage)
     return { rows: answer.data.communities, pagination: answer.data.pagination, counts: answer.data.counts }
   }
-  const answer = await callListApi((client) => client.influencers.combined({ query }))
+  const answer = await getChecked<ListingPageAnswer<"influencers">>(listingPagePath(type, q), influencerPage)
   return { rows: answer.data.influencers, pagination: answer.data.pagination, counts: answer.data.counts }
 }
 

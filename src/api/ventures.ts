@@ -3,7 +3,13 @@ import type { ProjectStatus, StartupStage } from "../../contract/venture-rules.t
 import type { ListingCounts } from "../../contract/listings.ts"
 import type { AnyVenture, BusinessInput, ProjectInput, StartupInput, VentureType } from "../../contract/ventures.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
+import type { Pagination } from "../../contract/common.ts"
+import businessPage from "virtual:answer-schemas/businessPage"
+import projectPage from "virtual:answer-schemas/projectPage"
+import startupPage from "virtual:answer-schemas/startupPage"
+import { getChecked } from "./checked-answer.ts"
 import { callTo } from "./endpoints.ts"
+import { venturePagePath } from "./list-paths.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -39,20 +45,24 @@ export const exportVentures = async (type: VentureType, q: ListQuery): Promise<C
   }
 }
 
+type VenturePageAnswer<Field extends string> = {
+  readonly data: { readonly [K in Field]: ReadonlyArray<AnyVenture> } & { readonly pagination: Pagination; readonly counts: ListingCounts }
+}
+
+/** A page of a venture list with its counts: the one start-up asked for if it is this one, else a request checked the same way, without effect's client. */
 export const listVentures = async (type: VentureType, q: ListQuery): Promise<VenturesPage> => {
-  const { callListApi } = await api()
-  const query = queryOf(q)
+  const path = venturePagePath(type, q)
   switch (type) {
     case "business": {
-      const answer = await callListApi((client) => client.businesses.list({ query }))
+      const answer = await getChecked<VenturePageAnswer<"businesses">>(path, businessPage)
       return { rows: answer.data.businesses, pagination: answer.data.pagination, counts: answer.data.counts }
     }
     case "startup": {
-      const answer = await callListApi((client) => client.startups.list({ query }))
+      const answer = await getChecked<VenturePageAnswer<"startups">>(path, startupPage)
       return { rows: answer.data.startups, pagination: answer.data.pagination, counts: answer.data.counts }
     }
     case "project": {
-      const answer = await callListApi((client) => client.projects.list({ query }))
+      const answer = await getChecked<VenturePageAnswer<"projects">>(path, projectPage)
       return { rows: answer.data.projects, pagination: answer.data.pagination, counts: answer.data.counts }
     }
   }

@@ -62,18 +62,37 @@ export const firstEndpointPaths = async (root: string): Promise<Readonly<Record<
  * `virtual:answer-schemas`: the contract's schemas of the answers start-up prefetches, as JSON
  * Schema data compiled at build time, so the first screen checks its first answers with
  * contract/json-check.ts instead of loading effect (docs/architecture.md, "First screen").
+ * `virtual:answer-schemas/NAME` is one schema alone (its default export): it goes into the chunk
+ * of the screen that reads it, not into start-up's with the paths.
  */
-export const answerSchemas = (root: string): Plugin => ({
-  name: "answer-schemas",
-  resolveId: (id) => (id === ANSWER_SCHEMAS_MODULE ? RESOLVED : undefined),
-  load: async (id) => {
-    if (id !== RESOLVED) return undefined
-    const [schemas, endpoints] = await Promise.all([firstAnswerJsonSchemas(root), firstEndpoints(root)])
-    const each = (field: "method" | "path") => JSON.stringify(Object.fromEntries(Object.entries(endpoints).map(([name, endpoint]) => [name, endpoint[field]])))
-    return [
-      ...Object.entries(schemas).map(([name, schema]) => `export const ${name} = ${JSON.stringify(schema)};`),
-      `export const paths = ${each("path")};`,
-      `export const methods = ${each("method")};`
-    ].join("\n")
+export const answerSchemas = (root: string): Plugin => {
+  let compiled: Promise<readonly [Readonly<Record<string, JsonSchema>>, Awaited<ReturnType<typeof firstEndpoints>>]> | undefined
+  const both = () => (compiled ??= Promise.all([firstAnswerJsonSchemas(root), firstEndpoints(root)]))
+  const ONE = `${ANSWER_SCHEMAS_MODULE}/`
+  return {
+    name: "answer-schemas",
+    buildStart: () => void (compiled = undefined),
+    resolveId: (id) => (id === ANSWER_SCHEMAS_MODULE || id.startsWith(ONE) ? `\0${id}` : undefined),
+    load: async (id) => {
+      if (id.startsWith(`\0${ONE}`)) {
+        const name = id.slice(ONE.length + 1)
+        const schema = (await both())[0][name]
+        if (schema === undefined) throw new Error(`answer-checks: src/api/first-answer-schemas.ts names no schema ${name}`)
+        return `export default ${JSON.stringify(schema)};`
+      }
+      if (id !== RESOLVED) return undefined
+      const [schemas, endpoints] = await both()
+      const url = pathToFileURL(join(root, "src/api/first-answer-schemas.ts")).href
+      const { aloneSchemaNames } = (await import(url)) as { readonly aloneSchemaNames: ReadonlyArray<string> }
+      const each = (field: "method" | "path") =>
+        JSON.stringify(Object.fromEntries(Object.entries(endpoints).map(([name, endpoint]) => [name, endpoint[field]])))
+      return [
+        ...Object.entries(schemas)
+          .filter(([name]) => !aloneSchemaNames.includes(name))
+          .map(([name, schema]) => `export const ${name} = ${JSON.stringify(schema)};`),
+        `export const paths = ${each("path")};`,
+        `export const methods = ${each("method")};`
+      ].join("\n")
+    }
   }
-})
+}

@@ -2,8 +2,9 @@ import { SESSION_CHECK_PATH } from "../../api/auth.ts"
 import { prefetch } from "../../api/prefetch.ts"
 import { addressFirstPage } from "../../features/addresses/first-page.ts"
 import { blogFirstPage } from "../../features/blog/list-query.ts"
+import { listingFirstPage } from "../../features/listings/first-page.ts"
 
-const firstPages = [addressFirstPage, blogFirstPage]
+const firstPages = [addressFirstPage, blogFirstPage, listingFirstPage]
 
 /**
  * The session check and the first page of the list at this address, asked for at once and in

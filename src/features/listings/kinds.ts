@@ -1,4 +1,3 @@
-import { listingStatuses } from "../../../contract/listing-rules.ts"
 import type { ListingCounts } from "../../../contract/listings.ts"
 import { projectStatuses, startupStages } from "../../../contract/venture-rules.ts"
 import type { AnyVenture, VentureType } from "../../../contract/ventures.ts"
@@ -15,6 +14,7 @@ import type { QuerySpec } from "../../lib/list/query-string.ts"
 import type { Schema } from "effect"
 import { plainText } from "../../../contract/text.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
+import { queueQuerySpecs } from "./first-page.ts"
 import type { WriteMethod } from "../../api/endpoints.ts"
 
 /** One field of a queue's add/edit form. */
@@ -81,9 +81,6 @@ export interface QueueKind {
   readonly exportCsv: (q: ListQuery) => Promise<CsvFile>
 }
 
-const statusFilter = { status: listingStatuses } as const
-/** What a listing search matches: its name and description (server/listings/repository.ts, `search_text`). */
-const searches = ["name", "description"]
 /** "early-traction" → "Early Traction": an enumeration's value as a label. */
 const labelOf = (value: string) =>
   value
@@ -103,7 +100,7 @@ const community = (type: CommunityType, title: string, noun: string, plural: str
   empty: "No listings found",
   loadFailed: fetchFailed(plural),
   confirmDelete: "Are you sure you want to delete this listing?",
-  querySpec: { filters: statusFilter, searches },
+  querySpec: queueQuerySpecs[type],
   fields: nameAndDescription,
   schema: () => import("../../../contract/listings.ts").then((contract) => contract.ListingInput),
   facts: () => [],
@@ -169,7 +166,7 @@ const happening = (type: EventType, noun: string, plural: string, title: string)
   empty: `No ${plural} found`,
   loadFailed: fetchFailed(plural),
   confirmDelete: `Are you sure you want to delete this ${noun}?`,
-  querySpec: { filters: { ...statusFilter, when: ["upcoming", "past"], featured: ["yes", "no"] }, searches },
+  querySpec: queueQuerySpecs[type === "events" ? "event" : "hackathon"],
   schema: () => import("../../../contract/events.ts").then((contract) => contract.EventInput),
   rules: () => import("../../../contract/events.ts").then((contract) => [contract.EventDates]),
   fields: [
@@ -214,7 +211,7 @@ export const queueKinds = {
     title: "Business Listings",
     noun: "business",
     plural: "businesses",
-    querySpec: { filters: { ...statusFilter, active: ["yes", "no"] }, searches },
+    querySpec: queueQuerySpecs.business,
     fields: [
       required("name", "Name"),
       required("category", "Category"),
@@ -241,7 +238,7 @@ export const queueKinds = {
     title: "Startup Listings",
     noun: "startup",
     plural: "startups",
-    querySpec: { filters: { ...statusFilter, active: ["yes", "no"], stage: startupStages }, searches },
+    querySpec: queueQuerySpecs.startup,
     fields: [
       required("name", "Name"),
       required("category", "Category"),
@@ -261,7 +258,7 @@ export const queueKinds = {
     title: "Project Listings",
     noun: "project",
     plural: "projects",
-    querySpec: { filters: { ...statusFilter, active: ["yes", "no"], projectStatus: projectStatuses }, searches },
+    querySpec: queueQuerySpecs.project,
     fields: [
       required("name", "Name"),
       required("category", "Category"),
