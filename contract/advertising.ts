@@ -100,10 +100,12 @@ const listQuery = {
   industry: Schema.optionalKey(Schema.Union([Industry, Schema.Literal("all")])),
   format: Schema.optionalKey(ListFormat)
 }
-const InquiryPage = Schema.Struct({
+/** A page of inquiries with the four counts of all of them. */
+export const InquiryPage = Schema.Struct({
   success: Schema.Literal(true),
   data: Schema.Struct({ inquiries: Schema.Array(AdvertisingInquiry), pagination: Pagination, counts: InquiryCounts })
 })
+export type InquiryPage = typeof InquiryPage.Type
 const oneInquiry = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ inquiry: AdvertisingInquiry }) })
 
 /** Advertising inquiries (docs/product-spec.md §2 "Advertising Inquiries", §7). */

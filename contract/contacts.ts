@@ -113,6 +113,12 @@ export const contactMessages = {
 /** The spec's page size for contacts (§9). */
 export const CONTACTS_PAGE_SIZE = 10
 
+/** A page of contacts. */
+export const ContactPage = Schema.Struct({
+  success: Schema.Literal(true),
+  data: Schema.Struct({ contacts: Schema.Array(CoreTeamContact), pagination: Pagination })
+})
+export type ContactPage = typeof ContactPage.Type
 const oneContact = Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ contact: CoreTeamContact }) })
 
 /** Core-team contacts (docs/product-spec.md §2 "Core Team Contacts", §7). */
@@ -127,10 +133,7 @@ export class ContactsApi extends HttpApiGroup.make("contacts")
         priority: Schema.optionalKey(Schema.Union([ContactPriority, Schema.Literal("all")])),
         format: Schema.optionalKey(ListFormat)
       },
-      success: [
-        Schema.Struct({ success: Schema.Literal(true), data: Schema.Struct({ contacts: Schema.Array(CoreTeamContact), pagination: Pagination }) }),
-        CsvExport
-      ]
+      success: [ContactPage, CsvExport]
     })
       .middleware(Authorization)
       .annotate(OpenApi.Summary, "List contacts (status, priority, search over name, e-mail and subject; 10 a page)"),

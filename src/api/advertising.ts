@@ -1,4 +1,8 @@
-import type { AdvertisingInquiry, InquiryCounts } from "../../contract/advertising.ts"
+import type { AdvertisingInquiry, InquiryCounts, InquiryPage } from "../../contract/advertising.ts"
+import { paths } from "virtual:answer-schemas"
+import inquiryPage from "virtual:answer-schemas/inquiryPage"
+import { getChecked } from "./checked-answer.ts"
+import { filteredPagePath } from "./list-paths.ts"
 import type { industries, InquiryStatus } from "../../contract/advertising-rules.ts"
 import type { InquiryMove } from "../../machines/inquiry.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
@@ -24,10 +28,9 @@ export const exportInquiries = async (q: ListQuery): Promise<CsvFile> => {
   )
 }
 
-/** A page of inquiries with the four counts of all of them. */
+/** A page of inquiries with the four counts of all of them: the one start-up asked for if it is this one, else a request checked the same way. */
 export const listInquiries = async (q: ListQuery): Promise<InquiriesPage> => {
-  const { callListApi } = await api()
-  const answer = await callListApi((client) => client.advertising.list({ query: { ...inquiryFilters(q), ...(q.page > 1 ? { page: q.page } : {}) } }))
+  const answer = await getChecked<{ readonly data: InquiryPage["data"] }>(filteredPagePath(paths.inquiries, q), inquiryPage)
   return { rows: answer.data.inquiries, pagination: answer.data.pagination, counts: answer.data.counts }
 }
 

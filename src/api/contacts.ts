@@ -1,4 +1,8 @@
-import type { ContactInput, CoreTeamContact } from "../../contract/contacts.ts"
+import type { ContactInput, ContactPage, CoreTeamContact } from "../../contract/contacts.ts"
+import { paths } from "virtual:answer-schemas"
+import contactPage from "virtual:answer-schemas/contactPage"
+import { getChecked } from "./checked-answer.ts"
+import { filteredPagePath } from "./list-paths.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import type { ContactStatus } from "../../contract/contact-rules.ts"
 import type { CommandInput } from "../lib/store/console-store.ts"
@@ -21,10 +25,9 @@ export const exportContacts = async (q: ListQuery): Promise<CsvFile> => {
   )
 }
 
-/** A page of contacts (10). */
+/** A page of contacts (10): the one start-up asked for if it is this one, else a request checked the same way, without effect's client. */
 export const listContacts = async (q: ListQuery): Promise<ListPage<CoreTeamContact>> => {
-  const { callListApi } = await api()
-  const answer = await callListApi((client) => client.contacts.list({ query: { ...contactFilters(q), ...(q.page > 1 ? { page: q.page } : {}) } }))
+  const answer = await getChecked<{ readonly data: ContactPage["data"] }>(filteredPagePath(paths.contacts, q), contactPage)
   return { rows: answer.data.contacts, pagination: answer.data.pagination }
 }
 

@@ -5,6 +5,8 @@ import { pageOf } from "../../contract/lists.ts"
 import { listingPage } from "../../contract/listings.ts"
 import { Business, Project, Startup, venturePage } from "../../contract/ventures.ts"
 import { EventListPage } from "../../contract/events.ts"
+import { ContactPage } from "../../contract/contacts.ts"
+import { InquiryPage } from "../../contract/advertising.ts"
 
 /**
  * The answers start-up asks for before the console's code has loaded (src/app/start/boot.ts), by the
@@ -25,13 +27,24 @@ export const firstAnswerSchemas = {
   businessPage: venturePage("businesses", Business),
   startupPage: venturePage("startups", Startup),
   projectPage: venturePage("projects", Project),
-  eventPage: EventListPage
+  eventPage: EventListPage,
+  contactPage: ContactPage,
+  inquiryPage: InquiryPage
 } as const
 
 export type FirstAnswerName = keyof typeof firstAnswerSchemas
 
 /** The schemas imported one by one, by name, and never from `virtual:answer-schemas` itself (whose namespace start-up's chunk holds whole). */
-export const aloneSchemaNames: ReadonlyArray<FirstAnswerName> = ["communityPage", "influencerPage", "businessPage", "startupPage", "projectPage", "eventPage"]
+export const aloneSchemaNames: ReadonlyArray<FirstAnswerName> = [
+  "communityPage",
+  "influencerPage",
+  "businessPage",
+  "startupPage",
+  "projectPage",
+  "eventPage",
+  "contactPage",
+  "inquiryPage"
+]
 
 /**
  * The endpoints the console calls without effect's client (start-up's requests, the change
@@ -55,6 +68,8 @@ export const endpointsByName = {
   startups: "startups.list",
   projects: "projects.list",
   events: "events.list",
+  contacts: "contacts.list",
+  inquiries: "advertising.list",
   stream: "stream.changes",
   uploadImage: "uploads.image",
   listingModerate: "listingsAdmin.moderate",

@@ -88,3 +88,7 @@ export const eventPagePath = (type: EventType, q: ListQuery) =>
     featured: yesNo(q.filters.featured),
     page: pageOf(q)
   })
+
+/** The API path of a page of a list whose filters go to the API under their own names: the search, each filter, the page. */
+export const filteredPagePath = (path: string, q: ListQuery) =>
+  withParams(path, { search: searchOf(q), ...Object.fromEntries(Object.entries(q.filters).sort(([a], [b]) => a.localeCompare(b))), page: pageOf(q) })

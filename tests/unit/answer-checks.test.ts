@@ -156,6 +156,8 @@ describe("the paths the console asks without the client", () => {
       startups: "/api/admin/startups",
       projects: "/api/admin/projects",
       events: "/api/ecosystem",
+      contacts: "/api/core-team-contact",
+      inquiries: "/api/advertising-inquiries",
       stream: "/api/admin/stream",
       uploadImage: "/api/upload/image",
       listingModerate: "/api/admin/listings/:id",

@@ -3,8 +3,10 @@ import { prefetch } from "../../api/prefetch.ts"
 import { addressFirstPage } from "../../features/addresses/first-page.ts"
 import { blogFirstPage } from "../../features/blog/list-query.ts"
 import { listingFirstPage } from "../../features/listings/first-page.ts"
+import { contactFirstPage } from "../../features/contacts/first-page.ts"
+import { inquiryFirstPage } from "../../features/advertising/first-page.ts"
 
-const firstPages = [addressFirstPage, blogFirstPage, listingFirstPage]
+const firstPages = [addressFirstPage, blogFirstPage, listingFirstPage, contactFirstPage, inquiryFirstPage]
 
 /**
  * The session check and the first page of the list at this address, asked for at once and in

@@ -10,6 +10,7 @@ import { countsOf, filterOf } from "../../lib/list/declarations.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { InquiryDone, InquiryModal } from "./InquiryDetails.tsx"
 import { useInquiryDetail } from "./use-inquiry-detail.ts"
+import { inquiryQuerySpec } from "./first-page.ts"
 import { StatusBadge } from "./StatusBadge.tsx"
 import { advertisingTexts as t } from "./texts.ts"
 
@@ -17,7 +18,7 @@ const spec = {
   title: t.title,
   refresh: t.refresh,
   noun: "inquiries",
-  querySpec: { filters: { status: inquiryStatuses, industry: industries } },
+  querySpec: inquiryQuerySpec,
   fetchPage: listInquiries,
   store: INQUIRY_KIND,
   idOf: (inquiry: AdvertisingInquiry) => inquiry._id,

@@ -15,6 +15,7 @@ import { withStore } from "../../lib/store/handle.ts"
 import { filterOf, selectable } from "../../lib/list/declarations.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import { ContactForm } from "./ContactForm.tsx"
+import { contactQuerySpec } from "./first-page.ts"
 import { coreTeamTexts as t } from "./texts.ts"
 
 const statusColors = { new: "blue", in_progress: "yellow", responded: "violet", resolved: "green", closed: "gray" } as const satisfies Record<
@@ -27,7 +28,7 @@ const spec = {
   title: t.title,
   refresh: t.refresh,
   noun: "core team contacts",
-  querySpec: { filters: { status: contactStatuses, priority: contactPriorities } },
+  querySpec: contactQuerySpec,
   fetchPage: listContacts,
   store: CONTACT_KIND,
   idOf: (contact: CoreTeamContact) => contact._id,
