@@ -26,22 +26,16 @@ import {
 import { CsvExport } from "./lists.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 import { triageFields } from "./triage-rules.ts"
+import { scamReportPriorities, scamReportStatuses, scamTypeLabels, scamTypes } from "./scam-report-rules.ts"
 
-export const ScamReportStatus = Schema.Literals(["new", "under_review", "resolved", "dismissed"])
+export const ScamReportStatus = Schema.Literals(scamReportStatuses)
 export type ScamReportStatus = typeof ScamReportStatus.Type
 
-export const ScamReportPriority = Schema.Literals(["low", "normal", "high", "urgent"])
+export const ScamReportPriority = Schema.Literals(scamReportPriorities)
 export type ScamReportPriority = typeof ScamReportPriority.Type
 
-export const scamTypeLabels = {
-  fake_project: "Fake Pi Network Project",
-  phishing: "Phishing Attempt",
-  suspicious_wallet: "Suspicious Wallet",
-  fake_giveaway: "Fake Giveaway",
-  impersonation: "Impersonation",
-  other: "Other Fraud"
-} as const
-export const ScamType = Schema.Literals(["fake_project", "phishing", "suspicious_wallet", "fake_giveaway", "impersonation", "other"])
+export { scamTypeLabels }
+export const ScamType = Schema.Literals(scamTypes)
 export type ScamType = typeof ScamType.Type
 
 /** What the public site sends (docs/product-spec.md §3); the server adds the rest. */
@@ -81,6 +75,10 @@ export const ScamReportList = Schema.Struct({
   statusCounts: Schema.Array(Count),
   scamTypeCounts: Schema.Array(Count)
 })
+
+/** A page of reports with the counts of all reports by status and by type. */
+export const ScamReportPage = Schema.Struct({ success: Schema.Literal(true), data: ScamReportList })
+export type ScamReportPage = typeof ScamReportPage.Type
 
 /** A filter's value, or "all" for none (the spec's screens send "all"). */
 const orAll = <S extends Schema.Top>(values: S) => Schema.optionalKey(Schema.Union([values, Schema.Literal("all")]))
@@ -127,7 +125,7 @@ export class ScamReportsApi extends HttpApiGroup.make("scamReports")
         priority: orAll(ScamReportPriority),
         format: Schema.optionalKey(ListFormat)
       },
-      success: [Schema.Struct({ success: Schema.Literal(true), data: ScamReportList }), CsvExport]
+      success: [ScamReportPage, CsvExport]
     })
       .middleware(Authorization)
       .annotate(OpenApi.Summary, "List reports (status, type, priority, search, page) with the counts of all reports; ?format=csv exports every match"),

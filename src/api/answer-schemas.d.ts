@@ -5,7 +5,6 @@ declare module "virtual:answer-schemas" {
   export const generatedPage: JsonSchema
   export const cexPage: JsonSchema
   export const coreTeamPage: JsonSchema
-  export const postPage: JsonSchema
   /** The contract's path of each endpoint in `endpointsByName` (src/api/first-answer-schemas.ts). */
   export const paths: { readonly [Name in keyof typeof import("./first-answer-schemas.ts").endpointsByName]: string }
   /** The contract's method of each endpoint in `endpointsByName`. */

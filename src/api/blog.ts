@@ -3,7 +3,7 @@ import type { BlogCategory, BlogPost, BlogPostInput } from "../../contract/blog.
 import { flagNames, type PostDraft } from "../../machines/blog-editor.ts"
 import { postStatuses } from "../../contract/blog-rules.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import { postPage } from "virtual:answer-schemas"
+import postPage from "virtual:answer-schemas/postPage"
 import { getChecked } from "./checked-answer.ts"
 import type { CallAs, CsvFile } from "./client.ts"
 import { postListParams, postPagePath } from "./list-paths.ts"

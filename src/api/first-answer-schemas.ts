@@ -7,6 +7,7 @@ import { Business, Project, Startup, venturePage } from "../../contract/ventures
 import { EventListPage } from "../../contract/events.ts"
 import { ContactPage } from "../../contract/contacts.ts"
 import { InquiryPage } from "../../contract/advertising.ts"
+import { ScamReportPage } from "../../contract/scam-reports.ts"
 
 /**
  * The answers start-up asks for before the console's code has loaded (src/app/start/boot.ts), by the
@@ -20,8 +21,8 @@ export const firstAnswerSchemas = {
   generatedPage: pageOf("addresses", GeneratedAddress),
   cexPage: pageOf("addresses", CexAddress),
   coreTeamPage: pageOf("addresses", CoreTeamAddress),
-  postPage: PostPage,
   // Each alone (`virtual:answer-schemas/NAME`): read by a screen's own chunk, not start-up's.
+  postPage: PostPage,
   communityPage: listingPage("communities"),
   influencerPage: listingPage("influencers"),
   businessPage: venturePage("businesses", Business),
@@ -29,13 +30,15 @@ export const firstAnswerSchemas = {
   projectPage: venturePage("projects", Project),
   eventPage: EventListPage,
   contactPage: ContactPage,
-  inquiryPage: InquiryPage
+  inquiryPage: InquiryPage,
+  reportPage: ScamReportPage
 } as const
 
 export type FirstAnswerName = keyof typeof firstAnswerSchemas
 
 /** The schemas imported one by one, by name, and never from `virtual:answer-schemas` itself (whose namespace start-up's chunk holds whole). */
 export const aloneSchemaNames: ReadonlyArray<FirstAnswerName> = [
+  "postPage",
   "communityPage",
   "influencerPage",
   "businessPage",
@@ -43,7 +46,8 @@ export const aloneSchemaNames: ReadonlyArray<FirstAnswerName> = [
   "projectPage",
   "eventPage",
   "contactPage",
-  "inquiryPage"
+  "inquiryPage",
+  "reportPage"
 ]
 
 /**
@@ -70,6 +74,7 @@ export const endpointsByName = {
   events: "events.list",
   contacts: "contacts.list",
   inquiries: "advertising.list",
+  reports: "scamReports.list",
   stream: "stream.changes",
   uploadImage: "uploads.image",
   listingModerate: "listingsAdmin.moderate",

@@ -92,3 +92,13 @@ export const eventPagePath = (type: EventType, q: ListQuery) =>
 /** The API path of a page of a list whose filters go to the API under their own names: the search, each filter, the page. */
 export const filteredPagePath = (path: string, q: ListQuery) =>
   withParams(path, { search: searchOf(q), ...Object.fromEntries(Object.entries(q.filters).sort(([a], [b]) => a.localeCompare(b))), page: pageOf(q) })
+
+/** The API path of a page of scam reports: each filter, "all" where none is set (as the spec's screen sends it), the search, the page. */
+export const reportPagePath = (q: ListQuery) =>
+  withParams(paths.reports, {
+    status: q.filters.status ?? "all",
+    scamType: q.filters.scamType ?? "all",
+    priority: q.filters.priority ?? "all",
+    search: searchOf(q),
+    page: pageOf(q)
+  })

@@ -1,4 +1,7 @@
-import type { ScamReport, ScamReportPriority, ScamReportStatus, ScamType } from "../../contract/scam-reports.ts"
+import type { ScamReport, ScamReportPage, ScamReportPriority, ScamReportStatus, ScamType } from "../../contract/scam-reports.ts"
+import reportPage from "virtual:answer-schemas/reportPage"
+import { getChecked } from "./checked-answer.ts"
+import { reportPagePath } from "./list-paths.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import type { ReportChange } from "../../machines/scam-report.ts"
 import type { CommandInput } from "../lib/store/console-store.ts"
@@ -29,10 +32,9 @@ export const exportScamReports = async (q: ListQuery): Promise<CsvFile> => {
   )
 }
 
-/** A page of reports (20) with the counts of all reports by status and by type. */
+/** A page of reports (20) with the counts of all reports by status and by type: the one start-up asked for if it is this one, else a request checked the same way. */
 export const listScamReports = async (q: ListQuery): Promise<ScamReportsPage> => {
-  const { callListApi } = await api()
-  const answer = await callListApi((client) => client.scamReports.list({ query: { ...filtersOf(q), ...(q.page > 1 ? { page: q.page } : {}) } }))
+  const answer = await getChecked<{ readonly data: ScamReportPage["data"] }>(reportPagePath(q), reportPage)
   return {
     rows: answer.data.reports,
     pagination: answer.data.pagination,

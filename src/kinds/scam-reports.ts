@@ -1,4 +1,5 @@
-import { type ScamReport, ScamReportPriority, ScamReportStatus } from "../../contract/scam-reports.ts"
+import type { ScamReport, ScamReportPriority, ScamReportStatus } from "../../contract/scam-reports.ts"
+import { scamReportPriorities, scamReportStatuses } from "../../contract/scam-report-rules.ts"
 import { triageErrors } from "../../machines/scam-report.ts"
 import { reportChangeCommand } from "../api/scam-reports.ts"
 import type { Decision } from "./decision.ts"
@@ -23,7 +24,7 @@ const withReason = (notes: string, reason: string) => (notes === "" ? reason : `
  * `1`–`4` the status (a dismissal asks a reason, kept in the admin notes after it; back to New
  * is not a decision), Shift+`1`–`4` the priority (never a decision: the report stays current).
  */
-export const reportStatusDecisions: ReadonlyArray<Decision<ScamReport>> = ScamReportStatus.literals.map((status, at): Decision<ScamReport> => ({
+export const reportStatusDecisions: ReadonlyArray<Decision<ScamReport>> = scamReportStatuses.map((status, at): Decision<ScamReport> => ({
   id: `scam-report:status:${status}`,
   key: String(at + 1),
   name: `Set status ${reportStatusWords[status]}`,
@@ -47,7 +48,7 @@ export const reportStatusDecisions: ReadonlyArray<Decision<ScamReport>> = ScamRe
   }
 }))
 
-export const reportPriorityDecisions: ReadonlyArray<Decision<ScamReport>> = ScamReportPriority.literals.map((priority, at): Decision<ScamReport> => ({
+export const reportPriorityDecisions: ReadonlyArray<Decision<ScamReport>> = scamReportPriorities.map((priority, at): Decision<ScamReport> => ({
   id: `scam-report:priority:${priority}`,
   key: `shift+${at + 1}`,
   name: `Set priority ${reportPriorityWords[priority]}`,

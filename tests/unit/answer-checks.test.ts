@@ -158,6 +158,7 @@ describe("the paths the console asks without the client", () => {
       events: "/api/ecosystem",
       contacts: "/api/core-team-contact",
       inquiries: "/api/advertising-inquiries",
+      reports: "/api/report-scam",
       stream: "/api/admin/stream",
       uploadImage: "/api/upload/image",
       listingModerate: "/api/admin/listings/:id",

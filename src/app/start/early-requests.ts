@@ -5,8 +5,9 @@ import { blogFirstPage } from "../../features/blog/list-query.ts"
 import { listingFirstPage } from "../../features/listings/first-page.ts"
 import { contactFirstPage } from "../../features/contacts/first-page.ts"
 import { inquiryFirstPage } from "../../features/advertising/first-page.ts"
+import { reportFirstPage } from "../../features/scam-reports/first-page.ts"
 
-const firstPages = [addressFirstPage, blogFirstPage, listingFirstPage, contactFirstPage, inquiryFirstPage]
+const firstPages = [addressFirstPage, blogFirstPage, listingFirstPage, contactFirstPage, inquiryFirstPage, reportFirstPage]
 
 /**
  * The session check and the first page of the list at this address, asked for at once and in

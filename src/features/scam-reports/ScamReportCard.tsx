@@ -1,13 +1,7 @@
 import { Badge, Button, Flex, Text } from "@radix-ui/themes"
 import type { ReactNode } from "react"
-import {
-  type ScamReport,
-  type ScamReportPriority,
-  ScamReportPriority as PrioritySchema,
-  type ScamReportStatus,
-  ScamReportStatus as StatusSchema,
-  scamTypeLabels
-} from "../../../contract/scam-reports.ts"
+import type { ScamReport, ScamReportPriority, ScamReportStatus } from "../../../contract/scam-reports.ts"
+import { scamReportPriorities, scamReportStatuses, scamTypeLabels } from "../../../contract/scam-report-rules.ts"
 import { shortDate } from "../../lib/dates.ts"
 import { priorityColors, scamTexts as t, statusColors } from "./texts.ts"
 
@@ -60,7 +54,7 @@ export const ScamReportCard = ({
 
           onChange={(event) => onSet({ field: "status", value: event.target.value as ScamReportStatus })}
         >
-          {StatusSchema.literals.map((value) => (
+          {scamReportStatuses.map((value) => (
             <option key={value} value={value}>
               {t.statuses[value]}
             </option>
@@ -75,7 +69,7 @@ export const ScamReportCard = ({
 
           onChange={(event) => onSet({ field: "priority", value: event.target.value as ScamReportPriority })}
         >
-          {PrioritySchema.literals.map((value) => (
+          {scamReportPriorities.map((value) => (
             <option key={value} value={value}>
               {t.priorities[value]}
             </option>

@@ -1,11 +1,7 @@
 import "./scam-reports.css"
-import {
-  type ScamReport,
-  ScamReportPriority as PrioritySchema,
-  ScamReportStatus as StatusSchema,
-  ScamType,
-  scamTypeLabels
-} from "../../../contract/scam-reports.ts"
+import type { ScamReport } from "../../../contract/scam-reports.ts"
+import { scamReportPriorities as priorities, scamReportStatuses as statuses, scamTypeLabels, scamTypes } from "../../../contract/scam-report-rules.ts"
+import { reportQuerySpec } from "./first-page.ts"
 import { exportScamReports, listScamReports, type ScamReportsPage } from "../../api/scam-reports.ts"
 import { countsOf, filterOf, selectable } from "../../lib/list/declarations.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
@@ -14,13 +10,11 @@ import { ScamReportDetails } from "./ScamReportDetails.tsx"
 import { reportLabel, scamTexts as t } from "./texts.ts"
 import { useReportTriage } from "./use-report-triage.ts"
 
-const statuses = StatusSchema.literals
-const priorities = PrioritySchema.literals
 const spec = {
   title: t.title,
   refresh: t.refresh,
   noun: "scam reports",
-  querySpec: { filters: { status: statuses, scamType: ScamType.literals, priority: priorities } },
+  querySpec: reportQuerySpec,
   fetchPage: listScamReports,
   // A report another admin changed shows its new copy; one that arrived is announced, the rows and focus staying put.
   store: "scam-report" as const,
@@ -33,7 +27,7 @@ const spec = {
     filterOf("status", t.filters.status, t.allOf(t.filters.status), statuses, (value) => t.statuses[value], {
       show: (label) => `Show ${label.toLowerCase()} reports`
     }),
-    filterOf("scamType", t.filters.scamType, t.allOf(t.filters.scamType), ScamType.literals, (value) => scamTypeLabels[value]),
+    filterOf("scamType", t.filters.scamType, t.allOf(t.filters.scamType), scamTypes, (value) => scamTypeLabels[value]),
     filterOf("priority", t.filters.priority, t.allOf(t.filters.priority), priorities, (value) => t.priorities[value])
   ],
   clearFilters: "Show all reports",

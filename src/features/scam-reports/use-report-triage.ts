@@ -1,12 +1,7 @@
 import { useSelector } from "@xstate/react"
 import { fromPromise } from "xstate"
-import {
-  type ScamReport,
-  type ScamReportPriority,
-  ScamReportPriority as PrioritySchema,
-  type ScamReportStatus,
-  ScamReportStatus as StatusSchema
-} from "../../../contract/scam-reports.ts"
+import type { ScamReport, ScamReportPriority, ScamReportStatus } from "../../../contract/scam-reports.ts"
+import { scamReportPriorities, scamReportStatuses } from "../../../contract/scam-report-rules.ts"
 import { notesOpen, type ReportChange, scamReportMachine, triageErrors } from "../../../machines/scam-report.ts"
 import { REPORT_KIND, saveReportNotes, type ScamReportsPage } from "../../api/scam-reports.ts"
 import { decisionAction } from "../../kinds/decision.ts"
@@ -18,8 +13,8 @@ import { useMachine } from "../../lib/use-machine.ts"
 import { useStableCallback } from "../../lib/use-stable.ts"
 import { scamTexts as t } from "./texts.ts"
 
-const statuses = StatusSchema.literals
-const priorities = PrioritySchema.literals
+const statuses = scamReportStatuses
+const priorities = scamReportPriorities
 
 /**
  * The notes, a command after the report's changes still on their way, at the version the details

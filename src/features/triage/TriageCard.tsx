@@ -1,6 +1,6 @@
 import { Badge, Flex, Text } from "@radix-ui/themes"
 import type { ReactNode } from "react"
-import { scamTypeLabels } from "../../../contract/scam-reports.ts"
+import { scamTypeLabels } from "../../../contract/scam-report-rules.ts"
 import type { TriageItem } from "../../../contract/triage.ts"
 import { shortDate, localTime } from "../../lib/dates.ts"
 import { LinkedText } from "../../ui/LinkedText.tsx"
