@@ -1,16 +1,20 @@
 import type { AdminAccount, AdminAccountInput, AdminAccountUpdate } from "../../contract/admin-users.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
+import type { Pagination } from "../../contract/common.ts"
+import { paths } from "virtual:answer-schemas"
+import adminPage from "virtual:answer-schemas/adminPage"
+import { getChecked } from "./checked-answer.ts"
+import { filteredPagePath } from "./list-paths.ts"
 import type { CallAs, CsvFile } from "./client.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
 
+/** A page of admins: the one start-up asked for if it is this one, else a request checked the same way, without effect's client. */
 export const listAdminUsers = async (q: ListQuery): Promise<ListPage<AdminAccount>> => {
-  const { callListApi } = await api()
-  const answer = await callListApi((client) =>
-    client.adminUsers.list({
-      query: { ...(q.search.trim() === "" ? {} : { search: q.search.trim() }), ...(q.page > 1 ? { page: q.page } : {}) }
-    })
+  const answer = await getChecked<{ readonly data: { readonly users: ReadonlyArray<AdminAccount>; readonly pagination: Pagination } }>(
+    filteredPagePath(paths.adminUsers, q),
+    adminPage
   )
   return { rows: answer.data.users, pagination: answer.data.pagination }
 }

@@ -8,6 +8,7 @@ import { EventListPage } from "../../contract/events.ts"
 import { ContactPage } from "../../contract/contacts.ts"
 import { InquiryPage } from "../../contract/advertising.ts"
 import { ScamReportPage } from "../../contract/scam-reports.ts"
+import { AdminAccount } from "../../contract/admin-users.ts"
 
 /**
  * The answers start-up asks for before the console's code has loaded (src/app/start/boot.ts), by the
@@ -31,7 +32,8 @@ export const firstAnswerSchemas = {
   eventPage: EventListPage,
   contactPage: ContactPage,
   inquiryPage: InquiryPage,
-  reportPage: ScamReportPage
+  reportPage: ScamReportPage,
+  adminPage: pageOf("users", AdminAccount)
 } as const
 
 export type FirstAnswerName = keyof typeof firstAnswerSchemas
@@ -47,7 +49,8 @@ export const aloneSchemaNames: ReadonlyArray<FirstAnswerName> = [
   "eventPage",
   "contactPage",
   "inquiryPage",
-  "reportPage"
+  "reportPage",
+  "adminPage"
 ]
 
 /**
@@ -75,6 +78,7 @@ export const endpointsByName = {
   contacts: "contacts.list",
   inquiries: "advertising.list",
   reports: "scamReports.list",
+  adminUsers: "adminUsers.list",
   stream: "stream.changes",
   uploadImage: "uploads.image",
   listingModerate: "listingsAdmin.moderate",

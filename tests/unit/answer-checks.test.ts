@@ -159,6 +159,7 @@ describe("the paths the console asks without the client", () => {
       contacts: "/api/core-team-contact",
       inquiries: "/api/advertising-inquiries",
       reports: "/api/report-scam",
+      adminUsers: "/api/admin/users",
       stream: "/api/admin/stream",
       uploadImage: "/api/upload/image",
       listingModerate: "/api/admin/listings/:id",

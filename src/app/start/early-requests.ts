@@ -6,8 +6,9 @@ import { listingFirstPage } from "../../features/listings/first-page.ts"
 import { contactFirstPage } from "../../features/contacts/first-page.ts"
 import { inquiryFirstPage } from "../../features/advertising/first-page.ts"
 import { reportFirstPage } from "../../features/scam-reports/first-page.ts"
+import { adminFirstPage } from "../../features/admin-users/first-page.ts"
 
-const firstPages = [addressFirstPage, blogFirstPage, listingFirstPage, contactFirstPage, inquiryFirstPage, reportFirstPage]
+const firstPages = [addressFirstPage, blogFirstPage, listingFirstPage, contactFirstPage, inquiryFirstPage, reportFirstPage, adminFirstPage]
 
 /**
  * The session check and the first page of the list at this address, asked for at once and in

@@ -15,6 +15,7 @@ import { useExpectedVersion } from "../../lib/store/use-open-record.ts"
 import { ContractFormShell, FormActions, FormField, TextInput } from "../../ui/FormField.tsx"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
 import type { Column } from "../../ui/list/ListTable.tsx"
+import { adminQuerySpec } from "./first-page.ts"
 import { adminUserTexts as t } from "./texts.ts"
 
 /** The admin form as typed. */
@@ -84,7 +85,7 @@ const spec = {
   title: t.title,
   refresh: t.refresh,
   noun: "admins",
-  querySpec: {},
+  querySpec: adminQuerySpec,
   fetchPage: listAdminUsers,
   store: ADMIN_KIND,
   idOf: (admin: AdminAccount) => admin._id,
