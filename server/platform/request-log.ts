@@ -31,6 +31,9 @@ export const noteAdmin = (source: unknown, adminId: string) => {
   if (typeof source === "object" && source !== null) admins.set(source, adminId)
 }
 
+/** The admin whose session the request was made in, once the session was checked (`noteAdmin`). */
+export const adminOf = (source: unknown): string | undefined => (typeof source === "object" && source !== null ? admins.get(source) : undefined)
+
 export interface RequestLogOptions {
   readonly write: (line: string) => void
   readonly metrics: Metrics

@@ -124,7 +124,8 @@ class ChangeStream {
     this.controller = controller
     globalThis.addEventListener?.("offline", this.cut)
     void this.read(controller).then(
-      (again) => again && this.reconnect(controller),
+      // A stream the server ended for good (a 401, a 403) is not reopened when the link drops either.
+      (again) => (again ? this.reconnect(controller) : globalThis.removeEventListener?.("offline", this.cut)),
       () => this.reconnect(controller)
     )
   }

@@ -8,7 +8,7 @@ import { confirmFirst } from "../lib/confirm-gate.ts"
 import type { CallAs, CallInput } from "../lib/store/handle.ts"
 import { type ApiFailure, readApiFailure, toApiFailure } from "./decode.ts"
 import { sessionToken, tokenRefused } from "./session.ts"
-import { notePosition } from "./stream-position.ts"
+import { trackedRead } from "./stream-position.ts"
 
 export { type ApiFailure, toApiFailure } from "./decode.ts"
 export type { CallAs } from "../lib/store/handle.ts"
@@ -99,7 +99,7 @@ const commandFetch =
   (as: CallAs): typeof fetch =>
   async (input, init) => {
     const method = (init?.method ?? "GET").toUpperCase()
-    if (!WRITES.has(method)) return fetch(input, init).then(notePosition)
+    if (!WRITES.has(method)) return trackedRead(fetch(input, init))
     const url = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.origin)
     // A change that matters waits for the person to confirm it's them (src/lib/confirm-gate.ts).
     await confirmFirst(url.pathname)

@@ -1,5 +1,5 @@
 import { sessionHeaders, sessionToken } from "./session.ts"
-import { notePosition } from "./stream-position.ts"
+import { trackedRead } from "./stream-position.ts"
 
 /**
  * Answers asked for at start-up, before the code that needs them has loaded: with a stored
@@ -21,7 +21,7 @@ const waiting = new Map<string, Prefetched>()
 const keyOf = (path: string) => `${sessionToken() ?? ""} ${path}`
 
 /** A GET of `path`'s JSON with the session's token, as start-up and `getChecked` both ask. */
-export const getJson = (path: string): Promise<Response> => fetch(path, { headers: { ...sessionHeaders(), accept: "application/json" } }).then(notePosition)
+export const getJson = (path: string): Promise<Response> => trackedRead(fetch(path, { headers: { ...sessionHeaders(), accept: "application/json" } }))
 
 export const prefetch = (path: string): void => {
   const key = keyOf(path)

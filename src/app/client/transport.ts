@@ -1,7 +1,7 @@
 import { statusOnly } from "../../../contract/call-failure.ts"
 import { listenToChanges } from "../../api/change-stream.ts"
 import { sessionHeaders } from "../../api/session.ts"
-import { firstReadPosition } from "../../api/stream-position.ts"
+import { firstReadPosition, readsSettled } from "../../api/stream-position.ts"
 import type { Answered, StoreTransport } from "../../lib/store/console-store.ts"
 
 /** How long a command's answer may take before the link counts as lost. */
@@ -64,5 +64,6 @@ export const storeTransport = (sessionEnded: () => void): StoreTransport => ({
       ready
     ),
   sessionEnded,
-  firstRead: firstReadPosition
+  firstRead: firstReadPosition,
+  firstReadSettled: readsSettled
 })

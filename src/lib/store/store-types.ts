@@ -48,8 +48,10 @@ export interface StoreTransport {
   readonly listen: (after: string | undefined, change: (change: StreamedChange) => void, ready: (position?: string, complete?: boolean) => void) => () => void
   /** A 401: the session ended (the commands wait for the same person's next session). */
   readonly sessionEnded: () => void
-  /** Where the stream stood when the server read this load's first answers (src/api/stream-position.ts), if they said. */
+  /** Where the stream stood when the server read this load's first answers (src/api/stream-position.ts), if they said and none is still on its way. */
   readonly firstRead?: () => string | undefined
+  /** The same once the reads on their way have answered, or after `atMostMs`. */
+  readonly firstReadSettled?: (atMostMs: number) => Promise<string | undefined>
 }
 
 /** What a screen asks the store to do: a command, and its effect on the records it names. */

@@ -13,6 +13,9 @@ import type { TabMessage, Tabs } from "./tabs.ts"
  * back after a drop, for the lists (./lists.ts) and the sync machine.
  */
 
+/** How long a first visit's stream waits for the reads on their way, to start where they were read. */
+const FIRST_READS_WAIT_MS = 2_000
+
 /** The area whose records are never kept in the browser. */
 const PROTECTED_AREA = "protected-data"
 
@@ -109,11 +112,9 @@ export const openStream = async ({ db, transport, records, tabs, sync, write, bu
   let stopListening = () => {}
   // One stream per browser: the tab holding the lock listens and tells the others; when it
   // closes, the next tab takes the lock and resumes from the store's last event.
-  const lead = () => {
-    leading = true
-    // With no event of its own (a first visit), from where the server read this load's first
-    // answers: the catch-up brings what they lack, and the first page is not read again.
-    const from = lastEventId ?? transport.firstRead?.()
+  let closed = false
+  const listen = (from: string | undefined) => {
+    if (closed) return
     resumes = from !== undefined
     stopListening = transport.listen(
       from,
@@ -132,6 +133,15 @@ export const openStream = async ({ db, transport, records, tabs, sync, write, bu
         tabs.tell({ type: "ready", position, complete })
       }
     )
+  }
+  const lead = () => {
+    leading = true
+    // With no event of its own (a first visit, a new sign-in), from where the server read this
+    // load's first answers, once those on their way have answered: the catch-up brings what they
+    // lack, and the first page is not read again. A read that takes longer leaves the stream to
+    // start from the newest event, and the lists to read again what came before it.
+    if (lastEventId !== undefined || transport.firstReadSettled === undefined) listen(lastEventId)
+    else void transport.firstReadSettled(FIRST_READS_WAIT_MS).then(listen)
   }
 
   return {
@@ -153,6 +163,7 @@ export const openStream = async ({ db, transport, records, tabs, sync, write, bu
     onBack: back.add,
     lead,
     close: () => {
+      closed = true
       stopListening()
       globalThis.removeEventListener?.("offline", linkDown)
       globalThis.removeEventListener?.("online", linkUp)
