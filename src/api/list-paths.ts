@@ -1,8 +1,7 @@
 import { addressSorts } from "../../contract/address-rules.ts"
 import type { AddressKind } from "../../contract/addresses.ts"
 import { postStatuses } from "../../contract/blog-rules.ts"
-import { listingStatuses } from "../../contract/listing-rules.ts"
-import { projectStatuses, startupStages } from "../../contract/venture-rules.ts"
+import type { ListingStatus } from "../../contract/listing-rules.ts"
 import type { VentureType } from "../../contract/ventures.ts"
 import type { EventType } from "../../contract/events.ts"
 import type { ListQuery } from "../../machines/list.ts"
@@ -53,8 +52,8 @@ export type CommunityType = "community" | "influencer"
 
 const listingPaths: Readonly<Record<CommunityType, string>> = { community: paths.communities, influencer: paths.influencers }
 
-/** A queue's status filter, if the query names one of the listing statuses. */
-export const listingStatusOf = (q: ListQuery) => listingStatuses.find((status) => status === q.filters.status)
+/** A queue's status filter (the screen's query holds only the listing statuses: ../lib/list/query-string.ts). */
+export const listingStatusOf = (q: ListQuery) => q.filters.status as ListingStatus | undefined
 
 /** The API path of a listing queue's page with its counts (`…/combined`), from its query. */
 export const listingPagePath = (type: CommunityType, q: ListQuery) =>
@@ -70,13 +69,11 @@ export const venturePagePath = (type: VentureType, q: ListQuery) =>
   withParams(venturePaths[type], {
     search: searchOf(q),
     status: listingStatusOf(q),
-    stage: startupStages.find((stage) => stage === q.filters.stage),
-    projectStatus: projectStatuses.find((status) => status === q.filters.projectStatus),
+    stage: q.filters.stage,
+    projectStatus: q.filters.projectStatus,
     isActive: yesNo(q.filters.active),
     page: pageOf(q)
   })
-
-const happenings = ["upcoming", "past"] as const
 
 /** The API path of a page of events or hackathons with its counts, from its query. */
 export const eventPagePath = (type: EventType, q: ListQuery) =>
@@ -84,7 +81,7 @@ export const eventPagePath = (type: EventType, q: ListQuery) =>
     type,
     search: searchOf(q),
     status: listingStatusOf(q),
-    when: happenings.find((when) => when === q.filters.when),
+    when: q.filters.when,
     featured: yesNo(q.filters.featured),
     page: pageOf(q)
   })

@@ -14,16 +14,16 @@ import type { ListQuery } from "../../../machines/list.ts"
  */
 const searches = ["name", "description"] as const
 const status = { status: listingStatuses }
-const active = ["yes", "no"] as const
+const yesOrNo = ["yes", "no"] as const
 
 export const queueQuerySpecs = {
   community: { filters: status, searches },
   influencer: { filters: status, searches },
-  business: { filters: { ...status, active }, searches },
-  startup: { filters: { ...status, active, stage: startupStages }, searches },
-  project: { filters: { ...status, active, projectStatus: projectStatuses }, searches },
-  event: { filters: { ...status, when: ["upcoming", "past"], featured: ["yes", "no"] }, searches },
-  hackathon: { filters: { ...status, when: ["upcoming", "past"], featured: ["yes", "no"] }, searches }
+  business: { filters: { ...status, active: yesOrNo }, searches },
+  startup: { filters: { ...status, active: yesOrNo, stage: startupStages }, searches },
+  project: { filters: { ...status, active: yesOrNo, projectStatus: projectStatuses }, searches },
+  event: { filters: { ...status, when: ["upcoming", "past"], featured: yesOrNo }, searches },
+  hackathon: { filters: { ...status, when: ["upcoming", "past"], featured: yesOrNo }, searches }
 } as const satisfies Record<ListingType, QuerySpec>
 
 const pagePaths: Readonly<Record<ListingType, (q: ListQuery) => string>> = {

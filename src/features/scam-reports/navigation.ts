@@ -1,6 +1,7 @@
 import { ExclamationTriangleIcon } from "@radix-ui/react-icons"
 import type { Destination } from "../../lib/navigation.ts"
+import { REPORTS_PATH } from "./first-page.ts"
 
 export const scamReportDestinations: ReadonlyArray<Destination> = [
-  { path: "/scam-reports", label: "Scam Reports", title: "Scam Reports Management", icon: ExclamationTriangleIcon, key: "r" }
+  { path: REPORTS_PATH, label: "Scam Reports", title: "Scam Reports Management", icon: ExclamationTriangleIcon, key: "r" }
 ]

@@ -36,6 +36,15 @@ export const parseQuery = (spec: QuerySpec, search: string): ListQuery => {
   }
 }
 
+/**
+ * A screen's first page for start-up (src/app/start/early-requests.ts): at `route`, the API path of
+ * the page its URL's query asks for, read as the screen will read it.
+ */
+export const firstPageAt =
+  (route: string, spec: QuerySpec, pagePath: (query: ListQuery) => string) =>
+  (pathname: string, search: string): string | undefined =>
+    pathname === route ? pagePath(parseQuery(spec, search)) : undefined
+
 /** A list query as a path with its query string; defaults are left out, so URLs stay short. */
 export const urlOf = (path: string, query: ListQuery): string => {
   const params = new URLSearchParams()
