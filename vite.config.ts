@@ -50,6 +50,7 @@ export default defineConfig({
     // The two-server test needs nginx: npm run test:cluster (vitest.cluster.config.ts).
     exclude: ["tests/cluster/**", ...FAULT_FILES],
     globalSetup: ["tests/support/global-setup.ts"],
+    setupFiles: ["tests/support/property-seed.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // A poll waits as long as a Playwright wait would (not vitest's 1 s): on a loaded CI machine

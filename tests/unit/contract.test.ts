@@ -67,6 +67,13 @@ const schemas = Object.entries(modules).flatMap(([module, exports]) =>
     .map(([name, value]) => [`${module}.${name}`, value as Schema.Codec<unknown, unknown>] as const)
 )
 
+/**
+ * A key that is one escaped character in JSON (`"\n"`, `"\ud800"`). V8's JSON.parse (Node 24 and 26)
+ * reads such a key as a backslash once the process has parsed a backslash key at the same place in an
+ * object before (docs/testing.md, "Seeds, and a defect of the runtime"). The contract has no such key.
+ */
+const ONE_ESCAPED_CHARACTER_KEY = /[{,]"\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])":/
+
 /** JSON has no negative zero; a -0 that comes back as 0 is the wire's doing, not the schema's. */
 const withoutNegativeZero = (value: unknown): unknown => {
   if (Object.is(value, -0)) return 0
@@ -138,7 +145,9 @@ describe("contract schemas", () => {
     await fc.assert(
       fc.asyncProperty(fc.integer(), async (seed) => {
         const [value] = await Effect.runPromise(Arbitrary.sampleEffect(arbitrary, { count: 1, seed, size: 8 }))
-        const wire = JSON.parse(JSON.stringify(encode(value)))
+        const text = JSON.stringify(encode(value))
+        fc.pre(!ONE_ESCAPED_CHARACTER_KEY.test(text))
+        const wire = JSON.parse(text)
         const decoded = decode(wire)
         const expected = withoutNegativeZero(value)
         if (decoded instanceof Error) {
