@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from "xstate"
+import { assertEvent, assign, enqueueActions, fromPromise, setup } from "xstate"
 import type { AdminUser } from "../contract/auth.ts"
 import type { Role } from "../contract/common.ts"
 import { failureOf, serverMessageOr } from "../contract/call-failure.ts"
@@ -136,7 +136,12 @@ export const authMachine = setup({
   actions: {
     /** Keeps the token and who it is for, as confirmed by the server. */
     storeSession: () => undefined,
-    forgetSession: () => undefined
+    forgetSession: () => undefined,
+    /** Signed out, then the event again, for the e-mail step to start the sign-in it asks for. */
+    signInAfterSignOut: enqueueActions(({ enqueue, event }) => {
+      enqueue.assign(signedOut)
+      enqueue.raise(event)
+    })
   },
   guards: {
     isChecked: ({ context }) => context.token !== null && context.user !== null,
@@ -407,6 +412,12 @@ export const authMachine = setup({
         input: ({ context }) => ({ token: context.token ?? "" }),
         onDone: { target: "unauthenticated", actions: assign(signedOut) },
         onError: { target: "unauthenticated", actions: assign(signedOut) }
+      },
+      // The sign-in form shows at once (src/app/App.tsx) and the sign-out is kept until the server
+      // has heard it (src/api/revoke.ts): a sign-in started before it answered is the e-mail step's.
+      on: {
+        SEND_OTP: { target: "unauthenticated", actions: "signInAfterSignOut" },
+        SIGN_IN_WITH_PASSKEY: { target: "unauthenticated", actions: "signInAfterSignOut" }
       }
     }
   }

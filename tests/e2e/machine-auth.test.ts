@@ -134,12 +134,14 @@ describe.each(browserEngines)("auth: generated paths on the sign-in screen and t
   const release = async (run: Run) => (await nextHeld(run)).route.continue()
   const cutOff = async (run: Run) => (await nextHeld(run)).route.abort("connectionfailed")
   /** Checks held from `confirming` that the machine left (signed out, expired): they go on, unheard. */
-  const passStaleChecks = async (run: Run) => {
-    for (const held of run.held.filter((one) => one.request.url().endsWith("/api/admin/auth/check"))) {
+  const passStaleChecks = async (run: Run, ending = "/api/admin/auth/check") => {
+    for (const held of run.held.filter((one) => one.request.url().endsWith(ending))) {
       run.held.splice(run.held.indexOf(held), 1)
       await held.route.continue()
     }
   }
+  /** A logout held from `signingOut` that a sign-in started on the form overtook: it goes on, unheard. */
+  const passStaleLogouts = (run: Run) => passStaleChecks(run, "/api/admin/auth/logout")
   const sessionAnswer = async (value: string | null) =>
     value === null ? 401 : (await call(product.server.url, "GET", "/api/admin/auth/check", { token: value })).status
 
@@ -239,6 +241,7 @@ describe.each(browserEngines)("auth: generated paths on the sign-in screen and t
         await run.page.getByLabel("Email").fill(run.email)
         await run.page.getByLabel("Role").selectOption({ label: "Moderator" })
         await run.page.getByRole("button", { name: "Send OTP" }).click()
+        await passStaleLogouts(run)
       },
       VERIFY: async (run) => {
         const code = await latestCode(product.server, run.email)
@@ -282,7 +285,10 @@ describe.each(browserEngines)("auth: generated paths on the sign-in screen and t
       "xstate.error.actor.requestOtp": cutOff,
       "xstate.done.actor.verifyOtp": release,
       "xstate.error.actor.verifyOtp": release,
-      SIGN_IN_WITH_PASSKEY: async (run) => run.page.getByRole("button", { name: "Sign in with a passkey" }).click(),
+      SIGN_IN_WITH_PASSKEY: async (run) => {
+        await run.page.getByRole("button", { name: "Sign in with a passkey" }).click()
+        await passStaleLogouts(run)
+      },
       // The options come, the device answers; then the sign-in goes through, or never reaches the server.
       "xstate.done.actor.passkeySignIn": async (run) => {
         await release(run)

@@ -28,6 +28,9 @@
  * checked behind the spinner, and any failure of that check signs out. Ours (docs/console.md,
  * "Passkeys"): from the e-mail step, "Sign in with a passkey" signs in in one step with the
  * passkey the device offers; a refusal or no answer comes back to the e-mail step and says which.
+ * Ours (docs/console.md, "Offline"): the e-mail step shows as soon as a person signs out, before
+ * the server has answered the logout, and a sign-in started there goes on (the sign-out is kept
+ * until the server hears it).
  */
 export const authTable = [
   "starting --(always) [isChecked]--> authenticated",
@@ -73,7 +76,9 @@ export const authTable = [
   "authenticated.confirming --xstate.error.actor.checkSession [canWaitForLink]--> authenticated.unconfirmed",
   "authenticated.confirming --xstate.error.actor.checkSession--> unauthenticated / forgetSession",
   "signingOut --xstate.done.actor.endSession--> unauthenticated",
-  "signingOut --xstate.error.actor.endSession--> unauthenticated"
+  "signingOut --xstate.error.actor.endSession--> unauthenticated",
+  "signingOut --SEND_OTP--> unauthenticated / signInAfterSignOut",
+  "signingOut --SIGN_IN_WITH_PASSKEY--> unauthenticated / signInAfterSignOut"
 ]
 
 /**

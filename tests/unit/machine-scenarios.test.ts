@@ -226,6 +226,41 @@ describe("auth, step by step", () => {
     expect(fresh.getSnapshot().value).toBe("unauthenticated")
     expect(fresh.getSnapshot().context).toEqual({ ...signedOut, role: "super_admin" })
   })
+
+  it("starts a sign-in on the form shown while the server is still hearing the sign-out", async () => {
+    const { inputs, actor, answer } = calls()
+    const session = started(
+      authMachine.provide({
+        actors: {
+          checkSession: fromPromise(() => Promise.resolve(user)) as never,
+          endSession: actor("endSession"),
+          passkeySignIn: actor("passkeySignIn"),
+          requestOtp: actor("requestOtp")
+        }
+      }),
+      { storedToken: "tok-1" }
+    )
+    await settle()
+    // The logout is in flight (no answer queued): the form shows, and its passkey button signs in.
+    session.send({ type: "LOGOUT" })
+    expect(session.getSnapshot().value).toBe("signingOut")
+    answer("passkeySignIn", true, { token: "tok-2", user })
+    session.send({ type: "SIGN_IN_WITH_PASSKEY" })
+    expect(session.getSnapshot().value).toBe("signingInWithPasskey")
+    expect(session.getSnapshot().context).toEqual({ ...signedOut, role: "super_admin" })
+    expect(inputs.endSession).toEqual([{ token: "tok-1" }])
+    await settle()
+    expect(session.getSnapshot().value).toEqual({ authenticated: "confirmed" })
+    expect(session.getSnapshot().context.token).toBe("tok-2")
+
+    // And its code step: the e-mail and role typed go with the request.
+    session.send({ type: "LOGOUT" })
+    session.send({ type: "SEND_OTP", email: "bob@example.com", role: "moderator" })
+    expect(session.getSnapshot().value).toBe("sendingOtp")
+    expect(session.getSnapshot().context).toEqual({ ...signedOut, email: "bob@example.com", role: "moderator" })
+    expect(inputs.requestOtp).toEqual([{ email: "bob@example.com", role: "moderator" }])
+    expect(inputs.endSession).toEqual([{ token: "tok-1" }, { token: "tok-2" }])
+  })
 })
 
 describe("address modal, step by step", () => {
