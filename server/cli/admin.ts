@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { type CommandResult, executeAdminCommand, parseAdminCommand } from "./admin-commands.ts"
-import { adminThroughServer, hasAdminChannel } from "../platform/admin-channel.ts"
+import { parseAdminCommand } from "./admin-words.ts"
+import { adminThroughServer, type CommandResult, hasAdminChannel } from "../platform/admin-channel.ts"
 import { DataFolderInUse, liveHolder } from "../platform/data-lock.ts"
 import { configOrExit, embeddedFolder, finish, runCli } from "./run.ts"
 
@@ -38,5 +38,11 @@ if (folder !== undefined && holder !== undefined) {
     }
   )
 } else {
-  runCli(Effect.map(executeAdminCommand(args), print))
+  // The database's code loads only here: a command a running server takes loads none of it.
+  runCli(
+    Effect.flatMap(
+      Effect.promise(() => import("./admin-commands.ts")),
+      ({ executeAdminCommand }) => Effect.map(executeAdminCommand(args), print)
+    )
+  )
 }

@@ -1,6 +1,6 @@
 import { Cause, Effect, Exit, Layer } from "effect"
 import { join, resolve } from "node:path"
-import { platformLayer } from "../app.ts"
+import type { platformLayer } from "../app.ts"
 import { type AppConfig, readConfig } from "../platform/config.ts"
 
 const messageOf = (error: unknown): string | undefined =>
@@ -51,7 +51,10 @@ export const finish = (code: number): never => {
 export const runCli = <E>(task: Effect.Effect<number | void, E, Layer.Success<ReturnType<typeof platformLayer>>>) => {
   const program = Effect.gen(function* () {
     const config = yield* readConfig(process.env)
-    return yield* Effect.scoped(Layer.build(platformLayer(config)).pipe(Effect.flatMap((context) => Effect.provideContext(task, context))))
+    // The server's layers load only for a task that opens the database: a command a running
+    // server takes through its admin channel, or a refusal, never pays for them.
+    const app = yield* Effect.promise(() => import("../app.ts"))
+    return yield* Effect.scoped(Layer.build(app.platformLayer(config)).pipe(Effect.flatMap((context) => Effect.provideContext(task, context))))
   })
   void Effect.runPromiseExit(program).then((exit) => {
     if (Exit.isSuccess(exit)) finish(typeof exit.value === "number" ? exit.value : 0)
