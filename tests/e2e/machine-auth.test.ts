@@ -133,7 +133,7 @@ describe.each(browserEngines)("auth: generated paths on the sign-in screen and t
   const nextHeld = (run: Run) => firstHeld(run.held)
   const release = async (run: Run) => (await nextHeld(run)).route.continue()
   const cutOff = async (run: Run) => (await nextHeld(run)).route.abort("connectionfailed")
-  /** Checks held from `confirming` that the machine left (signed out, expired): they go on, unheard. */
+  /** Calls held for a state the machine left (by default checks from `confirming`, signed out or expired): they go on, unheard. */
   const passStaleChecks = async (run: Run, ending = "/api/admin/auth/check") => {
     for (const held of run.held.filter((one) => one.request.url().endsWith(ending))) {
       run.held.splice(run.held.indexOf(held), 1)
