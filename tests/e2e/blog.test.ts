@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Page } from "playwright-core"
+import type { Page, Route } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { blogMessages } from "../spec/texts.ts"
 import { uploadMessages } from "../spec/texts.ts"
@@ -322,6 +322,27 @@ describe("blog in Chromium", () => {
     await page.getByRole("row").filter({ hasText: title }).getByRole("button", { name: t.delete }).click()
     await page.getByRole("alertdialog").getByRole("button", { name: t.delete }).click()
     await expect.poll(async () => storedPost(slug)).toBeUndefined()
+    await context.close()
+  })
+
+  it("keeps the fields below the body where they are while the body's editor arrives, so a click meant for them lands on them", async () => {
+    const { page, context, errors } = await signedInPage()
+    // The editor's code is held before the browser has it, as on a slow link.
+    const held: Array<Route> = []
+    await page.route(/RichTextEditor-[\w-]+\.js$/u, (route) => void held.push(route))
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Blog Management" }).click()
+    await page.getByRole("button", { name: t.add }).click()
+    await page.getByRole("status").filter({ hasText: "Loading the editor…" }).waitFor()
+    await expect.poll(() => held.length).toBeGreaterThan(0)
+    const upload = page.getByRole("button", { name: imageFieldTexts.upload, exact: true })
+    const before = await upload.boundingBox()
+    for (const route of held.splice(0)) await route.continue()
+    await page.unroute(/RichTextEditor-[\w-]+\.js$/u)
+    await body(page).waitFor()
+    // Two frames after the body shows: its layout is done.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    expect(await upload.boundingBox()).toEqual(before)
+    expect(errors).toEqual([])
     await context.close()
   })
 })

@@ -101,18 +101,19 @@ const logTo = (page: Page) => {
   })
 }
 
+/** What a page shows and said last, as a failed test prints it. */
+export const pageReport = async (page: Page, heading = `page: ${page.url()}`) => {
+  const shown = await page
+    .evaluate(() => document.body.innerText)
+    .then((text) => text.replace(/\s+/gu, " ").slice(0, 1500))
+    .catch((error: unknown) => `(unreadable: ${String(error)})`)
+  return [heading, `  shows: ${shown}`, ...(pageLog.get(page) ?? []).map((line) => `  ${line}`)].join("\n")
+}
+
 /** What each open page of `contexts` shows and said last: printed when a browser test fails. */
 const reportPages = async (contexts: ReadonlyArray<BrowserContext>) => {
   const pages = contexts.flatMap((context) => context.pages())
-  const reports = await Promise.all(
-    pages.map(async (page, index) => {
-      const shown = await page
-        .evaluate(() => document.body.innerText)
-        .then((text) => text.replace(/\s+/gu, " ").slice(0, 1500))
-        .catch((error: unknown) => `(unreadable: ${String(error)})`)
-      return [`page ${index + 1}: ${page.url()}`, `  shows: ${shown}`, ...(pageLog.get(page) ?? []).map((line) => `  ${line}`)].join("\n")
-    })
-  )
+  const reports = await Promise.all(pages.map((page, index) => pageReport(page, `page ${index + 1}: ${page.url()}`)))
   if (reports.length > 0) process.stderr.write(`\nwhat the failed test's pages showed:\n${reports.join("\n")}\n`)
 }
 

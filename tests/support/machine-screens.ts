@@ -1,7 +1,7 @@
 import type { BrowserContext, Page, Request, Route } from "playwright-core"
 import { beforeAll, expect } from "vitest"
 import { latestEventId } from "../../server/stream/repository.ts"
-import { chromiumWithServer, leavesWithoutAsking, linkLive, newPage } from "../support/browser.ts"
+import { chromiumWithServer, leavesWithoutAsking, linkLive, newPage, pageReport } from "../support/browser.ts"
 import { signedInAs } from "../support/session.ts"
 import type { engines } from "../support/database.ts"
 
@@ -148,7 +148,9 @@ export const heardEverything = async (page: Page) => {
 }
 
 /** A path's end: no error was thrown in the page; its browser context goes, or its reused page is emptied. */
-export const closeRun = async (run: { readonly errors: ReadonlyArray<string>; readonly context: BrowserContext; readonly page: Page }) => {
+export const closeRun = async (run: { readonly errors: ReadonlyArray<string>; readonly context: BrowserContext; readonly page: Page }, failure?: unknown) => {
+  // A failed path's page is read before it is emptied: a chance failure is read from it.
+  if (failure !== undefined) process.stderr.write(`\nwhat the failed path's page showed:\n${await pageReport(run.page)}\n`)
   try {
     expect(run.errors).toEqual([])
   } finally {

@@ -173,7 +173,8 @@ export const withoutPrefixes = (paths: ReadonlyArray<ModelPath>): ReadonlyArray<
 export interface ScreenDriver<Context> {
   /** A fresh screen in the machine's initial state for this path's input (and, where start-up itself asks the server, its first outcome). */
   readonly open: (path: ModelPath) => Promise<Context>
-  readonly close: (context: Context) => Promise<void>
+  /** Ends the path's run; `failure` is what failed it, when one did (the driver may print its page first). */
+  readonly close: (context: Context, failure?: unknown) => Promise<void>
   /**
    * Before the step whose outcome an actor event decides: arrange the server (hold the request,
    * change a record through the API, stop the mail transport) so that the outcome happens.
@@ -205,6 +206,7 @@ export const driveScreen = async <M extends AnyStateMachine, Context>(
   for (const path of paths) {
     const context = await driver.open(path)
     const trail: Array<string> = [stateName(path.initial)]
+    let failure: unknown
     try {
       const see = async (snapshot: MachineSnapshot, event: EventObject | undefined) => {
         const name = stateName(snapshot)
@@ -237,9 +239,10 @@ export const driveScreen = async <M extends AnyStateMachine, Context>(
         steps++
       }
     } catch (error) {
-      throw new Error(`On the path ${trail.join(" → ")}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      failure = new Error(`On the path ${trail.join(" → ")}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw failure
     } finally {
-      await driver.close(context)
+      await driver.close(context, failure)
     }
   }
   const tableStates = [...statesOfTable(table)].sort()

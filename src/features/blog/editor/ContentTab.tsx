@@ -32,10 +32,15 @@ export const ContentTab = ({ id, draft, errors, change, initialHtml }: TabProps 
         </Text>
         <Suspense
           fallback={
-            <Flex gap="2" align="center" role="status">
-              <Spinner />
-              <Text color="gray">Loading the editor…</Text>
-            </Flex>
+            // The editor's own box, so nothing below it moves when it arrives (a click meant for a
+            // field below lands on it).
+            <div className="rich-text" role="status">
+              <div className="rich-text-toolbar rich-text-toolbar-waiting" />
+              <Flex className="rich-text-waiting" gap="2" align="center" justify="center">
+                <Spinner />
+                <Text color="gray">Loading the editor…</Text>
+              </Flex>
+            </div>
           }
         >
           <RichTextEditor
