@@ -39,7 +39,7 @@ export type InquiryEvent =
   | { readonly type: "MOVE"; readonly status: InquiryStatus }
   | { readonly type: "CLOSE" }
   | { readonly type: "DISMISS" }
-  /** The list reloaded with a newer copy of the open inquiry (another admin's change, or after a refusal). */
+  /** The list holds a newer copy of the open inquiry (another admin's change, or the server's copy after a refusal). */
   | { readonly type: "REFRESH"; readonly inquiry: InquiryRef }
 
 /** The statuses the open inquiry may move to next: none when no inquiry is open. */
@@ -55,8 +55,8 @@ export const inquiryTexts = {
 /**
  * The advertising inquiry's detail modal (docs/product-spec.md §4 "Advertising inquiry
  * status"): viewing an inquiry, editing its admin notes, updating ("Updating...") with the notes
- * sent along, then done (the modal closes, the list reloads) or failed (the modal stays, with
- * the server's words and the notes typed; the reloaded copy of the inquiry replaces the stale
+ * sent along, then done (the modal closes; the list shows the move through the browser's store) or failed (the modal stays, with
+ * the server's words and the notes typed; the server's copy of the inquiry replaces the stale
  * one, so trying again can succeed). A move is legal only as contract/advertising-rules.ts allows: pending, paid
  * and reviewed → contacted; contacted → converted | rejected. `movesFor` reads the snapshot for
  * the buttons, keys and palette commands.
@@ -97,8 +97,7 @@ export const inquiryMachine = setup({
       inquiry: ({ context }, params: { readonly inquiry: InquiryRef }) => (params.inquiry._id === context.inquiry?._id ? params.inquiry : context.inquiry)
     }),
     close: assign({ inquiry: null, notes: "", move: null, error: null, issues: [] }),
-    forget: assign({ done: null }),
-    listChanged: () => undefined
+    forget: assign({ done: null })
   }
 }).createMachine({
   context: { inquiry: null, notes: "", move: null, done: null, error: null, issues: [] },
@@ -124,15 +123,14 @@ export const inquiryMachine = setup({
         id: "update",
         src: "update",
         input: ({ context }) => context.move!,
-        onDone: { target: "done", actions: ["takeAnswer", "listChanged"] },
+        onDone: { target: "done", actions: "takeAnswer" },
         onError: {
           target: "failed",
           actions: [
             {
               type: "showFailure",
               params: ({ event }) => ({ message: `${inquiryTexts.failed}: ${failureOf(event.error).message}`, issues: issuesOf(event.error) })
-            },
-            "listChanged"
+            }
           ]
         }
       }

@@ -89,8 +89,7 @@ export const scamReportMachine = setup({
       notesIssues: (_, params: { readonly message: string; readonly issues: ReadonlyArray<FieldIssue> }) => params.issues,
       notes: null
     }),
-    closeNotes: assign({ notesOf: null, notes: null, notesError: null, notesIssues: [] }),
-    listChanged: () => undefined
+    closeNotes: assign({ notesOf: null, notes: null, notesError: null, notesIssues: [] })
   }
 }).createMachine({
   context: { notesOf: null, notes: null, notesError: null, notesIssues: [] },
@@ -122,12 +121,11 @@ export const scamReportMachine = setup({
             src: "saveNotes",
             // Entered by SAVE_NOTES alone, which takes the notes.
             input: ({ context }) => context.notes as ReportChange,
-            onDone: { target: "closed", actions: ["closeNotes", "listChanged"] },
+            onDone: { target: "closed", actions: "closeNotes" },
             onError: {
               target: "open",
               actions: [
-                { type: "showNotesFailure", params: ({ event }) => ({ message: failureText(triageErrors.notes, event.error), issues: issuesOf(event.error) }) },
-                "listChanged"
+                { type: "showNotesFailure", params: ({ event }) => ({ message: failureText(triageErrors.notes, event.error), issues: issuesOf(event.error) }) }
               ]
             }
           }

@@ -10,7 +10,8 @@ import type { CommandInput } from "../lib/store/console-store.ts"
 export interface Decision<Row> {
   /** `<kind>:<what>:<value>`, as the desk's machine names it ("scam-report:status:resolved"). */
   readonly id: string
-  readonly key: string
+  /** Its key on the area's screen and the desk; without one it is the palette's, a selection's and its record's buttons. */
+  readonly key?: string
   /** The palette's words ("Set status Resolved"); a screen adds the record's title. */
   readonly name: string
   /** The area screen's hint for the key. */
@@ -41,8 +42,7 @@ export const decisionAction = <Row>(
   }: { readonly nameOf: (row: Row) => string; readonly decide: (rows: ReadonlyArray<Row>, bulk: boolean) => void; readonly when?: (row: Row) => boolean }
 ): ListAction<Row> => ({
   id: decision.id,
-  key: decision.key,
-  hint: decision.hint,
+  ...(decision.key === undefined ? { key: undefined } : { key: decision.key, hint: decision.hint }),
   label: (row) => `${decision.name}: ${nameOf(row)}`,
   when,
   run: (row) => decide([row], false),

@@ -19,6 +19,9 @@ export const moderationCalls = {
 
 type Words = { readonly label: string; readonly failed: string }
 
+/** A moderation's key, on the queues and the desk: `a` approves, `r` rejects, `p` sets pending again. */
+export const moderationKeys = { approve: "a", reject: "r", pending: "p" } as const satisfies Record<ModerationAction, string>
+
 /** One listing moved by its own call at the version shown (the store names the one it reaches the server at), with the reason kept as its notes. */
 const moderate = (listing: { readonly _id: string; readonly version: number }, action: ModerationAction, words: Words, notes = ""): CommandInput => ({
   kind: LISTING_KIND,
@@ -66,9 +69,9 @@ export const undoCommands = (done: Done, words: Words): ReadonlyArray<CommandInp
  * A pending listing approved (`a`) or rejected (`r`, with a reason where the desk asks one, kept
  * as its moderation notes): the desk's decisions, the same call the queues' changes make.
  */
-const move = (action: "approve" | "reject", key: string, name: string): Decision<Listing> => ({
+const move = (action: "approve" | "reject", name: string): Decision<Listing> => ({
   id: `listing:${action}`,
-  key,
+  key: moderationKeys[action],
   name,
   hint: "approve, reject",
   when: (listing) => listing.status === "pending",
@@ -77,4 +80,4 @@ const move = (action: "approve" | "reject", key: string, name: string): Decision
   commands: (listing, { title, reason }) => [moderate(listing, action, { label: `${name}: ${title}`, failed: moderationErrors.move }, reason)]
 })
 
-export const listingDecisions: ReadonlyArray<Decision<Listing>> = [move("approve", "a", "Approve"), move("reject", "r", "Reject")]
+export const listingDecisions: ReadonlyArray<Decision<Listing>> = [move("approve", "Approve"), move("reject", "Reject")]

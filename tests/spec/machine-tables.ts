@@ -226,14 +226,15 @@ export const listingModerationTable = [
  * change is a command — it shows at once, goes out in order with the console's others, and a
  * refusal is the console's notice in those words (the machine only asks for it); the details open
  * while changes are on their way, and their save goes after them (two regions: changes, notes).
+ * The saved notes show through the store, with no read of the list.
  */
 export const scamReportTable = [
   "changes.idle --SET [isChange]--> (stays) / change",
   "notes.closed --OPEN_NOTES--> notes.open / openNotes",
   "notes.open --SAVE_NOTES--> notes.saving / takeNotes",
   "notes.open --CLOSE--> notes.closed / closeNotes",
-  "notes.saving --xstate.done.actor.saveNotes--> notes.closed / closeNotes, listChanged",
-  "notes.saving --xstate.error.actor.saveNotes--> notes.open / showNotesFailure, listChanged"
+  "notes.saving --xstate.done.actor.saveNotes--> notes.closed / closeNotes",
+  "notes.saving --xstate.error.actor.saveNotes--> notes.open / showNotesFailure"
 ]
 
 /**
@@ -242,8 +243,10 @@ export const scamReportTable = [
  * success the list reloads and the modal closes. §8: a failure is "Failed to update inquiry".
  * Ours (docs/console.md, "Contacts and inquiries"): pending, paid and reviewed → contacted, contacted → converted | rejected, nothing
  * else (the same status is no move); a failure keeps the modal open with the notes typed, and a
- * newer copy from the reloaded list replaces the open one (so a retry names the current
- * version); after a success the confirmation stays until dismissed or another inquiry is opened.
+ * newer copy the list holds replaces the open one (so a retry names the current version); after
+ * a success the confirmation stays until dismissed or another inquiry is opened. The list shows
+ * a move through the browser's store, which holds it at once, so the spec's reload is no read of
+ * the server (docs/architecture.md, "The browser's store").
  */
 export const inquiryTable = [
   "closed --OPEN--> viewing / open",
@@ -251,8 +254,8 @@ export const inquiryTable = [
   "viewing --REFRESH--> (stays) / refresh",
   "viewing --MOVE [isLegal]--> updating / takeMove",
   "viewing --CLOSE--> closed / close",
-  "updating --xstate.done.actor.update--> done / takeAnswer, listChanged",
-  "updating --xstate.error.actor.update--> failed / showFailure, listChanged",
+  "updating --xstate.done.actor.update--> done / takeAnswer",
+  "updating --xstate.error.actor.update--> failed / showFailure",
   "failed --EDIT--> viewing / setNotes",
   "failed --REFRESH--> (stays) / refresh",
   "failed --MOVE [isLegal]--> updating / takeMove",

@@ -2,9 +2,13 @@ import "./advertising.css"
 import { Flex, Heading, Text } from "@radix-ui/themes"
 import { useMemo } from "react"
 import type { AdvertisingInquiry } from "../../../contract/advertising.ts"
-import { industries, inquiryMoves, type InquiryStatus, inquiryStatuses } from "../../../contract/advertising-rules.ts"
+import { industries, inquiryStatuses } from "../../../contract/advertising-rules.ts"
 import { exportInquiries, INQUIRY_KIND, type InquiriesPage, listInquiries } from "../../api/advertising.ts"
+import { type Decision, decisionAction } from "../../kinds/decision.ts"
+import { inquiryDecisions } from "../../kinds/inquiries.ts"
 import { shortDate } from "../../lib/dates.ts"
+import { withStore } from "../../lib/store/handle.ts"
+import { useStableCallback } from "../../lib/use-stable.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
 import { countsOf, filterOf } from "../../lib/list/declarations.ts"
 import { ListScreen, listTextsOf } from "../../ui/list/ListScreen.tsx"
@@ -37,33 +41,33 @@ const spec = {
   })
 }
 
-/** Opening an inquiry, and for a key or a palette command the move at once, with its notes as they are. */
-const inquiryActions = (act: (inquiry: AdvertisingInquiry, status?: InquiryStatus) => void): ReadonlyArray<ListAction<AdvertisingInquiry>> => [
-  {
-    id: "advertising:view",
-    key: "Enter",
-    hint: t.viewHint,
-    label: (inquiry) => `View ${inquiry.companyName}`,
-    run: (inquiry) => act(inquiry),
-    button: { label: t.view }
-  },
-  ...(["contacted", "converted", "rejected"] as const).map((status): ListAction<AdvertisingInquiry> => ({
-    id: `advertising:move:${status}`,
-    ...(status === "contacted" ? { key: "c", hint: t.contactedHint } : { key: undefined }),
-    label: (inquiry) => `${t.moves[status] ?? status}: ${inquiry.companyName}`,
-    when: (inquiry) => inquiryMoves[inquiry.status].includes(status),
-    run: (inquiry) => act(inquiry, status)
-  }))
+/**
+ * Opening an inquiry, and its moves (src/kinds/inquiries.ts): `c`, the palette or a selection moves
+ * it at once with its notes as they are; the detail modal moves it with the notes typed.
+ */
+const inquiryActions = (
+  view: (inquiry: AdvertisingInquiry) => void,
+  decide: (decision: Decision<AdvertisingInquiry>, inquiries: ReadonlyArray<AdvertisingInquiry>) => void
+): ReadonlyArray<ListAction<AdvertisingInquiry>> => [
+  { id: "advertising:view", key: "Enter", hint: t.viewHint, label: (inquiry) => `View ${inquiry.companyName}`, run: view, button: { label: t.view } },
+  ...inquiryDecisions.map((decision) => decisionAction<AdvertisingInquiry>(decision, { nameOf: (inquiry) => inquiry.companyName, decide: (rows) => decide(decision, rows) }))
 ]
 
 /**
  * The advertising inquiries (docs/product-spec.md §2) on the one list screen: the four counts,
  * filters, cards with the payment when there is one, and the detail modal driven by the inquiry
- * machine (machines/inquiry.ts), whose snapshot decides the buttons, `c` and the palette's moves.
+ * machine (machines/inquiry.ts), whose snapshot decides the modal's buttons and the palette's
+ * moves while it is open.
  */
 export const AdvertisingScreen = () => {
-  const inquiry = useInquiryDetail(() => screen.list.reload())
-  const actions = useMemo(() => inquiryActions(inquiry.act), [inquiry.act])
+  const inquiry = useInquiryDetail()
+  /** A move from a key, the palette or a selection: a command each, shown at once; a refusal is said by the console's shell. */
+  const decide = useStableCallback((decision: Decision<AdvertisingInquiry>, inquiries: ReadonlyArray<AdvertisingInquiry>) =>
+    withStore((store) => {
+      for (const one of inquiries) for (const command of decision.commands(one, { title: one.companyName, reason: "" })) store.command(command)
+    })
+  )
+  const actions = useMemo(() => inquiryActions(inquiry.view, decide), [inquiry.view, decide])
   const screen = useListScreen(spec, { actions, idle: !inquiry.open, commands: inquiry.commands })
   const { list } = screen
   const shown = inquiry.openId === undefined ? null : (screen.rows.find((row) => row._id === inquiry.openId) ?? null)

@@ -1,5 +1,5 @@
 import type { InquiryStatus } from "../../../contract/advertising-rules.ts"
-import { inquiryTexts } from "../../../machines/inquiry.ts"
+import { inquiryMoveWords } from "../../kinds/inquiries.ts"
 import { fetchFailed } from "../../lib/failure-words.ts"
 
 /** docs/product-spec.md §2 "Advertising Inquiries", §4, §8; quoted texts are exact. */
@@ -19,7 +19,7 @@ export const advertisingTexts = {
     InquiryStatus,
     string
   >,
-  moves: { contacted: inquiryTexts.markContacted, converted: "Mark Converted", rejected: "Reject" } as Partial<Record<InquiryStatus, string>>,
+  moves: inquiryMoveWords as Partial<Record<InquiryStatus, string>>,
   done: (status: InquiryStatus, company: string) => `${advertisingTexts.statuses[status]}: ${company}`,
   view: "View",
   paymentCompleted: "Payment Completed",
@@ -32,6 +32,5 @@ export const advertisingTexts = {
   refresh: "Refresh",
   submitted: (date: string) => `Submitted ${date}`,
   viewHint: "view (type the notes, Ctrl+Enter marks as contacted)",
-  contactedHint: "mark as contacted",
   paletteHint: " · the palette marks converted or rejects"
 } as const

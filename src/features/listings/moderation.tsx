@@ -5,7 +5,7 @@ import type { ActorRefFrom } from "xstate"
 import { type ModerationAction, moderationActions } from "../../../contract/listing-rules.ts"
 import { actionsFor, canUndo, listingModerationMachine, moderationErrors } from "../../../machines/listing-moderation.ts"
 import { LISTING_KIND } from "../../api/listings.ts"
-import { moveCommand, undoCommands } from "../../kinds/listings.ts"
+import { moderationKeys, moveCommand, undoCommands } from "../../kinds/listings.ts"
 import { useStore, withStore } from "../../lib/store/handle.ts"
 import { withRefusal } from "../../lib/commands.tsx"
 import type { ListAction, ListCommand } from "../../lib/list/use-list-screen.ts"
@@ -23,7 +23,6 @@ interface ShownQueue {
   readonly pick: (id: string) => void
 }
 
-const keys = { approve: "a", reject: "r", pending: "p" } as const satisfies Record<ModerationAction, string>
 const tones = { approve: "green", reject: "red", pending: undefined } as const
 const hints = { approve: "approve", reject: "reject", pending: "set pending (each moves on to the next pending card)" } as const
 
@@ -93,7 +92,7 @@ export const useModeration = (kind: QueueKind, queue: () => ShownQueue) => {
 
   const moves = moderationActions.map((action): ListAction<QueueRow> => ({
     id: `listings:${action}`,
-    key: keys[action],
+    key: moderationKeys[action],
     hint: hints[action],
     label: (listing) => actionLabel(action, [listing.name], false),
     when: (listing) => allows(action, [listing]),

@@ -70,12 +70,10 @@ const reportActions = (
  * takes it out of the filter) until `j` or `k` (docs/architecture.md, "Keys on a list").
  */
 export const useReportTriage = (spec: ListScreenSpec<ScamReportsPage>) => {
-  const listChanged = useStableCallback((): void => screen.list.reload())
   const triage = useMachine(() =>
     scamReportMachine.provide({
       actors: { saveNotes },
       actions: {
-        listChanged,
         change: (_, { change }) =>
           withStore((store) => {
             for (const command of reportDecision(change)?.commands(change.report as ScamReport, { title: t.title8(change.report._id), reason: "" }) ?? [])

@@ -12,16 +12,16 @@ import { reportPriorityDecisions, reportStatusDecisions } from "../../kinds/scam
  */
 export interface AreaDecision extends Decision<TriageItem> {
   readonly area: TriageArea
+  readonly key: string
 }
 
+/** An area's decisions that have a key (the rest are its screen's palette and buttons). */
 const on = <Row>(area: TriageArea, hint: string, decisions: ReadonlyArray<Decision<Row>>) =>
-  decisions.map((decision): AreaDecision => ({
-    ...decision,
-    area,
-    hint,
-    when: (item) => item.area === area && decision.when(item as Row),
-    commands: (item, said) => decision.commands(item as Row, said)
-  }))
+  decisions.flatMap(({ key, ...decision }): ReadonlyArray<AreaDecision> =>
+    key === undefined
+      ? []
+      : [{ ...decision, key, area, hint, when: (item) => item.area === area && decision.when(item as Row), commands: (item, said) => decision.commands(item as Row, said) }]
+  )
 
 export const areaDecisions: ReadonlyArray<AreaDecision> = [
   ...on("listing", "approve, reject", listingDecisions),

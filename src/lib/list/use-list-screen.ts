@@ -8,7 +8,7 @@ import { type Command, useDeclaredCommands } from "../commands.tsx"
 import type { CsvFile } from "../../../contract/lists.ts"
 import { useCsvExport } from "./export-csv.ts"
 import { listCommands } from "./list-commands.ts"
-import { useReadWhenEmptied, useStoredRows } from "./use-stored-rows.ts"
+import { useReadWhenRowsLeave, useStoredRows } from "./use-stored-rows.ts"
 import { useArrivals } from "./use-arrivals.ts"
 import { deletionAs } from "./deletion.ts"
 import type { QuerySpec } from "./query-string.ts"
@@ -199,7 +199,7 @@ export const useListScreen = <P extends ListPage>(
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [kept, lists, storeVersion])
   const rows = useMemo(() => withKept(arranged, spec.idOf, keptShown), [arranged, keptShown, spec])
-  useReadWhenEmptied(list, pageRows.length, rows.length)
+  useReadWhenRowsLeave(list, rows.length)
   // A new store version may change which rows wait.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const waiting = useCallback((row: Row) => lists?.waiting(row) === true, [lists, storeVersion])

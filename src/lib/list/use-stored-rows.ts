@@ -101,17 +101,33 @@ export const useStoredRows = <P extends ListPage>(
   return { pageRows, shown, served, storeVersion }
 }
 
+/** How long the rows stay as they are after one leaves before the server is asked what comes up: a burst of keys asks once. */
+const FILL_AFTER_MS = 400
+
 /**
- * Every row the page showed has left (its decisions answered): which come next is the server's
- * to say. Once per page that showed rows: one the store empties as it arrives is not read again.
+ * Rows the page showed have left it (their decisions answered): what comes up in their place is
+ * the server's to say, from pages the store has never seen. Every row gone: read at once; some
+ * gone while the server has pages after this one: read once the rows have stayed as they are for
+ * a moment. Once per page, and only for rows that left while it showed them: a page the store
+ * thins as it arrives is not read again.
  */
-export const useReadWhenEmptied = (list: Pick<ListState<unknown>, "page" | "loading" | "reload">, read: number, shown: number) => {
-  const showedRows = useRef<unknown>(null)
-  useEffect(() => void (shown > 0 && (showedRows.current = list.page)), [shown, list.page])
-  const emptied = read > 0 && shown === 0 && !list.loading
+export const useReadWhenRowsLeave = (list: Pick<ListState<unknown, ListPage>, "page" | "loading" | "reload">, shown: number) => {
+  const most = useRef<{ page: unknown; rows: number }>({ page: null, rows: 0 })
+  const { page, loading } = list
+  const reload = useStableCallback(() => list.reload())
   useEffect(() => {
-    if (!emptied || showedRows.current !== list.page) return
-    showedRows.current = null
-    list.reload()
-  }, [emptied, list])
+    if (most.current.page !== page) most.current = { page, rows: shown }
+    else most.current.rows = Math.max(most.current.rows, shown)
+    if (loading || page === null || most.current.rows <= shown) return
+    const emptied = shown === 0
+    if (!emptied && page.pagination.page >= page.pagination.pages) return
+    const read = () => {
+      if (most.current.page !== page) return
+      most.current = { page: null, rows: 0 }
+      reload()
+    }
+    if (emptied) return read()
+    const timer = setTimeout(read, FILL_AFTER_MS)
+    return () => clearTimeout(timer)
+  }, [page, loading, shown, reload])
 }
