@@ -4,47 +4,16 @@ import { Authorization } from "./auth.ts"
 import { Id, ListFormat, PageNumber, PageSize, SearchText, Text, Timestamp } from "./common.ts"
 import type { ListingType } from "./listing-rules.ts"
 import { CsvExport, pageOf } from "./lists.ts"
+import { activityAreas } from "./activity-rules.ts"
 
 /**
  * The activity log and the dashboard's figures (docs/product-spec.md §2 "Dashboard", §7;
  * docs/api.md, "Activity log").
  */
 
-/**
- * The areas of the activity log. Each is the one entity name of its records, and every action
- * is `area.verb` (`listing.status`, `session.sign_in`): the log's `entity` is the action's area.
- */
-export const activityAreas = [
-  "session",
-  "admin",
-  "ip",
-  "protected-data",
-  "settings",
-  "blog",
-  "address",
-  "listing",
-  "scam-report",
-  "contact",
-  "inquiry",
-  "upload"
-] as const
+export { activityAreaLabels, activityAreas } from "./activity-rules.ts"
 export const ActivityArea = Schema.Literals(activityAreas)
 export type ActivityArea = typeof ActivityArea.Type
-
-export const activityAreaLabels: Record<ActivityArea, string> = {
-  session: "Sign-in",
-  admin: "Admin users",
-  ip: "Allowed addresses",
-  "protected-data": "Protected data",
-  settings: "Site settings",
-  blog: "Blog",
-  address: "Addresses",
-  listing: "Listings",
-  "scam-report": "Scam reports",
-  contact: "Core-team contacts",
-  inquiry: "Advertising inquiries",
-  upload: "Uploads"
-}
 
 /** The record an event is about, as it is now: what it is called and what tells it apart. */
 export const ActivityRecord = Schema.Struct({

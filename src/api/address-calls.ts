@@ -1,9 +1,6 @@
 import { Effect, Schema } from "effect"
 import { type AddressHit, type AddressKind, type AnyAddress, CexAddressInput, CoreTeamAddressInput, GeneratedAddressInput } from "../../contract/addresses.ts"
-import { addressSorts } from "../../contract/address-rules.ts"
-import type { ListQuery } from "../../machines/list.ts"
-import type { CallAs, CsvFile } from "./client.ts"
-import { addressListParams } from "./list-paths.ts"
+import type { CallAs } from "./client.ts"
 
 /**
  * The directories' calls through the effect client; src/api/addresses.ts loads this module on
@@ -60,26 +57,6 @@ export const deleteAddress = async (kind: AddressKind, id: string, version: numb
   }, as)
 }
 
-/** The directory's CSV: every address the list's search matches, in its order. */
-export const exportAddresses = async (kind: AddressKind, q: ListQuery): Promise<CsvFile> => {
-  const { callCsvApi } = await api()
-  const { search, sort, order } = addressListParams(q, addressSorts)
-  const query = {
-    ...(search === undefined ? {} : { search }),
-    ...(sort === undefined ? {} : { sort }),
-    ...(order === undefined ? {} : { order }),
-    format: "csv" as const
-  }
-  const name = `${kind}-addresses.csv`
-  switch (kind) {
-    case "generated":
-      return callCsvApi(name, (client) => client.generatedAddresses.list({ query, responseMode: "decoded-and-response" }))
-    case "cex":
-      return callCsvApi(name, (client) => client.cexAddresses.list({ query, responseMode: "decoded-and-response" }))
-    case "core-team":
-      return callCsvApi(name, (client) => client.coreTeamAddresses.list({ query, responseMode: "decoded-and-response" }))
-  }
-}
 
 export const findAddresses = async (q: string): Promise<ReadonlyArray<AddressHit>> => {
   const { callApi } = await api()

@@ -1,7 +1,7 @@
 import type { AddressHit, AddressKind, AnyAddress } from "../../contract/addresses.ts"
 import type { Pagination } from "../../contract/common.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
-import * as answerSchemas from "virtual:answer-schemas"
+import { cexPage, coreTeamPage, generatedPage } from "virtual:answer-schemas"
 import { arrivedChecked, getChecked } from "./checked-answer.ts"
 import type { CsvFile, CallAs } from "./client.ts"
 import { addressPagePath } from "./list-paths.ts"
@@ -16,7 +16,8 @@ import type { AddressInput } from "./address-calls.ts"
 
 export type { AddressInput }
 
-const pageSchemaNames = { generated: "generatedPage", cex: "cexPage", "core-team": "coreTeamPage" } as const
+/** Each directory's page schema, named one by one: the start chunk then holds none of the module's other exports. */
+const pageSchemas = { generated: generatedPage, cex: cexPage, "core-team": coreTeamPage } as const
 
 type AddressPage = { readonly data: { readonly addresses: ReadonlyArray<AnyAddress>; readonly pagination: Pagination } }
 
@@ -24,7 +25,7 @@ const pageOf = (answer: AddressPage): ListPage<AnyAddress> => ({ rows: answer.da
 
 /** A directory's page: the one start-up asked for if it is this one, else a request checked the same way. */
 export const listAddresses = async (kind: AddressKind, q: ListQuery): Promise<ListPage<AnyAddress>> =>
-  pageOf(await getChecked<AddressPage>(addressPagePath(kind, q), answerSchemas[pageSchemaNames[kind]]))
+  pageOf(await getChecked<AddressPage>(addressPagePath(kind, q), pageSchemas[kind]))
 
 /**
  * The directory's page start-up asked for, if its answer is already here and well formed: the
@@ -32,12 +33,14 @@ export const listAddresses = async (kind: AddressKind, q: ListQuery): Promise<Li
  * left to `listAddresses`, which asks again and reports what went wrong.
  */
 export const arrivedAddresses = (kind: AddressKind, q: ListQuery): ListPage<AnyAddress> | undefined => {
-  const answer = arrivedChecked<AddressPage>(addressPagePath(kind, q), answerSchemas[pageSchemaNames[kind]])
+  const answer = arrivedChecked<AddressPage>(addressPagePath(kind, q), pageSchemas[kind])
   return answer === undefined ? undefined : pageOf(answer)
 }
 
 /** The directory's CSV: every address the list's search matches, in its order. */
-export const exportAddresses = async (kind: AddressKind, q: ListQuery): Promise<CsvFile> => (await calls()).exportAddresses(kind, q)
+export const exportAddresses = async (kind: AddressKind, q: ListQuery): Promise<CsvFile> =>
+  // Loaded when asked for: a directory is a first screen, and its code is counted (docs/performance.md).
+  (await import("./csv.ts")).getCsv(addressPagePath(kind, q), `${kind}-addresses.csv`)
 
 export const saveAddress = async (
   kind: AddressKind,

@@ -4,6 +4,7 @@ import type { Pagination } from "../../contract/common.ts"
 import { paths } from "virtual:answer-schemas"
 import adminPage from "virtual:answer-schemas/adminPage"
 import { getChecked } from "./checked-answer.ts"
+import { getCsv } from "./csv.ts"
 import { filteredPagePath } from "./list-paths.ts"
 import type { CallAs, CsvFile } from "./client.ts"
 
@@ -19,12 +20,8 @@ export const listAdminUsers = async (q: ListQuery): Promise<ListPage<AdminAccoun
   return { rows: answer.data.users, pagination: answer.data.pagination }
 }
 
-export const exportAdminUsers = async (q: ListQuery): Promise<CsvFile> => {
-  const { callCsvApi } = await api()
-  return callCsvApi("admins.csv", (client) =>
-    client.adminUsers.list({ query: { ...(q.search.trim() === "" ? {} : { search: q.search.trim() }), format: "csv" }, responseMode: "decoded-and-response" })
-  )
-}
+/** The screen's CSV: every admin its search matches. */
+export const exportAdminUsers = (q: ListQuery): Promise<CsvFile> => getCsv(filteredPagePath(paths.adminUsers, q), "admins.csv")
 
 /** The browser's store's name for admin users (the stream's area). */
 export const ADMIN_KIND = "admin" as const

@@ -2,8 +2,8 @@ import type { AdvertisingInquiry, InquiryCounts, InquiryPage } from "../../contr
 import { paths } from "virtual:answer-schemas"
 import inquiryPage from "virtual:answer-schemas/inquiryPage"
 import { getChecked } from "./checked-answer.ts"
+import { getCsv } from "./csv.ts"
 import { filteredPagePath } from "./list-paths.ts"
-import type { industries, InquiryStatus } from "../../contract/advertising-rules.ts"
 import type { InquiryMove } from "../../machines/inquiry.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import type { CallAs, CsvFile } from "./client.ts"
@@ -11,22 +11,10 @@ import type { CallAs, CsvFile } from "./client.ts"
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
 
-type Industry = (typeof industries)[number]
-
 export type InquiriesPage = ListPage<AdvertisingInquiry> & { readonly counts: InquiryCounts }
 
-const inquiryFilters = (q: ListQuery) => ({
-  ...(q.search.trim() === "" ? {} : { search: q.search.trim() }),
-  ...(q.filters.status === undefined ? {} : { status: q.filters.status as InquiryStatus }),
-  ...(q.filters.industry === undefined ? {} : { industry: q.filters.industry as Industry })
-})
-
-export const exportInquiries = async (q: ListQuery): Promise<CsvFile> => {
-  const { callCsvApi } = await api()
-  return callCsvApi("advertising-inquiries.csv", (client) =>
-    client.advertising.list({ query: { ...inquiryFilters(q), format: "csv" }, responseMode: "decoded-and-response" })
-  )
-}
+/** The screen's CSV: every inquiry its search and filters match. */
+export const exportInquiries = (q: ListQuery): Promise<CsvFile> => getCsv(filteredPagePath(paths.inquiries, q), "advertising-inquiries.csv")
 
 /** A page of inquiries with the four counts of all of them: the one start-up asked for if it is this one, else a request checked the same way. */
 export const listInquiries = async (q: ListQuery): Promise<InquiriesPage> => {

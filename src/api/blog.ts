@@ -1,12 +1,12 @@
 import type { Pagination } from "../../contract/common.ts"
 import type { BlogCategory, BlogPost, BlogPostInput } from "../../contract/blog.ts"
 import { flagNames, type PostDraft } from "../../machines/blog-editor.ts"
-import { postStatuses } from "../../contract/blog-rules.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import postPage from "virtual:answer-schemas/postPage"
 import { getChecked } from "./checked-answer.ts"
+import { getCsv } from "./csv.ts"
 import type { CallAs, CsvFile } from "./client.ts"
-import { postListParams, postPagePath } from "./list-paths.ts"
+import { postPagePath } from "./list-paths.ts"
 
 const api = () => import("./client.ts")
 
@@ -17,16 +17,7 @@ export const listPosts = async (q: ListQuery): Promise<ListPage<BlogPost>> => {
 }
 
 /** The CSV of the posts the list's filters match. */
-export const exportPosts = async (q: ListQuery): Promise<CsvFile> => {
-  const { callCsvApi } = await api()
-  const { status, search } = postListParams(q, postStatuses)
-  const query = {
-    ...(status === undefined ? {} : { status: status as (typeof postStatuses)[number] }),
-    ...(search === undefined ? {} : { search }),
-    format: "csv" as const
-  }
-  return callCsvApi("blog-posts.csv", (client) => client.blog.posts({ query, responseMode: "decoded-and-response" }))
-}
+export const exportPosts = (q: ListQuery): Promise<CsvFile> => getCsv(postPagePath(q), "blog-posts.csv")
 
 /** One post by its slug, whatever its status (the token is staff's). */
 export const getPost = async (slug: string): Promise<BlogPost> => {

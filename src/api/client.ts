@@ -1,9 +1,8 @@
 import { Effect } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { AdminApi } from "../../contract/api.ts"
 import { IDEMPOTENCY_KEY_HEADER } from "../../contract/idempotency.ts"
-import type { CsvFile } from "../../contract/lists.ts"
 import { confirmFirst } from "../lib/confirm-gate.ts"
 import type { CallAs, CallInput } from "../lib/store/handle.ts"
 import { type ApiFailure, readApiFailure, toApiFailure } from "./decode.ts"
@@ -39,24 +38,6 @@ const clientFor = (token: string | undefined): Effect.Effect<Client> =>
  */
 export const jsonOnly = <A>(answer: A | string): Effect.Effect<A, ApiFailure> =>
   typeof answer === "string" ? Effect.fail({ status: undefined, message: "Unexpected answer from the server: CSV instead of JSON" }) : Effect.succeed(answer)
-
-const fileNameOf = (disposition: string | undefined, fallback: string) => /filename="([^"]+)"/.exec(disposition ?? "")?.[1] ?? fallback
-
-/**
- * `callApi` for a list endpoint asked for its CSV (`format: "csv"`, `responseMode:
- * "decoded-and-response"`): the text, named as the server's `content-disposition` names it.
- */
-export const callCsvApi = <A, E>(
-  fallbackName: string,
-  use: (client: Client) => Effect.Effect<readonly [A | string, HttpClientResponse.HttpClientResponse], E>
-): Promise<CsvFile> =>
-  callApi((client) =>
-    Effect.flatMap(use(client), ([answer, response]) =>
-      typeof answer === "string"
-        ? Effect.succeed({ text: answer, name: fileNameOf(response.headers["content-disposition"], fallbackName) })
-        : Effect.fail({ status: undefined, message: "Unexpected answer from the server: JSON instead of CSV" })
-    )
-  )
 
 /** `callApi` for a list endpoint, whose answer must be its JSON page (see `jsonOnly`). */
 export const callListApi = <A, E>(use: (client: Client) => Effect.Effect<A | string, E>): Promise<A> =>

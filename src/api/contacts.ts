@@ -2,6 +2,7 @@ import type { ContactInput, ContactPage, CoreTeamContact } from "../../contract/
 import { paths } from "virtual:answer-schemas"
 import contactPage from "virtual:answer-schemas/contactPage"
 import { getChecked } from "./checked-answer.ts"
+import { getCsv } from "./csv.ts"
 import { filteredPagePath } from "./list-paths.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import type { ContactStatus } from "../../contract/contact-rules.ts"
@@ -12,18 +13,8 @@ import type { CallAs, CsvFile } from "./client.ts"
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
 
-const contactFilters = (q: ListQuery) => ({
-  ...(q.search.trim() === "" ? {} : { search: q.search.trim() }),
-  ...(q.filters.status === undefined ? {} : { status: q.filters.status as CoreTeamContact["status"] }),
-  ...(q.filters.priority === undefined ? {} : { priority: q.filters.priority as CoreTeamContact["inquiry"]["priority"] })
-})
-
-export const exportContacts = async (q: ListQuery): Promise<CsvFile> => {
-  const { callCsvApi } = await api()
-  return callCsvApi("core-team-contacts.csv", (client) =>
-    client.contacts.list({ query: { ...contactFilters(q), format: "csv" }, responseMode: "decoded-and-response" })
-  )
-}
+/** The screen's CSV: every contact its search and filters match. */
+export const exportContacts = (q: ListQuery): Promise<CsvFile> => getCsv(filteredPagePath(paths.contacts, q), "core-team-contacts.csv")
 
 /** A page of contacts (10): the one start-up asked for if it is this one, else a request checked the same way, without effect's client. */
 export const listContacts = async (q: ListQuery): Promise<ListPage<CoreTeamContact>> => {

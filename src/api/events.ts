@@ -3,6 +3,7 @@ import type { ListingCounts } from "../../contract/listings.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import eventPage from "virtual:answer-schemas/eventPage"
 import { getChecked } from "./checked-answer.ts"
+import { getCsv } from "./csv.ts"
 import { callTo } from "./endpoints.ts"
 import { eventPagePath } from "./list-paths.ts"
 
@@ -12,21 +13,9 @@ import type { CallAs, CsvFile } from "./client.ts"
 
 export type EventPage = ListPage<EventEntry> & { readonly counts: ListingCounts }
 
-const queryOf = (type: EventType, q: ListQuery) => ({
-  type,
-  ...(q.search.trim() === "" ? {} : { search: q.search.trim() }),
-  ...(q.filters.status === undefined ? {} : { status: q.filters.status as "pending" | "approved" | "rejected" }),
-  ...(q.filters.when === undefined ? {} : { when: q.filters.when as "upcoming" | "past" }),
-  ...(q.filters.featured === undefined ? {} : { featured: q.filters.featured === "yes" ? ("true" as const) : ("false" as const) }),
-  ...(q.page > 1 ? { page: q.page } : {})
-})
 
 /** An events screen's CSV: every record its filters match. */
-export const exportEvents = async (type: EventType, q: ListQuery): Promise<CsvFile> => {
-  const { callCsvApi } = await api()
-  const { page: _page, ...query } = queryOf(type, q)
-  return callCsvApi(`${type}s.csv`, (client) => client.events.list({ query: { ...query, format: "csv" }, responseMode: "decoded-and-response" }))
-}
+export const exportEvents = (type: EventType, q: ListQuery): Promise<CsvFile> => getCsv(eventPagePath(type, q), `${type}s.csv`)
 
 /** A page of events or hackathons with its counts: the one start-up asked for if it is this one, else a request checked the same way, without effect's client. */
 export const listEvents = async (type: EventType, q: ListQuery): Promise<EventPage> => {

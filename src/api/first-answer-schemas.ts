@@ -9,6 +9,7 @@ import { ContactPage } from "../../contract/contacts.ts"
 import { InquiryPage } from "../../contract/advertising.ts"
 import { ScamReportPage } from "../../contract/scam-reports.ts"
 import { AdminAccount } from "../../contract/admin-users.ts"
+import { ActivityEntry } from "../../contract/activity.ts"
 
 /**
  * The answers start-up asks for before the console's code has loaded (src/app/start/boot.ts), by the
@@ -33,7 +34,8 @@ export const firstAnswerSchemas = {
   contactPage: ContactPage,
   inquiryPage: InquiryPage,
   reportPage: ScamReportPage,
-  adminPage: pageOf("users", AdminAccount)
+  adminPage: pageOf("users", AdminAccount),
+  activityPage: pageOf("logs", ActivityEntry)
 } as const
 
 export type FirstAnswerName = keyof typeof firstAnswerSchemas
@@ -50,7 +52,8 @@ export const aloneSchemaNames: ReadonlyArray<FirstAnswerName> = [
   "contactPage",
   "inquiryPage",
   "reportPage",
-  "adminPage"
+  "adminPage",
+  "activityPage"
 ]
 
 /**
@@ -79,6 +82,7 @@ export const endpointsByName = {
   inquiries: "advertising.list",
   reports: "scamReports.list",
   adminUsers: "adminUsers.list",
+  activity: "activity.list",
   stream: "stream.changes",
   uploadImage: "uploads.image",
   listingModerate: "listingsAdmin.moderate",

@@ -4,7 +4,8 @@ import type { ListPage, ListQuery } from "../../machines/list.ts"
 import communityPage from "virtual:answer-schemas/communityPage"
 import influencerPage from "virtual:answer-schemas/influencerPage"
 import { getChecked } from "./checked-answer.ts"
-import { type CommunityType, listingPagePath, listingStatusOf } from "./list-paths.ts"
+import { getCsv } from "./csv.ts"
+import { type CommunityType, listingPagePath } from "./list-paths.ts"
 
 /** The effect client loads on first use (src/api/client.ts). */
 const api = () => import("./client.ts")
@@ -20,14 +21,8 @@ type ListingPageAnswer<Field extends string> = {
 export type ListingsPage = ListPage<Listing> & { readonly counts: ListingCounts }
 
 /** The screen's CSV: every listing its search and status filter match. */
-export const exportListings = async (type: CommunityType, q: ListQuery): Promise<CsvFile> => {
-  const { callCsvApi } = await api()
-  const status = listingStatusOf(q)
-  const query = { ...(q.search.trim() === "" ? {} : { search: q.search.trim() }), ...(status === undefined ? {} : { status }), format: "csv" as const }
-  return type === "community"
-    ? callCsvApi("communities.csv", (client) => client.communities.combined({ query, responseMode: "decoded-and-response" }))
-    : callCsvApi("influencers.csv", (client) => client.influencers.combined({ query, responseMode: "decoded-and-response" }))
-}
+export const exportListings = (type: CommunityType, q: ListQuery): Promise<CsvFile> =>
+  getCsv(listingPagePath(type, q), type === "community" ? "communities.csv" : "influencers.csv")
 
 /**
  * A page of the screen's queue with its four counts (one call: `…/combined`): the one start-up

@@ -1,6 +1,7 @@
-import type { ScamReport, ScamReportPage, ScamReportPriority, ScamReportStatus, ScamType } from "../../contract/scam-reports.ts"
+import type { ScamReport, ScamReportPage } from "../../contract/scam-reports.ts"
 import reportPage from "virtual:answer-schemas/reportPage"
 import { getChecked } from "./checked-answer.ts"
+import { getCsv } from "./csv.ts"
 import { reportPagePath } from "./list-paths.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
 import type { ReportChange } from "../../machines/scam-report.ts"
@@ -16,21 +17,8 @@ export interface ScamReportsPage extends ListPage<ScamReport> {
   readonly scamTypeCounts: ReadonlyArray<{ readonly _id: string; readonly count: number }>
 }
 
-/** The screen's filters as the API takes them; a filter not set is "all", as the spec's screen sends it. */
-const filtersOf = (q: ListQuery) => ({
-  status: (q.filters.status ?? "all") as ScamReportStatus | "all",
-  scamType: (q.filters.scamType ?? "all") as ScamType | "all",
-  priority: (q.filters.priority ?? "all") as ScamReportPriority | "all",
-  ...(q.search.trim() === "" ? {} : { search: q.search.trim() })
-})
-
 /** The screen's CSV: every report its search and filters match. */
-export const exportScamReports = async (q: ListQuery): Promise<CsvFile> => {
-  const { callCsvApi } = await api()
-  return callCsvApi("scam-reports.csv", (client) =>
-    client.scamReports.list({ query: { ...filtersOf(q), format: "csv" }, responseMode: "decoded-and-response" })
-  )
-}
+export const exportScamReports = (q: ListQuery): Promise<CsvFile> => getCsv(reportPagePath(q), "scam-reports.csv")
 
 /** A page of reports (20) with the counts of all reports by status and by type: the one start-up asked for if it is this one, else a request checked the same way. */
 export const listScamReports = async (q: ListQuery): Promise<ScamReportsPage> => {

@@ -1,5 +1,3 @@
-import type { ListingStatus } from "../../contract/listing-rules.ts"
-import type { ProjectStatus, StartupStage } from "../../contract/venture-rules.ts"
 import type { ListingCounts } from "../../contract/listings.ts"
 import type { AnyVenture, BusinessInput, ProjectInput, StartupInput, VentureType } from "../../contract/ventures.ts"
 import type { ListPage, ListQuery } from "../../machines/list.ts"
@@ -8,6 +6,7 @@ import businessPage from "virtual:answer-schemas/businessPage"
 import projectPage from "virtual:answer-schemas/projectPage"
 import startupPage from "virtual:answer-schemas/startupPage"
 import { getChecked } from "./checked-answer.ts"
+import { getCsv } from "./csv.ts"
 import { callTo } from "./endpoints.ts"
 import { venturePagePath } from "./list-paths.ts"
 
@@ -17,33 +16,8 @@ import type { CallAs, CsvFile } from "./client.ts"
 
 export type VenturesPage = ListPage<AnyVenture> & { readonly counts: ListingCounts }
 
-/** The list's query as the API takes it; the URL's values were checked against the screen's lists. */
-const queryOf = (q: ListQuery) => {
-  const status = q.filters.status as ListingStatus | undefined
-  return {
-    ...(q.search.trim() === "" ? {} : { search: q.search.trim() }),
-    ...(status === undefined ? {} : { status }),
-    ...(q.filters.stage === undefined ? {} : { stage: q.filters.stage as StartupStage }),
-    ...(q.filters.projectStatus === undefined ? {} : { projectStatus: q.filters.projectStatus as ProjectStatus }),
-    ...(q.filters.active === undefined ? {} : { isActive: q.filters.active === "yes" ? ("true" as const) : ("false" as const) }),
-    ...(q.page > 1 ? { page: q.page } : {})
-  }
-}
-
-/** A venture screen's CSV: every record its filters match. */
-export const exportVentures = async (type: VentureType, q: ListQuery): Promise<CsvFile> => {
-  const { callCsvApi } = await api()
-  const { page: _page, ...filters } = queryOf(q)
-  const query = { ...filters, format: "csv" as const }
-  switch (type) {
-    case "business":
-      return callCsvApi("businesses.csv", (client) => client.businesses.list({ query, responseMode: "decoded-and-response" }))
-    case "startup":
-      return callCsvApi("startups.csv", (client) => client.startups.list({ query, responseMode: "decoded-and-response" }))
-    case "project":
-      return callCsvApi("projects.csv", (client) => client.projects.list({ query, responseMode: "decoded-and-response" }))
-  }
-}
+/** A venture screen's CSV: every record its search and filters match. */
+export const exportVentures = (type: VentureType, q: ListQuery): Promise<CsvFile> => getCsv(venturePagePath(type, q), `${type === "business" ? "businesses" : `${type}s`}.csv`)
 
 type VenturePageAnswer<Field extends string> = {
   readonly data: { readonly [K in Field]: ReadonlyArray<AnyVenture> } & { readonly pagination: Pagination; readonly counts: ListingCounts }

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs"
+import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { chromiumWithServer, openSignedIn } from "../support/browser.ts"
+import { csvObjects } from "../support/csv.ts"
 import { call, freshIp } from "../support/http.ts"
 import { signedInAs } from "../support/session.ts"
 
@@ -23,7 +26,47 @@ const newPost = async (title: string) => {
   return (answer.body as { post: { _id: string; version: number } }).post
 }
 
+/** The list's Export CSV, pressed: the file's name and its records. */
+const exported = async (page: Page) => {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()])
+  return { name: download.suggestedFilename(), rows: csvObjects(readFileSync(await download.path(), "utf8")) }
+}
+
 describe("a list screen's declarations in Chromium", () => {
+  it("exports what the screen's search and filters match, its query mapped as its page's is: contacts, inquiries, scam reports", async () => {
+    const mark = `Exported${Date.now()}`
+    const made = await Promise.all([
+      call(product.server.url, "POST", "/api/core-team-contact", {
+        ip: freshIp(),
+        body: { contactInfo: { name: "Grace", role: "Founder", email: "public@example.com" }, inquiry: { subject: mark, details: "Please call us" } }
+      }),
+      call(product.server.url, "POST", "/api/advertising-inquiries", { ip: freshIp(), body: { companyName: mark, contactName: "Ann", email: "ann@example.com", industry: "Gaming" } }),
+      call(product.server.url, "POST", "/api/report-scam", { ip: freshIp(), body: { scamType: "phishing", description: mark, walletAddress: `G${mark}` } })
+    ])
+    expect(made.map((answer) => answer.status)).toEqual([200, 200, 200])
+    const search = `?search=${mark}`
+    const { page, errors } = await openSignedIn(product, admin, `/core-team${search}`)
+    const screens = [
+      { path: `/core-team${search}`, file: /^core-team-contacts-[\d-]+\.csv$/u, shows: mark },
+      { path: `/advertising-inquiries${search}`, file: /^advertising-inquiries-[\d-]+\.csv$/u, shows: mark },
+      { path: `/scam-reports${search}`, file: /^scam-reports-[\d-]+\.csv$/u, shows: mark }
+    ]
+    for (const [at, screen] of screens.entries()) {
+      if (at > 0) await page.goto(`${product.server.url}${screen.path}`)
+      await page.getByText(screen.shows).first().waitFor()
+      const file = await exported(page)
+      expect(file.name).toMatch(screen.file)
+      expect(file.rows.length, screen.path).toBe(1)
+      expect(Object.values(file.rows[0]!).join(" ")).toContain(mark)
+    }
+    // A filter the record does not match leaves it out of the file, as out of the list.
+    await page.goto(`${product.server.url}/scam-reports${search}&status=resolved`)
+    await page.getByText("No scam reports match the current filters").waitFor()
+    expect((await exported(page)).rows).toEqual([])
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it("writes the keys' line from the keys the list has: the blog's e among them", async () => {
     await newPost(`Hinted ${Date.now()}`)
     const { page, errors } = await openSignedIn(product, admin, "/blog")

@@ -160,6 +160,7 @@ describe("the paths the console asks without the client", () => {
       inquiries: "/api/advertising-inquiries",
       reports: "/api/report-scam",
       adminUsers: "/api/admin/users",
+      activity: "/api/admin/activity-logs",
       stream: "/api/admin/stream",
       uploadImage: "/api/upload/image",
       listingModerate: "/api/admin/listings/:id",

@@ -2,7 +2,8 @@ import { Cross2Icon } from "@radix-ui/react-icons"
 import { Badge, Button, Flex, Text, TextField } from "@radix-ui/themes"
 import { useMemo } from "react"
 import { Link, useLocation } from "wouter"
-import { activityAreaLabels, activityAreas, type ActivityEntry } from "../../../contract/activity.ts"
+import type { ActivityEntry } from "../../../contract/activity.ts"
+import { activityAreaLabels, activityAreas } from "../../../contract/activity-rules.ts"
 import { exportActivity, listActivity } from "../../api/activity.ts"
 import { shortDate } from "../../lib/dates.ts"
 import { type ListAction, useListScreen } from "../../lib/list/use-list-screen.ts"
@@ -31,17 +32,17 @@ const t = {
   record: (id: string) => `Only record ${id.slice(0, 8)}…`
 } as const
 
+
 const day = /^\d{4}-\d{2}-\d{2}$/
-const querySpec = {
-  filters: { area: activityAreas },
-  textFilters: { from: day, to: day, record: /^[\w:.-]{1,64}$/, action: /^[a-z-]+\.[a-z_]+$/ }
-}
 
 const spec = {
   title: t.title,
   refresh: t.refresh,
   noun: "activity log",
-  querySpec,
+  querySpec: {
+    filters: { area: activityAreas },
+    textFilters: { from: day, to: day, record: /^[\w:.-]{1,64}$/u, action: /^[a-z-]+\.[a-z_]+$/u }
+  },
   fetchPage: listActivity,
   idOf: (entry: ActivityEntry) => entry._id,
   // Every change is an event: the log is read again, quietly, after any (docs/architecture.md, "The browser's store").
