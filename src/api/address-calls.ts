@@ -57,7 +57,6 @@ export const deleteAddress = async (kind: AddressKind, id: string, version: numb
   }, as)
 }
 
-
 export const findAddresses = async (q: string): Promise<ReadonlyArray<AddressHit>> => {
   const { callApi } = await api()
   const answer = await callApi((client) => client.addressSearch.find({ query: { q } }))

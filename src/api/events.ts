@@ -13,7 +13,6 @@ import type { CallAs, CsvFile } from "./client.ts"
 
 export type EventPage = ListPage<EventEntry> & { readonly counts: ListingCounts }
 
-
 /** An events screen's CSV: every record its filters match. */
 export const exportEvents = (type: EventType, q: ListQuery): Promise<CsvFile> => getCsv(eventPagePath(type, q), `${type}s.csv`)
 

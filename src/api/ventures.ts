@@ -17,7 +17,8 @@ import type { CallAs, CsvFile } from "./client.ts"
 export type VenturesPage = ListPage<AnyVenture> & { readonly counts: ListingCounts }
 
 /** A venture screen's CSV: every record its search and filters match. */
-export const exportVentures = (type: VentureType, q: ListQuery): Promise<CsvFile> => getCsv(venturePagePath(type, q), `${type === "business" ? "businesses" : `${type}s`}.csv`)
+export const exportVentures = (type: VentureType, q: ListQuery): Promise<CsvFile> =>
+  getCsv(venturePagePath(type, q), `${type === "business" ? "businesses" : `${type}s`}.csv`)
 
 type VenturePageAnswer<Field extends string> = {
   readonly data: { readonly [K in Field]: ReadonlyArray<AnyVenture> } & { readonly pagination: Pagination; readonly counts: ListingCounts }

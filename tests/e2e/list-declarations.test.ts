@@ -40,7 +40,10 @@ describe("a list screen's declarations in Chromium", () => {
         ip: freshIp(),
         body: { contactInfo: { name: "Grace", role: "Founder", email: "public@example.com" }, inquiry: { subject: mark, details: "Please call us" } }
       }),
-      call(product.server.url, "POST", "/api/advertising-inquiries", { ip: freshIp(), body: { companyName: mark, contactName: "Ann", email: "ann@example.com", industry: "Gaming" } }),
+      call(product.server.url, "POST", "/api/advertising-inquiries", {
+        ip: freshIp(),
+        body: { companyName: mark, contactName: "Ann", email: "ann@example.com", industry: "Gaming" }
+      }),
       call(product.server.url, "POST", "/api/report-scam", { ip: freshIp(), body: { scamType: "phishing", description: mark, walletAddress: `G${mark}` } })
     ])
     expect(made.map((answer) => answer.status)).toEqual([200, 200, 200])

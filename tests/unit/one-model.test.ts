@@ -45,7 +45,12 @@ describe("one model in the console", () => {
   it("declares each decision once: no feature names a command's call, and every area with a decision table makes its keys from it", () => {
     expect(sources.filter((file) => file.path.startsWith("src/features/") && file.text.includes("callTo(")).map((file) => file.path)).toEqual([])
     const tables = sources.filter((file) => file.path.startsWith("src/kinds/") && /: ReadonlyArray<Decision</.test(file.text))
-    expect(tables.map((file) => file.path).sort()).toEqual(["src/kinds/contacts.ts", "src/kinds/inquiries.ts", "src/kinds/listings.ts", "src/kinds/scam-reports.ts"])
+    expect(tables.map((file) => file.path).sort()).toEqual([
+      "src/kinds/contacts.ts",
+      "src/kinds/inquiries.ts",
+      "src/kinds/listings.ts",
+      "src/kinds/scam-reports.ts"
+    ])
     // The screens of contacts, inquiries and scam reports turn the table's entries into their keys, palette commands and bulk.
     for (const area of ["contacts", "advertising", "scam-reports"])
       expect(sources.some((file) => file.path.startsWith(`src/features/${area}/`) && /decisionAction[<(]/.test(file.text))).toBe(true)

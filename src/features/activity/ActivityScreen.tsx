@@ -32,7 +32,6 @@ const t = {
   record: (id: string) => `Only record ${id.slice(0, 8)}…`
 } as const
 
-
 const day = /^\d{4}-\d{2}-\d{2}$/
 
 const spec = {

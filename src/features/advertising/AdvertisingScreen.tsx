@@ -50,7 +50,9 @@ const inquiryActions = (
   decide: (decision: Decision<AdvertisingInquiry>, inquiries: ReadonlyArray<AdvertisingInquiry>) => void
 ): ReadonlyArray<ListAction<AdvertisingInquiry>> => [
   { id: "advertising:view", key: "Enter", hint: t.viewHint, label: (inquiry) => `View ${inquiry.companyName}`, run: view, button: { label: t.view } },
-  ...inquiryDecisions.map((decision) => decisionAction<AdvertisingInquiry>(decision, { nameOf: (inquiry) => inquiry.companyName, decide: (rows) => decide(decision, rows) }))
+  ...inquiryDecisions.map((decision) =>
+    decisionAction<AdvertisingInquiry>(decision, { nameOf: (inquiry) => inquiry.companyName, decide: (rows) => decide(decision, rows) })
+  )
 ]
 
 /**

@@ -17,11 +17,11 @@ export interface AreaDecision extends Decision<TriageItem> {
 
 /** An area's decisions that have a key (the rest are its screen's palette and buttons). */
 const on = <Row>(area: TriageArea, hint: string, decisions: ReadonlyArray<Decision<Row>>) =>
-  decisions.flatMap(({ key, ...decision }): ReadonlyArray<AreaDecision> =>
-    key === undefined
-      ? []
-      : [{ ...decision, key, area, hint, when: (item) => item.area === area && decision.when(item as Row), commands: (item, said) => decision.commands(item as Row, said) }]
-  )
+  decisions.flatMap(({ key, ...decision }): ReadonlyArray<AreaDecision> => {
+    if (key === undefined) return []
+    const when = (item: TriageItem) => item.area === area && decision.when(item as Row)
+    return [{ ...decision, key, area, hint, when, commands: (item, said) => decision.commands(item as Row, said) }]
+  })
 
 export const areaDecisions: ReadonlyArray<AreaDecision> = [
   ...on("listing", "approve, reject", listingDecisions),
