@@ -18,19 +18,3 @@ export const inquiryMoves: Readonly<Record<InquiryStatus, ReadonlyArray<InquiryS
 
 /** Whether staff may move an inquiry from `from` to `to`; staying put (notes only) is always allowed. */
 export const canMoveInquiry = (from: InquiryStatus, to: InquiryStatus): boolean => from === to || inquiryMoves[from].includes(to)
-
-/** The spec's twelve industries (§4 "Advertising industry options"). */
-export const industries = [
-  "Cryptocurrency Exchange",
-  "Wallet Services",
-  "DeFi Platforms",
-  "NFT Marketplaces",
-  "Blockchain Development",
-  "Mining Equipment",
-  "Educational Content",
-  "Trading Tools",
-  "Financial Services",
-  "Gaming",
-  "E-commerce",
-  "Other"
-] as const

@@ -22,7 +22,8 @@ import {
   Url,
   Version
 } from "./common.ts"
-import { industries, inquiryStatuses } from "./advertising-rules.ts"
+import { inquiryStatuses } from "./advertising-rules.ts"
+import { industries } from "./advertising-industries.ts"
 import { CsvExport } from "./lists.ts"
 import { formLimits, PublicForm, PublicFormLimit } from "./public-forms.ts"
 import { triageFields } from "./triage-rules.ts"

@@ -7,7 +7,10 @@ declare module "virtual:answer-schemas" {
   export const coreTeamPage: JsonSchema
   /** The contract's path of each endpoint in `endpointsByName` (src/api/first-answer-schemas.ts). */
   export const paths: { readonly [Name in keyof typeof import("./first-answer-schemas.ts").endpointsByName]: string }
-  /** The contract's method of each endpoint in `endpointsByName`. */
+}
+
+/** The contract's method of each endpoint in `endpointsByName`: apart, in the chunk of the code that makes commands. */
+declare module "virtual:endpoint-methods" {
   export const methods: { readonly [Name in keyof typeof import("./first-answer-schemas.ts").endpointsByName]: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" }
 }
 

@@ -6,7 +6,7 @@ import { sessionHeaders, sessionToken, tokenRefused } from "./session.ts"
 const fileNameOf = (disposition: string | null, fallback: string) => /filename="([^"]+)"/.exec(disposition ?? "")?.[1] ?? fallback
 
 /**
- * A list's CSV (docs/api.md, "Lists"): the path of the list's page as the screen reads it
+ * A list's CSV (docs/api.md, "CSV export"): the path of the list's page as the screen reads it
  * (./list-paths.ts), with `format=csv` and no page, so the file holds every record the screen's
  * search and filters match, and a list's query is mapped to the API in one place. A 401 ends
  * the session, as any other call's does (docs/security.md).

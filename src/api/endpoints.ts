@@ -1,4 +1,5 @@
-import { methods, paths } from "virtual:answer-schemas"
+import { paths } from "virtual:answer-schemas"
+import { methods } from "virtual:endpoint-methods"
 import { withParams } from "./list-paths.ts"
 
 /** An endpoint the console calls without effect's client (src/api/first-answer-schemas.ts, `endpointsByName`). */

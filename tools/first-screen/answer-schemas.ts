@@ -5,6 +5,8 @@ import { type JsonSchema, unknownKeywords } from "../../contract/json-check.ts"
 
 export const ANSWER_SCHEMAS_MODULE = "virtual:answer-schemas"
 const RESOLVED = `\0${ANSWER_SCHEMAS_MODULE}`
+/** The endpoints' methods, apart: only a command needs them (src/api/endpoints.ts), never a first screen. */
+export const ENDPOINT_METHODS_MODULE = "virtual:endpoint-methods"
 
 /**
  * The JSON Schema of each answer start-up prefetches (src/api/first-answer-schemas.ts), from the
@@ -63,7 +65,8 @@ export const firstEndpointPaths = async (root: string): Promise<Readonly<Record<
  * Schema data compiled at build time, so the first screen checks its first answers with
  * contract/json-check.ts instead of loading effect (docs/architecture.md, "First screen").
  * `virtual:answer-schemas/NAME` is one schema alone (its default export): it goes into the chunk
- * of the screen that reads it, not into start-up's with the paths.
+ * of the screen that reads it, not into start-up's with the paths. `virtual:endpoint-methods` is
+ * the endpoints' methods, in the chunk of the code that makes commands.
  */
 export const answerSchemas = (root: string): Plugin => {
   let compiled: Promise<readonly [Readonly<Record<string, JsonSchema>>, Awaited<ReturnType<typeof firstEndpoints>>]> | undefined
@@ -72,8 +75,11 @@ export const answerSchemas = (root: string): Plugin => {
   return {
     name: "answer-schemas",
     buildStart: () => void (compiled = undefined),
-    resolveId: (id) => (id === ANSWER_SCHEMAS_MODULE || id.startsWith(ONE) ? `\0${id}` : undefined),
+    resolveId: (id) => (id === ANSWER_SCHEMAS_MODULE || id === ENDPOINT_METHODS_MODULE || id.startsWith(ONE) ? `\0${id}` : undefined),
     load: async (id) => {
+      const each = async (field: "method" | "path") =>
+        JSON.stringify(Object.fromEntries(Object.entries((await both())[1]).map(([name, endpoint]) => [name, endpoint[field]])))
+      if (id === `\0${ENDPOINT_METHODS_MODULE}`) return `export const methods = ${await each("method")};`
       if (id.startsWith(`\0${ONE}`)) {
         const name = id.slice(ONE.length + 1)
         const schema = (await both())[0][name]
@@ -81,17 +87,14 @@ export const answerSchemas = (root: string): Plugin => {
         return `export default ${JSON.stringify(schema)};`
       }
       if (id !== RESOLVED) return undefined
-      const [schemas, endpoints] = await both()
+      const [schemas] = await both()
       const url = pathToFileURL(join(root, "src/api/first-answer-schemas.ts")).href
       const { aloneSchemaNames } = (await import(url)) as { readonly aloneSchemaNames: ReadonlyArray<string> }
-      const each = (field: "method" | "path") =>
-        JSON.stringify(Object.fromEntries(Object.entries(endpoints).map(([name, endpoint]) => [name, endpoint[field]])))
       return [
         ...Object.entries(schemas)
           .filter(([name]) => !aloneSchemaNames.includes(name))
           .map(([name, schema]) => `export const ${name} = ${JSON.stringify(schema)};`),
-        `export const paths = ${each("path")};`,
-        `export const methods = ${each("method")};`
+        `export const paths = ${await each("path")};`
       ].join("\n")
     }
   }
