@@ -1,8 +1,7 @@
 /**
  * The areas of the activity log. Each is the one entity name of its records, and every action
  * is `area.verb` (`listing.status`, `session.sign_in`): the log's `entity` is the action's area.
- * Without effect, so the console's start-up reads the log's address before any schema loads
- * (src/features/activity/first-page.ts).
+ * Without effect, so the console's screens read them without loading the contract's schemas.
  */
 export const activityAreas = [
   "session",

@@ -59,7 +59,7 @@ export const inquiryTexts = {
  * the server's words and the notes typed; the server's copy of the inquiry replaces the stale
  * one, so trying again can succeed). A move is legal only as contract/advertising-rules.ts allows: pending, paid
  * and reviewed → contacted; contacted → converted | rejected. `movesFor` reads the snapshot for
- * the buttons, keys and palette commands.
+ * the modal's buttons and, while it is open, the palette's moves.
  */
 export const inquiryMachine = setup({
   types: {} as { context: InquiryContext; events: InquiryEvent },

@@ -12,8 +12,8 @@ import { AdminAccount } from "../../contract/admin-users.ts"
 import { ActivityEntry } from "../../contract/activity.ts"
 
 /**
- * The answers start-up asks for before the console's code has loaded (src/app/start/boot.ts), by the
- * name the console checks them under. The build compiles each schema into a small validator
+ * The answers start-up asks for before the console's code has loaded (src/app/start/boot.ts), and
+ * the pages read the same way after it (the activity log's), by the name the console checks them under. The build compiles each schema into a small validator
  * (tools/first-screen/answer-schemas.ts), so the first screen needs no effect to trust its first answers;
  * only schemas whose decoded value is their JSON may be listed (tests/unit/answer-checks.test.ts).
  * The console never imports this module: it imports `virtual:answer-schemas`.
@@ -61,7 +61,7 @@ export const aloneSchemaNames: ReadonlyArray<FirstAnswerName> = [
  * stream, the upload with progress, a page of a directory or of the blog, and the calls a
  * command names: a command is data the outbox keeps across reloads), by the name the console
  * uses: the build looks each up in the contract's HttpApi (contract/api.ts) and exports its path
- * as `paths` and its method as `methods` from `virtual:answer-schemas`, so no path is typed by
+ * as `paths` from `virtual:answer-schemas` and its method as `methods` from `virtual:endpoint-methods`, so no path is typed by
  * hand in src/ (a command's call: `callTo`, src/api/endpoints.ts).
  */
 export const endpointsByName = {

@@ -20,13 +20,13 @@ export const withParams = (path: string, params: Readonly<Record<string, string 
 const searchOf = (q: ListQuery) => (q.search.trim() === "" ? undefined : q.search.trim())
 const pageOf = (q: ListQuery) => (q.page > 1 ? String(q.page) : undefined)
 
-export interface AddressListParams<Sort extends string> {
+interface AddressListParams<Sort extends string> {
   readonly search: string | undefined
   readonly sort: Sort | undefined
   readonly order: "asc" | "desc" | undefined
 }
 
-export const addressListParams = <Sort extends string>(q: ListQuery, sorts: ReadonlyArray<Sort>): AddressListParams<Sort> => ({
+const addressListParams = <Sort extends string>(q: ListQuery, sorts: ReadonlyArray<Sort>): AddressListParams<Sort> => ({
   search: searchOf(q),
   sort: sorts.find((sort) => sort === q.sort),
   order: q.order
@@ -40,7 +40,7 @@ const addressPaths: Readonly<Record<AddressKind, string>> = {
 
 export const addressPagePath = (kind: AddressKind, q: ListQuery) => withParams(addressPaths[kind], { ...addressListParams(q, addressSorts), page: pageOf(q) })
 
-export const postListParams = (q: ListQuery, statuses: ReadonlyArray<string>) => {
+const postListParams = (q: ListQuery, statuses: ReadonlyArray<string>) => {
   const status = q.filters.status
   return { status: status !== undefined && statuses.includes(status) ? status : undefined, search: searchOf(q) }
 }
@@ -53,7 +53,7 @@ export type CommunityType = "community" | "influencer"
 const listingPaths: Readonly<Record<CommunityType, string>> = { community: paths.communities, influencer: paths.influencers }
 
 /** A queue's status filter (the screen's query holds only the listing statuses: ../lib/list/query-string.ts). */
-export const listingStatusOf = (q: ListQuery) => q.filters.status as ListingStatus | undefined
+const listingStatusOf = (q: ListQuery) => q.filters.status as ListingStatus | undefined
 
 /** The API path of a listing queue's page with its counts (`…/combined`), from its query. */
 export const listingPagePath = (type: CommunityType, q: ListQuery) =>
