@@ -7,7 +7,7 @@ import { authMachine } from "../../machines/auth.ts"
 import { addAdmin } from "../../server/admin-users/repository.ts"
 import { authTable } from "../spec/machine-tables.ts"
 import { linkTexts } from "../spec/texts.ts"
-import { holdStartChunk } from "../support/browser.ts"
+import { holdStartChunk, logTo } from "../support/browser.ts"
 import { browserEngines } from "../support/database.ts"
 import { call, freshIp } from "../support/http.ts"
 import { drivesEveryPath, type MachineModel, type ScreenDriver } from "../support/screen-model.ts"
@@ -178,6 +178,8 @@ describe.each(browserEngines)("auth: generated paths on the sign-in screen and t
         seen.observe(document, { childList: true, subtree: true, characterData: true })
       })
       const page = await context.newPage()
+      // What the page says is kept for a failed path's report (tests/support/browser.ts).
+      logTo(page)
       // A path that signs in with a passkey: the person has one, on the server and in the browser's
       // virtual authenticator (the DevTools protocol's WebAuthn domain), for this console's address.
       await requireForModerators()

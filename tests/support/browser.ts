@@ -87,7 +87,8 @@ const CONTEXT_OPTIONS = { viewport: { width: 1280, height: 800 }, reducedMotion:
  * failed test prints (`reportPages`): a chance failure on a loaded CI machine is read from it.
  */
 const pageLog = new WeakMap<Page, Array<string>>()
-const logTo = (page: Page) => {
+/** Keeps what `page` says for a failed test's report: `newPage` does it; a test that opens its own page calls it. */
+export const logTo = (page: Page) => {
   const lines: Array<string> = []
   pageLog.set(page, lines)
   const add = (line: string) => {
